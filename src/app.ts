@@ -1,0 +1,50 @@
+/**
+ * createApp(deps): the whole HTTP surface, without listening, so tests drive it through `app.handle`.
+ * Order: request context (id, body limit, log) -> errors -> routes under /api/v1, each declaring its
+ * schemas and its row of the access matrix.
+ */
+import { Elysia } from "elysia";
+import { openapi } from "@elysiajs/openapi";
+import { requestContext } from "./plugins/request-context";
+import { errorHandler } from "./plugins/errors";
+import type { AppDeps } from "./app-deps";
+import { healthRoutes } from "./modules/health";
+import { tokenRoutes } from "./modules/tokens";
+import { customerRoutes } from "./modules/customers";
+import { auditRoutes } from "./modules/audit";
+
+export const API_PREFIX = "/api/v1";
+
+const API_DESCRIPTION = `Subscription billing and entitlements with on-chain settlement.
+
+Authenticate every call with \`Authorization: Bearer <credential>\` (dashboard sessions may use the \`be_session\` cookie).
+Errors have exactly one of three shapes: \`{error}\`, \`{error, code}\` (401, 403 and billing failures) or \`{error, details}\` (400, with field paths).
+Lists paginate with \`limit\` (1-200, default 50; larger values are rejected with 400) and an opaque \`cursor\`; responses are \`{data, count, nextCursor}\`.`;
+
+export function createApp(deps: AppDeps) {
+  return new Elysia()
+    .use(requestContext({ logger: deps.logger, bodyLimitBytes: deps.config.bodyLimitBytes }))
+    .use(errorHandler({ logger: deps.logger }))
+    .use(
+      openapi({
+        path: `${API_PREFIX}/reference`,
+        specPath: `${API_PREFIX}/openapi.json`,
+        documentation: {
+          info: { title: "Billing and Entitlements API", version: "1.0.0", description: API_DESCRIPTION },
+          servers: [{ url: "http://localhost:3000", description: "Local development" }],
+          components: {
+            securitySchemes: {
+              bearer: { type: "http", scheme: "bearer", description: "sk_/rk_/pk_ live or test keys, legacy api_ keys, embed tokens (be_tok_… or JWT), or a dashboard session" },
+              dashboardCookie: { type: "apiKey", in: "cookie", name: "be_session" },
+            },
+          },
+          security: [{ bearer: [] }, { dashboardCookie: [] }],
+        },
+      }),
+    )
+    .group(API_PREFIX, (api) =>
+      api.use(healthRoutes(deps)).use(tokenRoutes(deps)).use(customerRoutes(deps)).use(auditRoutes(deps)),
+    );
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,155 @@
+/**
+ * Looks up API keys and dashboard sessions by the SHA-256 of the presented value, with an in-process
+ * cache so the hot path (every /check, every /events) does not read the database per request.
+ *
+ * Freshness: a revocation on any instance is broadcast with NOTIFY `credential_revoked` and evicted
+ * here at once; as a backstop every cached entry is re-read after `ttlMs`. Expiry is checked against
+ * the clock on every request, so it never depends on the cache.
+ *
+ * lastUsedAt: recorded in memory and flushed in one UPDATE per second (and at shutdown), instead of a
+ * write per request.
+ */
+import { queries, run, runOne } from "../db/queries";
+import type { Sql } from "../db/client";
+import type { Clock } from "../lib/clock";
+import type { Environment, KeyType } from "./kinds";
+
+const Q = queries([
+  "api_key_find_by_hash",
+  "api_key_find_by_id",
+  "api_key_touch_many",
+  "dashboard_session_find_by_hash",
+]);
+
+export interface KeyRecord {
+  id: string;
+  teamId: string;
+  environment: Environment;
+  type: KeyType;
+  permissions: string[];
+  expiresAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface SessionRecord {
+  id: string;
+  teamId: string;
+  environment: Environment;
+  userEmail: string;
+  roles: string[];
+  expiresAt: number;
+  revokedAt: number | null;
+}
+
+interface KeyRow {
+  id: string;
+  team_id: string;
+  environment: Environment;
+  type: KeyType;
+  permissions: string[];
+  expires_at: Date | null;
+  revoked_at: Date | null;
+}
+
+interface Cached<T> {
+  value: T | null;
+  loadedAt: number;
+}
+
+// Unknown values are cached too (briefly), so a flood of bad keys cannot hammer the database.
+const NEGATIVE_TTL_MS = 5_000;
+const MAX_ENTRIES = 100_000;
+
+const toKey = (r: KeyRow): KeyRecord => ({
+  id: r.id,
+  teamId: r.team_id,
+  environment: r.environment,
+  type: r.type,
+  permissions: r.permissions,
+  expiresAt: r.expires_at ? r.expires_at.getTime() : null,
+  revokedAt: r.revoked_at ? r.revoked_at.getTime() : null,
+});
+
+export class CredentialStore {
+  private keysByHash = new Map<string, Cached<KeyRecord>>();
+  private keysById = new Map<string, Cached<KeyRecord>>();
+  private sessions = new Map<string, Cached<SessionRecord>>();
+  private used = new Map<string, number>();
+  private flushTimer: ReturnType<typeof setInterval> | undefined;
+  private unlisten: (() => Promise<void>) | undefined;
+
+  constructor(
+    private sql: Sql,
+    private clock: Clock,
+    private ttlMs: number,
+  ) {}
+
+  /** Subscribes to revocations from every instance and starts the lastUsedAt flusher. */
+  async start(): Promise<void> {
+    const sub = await this.sql.listen("credential_revoked", (id) => this.evict(id));
+    this.unlisten = () => sub.unlisten();
+    this.flushTimer = setInterval(() => void this.flushLastUsed(), 1_000);
+  }
+
+  async stop(): Promise<void> {
+    if (this.flushTimer) clearInterval(this.flushTimer);
+    await this.flushLastUsed();
+    await this.unlisten?.();
+  }
+
+  keyByHash(hash: string): KeyRecord | null | Promise<KeyRecord | null> {
+    return this.cached(this.keysByHash, hash, async () => {
+      const row = await runOne<KeyRow>(this.sql, Q.api_key_find_by_hash, [hash]);
+      return row ? toKey(row) : null;
+    });
+  }
+
+  keyById(teamId: string, environment: Environment, id: string): KeyRecord | null | Promise<KeyRecord | null> {
+    return this.cached(this.keysById, id, async () => {
+      const row = await runOne<KeyRow>(this.sql, Q.api_key_find_by_id, [teamId, environment, id]);
+      return row ? toKey(row) : null;
+    });
+  }
+
+  sessionByHash(hash: string): SessionRecord | null | Promise<SessionRecord | null> {
+    return this.cached(this.sessions, hash, async () => {
+      const r = await runOne<{ id: string; team_id: string; environment: Environment; user_email: string; roles: string[]; expires_at: Date; revoked_at: Date | null }>(
+        this.sql,
+        Q.dashboard_session_find_by_hash,
+        [hash],
+      );
+      if (!r) return null;
+      return { id: r.id, teamId: r.team_id, environment: r.environment, userEmail: r.user_email, roles: r.roles, expiresAt: r.expires_at.getTime(), revokedAt: r.revoked_at?.getTime() ?? null };
+    });
+  }
+
+  /** Drops every cached entry of a credential id (key or session). */
+  evict(id: string): void {
+    for (const map of [this.keysByHash, this.keysById, this.sessions] as Map<string, Cached<{ id: string }>>[]) {
+      for (const [k, entry] of map) if (entry.value?.id === id || k === id) map.delete(k);
+    }
+  }
+
+  markUsed(keyId: string): void {
+    this.used.set(keyId, this.clock.now());
+  }
+
+  async flushLastUsed(): Promise<void> {
+    if (this.used.size === 0) return;
+    const batch = this.used;
+    this.used = new Map();
+    await run(this.sql, Q.api_key_touch_many, [[...batch.keys()], [...batch.values()].map(BigInt)]);
+  }
+
+  /** Synchronous when cached, so the hot path pays no promise for a warm key. */
+  private cached<T>(map: Map<string, Cached<T>>, key: string, load: () => Promise<T | null>): T | null | Promise<T | null> {
+    const now = this.clock.now();
+    const hit = map.get(key);
+    if (hit && now - hit.loadedAt < (hit.value ? this.ttlMs : Math.min(this.ttlMs, NEGATIVE_TTL_MS))) return hit.value;
+    return load().then((value) => {
+      if (map.size >= MAX_ENTRIES) map.clear();
+      map.set(key, { value, loadedAt: now });
+      return value;
+    });
+  }
+}

@@ -1,0 +1,55 @@
+/** Credential kinds, permissions and dashboard roles: the vocabulary of the access matrix. */
+export const CREDENTIAL_KINDS = ["secret", "restricted", "publishable", "legacy", "embed", "dashboard"] as const;
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+
+export const PERMISSIONS = [
+  "entitlements.read",
+  "usage.consume",
+  "customers.read",
+  "companies.write",
+  "payments.write",
+  "subscriptions.write",
+  "tokens.create",
+  "invoices.read",
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** Publishable keys live in browsers: they may only ever hold client-safe read permissions. */
+export const PUBLISHABLE_PERMISSIONS: readonly Permission[] = ["entitlements.read"];
+
+export const DASHBOARD_ROLES = [
+  "admin",
+  "catalog:read",
+  "catalog:write",
+  "customers:read",
+  "customers:write",
+  "billing:read",
+  "billing:write",
+  "audit:read",
+] as const;
+export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
+
+export const ENVIRONMENTS = ["development", "production"] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+export type KeyType = "SECRET" | "RESTRICTED" | "PUBLISHABLE" | "LEGACY";
+
+export const KEY_TYPE_BY_KIND = { secret: "SECRET", restricted: "RESTRICTED", publishable: "PUBLISHABLE", legacy: "LEGACY" } as const;
+export const KIND_BY_KEY_TYPE: Record<KeyType, CredentialKind> = { SECRET: "secret", RESTRICTED: "restricted", PUBLISHABLE: "publishable", LEGACY: "legacy" };
+
+/** Who is calling, once the credential is verified. Services receive this, never the request. */
+export interface Principal {
+  kind: CredentialKind;
+  /** key id, dashboard session id, or embed token id */
+  credentialId: string;
+  teamId: string;
+  environment: Environment;
+  /** null: every permission (a secret key without an explicit list, or a legacy key) */
+  permissions: readonly string[] | null;
+  roles: readonly string[];
+  /** embed tokens only: the one company they may act for */
+  companyId?: string;
+  userId?: string;
+  /** whose request-rate window this call spends; embed tokens have their own */
+  rateLimitKey: string;
+}

@@ -1,0 +1,107 @@
+/**
+ * Turns the presented credential into a Principal, or a 401 with the spec's {error, code} body.
+ * Credentials are read only from the `Authorization: Bearer` header, or for dashboard sessions the
+ * `be_session` cookie; never from the query string (so they never land in access logs or Referer headers).
+ */
+import { sha256Hex } from "../lib/hash";
+import { unauthorized } from "../lib/errors";
+import type { Clock } from "../lib/clock";
+import type { CredentialStore, KeyRecord } from "./credential-store";
+import { DASHBOARD_COOKIE, DASHBOARD_SESSION_PREFIX, EMBED_TOKEN_PREFIX, parseRawKey } from "./key-format";
+import { KIND_BY_KEY_TYPE, type Principal } from "./kinds";
+import { verifyEmbedToken } from "./tokens";
+
+export interface ResolveDeps {
+  credentials: CredentialStore;
+  clock: Clock;
+  tokenSigningSecret: string;
+}
+
+const invalid = () => unauthorized("Invalid credentials", "invalid_credentials");
+
+export function presentedCredential(headers: Headers): string | null {
+  const auth = headers.get("authorization");
+  if (auth !== null) {
+    const m = /^Bearer[ ]+(\S+)\s*$/i.exec(auth);
+    if (!m) throw unauthorized("Authorization header must be 'Bearer <credential>'", "invalid_credentials");
+    return m[1]!;
+  }
+  const cookie = headers.get("cookie");
+  if (cookie) {
+    for (const part of cookie.split(";")) {
+      const [name, ...rest] = part.trim().split("=");
+      if (name === DASHBOARD_COOKIE) return rest.join("=");
+    }
+  }
+  return null;
+}
+
+export async function resolvePrincipal(deps: ResolveDeps, headers: Headers): Promise<Principal> {
+  const raw = presentedCredential(headers);
+  if (!raw) throw unauthorized("Missing credentials: send 'Authorization: Bearer <credential>'", "missing_credentials");
+  if (raw.startsWith(DASHBOARD_SESSION_PREFIX)) return resolveSession(deps, raw);
+  if (raw.startsWith(EMBED_TOKEN_PREFIX) || raw.startsWith("eyJ")) return resolveEmbedToken(deps, raw);
+  return resolveKey(deps, raw);
+}
+
+function checkKeyUsable(key: KeyRecord, now: number): void {
+  if (key.revokedAt !== null) throw unauthorized("API key has been revoked", "revoked_credentials");
+  if (key.expiresAt !== null && key.expiresAt <= now) throw unauthorized("API key has expired", "expired_credentials");
+}
+
+async function resolveKey(deps: ResolveDeps, raw: string): Promise<Principal> {
+  const parsed = parseRawKey(raw);
+  if (!parsed) throw invalid();
+  const key = await deps.credentials.keyByHash(sha256Hex(raw));
+  // The prefix must agree with what was stored (type and environment), or the key is not ours.
+  if (!key || key.type !== parsed.type || (parsed.environment && parsed.environment !== key.environment)) throw invalid();
+  checkKeyUsable(key, deps.clock.now());
+  const everything = key.type === "LEGACY" || (key.type === "SECRET" && key.permissions.length === 0);
+  return {
+    kind: KIND_BY_KEY_TYPE[key.type],
+    credentialId: key.id,
+    teamId: key.teamId,
+    environment: key.environment,
+    permissions: everything ? null : key.permissions,
+    roles: [],
+    rateLimitKey: key.id,
+  };
+}
+
+async function resolveEmbedToken(deps: ResolveDeps, raw: string): Promise<Principal> {
+  const claims = verifyEmbedToken(deps.tokenSigningSecret, raw);
+  if (!claims) throw invalid();
+  const now = deps.clock.now();
+  if (claims.exp * 1000 <= now) throw unauthorized("Access token has expired", "expired_credentials");
+  // A token dies with the key that issued it.
+  const issuer = await deps.credentials.keyById(claims.teamId, claims.environment, claims.issuedByKeyId);
+  if (!issuer) throw invalid();
+  checkKeyUsable(issuer, now);
+  return {
+    kind: "embed",
+    credentialId: claims.jti,
+    teamId: claims.teamId,
+    environment: claims.environment,
+    permissions: [],
+    roles: [],
+    companyId: claims.companyId,
+    userId: claims.userId,
+    rateLimitKey: claims.jti,
+  };
+}
+
+async function resolveSession(deps: ResolveDeps, raw: string): Promise<Principal> {
+  const session = await deps.credentials.sessionByHash(sha256Hex(raw));
+  if (!session) throw invalid();
+  if (session.revokedAt !== null) throw unauthorized("Dashboard session has been revoked", "revoked_credentials");
+  if (session.expiresAt <= deps.clock.now()) throw unauthorized("Dashboard session has expired", "expired_credentials");
+  return {
+    kind: "dashboard",
+    credentialId: session.id,
+    teamId: session.teamId,
+    environment: session.environment,
+    permissions: [],
+    roles: session.roles,
+    rateLimitKey: session.id,
+  };
+}

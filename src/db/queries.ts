@@ -1,0 +1,47 @@
+/**
+ * Loads every `sql/queries/*.sql` once at boot. Each file holds one statement; its header comment names
+ * the `$n` parameters and whether it returns one row, many or none. Statements run prepared with
+ * parameters: no value is ever concatenated into SQL.
+ */
+import { Glob } from "bun";
+import type { Sql, TransactionSql } from "./client";
+
+const QUERY_DIR = new URL("../../sql/queries/", import.meta.url).pathname;
+
+async function loadAll(dir: string): Promise<Readonly<Record<string, string>>> {
+  const texts: Record<string, string> = {};
+  for await (const file of new Glob("*.sql").scan(dir)) {
+    texts[file.slice(0, -4)] = await Bun.file(dir + file).text();
+  }
+  return Object.freeze(texts);
+}
+
+// Read once, when the first module that needs a query is imported (that is, at boot).
+const ALL = await loadAll(QUERY_DIR);
+
+/**
+ * The text of the named queries, for a repository module to keep at its top level. A missing file
+ * throws while modules are imported, so the process fails at boot, never on a request.
+ */
+export function queries<const N extends string>(names: readonly N[]): Record<N, string> {
+  const out = {} as Record<N, string>;
+  for (const name of names) {
+    const text = ALL[name];
+    if (text === undefined) throw new Error(`Missing SQL query file sql/queries/${name}.sql`);
+    out[name] = text;
+  }
+  return out;
+}
+
+export type Db = Sql | TransactionSql;
+type Param = string | number | bigint | boolean | Date | null | readonly string[] | readonly bigint[] | Record<string, unknown>;
+
+/** Runs a loaded statement prepared, with positional parameters. */
+export function run<R = Record<string, unknown>>(db: Db, text: string, params: readonly Param[] = []): Promise<R[]> {
+  return db.unsafe(text, params as never[], { prepare: true }) as unknown as Promise<R[]>;
+}
+
+export async function runOne<R = Record<string, unknown>>(db: Db, text: string, params: readonly Param[] = []): Promise<R | undefined> {
+  const rows = await run<R>(db, text, params);
+  return rows[0];
+}

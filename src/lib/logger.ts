@@ -1,0 +1,40 @@
+/**
+ * Structured JSON logging, one object per line on stdout. Lines are buffered and written in batches so
+ * that logging every request does not cost a write(2) per request on the hot path; `flush()` drains the
+ * buffer (called on an interval and at shutdown). Callers must never pass a credential in `fields`.
+ */
+export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
+const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+
+export class Logger {
+  private buffer: string[] = [];
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(
+    private level: LogLevel = "info",
+    private sink: (text: string) => void = (text) => void process.stdout.write(text),
+  ) {}
+
+  debug(msg: string, fields?: Record<string, unknown>) { this.log("debug", msg, fields); }
+  info(msg: string, fields?: Record<string, unknown>) { this.log("info", msg, fields); }
+  warn(msg: string, fields?: Record<string, unknown>) { this.log("warn", msg, fields); }
+  error(msg: string, fields?: Record<string, unknown>) { this.log("error", msg, fields); }
+
+  log(level: Exclude<LogLevel, "silent">, msg: string, fields?: Record<string, unknown>): void {
+    if (RANK[level] < RANK[this.level]) return;
+    this.buffer.push(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }));
+    if (this.buffer.length >= 512) this.flush();
+    else this.timer ??= setInterval(() => this.flush(), 100);
+  }
+
+  flush(): void {
+    if (this.buffer.length === 0) {
+      if (this.timer) clearInterval(this.timer);
+      this.timer = undefined;
+      return;
+    }
+    const text = this.buffer.join("\n") + "\n";
+    this.buffer = [];
+    this.sink(text);
+  }
+}

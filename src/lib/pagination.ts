@@ -1,0 +1,73 @@
+/**
+ * The spec's pagination contract, shared by every paginated list:
+ *   query  limit (1..200, default 50; over 200 is a 400, not silently clamped), cursor (opaque; "" is a 400)
+ *   reply  {data, count, nextCursor}; nextCursor null at the end
+ * Order is the table's `seq` (newest first), which never changes for a row, so pages are stable while
+ * rows are added. The cursor is the last row's seq, signed and bound to the list and team: a tampered,
+ * truncated or foreign cursor is a 400.
+ */
+import { t, type TSchema } from "elysia";
+import { signPayload, verifyPayload } from "./hash";
+import { badRequest } from "./errors";
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 200;
+
+export const PageQuery = {
+  limit: t.Optional(t.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: "Page size, 1 to 200 (default 50). Over 200 is rejected with 400." })),
+  cursor: t.Optional(t.String({ minLength: 1, maxLength: 512, description: "Opaque: nextCursor of the previous page, unchanged. An empty string is rejected with 400." })),
+};
+
+export const SearchQuery = {
+  search: t.Optional(t.String({ maxLength: 200, description: "Case-insensitive match on name, email or wallet" })),
+};
+
+export function Page<S extends TSchema>(item: S) {
+  return t.Object({
+    data: t.Array(item),
+    count: t.Integer({ description: "Items in this page" }),
+    nextCursor: t.Union([t.String(), t.Null()], { description: "Pass as `cursor` for the next page; null at the end" }),
+  });
+}
+
+interface CursorPayload {
+  l: string;
+  t: string;
+  s: string;
+}
+
+export interface PageRequest {
+  /** rows with seq below this (null: from the newest) */
+  beforeSeq: bigint | null;
+  /** one more than the page size, to learn whether another page exists */
+  fetch: number;
+  limit: number;
+}
+
+export function pageRequest(secret: string, list: string, teamId: string, query: { limit?: number; cursor?: string }): PageRequest {
+  const limit = query.limit ?? DEFAULT_PAGE_SIZE;
+  let beforeSeq: bigint | null = null;
+  if (query.cursor !== undefined) {
+    const payload = verifyPayload<CursorPayload>(secret, "cursor", query.cursor);
+    if (!payload || payload.l !== list || payload.t !== teamId || !/^\d{1,19}$/.test(payload.s)) {
+      throw badRequest("Invalid cursor", { "query.cursor": "Not a cursor returned by this list; pass nextCursor unchanged" });
+    }
+    beforeSeq = BigInt(payload.s);
+  }
+  return { beforeSeq, fetch: limit + 1, limit };
+}
+
+export function pageResponse<R extends { seq: bigint }, O>(
+  secret: string,
+  list: string,
+  teamId: string,
+  request: PageRequest,
+  rows: R[],
+  present: (row: R) => O,
+): { data: O[]; count: number; nextCursor: string | null } {
+  const more = rows.length > request.limit;
+  const page = more ? rows.slice(0, request.limit) : rows;
+  const last = page[page.length - 1];
+  const nextCursor = more && last ? signPayload(secret, "cursor", { l: list, t: teamId, s: last.seq.toString() } satisfies CursorPayload) : null;
+  return { data: page.map(present), count: page.length, nextCursor };
+}

@@ -1,0 +1,53 @@
+/** GET /audit-log: every mutating call, newest first (dashboard sessions with role audit:read). */
+import { Elysia, t } from "elysia";
+import { authPlugin } from "../../plugins/auth";
+import { Page, PageQuery, pageRequest, pageResponse } from "../../lib/pagination";
+import type { AppDeps } from "../../app-deps";
+import { listAuditPage, type AuditRow } from "./repo";
+
+const AuditRecord = t.Object({
+  id: t.String(),
+  actorKind: t.String({ description: "secret, restricted, publishable, legacy, embed, dashboard or operator" }),
+  actorId: t.String({ description: "The credential id (key_…, dsess_…, tok_…) or the operator" }),
+  action: t.String({ description: "e.g. company.update, access_token.create" }),
+  resourceType: t.String(),
+  resourceId: t.String(),
+  requestId: t.Union([t.String(), t.Null()]),
+  details: t.Record(t.String(), t.Unknown()),
+  createdAt: t.String({ format: "date-time" }),
+});
+
+const present = (r: AuditRow) => ({
+  id: r.id,
+  actorKind: r.actor_kind,
+  actorId: r.actor_id,
+  action: r.action,
+  resourceType: r.resource_type,
+  resourceId: r.resource_id,
+  requestId: r.request_id,
+  details: r.details,
+  createdAt: r.created_at.toISOString(),
+});
+
+export function auditRoutes(deps: AppDeps) {
+  return new Elysia().use(authPlugin(deps)).get(
+    "/audit-log",
+    async ({ principal, query }) => {
+      const page = pageRequest(deps.config.tokenSigningSecret, "audit-log", principal.teamId, query);
+      const rows = await listAuditPage(deps.sql, principal.teamId, principal.environment, page.beforeSeq, page.fetch, query);
+      return pageResponse(deps.config.tokenSigningSecret, "audit-log", principal.teamId, page, rows, present);
+    },
+    {
+      access: "GET /audit-log",
+      query: t.Object({
+        ...PageQuery,
+        action: t.Optional(t.String({ maxLength: 100 })),
+        resourceType: t.Optional(t.String({ maxLength: 100 })),
+        resourceId: t.Optional(t.String({ maxLength: 200 })),
+        actorId: t.Optional(t.String({ maxLength: 200 })),
+      }),
+      response: Page(AuditRecord),
+      detail: { tags: ["Audit"], summary: "List the audit log (dashboard session, role audit:read)" },
+    },
+  );
+}

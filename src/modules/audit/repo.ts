@@ -1,0 +1,55 @@
+/** Typed access to the audit log. Writes take the caller's transaction so the record commits with the change. */
+import { queries, run, type Db } from "../../db/queries";
+import { newId } from "../../lib/ids";
+import type { Environment } from "../../auth/kinds";
+
+const Q = queries(["audit_log_insert", "audit_log_list_page"]);
+
+/** Who made a change: an API credential, a dashboard session, or the operator CLI. */
+export interface Actor {
+  kind: string;
+  id: string;
+  requestId: string | null;
+}
+
+export interface AuditEntry {
+  teamId: string;
+  environment: Environment;
+  actor: Actor;
+  action: string;
+  resourceType: string;
+  resourceId: string;
+  details?: Record<string, unknown>;
+}
+
+export async function recordAudit(db: Db, e: AuditEntry): Promise<void> {
+  await run(db, Q.audit_log_insert, [
+    newId("aud"), e.teamId, e.environment, e.actor.kind, e.actor.id, e.action, e.resourceType, e.resourceId, e.actor.requestId, e.details ?? {},
+  ]);
+}
+
+export interface AuditRow {
+  id: string;
+  actor_kind: string;
+  actor_id: string;
+  action: string;
+  resource_type: string;
+  resource_id: string;
+  request_id: string | null;
+  details: Record<string, unknown>;
+  created_at: Date;
+  seq: bigint;
+}
+
+export interface AuditFilters {
+  action?: string;
+  resourceType?: string;
+  resourceId?: string;
+  actorId?: string;
+}
+
+export function listAuditPage(db: Db, teamId: string, environment: Environment, beforeSeq: bigint | null, fetch: number, f: AuditFilters) {
+  return run<AuditRow>(db, Q.audit_log_list_page, [
+    teamId, environment, beforeSeq, fetch, f.action ?? null, f.resourceType ?? null, f.resourceId ?? null, f.actorId ?? null,
+  ]);
+}

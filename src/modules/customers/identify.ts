@@ -1,0 +1,65 @@
+/**
+ * Upserting companies and users from what callers know of them (events, access tokens): match on any
+ * key, merge traits, fill in missing keys, create when unknown. Safe under concurrency: a racing
+ * insert that loses on a unique key re-reads the winner instead of failing.
+ */
+import { badRequest } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import type { TransactionSql } from "../../db/client";
+import type { Environment } from "../../auth/kinds";
+import type { CompanyRef, CompanyRow, UserRef, UserRow } from "./model";
+import { findCompanyByKeys, findUserByKeys, insertCompany, insertUser, linkUserToCompany, mergeCompany, mergeUser, type CompanyFacts, type UserFacts } from "./repo";
+
+type Tenant = { teamId: string; environment: Environment };
+
+// An `id` shaped like our own ids names our row; anything else is the integrator's id.
+const externalOf = (id: string | undefined, ownPrefix: string) => (id && !id.startsWith(ownPrefix) ? id : null);
+
+export function assertCompanyRef(ref: CompanyRef, field = "body.company"): void {
+  if (!ref.id && !ref.wallet && !ref.email) throw badRequest("Validation failed", { [field]: "At least one of id, wallet, email is required" });
+}
+
+export function assertUserRef(ref: UserRef, field = "body.user"): void {
+  if (!ref.id && !ref.idp_user_id && !ref.wallet && !ref.email) {
+    throw badRequest("Validation failed", { [field]: "At least one of id, idp_user_id, wallet, email is required" });
+  }
+}
+
+export async function upsertCompany(tx: TransactionSql, tenant: Tenant, ref: CompanyRef): Promise<CompanyRow> {
+  const facts: CompanyFacts = {
+    externalId: externalOf(ref.id, "comp_"),
+    name: ref.name ?? null,
+    email: ref.email ?? null,
+    wallet: ref.wallet ?? null,
+    traits: ref.traits ?? {},
+  };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const found = await findCompanyByKeys(tx, tenant, ref.id ?? null, facts.wallet, facts.email);
+    if (found) return (await mergeCompany(tx, tenant, found.id, facts))!;
+    if (ref.id?.startsWith("comp_")) throw badRequest("Validation failed", { "body.company.id": `No company ${ref.id}` });
+    const created = await insertCompany(tx, tenant, newId("comp"), facts);
+    if (created) return created;
+  }
+  throw new Error("company upsert did not converge");
+}
+
+export async function upsertUser(tx: TransactionSql, tenant: Tenant, ref: UserRef, companyId: string | null): Promise<UserRow> {
+  const facts: UserFacts = {
+    externalId: externalOf(ref.id, "user_"),
+    idpUserId: ref.idp_user_id ?? null,
+    name: ref.name ?? null,
+    email: ref.email ?? null,
+    wallet: ref.wallet ?? null,
+    traits: ref.traits ?? {},
+  };
+  let user: UserRow | undefined;
+  for (let attempt = 0; attempt < 3 && !user; attempt++) {
+    const found = await findUserByKeys(tx, tenant, ref.id ?? null, facts.idpUserId, facts.wallet, facts.email);
+    if (found) user = await mergeUser(tx, tenant, found.id, facts);
+    else if (ref.id?.startsWith("user_")) throw badRequest("Validation failed", { "body.user.id": `No user ${ref.id}` });
+    else user = await insertUser(tx, tenant, newId("user"), facts);
+  }
+  if (!user) throw new Error("user upsert did not converge");
+  if (companyId) await linkUserToCompany(tx, tenant, companyId, user.id);
+  return user;
+}

@@ -1,0 +1,113 @@
+/** Company and user shapes: what callers send to identify them, and what the API returns. */
+import { t, type Static } from "elysia";
+
+const Nullable = <S extends ReturnType<typeof t.String>>(s: S) => t.Union([s, t.Null()]);
+
+/** How a caller names a company: any of its keys; unknown companies are created. */
+export const CompanyRef = t.Object(
+  {
+    id: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Your id for the company (or our comp_ id)" })),
+    wallet: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+    email: t.Optional(t.String({ format: "email", maxLength: 320 })),
+    name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+    traits: t.Optional(t.Record(t.String(), t.Unknown())),
+  },
+  { description: "At least one of id, wallet, email", additionalProperties: false },
+);
+export type CompanyRef = Static<typeof CompanyRef>;
+
+export const UserRef = t.Object(
+  {
+    id: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Your id for the user (or our user_ id)" })),
+    idp_user_id: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "The identity provider's user id" })),
+    wallet: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+    email: t.Optional(t.String({ format: "email", maxLength: 320 })),
+    name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+    traits: t.Optional(t.Record(t.String(), t.Unknown())),
+  },
+  { description: "At least one of id, idp_user_id, wallet, email", additionalProperties: false },
+);
+export type UserRef = Static<typeof UserRef>;
+
+export const Company = t.Object({
+  id: t.String({ description: "comp_…" }),
+  name: Nullable(t.String()),
+  walletAddress: Nullable(t.String()),
+  email: Nullable(t.String()),
+  externalId: Nullable(t.String({ description: "Your id for the company" })),
+  logoUrl: Nullable(t.String()),
+  traits: t.Record(t.String(), t.Unknown()),
+  activePlanId: Nullable(t.String()),
+  activeAddOnIds: t.Array(t.String()),
+  createdAt: t.String({ format: "date-time" }),
+  lastSeenAt: t.String({ format: "date-time" }),
+});
+
+export const User = t.Object({
+  id: t.String({ description: "user_…" }),
+  name: Nullable(t.String()),
+  email: Nullable(t.String()),
+  walletAddress: Nullable(t.String()),
+  externalId: Nullable(t.String()),
+  idpUserId: Nullable(t.String()),
+  traits: t.Record(t.String(), t.Unknown()),
+  companyIds: t.Array(t.String()),
+  createdAt: t.String({ format: "date-time" }),
+  lastSeenAt: t.String({ format: "date-time" }),
+});
+
+export interface CompanyRow {
+  id: string;
+  external_id: string | null;
+  name: string | null;
+  email: string | null;
+  wallet_address: string | null;
+  logo_url: string | null;
+  traits: Record<string, unknown>;
+  active_plan_id: string | null;
+  active_add_on_ids: string[];
+  created_at: Date;
+  last_seen_at: Date;
+  seq: bigint;
+}
+
+export interface UserRow {
+  id: string;
+  external_id: string | null;
+  idp_user_id: string | null;
+  name: string | null;
+  email: string | null;
+  wallet_address: string | null;
+  traits: Record<string, unknown>;
+  created_at: Date;
+  last_seen_at: Date;
+  seq: bigint;
+  company_ids?: string[];
+}
+
+export const presentCompany = (r: CompanyRow): Static<typeof Company> => ({
+  id: r.id,
+  name: r.name,
+  walletAddress: r.wallet_address,
+  email: r.email,
+  externalId: r.external_id,
+  logoUrl: r.logo_url,
+  traits: r.traits,
+  activePlanId: r.active_plan_id,
+  activeAddOnIds: r.active_add_on_ids,
+  createdAt: r.created_at.toISOString(),
+  lastSeenAt: r.last_seen_at.toISOString(),
+});
+
+export const presentUser = (r: UserRow): Static<typeof User> => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  walletAddress: r.wallet_address,
+  externalId: r.external_id,
+  idpUserId: r.idp_user_id,
+  traits: r.traits,
+  companyIds: r.company_ids ?? [],
+  createdAt: r.created_at.toISOString(),
+  lastSeenAt: r.last_seen_at.toISOString(),
+});

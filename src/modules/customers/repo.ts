@@ -1,0 +1,57 @@
+/** Typed wrappers over the company and user queries. */
+import { queries, run, runOne, type Db } from "../../db/queries";
+import type { Environment } from "../../auth/kinds";
+import type { CompanyRow, UserRow } from "./model";
+
+const Q = queries([
+  "company_find_by_keys",
+  "company_insert",
+  "company_merge",
+  "company_list_page",
+  "user_find_by_keys",
+  "user_insert",
+  "user_merge",
+  "user_list_page",
+  "company_membership_upsert",
+]);
+
+export interface CompanyFacts {
+  externalId: string | null;
+  name: string | null;
+  email: string | null;
+  wallet: string | null;
+  traits: Record<string, unknown>;
+}
+
+export interface UserFacts extends CompanyFacts {
+  idpUserId: string | null;
+}
+
+type Tenant = { teamId: string; environment: Environment };
+
+export const findCompanyByKeys = (db: Db, t: Tenant, idOrExternal: string | null, wallet: string | null, email: string | null) =>
+  runOne<CompanyRow>(db, Q.company_find_by_keys, [t.teamId, t.environment, idOrExternal, wallet, email]);
+
+export const insertCompany = (db: Db, t: Tenant, id: string, f: CompanyFacts) =>
+  runOne<CompanyRow>(db, Q.company_insert, [id, t.teamId, t.environment, f.externalId, f.name, f.email, f.wallet, f.traits]);
+
+export const mergeCompany = (db: Db, t: Tenant, id: string, f: CompanyFacts) =>
+  runOne<CompanyRow>(db, Q.company_merge, [t.teamId, t.environment, id, f.externalId, f.name, f.email, f.wallet, f.traits]);
+
+export const listCompanyPage = (db: Db, t: Tenant, beforeSeq: bigint | null, fetch: number, pattern: string | null) =>
+  run<CompanyRow>(db, Q.company_list_page, [t.teamId, t.environment, beforeSeq, fetch, pattern]);
+
+export const findUserByKeys = (db: Db, t: Tenant, idOrExternal: string | null, idpUserId: string | null, wallet: string | null, email: string | null) =>
+  runOne<UserRow>(db, Q.user_find_by_keys, [t.teamId, t.environment, idOrExternal, idpUserId, wallet, email]);
+
+export const insertUser = (db: Db, t: Tenant, id: string, f: UserFacts) =>
+  runOne<UserRow>(db, Q.user_insert, [id, t.teamId, t.environment, f.externalId, f.idpUserId, f.name, f.email, f.wallet, f.traits]);
+
+export const mergeUser = (db: Db, t: Tenant, id: string, f: UserFacts) =>
+  runOne<UserRow>(db, Q.user_merge, [t.teamId, t.environment, id, f.externalId, f.idpUserId, f.name, f.email, f.wallet, f.traits]);
+
+export const listUserPage = (db: Db, t: Tenant, beforeSeq: bigint | null, fetch: number, pattern: string | null, companyId: string | null) =>
+  run<UserRow>(db, Q.user_list_page, [t.teamId, t.environment, beforeSeq, fetch, pattern, companyId]);
+
+export const linkUserToCompany = (db: Db, t: Tenant, companyId: string, userId: string) =>
+  run(db, Q.company_membership_upsert, [t.teamId, t.environment, companyId, userId]);

@@ -1,0 +1,25 @@
+/** GET /health: the process is up and the database answers. No credential needed. */
+import { Elysia, t } from "elysia";
+import type { AppDeps } from "../../app-deps";
+
+export function healthRoutes(deps: AppDeps) {
+  return new Elysia().get(
+    "/health",
+    async ({ set }) => {
+      try {
+        await deps.sql`select 1`;
+        return { status: "ok" as const, database: "ok" as const };
+      } catch {
+        set.status = 503;
+        return { status: "degraded" as const, database: "unreachable" as const };
+      }
+    },
+    {
+      response: {
+        200: t.Object({ status: t.Literal("ok"), database: t.Literal("ok") }),
+        503: t.Object({ status: t.Literal("degraded"), database: t.Literal("unreachable") }),
+      },
+      detail: { tags: ["Health"], summary: "Liveness and database check" },
+    },
+  );
+}

@@ -1,0 +1,154 @@
+/**
+ * Operator use cases behind the CLI (the dashboard's stand-in): teams, API keys, dashboard sessions.
+ * Keys are created and revoked only here, never through the REST API (spec rule 2). The raw key is
+ * returned once, from `createKey`; only its SHA-256 and its first 16 characters are stored.
+ */
+import { queries, run, runOne } from "../../db/queries";
+import type { Sql } from "../../db/client";
+import { newId, randomToken } from "../../lib/ids";
+import { sha256Hex } from "../../lib/hash";
+import { ApiError, badRequest, notFound } from "../../lib/errors";
+import { DASHBOARD_ROLES, PERMISSIONS, PUBLISHABLE_PERMISSIONS, type Environment, type KeyType } from "../../auth/kinds";
+import { DASHBOARD_SESSION_PREFIX, KEY_PREFIX_LENGTH, generateRawKey } from "../../auth/key-format";
+import { recordAudit, type Actor } from "../audit/repo";
+
+const Q = queries([
+  "team_insert",
+  "team_find_by_id",
+  "api_key_insert",
+  "api_key_list_by_team",
+  "api_key_revoke",
+  "credential_notify_revoked",
+  "dashboard_session_insert",
+]);
+
+export const OPERATOR: Actor = { kind: "operator", id: "cli", requestId: null };
+
+interface KeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  description: string | null;
+  type: KeyType;
+  permissions: string[];
+  environment: Environment;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  created_at: Date;
+}
+
+/** The spec's API key record: never the raw key, never the hash. */
+export const presentKey = (r: KeyRow) => ({
+  id: r.id,
+  name: r.name,
+  prefix: r.prefix,
+  description: r.description,
+  type: r.type,
+  permissions: r.permissions,
+  environmentMode: r.environment === "production" ? "PRODUCTION" : "DEVELOPMENT",
+  expiresAt: r.expires_at?.toISOString() ?? null,
+  revokedAt: r.revoked_at?.toISOString() ?? null,
+  lastUsedAt: r.last_used_at?.toISOString() ?? null,
+  createdAt: r.created_at.toISOString(),
+});
+
+export async function createTeam(sql: Sql, name: string) {
+  const team = await runOne<{ id: string; name: string; created_at: Date }>(sql, Q.team_insert, [newId("team"), name]);
+  return { id: team!.id, name: team!.name, createdAt: team!.created_at.toISOString() };
+}
+
+export async function requireTeam(sql: Sql, teamId: string): Promise<void> {
+  if (!(await runOne(sql, Q.team_find_by_id, [teamId]))) throw notFound(`No team ${teamId}`);
+}
+
+export interface NewKey {
+  teamId: string;
+  environment: Environment;
+  type: KeyType;
+  name: string;
+  description?: string | null;
+  permissions?: string[];
+  expiresAt?: Date | null;
+}
+
+function checkPermissions(type: KeyType, requested: string[] | undefined): string[] {
+  const permissions = [...new Set(requested ?? [])];
+  const unknown = permissions.filter((p) => !(PERMISSIONS as readonly string[]).includes(p));
+  if (unknown.length) throw badRequest("Unknown permission", { permissions: `Not in the catalog: ${unknown.join(", ")}` });
+  if (type === "RESTRICTED" && permissions.length === 0) throw badRequest("Restricted keys need permissions", { permissions: "At least one permission" });
+  if (type === "LEGACY" && permissions.length) throw badRequest("Legacy keys carry no permissions", { permissions: "Must be empty" });
+  if (type === "PUBLISHABLE") {
+    if (permissions.length === 0) return [...PUBLISHABLE_PERMISSIONS];
+    const unsafe = permissions.filter((p) => !(PUBLISHABLE_PERMISSIONS as readonly string[]).includes(p));
+    if (unsafe.length) throw badRequest("Publishable keys are client-safe only", { permissions: `Not allowed on a publishable key: ${unsafe.join(", ")}` });
+  }
+  return permissions;
+}
+
+export async function createKey(sql: Sql, input: NewKey, now: number) {
+  const permissions = checkPermissions(input.type, input.permissions);
+  if (input.expiresAt && input.expiresAt.getTime() <= now) throw badRequest("Expiry must be in the future", { expiresAt: "Must be in the future" });
+  await requireTeam(sql, input.teamId);
+  const raw = generateRawKey(input.type, input.environment);
+  const row = await sql.begin(async (tx) => {
+    const created = await runOne<KeyRow>(tx, Q.api_key_insert, [
+      newId("key"), input.teamId, input.environment, input.name, input.description ?? null, input.type,
+      raw.slice(0, KEY_PREFIX_LENGTH), sha256Hex(raw), permissions, input.expiresAt ?? null,
+    ]);
+    await recordAudit(tx, { teamId: input.teamId, environment: input.environment, actor: OPERATOR, action: "api_key.create", resourceType: "api_key", resourceId: created!.id });
+    return created!;
+  });
+  return { ...presentKey(row), key: raw };
+}
+
+export async function listKeys(sql: Sql, teamId: string) {
+  return (await run<KeyRow>(sql, Q.api_key_list_by_team, [teamId])).map(presentKey);
+}
+
+export async function revokeKey(sql: Sql, teamId: string, keyId: string) {
+  const row = await sql.begin(async (tx) => {
+    const revoked = await runOne<KeyRow>(tx, Q.api_key_revoke, [teamId, keyId]);
+    if (!revoked) throw notFound(`No key ${keyId} in team ${teamId}`);
+    await recordAudit(tx, { teamId, environment: revoked.environment, actor: OPERATOR, action: "api_key.revoke", resourceType: "api_key", resourceId: keyId });
+    // Every instance evicts the key from its cache when this commits.
+    await run(tx, Q.credential_notify_revoked, [keyId]);
+    return revoked;
+  });
+  return presentKey(row);
+}
+
+export interface NewSession {
+  teamId: string;
+  environment: Environment;
+  userEmail: string;
+  roles: string[];
+  ttlHours?: number;
+}
+
+export async function createDashboardSession(sql: Sql, input: NewSession, now: number) {
+  const unknown = input.roles.filter((r) => !(DASHBOARD_ROLES as readonly string[]).includes(r));
+  if (unknown.length || input.roles.length === 0) {
+    throw badRequest("Invalid roles", { roles: `One or more of: ${DASHBOARD_ROLES.join(", ")}` });
+  }
+  const ttlHours = input.ttlHours ?? 12;
+  if (!(ttlHours > 0 && ttlHours <= 24 * 30)) throw new ApiError(400, "Invalid ttl", undefined, { ttlHours: "1 to 720" });
+  await requireTeam(sql, input.teamId);
+  const raw = `${DASHBOARD_SESSION_PREFIX}${randomToken(48)}`;
+  const row = await sql.begin(async (tx) => {
+    const created = await runOne<{ id: string; environment: Environment; user_email: string; roles: string[]; expires_at: Date }>(tx, Q.dashboard_session_insert, [
+      newId("dsess"), input.teamId, input.environment, input.userEmail, input.roles, sha256Hex(raw), new Date(now + ttlHours * 3_600_000),
+    ]);
+    await recordAudit(tx, { teamId: input.teamId, environment: input.environment, actor: OPERATOR, action: "dashboard_session.create", resourceType: "dashboard_session", resourceId: created!.id });
+    return created!;
+  });
+  return {
+    id: row.id,
+    environment: row.environment,
+    userEmail: row.user_email,
+    roles: row.roles,
+    expiresAt: row.expires_at.toISOString(),
+    session: raw,
+    cookie: `be_session=${raw}; Path=/; HttpOnly; Secure; SameSite=Strict`,
+  };
+}

@@ -1,0 +1,87 @@
+/**
+ * Maps every failure to the spec's shapes (see src/lib/errors.ts). Validation failures list field paths
+ * such as `body.company.email` or `query.limit`. Unique violations become 409. Anything unexpected is a
+ * 500 `{error}` that reveals nothing, logged with its request id.
+ */
+import { Elysia, ValidationError } from "elysia";
+import { ApiError } from "../lib/errors";
+import type { Logger } from "../lib/logger";
+import { requestState } from "./request-context";
+
+function json(status: number, body: unknown, requestId: string): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json", "x-request-id": requestId },
+  });
+}
+
+interface NumberSchema {
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+  anyOf?: NumberSchema[];
+}
+
+/**
+ * Elysia wraps numeric fields in a union (number or numeric string), whose stock message is
+ * "Expected union value"; say what is actually expected instead.
+ */
+function numericExpectation(schema: NumberSchema | undefined): string | undefined {
+  const s = schema?.anyOf?.find((x) => x.type === "integer" || x.type === "number") ?? schema;
+  if (!s || (s.type !== "integer" && s.type !== "number")) return undefined;
+  const what = s.type === "integer" ? "an integer" : "a number";
+  if (s.minimum !== undefined && s.maximum !== undefined) return `Expected ${what} from ${s.minimum} to ${s.maximum}`;
+  if (s.minimum !== undefined) return `Expected ${what} of at least ${s.minimum}`;
+  if (s.maximum !== undefined) return `Expected ${what} of at most ${s.maximum}`;
+  return `Expected ${what}`;
+}
+
+function validationDetails(error: ValidationError): Record<string, string> {
+  const details: Record<string, string> = {};
+  for (const issue of error.all) {
+    const where = error.type === "params" ? "path" : error.type;
+    const field = "path" in issue && issue.path ? issue.path.replace(/^\//, "").replaceAll("/", ".") : "";
+    const key = field ? `${where}.${field}` : where;
+    const schema = "schema" in issue ? (issue.schema as NumberSchema) : undefined;
+    details[key] ??= numericExpectation(schema) ?? ("message" in issue && issue.message ? issue.message : "Invalid value");
+  }
+  return details;
+}
+
+export function errorHandler(deps: { logger: Logger }) {
+  return new Elysia()
+    .onError(({ code, error, request, set }) => {
+      const { requestId } = requestState(request);
+      if (error instanceof ApiError) {
+        set.status = error.status;
+        return json(error.status, error.body(), requestId);
+      }
+      switch (code) {
+        case "VALIDATION":
+          set.status = 400;
+          return json(400, { error: "Validation failed", details: validationDetails(error as ValidationError) }, requestId);
+        case "PARSE":
+          set.status = 400;
+          return json(400, { error: "Malformed request body", details: { body: "Expected a valid JSON document" } }, requestId);
+        case "NOT_FOUND":
+          set.status = 404;
+          return json(404, { error: "Not found" }, requestId);
+      }
+      if (isUniqueViolation(error)) {
+        set.status = 409;
+        return json(409, { error: "A resource with the same unique value already exists" }, requestId);
+      }
+      set.status = 500;
+      deps.logger.error("unhandled error", {
+        requestId,
+        code: String(code),
+        error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+      });
+      return json(500, { error: "Internal server error" }, requestId);
+    })
+    .as("global");
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === "23505";
+}
