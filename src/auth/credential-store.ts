@@ -138,7 +138,7 @@ export class CredentialStore {
     if (this.used.size === 0) return;
     const batch = this.used;
     this.used = new Map();
-    await run(this.sql, Q.api_key_touch_many, [[...batch.keys()], [...batch.values()].map(BigInt)]);
+    await run(this.sql, Q.api_key_touch_many, [[...batch.keys()], [...batch.values()].map((ms) => new Date(ms).toISOString())]);
   }
 
   /** Synchronous when cached, so the hot path pays no promise for a warm key. */

