@@ -13,8 +13,16 @@ import { badRequest } from "./errors";
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
 
+/**
+ * An integer query parameter. `x-field` names it in 400 details: Elysia validates coerced query numbers
+ * one at a time and does not report which one failed.
+ */
+export function queryInteger(name: string, options: { minimum?: number; maximum?: number; default?: number; description?: string }) {
+  return t.Integer({ ...options, "x-field": `query.${name}` });
+}
+
 export const PageQuery = {
-  limit: t.Optional(t.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: "Page size, 1 to 200 (default 50). Over 200 is rejected with 400." })),
+  limit: t.Optional(queryInteger("limit", { minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: "Page size, 1 to 200 (default 50). Over 200 is rejected with 400." })),
   cursor: t.Optional(t.String({ minLength: 1, maxLength: 512, description: "Opaque: nextCursor of the previous page, unchanged. An empty string is rejected with 400." })),
 };
 

@@ -16,6 +16,7 @@ function json(status: number, body: unknown, requestId: string): Response {
 }
 
 interface NumberSchema {
+  "x-field"?: string;
   type?: string;
   minimum?: number;
   maximum?: number;
@@ -39,10 +40,12 @@ function numericExpectation(schema: NumberSchema | undefined): string | undefine
 function validationDetails(error: ValidationError): Record<string, string> {
   const details: Record<string, string> = {};
   for (const issue of error.all) {
+    const schema = "schema" in issue ? (issue.schema as NumberSchema) : undefined;
     const where = error.type === "params" ? "path" : error.type;
     const field = "path" in issue && issue.path ? issue.path.replace(/^\//, "").replaceAll("/", ".") : "";
-    const key = field ? `${where}.${field}` : where;
-    const schema = "schema" in issue ? (issue.schema as NumberSchema) : undefined;
+    // Elysia checks coerced query numbers one property at a time and loses the name ("property"
+    // errors); such schemas carry their own name in `x-field` (see queryInteger).
+    const key = error.type === "property" ? (schema?.["x-field"] ?? "query") : field ? `${where}.${field}` : where;
     details[key] ??= numericExpectation(schema) ?? ("message" in issue && issue.message ? issue.message : "Invalid value");
   }
   return details;

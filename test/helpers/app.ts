@@ -23,6 +23,7 @@ export interface TestApp {
   config: Config;
   credentials: CredentialStore;
   logs: string[];
+  logger: Logger;
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
 }
 
@@ -74,5 +75,5 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
     return { status: response.status, body: parsed, headers: response.headers };
   }
 
-  return { db, app, clock, config, credentials, logs, call };
+  return { db, app, clock, config, credentials, logs, logger, call };
 }

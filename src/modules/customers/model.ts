@@ -12,7 +12,7 @@ export const CompanyRef = t.Object(
     name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
     traits: t.Optional(t.Record(t.String(), t.Unknown())),
   },
-  { description: "At least one of id, wallet, email", additionalProperties: false },
+  { description: "At least one of id, wallet, email" },
 );
 export type CompanyRef = Static<typeof CompanyRef>;
 
@@ -25,7 +25,7 @@ export const UserRef = t.Object(
     name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
     traits: t.Optional(t.Record(t.String(), t.Unknown())),
   },
-  { description: "At least one of id, idp_user_id, wallet, email", additionalProperties: false },
+  { description: "At least one of id, idp_user_id, wallet, email" },
 );
 export type UserRef = Static<typeof UserRef>;
 

@@ -10,7 +10,6 @@ export const EmbedTokenRequest = t.Object(
     company: CompanyRef,
     ttlSeconds: t.Optional(t.Integer({ minimum: EMBED_TTL.min, maximum: EMBED_TTL.max, default: EMBED_TTL.default, description: "60 to 900 seconds; default 900" })),
   },
-  { additionalProperties: false },
 );
 
 export const AccessTokenRequest = t.Object(
@@ -19,7 +18,6 @@ export const AccessTokenRequest = t.Object(
     user: t.Optional(UserRef),
     ttlSeconds: t.Optional(t.Integer({ minimum: SESSION_TTL.min, maximum: SESSION_TTL.max, default: SESSION_TTL.default, description: "60 to 86400 seconds; default 3600" })),
   },
-  { additionalProperties: false },
 );
 
 export const TokenResponse = t.Object({

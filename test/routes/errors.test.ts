@@ -1,0 +1,124 @@
+/** The spec's three error shapes, request ids, the body limit, and a 500 that reveals nothing. */
+import { describe, expect, test } from "bun:test";
+import { createApp } from "../../src/app";
+import { Logger } from "../../src/lib/logger";
+import { createTestApp } from "../helpers/app";
+import { createTeamFixture } from "../helpers/fixtures";
+
+const t = await createTestApp({ BODY_LIMIT_BYTES: "2048" });
+const team = await createTeamFixture(t);
+
+describe("404 {error}", () => {
+  test("an unknown route", async () => {
+    const res = await t.call("GET", "/no-such-thing", { token: team.keys.secret });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: "Not found" });
+    expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+  test("an unknown method on a known path", async () => {
+    const res = await t.call("DELETE", "/companies", { token: team.keys.secret });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: "Not found" });
+  });
+});
+
+describe("400 {error, details} with field paths", () => {
+  test("a body field out of range and a nested field of the wrong format", async () => {
+    const res = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { email: "not-an-email" }, ttlSeconds: 59 } });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body).sort()).toEqual(["details", "error"]);
+    expect(res.body.details["body.ttlSeconds"]).toBe("Expected an integer from 60 to 900");
+    expect(res.body.details["body.company.email"]).toContain("email");
+  });
+  test("ttlSeconds above 900", async () => {
+    const res = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "x" }, ttlSeconds: 901 } });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.details)).toContain("body.ttlSeconds");
+  });
+  test("a company with none of id, wallet, email", async () => {
+    const res = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { name: "Nameless" } } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: "Validation failed", details: { "body.company": "At least one of id, wallet, email is required" } });
+  });
+  test("unknown body fields are ignored (documented), not stored", async () => {
+    const res = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "extra-field-co", shoeSize: 44 }, scope: "all" } });
+    expect(res.status).toBe(201);
+    const [row] = await t.db.sql`select traits from companies where external_id = 'extra-field-co'`;
+    expect(row!.traits).toEqual({});
+  });
+  test("malformed JSON", async () => {
+    const res = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, rawBody: "{nope", headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: "Malformed request body", details: { body: "Expected a valid JSON document" } });
+  });
+  test("bad input changes nothing", async () => {
+    const before = await t.db.sql`select count(*)::int as n from companies`;
+    await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "should-not-exist" }, ttlSeconds: 5 } });
+    const after = await t.db.sql`select count(*)::int as n from companies`;
+    expect(after[0]!.n).toBe(before[0]!.n);
+  });
+});
+
+describe("413 body limit", () => {
+  test("a body over BODY_LIMIT_BYTES is refused before parsing", async () => {
+    const body = JSON.stringify({ company: { id: "too-big", traits: { blob: "a".repeat(4000) } } });
+    const res = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, rawBody: body, headers: { "content-type": "application/json", "content-length": String(body.length) } });
+    expect(res.status).toBe(413);
+    expect(res.body).toEqual({ error: "Request body exceeds 2048 bytes" });
+  });
+});
+
+describe("request ids", () => {
+  test("a well-formed incoming X-Request-Id is kept, a malformed one replaced", async () => {
+    const kept = await t.call("GET", "/health", { headers: { "x-request-id": "client-abc-12345" } });
+    expect(kept.headers.get("x-request-id")).toBe("client-abc-12345");
+    const replaced = await t.call("GET", "/health", { headers: { "x-request-id": "bad id with spaces" } });
+    expect(replaced.headers.get("x-request-id")).toMatch(/^req_/);
+  });
+  test("401 and 403 responses carry one too", async () => {
+    expect((await t.call("GET", "/companies")).headers.get("x-request-id")).toMatch(/^req_/);
+    expect((await t.call("GET", "/companies", { token: team.keys.publishable })).headers.get("x-request-id")).toMatch(/^req_/);
+  });
+});
+
+describe("request log", () => {
+  test("one JSON line per request, with who called and never the credential", async () => {
+    t.logs.length = 0;
+    const res = await t.call("GET", "/companies?search=zzz", { token: team.keys.secret, headers: { "x-request-id": "log-check-000001" } });
+    expect(res.status).toBe(200);
+    await Bun.sleep(5); // the line is written after the response is sent
+    t.logger.flush();
+    const lines = t.logs.map((l) => JSON.parse(l)).filter((l) => l.requestId === "log-check-000001");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ msg: "request", method: "GET", path: "/api/v1/companies", status: 200, credential: { kind: "secret", id: team.keyIds.secret } });
+    expect(t.logs.join("\n")).not.toContain(team.keys.secret);
+  });
+});
+
+describe("500 {error}", () => {
+  test("an unexpected failure reveals nothing and is logged with its request id", async () => {
+    const lines: string[] = [];
+    const logger = new Logger("info", (text) => lines.push(text));
+    // A pool that has been closed: every query fails with a driver error.
+    const { createSql } = await import("../../src/db/client");
+    const broken = createSql(t.db.url, { max: 1 });
+    await broken.end();
+    const app = createApp({ sql: broken, config: t.config, clock: t.clock, logger, credentials: t.credentials, tokenSigningSecret: t.config.tokenSigningSecret });
+    const response = await app.handle(new Request("http://localhost/api/v1/companies", { headers: { authorization: `Bearer ${team.keys.secret}`, "x-request-id": "boom-request-0001" } }));
+    expect(response.status).toBe(500);
+    const body = await response.text();
+    expect(JSON.parse(body)).toEqual({ error: "Internal server error" });
+    expect(body).not.toContain("CONNECTION");
+    logger.flush();
+    const logged = lines.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    expect(logged.find((l) => l.msg === "unhandled error")?.requestId).toBe("boom-request-0001");
+  });
+});
+
+describe("health", () => {
+  test("GET /health checks the database without credentials", async () => {
+    const res = await t.call("GET", "/health");
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ status: "ok", database: "ok" });
+  });
+});
