@@ -3,6 +3,7 @@
  * `<dataDir>/secrets.json` (mode 0600) so tokens and links stay valid across restarts.
  * Several instances behind one database must share them: set the variables explicitly there.
  */
+import { chmod } from "node:fs/promises";
 import { randomToken } from "./ids";
 
 interface Secrets {
@@ -25,7 +26,8 @@ export async function loadOrCreateSecrets(
     linkSigningSecret: fromEnv.linkSigningSecret ?? stored.linkSigningSecret ?? randomToken(48),
   };
   if (stored.tokenSigningSecret !== secrets.tokenSigningSecret || stored.linkSigningSecret !== secrets.linkSigningSecret) {
-    await Bun.write(file, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    await Bun.write(file, JSON.stringify(secrets, null, 2));
+    await chmod(`${dataDir}/secrets.json`, 0o600); // readable by the service's user only
   }
   return secrets;
 }

@@ -1,0 +1,48 @@
+/** Raw secrets never reach the database; lastUsedAt is kept current through batched writes. */
+import { expect, test } from "bun:test";
+import { createTestApp } from "../helpers/app";
+import { createTeamFixture } from "../helpers/fixtures";
+
+const t = await createTestApp();
+const team = await createTeamFixture(t);
+
+async function everyRowAsText(): Promise<string> {
+  const tables = await t.db.sql<{ table_name: string }[]>`select table_name from information_schema.tables where table_schema = 'public'`;
+  let dump = "";
+  for (const { table_name } of tables) {
+    const rows = await t.db.sql.unsafe(`select t::text as row from "${table_name}" t`);
+    dump += rows.map((r) => r.row).join("\n");
+  }
+  return dump;
+}
+
+test("no raw key, session or token is stored anywhere; the prefix and the SHA-256 are", async () => {
+  const minted = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "storage-co" } } });
+  const jwt = await t.call("POST", "/access-tokens", { token: team.keys.legacy, body: { company: { id: "storage-co" }, user: { id: "storage-user" } } });
+  const dump = await everyRowAsText();
+  for (const secret of [...Object.values(team.keys), team.dashboardAdmin, team.dashboardCatalog, minted.body.token, jwt.body.token]) {
+    expect(dump.includes(secret)).toBe(false);
+  }
+  const hash = new Bun.CryptoHasher("sha256").update(team.keys.secret).digest("hex");
+  const [row] = await t.db.sql`select prefix, key_hash from api_keys where id = ${team.keyIds.secret!}`;
+  expect(row).toEqual({ prefix: team.keys.secret.slice(0, 16), key_hash: hash });
+});
+
+test("lastUsedAt follows successful calls without a write per request", async () => {
+  const [before] = await t.db.sql`select last_used_at from api_keys where id = ${team.keyIds.restricted!}`;
+  expect(before!.last_used_at).toBeNull();
+  for (let i = 0; i < 5; i++) expect((await t.call("GET", "/companies", { token: team.keys.restricted })).status).toBe(200);
+  const [unflushed] = await t.db.sql`select last_used_at from api_keys where id = ${team.keyIds.restricted!}`;
+  expect(unflushed!.last_used_at).toBeNull(); // held in memory until the next flush
+  await t.credentials.flushLastUsed();
+  const [after] = await t.db.sql`select last_used_at from api_keys where id = ${team.keyIds.restricted!}`;
+  expect(after!.last_used_at.getTime()).toBe(t.clock.now());
+});
+
+test("a refused call does not count as use", async () => {
+  await t.credentials.flushLastUsed();
+  expect((await t.call("GET", "/companies", { token: team.keys.publishable })).status).toBe(403);
+  await t.credentials.flushLastUsed();
+  const [row] = await t.db.sql`select last_used_at from api_keys where id = ${team.keyIds.publishable!}`;
+  expect(row!.last_used_at).toBeNull();
+});

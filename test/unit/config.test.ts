@@ -1,0 +1,35 @@
+/** Configuration is validated once; a bad value names its variable; secrets persist in the data folder. */
+import { expect, test } from "bun:test";
+import { ConfigError, loadConfig } from "../../src/config";
+
+const tmp = () => `${process.cwd()}/.data/test/config-${crypto.randomUUID()}`;
+
+test("defaults", async () => {
+  const c = await loadConfig({ DATA_DIR: tmp() });
+  expect(c).toMatchObject({ port: 3000, databaseUrl: undefined, bodyLimitBytes: 1048576, rateLimitEnabled: true, logLevel: "info" });
+});
+
+test.each([
+  ["PORT", "http"],
+  ["PORT", "70000"],
+  ["DATABASE_URL", "mysql://x"],
+  ["REDIS_URL", "localhost:6379"],
+  ["TOKEN_SIGNING_SECRET", "short"],
+  ["LOG_LEVEL", "loud"],
+  ["RATE_LIMIT_ENABLED", "maybe"],
+])("%s=%s stops the boot with a message naming the variable", async (name, value) => {
+  const attempt = loadConfig({ DATA_DIR: tmp(), [name]: value });
+  expect(attempt).rejects.toThrow(ConfigError);
+  expect(attempt).rejects.toThrow(new RegExp(`${name}=`));
+});
+
+test("generated secrets are kept in the data folder and reused", async () => {
+  const dir = tmp();
+  const first = await loadConfig({ DATA_DIR: dir });
+  const second = await loadConfig({ DATA_DIR: dir });
+  expect(first.tokenSigningSecret).toHaveLength(48);
+  expect(second.tokenSigningSecret).toBe(first.tokenSigningSecret);
+  expect(second.linkSigningSecret).toBe(first.linkSigningSecret);
+  const stat = await Bun.file(`${dir}/secrets.json`).stat();
+  expect(stat.mode & 0o777).toBe(0o600);
+});
