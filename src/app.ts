@@ -29,6 +29,8 @@ export function createApp(deps: AppDeps) {
       openapi({
         path: `${API_PREFIX}/reference`,
         specPath: `${API_PREFIX}/openapi.json`,
+        // The plugin's default is a relative URL, which resolves under /api/v1/ to a path that does not exist.
+        scalar: { url: `${API_PREFIX}/openapi.json` },
         documentation: {
           info: { title: "Billing and Entitlements API", version: "1.0.0", description: API_DESCRIPTION },
           servers: [{ url: "http://localhost:3000", description: "Local development" }],

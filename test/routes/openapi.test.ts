@@ -1,0 +1,32 @@
+/** The OpenAPI document lists every route with its schemas, and the reference page is served. */
+import { expect, test } from "bun:test";
+import { ACCESS } from "../../src/auth/access";
+import { createTestApp } from "../helpers/app";
+
+const t = await createTestApp();
+
+test("GET /openapi.json lists every route built, with request and response schemas", async () => {
+  const res = await t.call("GET", "/openapi.json");
+  expect(res.status).toBe(200);
+  const doc = res.body;
+  expect(doc.openapi).toStartWith("3.");
+  const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+    Object.keys(ops).map((method) => `${method.toUpperCase()} ${path.replace(/^\/api\/v1/, "")}`),
+  );
+  for (const route of [...Object.keys(ACCESS), "GET /health"]) expect(documented).toContain(route);
+
+  const tokens = doc.paths["/api/v1/api-keys/tokens"].post;
+  expect(tokens.requestBody.content["application/json"].schema.properties.ttlSeconds).toMatchObject({ minimum: 60, maximum: 900 });
+  expect(tokens.responses["201"].content["application/json"].schema.properties.token).toBeDefined();
+  const companies = doc.paths["/api/v1/companies"].get;
+  const params = companies.parameters.map((p: { name: string }) => p.name);
+  expect(params).toEqual(expect.arrayContaining(["limit", "cursor", "search"]));
+  expect(companies.responses["200"].content["application/json"].schema.properties.nextCursor).toBeDefined();
+});
+
+test("the browsable reference page is served", async () => {
+  const res = await t.call("GET", "/reference");
+  expect(res.status).toBe(200);
+  expect(res.headers.get("content-type")).toContain("text/html");
+  expect(res.body).toContain("/api/v1/openapi.json");
+});
