@@ -18,7 +18,9 @@ async function main() {
   const migrations = await migrate(db.sql);
   logger.info("migrations", { applied: migrations.applied });
 
-  const credentials = new CredentialStore(db.sql, systemClock, config.keyCacheTtlMs);
+  const credentials = new CredentialStore(db.sql, systemClock, config.keyCacheTtlMs, (error) =>
+    logger.warn("lastUsedAt flush failed; will retry", { error: error instanceof Error ? error.message : String(error) }),
+  );
   await credentials.start();
   const app = createApp({ sql: db.sql, config, clock: systemClock, logger, credentials, tokenSigningSecret: config.tokenSigningSecret });
   const server = Bun.serve({

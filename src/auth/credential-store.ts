@@ -82,13 +82,17 @@ export class CredentialStore {
     private sql: Sql,
     private clock: Clock,
     private ttlMs: number,
+    private onFlushError: (error: unknown) => void = () => {},
   ) {}
 
   /** Subscribes to revocations from every instance and starts the lastUsedAt flusher. */
   async start(): Promise<void> {
     const sub = await this.sql.listen("credential_revoked", (id) => this.evict(id));
     this.unlisten = () => sub.unlisten();
-    this.flushTimer = setInterval(() => void this.flushLastUsed(), 1_000);
+    this.flushTimer = setInterval(() => {
+      // A failed flush (database briefly unreachable) must not crash the process; the batch is kept.
+      this.flushLastUsed().catch((error) => this.onFlushError(error));
+    }, 1_000);
   }
 
   async stop(): Promise<void> {
@@ -138,7 +142,13 @@ export class CredentialStore {
     if (this.used.size === 0) return;
     const batch = this.used;
     this.used = new Map();
-    await run(this.sql, Q.api_key_touch_many, [[...batch.keys()], [...batch.values()].map((ms) => new Date(ms).toISOString())]);
+    try {
+      await run(this.sql, Q.api_key_touch_many, [[...batch.keys()], [...batch.values()].map((ms) => new Date(ms).toISOString())]);
+    } catch (error) {
+      // Put the batch back (newer uses recorded meanwhile win) so the next flush retries it.
+      for (const [id, at] of batch) if ((this.used.get(id) ?? 0) < at) this.used.set(id, at);
+      throw error;
+    }
   }
 
   /** Synchronous when cached, so the hot path pays no promise for a warm key. */

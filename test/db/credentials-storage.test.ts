@@ -46,3 +46,18 @@ test("a refused call does not count as use", async () => {
   const [row] = await t.db.sql`select last_used_at from api_keys where id = ${team.keyIds.publishable!}`;
   expect(row!.last_used_at).toBeNull();
 });
+
+test("a failed lastUsedAt flush keeps the batch for the next one", async () => {
+  const { CredentialStore } = await import("../../src/auth/credential-store");
+  const { createSql } = await import("../../src/db/client");
+  const closed = createSql(t.db.url, { max: 1 });
+  await closed.end();
+  const store = new CredentialStore(closed, t.clock, 30_000);
+  store.markUsed(team.keyIds.legacy!);
+  await expect(store.flushLastUsed()).rejects.toThrow();
+  // Same store, pool swapped for a live one: the retained batch is written.
+  (store as unknown as { sql: unknown }).sql = t.db.sql;
+  await store.flushLastUsed();
+  const [row] = await t.db.sql`select last_used_at from api_keys where id = ${team.keyIds.legacy!}`;
+  expect(row!.last_used_at.getTime()).toBe(t.clock.now());
+});

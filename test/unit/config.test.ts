@@ -19,8 +19,8 @@ test.each([
   ["RATE_LIMIT_ENABLED", "maybe"],
 ])("%s=%s stops the boot with a message naming the variable", async (name, value) => {
   const attempt = loadConfig({ DATA_DIR: tmp(), [name]: value });
-  expect(attempt).rejects.toThrow(ConfigError);
-  expect(attempt).rejects.toThrow(new RegExp(`${name}=`));
+  await expect(attempt).rejects.toThrow(ConfigError);
+  await expect(attempt).rejects.toThrow(new RegExp(`${name}=`));
 });
 
 test("generated secrets are kept in the data folder and reused", async () => {
