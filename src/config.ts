@@ -21,10 +21,12 @@ const EnvSchema = T.Object({
   BODY_LIMIT_BYTES: T.Optional(T.Integer({ minimum: 1024, maximum: 50 * 1024 * 1024 })),
   KEY_CACHE_TTL_SECONDS: T.Optional(T.Integer({ minimum: 0, maximum: 3600 })),
   LOG_LEVEL: T.Optional(T.Union([T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error"), T.Literal("silent")])),
-  RATE_LIMIT_ENABLED: T.Optional(T.Boolean()),
 });
 
 type Env = Static<typeof EnvSchema>;
+
+// Never echoed in a configuration error: they hold secrets or credentials.
+const SECRET_VARIABLES = new Set(["TOKEN_SIGNING_SECRET", "LINK_SIGNING_SECRET", "DATABASE_URL", "REDIS_URL"]);
 
 export interface Config {
   port: number;
@@ -40,7 +42,6 @@ export interface Config {
   bodyLimitBytes: number;
   keyCacheTtlMs: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
-  rateLimitEnabled: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -57,7 +58,8 @@ function parseEnv(raw: Record<string, string | undefined>): Env {
   if (errors.length > 0) {
     const lines = errors.map((e) => {
       const name = e.path.replace(/^\//, "");
-      return `  ${name}=${JSON.stringify(raw[name])}: ${e.message}`;
+      const shown = SECRET_VARIABLES.has(name) ? "(value hidden)" : JSON.stringify(raw[name]);
+      return `  ${name}=${shown}: ${e.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
@@ -84,6 +86,5 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     bodyLimitBytes: env.BODY_LIMIT_BYTES ?? 1024 * 1024,
     keyCacheTtlMs: (env.KEY_CACHE_TTL_SECONDS ?? 30) * 1000,
     logLevel: env.LOG_LEVEL ?? "info",
-    rateLimitEnabled: env.RATE_LIMIT_ENABLED ?? true,
   };
 }

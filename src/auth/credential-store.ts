@@ -77,6 +77,8 @@ export class CredentialStore {
   private used = new Map<string, number>();
   private flushTimer: ReturnType<typeof setInterval> | undefined;
   private unlisten: (() => Promise<void>) | undefined;
+  // Bumped by every eviction: a load that started before a revocation must not write its stale row back.
+  private generation = 0;
 
   constructor(
     private sql: Sql,
@@ -129,6 +131,7 @@ export class CredentialStore {
 
   /** Drops every cached entry of a credential id (key or session). */
   evict(id: string): void {
+    this.generation++;
     for (const map of [this.keysByHash, this.keysById, this.sessions] as Map<string, Cached<{ id: string }>>[]) {
       for (const [k, entry] of map) if (entry.value?.id === id || k === id) map.delete(k);
     }
@@ -156,8 +159,11 @@ export class CredentialStore {
     const now = this.clock.now();
     const hit = map.get(key);
     if (hit && now - hit.loadedAt < (hit.value ? this.ttlMs : Math.min(this.ttlMs, NEGATIVE_TTL_MS))) return hit.value;
+    const generation = this.generation;
     return load().then((value) => {
-      if (map.size >= MAX_ENTRIES) map.clear();
+      if (generation !== this.generation) return value;
+      // Maps iterate in insertion order: drop the oldest entry, keep the warm ones.
+      if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value!);
       map.set(key, { value, loadedAt: now });
       return value;
     });

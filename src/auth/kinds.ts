@@ -50,6 +50,4 @@ export interface Principal {
   /** embed tokens only: the one company they may act for */
   companyId?: string;
   userId?: string;
-  /** whose request-rate window this call spends; embed tokens have their own */
-  rateLimitKey: string;
 }

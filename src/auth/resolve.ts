@@ -64,7 +64,6 @@ async function resolveKey(deps: ResolveDeps, raw: string): Promise<Principal> {
     environment: key.environment,
     permissions: everything ? null : key.permissions,
     roles: [],
-    rateLimitKey: key.id,
   };
 }
 
@@ -75,7 +74,7 @@ async function resolveEmbedToken(deps: ResolveDeps, raw: string): Promise<Princi
   if (claims.exp * 1000 <= now) throw unauthorized("Access token has expired", "expired_credentials");
   // A token dies with the key that issued it.
   const issuer = await deps.credentials.keyById(claims.teamId, claims.environment, claims.issuedByKeyId);
-  if (!issuer) throw invalid();
+  if (!issuer || issuer.teamId !== claims.teamId || issuer.environment !== claims.environment) throw invalid();
   checkKeyUsable(issuer, now);
   return {
     kind: "embed",
@@ -86,7 +85,6 @@ async function resolveEmbedToken(deps: ResolveDeps, raw: string): Promise<Princi
     roles: [],
     companyId: claims.companyId,
     userId: claims.userId,
-    rateLimitKey: claims.jti,
   };
 }
 
@@ -102,6 +100,5 @@ async function resolveSession(deps: ResolveDeps, raw: string): Promise<Principal
     environment: session.environment,
     permissions: [],
     roles: session.roles,
-    rateLimitKey: session.id,
   };
 }

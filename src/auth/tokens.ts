@@ -49,8 +49,18 @@ export function signSessionJwt(secret: string, claims: EmbedClaims, nowSeconds: 
 
 /** Claims of a well-formed, correctly signed token (expiry is the caller's check); null otherwise. */
 export function verifyEmbedToken(secret: string, raw: string): EmbedClaims | null {
-  if (raw.startsWith(EMBED_TOKEN_PREFIX)) return verifyPayload<EmbedClaims>(secret, PURPOSE, raw.slice(EMBED_TOKEN_PREFIX.length));
-  return verifyJwt(secret, raw);
+  const claims = raw.startsWith(EMBED_TOKEN_PREFIX) ? verifyPayload<EmbedClaims>(secret, PURPOSE, raw.slice(EMBED_TOKEN_PREFIX.length)) : verifyJwt(secret, raw);
+  return claims && wellTyped(claims) ? claims : null;
+}
+
+// A signed token with a missing or non-numeric `exp` must not become a token that never expires.
+function wellTyped(c: EmbedClaims): boolean {
+  const text = (v: unknown) => typeof v === "string" && v.length > 0;
+  return (
+    text(c.jti) && text(c.teamId) && text(c.companyId) && text(c.issuedByKeyId) &&
+    (c.environment === "development" || c.environment === "production") &&
+    Number.isSafeInteger(c.exp) && (c.userId === undefined || text(c.userId))
+  );
 }
 
 function verifyJwt(secret: string, raw: string): EmbedClaims | null {

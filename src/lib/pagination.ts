@@ -3,7 +3,7 @@
  *   query  limit (1..200, default 50; over 200 is a 400, not silently clamped), cursor (opaque; "" is a 400)
  *   reply  {data, count, nextCursor}; nextCursor null at the end
  * Order is the table's `seq` (newest first), which never changes for a row, so pages are stable while
- * rows are added. The cursor is the last row's seq, signed and bound to the list and team: a tampered,
+ * rows are added. The cursor is the last row's seq, signed and bound to the list, team and environment: a tampered,
  * truncated or foreign cursor is a 400.
  */
 import { t, type TSchema } from "elysia";
@@ -41,8 +41,11 @@ export function Page<S extends TSchema>(item: S) {
 interface CursorPayload {
   l: string;
   t: string;
+  e: string;
   s: string;
 }
+
+type Tenant = { teamId: string; environment: string };
 
 export interface PageRequest {
   /** rows with seq below this (null: from the newest) */
@@ -52,12 +55,12 @@ export interface PageRequest {
   limit: number;
 }
 
-export function pageRequest(secret: string, list: string, teamId: string, query: { limit?: number; cursor?: string }): PageRequest {
+export function pageRequest(secret: string, list: string, tenant: Tenant, query: { limit?: number; cursor?: string }): PageRequest {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
   let beforeSeq: bigint | null = null;
   if (query.cursor !== undefined) {
     const payload = verifyPayload<CursorPayload>(secret, "cursor", query.cursor);
-    if (!payload || payload.l !== list || payload.t !== teamId || !/^\d{1,19}$/.test(payload.s)) {
+    if (!payload || payload.l !== list || payload.t !== tenant.teamId || payload.e !== tenant.environment || !/^\d{1,19}$/.test(payload.s)) {
       throw badRequest("Invalid cursor", { "query.cursor": "Not a cursor returned by this list; pass nextCursor unchanged" });
     }
     beforeSeq = BigInt(payload.s);
@@ -68,7 +71,7 @@ export function pageRequest(secret: string, list: string, teamId: string, query:
 export function pageResponse<R extends { seq: bigint }, O>(
   secret: string,
   list: string,
-  teamId: string,
+  tenant: Tenant,
   request: PageRequest,
   rows: R[],
   present: (row: R) => O,
@@ -76,6 +79,6 @@ export function pageResponse<R extends { seq: bigint }, O>(
   const more = rows.length > request.limit;
   const page = more ? rows.slice(0, request.limit) : rows;
   const last = page[page.length - 1];
-  const nextCursor = more && last ? signPayload(secret, "cursor", { l: list, t: teamId, s: last.seq.toString() } satisfies CursorPayload) : null;
+  const nextCursor = more && last ? signPayload(secret, "cursor", { l: list, t: tenant.teamId, e: tenant.environment, s: last.seq.toString() } satisfies CursorPayload) : null;
   return { data: page.map(present), count: page.length, nextCursor };
 }

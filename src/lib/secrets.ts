@@ -3,7 +3,7 @@
  * `<dataDir>/secrets.json` (mode 0600) so tokens and links stay valid across restarts.
  * Several instances behind one database must share them: set the variables explicitly there.
  */
-import { chmod } from "node:fs/promises";
+import { chmod, mkdir, writeFile } from "node:fs/promises";
 import { randomToken } from "./ids";
 
 interface Secrets {
@@ -18,16 +18,22 @@ export async function loadOrCreateSecrets(
   if (fromEnv.tokenSigningSecret && fromEnv.linkSigningSecret) {
     return { tokenSigningSecret: fromEnv.tokenSigningSecret, linkSigningSecret: fromEnv.linkSigningSecret };
   }
-  const file = Bun.file(`${dataDir}/secrets.json`);
+  const path = `${dataDir}/secrets.json`;
+  const file = Bun.file(path);
   let stored: Partial<Secrets> = {};
-  if (await file.exists()) stored = (await file.json()) as Partial<Secrets>;
+  if (await file.exists()) {
+    await chmod(path, 0o600); // readable by the service's user only, even if loosened by hand
+    stored = (await file.json()) as Partial<Secrets>;
+  }
   const secrets: Secrets = {
     tokenSigningSecret: fromEnv.tokenSigningSecret ?? stored.tokenSigningSecret ?? randomToken(48),
     linkSigningSecret: fromEnv.linkSigningSecret ?? stored.linkSigningSecret ?? randomToken(48),
   };
   if (stored.tokenSigningSecret !== secrets.tokenSigningSecret || stored.linkSigningSecret !== secrets.linkSigningSecret) {
-    await Bun.write(file, JSON.stringify(secrets, null, 2));
-    await chmod(`${dataDir}/secrets.json`, 0o600); // readable by the service's user only
+    await mkdir(dataDir, { recursive: true });
+    // Created 0600 from the first byte (Bun.write has no mode option).
+    await writeFile(path, JSON.stringify(secrets, null, 2), { mode: 0o600 });
+    await chmod(path, 0o600);
   }
   return secrets;
 }

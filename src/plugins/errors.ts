@@ -59,7 +59,8 @@ export function errorHandler(deps: { logger: Logger }) {
         set.status = error.status;
         return json(error.status, error.body(), requestId);
       }
-      switch (code) {
+      const responseInvalid = code === "VALIDATION" && (error as ValidationError).type === "response";
+      switch (responseInvalid ? "INTERNAL" : code) {
         case "VALIDATION":
           set.status = 400;
           return json(400, { error: "Validation failed", details: validationDetails(error as ValidationError) }, requestId);

@@ -153,3 +153,24 @@ describe("live and test keys land in their environment", () => {
     expect(live.body.companyId).not.toBe(test_.body.companyId);
   });
 });
+
+describe("signed but malformed embed tokens", () => {
+  test("a correctly signed token without a numeric exp is refused, not immortal", async () => {
+    const { signEmbedToken } = await import("../../src/auth/tokens");
+    const minted = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "matrix-co" } } });
+    const claims = { jti: "tok_x", teamId: team.teamId, environment: "development", companyId: minted.body.companyId, issuedByKeyId: team.keyIds.secret, exp: "never" };
+    const forged = signEmbedToken(t.config.tokenSigningSecret, claims as never);
+    const res = await t.call("GET", "/companies", { token: forged });
+    expect(res.status).toBe(401);
+    expect(res.body.code).toBe("invalid_credentials");
+  });
+
+  test("a token naming another team's key as its issuer is refused", async () => {
+    const { signEmbedToken } = await import("../../src/auth/tokens");
+    const { createTeamFixture: makeTeam } = await import("../helpers/fixtures");
+    const other = await makeTeam(t, "Issuer mismatch");
+    const claims = { jti: "tok_y", teamId: team.teamId, environment: "development" as const, companyId: "comp_x", issuedByKeyId: other.keyIds.secret!, exp: Math.floor(t.clock.now() / 1000) + 600 };
+    const res = await t.call("GET", "/companies", { token: signEmbedToken(t.config.tokenSigningSecret, claims) });
+    expect(res.status).toBe(401);
+  });
+});

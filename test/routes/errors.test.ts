@@ -122,3 +122,22 @@ describe("health", () => {
     expect(res.body).toEqual({ status: "ok", database: "ok" });
   });
 });
+
+describe("a response that breaks its own schema", () => {
+  test("is a logged 500 {error}, not a 400 blaming the client", async () => {
+    const { Elysia, t: tb } = await import("elysia");
+    const { requestContext } = await import("../../src/plugins/request-context");
+    const { errorHandler } = await import("../../src/plugins/errors");
+    const lines: string[] = [];
+    const logger = new Logger("info", (text) => lines.push(text));
+    const app = new Elysia()
+      .use(requestContext({ logger, bodyLimitBytes: 1024 }))
+      .use(errorHandler({ logger }))
+      .get("/bad", () => ({ n: "not a number" }) as never, { response: tb.Object({ n: tb.Number() }) });
+    const res = await app.handle(new Request("http://localhost/bad"));
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ error: "Internal server error" });
+    logger.flush();
+    expect(lines.join("")).toContain("unhandled error");
+  });
+});

@@ -127,3 +127,11 @@ describe("GET /audit-log pagination and filters", () => {
     expect((await t.call("GET", "/audit-log?limit=0", { cookie })).status).toBe(400);
   });
 });
+
+describe("cursor scope", () => {
+  test("a development cursor is refused in production", async () => {
+    const { body } = await get("/companies?limit=10");
+    const res = await get(`/companies?cursor=${encodeURIComponent(body.nextCursor)}`, team.keys.secretLive);
+    expect(res.status).toBe(400);
+  });
+});

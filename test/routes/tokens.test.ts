@@ -67,3 +67,18 @@ describe("POST /access-tokens", () => {
     expect(res.body.details).toEqual({ "body.user": "At least one of id, idp_user_id, wallet, email is required" });
   });
 });
+
+describe("identity keys held by two different companies", () => {
+  test("a call naming company A by id and company B's email updates A and does not fail", async () => {
+    const a = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "owner-a" } } });
+    const b = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "owner-b", email: "shared@owner.test" } } });
+    const both = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "owner-a", email: "shared@owner.test", traits: { x: 1 } } } });
+    expect(both.status).toBe(201);
+    expect(both.body.companyId).toBe(a.body.companyId);
+    const rows = await t.db.sql`select id, email, traits from companies where id in ${t.db.sql([a.body.companyId, b.body.companyId])} order by external_id`;
+    expect([...rows]).toEqual([
+      { id: a.body.companyId, email: null, traits: { x: 1 } },
+      { id: b.body.companyId, email: "shared@owner.test", traits: {} },
+    ]);
+  });
+});

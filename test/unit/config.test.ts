@@ -6,7 +6,7 @@ const tmp = () => `${process.cwd()}/.data/test/config-${crypto.randomUUID()}`;
 
 test("defaults", async () => {
   const c = await loadConfig({ DATA_DIR: tmp() });
-  expect(c).toMatchObject({ port: 3000, databaseUrl: undefined, bodyLimitBytes: 1048576, rateLimitEnabled: true, logLevel: "info" });
+  expect(c).toMatchObject({ port: 3000, databaseUrl: undefined, bodyLimitBytes: 1048576, logLevel: "info" });
 });
 
 test.each([
@@ -16,7 +16,7 @@ test.each([
   ["REDIS_URL", "localhost:6379"],
   ["TOKEN_SIGNING_SECRET", "short"],
   ["LOG_LEVEL", "loud"],
-  ["RATE_LIMIT_ENABLED", "maybe"],
+  ["BODY_LIMIT_BYTES", "12"],
 ])("%s=%s stops the boot with a message naming the variable", async (name, value) => {
   const attempt = loadConfig({ DATA_DIR: tmp(), [name]: value });
   await expect(attempt).rejects.toThrow(ConfigError);
@@ -32,4 +32,13 @@ test("generated secrets are kept in the data folder and reused", async () => {
   expect(second.linkSigningSecret).toBe(first.linkSigningSecret);
   const stat = await Bun.file(`${dir}/secrets.json`).stat();
   expect(stat.mode & 0o777).toBe(0o600);
+});
+
+test("a bad secret or URL is named but never echoed", async () => {
+  const attempt = loadConfig({ DATA_DIR: tmp(), TOKEN_SIGNING_SECRET: "hunter2-short", DATABASE_URL: "mysql://user:pa55word@db" });
+  await expect(attempt).rejects.toThrow(/TOKEN_SIGNING_SECRET=\(value hidden\)/);
+  const message = await attempt.catch((e: Error) => e.message);
+  expect(message).toContain("DATABASE_URL=(value hidden)");
+  expect(message).not.toContain("hunter2");
+  expect(message).not.toContain("pa55word");
 });

@@ -33,9 +33,9 @@ export function auditRoutes(deps: AppDeps) {
   return new Elysia().use(authPlugin(deps)).get(
     "/audit-log",
     async ({ principal, query }) => {
-      const page = pageRequest(deps.config.tokenSigningSecret, "audit-log", principal.teamId, query);
+      const page = pageRequest(deps.config.tokenSigningSecret, "audit-log", principal, query);
       const rows = await listAuditPage(deps.sql, principal.teamId, principal.environment, page.beforeSeq, page.fetch, query);
-      return pageResponse(deps.config.tokenSigningSecret, "audit-log", principal.teamId, page, rows, present);
+      return pageResponse(deps.config.tokenSigningSecret, "audit-log", principal, page, rows, present);
     },
     {
       access: "GET /audit-log",

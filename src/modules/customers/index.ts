@@ -19,9 +19,9 @@ export function customerRoutes(deps: AppDeps) {
     .get(
       "/companies",
       async ({ principal, query }) => {
-        const page = pageRequest(secret, "companies", principal.teamId, query);
+        const page = pageRequest(secret, "companies", principal, query);
         const rows = await listCompanyPage(deps.sql, principal, page.beforeSeq, page.fetch, containsPattern(query.search));
-        return pageResponse(secret, "companies", principal.teamId, page, rows, presentCompany);
+        return pageResponse(secret, "companies", principal, page, rows, presentCompany);
       },
       {
         access: "GET /companies",
@@ -33,9 +33,9 @@ export function customerRoutes(deps: AppDeps) {
     .get(
       "/users",
       async ({ principal, query }) => {
-        const page = pageRequest(secret, "users", principal.teamId, query);
+        const page = pageRequest(secret, "users", principal, query);
         const rows = await listUserPage(deps.sql, principal, page.beforeSeq, page.fetch, containsPattern(query.search), query.companyId ?? null);
-        return pageResponse(secret, "users", principal.teamId, page, rows, presentUser);
+        return pageResponse(secret, "users", principal, page, rows, presentUser);
       },
       {
         access: "GET /users",
