@@ -21,6 +21,8 @@ const EnvSchema = T.Object({
   BODY_LIMIT_BYTES: T.Optional(T.Integer({ minimum: 1024, maximum: 50 * 1024 * 1024 })),
   KEY_CACHE_TTL_SECONDS: T.Optional(T.Integer({ minimum: 0, maximum: 3600 })),
   LOG_LEVEL: T.Optional(T.Union([T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error"), T.Literal("silent")])),
+  // Value.Convert turns "true"/"false"/"1"/"0" (any case) into a boolean; anything else fails validation.
+  RATE_LIMIT_ENABLED: T.Optional(T.Boolean()),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -42,6 +44,8 @@ export interface Config {
   bodyLimitBytes: number;
   keyCacheTtlMs: number;
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** The spec's 500-requests-per-60-s limiter on the endpoints it names; Redis-shared when `redisUrl` is set. */
+  rateLimitEnabled: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -86,5 +90,6 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     bodyLimitBytes: env.BODY_LIMIT_BYTES ?? 1024 * 1024,
     keyCacheTtlMs: (env.KEY_CACHE_TTL_SECONDS ?? 30) * 1000,
     logLevel: env.LOG_LEVEL ?? "info",
+    rateLimitEnabled: env.RATE_LIMIT_ENABLED ?? true,
   };
 }

@@ -42,3 +42,11 @@ test("a bad secret or URL is named but never echoed", async () => {
   expect(message).not.toContain("hunter2");
   expect(message).not.toContain("pa55word");
 });
+
+test("RATE_LIMIT_ENABLED defaults to true, accepts true/false/1/0, rejects anything else", async () => {
+  expect((await loadConfig({ DATA_DIR: tmp() })).rateLimitEnabled).toBe(true);
+  for (const [value, expected] of [["true", true], ["1", true], ["false", false], ["0", false]] as const) {
+    expect((await loadConfig({ DATA_DIR: tmp(), RATE_LIMIT_ENABLED: value })).rateLimitEnabled).toBe(expected);
+  }
+  await expect(loadConfig({ DATA_DIR: tmp(), RATE_LIMIT_ENABLED: "yes" })).rejects.toThrow(/RATE_LIMIT_ENABLED="yes"/);
+});

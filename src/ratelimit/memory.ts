@@ -1,0 +1,80 @@
+/**
+ * In-process exact sliding-log limiter: one instance serves one process (see redis.ts for shared windows).
+ *
+ * Each key owns a ring buffer of the timestamps of its last `limit` admitted requests. Timestamps are
+ * written in non-decreasing order, so once the ring is full the slot about to be overwritten holds the
+ * oldest of them: if that one is still inside the window, all `limit` are, and the request is refused.
+ * Older admissions were already overwritten and are older still, so they cannot count. This is exact,
+ * O(1) per take, and allocates only when a key is first seen (one Float64Array of `limit` slots, 4 KB at 500).
+ *
+ * Memory is bounded by a LAZY sweep, not a timer: the first take at or after `nextSweepAt` (once per
+ * window, on the caller's clock) drops every key whose newest admission is older than the window. Such a
+ * key has nothing inside the window, so dropping it changes no answer. Being driven by the caller's clock
+ * keeps the limiter deterministic under a manual clock and leaves no timer to clean up. Memory is thus
+ * about 4 KB x (keys seen in the last two windows).
+ */
+import { assertLimits, RATE_LIMIT, type RateLimiter } from "./types";
+
+interface KeyLog {
+  /** Admitted timestamps, a ring; `next` is the slot written next (and, when full, the oldest). */
+  readonly times: Float64Array;
+  next: number;
+  count: number;
+  newest: number;
+}
+
+export class MemoryRateLimiter implements RateLimiter {
+  private readonly logs = new Map<string, KeyLog>();
+  private nextSweepAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    readonly limit: number = RATE_LIMIT.limit,
+    readonly windowMs: number = RATE_LIMIT.windowMs,
+  ) {
+    assertLimits(limit, windowMs);
+  }
+
+  take(key: string, nowMs: number): boolean {
+    if (nowMs >= this.nextSweepAt) this.sweep(nowMs);
+    let log = this.logs.get(key);
+    if (log === undefined) {
+      log = { times: new Float64Array(this.limit), next: 0, count: 0, newest: Number.NEGATIVE_INFINITY };
+      this.logs.set(key, log);
+    }
+    if (log.count === this.limit) {
+      if (log.times[log.next]! > nowMs - this.windowMs) return false; // refused: not recorded
+    } else {
+      log.count++;
+    }
+    // If the caller's clock stepped back, record the newest time seen instead, keeping the ring sorted
+    // (which the check above relies on). That only ever makes the entry age out a little later.
+    const at = nowMs > log.newest ? nowMs : log.newest;
+    log.times[log.next] = at;
+    log.newest = at;
+    log.next = log.next + 1 === this.limit ? 0 : log.next + 1;
+    return true;
+  }
+
+  /** Drops keys with nothing inside the window at `nowMs`; returns how many were dropped. */
+  sweep(nowMs: number): number {
+    const horizon = nowMs - this.windowMs;
+    let dropped = 0;
+    for (const [key, log] of this.logs) {
+      if (log.newest <= horizon) {
+        this.logs.delete(key);
+        dropped++;
+      }
+    }
+    this.nextSweepAt = nowMs + this.windowMs;
+    return dropped;
+  }
+
+  /** Number of keys currently held; for tests and metrics. */
+  get size(): number {
+    return this.logs.size;
+  }
+
+  async close(): Promise<void> {
+    this.logs.clear();
+  }
+}

@@ -1,0 +1,59 @@
+/** The in-process limiter: exact at its edges, synchronous, memory bounded; and the factory. */
+import { expect, test } from "bun:test";
+import { createRateLimiter, MemoryRateLimiter, RATE_LIMIT, RedisRateLimiter } from "../../src/ratelimit";
+import { defineRateLimiterCases } from "../ratelimit/cases";
+
+defineRateLimiterCases("memory", (limit, windowMs) => new MemoryRateLimiter(limit, windowMs));
+
+test("memory: take is synchronous (no Promise on the hot path)", () => {
+  expect(new MemoryRateLimiter().take("k", 0)).toBe(true);
+});
+
+test("memory: defaults are the spec's 500 per 60 s", () => {
+  const l = new MemoryRateLimiter();
+  expect([l.limit, l.windowMs]).toEqual([RATE_LIMIT.limit, RATE_LIMIT.windowMs]);
+  expect(RATE_LIMIT).toEqual({ limit: 500, windowMs: 60_000 });
+});
+
+test("memory: the lazy sweep drops keys with nothing left in the window, once per window", () => {
+  const l = new MemoryRateLimiter(2, 1_000);
+  l.take("a", 0); // first take sweeps (nothing) and schedules the next sweep at 1_000
+  l.take("b", 500);
+  expect(l.size).toBe(2);
+  l.take("c", 999);
+  expect(l.size).toBe(3); // no sweep before 1_000
+  l.take("c", 1_000); // sweep: a's newest (0) <= 1_000 - 1_000, dropped; b (500) still counts
+  expect(l.size).toBe(2);
+  expect(l.sweep(2_000)).toBe(2); // b and c idle for a full window
+  expect(l.size).toBe(0);
+});
+
+test("memory: a dropped key behaves exactly as if it had been kept", () => {
+  const l = new MemoryRateLimiter(2, 1_000);
+  expect([l.take("a", 0), l.take("a", 0), l.take("a", 999)]).toEqual([true, true, false]);
+  l.sweep(1_000);
+  expect(l.size).toBe(0);
+  expect([l.take("a", 1_000), l.take("a", 1_000), l.take("a", 1_000)]).toEqual([true, true, false]);
+});
+
+test("memory: a clock that steps back never admits more than the limit", () => {
+  const l = new MemoryRateLimiter(2, 1_000);
+  expect([l.take("k", 5_000), l.take("k", 4_000), l.take("k", 4_500)]).toEqual([true, true, false]);
+  expect(l.take("k", 5_999)).toBe(false); // the step-back entry was recorded at 5_000, not 4_000
+  expect(l.take("k", 6_000)).toBe(true);
+});
+
+test("memory: a bad limit or window is refused at construction", () => {
+  expect(() => new MemoryRateLimiter(0, 1_000)).toThrow(RangeError);
+  expect(() => new MemoryRateLimiter(1.5, 1_000)).toThrow(RangeError);
+  expect(() => new MemoryRateLimiter(10, 0)).toThrow(RangeError);
+});
+
+test("createRateLimiter: null when disabled, in-process by default, Redis with a URL", async () => {
+  expect(createRateLimiter({ enabled: false, redisUrl: "redis://127.0.0.1:6379" })).toBeNull();
+  const memory = createRateLimiter({ enabled: true });
+  expect(memory).toBeInstanceOf(MemoryRateLimiter);
+  const redis = createRateLimiter({ enabled: true, redisUrl: "redis://127.0.0.1:1" });
+  expect(redis).toBeInstanceOf(RedisRateLimiter);
+  await Promise.all([memory!.close(), redis!.close()]);
+});
