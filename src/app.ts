@@ -12,6 +12,9 @@ import { healthRoutes } from "./modules/health";
 import { tokenRoutes } from "./modules/tokens";
 import { customerRoutes } from "./modules/customers";
 import { auditRoutes } from "./modules/audit";
+import { entitlementRoutes } from "./modules/entitlements";
+import { eventRoutes } from "./modules/events";
+import { featureRoutes } from "./modules/catalog";
 
 export const API_PREFIX = "/api/v1";
 
@@ -45,7 +48,14 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .group(API_PREFIX, (api) =>
-      api.use(healthRoutes(deps)).use(tokenRoutes(deps)).use(customerRoutes(deps)).use(auditRoutes(deps)),
+      api
+        .use(healthRoutes(deps))
+        .use(tokenRoutes(deps))
+        .use(customerRoutes(deps))
+        .use(featureRoutes(deps))
+        .use(auditRoutes(deps))
+        .use(entitlementRoutes(deps))
+        .use(eventRoutes(deps)),
     );
 }
 

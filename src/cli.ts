@@ -12,7 +12,7 @@ import { connectDatabase } from "./db/connect";
 import { migrate } from "./db/migrate";
 import { ENVIRONMENTS, KEY_TYPE_BY_KIND, type Environment } from "./auth/kinds";
 import { createDashboardSession, createKey, createTeam, listKeys, revokeKey } from "./modules/teams/service";
-import { assignPlan, createFeature, createPlan, grantCredits, setEntitlement, type EntitlementInput } from "./modules/catalog/service";
+import { assignPlan, createFeature, createPlan, grantCredits, removeOverride, setEntitlement, setOverride, type EntitlementInput } from "./modules/catalog/service";
 import { seed } from "./cli/seed";
 import type { Sql } from "./db/client";
 
@@ -32,6 +32,9 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   entitlement set --team <id> --plan <id> --feature <id> --kind boolean|quota|credit|trait
                   [--enabled true|false] [--limit N --period day|week|month|lifetime] [--credits-per-use N]
                   [--trait-key k --trait-operator eq|neq|gt|gte|lt|lte --trait-value v] [--environment ...]
+  override set --team <id> --company <id|external id|email> --feature <id> --kind boolean|quota|credit|trait
+               [same options as entitlement set] [--environment ...]
+  override remove --team <id> --company <id|external id|email> --feature <id> [--environment ...]
   company plan --team <id> --company <id|external id|email> --plan <id> [--environment ...]
   credit grant --team <id> --company <id|external id|email> --amount N [--reason <text>] [--expires-at <ISO date>] [--environment ...]
 
@@ -76,6 +79,19 @@ function environment(o: Opts): Environment {
 }
 const tenant = (o: Opts) => ({ teamId: need(o, "team"), environment: environment(o) });
 
+/** The entitlement options shared by `entitlement set` (on a plan) and `override set` (for a company). */
+function grant(o: Opts): Omit<EntitlementInput, "planId"> {
+  const kind = need(o, "kind");
+  if (!["boolean", "quota", "credit", "trait"].includes(kind)) throw new UsageError("--kind must be boolean, quota, credit or trait");
+  if (o.enabled !== undefined && o.enabled !== "true" && o.enabled !== "false") throw new UsageError("--enabled must be true or false");
+  return {
+    featureId: need(o, "feature"), kind: kind as EntitlementInput["kind"],
+    enabled: o.enabled === undefined ? true : o.enabled === "true",
+    limit: integer("limit", o.limit), period: o.period as EntitlementInput["period"], creditsPerUse: integer("credits-per-use", o["credits-per-use"]),
+    traitKey: o["trait-key"], traitOperator: o["trait-operator"] as EntitlementInput["traitOperator"], traitValue: o["trait-value"],
+  };
+}
+
 async function dispatch(sql: Sql, command: string, o: Opts, baseUrl: string): Promise<unknown> {
   const now = systemClock.now();
   switch (command) {
@@ -106,16 +122,12 @@ async function dispatch(sql: Sql, command: string, o: Opts, baseUrl: string): Pr
       return createPlan(sql, tenant(o), { name: need(o, "name"), tier: o.tier, description: o.description });
     case "feature create":
       return createFeature(sql, tenant(o), { name: need(o, "name"), featureKey: need(o, "key"), featureType: need(o, "type"), eventKey: o["event-key"], icon: o.icon, description: o.description });
-    case "entitlement set": {
-      const kind = need(o, "kind");
-      if (!["boolean", "quota", "credit", "trait"].includes(kind)) throw new UsageError("--kind must be boolean, quota, credit or trait");
-      return setEntitlement(sql, tenant(o), {
-        planId: need(o, "plan"), featureId: need(o, "feature"), kind: kind as EntitlementInput["kind"],
-        enabled: o.enabled === undefined ? true : o.enabled === "true",
-        limit: integer("limit", o.limit), period: o.period as EntitlementInput["period"], creditsPerUse: integer("credits-per-use", o["credits-per-use"]),
-        traitKey: o["trait-key"], traitOperator: o["trait-operator"] as EntitlementInput["traitOperator"], traitValue: o["trait-value"],
-      });
-    }
+    case "entitlement set":
+      return setEntitlement(sql, tenant(o), { planId: need(o, "plan"), ...grant(o) });
+    case "override set":
+      return setOverride(sql, tenant(o), { company: need(o, "company"), ...grant(o) });
+    case "override remove":
+      return removeOverride(sql, tenant(o), { company: need(o, "company"), featureId: need(o, "feature") });
     case "company plan":
       return assignPlan(sql, tenant(o), need(o, "company"), need(o, "plan"));
     case "credit grant":

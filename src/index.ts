@@ -1,14 +1,15 @@
 /**
- * Process entry: configuration, database (embedded or DATABASE_URL), migrations, credential cache,
- * HTTP server; and a graceful stop on SIGTERM/SIGINT: stop accepting, let in-flight requests finish,
- * flush pending writes (lastUsedAt, logs), close the pool, stop the embedded database.
+ * Process entry: configuration, database (embedded or DATABASE_URL), migrations, caches, meter and
+ * rate limiter, HTTP server; and a graceful stop on SIGTERM/SIGINT: stop accepting, let in-flight
+ * requests finish, settle queued usage, flush pending writes (lastUsedAt, logs), close the pool, stop
+ * the embedded database.
  */
 import { ConfigError, loadConfig } from "./config";
 import { Logger } from "./lib/logger";
 import { systemClock } from "./lib/clock";
 import { connectDatabase } from "./db/connect";
 import { migrate } from "./db/migrate";
-import { CredentialStore } from "./auth/credential-store";
+import { startAppDeps } from "./app-deps";
 import { API_PREFIX, createApp } from "./app";
 
 async function main() {
@@ -18,11 +19,8 @@ async function main() {
   const migrations = await migrate(db.sql);
   logger.info("migrations", { applied: migrations.applied });
 
-  const credentials = new CredentialStore(db.sql, systemClock, config.keyCacheTtlMs, (error) =>
-    logger.warn("lastUsedAt flush failed; will retry", { error: error instanceof Error ? error.message : String(error) }),
-  );
-  await credentials.start();
-  const app = createApp({ sql: db.sql, config, clock: systemClock, logger, credentials, tokenSigningSecret: config.tokenSigningSecret });
+  const deps = await startAppDeps(db.sql, config, systemClock, logger);
+  const app = createApp(deps);
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
@@ -40,7 +38,7 @@ async function main() {
     let code = 0;
     try {
       await server.stop(false); // stop accepting; wait for in-flight requests
-      await credentials.stop(); // final lastUsedAt flush
+      await deps.stop(); // settle queued usage, final lastUsedAt flush
     } catch (error) {
       code = 1;
       logger.error("shutdown step failed", { error: error instanceof Error ? error.message : String(error) });

@@ -6,7 +6,9 @@
  * `permission` applies to secret, restricted and publishable keys (a secret key without an explicit
  * list holds all). `role` applies to dashboard sessions (`admin` holds all). Legacy `api_` keys and
  * embed tokens need no permission: the kind itself is the grant, and embed tokens are confined to
- * their company by the route's handler.
+ * their company by the route's handler. `rateLimited` marks the five endpoints of the spec's request
+ * rate limit; the window is per credential (an embed token has its own, so browser reads never spend
+ * the server key's quota).
  */
 import { forbidden } from "../lib/errors";
 import type { CredentialKind, DashboardRole, Permission, Principal } from "./kinds";
@@ -15,16 +17,29 @@ export interface AccessPolicy {
   kinds: readonly CredentialKind[];
   permission?: Permission;
   role?: DashboardRole;
+  /** the spec's request-rate limit (500 per credential per sliding 60 s) applies */
+  rateLimited?: true;
 }
 
 const SERVER_KEYS = ["secret", "restricted"] as const;
 
 export const ACCESS = {
-  "POST /api-keys/tokens": { kinds: SERVER_KEYS, permission: "tokens.create" },
+  "POST /api-keys/tokens": { kinds: SERVER_KEYS, permission: "tokens.create", rateLimited: true },
   "POST /access-tokens": { kinds: [...SERVER_KEYS, "legacy"], permission: "tokens.create" },
   "GET /companies": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "customers.read", role: "customers:read" },
   "GET /users": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "customers.read", role: "customers:read" },
   "GET /audit-log": { kinds: ["dashboard"], role: "audit:read" },
+  "PATCH /companies/{id}": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "companies.write", role: "customers:write" },
+  "PUT /features/{id}": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "catalog.write", role: "catalog:write" },
+  "DELETE /features/{id}": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "catalog.write", role: "catalog:write" },
+  // Client-safe reads: publishable keys and embed tokens (confined to their company) may call them.
+  "GET /check": { kinds: [...SERVER_KEYS, "publishable", "legacy", "embed"], permission: "entitlements.read", rateLimited: true },
+  "GET /flags/check": { kinds: [...SERVER_KEYS, "publishable", "legacy", "embed"], permission: "entitlements.read", rateLimited: true },
+  "GET /entitlements": { kinds: [...SERVER_KEYS, "publishable", "legacy", "embed"], permission: "entitlements.read", rateLimited: true },
+  "POST /usage/consume": { kinds: [...SERVER_KEYS, "legacy", "embed"], permission: "usage.consume", rateLimited: true },
+  // Spec rule 5: never sk_ or rk_; rule 6: reads need a dashboard session with catalog:read.
+  "POST /events": { kinds: ["legacy", "embed"] },
+  "GET /events": { kinds: ["dashboard"], role: "catalog:read" },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type RouteKey = keyof typeof ACCESS;

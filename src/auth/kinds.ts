@@ -11,6 +11,8 @@ export const PERMISSIONS = [
   "subscriptions.write",
   "tokens.create",
   "invoices.read",
+  // Not in the spec's catalog: the API-key equivalent of the dashboard's catalog:write role (PUT/DELETE /features).
+  "catalog.write",
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   "revoked_credentials",
   "wrong_credential_kind",
   "missing_permission",
+  "wrong_company",
   "insufficient_credits",
   "limit_reached",
   "feature_not_enabled",

@@ -1,19 +1,31 @@
 /**
  * The `access` macro: a route declares `{ access: "GET /companies" }` and receives `principal`.
- * The policy comes from the one matrix in src/auth/access.ts.
+ * The policy comes from the one matrix in src/auth/access.ts; routes it marks `rateLimited` spend one
+ * request of the credential's window (when the deployment has the limiter on) after authorisation.
  */
 import { Elysia } from "elysia";
-import { ACCESS, authorize, type RouteKey } from "../auth/access";
+import { ACCESS, authorize, type AccessPolicy, type RouteKey } from "../auth/access";
 import { resolvePrincipal, type ResolveDeps } from "../auth/resolve";
+import { ApiError } from "../lib/errors";
+import type { RateLimiter } from "../ratelimit/types";
 import { requestState } from "./request-context";
 
-export function authPlugin(deps: ResolveDeps) {
+export interface AuthDeps extends ResolveDeps {
+  rateLimiter: RateLimiter | null;
+}
+
+export function authPlugin(deps: AuthDeps) {
   return new Elysia().macro({
     access: (route: RouteKey) => ({
       async resolve({ request }) {
         const principal = await resolvePrincipal(deps, request.headers);
         requestState(request).principal = principal;
-        authorize(ACCESS[route], principal);
+        const policy: AccessPolicy = ACCESS[route];
+        authorize(policy, principal);
+        if (policy.rateLimited && deps.rateLimiter) {
+          const admitted = deps.rateLimiter.take(principal.credentialId, deps.clock.now());
+          if (!(admitted === true || (admitted !== false && (await admitted)))) throw new ApiError(429, "Rate limit exceeded");
+        }
         if (principal.kind !== "dashboard" && principal.kind !== "embed") deps.credentials.markUsed(principal.credentialId);
         return { principal };
       },

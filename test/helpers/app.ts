@@ -5,11 +5,13 @@
  */
 import { afterAll } from "bun:test";
 import { createApp } from "../../src/app";
-import { CredentialStore } from "../../src/auth/credential-store";
+import { startAppDeps, type AppDeps } from "../../src/app-deps";
+import type { CredentialStore } from "../../src/auth/credential-store";
 import { loadConfig, type Config } from "../../src/config";
 import { ManualClock } from "../../src/lib/clock";
 import { Logger } from "../../src/lib/logger";
 import { cloneTestDatabase, type TestDatabase } from "./db";
+import { createSql } from "../../src/db/client";
 
 export const TEST_SECRETS = {
   TOKEN_SIGNING_SECRET: "test-token-signing-secret-0123456789abcdef",
@@ -21,6 +23,9 @@ export interface TestApp {
   app: ReturnType<typeof createApp>;
   clock: ManualClock;
   config: Config;
+  deps: AppDeps;
+  /** run at the end of the file, before the database is dropped */
+  closers: (() => Promise<void>)[];
   credentials: CredentialStore;
   logs: string[];
   logger: Logger;
@@ -47,16 +52,24 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
   const clock = new ManualClock(Date.now());
   const logs: string[] = [];
   const logger = new Logger("info", (text) => logs.push(...text.trimEnd().split("\n")));
-  const credentials = new CredentialStore(db.sql, clock, config.keyCacheTtlMs);
-  await credentials.start();
-  // One hook, in order: flush pending writes while the pool is still open, then drop the database.
+  const deps = await startAppDeps(db.sql, config, clock, logger);
+  // One hook, in order: settle and flush pending writes while the pool is still open, then drop the database.
+  const closers: (() => Promise<void>)[] = [];
   afterAll(async () => {
-    await credentials.stop();
+    for (const close of closers) await close();
+    await deps.stop();
     await db.drop();
   });
-  const app = createApp({ sql: db.sql, config, clock, logger, credentials, tokenSigningSecret: config.tokenSigningSecret });
+  const app = createApp(deps);
 
-  async function call(method: string, path: string, o: CallOptions = {}): Promise<CallResult> {
+  const call = caller(app, logger);
+
+  return { db, app, clock, config, deps, credentials: deps.credentials, logs, logger, call, closers };
+}
+
+/** A request helper over `app.handle`: no port, no network. */
+function caller(app: ReturnType<typeof createApp>, logger: Logger) {
+  return async function call(method: string, path: string, o: CallOptions = {}): Promise<CallResult> {
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
     if (o.cookie) headers.cookie = o.cookie;
@@ -73,7 +86,20 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
     } catch {}
     logger.flush();
     return { status: response.status, body: parsed, headers: response.headers };
-  }
+  };
+}
 
-  return { db, app, clock, config, credentials, logs, logger, call };
+/**
+ * A second server instance on the same database (its own pool, caches, meter and listener), as a
+ * second process would be. It is closed at the end of the file, before the database is dropped.
+ */
+export async function createPeerInstance(t: TestApp) {
+  const sql = createSql(t.db.url, { max: 10 });
+  const deps = await startAppDeps(sql, t.config, t.clock, t.logger);
+  const app = createApp(deps);
+  t.closers.push(async () => {
+    await deps.stop();
+    await sql.end({ timeout: 5 });
+  });
+  return { deps, call: caller(app, t.logger) };
 }

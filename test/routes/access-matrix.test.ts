@@ -6,20 +6,48 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { ACCESS } from "../../src/auth/access";
 import { revokeKey } from "../../src/modules/teams/service";
 import { createDashboardSession } from "../../src/modules/teams/service";
+import { createFeature, createPlan, setEntitlement } from "../../src/modules/catalog/service";
+import { randomToken } from "../../src/lib/ids";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createTeamFixture, newKey, type TeamFixture } from "../helpers/fixtures";
+import { createCompanyOnPlan } from "../helpers/catalog";
 
 // Created at module top level so the helpers' afterAll hooks belong to this file.
 const t: TestApp = await createTestApp();
 const team: TeamFixture = await createTeamFixture(t);
 const creds: Record<string, { token?: string; cookie?: string }> = {};
+// A company on a plan with one enabled boolean feature, so the entitlement routes have something to answer.
+{
+  const tenant = { teamId: team.teamId, environment: "development" as const };
+  const plan = await createPlan(t.db.sql, tenant, { name: "Matrix plan" });
+  const flag = await createFeature(t.db.sql, tenant, { name: "Matrix flag", featureKey: "matrix-flag", featureType: "boolean" });
+  await setEntitlement(t.db.sql, tenant, { planId: plan.id, featureId: flag.id, kind: "boolean" });
+  await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "matrix-co", plan.id);
+}
 
-const ROUTES: Record<string, { method: string; path: string; body?: unknown; ok: number }> = {
+// `path` may be a factory, for routes whose success consumes their target (DELETE): each call gets a fresh one.
+type RouteCase = { method: string; path: string | (() => Promise<string>); body?: unknown; ok: number };
+const pathOf = (r: RouteCase) => (typeof r.path === "string" ? r.path : r.path());
+const freshFeaturePath = async () => {
+  const f = await createFeature(t.db.sql, { teamId: team.teamId, environment: "development" }, { name: "Matrix feature", featureKey: `matrix-${randomToken(10).toLowerCase()}`, featureType: "boolean" });
+  return `/features/${f.id}`;
+};
+
+const ROUTES: Record<string, RouteCase> = {
   "POST /api-keys/tokens": { method: "POST", path: "/api-keys/tokens", body: { company: { id: "matrix-co" } }, ok: 201 },
   "POST /access-tokens": { method: "POST", path: "/access-tokens", body: { company: { id: "matrix-co" }, user: { id: "matrix-user" } }, ok: 201 },
   "GET /companies": { method: "GET", path: "/companies", ok: 200 },
   "GET /users": { method: "GET", path: "/users", ok: 200 },
   "GET /audit-log": { method: "GET", path: "/audit-log", ok: 200 },
+  "PATCH /companies/{id}": { method: "PATCH", path: "/companies/matrix-co", body: { name: "Matrix Co" }, ok: 200 },
+  "PUT /features/{id}": { method: "PUT", path: freshFeaturePath, body: { name: "Matrix feature", icon: "grid" }, ok: 200 },
+  "DELETE /features/{id}": { method: "DELETE", path: freshFeaturePath, ok: 200 },
+  "GET /check": { method: "GET", path: "/check?company=matrix-co&feature=matrix-flag", ok: 200 },
+  "GET /flags/check": { method: "GET", path: "/flags/check?company=matrix-co&flag=matrix-flag", ok: 200 },
+  "GET /entitlements": { method: "GET", path: "/entitlements?company=matrix-co", ok: 200 },
+  "POST /usage/consume": { method: "POST", path: "/usage/consume", body: { company: "matrix-co", feature: "matrix-flag" }, ok: 200 },
+  "POST /events": { method: "POST", path: "/events", body: { event_type: "track", name: "matrix-flag", company: { id: "matrix-co" } }, ok: 200 },
+  "GET /events": { method: "GET", path: "/events", ok: 200 },
 };
 
 // ✓ = allowed (the route's success status); 403 = authenticated but the wrong kind or missing permission.
@@ -31,6 +59,15 @@ const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
   "GET /companies": { secret: Y, secretScoped: Y, restricted: Y, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
   "GET /users": { secret: Y, secretScoped: Y, restricted: Y, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
   "GET /audit-log": { secret: 403, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: 403, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
+  "PATCH /companies/{id}": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
+  "PUT /features/{id}": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
+  "DELETE /features/{id}": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
+  "GET /check": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: Y, publishable: Y, legacy: Y, embedToken: Y, sessionJwt: Y, dashboardAdmin: 403, dashboardCatalog: 403 },
+  "GET /flags/check": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: Y, publishable: Y, legacy: Y, embedToken: Y, sessionJwt: Y, dashboardAdmin: 403, dashboardCatalog: 403 },
+  "GET /entitlements": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: Y, publishable: Y, legacy: Y, embedToken: Y, sessionJwt: Y, dashboardAdmin: 403, dashboardCatalog: 403 },
+  "POST /usage/consume": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: Y, sessionJwt: Y, dashboardAdmin: 403, dashboardCatalog: 403 },
+  "POST /events": { secret: 403, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: Y, sessionJwt: Y, dashboardAdmin: 403, dashboardCatalog: 403 },
+  "GET /events": { secret: 403, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: 403, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: Y },
 };
 
 beforeAll(async () => {
@@ -52,7 +89,7 @@ describe("credential matrix", () => {
     for (const [credential, expected] of Object.entries(row)) {
       test(`${route} with ${credential} -> ${expected === Y ? ROUTES[route]!.ok : 403}`, async () => {
         const r = ROUTES[route]!;
-        const res = await t.call(r.method, r.path, { ...creds[credential], body: r.body });
+        const res = await t.call(r.method, await pathOf(r), { ...creds[credential], body: r.body });
         if (expected === Y) {
           expect(res.status).toBe(r.ok);
         } else {
@@ -68,7 +105,7 @@ describe("credential matrix", () => {
 describe("401: missing or invalid credentials", () => {
   const expect401 = async (options: { token?: string; cookie?: string; headers?: Record<string, string> }, code: string) => {
     for (const r of Object.values(ROUTES)) {
-      const res = await t.call(r.method, r.path, { ...options, body: r.body });
+      const res = await t.call(r.method, await pathOf(r), { ...options, body: r.body });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: expect.any(String), code });
     }

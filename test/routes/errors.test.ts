@@ -103,7 +103,7 @@ describe("500 {error}", () => {
     const { createSql } = await import("../../src/db/client");
     const broken = createSql(t.db.url, { max: 1 });
     await broken.end();
-    const app = createApp({ sql: broken, config: t.config, clock: t.clock, logger, credentials: t.credentials, tokenSigningSecret: t.config.tokenSigningSecret });
+    const app = createApp({ ...t.deps, sql: broken, logger });
     const response = await app.handle(new Request("http://localhost/api/v1/companies", { headers: { authorization: `Bearer ${team.keys.secret}`, "x-request-id": "boom-request-0001" } }));
     expect(response.status).toBe(500);
     const body = await response.text();

@@ -1,62 +1,159 @@
 /**
- * Catalog use cases for the operator CLI: plans, features, the entitlement of a feature on a plan,
- * putting a company on a plan, and credit grants. Quantities are bigint: never a float.
+ * Catalog use cases: plans, features (create, update, delete), the entitlement of a feature on a plan,
+ * company overrides, putting a company on a plan, and credit grants. Each write is one transaction
+ * holding the change, its audit record and its change notice (src/modules/entitlements/changes.ts), so
+ * every instance drops what it cached at commit. Quantities are bigint: never a float.
+ *
+ * Invariants kept here:
+ * - a track event name (a featureKey or an eventKey) names at most one feature of a tenant;
+ * - an entitlement's kind fits its feature's type (see kindFits in model.ts), on plans and overrides;
+ * - a feature that plans still use is not deleted.
+ * Writes that depend on a feature's type lock the feature row first, so they serialize.
  */
 import { queries, runOne } from "../../db/queries";
 import type { Sql } from "../../db/client";
 import { newId } from "../../lib/ids";
-import { badRequest, notFound } from "../../lib/errors";
+import { systemClock } from "../../lib/clock";
+import { badRequest, conflict, notFound } from "../../lib/errors";
 import type { Environment } from "../../auth/kinds";
-import { recordAudit } from "../audit/repo";
+import { recordAudit, type Actor } from "../audit/repo";
 import { OPERATOR } from "../teams/service";
 import { findCompanyByKeys } from "../customers/repo";
+import { publishCatalogChanged, publishCompanyChanged } from "../entitlements/changes";
+import { FEATURE_TYPES, TRACK_NAME, kindFits, type EntitlementKind, type FeatureRow, type FeatureType, type FeatureUpdate } from "./model";
+import {
+  deleteFeatureRow, deleteOverride, featuresNamedBy, findFeatureWithPlans, grantsOfFeature, lockFeature, lockTrackNames, updateFeatureRow, upsertOverride,
+  type FeatureFields, type GrantFields,
+} from "./repo";
+
+export { FEATURE_TYPES };
 
 const Q = queries([
   "plan_insert",
   "plan_find_by_id",
   "feature_insert",
-  "feature_find_by_id",
   "plan_entitlement_upsert",
   "company_set_plan",
-  "credit_grant_insert",
 ]);
 
 type Tenant = { teamId: string; environment: Environment };
 
-async function audited<T extends { id: string }>(sql: Sql, tenant: Tenant, action: string, resourceType: string, work: (tx: Sql) => Promise<T>): Promise<T> {
+interface AuditOptions {
+  /** Who made the change; the operator CLI when not given. */
+  actor?: Actor;
+  /** The change notice to publish in the same transaction. */
+  publish?: (tx: Sql) => Promise<void>;
+}
+
+async function audited<T extends { id: string }>(sql: Sql, tenant: Tenant, action: string, resourceType: string, work: (tx: Sql) => Promise<T>, options: AuditOptions = {}): Promise<T> {
   return sql.begin(async (tx) => {
     const result = await work(tx as unknown as Sql);
-    await recordAudit(tx, { ...tenant, actor: OPERATOR, action, resourceType, resourceId: result.id });
+    await recordAudit(tx, { ...tenant, actor: options.actor ?? OPERATOR, action, resourceType, resourceId: result.id });
+    await options.publish?.(tx as unknown as Sql);
     return result;
   }) as Promise<T>;
 }
 
+const catalogChanged = (tenant: Tenant): AuditOptions => ({ publish: (tx) => publishCatalogChanged(tx, tenant) });
+
 export function createPlan(sql: Sql, tenant: Tenant, input: { name: string; tier?: string; description?: string }) {
   return audited(sql, tenant, "plan.create", "plan", async (tx) =>
     (await runOne<{ id: string }>(tx, Q.plan_insert, [newId("plan"), tenant.teamId, tenant.environment, input.name, input.tier ?? "standard", input.description ?? null]))!,
+    catalogChanged(tenant),
   );
 }
 
-export const FEATURE_TYPES = ["boolean", "event", "trait"] as const;
+/** 409 when another feature of the tenant already answers to one of `names` (as featureKey or eventKey). */
+async function assertTrackNamesFree(tx: Sql, tenant: Tenant, featureId: string, names: string[]): Promise<void> {
+  await lockTrackNames(tx, tenant);
+  const taken = await featuresNamedBy(tx, tenant, featureId, names.filter(Boolean));
+  if (taken.length) {
+    const name = names.find((n) => taken.some((f) => f.feature_key === n || f.event_key === n))!;
+    throw conflict(`'${name}' already names feature ${taken[0]!.id} (${taken[0]!.name}); a track event name must name exactly one feature`);
+  }
+}
 
-export function createFeature(
+export async function createFeature(
   sql: Sql,
   tenant: Tenant,
   input: { name: string; featureKey: string; featureType: string; eventKey?: string; icon?: string; description?: string },
 ) {
   if (!(FEATURE_TYPES as readonly string[]).includes(input.featureType)) throw badRequest("Invalid feature type", { featureType: FEATURE_TYPES.join(", ") });
-  if (!/^[a-z0-9][a-z0-9_.:-]{0,99}$/.test(input.featureKey)) throw badRequest("Invalid feature key", { featureKey: "lowercase letters, digits, _ . : -" });
-  return audited(sql, tenant, "feature.create", "feature", async (tx) =>
-    (await runOne<{ id: string }>(tx, Q.feature_insert, [
-      newId("cflag"), tenant.teamId, tenant.environment, input.name, input.featureKey, input.featureType, input.eventKey ?? "", input.icon ?? "", input.description ?? "",
-    ]))!,
-  );
+  if (!TRACK_NAME.test(input.featureKey)) throw badRequest("Invalid feature key", { featureKey: "lowercase letters, digits, _ . : -" });
+  const eventKey = input.eventKey ?? "";
+  if (eventKey !== "" && !TRACK_NAME.test(eventKey)) throw badRequest("Invalid event key", { eventKey: "lowercase letters, digits, _ . : -" });
+  const id = newId("cflag");
+  return audited(sql, tenant, "feature.create", "feature", async (tx) => {
+    await assertTrackNamesFree(tx, tenant, id, [input.featureKey, eventKey]);
+    return (await runOne<FeatureRow>(tx, Q.feature_insert, [
+      id, tenant.teamId, tenant.environment, input.name, input.featureKey, input.featureType, eventKey, input.icon ?? "", input.description ?? "",
+    ]))!;
+  }, catalogChanged(tenant));
+}
+
+/** 409 when the feature's plan entitlements or company overrides need another type (see kindFits). */
+async function assertGrantsFit(tx: Sql, tenant: Tenant, featureId: string, type: FeatureType): Promise<void> {
+  const misfits = (await grantsOfFeature(tx, tenant, featureId)).filter((g) => !kindFits(g.kind, type));
+  if (!misfits.length) return;
+  const list = (source: string) => misfits.filter((g) => g.source === source).map((g) => `${g.owner_name} (${g.kind})`).join(", ");
+  const where = [list("plan") && `plans: ${list("plan")}`, list("company") && `company overrides: ${list("company")}`].filter(Boolean).join("; ");
+  throw conflict(`Feature type '${type}' does not fit its entitlements on ${where}; change or remove them first`);
+}
+
+/** PUT /features/{id}: a partial update (omitted fields keep their value); featureKey never changes. */
+export async function updateFeature(sql: Sql, tenant: Tenant, actor: Actor, id: string, patch: FeatureUpdate) {
+  return sql.begin(async (t) => {
+    const tx = t as unknown as Sql;
+    const current = await lockFeature(tx, tenant, id);
+    if (!current) throw notFound(`No feature ${id}`);
+    const sent = (Object.keys(patch) as (keyof FeatureUpdate)[]).filter((k) => patch[k] !== undefined);
+    if (sent.length === 0) return (await findFeatureWithPlans(tx, tenant, id))!;
+    const next: FeatureFields = {
+      name: patch.name ?? current.name,
+      featureType: patch.featureType ?? current.feature_type,
+      eventKey: patch.eventKey ?? current.event_key,
+      icon: patch.icon ?? current.icon,
+      description: patch.description ?? current.description,
+    };
+    if (next.eventKey !== current.event_key) await assertTrackNamesFree(tx, tenant, id, [next.eventKey]);
+    if (next.featureType !== current.feature_type) await assertGrantsFit(tx, tenant, id, next.featureType);
+    await updateFeatureRow(tx, tenant, id, next);
+    const before = { name: current.name, featureType: current.feature_type, eventKey: current.event_key, icon: current.icon, description: current.description };
+    const pick = (from: Record<string, unknown>) => Object.fromEntries(sent.map((k) => [k, from[k]]));
+    await recordAudit(tx, { ...tenant, actor, action: "feature.update", resourceType: "feature", resourceId: id, details: { before: pick(before), after: pick({ ...next }) } });
+    await publishCatalogChanged(tx, tenant);
+    return (await findFeatureWithPlans(tx, tenant, id))!;
+  });
+}
+
+/**
+ * DELETE /features/{id}. A feature that plans still use is refused (409) rather than silently taken
+ * out of them; otherwise it goes with its company overrides and usage counters. Stored events keep
+ * their name (and the id of the feature they were metered against).
+ */
+export async function deleteFeature(sql: Sql, tenant: Tenant, actor: Actor, id: string): Promise<{ ok: true }> {
+  await sql.begin(async (t) => {
+    const tx = t as unknown as Sql;
+    const feature = await lockFeature(tx, tenant, id);
+    if (!feature) throw notFound(`No feature ${id}`);
+    const grants = await grantsOfFeature(tx, tenant, id);
+    const plans = grants.filter((g) => g.source === "plan").map((g) => g.owner_name);
+    if (plans.length) throw conflict(`Feature is used by plans: ${plans.join(", ")}; remove it from them first`);
+    await deleteFeatureRow(tx, tenant, id);
+    await recordAudit(tx, {
+      ...tenant, actor, action: "feature.delete", resourceType: "feature", resourceId: id,
+      details: { name: feature.name, featureKey: feature.feature_key, featureType: feature.feature_type, eventKey: feature.event_key, overridesRemoved: grants.length },
+    });
+    await publishCatalogChanged(tx, tenant);
+    for (const companyId of new Set(grants.map((g) => g.owner_id))) await publishCompanyChanged(tx, tenant, companyId);
+  });
+  return { ok: true };
 }
 
 export interface EntitlementInput {
   planId: string;
   featureId: string;
-  kind: "boolean" | "quota" | "credit" | "trait";
+  kind: EntitlementKind;
   enabled?: boolean;
   limit?: bigint;
   period?: "day" | "week" | "month" | "lifetime";
@@ -66,23 +163,74 @@ export interface EntitlementInput {
   traitValue?: string;
 }
 
-function checkEntitlement(e: EntitlementInput): void {
+/** A company-level override: the same fields as a plan entitlement, for one company. */
+export interface OverrideInput extends Omit<EntitlementInput, "planId"> {
+  /** our id, the integrator's id, wallet or email */
+  company: string;
+}
+
+type Grant = Omit<EntitlementInput, "planId">;
+
+function checkEntitlement(e: Grant): void {
   if (e.kind === "quota" && (e.limit === undefined || e.limit < 0n || !e.period)) throw badRequest("Quota needs limit and period", { limit: ">= 0", period: "day, week, month or lifetime" });
   if (e.kind === "credit" && (e.creditsPerUse === undefined || e.creditsPerUse <= 0n)) throw badRequest("Credit entitlement needs creditsPerUse", { creditsPerUse: "> 0" });
   if (e.kind === "trait" && (!e.traitKey || !e.traitOperator || e.traitValue === undefined)) throw badRequest("Trait entitlement needs key, operator, value", { traitKey: "required" });
 }
 
+/** Locks the feature and checks that the grant's kind fits its type. */
+async function lockFeatureFor(tx: Sql, tenant: Tenant, e: Grant): Promise<FeatureRow> {
+  const feature = await lockFeature(tx, tenant, e.featureId);
+  if (!feature) throw notFound(`No feature ${e.featureId}`);
+  if (!kindFits(e.kind, feature.feature_type)) {
+    throw badRequest("Entitlement kind does not fit the feature type", {
+      kind: `A ${e.kind} entitlement needs a${e.kind === "trait" ? " trait" : "n event"} feature; ${feature.feature_key} is a ${feature.feature_type} feature`,
+    });
+  }
+  return feature;
+}
+
+/** Only the columns of the grant's kind are stored. */
+const grantFields = (e: Grant): GrantFields => ({
+  kind: e.kind,
+  enabled: e.enabled ?? true,
+  limit: e.kind === "quota" ? e.limit! : null,
+  period: e.kind === "quota" ? e.period! : null,
+  creditsPerUse: e.kind === "credit" ? e.creditsPerUse! : null,
+  traitKey: e.kind === "trait" ? e.traitKey! : null,
+  traitOperator: e.kind === "trait" ? e.traitOperator! : null,
+  traitValue: e.kind === "trait" ? e.traitValue! : null,
+});
+
 export async function setEntitlement(sql: Sql, tenant: Tenant, e: EntitlementInput) {
   checkEntitlement(e);
-  if (!(await runOne(sql, Q.plan_find_by_id, [tenant.teamId, tenant.environment, e.planId]))) throw notFound(`No plan ${e.planId}`);
-  if (!(await runOne(sql, Q.feature_find_by_id, [tenant.teamId, tenant.environment, e.featureId]))) throw notFound(`No feature ${e.featureId}`);
-  return audited(sql, tenant, "entitlement.set", "plan_entitlement", async (tx) =>
-    (await runOne<{ id: string }>(tx, Q.plan_entitlement_upsert, [
-      newId("ent"), tenant.teamId, tenant.environment, e.planId, e.featureId, e.kind, e.enabled ?? true,
-      e.kind === "quota" ? e.limit! : null, e.kind === "quota" ? e.period! : null, e.kind === "credit" ? e.creditsPerUse! : null,
-      e.kind === "trait" ? e.traitKey! : null, e.kind === "trait" ? e.traitOperator! : null, e.kind === "trait" ? e.traitValue! : null,
-    ]))!,
-  );
+  return audited(sql, tenant, "entitlement.set", "plan_entitlement", async (tx) => {
+    if (!(await runOne(tx, Q.plan_find_by_id, [tenant.teamId, tenant.environment, e.planId]))) throw notFound(`No plan ${e.planId}`);
+    await lockFeatureFor(tx, tenant, e);
+    const g = grantFields(e);
+    return (await runOne<{ id: string }>(tx, Q.plan_entitlement_upsert, [
+      newId("ent"), tenant.teamId, tenant.environment, e.planId, e.featureId, g.kind, g.enabled, g.limit, g.period, g.creditsPerUse, g.traitKey, g.traitOperator, g.traitValue,
+    ]))!;
+  }, catalogChanged(tenant));
+}
+
+/** Sets a company's override of one feature; it replaces whatever the company's plans grant. */
+export async function setOverride(sql: Sql, tenant: Tenant, o: OverrideInput) {
+  checkEntitlement(o);
+  const company = await requireCompany(sql, tenant, o.company);
+  return audited(sql, tenant, "override.set", "company_override", async (tx) => {
+    await lockFeatureFor(tx, tenant, o);
+    return (await upsertOverride(tx, tenant, newId("ent"), company.id, o.featureId, grantFields(o)))!;
+  }, { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) });
+}
+
+/** Removes a company's override of one feature: its plans' entitlements apply again. */
+export async function removeOverride(sql: Sql, tenant: Tenant, input: { company: string; featureId: string }) {
+  const company = await requireCompany(sql, tenant, input.company);
+  return audited(sql, tenant, "override.remove", "company_override", async (tx) => {
+    const removed = await deleteOverride(tx, tenant, company.id, input.featureId);
+    if (!removed) throw notFound(`No override of feature ${input.featureId} for company ${input.company}`);
+    return removed;
+  }, { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) });
 }
 
 /** Looks a company up by our id, the integrator's id, wallet or email. */
@@ -92,20 +240,18 @@ async function requireCompany(sql: Sql, tenant: Tenant, ref: string) {
   return company;
 }
 
-export async function assignPlan(sql: Sql, tenant: Tenant, companyRef: string, planId: string) {
+/**
+ * Puts a company on a plan. The first plan a company gets sets its billing anchor (quota periods
+ * reset on it); later plan changes keep the anchor.
+ */
+export async function assignPlan(sql: Sql, tenant: Tenant, companyRef: string, planId: string, now: Date = new Date(systemClock.now())) {
   const company = await requireCompany(sql, tenant, companyRef);
   if (!(await runOne(sql, Q.plan_find_by_id, [tenant.teamId, tenant.environment, planId]))) throw notFound(`No plan ${planId}`);
   return audited(sql, tenant, "company.plan_assign", "company", async (tx) =>
-    (await runOne<{ id: string }>(tx, Q.company_set_plan, [tenant.teamId, tenant.environment, company.id, planId]))!,
+    (await runOne<{ id: string }>(tx, Q.company_set_plan, [tenant.teamId, tenant.environment, company.id, planId, now]))!,
+    { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
   );
 }
 
-export async function grantCredits(sql: Sql, tenant: Tenant, input: { company: string; amount: bigint; reason?: string; expiresAt?: Date | null }) {
-  if (input.amount <= 0n) throw badRequest("Amount must be positive", { amount: "> 0" });
-  const company = await requireCompany(sql, tenant, input.company);
-  return audited(sql, tenant, "credit.grant", "credit_grant", async (tx) =>
-    (await runOne<{ id: string }>(tx, Q.credit_grant_insert, [
-      newId("cgr"), tenant.teamId, tenant.environment, company.id, input.amount, input.reason ?? null, input.expiresAt ?? null,
-    ]))!,
-  );
-}
+// Credit grants share locks with metering, so they live with it.
+export { grantCredits } from "../entitlements/credits";

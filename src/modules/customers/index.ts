@@ -1,10 +1,39 @@
-/** GET /companies and GET /users: paginated, searchable customer lists (customers.read). */
+/** GET /companies and GET /users: paginated, searchable customer lists (customers.read); PATCH /companies/{id}. */
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../plugins/auth";
+import { requestState } from "../../plugins/request-context";
+import { badRequest } from "../../lib/errors";
 import { Page, PageQuery, SearchQuery, pageRequest, pageResponse } from "../../lib/pagination";
 import type { AppDeps } from "../../app-deps";
-import { Company, User, presentCompany, presentUser } from "./model";
+import { Company, CompanyPatch, User, presentCompany, presentUser } from "./model";
 import { listCompanyPage, listUserPage } from "./repo";
+import { updateCompany } from "./update";
+
+const ErrorBody = t.Object({ error: t.String() });
+const ValidationErrorBody = t.Object({ error: t.String(), details: t.Record(t.String(), t.String()) });
+
+/**
+ * Elysia's default body normalizer turns a non-object given for a record field into an object before
+ * validation (a string becomes {"0": "s", ...}, a number {}); refuse those while the body is still raw.
+ */
+function requireObjectField(body: unknown, field: string): void {
+  const value = typeof body === "object" && body !== null ? (body as Record<string, unknown>)[field] : undefined;
+  if (value !== undefined && (typeof value !== "object" || value === null || Array.isArray(value))) {
+    throw badRequest("Validation failed", { [`body.${field}`]: "Expected object" });
+  }
+}
+
+const PATCH_DESCRIPTION = `Partial update: omitted fields keep their value, and an empty body changes nothing (it returns the company).
+The path \`id\` is our \`comp_…\` id or your own id for the company (\`externalId\`).
+
+- \`name\` replaces the name.
+- \`traits\` is merged into the existing traits key by key; a key set to \`null\` is removed.
+- \`activePlanId\` must be a plan of this team and environment (else 400 with \`details["body.activePlanId"]\`); \`null\` takes the company off its plan.
+  The first time a company gets a plan, its \`billingAnchor\` is set to now; it never moves after that (quota periods reset on it).
+- \`activeAddOnIds\` replaces the list of add-on plans; every id must be a plan of this team and environment (else 400 with \`details["body.activeAddOnIds"]\`).
+
+No proration or charge happens here: \`POST /companies/plan\` is the billed plan change. Each change is written to the audit log as \`company.update\`.
+404 \`{error}\` for an unknown company or one of another team or environment.`;
 
 /** `search` as an ILIKE pattern that matches the text literally (its % and _ escaped). */
 export function containsPattern(search: string | undefined): string | null {
@@ -42,6 +71,23 @@ export function customerRoutes(deps: AppDeps) {
         query: t.Object({ ...PageQuery, ...SearchQuery, companyId: t.Optional(t.String({ minLength: 1, maxLength: 200 })) }),
         response: Page(User),
         detail: { tags: ["Companies"], summary: "List users, newest first" },
+      },
+    )
+    .patch(
+      "/companies/:id",
+      async ({ principal, params, body, request }) => {
+        const actor = { kind: principal.kind, id: principal.credentialId, requestId: requestState(request).requestId };
+        const company = await updateCompany(deps.sql, principal, actor, params.id, body, new Date(deps.clock.now()));
+        deps.entitlements.companyChanged(principal, company.id); // this instance at once; others by NOTIFY
+        return { data: presentCompany(company) };
+      },
+      {
+        access: "PATCH /companies/{id}",
+        transform: ({ body }) => requireObjectField(body, "traits"),
+        params: t.Object({ id: t.String({ minLength: 1, maxLength: 200, description: "Our comp_… id or your id for the company" }) }),
+        body: CompanyPatch,
+        response: { 200: t.Object({ data: Company }), 400: ValidationErrorBody, 404: ErrorBody },
+        detail: { tags: ["Companies"], summary: "Update a company: name, traits, plan, add-ons", description: PATCH_DESCRIPTION },
       },
     );
 }

@@ -39,9 +39,27 @@ export const Company = t.Object({
   traits: t.Record(t.String(), t.Unknown()),
   activePlanId: Nullable(t.String()),
   activeAddOnIds: t.Array(t.String()),
+  billingAnchor: t.Union([t.String({ format: "date-time" }), t.Null()], {
+    description: "Quota periods reset on this instant; set when the company first gets a plan, then never moved. Null until then.",
+  }),
   createdAt: t.String({ format: "date-time" }),
   lastSeenAt: t.String({ format: "date-time" }),
 });
+
+/** PATCH /companies/{id}. Every field is optional; an empty body changes nothing. */
+export const CompanyPatch = t.Object({
+  name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+  traits: t.Optional(
+    t.Record(t.String({ minLength: 1, maxLength: 200 }), t.Unknown(), {
+      description: "Merged into the company's traits key by key; a key set to null is removed",
+    }),
+  ),
+  activePlanId: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 200 }), t.Null()], { description: "A plan of the team and environment; null takes the company off its plan" })),
+  activeAddOnIds: t.Optional(
+    t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 100, uniqueItems: true, description: "Plan ids of the team and environment; replaces the list" }),
+  ),
+});
+export type CompanyPatch = Static<typeof CompanyPatch>;
 
 export const User = t.Object({
   id: t.String({ description: "user_…" }),
@@ -66,6 +84,8 @@ export interface CompanyRow {
   traits: Record<string, unknown>;
   active_plan_id: string | null;
   active_add_on_ids: string[];
+  /** Selected by the queries whose rows are presented (list, find by ref, update, set plan). */
+  billing_anchor?: Date | null;
   created_at: Date;
   last_seen_at: Date;
   seq: bigint;
@@ -95,6 +115,7 @@ export const presentCompany = (r: CompanyRow): Static<typeof Company> => ({
   traits: r.traits,
   activePlanId: r.active_plan_id,
   activeAddOnIds: r.active_add_on_ids,
+  billingAnchor: r.billing_anchor?.toISOString() ?? null,
   createdAt: r.created_at.toISOString(),
   lastSeenAt: r.last_seen_at.toISOString(),
 });

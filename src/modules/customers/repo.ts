@@ -13,6 +13,8 @@ const Q = queries([
   "user_merge",
   "user_list_page",
   "company_membership_upsert",
+  "company_find_by_ref",
+  "company_update",
 ]);
 
 export interface CompanyFacts {
@@ -55,3 +57,19 @@ export const listUserPage = (db: Db, t: Tenant, beforeSeq: bigint | null, fetch:
 
 export const linkUserToCompany = (db: Db, t: Tenant, companyId: string, userId: string) =>
   run(db, Q.company_membership_upsert, [t.teamId, t.environment, companyId, userId]);
+
+/** A company by our id or the integrator's id, locked for the update that follows. */
+export const findCompanyByRef = (db: Db, t: Tenant, ref: string) => runOne<CompanyRow>(db, Q.company_find_by_ref, [t.teamId, t.environment, ref]);
+
+export interface CompanyUpdate {
+  name: string | null;
+  /** merged key by key; null values remove their key */
+  traitsPatch: Record<string, unknown>;
+  activePlanId: string | null;
+  activeAddOnIds: string[];
+  /** the billing anchor to set if the company has none yet; null leaves it */
+  anchorIfUnset: Date | null;
+}
+
+export const updateCompanyRow = (db: Db, t: Tenant, id: string, u: CompanyUpdate) =>
+  runOne<CompanyRow>(db, Q.company_update, [t.teamId, t.environment, id, u.name, u.traitsPatch, u.activePlanId, u.activeAddOnIds, u.anchorIfUnset]);

@@ -1,0 +1,5 @@
+-- Every feature of a tenant, for the in-memory catalog snapshot. Returns many rows.
+-- $1 team_id, $2 environment
+select id, name, feature_key, feature_type, event_key
+from features
+where team_id = $1 and environment = $2

@@ -1,0 +1,7 @@
+-- Our id of a company named by our comp_ id or the integrator's id. Returns one row or none.
+-- $1 team_id, $2 environment, $3 comp_ id or external id
+select id
+from companies
+where team_id = $1 and environment = $2 and (id = $3 or external_id = $3)
+order by (id = $3) desc
+limit 1

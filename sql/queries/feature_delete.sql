@@ -1,0 +1,6 @@
+-- Deletes a feature; its company overrides and usage counters go with it (on delete cascade).
+-- Returns one row or none.
+-- $1 team_id, $2 environment, $3 id
+delete from features
+where team_id = $1 and environment = $2 and id = $3
+returning id, name, feature_key

@@ -1,0 +1,61 @@
+/** PUT /features/{id} and DELETE /features/{id}: editing the catalog's features (catalog.write). */
+import { Elysia, t } from "elysia";
+import { authPlugin } from "../../plugins/auth";
+import { requestState } from "../../plugins/request-context";
+import type { Principal } from "../../auth/kinds";
+import type { AppDeps } from "../../app-deps";
+import type { Actor } from "../audit/repo";
+import { Feature, FeatureParams, FeatureUpdate, presentFeature } from "./model";
+import { deleteFeature, updateFeature } from "./service";
+
+const ErrorBody = t.Object({ error: t.String() });
+const ValidationErrorBody = t.Object({ error: t.String(), details: t.Record(t.String(), t.String()) });
+
+const actorOf = (principal: Principal, request: Request): Actor => ({ kind: principal.kind, id: principal.credentialId, requestId: requestState(request).requestId });
+
+const PUT_DESCRIPTION = `Partial update: omitted fields keep their value; an empty body changes nothing and returns the feature. \`featureKey\` never changes.
+
+- \`eventKey\` uses the charset of feature keys (lowercase letters, digits, \`_ . : -\`); an empty string removes it.
+  A track event name must name exactly one feature: an \`eventKey\` already used by another feature of the team and environment, as its \`eventKey\` or its \`featureKey\`, is a 409.
+- \`featureType\` must fit the feature's entitlements on plans and company overrides: \`boolean\` entitlements fit any type, \`quota\` and \`credit\` need \`event\`, \`trait\` needs \`trait\`. Otherwise 409, naming the plans (and companies) to change first.
+
+\`linkedPlans\` lists the plans holding an entitlement for the feature (any kind, enabled or not), oldest first. Each change is audited as \`feature.update\` with the values before and after.
+404 \`{error}\` for an unknown feature or one of another team or environment.`;
+
+const DELETE_DESCRIPTION = `Deletes a feature that no plan uses. A feature still used by plans is not deleted: 409 \`{error: "Feature is used by plans: <names>; remove it from them first"}\`, and nothing changes (as Stigg and Schematic do: removing an entitlement from a plan is a deliberate catalog change, not a side effect).
+Company overrides and usage counters of the feature are deleted with it; stored events keep their name. Audited as \`feature.delete\`.
+404 \`{error}\` for an unknown feature or one of another team or environment.`;
+
+export function featureRoutes(deps: AppDeps) {
+  return new Elysia()
+    .use(authPlugin(deps))
+    .put(
+      "/features/:id",
+      async ({ principal, params, body, request }) => {
+        const feature = await updateFeature(deps.sql, principal, actorOf(principal, request), params.id, body);
+        deps.entitlements.catalogChanged(principal); // this instance at once; others by NOTIFY
+        return presentFeature(feature);
+      },
+      {
+        access: "PUT /features/{id}",
+        params: FeatureParams,
+        body: FeatureUpdate,
+        response: { 200: Feature, 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
+        detail: { tags: ["Features"], summary: "Update a feature (partial)", description: PUT_DESCRIPTION },
+      },
+    )
+    .delete(
+      "/features/:id",
+      async ({ principal, params, request }) => {
+        const result = await deleteFeature(deps.sql, principal, actorOf(principal, request), params.id);
+        deps.entitlements.catalogChanged(principal); // this instance at once; others by NOTIFY
+        return result;
+      },
+      {
+        access: "DELETE /features/{id}",
+        params: FeatureParams,
+        response: { 200: t.Object({ ok: t.Literal(true) }), 404: ErrorBody, 409: ErrorBody },
+        detail: { tags: ["Features"], summary: "Delete a feature no plan uses", description: DELETE_DESCRIPTION },
+      },
+    );
+}

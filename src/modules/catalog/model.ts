@@ -1,0 +1,79 @@
+/** Feature shapes (the spec's Feature resource and the PUT body) and the rule tying entitlement kinds to feature types. */
+import { t, type Static } from "elysia";
+
+export const FEATURE_TYPES = ["boolean", "event", "trait"] as const;
+export type FeatureType = (typeof FEATURE_TYPES)[number];
+
+export const ENTITLEMENT_KINDS = ["boolean", "quota", "credit", "trait"] as const;
+export type EntitlementKind = (typeof ENTITLEMENT_KINDS)[number];
+
+/** The charset of feature keys and event keys: what a track event's `name` may be. */
+export const TRACK_NAME = /^[a-z0-9][a-z0-9_.:-]{0,99}$/;
+
+/**
+ * Which feature type an entitlement kind needs: a quota or a credit burn meters track events, so the
+ * feature must be an `event` feature; a trait rule reads a company trait, so a `trait` feature; an
+ * on/off switch fits any type.
+ */
+const KIND_NEEDS: Record<EntitlementKind, FeatureType | null> = { boolean: null, quota: "event", credit: "event", trait: "trait" };
+
+export const kindFits = (kind: EntitlementKind, type: FeatureType): boolean => KIND_NEEDS[kind] === null || KIND_NEEDS[kind] === type;
+
+const FeatureTypeSchema = t.Union([t.Literal("boolean"), t.Literal("event"), t.Literal("trait")]);
+
+export const LinkedPlan = t.Object({ id: t.String(), name: t.String(), tier: t.String() });
+
+export const Feature = t.Object({
+  id: t.String({ description: "cflag_…" }),
+  name: t.String(),
+  featureKey: t.String({ description: "Stable key; a track event with this name meters the feature. Never changes." }),
+  featureType: FeatureTypeSchema,
+  eventKey: t.String({ description: "Second track event name for the feature; empty when none" }),
+  icon: t.String(),
+  description: t.String(),
+  linkedPlans: t.Array(LinkedPlan, { description: "The plans that hold an entitlement for the feature (any kind, enabled or not), oldest first" }),
+  createdAt: t.String({ format: "date-time" }),
+});
+
+export const FeatureUpdate = t.Object(
+  {
+    name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+    description: t.Optional(t.String({ maxLength: 2000 })),
+    eventKey: t.Optional(
+      t.String({
+        pattern: "^$|^[a-z0-9][a-z0-9_.:-]{0,99}$",
+        description: "Lowercase letters, digits, _ . : - (1-100 characters, starting with a letter or digit); empty string removes it",
+      }),
+    ),
+    icon: t.Optional(t.String({ maxLength: 200 })),
+    featureType: t.Optional(FeatureTypeSchema),
+  },
+  { description: "Partial update: omitted fields keep their value" },
+);
+export type FeatureUpdate = Static<typeof FeatureUpdate>;
+
+export const FeatureParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200, description: "Feature id (cflag_…)" }) });
+
+export interface FeatureRow {
+  id: string;
+  name: string;
+  feature_key: string;
+  feature_type: FeatureType;
+  event_key: string;
+  icon: string;
+  description: string;
+  created_at: Date;
+  linked_plans?: Static<typeof LinkedPlan>[];
+}
+
+export const presentFeature = (r: FeatureRow): Static<typeof Feature> => ({
+  id: r.id,
+  name: r.name,
+  featureKey: r.feature_key,
+  featureType: r.feature_type,
+  eventKey: r.event_key,
+  icon: r.icon,
+  description: r.description,
+  linkedPlans: r.linked_plans ?? [],
+  createdAt: r.created_at.toISOString(),
+});

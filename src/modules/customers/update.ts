@@ -1,0 +1,53 @@
+/**
+ * PATCH /companies/{id}: rename, merge traits, set or clear the plan, replace the add-ons. One
+ * transaction holds the locked company, the change, its audit record and the change notice.
+ * Billing anchor rule: the first time a company gets a plan its anchor is set to "now" (the caller's
+ * clock); after that it never moves, whatever plan changes follow.
+ */
+import type { Sql } from "../../db/client";
+import type { Environment } from "../../auth/kinds";
+import { badRequest, notFound } from "../../lib/errors";
+import { recordAudit, type Actor } from "../audit/repo";
+import { plansByIds } from "../catalog/repo";
+import { publishCompanyChanged } from "../entitlements/changes";
+import type { CompanyPatch, CompanyRow } from "./model";
+import { findCompanyByRef, updateCompanyRow } from "./repo";
+
+type Tenant = { teamId: string; environment: Environment };
+
+/** 400 naming each plan id that is not a plan of the tenant. */
+async function assertPlansExist(tx: Sql, tenant: Tenant, patch: CompanyPatch): Promise<void> {
+  const addOns = patch.activeAddOnIds ?? [];
+  const wanted = [...(patch.activePlanId ? [patch.activePlanId] : []), ...addOns];
+  if (!wanted.length) return;
+  const known = new Set((await plansByIds(tx, tenant, wanted)).map((p) => p.id));
+  const details: Record<string, string> = {};
+  if (patch.activePlanId && !known.has(patch.activePlanId)) details["body.activePlanId"] = `No plan ${patch.activePlanId}`;
+  const unknown = addOns.filter((id) => !known.has(id));
+  if (unknown.length) details["body.activeAddOnIds"] = `No plan ${unknown.join(", ")}`;
+  if (Object.keys(details).length) throw badRequest("Validation failed", details);
+}
+
+export async function updateCompany(sql: Sql, tenant: Tenant, actor: Actor, ref: string, patch: CompanyPatch, now: Date): Promise<CompanyRow> {
+  return sql.begin(async (t) => {
+    const tx = t as unknown as Sql;
+    const company = await findCompanyByRef(tx, tenant, ref);
+    if (!company) throw notFound(`No company ${ref}`);
+    const sent = (Object.keys(patch) as (keyof CompanyPatch)[]).filter((k) => patch[k] !== undefined);
+    if (sent.length === 0) return company;
+    await assertPlansExist(tx, tenant, patch);
+    const updated = await updateCompanyRow(tx, tenant, company.id, {
+      name: patch.name ?? company.name,
+      traitsPatch: patch.traits ?? {},
+      activePlanId: patch.activePlanId === undefined ? company.active_plan_id : patch.activePlanId,
+      activeAddOnIds: patch.activeAddOnIds ?? company.active_add_on_ids,
+      anchorIfUnset: patch.activePlanId ? now : null,
+    });
+    await recordAudit(tx, {
+      ...tenant, actor, action: "company.update", resourceType: "company", resourceId: company.id,
+      details: { set: Object.fromEntries(sent.map((k) => [k, patch[k]])) },
+    });
+    await publishCompanyChanged(tx, tenant, company.id);
+    return updated!;
+  });
+}

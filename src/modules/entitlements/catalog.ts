@@ -1,0 +1,105 @@
+/**
+ * A tenant's catalog held in memory: features (by id, key and event key) and each plan's grants.
+ * Loaded once per tenant, dropped when a `catalog` change is published (see changes.ts).
+ */
+import { queries, run, type Db } from "../../db/queries";
+import type { Environment } from "../../auth/kinds";
+import type { Grant, GrantKind, Period, TraitOperator } from "./compute";
+
+const Q = queries(["catalog_feature_list", "catalog_grant_list"]);
+
+export type FeatureType = "boolean" | "event" | "trait";
+
+export interface FeatureDef {
+  id: string;
+  name: string;
+  key: string;
+  type: FeatureType;
+  eventKey: string;
+}
+
+export interface PlanInfo {
+  id: string;
+  name: string;
+  tier: string;
+}
+
+export class CatalogSnapshot {
+  readonly byId = new Map<string, FeatureDef>();
+  readonly byKey = new Map<string, FeatureDef>();
+  readonly byEventKey = new Map<string, FeatureDef>();
+  /** plan id -> feature id -> grant */
+  readonly grants = new Map<string, Map<string, Grant>>();
+  readonly plans = new Map<string, PlanInfo>();
+
+  constructor(features: FeatureDef[]) {
+    for (const f of features) {
+      this.byId.set(f.id, f);
+      this.byKey.set(f.key, f);
+      if (f.eventKey) this.byEventKey.set(f.eventKey, f);
+    }
+  }
+
+  /** A feature named by its cflag_ id or its featureKey. */
+  feature(ref: string): FeatureDef | undefined {
+    return ref.startsWith("cflag_") ? this.byId.get(ref) : this.byKey.get(ref);
+  }
+
+  /** The feature a track event of this name meters: its featureKey first, then its eventKey. */
+  featureForEvent(name: string): FeatureDef | undefined {
+    return this.byKey.get(name) ?? this.byEventKey.get(name);
+  }
+
+  /** The grants of a base plan and its add-on plans for one feature, plan first. */
+  planGrants(planId: string | null, addOnIds: readonly string[], featureId: string): Grant[] {
+    const out: Grant[] = [];
+    const base = planId ? this.grants.get(planId)?.get(featureId) : undefined;
+    if (base) out.push(base);
+    for (const addOn of addOnIds) {
+      const g = this.grants.get(addOn)?.get(featureId);
+      if (g) out.push({ ...g, source: "add_on" });
+    }
+    return out;
+  }
+}
+
+export interface GrantRow {
+  kind: GrantKind;
+  enabled: boolean;
+  limit_amount: bigint | string | null;
+  period: Period | null;
+  credits_per_use: bigint | string | null;
+  trait_key: string | null;
+  trait_operator: TraitOperator | null;
+  trait_value: string | null;
+}
+
+export function toGrant(row: GrantRow, source: Grant["source"], planId: string | null): Grant {
+  return {
+    kind: row.kind,
+    enabled: row.enabled,
+    limit: row.limit_amount === null ? null : BigInt(row.limit_amount),
+    period: row.period,
+    creditsPerUse: row.credits_per_use === null ? null : BigInt(row.credits_per_use),
+    traitKey: row.trait_key,
+    traitOperator: row.trait_operator,
+    traitValue: row.trait_value,
+    source,
+    planId,
+  };
+}
+
+export async function loadCatalog(db: Db, teamId: string, environment: Environment): Promise<CatalogSnapshot> {
+  const [features, grants] = await Promise.all([
+    run<{ id: string; name: string; feature_key: string; feature_type: FeatureType; event_key: string }>(db, Q.catalog_feature_list, [teamId, environment]),
+    run<GrantRow & { plan_id: string; plan_name: string; plan_tier: string; feature_id: string }>(db, Q.catalog_grant_list, [teamId, environment]),
+  ]);
+  const snapshot = new CatalogSnapshot(features.map((f) => ({ id: f.id, name: f.name, key: f.feature_key, type: f.feature_type, eventKey: f.event_key })));
+  for (const row of grants) {
+    snapshot.plans.set(row.plan_id, { id: row.plan_id, name: row.plan_name, tier: row.plan_tier });
+    let byFeature = snapshot.grants.get(row.plan_id);
+    if (!byFeature) snapshot.grants.set(row.plan_id, (byFeature = new Map()));
+    byFeature.set(row.feature_id, toGrant(row, "plan", row.plan_id));
+  }
+  return snapshot;
+}

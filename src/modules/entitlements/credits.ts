@@ -1,0 +1,46 @@
+/**
+ * Granting credits to a company. The grant locks the company's spendable grants first, the same locks
+ * a metering batch takes, so grants and burns are serialised per company and the balance published
+ * at commit is always the latest one.
+ */
+import type { Sql } from "../../db/client";
+import { queries, run, runOne } from "../../db/queries";
+import type { Environment } from "../../auth/kinds";
+import { badRequest, notFound } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { recordAudit } from "../audit/repo";
+import { findCompanyByKeys } from "../customers/repo";
+import { OPERATOR } from "../teams/service";
+import { publishChange, usageChanges } from "./changes";
+
+const Q = queries(["credit_grant_lock_many", "credit_grant_insert"]);
+
+type Tenant = { teamId: string; environment: Environment };
+
+export interface CreditGrantInput {
+  /** our comp_ id, the integrator's id, a wallet or an email */
+  company: string;
+  amount: bigint;
+  reason?: string;
+  expiresAt?: Date | null;
+}
+
+export async function grantCredits(sql: Sql, tenant: Tenant, input: CreditGrantInput, now: number = Date.now()) {
+  if (input.amount <= 0n) throw badRequest("Amount must be positive", { amount: "> 0" });
+  return sql.begin(async (tx) => {
+    const company = await findCompanyByKeys(tx, tenant, input.company, input.company, input.company);
+    if (!company) throw notFound(`No company ${input.company}`);
+    const held = await run<{ remaining: bigint; expires_at: Date | null }>(tx, Q.credit_grant_lock_many, [[tenant.teamId], [tenant.environment], [company.id], new Date(now)]);
+    const grant = (await runOne<{ id: string; remaining: bigint; expires_at: Date | null }>(tx, Q.credit_grant_insert, [
+      newId("cgr"), tenant.teamId, tenant.environment, company.id, input.amount, input.reason ?? null, input.expiresAt ?? null,
+    ]))!;
+    await recordAudit(tx, { ...tenant, actor: OPERATOR, action: "credit.grant", resourceType: "credit_grant", resourceId: grant.id, details: { companyId: company.id, amount: input.amount.toString() } });
+    // Burn order: soonest-expiring first, never-expiring last (the new grant is the newest of its expiry).
+    const lots = [...held, grant]
+      .filter((g) => g.expires_at === null || g.expires_at.getTime() > now)
+      .map((g) => ({ remaining: g.remaining, expiresAt: g.expires_at?.getTime() ?? null }))
+      .sort((a, b) => (a.expiresAt ?? Infinity) - (b.expiresAt ?? Infinity));
+    for (const change of usageChanges(tenant, [], [[company.id, lots.map((l) => [l.remaining.toString(), l.expiresAt])]])) await publishChange(tx, change);
+    return grant;
+  }) as Promise<{ id: string; remaining: bigint; expires_at: Date | null }>;
+}

@@ -1,0 +1,63 @@
+/** GET /check, GET /flags/check, GET /entitlements, POST /usage/consume: the client-safe hot path. */
+import { Elysia, t } from "elysia";
+import { authPlugin } from "../../plugins/auth";
+import type { AppDeps } from "../../app-deps";
+import { checkFeature, consume, listEntitlements } from "./service";
+import { CheckQuery, CheckResponse, CodedError, ConsumeBody, ConsumeResponse, EntitlementsQuery, EntitlementsResponse, ErrorBody, FlagQuery, FlagResponse, ValidationError } from "./model";
+
+const tags = ["Entitlements"];
+
+const COMMON = `Answered from this instance's memory (no database read per check); usage is visible here at once after it is
+recorded, and on other instances within milliseconds (PostgreSQL NOTIFY at commit).
+An unknown company is not an error: \`access\` is false with reason \`company_not_found\`. An unknown feature is 404.
+Rate limited: 500 requests per credential per sliding 60 s (429 \`{error: "Rate limit exceeded"}\`); an embed token has its own window.`;
+
+const RULES = `Which entitlement applies: a company override if there is one; otherwise the most generous of the company's plan and
+add-on plans (unlimited boolean > quota (higher limit first) > credits (cheaper first) > trait rule > switched off).
+Quotas reset on the company's billing anchor (day, week, month by the anchor's day of the month, or lifetime).
+Credits are spendable when unexpired; they burn soonest-expiring first.`;
+
+export function entitlementRoutes(deps: AppDeps) {
+  return new Elysia()
+    .use(authPlugin(deps))
+    .get("/check", async ({ principal, query }) => ({ data: await checkFeature(deps, principal, query) }), {
+      access: "GET /check",
+      query: CheckQuery,
+      response: { 200: CheckResponse, 400: ValidationError, 404: ErrorBody, 403: CodedError, 429: ErrorBody },
+      detail: { tags, summary: "May this company use this feature now?", description: `${COMMON}\n\n${RULES}` },
+    })
+    .get(
+      "/flags/check",
+      async ({ principal, query }) => {
+        const result = await checkFeature(deps, principal, { company: query.company, feature: query.flag });
+        return { data: { companyId: result.companyId, flag: result.featureKey, value: result.access, reason: result.reason } };
+      },
+      {
+        access: "GET /flags/check",
+        query: FlagQuery,
+        response: { 200: FlagResponse, 400: ValidationError, 404: ErrorBody, 403: CodedError, 429: ErrorBody },
+        detail: { tags, summary: "A feature as an on/off flag for a company", description: `\`value\` is \`access\` of GET /check, without the quota and credit figures.\n\n${COMMON}` },
+      },
+    )
+    .get("/entitlements", async ({ principal, query }) => ({ data: await listEntitlements(deps, principal, query) }), {
+      access: "GET /entitlements",
+      query: EntitlementsQuery,
+      response: { 200: EntitlementsResponse, 400: ValidationError, 404: ErrorBody, 403: CodedError, 429: ErrorBody },
+      detail: { tags, summary: "Every feature of the catalog as GET /check answers it for one company", description: `404 for an unknown company.\n\n${COMMON}\n\n${RULES}` },
+    })
+    .post("/usage/consume", async ({ principal, body }) => ({ data: await consume(deps, principal, body) }), {
+      access: "POST /usage/consume",
+      body: ConsumeBody,
+      response: { 200: ConsumeResponse, 400: ValidationError, 402: CodedError, 404: ErrorBody, 403: CodedError, 429: t.Union([CodedError, ErrorBody]) },
+      detail: {
+        tags,
+        summary: "Consume units of a feature for a company, exactly",
+        description: `All or nothing: \`quantity\` units are used, or none. Refusals: 402 \`{error: "Insufficient credits", code: "insufficient_credits"}\`;
+429 \`{error: "Limit reached", code: "limit_reached"}\`; 429 \`{error: "Feature not enabled", code: "feature_not_enabled"}\` (no entitlement,
+switched off, or trait rule not met). The reply is sent after the use is committed (durable), and shows the state after it.
+Exact under any concurrency and across instances: each use is decided under a row lock in PostgreSQL.
+With \`idempotencyKey\`, a retry returns the first attempt's outcome (\`replayed: true\`) and consumes nothing more.
+404 for an unknown company or feature. Recorded as usage (listed by GET /events under the feature's key).\n\n${RULES}`,
+      },
+    });
+}

@@ -1,0 +1,88 @@
+/**
+ * Who an event is about. Known companies and users named only by id are resolved from memory (the
+ * hot path writes nothing for them); anything new or carrying new facts is upserted in a short
+ * transaction that also tells every instance's cache when entitlement-relevant traits changed.
+ */
+import type { Principal } from "../../auth/kinds";
+import type { Sql } from "../../db/client";
+import { forbidden } from "../../lib/errors";
+import { upsertCompany, upsertUser } from "../customers/identify";
+import type { CompanyRef, UserRef } from "../customers/model";
+import { publishCompanyChanged } from "../entitlements/changes";
+import type { EntitlementRuntime } from "../entitlements/runtime";
+
+export interface IdentityDeps {
+  sql: Sql;
+  entitlements: EntitlementRuntime;
+}
+
+const onlyId = (ref: { id?: string }) => Object.keys(ref).length === 1 && ref.id !== undefined;
+
+// tenant|company|user ref -> user id, for users named only by id (bounded; oldest dropped first).
+const knownUsers = new Map<string, string>();
+const MAX_KNOWN_USERS = 100_000;
+
+export async function upsertIdentity(deps: IdentityDeps, principal: Principal, company: CompanyRef | undefined, user: UserRef | undefined): Promise<{ companyId: string | null; userId: string | null }> {
+  const ids = (await deps.sql.begin(async (tx) => {
+    const c = company ? await upsertCompany(tx, principal, company) : null;
+    if (c) await publishCompanyChanged(tx, principal, c.id);
+    const u = user ? await upsertUser(tx, principal, user, c?.id ?? null) : null;
+    if (c) deps.entitlements.rememberCompany(principal, c.external_id, c.id);
+    return { companyId: c?.id ?? null, userId: u?.id ?? null };
+  })) as { companyId: string | null; userId: string | null };
+  // Other instances learn of it by NOTIFY; this one drops its copy now, so the next check sees new traits.
+  if (ids.companyId) deps.entitlements.companyChanged(principal, ids.companyId);
+  return ids;
+}
+
+/** Our comp_ id for the event's company, creating the company when it is new. */
+async function companyIdOf(deps: IdentityDeps, principal: Principal, ref: CompanyRef): Promise<string> {
+  if (onlyId(ref)) {
+    const known = deps.entitlements.knownCompanyId(principal, ref.id!) ?? (await deps.entitlements.company(principal, ref.id!))?.id;
+    if (known) return known;
+  }
+  return (await upsertIdentity(deps, principal, ref, undefined)).companyId!;
+}
+
+async function userIdOf(deps: IdentityDeps, principal: Principal, ref: UserRef, companyId: string | null): Promise<string> {
+  const key = `${principal.teamId}|${principal.environment}|${companyId}|${ref.id}`;
+  if (onlyId(ref)) {
+    const known = knownUsers.get(key);
+    if (known) return known;
+  }
+  const id = await deps.sql.begin(async (tx) => (await upsertUser(tx, principal, ref, companyId)).id);
+  if (onlyId(ref)) {
+    knownUsers.set(key, id as string);
+    if (knownUsers.size > MAX_KNOWN_USERS) knownUsers.delete(knownUsers.keys().next().value!);
+  }
+  return id as string;
+}
+
+/**
+ * Resolves the company and user of a track event. An embed token acts for its own company (and
+ * user) only: it may omit them, and naming another company is a 403.
+ */
+export async function resolveTrackIdentity(deps: IdentityDeps, principal: Principal, company: CompanyRef | undefined, user: UserRef | undefined) {
+  let companyId: string | null;
+  if (principal.kind === "embed") {
+    await assertEmbedCompany(deps, principal, company);
+    companyId = principal.companyId!;
+    // New facts about the token's own company (a name, traits) are still merged.
+    if (company && !onlyId(company)) await upsertIdentity(deps, principal, { ...company, id: companyId }, undefined);
+  } else {
+    companyId = company ? await companyIdOf(deps, principal, company) : null;
+  }
+  let userId = user ? await userIdOf(deps, principal, user, companyId) : null;
+  if (principal.kind === "embed" && userId === null) userId = principal.userId ?? null;
+  return { companyId, userId };
+}
+
+/**
+ * An embed token may only name its own company, by our id or the integrator's id; anything else
+ * (another company, or one named only by wallet or email) is a 403, checked before anything is written.
+ */
+export async function assertEmbedCompany(deps: IdentityDeps, principal: Principal, company: CompanyRef | undefined): Promise<void> {
+  if (principal.kind !== "embed" || !company) return;
+  const found = company.id === principal.companyId ? principal.companyId : company.id ? (await deps.entitlements.company(principal, company.id))?.id : null;
+  if (found !== principal.companyId) throw forbidden("This token is scoped to another company", "wrong_company");
+}

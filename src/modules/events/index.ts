@@ -1,0 +1,52 @@
+/** POST /events (legacy api_ keys and embed tokens, spec rule 5) and GET /events (dashboard, catalog:read). */
+import { Elysia, t } from "elysia";
+import { authPlugin } from "../../plugins/auth";
+import { Page, pageRequest, pageResponse } from "../../lib/pagination";
+import { queries, run } from "../../db/queries";
+import type { AppDeps } from "../../app-deps";
+import { Event, EventAccepted, EventBody, EventListQuery, presentEvent, type EventRow } from "./model";
+import { ingestEvent } from "./service";
+
+const Q = queries(["event_list_page"]);
+
+const ErrorBody = t.Object({ error: t.String() });
+const CodedError = t.Object({ error: t.String(), code: t.String() });
+const ValidationError = t.Object({ error: t.String(), details: t.Record(t.String(), t.Unknown()) });
+
+const POST_DESCRIPTION = `One event per call.
+
+- \`identify\` upserts the company and user (matched on any of their keys, traits merged; top-level \`traits\` go to the user, or to the company when no user is named). It records no event and consumes nothing.
+- \`track\` records the event. When \`name\` equals a feature's \`featureKey\` (or else its \`eventKey\`), that feature's entitlement is enforced first:
+  one unit of a quota or \`creditsPerUse\` credits are consumed, or the event is refused with 402 \`{error: "Insufficient credits", code: "insufficient_credits"}\`,
+  429 \`{error: "Limit reached", code: "limit_reached"}\`, or 429 \`{error: "Feature not enabled", code: "feature_not_enabled"}\` (boolean feature off, no entitlement, trait rule not met).
+  A metered track must name its company; unknown companies are created (and then have no plan).
+- \`idempotencyKey\` (1-128 characters): a retry with the same key returns the first attempt's outcome, refusals included, and never counts twice.
+
+Acknowledged only after the event is committed. With an embed token, the company (and user) default to the token's; naming another company is 403 \`wrong_company\`.`;
+
+export function eventRoutes(deps: AppDeps) {
+  const secret = deps.config.tokenSigningSecret;
+  return new Elysia()
+    .use(authPlugin(deps))
+    .post("/events", ({ principal, body }) => ingestEvent(deps, principal, body), {
+      access: "POST /events",
+      body: EventBody,
+      response: { 200: EventAccepted, 400: ValidationError, 402: CodedError, 403: CodedError, 429: CodedError },
+      detail: { tags: ["Events"], summary: "Ingest a track or identify event", description: POST_DESCRIPTION },
+    })
+    .get(
+      "/events",
+      async ({ principal, query }) => {
+        const page = pageRequest(secret, "events", principal, query);
+        // Only track events are stored; identify events upsert and leave no record to list.
+        const rows = query.eventType !== undefined && query.eventType !== "track" ? [] : await run<EventRow>(deps.sql, Q.event_list_page, [principal.teamId, principal.environment, page.beforeSeq, page.fetch, query.companyId ?? null]);
+        return pageResponse(secret, "events", principal, page, rows, presentEvent);
+      },
+      {
+        access: "GET /events",
+        query: EventListQuery,
+        response: { 200: Page(Event), 400: ValidationError, 404: ErrorBody },
+        detail: { tags: ["Events"], summary: "List ingested usage, newest first", description: "Accepted track events and /usage/consume records of the session's environment (refused attempts are kept only to answer retries). Filters: `eventType`, `companyId` (our comp_ id)." },
+      },
+    );
+}

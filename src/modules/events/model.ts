@@ -1,0 +1,55 @@
+/** POST /events and GET /events shapes: exactly the spec's body and Event object. */
+import { t, type Static } from "elysia";
+import { CompanyRef, UserRef } from "../customers/model";
+import { PageQuery } from "../../lib/pagination";
+
+export const EventBody = t.Object({
+  event_type: t.Union([t.Literal("track"), t.Literal("identify")], { description: "track or identify" }),
+  name: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Required for track. Equal to a feature's featureKey or eventKey: that feature's entitlement is enforced first." })),
+  company: t.Optional(CompanyRef),
+  user: t.Optional(UserRef),
+  traits: t.Optional(t.Record(t.String(), t.Unknown(), { description: "Event properties (track); merged into the user, or the company when no user is named (identify)" })),
+  idempotencyKey: t.Optional(t.String({ minLength: 1, maxLength: 128, description: "A retry with the same key returns the first outcome and never counts twice" })),
+});
+export type EventBody = Static<typeof EventBody>;
+
+export const EventAccepted = t.Object({
+  ok: t.Literal(true),
+  data: t.Object({ companyId: t.Union([t.String(), t.Null()]), userId: t.Union([t.String(), t.Null()]) }),
+});
+
+export const Event = t.Object({
+  id: t.String({ description: "evt_…" }),
+  eventType: t.Literal("track"),
+  name: t.String(),
+  companyId: t.Union([t.String(), t.Null()]),
+  userId: t.Union([t.String(), t.Null()]),
+  traits: t.Record(t.String(), t.Unknown()),
+  sentAt: t.String({ format: "date-time", description: "Time of receipt" }),
+});
+
+export const EventListQuery = t.Object({
+  ...PageQuery,
+  eventType: t.Optional(t.String({ minLength: 1, maxLength: 20, description: "track (identify events are not stored as events, so they list nothing)" })),
+  companyId: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Our comp_ id" })),
+});
+
+export interface EventRow {
+  id: string;
+  name: string;
+  company_id: string | null;
+  user_id: string | null;
+  traits: Record<string, unknown>;
+  sent_at: Date;
+  seq: bigint;
+}
+
+export const presentEvent = (r: EventRow): Static<typeof Event> => ({
+  id: r.id,
+  eventType: "track",
+  name: r.name,
+  companyId: r.company_id,
+  userId: r.user_id,
+  traits: r.traits,
+  sentAt: r.sent_at.toISOString(),
+});

@@ -1,0 +1,228 @@
+/** POST /events and GET /events: the spec's body, behaviour rules 1-3, idempotency, credentials, isolation. */
+import { describe, expect, test } from "bun:test";
+import { createTestApp } from "../helpers/app";
+import { createTeamFixture } from "../helpers/fixtures";
+import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
+
+const t = await createTestApp();
+const team = await createTeamFixture(t);
+const catalog = await createCatalogFixture(t, team.teamId);
+const api = team.keys.legacy;
+
+const track = (company: string, name: string, extra: Record<string, unknown> = {}, token = api) =>
+  t.call("POST", "/events", { token, body: { event_type: "track", name, company: { id: company }, ...extra } });
+
+async function countEvents(where: string, ...params: unknown[]) {
+  const [row] = await t.db.sql.unsafe(`select count(*)::int as n from events where team_id = $1 and ${where}`, [team.teamId, ...params] as never[]);
+  return row!.n as number;
+}
+
+describe("POST /events track: behaviour 1, metered features", () => {
+  test("quota: each track consumes one unit; past the limit 429 Limit reached, nothing counted", async () => {
+    const companyId = await createCompanyOnPlan(t, api, team.teamId, "quota-co", catalog.planId);
+    for (let i = 0; i < 5; i++) {
+      const res = await track("quota-co", "api-calls");
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ ok: true, data: { companyId, userId: null } });
+    }
+    const refused = await track("quota-co", "api-calls");
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: "Limit reached", code: "limit_reached" });
+    const [counter] = await t.db.sql`select used from usage_counters where company_id = ${companyId}`;
+    expect(counter!.used).toBe(5n);
+  });
+
+  test("the feature's eventKey meters it too", async () => {
+    const companyId = await createCompanyOnPlan(t, api, team.teamId, "eventkey-co", catalog.planId);
+    expect((await track("eventkey-co", "api_call")).status).toBe(200);
+    const check = await t.call("GET", "/check?company=eventkey-co&feature=api-calls", { token: team.keys.secret });
+    expect(check.body.data).toMatchObject({ companyId, used: 1, remaining: 4, limit: 5 });
+  });
+
+  test("credits: each track burns creditsPerUse; out of credits 402 Insufficient credits", async () => {
+    const companyId = await createCompanyOnPlan(t, api, team.teamId, "credit-co", catalog.planId, 5n);
+    expect((await track("credit-co", "ai-tokens")).status).toBe(200);
+    expect((await track("credit-co", "ai-tokens")).status).toBe(200);
+    const refused = await track("credit-co", "ai-tokens"); // 1 credit left, 2 needed
+    expect(refused.status).toBe(402);
+    expect(refused.body).toEqual({ error: "Insufficient credits", code: "insufficient_credits" });
+    const [left] = await t.db.sql`select sum(remaining)::int as n from credit_grants where company_id = ${companyId}`;
+    expect(left!.n).toBe(1);
+  });
+
+  test("a company with no plan cannot use a metered feature: 429", async () => {
+    const res = await track("no-plan-co", "api-calls");
+    expect(res.status).toBe(429);
+    expect(res.body).toEqual({ error: "Feature not enabled", code: "feature_not_enabled" });
+  });
+
+  test("a track that names no feature is recorded and consumes nothing", async () => {
+    const res = await track("plain-co", "page_viewed", { traits: { path: "/home" } });
+    expect(res.status).toBe(200);
+    expect(await countEvents("name = 'page_viewed' and outcome = 'accepted'")).toBe(1);
+  });
+
+  test("a metered track without a company is a 400 naming body.company", async () => {
+    const res = await t.call("POST", "/events", { token: api, body: { event_type: "track", name: "api-calls" } });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: "Validation failed", details: { "body.company": expect.any(String) } });
+  });
+});
+
+describe("POST /events track: behaviour 2, boolean features", () => {
+  test("enabled boolean: 200; switched-off boolean: 429", async () => {
+    await createCompanyOnPlan(t, api, team.teamId, "bool-co", catalog.planId);
+    expect((await track("bool-co", "sso")).status).toBe(200);
+    const off = await track("bool-co", "beta");
+    expect(off.status).toBe(429);
+    expect(off.body).toEqual({ error: "Feature not enabled", code: "feature_not_enabled" });
+  });
+
+  test("trait feature: 429 until the company trait meets the rule", async () => {
+    await createCompanyOnPlan(t, api, team.teamId, "trait-co", catalog.planId);
+    expect((await track("trait-co", "bulk")).status).toBe(429);
+    const identify = await t.call("POST", "/events", { token: api, body: { event_type: "identify", company: { id: "trait-co", traits: { seats: 12 } } } });
+    expect(identify.status).toBe(200);
+    expect((await track("trait-co", "bulk")).status).toBe(200);
+  });
+});
+
+describe("POST /events identify: behaviour 3", () => {
+  test("upserts company and user, merges traits, records no event and consumes nothing", async () => {
+    const first = await t.call("POST", "/events", {
+      token: api,
+      body: { event_type: "identify", company: { id: "ident-co", name: "Ident", traits: { tier: "gold", seats: 3 } }, user: { id: "u-1", email: "u1@ident.test" }, traits: { role: "admin" } },
+    });
+    expect(first.status).toBe(200);
+    expect(first.body.ok).toBe(true);
+    const { companyId, userId } = first.body.data;
+    expect(companyId).toStartWith("comp_");
+    expect(userId).toStartWith("user_");
+    const again = await t.call("POST", "/events", { token: api, body: { event_type: "identify", company: { id: "ident-co", traits: { seats: 4 } }, user: { email: "u1@ident.test" } } });
+    expect(again.body.data).toEqual({ companyId, userId });
+    const [company] = await t.db.sql`select traits from companies where id = ${companyId}`;
+    expect(company!.traits).toEqual({ tier: "gold", seats: 4 });
+    const [user] = await t.db.sql`select traits from users where id = ${userId}`;
+    expect(user!.traits).toEqual({ role: "admin" });
+    expect(await countEvents("company_id = $2", companyId)).toBe(0);
+  });
+
+  test("identify of a metered feature's name still consumes nothing", async () => {
+    const companyId = await createCompanyOnPlan(t, api, team.teamId, "ident-metered", catalog.planId);
+    const res = await t.call("POST", "/events", { token: api, body: { event_type: "identify", name: "api-calls", company: { id: "ident-metered" } } });
+    expect(res.status).toBe(200);
+    const rows = await t.db.sql`select * from usage_counters where company_id = ${companyId}`;
+    expect(rows.length).toBe(0);
+  });
+});
+
+describe("POST /events idempotencyKey", () => {
+  test("a retry returns the original outcome and counts once", async () => {
+    const companyId = await createCompanyOnPlan(t, api, team.teamId, "idem-co", catalog.planId);
+    const body = { idempotencyKey: "req-0001" };
+    const first = await track("idem-co", "api-calls", body);
+    const retry = await track("idem-co", "api-calls", body);
+    expect(first.status).toBe(200);
+    expect(retry.status).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    expect(await countEvents("company_id = $2", companyId)).toBe(1);
+    const [counter] = await t.db.sql`select used from usage_counters where company_id = ${companyId}`;
+    expect(counter!.used).toBe(1n);
+  });
+
+  test("20 concurrent retries of one key count once", async () => {
+    const companyId = await createCompanyOnPlan(t, api, team.teamId, "idem-burst", catalog.planId);
+    const results = await Promise.all(Array.from({ length: 20 }, () => track("idem-burst", "api-calls", { idempotencyKey: "burst-key" })));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const [counter] = await t.db.sql`select used from usage_counters where company_id = ${companyId}`;
+    expect(counter!.used).toBe(1n);
+  });
+
+  test("a refused attempt replays as refused, even after the limit would allow it", async () => {
+    await createCompanyOnPlan(t, api, team.teamId, "idem-refused", catalog.planId);
+    const first = await track("idem-refused", "beta", { idempotencyKey: "beta-1" });
+    expect(first.status).toBe(429);
+    const retry = await track("idem-refused", "beta", { idempotencyKey: "beta-1" });
+    expect(retry.status).toBe(429);
+    expect(retry.body).toEqual(first.body);
+  });
+
+  test("an idempotencyKey over 128 characters is a 400 and records nothing", async () => {
+    const before = await countEvents("true");
+    const res = await track("idem-co", "api-calls", { idempotencyKey: "k".repeat(129) });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.details)).toEqual(["body.idempotencyKey"]);
+    expect(await countEvents("true")).toBe(before);
+  });
+
+  test("the same key in two teams is two different events", async () => {
+    const other = await createTeamFixture(t, "Other idem team");
+    const a = await t.call("POST", "/events", { token: api, body: { event_type: "track", name: "x", company: { id: "k-co" }, idempotencyKey: "shared" } });
+    const b = await t.call("POST", "/events", { token: other.keys.legacy, body: { event_type: "track", name: "x", company: { id: "k-co" }, idempotencyKey: "shared" } });
+    expect(a.status).toBe(200);
+    expect(b.status).toBe(200);
+    expect(a.body.data.companyId).not.toBe(b.body.data.companyId);
+  });
+});
+
+describe("POST /events validation", () => {
+  test.each([
+    [{ event_type: "click", name: "x", company: { id: "c" } }, "body.event_type"],
+    [{ event_type: "track", company: { id: "c" } }, "body.name"],
+    [{ event_type: "track", name: "x", company: {} }, "body.company"],
+    [{ event_type: "track", name: "x", company: { id: "c" }, user: {} }, "body.user"],
+  ])("%j -> 400 naming %s", async (body, field) => {
+    const res = await t.call("POST", "/events", { token: api, body });
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBeString();
+    expect(Object.keys(res.body.details)).toContain(field);
+  });
+});
+
+describe("POST /events with an embed token", () => {
+  test("acts for the token's company; another company is 403 and nothing is written", async () => {
+    const companyId = await createCompanyOnPlan(t, api, team.teamId, "embed-co", catalog.planId);
+    const minted = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "embed-co" } } });
+    const token = minted.body.token;
+    const own = await t.call("POST", "/events", { token, body: { event_type: "track", name: "api-calls" } });
+    expect(own.status).toBe(200);
+    expect(own.body.data.companyId).toBe(companyId);
+    const byId = await t.call("POST", "/events", { token, body: { event_type: "track", name: "api-calls", company: { id: "embed-co" } } });
+    expect(byId.status).toBe(200);
+    const before = await countEvents("true");
+    const other = await t.call("POST", "/events", { token, body: { event_type: "track", name: "api-calls", company: { id: "someone-else" } } });
+    expect(other.status).toBe(403);
+    expect(other.body).toEqual({ error: expect.any(String), code: "wrong_company" });
+    expect(await countEvents("true")).toBe(before);
+    const [created] = await t.db.sql`select count(*)::int as n from companies where external_id = 'someone-else'`;
+    expect(created!.n).toBe(0);
+  });
+});
+
+describe("GET /events", () => {
+  test("lists accepted track events newest first, filtered by companyId and eventType", async () => {
+    const companyId = await createCompanyOnPlan(t, api, team.teamId, "list-co", catalog.planId);
+    await track("list-co", "first", { traits: { n: 1 } });
+    await track("list-co", "second", { traits: { n: 2 } });
+    await track("list-co", "beta"); // refused: not listed
+    const cookie = `be_session=${team.dashboardCatalog}`;
+    const res = await t.call("GET", `/events?companyId=${companyId}`, { cookie });
+    expect(res.status).toBe(200);
+    expect(res.body.count).toBe(2);
+    expect(res.body.nextCursor).toBeNull();
+    expect(res.body.data.map((e: { name: string }) => e.name)).toEqual(["second", "first"]);
+    expect(res.body.data[0]).toEqual({ id: expect.stringMatching(/^evt_/), eventType: "track", name: "second", companyId, userId: null, traits: { n: 2 }, sentAt: expect.any(String) });
+    const identify = await t.call("GET", `/events?companyId=${companyId}&eventType=identify`, { cookie });
+    expect(identify.body).toEqual({ data: [], count: 0, nextCursor: null });
+    const paged = await t.call("GET", `/events?companyId=${companyId}&limit=1`, { cookie });
+    expect(paged.body.count).toBe(1);
+    const next = await t.call("GET", `/events?companyId=${companyId}&limit=1&cursor=${encodeURIComponent(paged.body.nextCursor)}`, { cookie });
+    expect(next.body.data[0].name).toBe("first");
+  });
+
+  test("limit over 200 is a 400", async () => {
+    const res = await t.call("GET", "/events?limit=201", { cookie: `be_session=${team.dashboardCatalog}` });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual({ "query.limit": expect.any(String) });
+  });
+});

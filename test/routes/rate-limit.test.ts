@@ -1,0 +1,77 @@
+/**
+ * The spec's request-rate limit at the HTTP layer: 500 per credential per sliding 60 s on the five
+ * endpoints it names, exact at the window's edges (driven by the test's clock), not on other routes,
+ * with embed tokens on windows of their own, and off when RATE_LIMIT_ENABLED=false.
+ */
+import { describe, expect, test } from "bun:test";
+import { createTestApp, type TestApp } from "../helpers/app";
+import { createTeamFixture, newKey } from "../helpers/fixtures";
+import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
+
+const t = await createTestApp();
+const team = await createTeamFixture(t);
+const catalog = await createCatalogFixture(t, team.teamId, "development", 1_000_000n);
+await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "rl-co", catalog.planId);
+const off = await createTestApp({ RATE_LIMIT_ENABLED: "false" });
+
+async function burst(app: TestApp, n: number, method: string, path: string, options: { token: string; body?: unknown }) {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) out.push((await app.call(method, path, options)).status);
+  return out;
+}
+
+const count = (xs: number[], status: number) => xs.filter((x) => x === status).length;
+
+describe("GET /check is limited to 500 per key per sliding 60 s", () => {
+  test("the 501st inside the window is 429 {error: 'Rate limit exceeded'}; capacity returns as requests age out", async () => {
+    const { key } = await newKey(t.db.sql, team.teamId, "SECRET", "development", t.clock.now());
+    const options = { token: key };
+    const t0 = t.clock.now();
+    expect(count(await burst(t, 250, "GET", "/check?company=rl-co&feature=sso", options), 200)).toBe(250);
+    t.clock.set(t0 + 30_000);
+    expect(count(await burst(t, 250, "GET", "/check?company=rl-co&feature=sso", options), 200)).toBe(250);
+    const refused = await t.call("GET", "/check?company=rl-co&feature=sso", options);
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ error: "Rate limit exceeded" });
+    t.clock.set(t0 + 59_999); // the first 250 are still inside the window
+    expect((await t.call("GET", "/check?company=rl-co&feature=sso", options)).status).toBe(429);
+    t.clock.set(t0 + 60_000); // the first 250 have aged out: exactly 250 more fit
+    expect(count(await burst(t, 251, "GET", "/check?company=rl-co&feature=sso", options), 200)).toBe(250);
+    expect((await t.call("GET", "/check?company=rl-co&feature=sso", options)).status).toBe(429);
+  });
+
+  test("the five endpoints share the key's window; other routes do not spend it", async () => {
+    const { key } = await newKey(t.db.sql, team.teamId, "SECRET", "development", t.clock.now());
+    expect(count(await burst(t, 10, "GET", "/companies", { token: key }), 200)).toBe(10);
+    const mixed = [
+      ...(await burst(t, 100, "GET", "/check?company=rl-co&feature=sso", { token: key })),
+      ...(await burst(t, 100, "GET", "/flags/check?company=rl-co&flag=sso", { token: key })),
+      ...(await burst(t, 100, "GET", "/entitlements?company=rl-co", { token: key })),
+      ...(await burst(t, 100, "POST", "/usage/consume", { token: key, body: { company: "rl-co", feature: "api-calls" } })),
+      ...(await burst(t, 100, "POST", "/api-keys/tokens", { token: key, body: { company: { id: "rl-co" } } })),
+    ];
+    expect(mixed.every((s) => s === 200 || s === 201)).toBe(true);
+    expect((await t.call("GET", "/flags/check?company=rl-co&flag=sso", { token: key })).status).toBe(429);
+    expect((await t.call("GET", "/companies", { token: key })).status).toBe(200);
+    expect((await t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "track", name: "x", company: { id: "rl-co" } } })).status).toBe(200);
+  });
+
+  test("embed-token reads do not spend the server key's quota", async () => {
+    const { key } = await newKey(t.db.sql, team.teamId, "SECRET", "development", t.clock.now());
+    const token = (await t.call("POST", "/api-keys/tokens", { token: key, body: { company: { id: "rl-co" } } })).body.token;
+    expect(count(await burst(t, 500, "GET", "/check?feature=sso", { token }), 200)).toBe(500);
+    expect((await t.call("GET", "/check?feature=sso", { token })).status).toBe(429);
+    // The key minted one token (1 request) and still has 499.
+    expect(count(await burst(t, 499, "GET", "/check?company=rl-co&feature=sso", { token: key }), 200)).toBe(499);
+    expect((await t.call("GET", "/check?company=rl-co&feature=sso", { token: key })).status).toBe(429);
+  });
+});
+
+describe("RATE_LIMIT_ENABLED=false", () => {
+  test("no request is refused for rate", async () => {
+    const offTeam = await createTeamFixture(off);
+    const statuses = await burst(off, 520, "GET", "/check?company=x&feature=none", { token: offTeam.keys.secret });
+    expect(count(statuses, 429)).toBe(0);
+    expect(count(statuses, 404)).toBe(520);
+  });
+});
