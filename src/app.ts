@@ -25,7 +25,9 @@ Errors have exactly one of three shapes: \`{error}\`, \`{error, code}\` (401, 40
 Lists paginate with \`limit\` (1-200, default 50; larger values are rejected with 400) and an opaque \`cursor\`; responses are \`{data, count, nextCursor}\`.`;
 
 export function createApp(deps: AppDeps) {
-  return new Elysia()
+  // "typebox" normalisation: the default (exactMirror) coerces a string or number given for a record field
+  // into an object before validating it, so `traits: "x"` would pass as {"0":"x"}.
+  return new Elysia({ normalize: "typebox" })
     .use(requestContext({ logger: deps.logger, bodyLimitBytes: deps.config.bodyLimitBytes }))
     .use(errorHandler({ logger: deps.logger }))
     .use(
