@@ -2,7 +2,6 @@
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../plugins/auth";
 import { requestState } from "../../plugins/request-context";
-import { badRequest } from "../../lib/errors";
 import { Page, PageQuery, SearchQuery, pageRequest, pageResponse } from "../../lib/pagination";
 import type { AppDeps } from "../../app-deps";
 import { Company, CompanyPatch, User, presentCompany, presentUser } from "./model";
@@ -11,17 +10,6 @@ import { updateCompany } from "./update";
 
 const ErrorBody = t.Object({ error: t.String() });
 const ValidationErrorBody = t.Object({ error: t.String(), details: t.Record(t.String(), t.String()) });
-
-/**
- * Elysia's default body normalizer turns a non-object given for a record field into an object before
- * validation (a string becomes {"0": "s", ...}, a number {}); refuse those while the body is still raw.
- */
-function requireObjectField(body: unknown, field: string): void {
-  const value = typeof body === "object" && body !== null ? (body as Record<string, unknown>)[field] : undefined;
-  if (value !== undefined && (typeof value !== "object" || value === null || Array.isArray(value))) {
-    throw badRequest("Validation failed", { [`body.${field}`]: "Expected object" });
-  }
-}
 
 const PATCH_DESCRIPTION = `Partial update: omitted fields keep their value, and an empty body changes nothing (it returns the company).
 The path \`id\` is our \`comp_…\` id or your own id for the company (\`externalId\`).
@@ -83,7 +71,6 @@ export function customerRoutes(deps: AppDeps) {
       },
       {
         access: "PATCH /companies/{id}",
-        transform: ({ body }) => requireObjectField(body, "traits"),
         params: t.Object({ id: t.String({ minLength: 1, maxLength: 200, description: "Our comp_… id or your id for the company" }) }),
         body: CompanyPatch,
         response: { 200: t.Object({ data: Company }), 400: ValidationErrorBody, 404: ErrorBody },
