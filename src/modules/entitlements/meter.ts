@@ -140,7 +140,15 @@ export class Meter {
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (attempt < MAX_ATTEMPTS && code !== undefined && RETRYABLE.has(code)) continue;
-        for (const p of batch) p.reject(error);
+        if (batch.length > 1) {
+          // One bad request (say, its feature deleted a moment ago) must not fail its neighbours:
+          // split the batch until the failure is isolated.
+          const half = batch.length >> 1;
+          await this.flush(batch.slice(0, half));
+          await this.flush(batch.slice(half));
+          return;
+        }
+        batch[0]!.reject(error);
         return;
       }
     }

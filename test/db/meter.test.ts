@@ -1,0 +1,45 @@
+/** The meter directly: group commit batches, and a failing request isolated from its batch. */
+import { expect, test } from "bun:test";
+import { Meter, type MeterRequest } from "../../src/modules/entitlements/meter";
+import { createTestApp } from "../helpers/app";
+import { createTeamFixture } from "../helpers/fixtures";
+import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
+
+const t = await createTestApp();
+const team = await createTeamFixture(t);
+const catalog = await createCatalogFixture(t, team.teamId);
+const companyId = await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "meter-co", catalog.planId);
+
+const request = (featureId: string): MeterRequest => ({
+  teamId: team.teamId,
+  environment: "development",
+  source: "consume",
+  name: "api-calls",
+  companyId,
+  userId: null,
+  featureId,
+  quantity: 1n,
+  traits: {},
+  idempotencyKey: null,
+  enforcement: { kind: "quota", periodStart: Date.UTC(2026, 0, 1), limit: 10n },
+});
+
+test("requests queued while a batch commits share the next transaction", async () => {
+  const batches: number[] = [];
+  const meter = new Meter(t.db.sql, t.clock, (changes) => batches.push(changes.length), { maxBatch: 100, maxConcurrent: 1 });
+  const results = await Promise.all(Array.from({ length: 5 }, () => meter.submit(request(catalog.features.apiCalls))));
+  expect(results.map((r) => r.outcome)).toEqual(["accepted", "accepted", "accepted", "accepted", "accepted"]);
+  expect(batches.length).toBe(2); // the first alone, the other four together
+});
+
+test("a request that fails in the database fails alone; its batch neighbours are settled", async () => {
+  const meter = new Meter(t.db.sql, t.clock, () => {}, { maxBatch: 100, maxConcurrent: 1 });
+  const first = meter.submit(request(catalog.features.apiCalls));
+  const broken = meter.submit(request("cflag_does_not_exist")); // its counter row violates the feature foreign key
+  const neighbour = meter.submit(request(catalog.features.apiCalls));
+  expect((await first).outcome).toBe("accepted");
+  await expect(broken).rejects.toMatchObject({ code: "23503" });
+  expect((await neighbour).outcome).toBe("accepted");
+  const [row] = await t.db.sql`select used from usage_counters where company_id = ${companyId} and feature_id = ${catalog.features.apiCalls}`;
+  expect(row!.used).toBe(7n);
+});
