@@ -20,6 +20,11 @@ export class Logger {
   warn(msg: string, fields?: Record<string, unknown>) { this.log("warn", msg, fields); }
   error(msg: string, fields?: Record<string, unknown>) { this.log("error", msg, fields); }
 
+  /** Lets hot paths skip building a line that would be dropped. */
+  enabled(level: Exclude<LogLevel, "silent">): boolean {
+    return RANK[level] >= RANK[this.level];
+  }
+
   log(level: Exclude<LogLevel, "silent">, msg: string, fields?: Record<string, unknown>): void {
     if (RANK[level] < RANK[this.level]) return;
     this.buffer.push(JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields }));

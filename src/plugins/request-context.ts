@@ -5,7 +5,6 @@
  * duration and who called (credential kind and id), never the credential itself.
  */
 import { Elysia } from "elysia";
-import { newId } from "../lib/ids";
 import type { Logger } from "../lib/logger";
 import type { Principal } from "../auth/kinds";
 import { ApiError } from "../lib/errors";
@@ -22,11 +21,14 @@ const states = new WeakMap<Request, RequestState>();
 export function requestState(request: Request): RequestState {
   let state = states.get(request);
   if (!state) {
-    state = { requestId: newId("req"), startedAt: performance.now() };
+    state = { requestId: newRequestId(), startedAt: performance.now() };
     states.set(request, state);
   }
   return state;
 }
+
+// Every request needs one, so it comes from the native UUID generator rather than newId's base62 sampling.
+const newRequestId = () => `req_${crypto.randomUUID().replaceAll("-", "")}`;
 
 const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
 
@@ -35,7 +37,7 @@ export function requestContext(deps: { logger: Logger; bodyLimitBytes: number })
     .onRequest(({ request, set }) => {
       const incoming = request.headers.get("x-request-id");
       const state: RequestState = {
-        requestId: incoming && INCOMING_ID.test(incoming) ? incoming : newId("req"),
+        requestId: incoming && INCOMING_ID.test(incoming) ? incoming : newRequestId(),
         startedAt: performance.now(),
       };
       states.set(request, state);
@@ -47,7 +49,7 @@ export function requestContext(deps: { logger: Logger; bodyLimitBytes: number })
     })
     .onAfterResponse(({ request, set }) => {
       const state = states.get(request);
-      if (!state) return;
+      if (!state || !deps.logger.enabled("info")) return;
       const url = request.url;
       const pathStart = url.indexOf("/", url.indexOf("//") + 2);
       const queryStart = url.indexOf("?", pathStart);

@@ -89,7 +89,7 @@ export class Meter {
     private readonly clock: Clock,
     /** receives the changes of each committed batch, to update this instance's caches at once */
     private readonly onCommitted: (changes: Change[]) => void,
-    private readonly options: MeterOptions = { maxBatch: 2000, maxConcurrent: 4 },
+    private readonly options: MeterOptions = { maxBatch: 2000, maxConcurrent: 2 },
   ) {}
 
   submit(request: MeterRequest): Promise<MeterResult> {
