@@ -1,7 +1,7 @@
 /** Typed access to the audit log. Writes take the caller's transaction so the record commits with the change. */
 import { queries, run, type Db } from "../../db/queries";
 import { newId } from "../../lib/ids";
-import type { Environment } from "../../auth/kinds";
+import type { Environment, Principal } from "../../auth/kinds";
 
 const Q = queries(["audit_log_insert", "audit_log_list_page"]);
 
@@ -11,6 +11,9 @@ export interface Actor {
   id: string;
   requestId: string | null;
 }
+
+/** The actor of a change made through the API. */
+export const actorOf = (principal: Principal, requestId: string): Actor => ({ kind: principal.kind, id: principal.credentialId, requestId });
 
 export interface AuditEntry {
   teamId: string;

@@ -2,16 +2,13 @@
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../plugins/auth";
 import { requestState } from "../../plugins/request-context";
-import type { Principal } from "../../auth/kinds";
 import type { AppDeps } from "../../app-deps";
-import type { Actor } from "../audit/repo";
+import { actorOf } from "../audit/repo";
 import { Feature, FeatureParams, FeatureUpdate, presentFeature } from "./model";
 import { deleteFeature, updateFeature } from "./service";
 
 const ErrorBody = t.Object({ error: t.String() });
 const ValidationErrorBody = t.Object({ error: t.String(), details: t.Record(t.String(), t.String()) });
-
-const actorOf = (principal: Principal, request: Request): Actor => ({ kind: principal.kind, id: principal.credentialId, requestId: requestState(request).requestId });
 
 const PUT_DESCRIPTION = `Partial update: omitted fields keep their value; an empty body changes nothing and returns the feature. \`featureKey\` never changes.
 
@@ -32,7 +29,7 @@ export function featureRoutes(deps: AppDeps) {
     .put(
       "/features/:id",
       async ({ principal, params, body, request }) => {
-        const feature = await updateFeature(deps.sql, principal, actorOf(principal, request), params.id, body);
+        const feature = await updateFeature(deps.sql, principal, actorOf(principal, requestState(request).requestId), params.id, body);
         deps.entitlements.catalogChanged(principal); // this instance at once; others by NOTIFY
         return presentFeature(feature);
       },
@@ -47,7 +44,7 @@ export function featureRoutes(deps: AppDeps) {
     .delete(
       "/features/:id",
       async ({ principal, params, request }) => {
-        const result = await deleteFeature(deps.sql, principal, actorOf(principal, request), params.id);
+        const result = await deleteFeature(deps.sql, principal, actorOf(principal, requestState(request).requestId), params.id);
         deps.entitlements.catalogChanged(principal); // this instance at once; others by NOTIFY
         return result;
       },

@@ -7,6 +7,7 @@ import type { AppDeps } from "../../app-deps";
 import { Company, CompanyPatch, User, presentCompany, presentUser } from "./model";
 import { listCompanyPage, listUserPage } from "./repo";
 import { updateCompany } from "./update";
+import { actorOf } from "../audit/repo";
 
 const ErrorBody = t.Object({ error: t.String() });
 const ValidationErrorBody = t.Object({ error: t.String(), details: t.Record(t.String(), t.String()) });
@@ -64,8 +65,7 @@ export function customerRoutes(deps: AppDeps) {
     .patch(
       "/companies/:id",
       async ({ principal, params, body, request }) => {
-        const actor = { kind: principal.kind, id: principal.credentialId, requestId: requestState(request).requestId };
-        const company = await updateCompany(deps.sql, principal, actor, params.id, body, new Date(deps.clock.now()));
+        const company = await updateCompany(deps.sql, principal, actorOf(principal, requestState(request).requestId), params.id, body, new Date(deps.clock.now()));
         deps.entitlements.companyChanged(principal, company.id); // this instance at once; others by NOTIFY
         return { data: presentCompany(company) };
       },

@@ -13,7 +13,6 @@ const Q = queries([
   "user_merge",
   "user_list_page",
   "company_membership_upsert",
-  "company_find_by_ref",
   "company_update",
 ]);
 
@@ -58,8 +57,6 @@ export const listUserPage = (db: Db, t: Tenant, beforeSeq: bigint | null, fetch:
 export const linkUserToCompany = (db: Db, t: Tenant, companyId: string, userId: string) =>
   run(db, Q.company_membership_upsert, [t.teamId, t.environment, companyId, userId]);
 
-/** A company by our id or the integrator's id, locked for the update that follows. */
-export const findCompanyByRef = (db: Db, t: Tenant, ref: string) => runOne<CompanyRow>(db, Q.company_find_by_ref, [t.teamId, t.environment, ref]);
 
 export interface CompanyUpdate {
   name: string | null;

@@ -11,7 +11,7 @@ import { recordAudit, type Actor } from "../audit/repo";
 import { plansByIds } from "../catalog/repo";
 import { publishCompanyChanged } from "../entitlements/changes";
 import type { CompanyPatch, CompanyRow } from "./model";
-import { findCompanyByRef, updateCompanyRow } from "./repo";
+import { findCompanyByKeys, updateCompanyRow } from "./repo";
 
 type Tenant = { teamId: string; environment: Environment };
 
@@ -31,7 +31,7 @@ async function assertPlansExist(tx: Sql, tenant: Tenant, patch: CompanyPatch): P
 export async function updateCompany(sql: Sql, tenant: Tenant, actor: Actor, ref: string, patch: CompanyPatch, now: Date): Promise<CompanyRow> {
   return sql.begin(async (t) => {
     const tx = t as unknown as Sql;
-    const company = await findCompanyByRef(tx, tenant, ref);
+    const company = await findCompanyByKeys(tx, tenant, ref, null, null); // our id or the integrator's, locked
     if (!company) throw notFound(`No company ${ref}`);
     const sent = (Object.keys(patch) as (keyof CompanyPatch)[]).filter((k) => patch[k] !== undefined);
     if (sent.length === 0) return company;

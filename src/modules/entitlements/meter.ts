@@ -163,21 +163,19 @@ export class Meter {
       const [counters, lots] = await Promise.all([lockCounters(tx, fresh), lockCredits(tx, fresh, now)]);
       const touchedCounters = new Set<string>();
       const touchedCompanies = new Set<string>();
-      // A key repeated inside one batch (from two instances' worth of retries, say) counts once.
-      const firstOfKey = new Map<string, MeterResult>();
 
       const results: MeterResult[] = [];
       const rows: EventRow[] = [];
       for (const r of requests) {
         const key = idempotencyKeyOf(r);
-        const stored = key === null ? undefined : (replays.get(key) ?? firstOfKey.get(key));
+        // submit() keeps one request per key in flight here, so a batch never holds a key twice.
+        const stored = key === null ? undefined : replays.get(key);
         if (stored) {
           results.push({ ...stored, replayed: true });
           continue;
         }
         const { outcome, creditsBurned } = decideOne(r, counters, lots, touchedCounters, touchedCompanies);
         const result: MeterResult = { outcome, eventId: newId("evt"), companyId: r.companyId, userId: r.userId, replayed: false };
-        if (key !== null) firstOfKey.set(key, result);
         results.push(result);
         rows.push({ request: r, result, creditsBurned });
       }

@@ -7,7 +7,7 @@ import type { Clock } from "../../lib/clock";
 import type { Principal } from "../../auth/kinds";
 import { signEmbedToken, signSessionJwt, type EmbedClaims } from "../../auth/tokens";
 import { newId } from "../../lib/ids";
-import { recordAudit } from "../audit/repo";
+import { actorOf, recordAudit } from "../audit/repo";
 import { assertCompanyRef, assertUserRef, upsertCompany, upsertUser } from "../customers/identify";
 import type { CompanyRef, UserRef } from "../customers/model";
 import { EMBED_TTL, SESSION_TTL } from "./model";
@@ -46,7 +46,7 @@ async function mint(deps: Deps, principal: Principal, requestId: string, input: 
     await recordAudit(tx, {
       teamId: principal.teamId,
       environment: principal.environment,
-      actor: { kind: principal.kind, id: principal.credentialId, requestId },
+      actor: actorOf(principal, requestId),
       action: kind === "embed" ? "embed_token.create" : "access_token.create",
       resourceType: "company",
       resourceId: company.id,
