@@ -1,0 +1,42 @@
+/**
+ * Recipient address checks per family, run when a payment link is created: a typo in a recipient
+ * wallet sends a customer's money somewhere nobody can recover it, so the checksum is verified, not
+ * only the shape. Also the one place that says how each family spells a transaction hash.
+ */
+import { isAddress } from "viem";
+import { StrKey } from "@stellar/stellar-sdk";
+import { PublicKey } from "@solana/web3.js";
+import type { ChainFamily } from "./types";
+
+export function isValidRecipient(family: ChainFamily, address: string): boolean {
+  switch (family) {
+    case "evm":
+      return isAddress(address, { strict: true }); // mixed case must carry a valid EIP-55 checksum
+    case "stellar":
+      return StrKey.isValidEd25519PublicKey(address);
+    case "solana":
+      try {
+        return new PublicKey(address).toBase58() === address;
+      } catch {
+        return false;
+      }
+  }
+}
+
+const HASH_SHAPES: Record<ChainFamily, RegExp> = {
+  evm: /^0x[0-9a-fA-F]{64}$/,
+  stellar: /^[0-9a-fA-F]{64}$/,
+  solana: /^[1-9A-HJ-NP-Za-km-z]{64,88}$/, // a base58 ed25519 signature
+};
+
+/** The canonical spelling of a transaction hash, so one transaction has one key; null if malformed. */
+export function normalizeTxHash(family: ChainFamily, hash: string): string | null {
+  if (!HASH_SHAPES[family].test(hash)) return null;
+  return family === "solana" ? hash : hash.toLowerCase(); // hex is case-insensitive, base58 is not
+}
+
+export const HASH_FORMAT: Record<ChainFamily, string> = {
+  evm: "0x followed by 64 hex digits",
+  stellar: "64 hex digits",
+  solana: "a base58 transaction signature",
+};

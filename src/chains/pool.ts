@@ -1,0 +1,115 @@
+/**
+ * A long-lived pool of Bun Workers that runs chain jobs off the request thread. Each job has a deadline:
+ * past it the caller gets `timeout`. A worker that dies fails its jobs with `worker_crashed` and is
+ * replaced. A worker that let a job run past its deadline is retired: it takes no new jobs, is replaced
+ * at once, and is terminated when its remaining jobs end (each of which has its own deadline).
+ * Callers always get a verdict, never an exception.
+ */
+import type { JobRequest, JobResponse } from "./jobs";
+import { refuse, type PaymentExpectation, type PaymentVerdict } from "./types";
+
+export interface ChainPoolOptions {
+  size: number;
+  jobTimeoutMs: number;
+  /** the worker entry; tests pass a misbehaving one */
+  workerUrl?: string | URL;
+  onWorkerLost?: (reason: string) => void;
+}
+
+interface Pending {
+  resolve(verdict: PaymentVerdict): void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+interface Slot {
+  worker: Worker;
+  inflight: Map<number, Pending>;
+  retired: boolean;
+}
+
+const DEFAULT_WORKER = new URL("./worker.ts", import.meta.url);
+
+export class ChainPool {
+  private slots: Slot[] = [];
+  private nextId = 1;
+  private closed = false;
+
+  constructor(private readonly options: ChainPoolOptions) {
+    for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
+  }
+
+  verifyPayment(expectation: PaymentExpectation): Promise<PaymentVerdict> {
+    if (this.closed) return Promise.resolve(refuse("worker_crashed", "The chain worker pool is shut down"));
+    const slot = this.leastBusy();
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => this.expire(slot, id), this.options.jobTimeoutMs);
+      slot.inflight.set(id, { resolve, timer });
+      slot.worker.postMessage({ id, kind: "verifyPayment", expectation } satisfies JobRequest);
+    });
+  }
+
+  /** Fails whatever is still running and stops every worker. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const slot of this.slots) this.bury(slot, "The chain worker pool is shut down");
+    this.slots = [];
+  }
+
+  private spawn(): Slot {
+    const worker = new Worker(this.options.workerUrl ?? DEFAULT_WORKER);
+    const slot: Slot = { worker, inflight: new Map(), retired: false };
+    // Bun's Worker can be unref'd (the DOM type does not say so): an idle pool never keeps the process alive.
+    (worker as unknown as { unref(): void }).unref();
+    worker.onmessage = (event: MessageEvent<JobResponse>) => this.settle(slot, event.data.id, event.data.verdict);
+    // An uncaught error or an exit both end the worker; its jobs will never be answered.
+    worker.addEventListener("error", (event) => this.lost(slot, `worker error: ${(event as ErrorEvent).message ?? "unknown"}`));
+    worker.addEventListener("close", () => this.lost(slot, "worker exited"));
+    return slot;
+  }
+
+  private leastBusy(): Slot {
+    let best = this.slots[0]!;
+    for (const slot of this.slots) if (slot.inflight.size < best.inflight.size) best = slot;
+    return best;
+  }
+
+  private settle(slot: Slot, id: number, verdict: PaymentVerdict): void {
+    const pending = slot.inflight.get(id);
+    if (!pending) return; // already timed out; the late answer is dropped
+    clearTimeout(pending.timer);
+    slot.inflight.delete(id);
+    pending.resolve(verdict);
+    if (slot.retired && slot.inflight.size === 0) slot.worker.terminate();
+  }
+
+  private expire(slot: Slot, id: number): void {
+    this.settle(slot, id, refuse("timeout", `Verification did not finish within ${this.options.jobTimeoutMs} ms`));
+    if (slot.retired || this.closed) return;
+    // The worker may be stuck (a hung socket, a busy loop): stop feeding it and start a fresh one.
+    this.replace(slot);
+    if (slot.inflight.size === 0) slot.worker.terminate();
+  }
+
+  private lost(slot: Slot, reason: string): void {
+    if (this.closed || (!this.slots.includes(slot) && slot.inflight.size === 0)) return;
+    this.options.onWorkerLost?.(reason);
+    this.bury(slot, "The chain worker stopped during verification");
+    if (!slot.retired) this.replace(slot);
+  }
+
+  private replace(slot: Slot): void {
+    slot.retired = true;
+    const at = this.slots.indexOf(slot);
+    if (at >= 0) this.slots[at] = this.spawn();
+  }
+
+  private bury(slot: Slot, detail: string): void {
+    for (const [id, pending] of slot.inflight) {
+      clearTimeout(pending.timer);
+      slot.inflight.delete(id);
+      pending.resolve(refuse("worker_crashed", detail));
+    }
+    slot.worker.terminate();
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The chain registry: every network payments may settle on, with its family, chain id or name, endpoint,
+ * finality rule and accepted tokens. The built-in list covers the main and test networks of the three
+ * families with Circle's USDC; `CHAIN_REGISTRY_FILE` (a JSON array of networks, same shape) replaces
+ * entries by id or adds new ones, e.g. a private RPC URL or a local anvil. README.md documents it.
+ */
+import { Type as T, type Static } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import type { Environment } from "../auth/kinds";
+import type { NetworkConfig, TokenConfig } from "./types";
+
+const Token = T.Object({
+  symbol: T.String({ minLength: 1, maxLength: 32 }),
+  decimals: T.Integer({ minimum: 0, maximum: 36 }),
+  contract: T.Optional(T.String({ pattern: "^0x[0-9a-fA-F]{40}$" })),
+  mint: T.Optional(T.String({ minLength: 32, maxLength: 44 })),
+  assetCode: T.Optional(T.String({ minLength: 1, maxLength: 12 })),
+  assetIssuer: T.Optional(T.String({ minLength: 56, maxLength: 56 })),
+  native: T.Optional(T.Boolean()),
+});
+
+const Network = T.Object({
+  id: T.String({ pattern: "^[a-z0-9][a-z0-9-]{0,63}$" }),
+  family: T.Union([T.Literal("evm"), T.Literal("stellar"), T.Literal("solana")]),
+  testnet: T.Boolean(),
+  chainId: T.Union([T.Integer({ minimum: 1 }), T.Null()]),
+  rpcUrl: T.String({ pattern: "^https?://" }),
+  networkPassphrase: T.Optional(T.String({ minLength: 1 })),
+  confirmations: T.Integer({ minimum: 0, maximum: 10_000 }),
+  tokens: T.Array(Token, { minItems: 1 }),
+});
+
+export const RegistryFile = T.Array(Network);
+
+const USDC = { symbol: "USDC", decimals: 6 } as const;
+const STELLAR_USDC = { symbol: "USDC", decimals: 7, assetCode: "USDC" } as const; // Stellar amounts have 7 decimals
+const PUBNET = "Public Global Stellar Network ; September 2015";
+const TESTNET = "Test SDF Network ; September 2015";
+
+export const BUILT_IN_NETWORKS: readonly NetworkConfig[] = [
+  { id: "ethereum", family: "evm", testnet: false, chainId: 1, rpcUrl: "https://ethereum-rpc.publicnode.com", confirmations: 12,
+    tokens: [{ ...USDC, contract: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48" }, { symbol: "ETH", decimals: 18, native: true }] },
+  { id: "base", family: "evm", testnet: false, chainId: 8453, rpcUrl: "https://mainnet.base.org", confirmations: 10,
+    tokens: [{ ...USDC, contract: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" }, { symbol: "ETH", decimals: 18, native: true }] },
+  { id: "sepolia", family: "evm", testnet: true, chainId: 11155111, rpcUrl: "https://ethereum-sepolia-rpc.publicnode.com", confirmations: 3,
+    tokens: [{ ...USDC, contract: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238" }, { symbol: "ETH", decimals: 18, native: true }] },
+  { id: "base-sepolia", family: "evm", testnet: true, chainId: 84532, rpcUrl: "https://sepolia.base.org", confirmations: 3,
+    tokens: [{ ...USDC, contract: "0x036CbD53842c5426634e7929541eC2318f3dCF7e" }, { symbol: "ETH", decimals: 18, native: true }] },
+  { id: "stellar", family: "stellar", testnet: false, chainId: null, rpcUrl: "https://horizon.stellar.org", networkPassphrase: PUBNET, confirmations: 0,
+    tokens: [{ ...STELLAR_USDC, assetIssuer: "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN" }, { symbol: "XLM", decimals: 7, native: true }] },
+  { id: "stellar-testnet", family: "stellar", testnet: true, chainId: null, rpcUrl: "https://horizon-testnet.stellar.org", networkPassphrase: TESTNET, confirmations: 0,
+    tokens: [{ ...STELLAR_USDC, assetIssuer: "GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5" }, { symbol: "XLM", decimals: 7, native: true }] },
+  { id: "solana", family: "solana", testnet: false, chainId: null, rpcUrl: "https://api.mainnet-beta.solana.com", confirmations: 0,
+    tokens: [{ ...USDC, mint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" }, { symbol: "SOL", decimals: 9, native: true }] },
+  { id: "solana-devnet", family: "solana", testnet: true, chainId: null, rpcUrl: "https://api.devnet.solana.com", confirmations: 0,
+    tokens: [{ ...USDC, mint: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU" }, { symbol: "SOL", decimals: 9, native: true }] },
+];
+
+/** Problems that TypeBox cannot express: each token names exactly the locator its family uses. */
+function familyErrors(network: NetworkConfig): string[] {
+  const errors: string[] = [];
+  if (network.family === "evm" && network.chainId === null) errors.push(`${network.id}: an EVM network needs a chainId`);
+  if (network.family !== "evm" && network.chainId !== null) errors.push(`${network.id}: only EVM networks have a chainId`);
+  if (network.family === "stellar" && !network.networkPassphrase) errors.push(`${network.id}: a Stellar network needs its networkPassphrase`);
+  const symbols = new Set<string>();
+  for (const token of network.tokens) {
+    if (symbols.has(token.symbol)) errors.push(`${network.id}: token ${token.symbol} is listed twice`);
+    symbols.add(token.symbol);
+    const locator = { evm: token.contract, solana: token.mint, stellar: token.assetCode && token.assetIssuer }[network.family];
+    if (!token.native === !locator) errors.push(`${network.id}: token ${token.symbol} must be either native or name its ${network.family === "evm" ? "contract" : network.family === "solana" ? "mint" : "assetCode and assetIssuer"}`);
+  }
+  return errors;
+}
+
+export class ChainRegistry {
+  private readonly byId: ReadonlyMap<string, NetworkConfig>;
+
+  constructor(networks: readonly NetworkConfig[]) {
+    const errors = networks.flatMap(familyErrors);
+    if (errors.length) throw new Error(`Invalid chain registry:\n  ${errors.join("\n  ")}`);
+    this.byId = new Map(networks.map((n) => [n.id, n]));
+  }
+
+  /** The built-in networks, with the entries of a registry file replacing or extending them by id. */
+  static fromFile(contents: unknown, base: readonly NetworkConfig[] = BUILT_IN_NETWORKS): ChainRegistry {
+    const problems = [...Value.Errors(RegistryFile, contents)].map((e) => `${e.path}: ${e.message}`);
+    if (problems.length) throw new Error(`Invalid chain registry file:\n  ${problems.slice(0, 10).join("\n  ")}`);
+    const merged = new Map(base.map((n) => [n.id, n]));
+    for (const network of contents as Static<typeof RegistryFile>) merged.set(network.id, network as NetworkConfig);
+    return new ChainRegistry([...merged.values()]);
+  }
+
+  get(id: string): NetworkConfig | undefined {
+    return this.byId.get(id);
+  }
+
+  /** An EVM network by chain id, for callers that name a chain the EVM way. */
+  byChainId(chainId: number): NetworkConfig | undefined {
+    for (const network of this.byId.values()) if (network.chainId === chainId) return network;
+    return undefined;
+  }
+
+  list(): NetworkConfig[] {
+    return [...this.byId.values()];
+  }
+}
+
+/** A token of the network by symbol (case-insensitive) or by its contract / mint address. */
+export function findToken(network: NetworkConfig, ref: string): TokenConfig | undefined {
+  const wanted = ref.toLowerCase();
+  return network.tokens.find((t) => t.symbol.toLowerCase() === wanted || t.contract?.toLowerCase() === wanted || t.mint === ref);
+}
+
+/** Test credentials settle only on test networks and live ones only on main networks. */
+export const networkAllowedIn = (network: NetworkConfig, environment: Environment): boolean =>
+  network.testnet === (environment === "development");

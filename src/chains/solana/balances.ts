@@ -1,0 +1,81 @@
+/**
+ * Pure rules that read a finalized transaction's balance changes against an expectation. Amounts are
+ * read from integer strings (`uiTokenAmount.amount`) or integer lamports into bigint; the `uiAmount`
+ * floats in the RPC response are never looked at.
+ */
+import type { TokenBalance } from "@solana/web3.js";
+import { refuse, type PaymentRefusal } from "../types";
+
+/** A qualifying rise: which account rose (its index in the message's account keys) and by how much. */
+export interface Rise {
+  accountIndex: number;
+  amount: bigint;
+}
+
+export type Judgement = { ok: true; rises: Rise[] } | PaymentRefusal;
+
+const INTEGER = /^\d+$/;
+
+/** Parses an RPC integer string; anything else means the endpoint answered garbage, so it throws. */
+function units(text: string): bigint {
+  if (!INTEGER.test(text)) throw new Error("token amount is not an integer string");
+  return BigInt(text);
+}
+
+/**
+ * SPL tokens. The recipient is the wallet that OWNS the receiving token account, so any token account
+ * of theirs counts (the associated one or another). Each account that rose by at least the amount is a
+ * qualifying transfer; rises are not summed across accounts.
+ */
+export function judgeToken(pre: TokenBalance[], post: TokenBalance[], mint: string, recipient: string, amount: bigint): Judgement {
+  const before = new Map<number, bigint>();
+  for (const entry of pre) if (entry.mint === mint) before.set(entry.accountIndex, units(entry.uiTokenAmount.amount));
+
+  let mintRose = false;
+  let recipientRose = false;
+  const rises: Rise[] = [];
+  for (const entry of post) {
+    if (entry.mint !== mint) continue;
+    // An account created inside the transaction has no pre entry: it started at zero.
+    const rise = units(entry.uiTokenAmount.amount) - (before.get(entry.accountIndex) ?? 0n);
+    if (rise <= 0n) continue;
+    mintRose = true;
+    if (entry.owner !== recipient) continue;
+    recipientRose = true;
+    if (rise >= amount) rises.push({ accountIndex: entry.accountIndex, amount: rise });
+  }
+
+  if (rises.length > 0) return { ok: true, rises: rises.sort((a, b) => a.accountIndex - b.accountIndex) };
+  if (!mintRose) return refuse("wrong_token", "The transaction moved none of the accepted token to anyone.");
+  if (!recipientRose) return refuse("wrong_recipient", "The accepted token moved, but to no account owned by the recipient.");
+  return refuse("amount_too_low", "The recipient received the accepted token, but less than the amount due.");
+}
+
+/**
+ * Native SOL: the recipient's lamport balance change. It must be a key of the message (static or loaded);
+ * `keys` lists them in the order the balance arrays use.
+ */
+export function judgeNative(keys: string[], pre: number[], post: number[], recipient: string, amount: bigint): Judgement {
+  const rises: Rise[] = [];
+  let recipientRose = false;
+  keys.forEach((key, accountIndex) => {
+    if (key !== recipient) return;
+    const rise = lamports(post[accountIndex]) - lamports(pre[accountIndex]);
+    if (rise <= 0n) return;
+    recipientRose = true;
+    if (rise >= amount) rises.push({ accountIndex, amount: rise });
+  });
+  if (rises.length > 0) return { ok: true, rises };
+  if (!recipientRose) return refuse("wrong_recipient", "The recipient's SOL balance did not rise in this transaction.");
+  return refuse("amount_too_low", "The recipient received SOL, but less than the amount due.");
+}
+
+/**
+ * Lamports arrive as JSON numbers and are parsed as doubles before we see them. Above 2^53 (about
+ * 9 million SOL in one account) they may already be rounded, so such a balance cannot prove an exact
+ * amount: throw rather than verify on a rounded figure.
+ */
+function lamports(value: number | undefined): bigint {
+  if (value === undefined || !Number.isSafeInteger(value) || value < 0) throw new Error("lamport balance is not an exact integer");
+  return BigInt(value);
+}

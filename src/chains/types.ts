@@ -1,0 +1,111 @@
+/**
+ * The one interface every chain family implements. Adapters return a verdict value and never throw for
+ * a verdict: a payment that does not prove what was asked is `{ok: false, reason}`, and so is an RPC
+ * endpoint that is down. Everything here crosses the worker boundary, so it must survive
+ * structuredClone: plain objects, strings, numbers, bigints; no class instances, no functions.
+ */
+
+export type ChainFamily = "evm" | "stellar" | "solana";
+
+/** A token a network accepts. Exactly one of the family-specific locators is set. */
+export interface TokenConfig {
+  /** what integrators pass as `acceptedToken`, e.g. "USDC"; unique within a network */
+  symbol: string;
+  decimals: number;
+  /** EVM: the ERC-20 contract address. Absent for the native coin. */
+  contract?: string;
+  /** Solana: the SPL mint address. Absent for native SOL. */
+  mint?: string;
+  /** Stellar: the credit asset. Absent for native XLM. */
+  assetCode?: string;
+  assetIssuer?: string;
+  /** true for the network's own coin (ETH, SOL, XLM) */
+  native?: boolean;
+}
+
+export interface NetworkConfig {
+  /** registry key, e.g. "base-sepolia", "stellar-testnet", "solana-devnet", "anvil" */
+  id: string;
+  family: ChainFamily;
+  /** test networks settle only `_test_` (development) credentials; main networks only live ones */
+  testnet: boolean;
+  /** EVM chain id; null for Stellar and Solana */
+  chainId: number | null;
+  /** EVM and Solana JSON-RPC endpoint; Horizon base URL for Stellar */
+  rpcUrl: string;
+  /** Stellar network passphrase (the transaction hash commits to it) */
+  networkPassphrase?: string;
+  /**
+   * EVM: blocks on top of the payment's block (inclusive of it) before it counts as final; 0 means use
+   * the node's `finalized` block tag instead. Stellar closes ledgers final; Solana uses `finalized`
+   * commitment. Both ignore this field.
+   */
+  confirmations: number;
+  tokens: TokenConfig[];
+}
+
+/** What a submitted transaction must prove. Amounts are integer smallest units. */
+export interface PaymentExpectation {
+  network: NetworkConfig;
+  token: TokenConfig;
+  txHash: string;
+  /** EVM address / Solana owner address / Stellar account (G...) that must receive the funds */
+  recipient: string;
+  /** the transfer must be at least this much (EVM native transfers: exactly this much) */
+  amount: bigint;
+  /** Stellar only: the text memo the payment must carry, when set */
+  memo?: string;
+}
+
+/** One qualifying transfer inside a verified transaction. */
+export interface VerifiedTransfer {
+  /** EVM: the log index; Stellar: the operation index; Solana: the recipient token account's index */
+  transferIndex: number;
+  amount: bigint;
+  /** sender, best known: EVM `from`, Stellar op source or tx source, Solana fee payer */
+  payer: string;
+}
+
+export interface PaymentProof {
+  ok: true;
+  /** every transfer in the transaction that satisfies the expectation, in transaction order */
+  transfers: VerifiedTransfer[];
+  /** EVM block number, Stellar ledger sequence, Solana slot */
+  blockNumber: bigint;
+  /** EVM block hash; null where the family has no reorgs to guard against */
+  blockHash: string | null;
+}
+
+/**
+ * Why a transaction does not prove the payment. `retryable` reasons may change with time (not final yet,
+ * not found yet, endpoint down); the others never will for this transaction.
+ */
+export type RefusalReason =
+  | "not_found" // retryable: unknown to the node (yet), or dropped by a reorg
+  | "not_final" // retryable: included but not enough confirmations / commitment
+  | "rpc_unavailable" // retryable: the endpoint is down or answered garbage
+  | "timeout" // retryable: the job ran past its deadline
+  | "worker_crashed" // retryable: the worker died during the job
+  | "failed" // the transaction reverted / failed on chain
+  | "wrong_token" // no transfer of the accepted token (e.g. another contract emitting the same event)
+  | "wrong_recipient" // the token moved, but not to the expected recipient
+  | "amount_too_low" // the right token to the right recipient, but less than asked
+  | "memo_mismatch" // Stellar: memo missing or different
+  | "invalid_transaction"; // malformed hash, hash does not match the envelope, unsupported shape
+
+export const RETRYABLE_REASONS: ReadonlySet<RefusalReason> = new Set(["not_found", "not_final", "rpc_unavailable", "timeout", "worker_crashed"]);
+
+export interface PaymentRefusal {
+  ok: false;
+  reason: RefusalReason;
+  /** one human sentence, safe to show an integrator (no secrets, no RPC URLs with keys) */
+  detail: string;
+}
+
+export type PaymentVerdict = PaymentProof | PaymentRefusal;
+
+export interface ChainAdapter {
+  verifyPayment(expectation: PaymentExpectation): Promise<PaymentVerdict>;
+}
+
+export const refuse = (reason: RefusalReason, detail: string): PaymentRefusal => ({ ok: false, reason, detail });

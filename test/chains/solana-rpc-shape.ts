@@ -1,0 +1,81 @@
+/** Small encoders the fake Solana RPC needs to print values exactly as a node does. */
+import type { VersionedTransaction } from "@solana/web3.js";
+import { InstructionErrorCustom, TransactionErrorInstructionError, type FailedTransactionMetadata } from "litesvm/dist/internal";
+
+const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+
+export function encodeBase58(bytes: Uint8Array): string {
+  const digits: number[] = []; // little-endian base-58
+  for (const byte of bytes) {
+    let carry = byte;
+    for (let i = 0; i < digits.length; i++) {
+      carry += digits[i]! << 8;
+      digits[i] = carry % 58;
+      carry = Math.floor(carry / 58);
+    }
+    while (carry > 0) {
+      digits.push(carry % 58);
+      carry = Math.floor(carry / 58);
+    }
+  }
+  let zeros = "";
+  for (const byte of bytes) {
+    if (byte !== 0) break;
+    zeros += "1";
+  }
+  return zeros + digits.reverse().map((d) => ALPHABET[d]).join("");
+}
+
+/** The JSON the RPC prints for a transaction error (serde's externally tagged enum). */
+export type RpcTransactionError = string | Record<string, unknown>;
+
+/**
+ * litesvm's error classes -> the RPC's JSON. Only the shapes these tests produce are mapped; anything
+ * else throws so a test cannot silently serve an invented error.
+ */
+export function rpcTransactionError(err: ReturnType<FailedTransactionMetadata["err"]>): RpcTransactionError {
+  if (err instanceof TransactionErrorInstructionError) {
+    const inner = err.err();
+    if (inner instanceof InstructionErrorCustom) return { InstructionError: [err.index, { Custom: inner.code }] };
+  }
+  throw new Error(`no RPC shape mapped for ${String(err)}`);
+}
+
+export interface RpcTokenAmount {
+  amount: string;
+  decimals: number;
+  uiAmount: number | null;
+  uiAmountString: string;
+}
+
+/** What the RPC prints for a raw amount: the integer string, plus the float and decimal-string views. */
+export function uiTokenAmount(amount: bigint, decimals: number): RpcTokenAmount {
+  const scale = 10n ** BigInt(decimals);
+  const fraction = (amount % scale).toString().padStart(decimals, "0").replace(/0+$/, "");
+  const uiAmountString = fraction ? `${amount / scale}.${fraction}` : `${amount / scale}`;
+  return { amount: amount.toString(), decimals, uiAmount: Number(uiAmountString), uiAmountString };
+}
+
+/** The signed message as the RPC prints it for encoding "json". */
+export function rpcMessage(tx: VersionedTransaction): Record<string, unknown> {
+  const message = tx.message;
+  const body: Record<string, unknown> = {
+    accountKeys: message.staticAccountKeys.map((k) => k.toBase58()),
+    header: message.header,
+    recentBlockhash: message.recentBlockhash,
+    instructions: message.compiledInstructions.map((ix) => ({
+      programIdIndex: ix.programIdIndex,
+      accounts: ix.accountKeyIndexes,
+      data: encodeBase58(ix.data),
+      stackHeight: null,
+    })),
+  };
+  if (message.version === 0) {
+    body.addressTableLookups = message.addressTableLookups.map((l) => ({
+      accountKey: l.accountKey.toBase58(),
+      writableIndexes: l.writableIndexes,
+      readonlyIndexes: l.readonlyIndexes,
+    }));
+  }
+  return body;
+}

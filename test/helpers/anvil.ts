@@ -1,0 +1,98 @@
+/**
+ * A real local EVM node for chain tests: anvil from npm (@foundry-rs/anvil ships the binary in a
+ * per-platform package), plus solc-js to compile and deploy the test tokens in test/fixtures.
+ */
+import solc from "solc";
+import {
+  createTestClient, http, publicActions, walletActions,
+  type Abi, type Address, type Hex,
+} from "viem";
+import { mnemonicToAccount } from "viem/accounts";
+import { foundry } from "viem/chains";
+
+/** anvil's dev accounts come from this mnemonic, each funded with 10 000 ETH. */
+const DEV_MNEMONIC = "test test test test test test test test test test test junk";
+
+function anvilBinary(): string {
+  const arch = process.arch === "x64" ? "amd64" : process.arch;
+  const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
+  return Bun.resolveSync(`${pkg}/package.json`, import.meta.dir).replace(/package\.json$/, "bin/anvil");
+}
+
+async function freePort(): Promise<number> {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+}
+
+export interface Anvil {
+  rpcUrl: string;
+  client: ReturnType<typeof makeClient>;
+  stop(): Promise<void>;
+}
+
+function makeClient(rpcUrl: string) {
+  return createTestClient({ chain: foundry, mode: "anvil", transport: http(rpcUrl) }).extend(publicActions).extend(walletActions);
+}
+
+/** Starts anvil with automining on a free port and waits until it answers. */
+export async function startAnvil(): Promise<Anvil> {
+  const port = await freePort();
+  const proc = Bun.spawn([anvilBinary(), "--port", String(port), "--host", "127.0.0.1", "--silent"], { stdout: "ignore", stderr: "pipe" });
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const client = makeClient(rpcUrl);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await client.getChainId();
+      break;
+    } catch (error) {
+      if (attempt > 100 || proc.exitCode !== null) throw new Error(`anvil did not start: ${await new Response(proc.stderr).text()}`);
+      await Bun.sleep(50);
+    }
+  }
+  return {
+    rpcUrl,
+    client,
+    async stop() {
+      proc.kill();
+      await proc.exited;
+    },
+  };
+}
+
+interface Compiled {
+  abi: Abi;
+  bytecode: Hex;
+}
+
+let compiled: Record<string, Compiled> | null = null;
+
+/** Compiles test/fixtures/TestTokens.sol once per process with solc-js. */
+export async function testContracts(): Promise<Record<"TestToken" | "ImpostorToken", Compiled>> {
+  if (!compiled) {
+    const source = await Bun.file(new URL("../fixtures/TestTokens.sol", import.meta.url)).text();
+    const input = {
+      language: "Solidity",
+      sources: { "TestTokens.sol": { content: source } },
+      settings: { outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
+    };
+    const output = JSON.parse(solc.compile(JSON.stringify(input)));
+    const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === "error");
+    if (errors.length) throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join("\n"));
+    compiled = {};
+    for (const [name, contract] of Object.entries(output.contracts["TestTokens.sol"] as Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>)) {
+      compiled[name] = { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
+    }
+  }
+  return compiled as Record<"TestToken" | "ImpostorToken", Compiled>;
+}
+
+export const account = (index: number) => mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index });
+
+/** Deploys a contract from `deployer` and waits for it; returns its address. */
+export async function deploy(anvil: Anvil, contract: Compiled, args: readonly unknown[] = [], deployer = account(0)): Promise<Address> {
+  const hash = await anvil.client.deployContract({ abi: contract.abi, bytecode: contract.bytecode, args, account: deployer, chain: foundry });
+  const receipt = await anvil.client.waitForTransactionReceipt({ hash });
+  return receipt.contractAddress!;
+}
