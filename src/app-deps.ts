@@ -9,6 +9,10 @@ import type { Logger } from "./lib/logger";
 import { CredentialStore } from "./auth/credential-store";
 import { EntitlementRuntime } from "./modules/entitlements/runtime";
 import { createRateLimiter, type RateLimiter } from "./ratelimit";
+import { ChainPool } from "./chains/pool";
+import { ChainRegistry } from "./chains/registry";
+import type { SettlementDeps } from "./modules/payments/settle";
+import { startSweeper } from "./modules/payments/sweeper";
 
 export interface AppDeps {
   sql: Sql;
@@ -20,6 +24,8 @@ export interface AppDeps {
   /** null when RATE_LIMIT_ENABLED=false */
   rateLimiter: RateLimiter | null;
   tokenSigningSecret: string;
+  /** chain registry, worker pool and cache hook for payment settlement */
+  settlement: SettlementDeps;
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -32,6 +38,18 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
   const rateLimiter = createRateLimiter({ enabled: config.rateLimitEnabled, redisUrl: config.redisUrl }, (error) =>
     logger.warn("rate limiter store failed; request admitted", { error: message(error) }),
   );
+  const pool = new ChainPool({
+    size: config.chainWorkers,
+    jobTimeoutMs: config.chainJobTimeoutMs,
+    onWorkerLost: (reason) => logger.warn("chain worker lost; replaced", { reason }),
+  });
+  const settlement: SettlementDeps = {
+    sql,
+    registry: new ChainRegistry(config.chainNetworks),
+    pool,
+    companyChanged: (tenant, companyId) => entitlements.companyChanged(tenant, companyId),
+  };
+  const sweeper = config.checkoutSweepIntervalMs > 0 ? startSweeper(settlement, clock, logger, config.checkoutSweepIntervalMs) : null;
   return {
     sql,
     config,
@@ -41,8 +59,11 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     entitlements,
     rateLimiter,
     tokenSigningSecret: config.tokenSigningSecret,
+    settlement,
     /** Settles queued usage, flushes lastUsedAt, closes the limiter; the pool stays open for the caller. */
     async stop() {
+      await sweeper?.stop();
+      await pool.close();
       await entitlements.stop();
       await credentials.stop();
       await rateLimiter?.close();

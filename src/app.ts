@@ -15,6 +15,7 @@ import { auditRoutes } from "./modules/audit";
 import { entitlementRoutes } from "./modules/entitlements";
 import { eventRoutes } from "./modules/events";
 import { featureRoutes } from "./modules/catalog";
+import { paymentRoutes } from "./modules/payments";
 
 export const API_PREFIX = "/api/v1";
 
@@ -57,7 +58,8 @@ export function createApp(deps: AppDeps) {
         .use(featureRoutes(deps))
         .use(auditRoutes(deps))
         .use(entitlementRoutes(deps))
-        .use(eventRoutes(deps)),
+        .use(eventRoutes(deps))
+        .use(paymentRoutes(deps)),
     );
 }
 

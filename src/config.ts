@@ -5,6 +5,8 @@
 import { Type as T, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { loadOrCreateSecrets } from "./lib/secrets";
+import { BUILT_IN_NETWORKS, ChainRegistry } from "./chains/registry";
+import type { NetworkConfig } from "./chains/types";
 
 const PortNumber = T.Integer({ minimum: 1, maximum: 65535 });
 
@@ -23,6 +25,11 @@ const EnvSchema = T.Object({
   LOG_LEVEL: T.Optional(T.Union([T.Literal("debug"), T.Literal("info"), T.Literal("warn"), T.Literal("error"), T.Literal("silent")])),
   // Value.Convert turns "true"/"false"/"1"/"0" (any case) into a boolean; anything else fails validation.
   RATE_LIMIT_ENABLED: T.Optional(T.Boolean()),
+  CHAIN_REGISTRY_FILE: T.Optional(T.String({ minLength: 1 })),
+  CHAIN_WORKERS: T.Optional(T.Integer({ minimum: 1, maximum: 32 })),
+  CHAIN_JOB_TIMEOUT_MS: T.Optional(T.Integer({ minimum: 100, maximum: 300_000 })),
+  // 0 turns the settlement sweeper off (tests drive it by hand).
+  CHECKOUT_SWEEP_INTERVAL_MS: T.Optional(T.Integer({ minimum: 0, maximum: 3_600_000 })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -46,6 +53,11 @@ export interface Config {
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   /** The spec's 500-requests-per-60-s limiter on the endpoints it names; Redis-shared when `redisUrl` is set. */
   rateLimitEnabled: boolean;
+  /** the chain registry: built-in networks, replaced or extended by CHAIN_REGISTRY_FILE */
+  chainNetworks: NetworkConfig[];
+  chainWorkers: number;
+  chainJobTimeoutMs: number;
+  checkoutSweepIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -91,5 +103,21 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     keyCacheTtlMs: (env.KEY_CACHE_TTL_SECONDS ?? 30) * 1000,
     logLevel: env.LOG_LEVEL ?? "info",
     rateLimitEnabled: env.RATE_LIMIT_ENABLED ?? true,
+    chainNetworks: await loadChainNetworks(env.CHAIN_REGISTRY_FILE),
+    chainWorkers: env.CHAIN_WORKERS ?? 2,
+    chainJobTimeoutMs: env.CHAIN_JOB_TIMEOUT_MS ?? 20_000,
+    checkoutSweepIntervalMs: env.CHECKOUT_SWEEP_INTERVAL_MS ?? 5_000,
   };
+}
+
+/** The built-in networks, with CHAIN_REGISTRY_FILE's entries replacing or adding networks by id. */
+async function loadChainNetworks(path: string | undefined): Promise<NetworkConfig[]> {
+  if (!path) return [...BUILT_IN_NETWORKS];
+  const file = Bun.file(path);
+  if (!(await file.exists())) throw new ConfigError(`Invalid configuration:\n  CHAIN_REGISTRY_FILE=${JSON.stringify(path)}: no such file`);
+  try {
+    return ChainRegistry.fromFile(await file.json()).list();
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration:\n  CHAIN_REGISTRY_FILE=${JSON.stringify(path)}: ${error instanceof Error ? error.message : String(error)}`);
+  }
 }

@@ -40,6 +40,14 @@ export const ACCESS = {
   // Spec rule 5: never sk_ or rk_; rule 6: reads need a dashboard session with catalog:read.
   "POST /events": { kinds: ["legacy", "embed"] },
   "GET /events": { kinds: ["dashboard"], role: "catalog:read" },
+  // Payment-link and checkout writes need payments.write; spec rule 7: checkout-session reads take a legacy key or a dashboard session.
+  "POST /payment-links": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "payments.write", role: "billing:write" },
+  "GET /payment-links": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "payments.write", role: "billing:read" },
+  "GET /payment-links/{id}": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "payments.write", role: "billing:read" },
+  "POST /checkout-sessions": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "payments.write", role: "billing:write" },
+  "POST /checkout-sessions/{id}/payments": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "payments.write", role: "billing:write" },
+  "GET /checkout-sessions": { kinds: ["legacy", "dashboard"], role: "billing:read" },
+  "GET /checkout-sessions/{id}": { kinds: ["legacy", "dashboard"], role: "billing:read" },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type RouteKey = keyof typeof ACCESS;

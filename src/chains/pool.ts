@@ -34,12 +34,12 @@ export class ChainPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(private readonly options: ChainPoolOptions) {
-    for (let i = 0; i < options.size; i++) this.slots.push(this.spawn());
-  }
+  constructor(private readonly options: ChainPoolOptions) {}
 
   verifyPayment(expectation: PaymentExpectation): Promise<PaymentVerdict> {
     if (this.closed) return Promise.resolve(refuse("worker_crashed", "The chain worker pool is shut down"));
+    // Workers start with the first job: an instance that never settles a payment never pays for them.
+    while (this.slots.length < this.options.size) this.slots.push(this.spawn());
     const slot = this.leastBusy();
     const id = this.nextId++;
     return new Promise((resolve) => {

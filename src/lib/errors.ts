@@ -16,6 +16,16 @@ export const ERROR_CODES = [
   "insufficient_credits",
   "limit_reached",
   "feature_not_enabled",
+  // Checkout: the session can no longer be paid; the transaction already paid for a session.
+  "checkout_session_closed",
+  "payment_replayed",
+  // Checkout: the submitted transaction does not prove the payment (the session is FAILED with it).
+  "transaction_failed",
+  "wrong_token",
+  "wrong_recipient",
+  "amount_too_low",
+  "memo_mismatch",
+  "invalid_transaction",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -13,7 +13,10 @@ import { createTeamFixture, newKey, type TeamFixture } from "../helpers/fixtures
 import { createCompanyOnPlan } from "../helpers/catalog";
 
 // Created at module top level so the helpers' afterAll hooks belong to this file.
-const t: TestApp = await createTestApp();
+// A test network whose endpoint is down: a submitted payment answers 202 (not verifiable yet) at once.
+const registryFile = `${process.cwd()}/.data/test/matrix-registry-${randomToken(8)}.json`;
+await Bun.write(registryFile, JSON.stringify([{ id: "matrix-chain", family: "evm", testnet: true, chainId: 31999, rpcUrl: "http://127.0.0.1:9", confirmations: 1, tokens: [{ symbol: "USDC", decimals: 6, contract: `0x${"1".repeat(40)}` }] }]));
+const t: TestApp = await createTestApp({ CHAIN_REGISTRY_FILE: registryFile });
 const team: TeamFixture = await createTeamFixture(t);
 const creds: Record<string, { token?: string; cookie?: string }> = {};
 // A company on a plan with one enabled boolean feature, so the entitlement routes have something to answer.
@@ -25,9 +28,16 @@ const creds: Record<string, { token?: string; cookie?: string }> = {};
   await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "matrix-co", plan.id);
 }
 
-// `path` may be a factory, for routes whose success consumes their target (DELETE): each call gets a fresh one.
+// `path` and `body` may be factories, for routes whose success consumes their target (DELETE, paying a
+// session): each call gets a fresh one.
 type RouteCase = { method: string; path: string | (() => Promise<string>); body?: unknown; ok: number };
 const pathOf = (r: RouteCase) => (typeof r.path === "string" ? r.path : r.path());
+const bodyOf = (r: RouteCase) => (typeof r.body === "function" ? r.body() : r.body);
+const linkBody = { amount: "1000000", network: "matrix-chain", acceptedToken: "USDC", recipientWallet: `0x${"2".repeat(40)}` };
+const matrixLink = (await t.call("POST", "/payment-links", { token: team.keys.secret, body: linkBody })).body.paymentLink.id as string;
+const freshSession = async () => (await t.call("POST", "/checkout-sessions", { token: team.keys.secret, body: { paymentLinkId: matrixLink } })).body.checkoutSession.id as string;
+const matrixSession = await freshSession();
+const randomHash = () => ({ txHash: `0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("")}` });
 const freshFeaturePath = async () => {
   const f = await createFeature(t.db.sql, { teamId: team.teamId, environment: "development" }, { name: "Matrix feature", featureKey: `matrix-${randomToken(10).toLowerCase()}`, featureType: "boolean" });
   return `/features/${f.id}`;
@@ -48,6 +58,13 @@ const ROUTES: Record<string, RouteCase> = {
   "POST /usage/consume": { method: "POST", path: "/usage/consume", body: { company: "matrix-co", feature: "matrix-flag" }, ok: 200 },
   "POST /events": { method: "POST", path: "/events", body: { event_type: "track", name: "matrix-flag", company: { id: "matrix-co" } }, ok: 200 },
   "GET /events": { method: "GET", path: "/events", ok: 200 },
+  "POST /payment-links": { method: "POST", path: "/payment-links", body: linkBody, ok: 201 },
+  "GET /payment-links": { method: "GET", path: "/payment-links", ok: 200 },
+  "GET /payment-links/{id}": { method: "GET", path: `/payment-links/${matrixLink}`, ok: 200 },
+  "POST /checkout-sessions": { method: "POST", path: "/checkout-sessions", body: { paymentLinkId: matrixLink }, ok: 201 },
+  "POST /checkout-sessions/{id}/payments": { method: "POST", path: async () => `/checkout-sessions/${await freshSession()}/payments`, body: randomHash, ok: 202 },
+  "GET /checkout-sessions": { method: "GET", path: "/checkout-sessions", ok: 200 },
+  "GET /checkout-sessions/{id}": { method: "GET", path: `/checkout-sessions/${matrixSession}`, ok: 200 },
 };
 
 // ✓ = allowed (the route's success status); 403 = authenticated but the wrong kind or missing permission.
@@ -68,6 +85,14 @@ const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
   "POST /usage/consume": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: Y, sessionJwt: Y, dashboardAdmin: 403, dashboardCatalog: 403 },
   "POST /events": { secret: 403, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: Y, sessionJwt: Y, dashboardAdmin: 403, dashboardCatalog: 403 },
   "GET /events": { secret: 403, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: 403, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: Y },
+  // payments.write for payment-link and checkout writes; checkout-session reads: legacy key or dashboard only (rule 7).
+  "POST /payment-links": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
+  "GET /payment-links": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
+  "GET /payment-links/{id}": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
+  "POST /checkout-sessions": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
+  "POST /checkout-sessions/{id}/payments": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
+  "GET /checkout-sessions": { secret: 403, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
+  "GET /checkout-sessions/{id}": { secret: 403, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
 };
 
 beforeAll(async () => {
@@ -89,7 +114,7 @@ describe("credential matrix", () => {
     for (const [credential, expected] of Object.entries(row)) {
       test(`${route} with ${credential} -> ${expected === Y ? ROUTES[route]!.ok : 403}`, async () => {
         const r = ROUTES[route]!;
-        const res = await t.call(r.method, await pathOf(r), { ...creds[credential], body: r.body });
+        const res = await t.call(r.method, await pathOf(r), { ...creds[credential], body: bodyOf(r) });
         if (expected === Y) {
           expect(res.status).toBe(r.ok);
         } else {
@@ -105,7 +130,7 @@ describe("credential matrix", () => {
 describe("401: missing or invalid credentials", () => {
   const expect401 = async (options: { token?: string; cookie?: string; headers?: Record<string, string> }, code: string) => {
     for (const r of Object.values(ROUTES)) {
-      const res = await t.call(r.method, await pathOf(r), { ...options, body: r.body });
+      const res = await t.call(r.method, await pathOf(r), { ...options, body: bodyOf(r) });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: expect.any(String), code });
     }

@@ -8,7 +8,7 @@ import { queries, run, runOne } from "../../db/queries";
 import type { Environment } from "../../auth/kinds";
 import { badRequest, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { recordAudit } from "../audit/repo";
+import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
 import { OPERATOR } from "../teams/service";
 import { publishChange, usageChanges } from "./changes";
@@ -27,20 +27,28 @@ export interface CreditGrantInput {
 
 export async function grantCredits(sql: Sql, tenant: Tenant, input: CreditGrantInput, now: number = Date.now()) {
   if (input.amount <= 0n) throw badRequest("Amount must be positive", { amount: "> 0" });
-  return sql.begin(async (tx) => {
+  return sql.begin(async (t) => {
+    const tx = t as unknown as Sql;
     const company = await findCompanyByKeys(tx, tenant, input.company, input.company, input.company);
     if (!company) throw notFound(`No company ${input.company}`);
-    const held = await run<{ remaining: bigint; expires_at: Date | null }>(tx, Q.credit_grant_lock_many, [[tenant.teamId], [tenant.environment], [company.id], new Date(now)]);
-    const grant = (await runOne<{ id: string; remaining: bigint; expires_at: Date | null }>(tx, Q.credit_grant_insert, [
-      newId("cgr"), tenant.teamId, tenant.environment, company.id, input.amount, input.reason ?? null, input.expiresAt ?? null,
-    ]))!;
-    await recordAudit(tx, { ...tenant, actor: OPERATOR, action: "credit.grant", resourceType: "credit_grant", resourceId: grant.id, details: { companyId: company.id, amount: input.amount.toString() } });
-    // Burn order: soonest-expiring first, never-expiring last (the new grant is the newest of its expiry).
-    const lots = [...held, grant]
-      .filter((g) => g.expires_at === null || g.expires_at.getTime() > now)
-      .map((g) => ({ remaining: g.remaining, expiresAt: g.expires_at?.getTime() ?? null }))
-      .sort((a, b) => (a.expiresAt ?? Infinity) - (b.expiresAt ?? Infinity));
-    for (const change of usageChanges(tenant, [], [[company.id, lots.map((l) => [l.remaining.toString(), l.expiresAt])]])) await publishChange(tx, change);
-    return grant;
-  }) as Promise<{ id: string; remaining: bigint; expires_at: Date | null }>;
+    return grantCreditsInTx(tx, tenant, company.id, input, OPERATOR, now);
+  }) as Promise<CreditGrant>;
+}
+
+type CreditGrant = { id: string; remaining: bigint; expires_at: Date | null };
+
+/** The grant inside the caller's transaction (a paid checkout session grants with its own commit). */
+export async function grantCreditsInTx(tx: Sql, tenant: Tenant, companyId: string, input: Omit<CreditGrantInput, "company">, actor: Actor, now: number): Promise<CreditGrant> {
+  const held = await run<{ remaining: bigint; expires_at: Date | null }>(tx, Q.credit_grant_lock_many, [[tenant.teamId], [tenant.environment], [companyId], new Date(now)]);
+  const grant = (await runOne<CreditGrant>(tx, Q.credit_grant_insert, [
+    newId("cgr"), tenant.teamId, tenant.environment, companyId, input.amount, input.reason ?? null, input.expiresAt ?? null,
+  ]))!;
+  await recordAudit(tx, { ...tenant, actor, action: "credit.grant", resourceType: "credit_grant", resourceId: grant.id, details: { companyId, amount: input.amount.toString() } });
+  // Burn order: soonest-expiring first, never-expiring last (the new grant is the newest of its expiry).
+  const lots = [...held, grant]
+    .filter((g) => g.expires_at === null || g.expires_at.getTime() > now)
+    .map((g) => ({ remaining: g.remaining, expiresAt: g.expires_at?.getTime() ?? null }))
+    .sort((a, b) => (a.expiresAt ?? Infinity) - (b.expiresAt ?? Infinity));
+  for (const change of usageChanges(tenant, [], [[companyId, lots.map((l) => [l.remaining.toString(), l.expiresAt])]])) await publishChange(tx, change);
+  return grant;
 }

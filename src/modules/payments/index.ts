@@ -1,0 +1,125 @@
+/** Payment links and checkout sessions: open a session, submit the on-chain payment, read the outcome. */
+import { Elysia, t } from "elysia";
+import { authPlugin } from "../../plugins/auth";
+import { requestState } from "../../plugins/request-context";
+import type { AppDeps } from "../../app-deps";
+import { ApiError, notFound } from "../../lib/errors";
+import { actorOf } from "../audit/repo";
+import { CheckoutSession, CheckoutSessionCreate, PaymentLink, PaymentLinkCreate, PaymentSubmit } from "./model";
+import { presentCheckoutSession, presentPaymentLink } from "./present";
+import { findCheckoutSession, findPaymentLink, listCheckoutSessions, listPaymentLinks } from "./repo";
+import { createPaymentLink } from "./links";
+import { openCheckoutSession } from "./sessions";
+import { submitPayment } from "./settle";
+import { refusalCode } from "./refusals";
+import { DESCRIPTIONS } from "./docs";
+
+const ErrorBody = t.Object({ error: t.String() });
+const CodeErrorBody = t.Object({ error: t.String(), code: t.String() });
+const ValidationErrorBody = t.Object({ error: t.String(), details: t.Record(t.String(), t.String()) });
+const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
+const RECENT = 100; // the spec's "most recent 100, no cursor"
+
+export function paymentRoutes(deps: AppDeps) {
+  const settlement = deps.settlement;
+  return new Elysia()
+    .use(authPlugin(deps))
+    .post(
+      "/payment-links",
+      async ({ principal, body, request, set }) => {
+        const link = await createPaymentLink(deps.sql, settlement.registry, principal, actorOf(principal, requestState(request).requestId), body);
+        set.status = 201;
+        return { paymentLink: presentPaymentLink(link) };
+      },
+      {
+        access: "POST /payment-links",
+        body: PaymentLinkCreate,
+        response: { 201: t.Object({ paymentLink: PaymentLink }), 400: ValidationErrorBody },
+        detail: { tags: ["Payments"], summary: "Create a payment link", description: DESCRIPTIONS.createLink },
+      },
+    )
+    .get(
+      "/payment-links",
+      async ({ principal }) => ({ paymentLinks: (await listPaymentLinks(deps.sql, principal, RECENT)).map(presentPaymentLink) }),
+      {
+        access: "GET /payment-links",
+        response: { 200: t.Object({ paymentLinks: t.Array(PaymentLink) }) },
+        detail: { tags: ["Payments"], summary: "The most recent 100 payment links, newest first" },
+      },
+    )
+    .get(
+      "/payment-links/:id",
+      async ({ principal, params }) => {
+        const link = await findPaymentLink(deps.sql, principal, params.id);
+        if (!link) throw notFound(`No payment link ${params.id}`);
+        return { paymentLink: presentPaymentLink(link) };
+      },
+      {
+        access: "GET /payment-links/{id}",
+        params: IdParams,
+        response: { 200: t.Object({ paymentLink: PaymentLink }), 404: ErrorBody },
+        detail: { tags: ["Payments"], summary: "Retrieve a payment link" },
+      },
+    )
+    .post(
+      "/checkout-sessions",
+      async ({ principal, body, request, set }) => {
+        const session = await openCheckoutSession(deps.sql, settlement.registry, principal, actorOf(principal, requestState(request).requestId), body, new Date(deps.clock.now()));
+        set.status = 201;
+        return { checkoutSession: presentCheckoutSession(session) };
+      },
+      {
+        access: "POST /checkout-sessions",
+        body: CheckoutSessionCreate,
+        response: { 201: t.Object({ checkoutSession: CheckoutSession }), 400: ValidationErrorBody, 409: ErrorBody },
+        detail: { tags: ["Payments"], summary: "Open a checkout session from a payment link", description: DESCRIPTIONS.openSession },
+      },
+    )
+    .post(
+      "/checkout-sessions/:id/payments",
+      async ({ principal, params, body, request, set }) => {
+        const outcome = await submitPayment(settlement, principal, actorOf(principal, requestState(request).requestId), params.id, body.txHash, new Date(deps.clock.now()));
+        const checkoutSession = presentCheckoutSession(outcome.session);
+        if (outcome.kind === "failed") throw new ApiError(422, outcome.session.failure_detail ?? "The transaction does not prove the payment", refusalCode(outcome.session.failure_reason ?? ""));
+        if (outcome.kind === "pending") {
+          set.status = 202;
+          return { checkoutSession, verification: { reason: outcome.reason, detail: outcome.detail } };
+        }
+        return { checkoutSession };
+      },
+      {
+        access: "POST /checkout-sessions/{id}/payments",
+        params: IdParams,
+        body: PaymentSubmit,
+        response: {
+          200: t.Object({ checkoutSession: CheckoutSession }),
+          202: t.Object({ checkoutSession: CheckoutSession, verification: t.Object({ reason: t.String(), detail: t.String() }) }),
+          400: ValidationErrorBody, 404: ErrorBody, 409: CodeErrorBody, 422: CodeErrorBody,
+        },
+        detail: { tags: ["Payments"], summary: "Submit the on-chain payment of a checkout session", description: DESCRIPTIONS.submitPayment },
+      },
+    )
+    .get(
+      "/checkout-sessions",
+      async ({ principal }) => ({ checkoutSessions: (await listCheckoutSessions(deps.sql, principal, RECENT)).map(presentCheckoutSession) }),
+      {
+        access: "GET /checkout-sessions",
+        response: { 200: t.Object({ checkoutSessions: t.Array(CheckoutSession) }) },
+        detail: { tags: ["Payments"], summary: "The most recent 100 checkout sessions, newest first (no cursor)", description: DESCRIPTIONS.sessionStates },
+      },
+    )
+    .get(
+      "/checkout-sessions/:id",
+      async ({ principal, params }) => {
+        const session = await findCheckoutSession(deps.sql, principal, params.id);
+        if (!session) throw notFound(`No checkout session ${params.id}`);
+        return { checkoutSession: presentCheckoutSession(session) };
+      },
+      {
+        access: "GET /checkout-sessions/{id}",
+        params: IdParams,
+        response: { 200: t.Object({ checkoutSession: CheckoutSession }), 404: ErrorBody },
+        detail: { tags: ["Payments"], summary: "Retrieve a checkout session", description: DESCRIPTIONS.sessionStates },
+      },
+    );
+}

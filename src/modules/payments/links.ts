@@ -1,0 +1,53 @@
+/**
+ * Payment links: the terms of a payment (amount, token, network, recipient, what it buys), from which
+ * checkout sessions open. Every term is checked when the link is made, so a session can never ask a
+ * customer to pay on a network or into an address the service cannot verify.
+ */
+import type { Sql } from "../../db/client";
+import { ChainRegistry, findToken, networkAllowedIn } from "../../chains/registry";
+import { isValidRecipient } from "../../chains/addresses";
+import { badRequest } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { recordAudit, type Actor } from "../audit/repo";
+import { findCompanyByKeys } from "../customers/repo";
+import { plansByIds } from "../catalog/repo";
+import type { PaymentLinkCreate, PaymentLinkRow } from "./model";
+import { insertPaymentLink, type Tenant } from "./repo";
+
+const DEFAULT_TTL_SECONDS = 1800;
+
+export async function createPaymentLink(sql: Sql, registry: ChainRegistry, tenant: Tenant, actor: Actor, input: PaymentLinkCreate): Promise<PaymentLinkRow> {
+  const purpose = input.purpose ?? "PAYMENT";
+  const details: Record<string, string> = {};
+  const network = registry.get(input.network);
+  const token = network && findToken(network, input.acceptedToken);
+  if (!network) details["body.network"] = `Unknown network; one of: ${registry.list().map((n) => n.id).join(", ")}`;
+  else if (!networkAllowedIn(network, tenant.environment)) {
+    details["body.network"] = tenant.environment === "development" ? "Test credentials settle only on test networks" : "Live credentials settle only on main networks";
+  } else {
+    if (!token) details["body.acceptedToken"] = `Not accepted on ${network.id}; one of: ${network.tokens.map((t) => t.symbol).join(", ")}`;
+    if (!isValidRecipient(network.family, input.recipientWallet)) details["body.recipientWallet"] = `Not a valid ${network.family} address`;
+  }
+  if (purpose === "ADDON" && !input.addOnPlanId) details["body.addOnPlanId"] = "Required when purpose is ADDON";
+  if (purpose !== "ADDON" && input.addOnPlanId) details["body.addOnPlanId"] = "Only for purpose ADDON";
+  if (purpose === "CREDITS" && !input.creditAmount) details["body.creditAmount"] = "Required when purpose is CREDITS";
+  if (purpose !== "CREDITS" && input.creditAmount) details["body.creditAmount"] = "Only for purpose CREDITS";
+  if (Object.keys(details).length) throw badRequest("Validation failed", details);
+
+  return sql.begin(async (t) => {
+    const tx = t as unknown as Sql;
+    const company = input.companyId ? await findCompanyByKeys(tx, tenant, input.companyId, null, null) : null;
+    if (input.companyId && !company) details["body.companyId"] = `No company ${input.companyId}`;
+    if (input.addOnPlanId && (await plansByIds(tx, tenant, [input.addOnPlanId])).length === 0) details["body.addOnPlanId"] = `No plan ${input.addOnPlanId}`;
+    if (Object.keys(details).length) throw badRequest("Validation failed", details);
+    const link = await insertPaymentLink(tx, {
+      id: newId("plink"), team_id: tenant.teamId, environment: tenant.environment, network: network!.id, chain_id: network!.chainId,
+      token_symbol: token!.symbol, token: token!, amount: input.amount, recipient_wallet: input.recipientWallet,
+      company_id: company?.id ?? null, purpose, add_on_plan_id: input.addOnPlanId ?? null,
+      credit_amount: input.creditAmount ? BigInt(input.creditAmount) : null, ttl_seconds: input.ttlSeconds ?? DEFAULT_TTL_SECONDS,
+      description: input.description ?? null,
+    });
+    await recordAudit(tx, { ...tenant, actor, action: "payment_link.create", resourceType: "payment_link", resourceId: link.id, details: { amount: link.amount, network: link.network, token: link.token_symbol, purpose } });
+    return link;
+  });
+}

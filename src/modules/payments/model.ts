@@ -1,0 +1,95 @@
+/** Payment link and checkout session shapes: what callers send, and what the API returns. */
+import { t, type Static } from "elysia";
+import type { TokenConfig } from "../../chains/types";
+
+const Nullable = <S extends ReturnType<typeof t.String | typeof t.Integer>>(s: S) => t.Union([s, t.Null()]);
+
+export const PURPOSES = ["PAYMENT", "ADDON", "CREDITS"] as const;
+export type Purpose = (typeof PURPOSES)[number];
+export const SESSION_STATUSES = ["PENDING", "CONFIRMING", "PAID", "EXPIRED", "FAILED"] as const;
+export type SessionStatus = (typeof SESSION_STATUSES)[number];
+
+const BaseUnits = t.String({ pattern: "^[1-9][0-9]{0,77}$", description: "Integer amount in the token's smallest units, as a string (e.g. \"25000000\" is 25 USDC)" });
+
+export const PaymentLinkCreate = t.Object({
+  amount: BaseUnits,
+  network: t.String({ minLength: 1, maxLength: 64, description: "A chain registry id: ethereum, base, sepolia, base-sepolia, stellar, stellar-testnet, solana, solana-devnet, or one added by CHAIN_REGISTRY_FILE" }),
+  acceptedToken: t.String({ minLength: 1, maxLength: 64, description: "A token of the network, by symbol (USDC) or contract / mint address" }),
+  recipientWallet: t.String({ minLength: 1, maxLength: 100, description: "Where the customer pays: an EVM address (EIP-55 checksum if mixed case), a Stellar G… account or a Solana wallet" }),
+  companyId: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "The paying company (our comp_ id or yours); required for ADDON and CREDITS, here or when the session opens" })),
+  purpose: t.Optional(t.Union(PURPOSES.map((p) => t.Literal(p)), { default: "PAYMENT", description: "PAYMENT (default): nothing else happens; ADDON: activates addOnPlanId on the company; CREDITS: grants creditAmount credits" })),
+  addOnPlanId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+  creditAmount: t.Optional(t.String({ pattern: "^[1-9][0-9]{0,17}$", description: "Credits granted when paid (CREDITS), integer as a string" })),
+  ttlSeconds: t.Optional(t.Integer({ minimum: 60, maximum: 604800, description: "Time a checkout session stays open for payment; default 1800" })),
+  description: t.Optional(t.String({ maxLength: 500 })),
+});
+export type PaymentLinkCreate = Static<typeof PaymentLinkCreate>;
+
+export const PaymentLink = t.Object({
+  id: t.String({ description: "plink_…" }),
+  amount: t.String(),
+  currency: t.String({ description: "The accepted token's symbol" }),
+  acceptedToken: t.String({ description: "The token's contract (EVM), mint (Solana), CODE:ISSUER (Stellar) or its symbol when native" }),
+  decimals: t.Integer(),
+  network: t.String(),
+  chainId: Nullable(t.Integer({ description: "EVM chain id; null on Stellar and Solana" })),
+  recipientWallet: t.String(),
+  companyId: Nullable(t.String()),
+  purpose: t.String(),
+  addOnPlanId: Nullable(t.String()),
+  creditAmount: Nullable(t.String()),
+  ttlSeconds: t.Integer(),
+  description: Nullable(t.String()),
+  active: t.Boolean(),
+  createdAt: t.String({ format: "date-time" }),
+});
+
+export const CheckoutSessionCreate = t.Object({
+  paymentLinkId: t.String({ minLength: 1, maxLength: 64 }),
+  companyId: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "When the link names none; must match the link's when it does" })),
+  customerWallet: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "The wallet expected to pay (informational; filled with the payer when left out)" })),
+});
+
+export const PaymentSubmit = t.Object({
+  txHash: t.String({ minLength: 1, maxLength: 100, description: "EVM: 0x + 64 hex; Stellar: 64 hex; Solana: the base58 signature" }),
+});
+
+export const CheckoutSession = t.Object({
+  id: t.String({ description: "cs_…" }),
+  status: t.String({ description: "PENDING, CONFIRMING, PAID, EXPIRED or FAILED" }),
+  purpose: t.String({ description: "PAYMENT, ADDON or CREDITS" }),
+  amount: t.String({ description: "Integer smallest units of the accepted token" }),
+  currency: t.String(),
+  acceptedToken: t.String(),
+  decimals: t.Integer(),
+  chainId: Nullable(t.Integer()),
+  network: t.String(),
+  customerWallet: Nullable(t.String()),
+  recipientWallet: t.String(),
+  paymentLinkId: t.String(),
+  companyId: Nullable(t.String()),
+  addOnPlanId: Nullable(t.String()),
+  creditAmount: Nullable(t.String()),
+  memo: Nullable(t.String({ description: "Stellar: the text memo the payment must carry" })),
+  txHash: Nullable(t.String()),
+  failureReason: Nullable(t.String()),
+  failureDetail: Nullable(t.String()),
+  expiresAt: t.String({ format: "date-time" }),
+  paidAt: Nullable(t.String({ format: "date-time" })),
+  createdAt: t.String({ format: "date-time" }),
+});
+export type CheckoutSession = Static<typeof CheckoutSession>;
+
+export interface PaymentLinkRow {
+  id: string; team_id: string; environment: string; network: string; chain_id: number | null; token_symbol: string;
+  token: TokenConfig; amount: string; recipient_wallet: string; company_id: string | null; purpose: Purpose; add_on_plan_id: string | null;
+  credit_amount: bigint | null; ttl_seconds: number; description: string | null; active: boolean; created_at: Date;
+}
+
+export interface CheckoutSessionRow {
+  id: string; team_id: string; environment: string; payment_link_id: string; company_id: string | null;
+  customer_wallet: string | null; status: SessionStatus; purpose: Purpose; amount: string; network: string;
+  chain_id: number | null; token_symbol: string; token: TokenConfig; recipient_wallet: string; add_on_plan_id: string | null;
+  credit_amount: bigint | null; memo: string | null; tx_hash: string | null; failure_reason: string | null;
+  failure_detail: string | null; expires_at: Date; paid_at: Date | null; created_at: Date; updated_at: Date;
+}

@@ -1,0 +1,144 @@
+/**
+ * Settling a checkout session with an on-chain payment:
+ *   submit: check the hash and the session, refuse a transaction that already proved a payment, claim
+ *           the transaction for this session (CONFIRMING), verify it in the chain worker pool;
+ *   apply:  under the session's lock, turn the verdict into the next state. A proof records the payment
+ *           (its unique key is the replay guard), marks the session PAID and grants what it bought, in
+ *           one transaction. A refusal that time can change (not final, not found, endpoint down)
+ *           leaves it CONFIRMING for the sweeper; any other refusal FAILS it with the reason.
+ * The verdict is computed outside any transaction: chain calls never hold a database lock.
+ */
+import type { Sql } from "../../db/client";
+import type { ChainPool } from "../../chains/pool";
+import type { ChainRegistry } from "../../chains/registry";
+import { HASH_FORMAT, normalizeTxHash } from "../../chains/addresses";
+import { RETRYABLE_REASONS, type PaymentVerdict } from "../../chains/types";
+import { ApiError, badRequest, notFound } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { recordAudit, type Actor } from "../audit/repo";
+import { grantCreditsInTx } from "../entitlements/credits";
+import { publishCompanyChanged } from "../entitlements/changes";
+import type { CheckoutSessionRow } from "./model";
+import { addAddOnToCompany, findCheckoutSession, insertPayment, lockCheckoutSession, paymentsOfTransaction, setSessionStatus, type Tenant } from "./repo";
+
+export interface SettlementDeps {
+  sql: Sql;
+  registry: ChainRegistry;
+  pool: ChainPool;
+  /** told after a commit that changed a company's entitlements, so this instance's cache drops it */
+  companyChanged(tenant: Tenant, companyId: string): void;
+}
+
+export type SettleOutcome =
+  | { kind: "paid"; session: CheckoutSessionRow }
+  | { kind: "pending"; session: CheckoutSessionRow; reason: string; detail: string }
+  | { kind: "failed"; session: CheckoutSessionRow }
+  /** every qualifying transfer already proved another payment; the session is open again */
+  | { kind: "replayed"; session: CheckoutSessionRow };
+
+const closed = (session: CheckoutSessionRow) =>
+  new ApiError(409, `Checkout session is ${session.status.toLowerCase()}${session.failure_reason ? ` (${session.failure_reason})` : ""}`, "checkout_session_closed");
+const replayed = () => new ApiError(409, "This transaction already paid for a checkout session", "payment_replayed");
+
+export async function submitPayment(deps: SettlementDeps, tenant: Tenant, actor: Actor, sessionId: string, rawHash: string, now: Date): Promise<SettleOutcome> {
+  const found = await findCheckoutSession(deps.sql, tenant, sessionId);
+  if (!found) throw notFound(`No checkout session ${sessionId}`);
+  const network = deps.registry.get(found.network);
+  if (!network) throw new ApiError(409, `Network ${found.network} is no longer configured`);
+  const txHash = normalizeTxHash(network.family, rawHash);
+  if (!txHash) throw badRequest("Validation failed", { "body.txHash": `Expected ${HASH_FORMAT[network.family]}` });
+  // A retry of the submission that paid the session answers as the first one did.
+  if (found.status === "PAID" && found.tx_hash === txHash) return { kind: "paid", session: found };
+  if ((await paymentsOfTransaction(deps.sql, network.id, txHash)).length > 0) throw replayed();
+  await claim(deps.sql, tenant, actor, sessionId, txHash, now);
+  const verdict = await deps.pool.verifyPayment({
+    network, token: found.token, txHash, recipient: found.recipient_wallet, amount: BigInt(found.amount), memo: found.memo ?? undefined,
+  });
+  const outcome = await applyVerdict(deps, tenant, actor, sessionId, txHash, verdict, now);
+  if (outcome.kind === "replayed") throw replayed();
+  return outcome;
+}
+
+/** PENDING or CONFIRMING -> CONFIRMING with this transaction; anything else is closed. */
+async function claim(sql: Sql, tenant: Tenant, actor: Actor, sessionId: string, txHash: string, now: Date): Promise<void> {
+  let closedSession: CheckoutSessionRow | null = null;
+  try {
+    await sql.begin(async (t) => {
+      const tx = t as unknown as Sql;
+      const session = (await lockCheckoutSession(tx, tenant, sessionId))!;
+      if (session.status === "PENDING" && session.expires_at <= now) {
+        // Committed before the 409: the deadline passing is a fact, whatever the caller does next.
+        closedSession = await setSessionStatus(tx, tenant, sessionId, { status: "EXPIRED", txHash: null, at: now });
+        return;
+      }
+      if (session.status !== "PENDING" && session.status !== "CONFIRMING") {
+        closedSession = session;
+        return;
+      }
+      if (session.tx_hash === txHash) return;
+      await setSessionStatus(tx, tenant, sessionId, { status: "CONFIRMING", txHash, at: now });
+      await recordAudit(tx, { ...tenant, actor, action: "checkout_session.submit", resourceType: "checkout_session", resourceId: sessionId, details: { txHash } });
+    });
+  } catch (error) {
+    // The live-session unique index on (network, tx_hash): another session already waits on this transaction.
+    if ((error as { code?: string }).code === "23505") throw replayed();
+    throw error;
+  }
+  if (closedSession) throw closed(closedSession);
+}
+
+/** Applies a verdict to a session still waiting on that transaction; used by submit and by the sweeper. */
+export async function applyVerdict(deps: SettlementDeps, tenant: Tenant, actor: Actor, sessionId: string, txHash: string, verdict: PaymentVerdict, now: Date): Promise<SettleOutcome> {
+  const outcome = await deps.sql.begin(async (t): Promise<SettleOutcome> => {
+    const tx = t as unknown as Sql;
+    const session = (await lockCheckoutSession(tx, tenant, sessionId))!;
+    // Someone else moved it meanwhile (another submission, the sweeper, another instance): report as is.
+    if (session.status !== "CONFIRMING" || session.tx_hash !== txHash) return current(session);
+    if (!verdict.ok) {
+      if (RETRYABLE_REASONS.has(verdict.reason)) return { kind: "pending", session, reason: verdict.reason, detail: verdict.detail };
+      const failed = await setSessionStatus(tx, tenant, sessionId, { status: "FAILED", txHash, failureReason: verdict.reason, failureDetail: verdict.detail, at: now });
+      await recordAudit(tx, { ...tenant, actor, action: "checkout_session.fail", resourceType: "checkout_session", resourceId: sessionId, details: { txHash, reason: verdict.reason } });
+      return { kind: "failed", session: failed };
+    }
+    const transfer = await recordFirstFreeTransfer(tx, tenant, session, txHash, verdict);
+    if (!transfer) {
+      // Lost a race with another session paid by the same transfer: release the claim, nothing else changes.
+      return { kind: "replayed", session: await setSessionStatus(tx, tenant, sessionId, { status: "PENDING", txHash: null, at: now }) };
+    }
+    const paid = await setSessionStatus(tx, tenant, sessionId, { status: "PAID", txHash, paidAt: now, customerWallet: transfer.payer, at: now });
+    await grantPurchase(tx, tenant, actor, paid, now);
+    await recordAudit(tx, { ...tenant, actor, action: "checkout_session.paid", resourceType: "checkout_session", resourceId: sessionId, details: { txHash, transferIndex: transfer.transferIndex, amount: transfer.amount.toString() } });
+    return { kind: "paid", session: paid };
+  });
+  if (outcome.kind === "paid" && outcome.session.company_id && outcome.session.purpose !== "PAYMENT") deps.companyChanged(tenant, outcome.session.company_id);
+  return outcome;
+}
+
+function current(session: CheckoutSessionRow): SettleOutcome {
+  if (session.status === "PAID") return { kind: "paid", session };
+  if (session.status === "CONFIRMING") return { kind: "pending", session, reason: "not_final", detail: "Verification is in progress" };
+  if (session.status === "FAILED") return { kind: "failed", session };
+  throw closed(session);
+}
+
+/** The first qualifying transfer not yet used by any payment; null when all are taken. */
+async function recordFirstFreeTransfer(tx: Sql, tenant: Tenant, session: CheckoutSessionRow, txHash: string, verdict: Extract<PaymentVerdict, { ok: true }>) {
+  for (const transfer of verdict.transfers) {
+    const row = await insertPayment(tx, tenant, {
+      id: newId("pay"), sessionId: session.id, network: session.network, txHash, transferIndex: transfer.transferIndex,
+      amount: transfer.amount, tokenSymbol: session.token_symbol, payer: transfer.payer, blockNumber: verdict.blockNumber, blockHash: verdict.blockHash,
+    });
+    if (row) return transfer;
+  }
+  return null;
+}
+
+/** What a paid session buys, committed with the payment: an add-on on the company, or credits. */
+async function grantPurchase(tx: Sql, tenant: Tenant, actor: Actor, session: CheckoutSessionRow, now: Date): Promise<void> {
+  if (session.purpose === "ADDON") {
+    await addAddOnToCompany(tx, tenant, session.company_id!, session.add_on_plan_id!);
+    await publishCompanyChanged(tx, tenant, session.company_id!);
+  } else if (session.purpose === "CREDITS") {
+    await grantCreditsInTx(tx, tenant, session.company_id!, { amount: session.credit_amount!, reason: `checkout session ${session.id}` }, actor, now.getTime());
+  }
+}

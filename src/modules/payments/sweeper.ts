@@ -1,0 +1,83 @@
+/**
+ * The settlement sweeper, one per instance: every few seconds it expires open sessions whose time to
+ * live has passed and verifies again the sessions waiting on a transaction (not final yet, not seen
+ * yet, endpoint down). A payment submitted in time is honoured when it becomes final after the session's
+ * deadline; a session still unproven CONFIRMATION_GRACE_MS after its deadline expires.
+ * Several instances may sweep the same session: every move happens under the session's lock and
+ * checks the state it moves from, so the second sweep finds nothing to do.
+ */
+import type { Logger } from "../../lib/logger";
+import { refuse } from "../../chains/types";
+import type { Actor } from "../audit/repo";
+import { findCheckoutSession, listDueSessions, lockCheckoutSession, setSessionStatus, type Tenant } from "./repo";
+import { applyVerdict, type SettlementDeps } from "./settle";
+import type { Sql } from "../../db/client";
+
+export const CONFIRMATION_GRACE_MS = 60 * 60 * 1000;
+const BATCH = 50;
+const SWEEPER: Actor = { kind: "system", id: "settlement-sweeper", requestId: null };
+
+export interface SweepResult {
+  expired: number;
+  paid: number;
+  failed: number;
+  waiting: number;
+}
+
+export async function sweepOnce(deps: SettlementDeps, now: Date, logger?: Logger): Promise<SweepResult> {
+  const result: SweepResult = { expired: 0, paid: 0, failed: 0, waiting: 0 };
+  const due = await listDueSessions(deps.sql, now, BATCH);
+  await Promise.all(
+    due.map((row) =>
+      sweepSession(deps, { teamId: row.team_id, environment: row.environment }, row.id, row.status, now)
+        .then((moved) => void result[moved]++)
+        // One session's failure (a lost race, a database hiccup) must not stop the others.
+        .catch((error) => logger?.warn("settlement sweep of a session failed", { sessionId: row.id, error: error instanceof Error ? error.message : String(error) })),
+    ),
+  );
+  return result;
+}
+
+async function sweepSession(deps: SettlementDeps, tenant: Tenant, id: string, status: string, now: Date): Promise<keyof SweepResult> {
+  if (status === "PENDING") return (await expire(deps.sql, tenant, id, "PENDING", now, null)) ? "expired" : "waiting";
+  const session = await findCheckoutSession(deps.sql, tenant, id);
+  if (!session || session.status !== "CONFIRMING" || !session.tx_hash) return "waiting";
+  const network = deps.registry.get(session.network);
+  const verdict = network
+    ? await deps.pool.verifyPayment({ network, token: session.token, txHash: session.tx_hash, recipient: session.recipient_wallet, amount: BigInt(session.amount), memo: session.memo ?? undefined })
+    : refuse("rpc_unavailable", `Network ${session.network} is no longer configured`);
+  const outcome = await applyVerdict(deps, tenant, SWEEPER, session.id, session.tx_hash, verdict, now);
+  if (outcome.kind === "paid" || outcome.kind === "failed") return outcome.kind;
+  if (outcome.kind === "pending" && now.getTime() >= session.expires_at.getTime() + CONFIRMATION_GRACE_MS) {
+    return (await expire(deps.sql, tenant, session.id, "CONFIRMING", now, outcome)) ? "expired" : "waiting";
+  }
+  return "waiting";
+}
+
+/** Moves a session from `from` to EXPIRED if it is still there; the last retryable reason is kept. */
+async function expire(sql: Sql, tenant: Tenant, id: string, from: "PENDING" | "CONFIRMING", now: Date, last: { reason: string; detail: string } | null): Promise<boolean> {
+  return sql.begin(async (t) => {
+    const tx = t as unknown as Sql;
+    const session = await lockCheckoutSession(tx, tenant, id);
+    if (!session || session.status !== from) return false;
+    await setSessionStatus(tx, tenant, id, { status: "EXPIRED", txHash: from === "CONFIRMING" ? session.tx_hash : null, failureReason: last?.reason ?? null, failureDetail: last?.detail ?? null, at: now });
+    return true;
+  });
+}
+
+/** Runs sweepOnce every `intervalMs` until stopped; a tick is skipped while the previous sweep still runs. */
+export function startSweeper(deps: SettlementDeps, clock: { now(): number }, logger: Logger, intervalMs: number): { stop(): Promise<void> } {
+  let running: Promise<unknown> | null = null;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = sweepOnce(deps, new Date(clock.now()), logger)
+      .catch((error) => logger.warn("settlement sweep failed", { error: error instanceof Error ? error.message : String(error) }))
+      .finally(() => (running = null));
+  }, intervalMs);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

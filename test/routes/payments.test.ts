@@ -1,0 +1,277 @@
+/**
+ * Payment links and checkout sessions through the HTTP API, paid on a real anvil node with a solc-compiled
+ * ERC-20: each status with its exact body, the replay guard, expiry, the sweeper, and what a paid session buys.
+ */
+import { describe, expect, test } from "bun:test";
+import { erc20Abi, type Address, type Hex } from "viem";
+import { foundry } from "viem/chains";
+import { createTestApp } from "../helpers/app";
+import { createTeamFixture, newKey } from "../helpers/fixtures";
+import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
+import { account, deploy, startAnvil, testContracts } from "../helpers/anvil";
+import { sweepOnce, CONFIRMATION_GRACE_MS } from "../../src/modules/payments/sweeper";
+
+const anvil = await startAnvil();
+const contracts = await testContracts();
+const usdc = await deploy(anvil, contracts.TestToken, ["Test USD", "USDC"]);
+const payer = account(1);
+const merchant = account(2).address;
+await anvil.client.waitForTransactionReceipt({
+  hash: await anvil.client.writeContract({ address: usdc, abi: contracts.TestToken.abi, functionName: "mint", args: [payer.address, 10n ** 12n], account: account(0), chain: foundry }),
+});
+
+const closedPort = (() => {
+  const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
+  const port = probe.port;
+  probe.stop(true);
+  return port;
+})();
+const registryFile = `${process.cwd()}/.data/test/registry-${crypto.randomUUID()}.json`;
+const usdcToken = { symbol: "USDC", decimals: 6, contract: usdc };
+await Bun.write(registryFile, JSON.stringify([
+  { id: "anvil", family: "evm", testnet: true, chainId: 31337, rpcUrl: anvil.rpcUrl, confirmations: 2, tokens: [usdcToken] },
+  { id: "anvil-down", family: "evm", testnet: true, chainId: 31338, rpcUrl: `http://127.0.0.1:${closedPort}`, confirmations: 2, tokens: [usdcToken] },
+]));
+
+const t = await createTestApp({ CHAIN_REGISTRY_FILE: registryFile, RATE_LIMIT_ENABLED: "false", CHAIN_JOB_TIMEOUT_MS: "5000" });
+t.closers.push(() => anvil.stop());
+const team = await createTeamFixture(t, "Payments");
+const other = await createTeamFixture(t, "Other");
+const catalog = await createCatalogFixture(t, team.teamId);
+const secret = team.keys.secret;
+
+async function pay(to: Address, amount: bigint): Promise<Hex> {
+  const hash = await anvil.client.writeContract({ address: usdc, abi: erc20Abi, functionName: "transfer", args: [to, amount], account: payer, chain: foundry });
+  await anvil.client.waitForTransactionReceipt({ hash });
+  return hash;
+}
+const confirm = () => anvil.client.mine({ blocks: 1 });
+
+const linkBody = (over: Record<string, unknown> = {}) => ({ amount: "25000000", network: "anvil", acceptedToken: "USDC", recipientWallet: merchant, ...over });
+async function link(over: Record<string, unknown> = {}) {
+  const res = await t.call("POST", "/payment-links", { token: secret, body: linkBody(over) });
+  expect(res.status).toBe(201);
+  return res.body.paymentLink;
+}
+async function session(linkId: string, body: Record<string, unknown> = {}) {
+  const res = await t.call("POST", "/checkout-sessions", { token: secret, body: { paymentLinkId: linkId, ...body } });
+  expect(res.status).toBe(201);
+  return res.body.checkoutSession;
+}
+const submit = (id: string, txHash: string, token = secret) => t.call("POST", `/checkout-sessions/${id}/payments`, { token, body: { txHash } });
+const read = async (id: string) => (await t.call("GET", `/checkout-sessions/${id}`, { token: team.keys.legacy })).body.checkoutSession;
+
+describe("POST /payment-links", () => {
+  test("201 with the link's terms in smallest units and the token's contract", async () => {
+    const created = await link({ description: "Pro seats" });
+    expect(created).toMatchObject({
+      amount: "25000000", currency: "USDC", acceptedToken: usdc, decimals: 6, network: "anvil", chainId: 31337,
+      recipientWallet: merchant, companyId: null, purpose: "PAYMENT", ttlSeconds: 1800, description: "Pro seats", active: true,
+    });
+    expect(created.id).toStartWith("plink_");
+    const fetched = await t.call("GET", `/payment-links/${created.id}`, { token: secret });
+    expect(fetched.body.paymentLink).toEqual(created);
+  });
+
+  test("400 names each bad field: unknown network, token, recipient checksum, purpose terms", async () => {
+    const unknown = await t.call("POST", "/payment-links", { token: secret, body: linkBody({ network: "nope" }) });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details["body.network"]).toStartWith("Unknown network; one of:");
+    const bad = await t.call("POST", "/payment-links", {
+      token: secret, body: linkBody({ acceptedToken: "DAI", recipientWallet: merchant.toLowerCase().replace("0x", "0X"), purpose: "ADDON" }),
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details).toEqual({
+      "body.acceptedToken": "Not accepted on anvil; one of: USDC",
+      "body.recipientWallet": "Not a valid evm address",
+      "body.addOnPlanId": "Required when purpose is ADDON",
+    });
+    // One letter's case flipped: the EIP-55 checksum no longer holds, as after a typo.
+    const at = merchant.slice(2).search(/[a-fA-F]/) + 2;
+    const flipped = merchant[at] === merchant[at]!.toLowerCase() ? merchant[at]!.toUpperCase() : merchant[at]!.toLowerCase();
+    const typo = await t.call("POST", "/payment-links", { token: secret, body: linkBody({ recipientWallet: merchant.slice(0, at) + flipped + merchant.slice(at + 1) }) });
+    expect(typo.body.details).toEqual({ "body.recipientWallet": "Not a valid evm address" });
+    const amount = await t.call("POST", "/payment-links", { token: secret, body: linkBody({ amount: "1.5" }) });
+    expect(amount.status).toBe(400);
+  });
+
+  test("400 when a live key names a test network, and the built-in main networks are refused to test keys", async () => {
+    const live = await t.call("POST", "/payment-links", { token: team.keys.secretLive, body: linkBody() });
+    expect(live.body).toEqual({ error: "Validation failed", details: { "body.network": "Live credentials settle only on main networks" } });
+    const main = await t.call("POST", "/payment-links", { token: secret, body: linkBody({ network: "base" }) });
+    expect(main.body).toEqual({ error: "Validation failed", details: { "body.network": "Test credentials settle only on test networks" } });
+  });
+
+  test("403 without payments.write; publishable keys never", async () => {
+    expect((await t.call("POST", "/payment-links", { token: team.keys.restricted, body: linkBody() })).body).toEqual({ error: "Permission 'payments.write' is required", code: "missing_permission" });
+    expect((await t.call("POST", "/payment-links", { token: team.keys.publishable, body: linkBody() })).status).toBe(403);
+  });
+});
+
+describe("POST /checkout-sessions", () => {
+  test("201 PENDING with the link's terms and a deadline of now + ttl", async () => {
+    const l = await link({ ttlSeconds: 600 });
+    const s = await session(l.id, { customerWallet: payer.address });
+    expect(s).toMatchObject({ status: "PENDING", purpose: "PAYMENT", amount: "25000000", currency: "USDC", acceptedToken: usdc, chainId: 31337, paymentLinkId: l.id, customerWallet: payer.address, txHash: null, memo: null });
+    expect(s.id).toStartWith("cs_");
+    expect(Date.parse(s.expiresAt) - Date.parse(s.createdAt)).toBe(600_000);
+  });
+
+  test("400 for an unknown link or an ADDON link with no company", async () => {
+    expect((await t.call("POST", "/checkout-sessions", { token: secret, body: { paymentLinkId: "plink_nope" } })).body).toEqual({ error: "Validation failed", details: { "body.paymentLinkId": "No payment link plink_nope" } });
+    const addOn = await link({ purpose: "ADDON", addOnPlanId: catalog.addOnId });
+    const res = await t.call("POST", "/checkout-sessions", { token: secret, body: { paymentLinkId: addOn.id } });
+    expect(res.body).toEqual({ error: "Validation failed", details: { "body.companyId": "Required: the link's purpose ADDON applies to a company" } });
+  });
+});
+
+describe("POST /checkout-sessions/{id}/payments on anvil", () => {
+  test("ADDON end to end: 202 CONFIRMING until final, then 200 PAID and the add-on is active", async () => {
+    const companyId = await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "addon-buyer", catalog.planId);
+    const check = () => t.call("GET", `/check?company=${companyId}&feature=exports`, { token: secret });
+    expect((await check()).body.data.access).toBe(false);
+
+    const l = await link({ purpose: "ADDON", addOnPlanId: catalog.addOnId, companyId });
+    const s = await session(l.id);
+    const hash = await pay(merchant, 25_000_000n);
+    const first = await submit(s.id, hash);
+    expect(first.status).toBe(202);
+    expect(first.body.checkoutSession).toMatchObject({ status: "CONFIRMING", txHash: hash });
+    expect(first.body.verification).toEqual({ reason: "not_final", detail: "1 of 2 confirmations" });
+
+    await confirm();
+    const paid = await submit(s.id, hash.toUpperCase().replace("0X", "0x"));
+    expect(paid.status).toBe(200);
+    expect(paid.body.checkoutSession).toMatchObject({ status: "PAID", txHash: hash, customerWallet: payer.address, companyId, purpose: "ADDON" });
+    expect((await check()).body.data.access).toBe(true);
+    const [company] = await t.db.sql`select active_add_on_ids from companies where id = ${companyId}`;
+    expect(company!.active_add_on_ids).toEqual([catalog.addOnId]);
+    const payments = await t.db.sql`select transfer_index, amount, payer from payments where checkout_session_id = ${s.id}`;
+    expect([...payments]).toEqual([{ transfer_index: 0, amount: "25000000", payer: payer.address }]);
+
+    // The same submission again answers the same; the add-on is not added twice.
+    expect((await submit(s.id, hash)).status).toBe(200);
+    expect((await read(s.id)).status).toBe("PAID");
+  });
+
+  test("the same hash on another session is 409 payment_replayed and changes nothing", async () => {
+    const l = await link();
+    const a = await session(l.id);
+    const b = await session(l.id);
+    const hash = await pay(merchant, 25_000_000n);
+    await confirm();
+    expect((await submit(a.id, hash)).status).toBe(200);
+    const replay = await submit(b.id, hash);
+    expect(replay.status).toBe(409);
+    expect(replay.body).toEqual({ error: "This transaction already paid for a checkout session", code: "payment_replayed" });
+    expect(await read(b.id)).toMatchObject({ status: "PENDING", txHash: null });
+    // Nor can another team reuse it: one transaction proves one payment, everywhere.
+    const theirs = await t.call("POST", "/payment-links", { token: other.keys.secret, body: linkBody() });
+    const theirSession = await t.call("POST", "/checkout-sessions", { token: other.keys.secret, body: { paymentLinkId: theirs.body.paymentLink.id } });
+    expect((await submit(theirSession.body.checkoutSession.id, hash, other.keys.secret)).body.code).toBe("payment_replayed");
+  });
+
+  test("one transaction raced onto two sessions pays exactly one", async () => {
+    const l = await link();
+    const a = await session(l.id);
+    const b = await session(l.id);
+    const hash = await pay(merchant, 25_000_000n);
+    await confirm();
+    const results = await Promise.all([submit(a.id, hash), submit(b.id, hash)]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const statuses = [(await read(a.id)).status, (await read(b.id)).status].sort();
+    expect(statuses).toEqual(["PAID", "PENDING"]);
+  });
+
+  test("422 wrong_recipient and amount_too_low fail the session with the reason", async () => {
+    const l = await link();
+    const s1 = await session(l.id);
+    const wrong = await pay(account(3).address, 25_000_000n);
+    await confirm();
+    const r1 = await submit(s1.id, wrong);
+    expect(r1.status).toBe(422);
+    expect(r1.body).toEqual({ error: "The token was not sent to the expected recipient", code: "wrong_recipient" });
+    expect(await read(s1.id)).toMatchObject({ status: "FAILED", failureReason: "wrong_recipient", txHash: wrong });
+    // A failed session is closed.
+    expect((await submit(s1.id, wrong)).body.code).toBe("checkout_session_closed");
+
+    const s2 = await session(l.id);
+    const short = await pay(merchant, 24_999_999n);
+    await confirm();
+    const r2 = await submit(s2.id, short);
+    expect(r2.status).toBe(422);
+    expect(r2.body.code).toBe("amount_too_low");
+  });
+
+  test("400 for a malformed hash, 404 for another team's session", async () => {
+    const s = await session((await link()).id);
+    expect((await submit(s.id, "0x1234")).body).toEqual({ error: "Validation failed", details: { "body.txHash": "Expected 0x followed by 64 hex digits" } });
+    expect((await submit(s.id, `0x${"ab".repeat(32)}`, other.keys.secret)).status).toBe(404);
+    expect((await t.call("GET", `/checkout-sessions/${s.id}`, { token: other.keys.legacy })).status).toBe(404);
+    expect(await read(s.id)).toMatchObject({ status: "PENDING" });
+  });
+
+  test("an RPC endpoint that is down leaves the session CONFIRMING with 202 rpc_unavailable", async () => {
+    const s = await session((await link({ network: "anvil-down" })).id);
+    const res = await submit(s.id, `0x${"cd".repeat(32)}`);
+    expect(res.status).toBe(202);
+    expect(res.body.verification.reason).toBe("rpc_unavailable");
+    expect(res.body.checkoutSession.status).toBe("CONFIRMING");
+  });
+
+  test("CREDITS: a paid session grants its credits", async () => {
+    const companyId = await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "credit-buyer", catalog.planId);
+    const s = await session((await link({ purpose: "CREDITS", creditAmount: "40", companyId })).id);
+    const hash = await pay(merchant, 25_000_000n);
+    await confirm();
+    expect((await submit(s.id, hash)).status).toBe(200);
+    const check = await t.call("GET", `/check?company=${companyId}&feature=ai-tokens`, { token: secret });
+    expect(check.body.data).toMatchObject({ access: true, creditBalance: "40" });
+  });
+});
+
+describe("expiry and the settlement sweeper", () => {
+  test("a PENDING session past its deadline is 409 checkout_session_closed and EXPIRED", async () => {
+    const s = await session((await link({ ttlSeconds: 60 })).id);
+    t.clock.advance(60_000);
+    const res = await submit(s.id, `0x${"ef".repeat(32)}`);
+    expect(res.body).toEqual({ error: "Checkout session is expired", code: "checkout_session_closed" });
+    expect((await read(s.id)).status).toBe("EXPIRED");
+  });
+
+  test("the sweeper expires open sessions and settles confirming ones", async () => {
+    const open = await session((await link({ ttlSeconds: 60 })).id);
+    const waiting = await session((await link()).id);
+    const hash = await pay(merchant, 25_000_000n);
+    expect((await submit(waiting.id, hash)).status).toBe(202);
+    await confirm();
+    const result = await sweepOnce(t.deps.settlement, new Date(t.clock.now() + 61_000));
+    expect(result.expired).toBeGreaterThanOrEqual(1);
+    expect(result.paid).toBeGreaterThanOrEqual(1);
+    expect((await read(open.id)).status).toBe("EXPIRED");
+    expect((await read(waiting.id)).status).toBe("PAID");
+  });
+
+  test("a session still unproven an hour past its deadline expires with the last reason", async () => {
+    const s = await session((await link({ network: "anvil-down", ttlSeconds: 60 })).id);
+    expect((await submit(s.id, `0x${"12".repeat(32)}`)).status).toBe(202);
+    await sweepOnce(t.deps.settlement, new Date(t.clock.now() + 61_000));
+    expect((await read(s.id)).status).toBe("CONFIRMING"); // submitted in time: still honoured if it turns final
+    await sweepOnce(t.deps.settlement, new Date(t.clock.now() + 60_000 + CONFIRMATION_GRACE_MS));
+    expect(await read(s.id)).toMatchObject({ status: "EXPIRED", failureReason: "rpc_unavailable" });
+  });
+});
+
+describe("GET /checkout-sessions", () => {
+  test("legacy key and dashboard session read the most recent first; secret keys get 403 (spec rule 7)", async () => {
+    const s = await session((await link()).id);
+    const list = await t.call("GET", "/checkout-sessions", { token: team.keys.legacy });
+    expect(list.status).toBe(200);
+    expect(list.body.checkoutSessions[0].id).toBe(s.id);
+    expect(list.body.checkoutSessions.length).toBeLessThanOrEqual(100);
+    expect((await t.call("GET", "/checkout-sessions", { cookie: `be_session=${team.dashboardAdmin}` })).status).toBe(200);
+    expect((await t.call("GET", "/checkout-sessions", { token: secret })).body.code).toBe("wrong_credential_kind");
+    const theirs = await t.call("GET", "/checkout-sessions", { token: other.keys.legacy });
+    expect(theirs.body.checkoutSessions.some((x: { id: string }) => x.id === s.id)).toBe(false);
+  });
+});
