@@ -59,9 +59,10 @@ create table checkout_sessions (
 create index checkout_sessions_page on checkout_sessions (team_id, environment, seq desc);
 -- The sweeper's two scans: open sessions to expire, submitted ones to verify again.
 create index checkout_sessions_open on checkout_sessions (status, expires_at) where status in ('PENDING', 'CONFIRMING');
--- A transaction can be claimed by one live session only, across every team: two sessions can never
--- wait on, or be paid by, the same transaction. A failed claim frees it (it may belong elsewhere).
-create unique index checkout_sessions_tx on checkout_sessions (network, tx_hash) where status in ('CONFIRMING', 'PAID');
+-- A transaction pays one session only, across every team. Waiting sessions may share a hash: the first
+-- one proven takes it (payments' unique key) and the others are reopened. Reserving a hash while it was
+-- only waiting would let anyone who saw a pending transaction block the session it was meant for.
+create unique index checkout_sessions_tx on checkout_sessions (network, tx_hash) where status = 'PAID';
 
 -- One verified transfer paying one checkout session. The unique key is the replay guard: a transaction's
 -- transfer proves one payment, once, whichever team or environment submits it.

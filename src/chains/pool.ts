@@ -45,7 +45,11 @@ export class ChainPool {
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.expire(slot, id), this.options.jobTimeoutMs);
       slot.inflight.set(id, { resolve, timer });
-      slot.worker.postMessage({ id, kind: "verifyPayment", expectation } satisfies JobRequest);
+      try {
+        slot.worker.postMessage({ id, kind: "verifyPayment", expectation } satisfies JobRequest);
+      } catch {
+        this.settle(slot, id, refuse("worker_crashed", "The job could not be sent to a chain worker"));
+      }
     });
   }
 
@@ -95,7 +99,9 @@ export class ChainPool {
     if (this.closed || (!this.slots.includes(slot) && slot.inflight.size === 0)) return;
     this.options.onWorkerLost?.(reason);
     this.bury(slot, "The chain worker stopped during verification");
-    if (!slot.retired) this.replace(slot);
+    // Dropped, not respawned here: the next job starts a new worker. A worker that fails while loading
+    // therefore costs one attempt per job, never a respawn loop.
+    this.slots = this.slots.filter((s) => s !== slot);
   }
 
   private replace(slot: Slot): void {

@@ -72,11 +72,27 @@ function familyErrors(network: NetworkConfig): string[] {
   return errors;
 }
 
+/**
+ * Two registry entries for one chain (the same EVM chain id or Stellar passphrase under two ids) would let
+ * one transaction pay once under each id, since payments are unique per (network id, hash).
+ */
+function duplicateChains(networks: readonly NetworkConfig[]): string[] {
+  const seen = new Map<string, string>();
+  const errors: string[] = [];
+  for (const n of networks) {
+    const key = n.chainId !== null ? `evm:${n.chainId}` : n.networkPassphrase ? `stellar:${n.networkPassphrase}` : `${n.family}:${n.rpcUrl}`;
+    const first = seen.get(key);
+    if (first) errors.push(`${n.id}: the same chain as ${first}; replace ${first} by using its id instead`);
+    else seen.set(key, n.id);
+  }
+  return errors;
+}
+
 export class ChainRegistry {
   private readonly byId: ReadonlyMap<string, NetworkConfig>;
 
   constructor(networks: readonly NetworkConfig[]) {
-    const errors = networks.flatMap(familyErrors);
+    const errors = [...networks.flatMap(familyErrors), ...duplicateChains(networks)];
     if (errors.length) throw new Error(`Invalid chain registry:\n  ${errors.join("\n  ")}`);
     this.byId = new Map(networks.map((n) => [n.id, n]));
   }
@@ -92,12 +108,6 @@ export class ChainRegistry {
 
   get(id: string): NetworkConfig | undefined {
     return this.byId.get(id);
-  }
-
-  /** An EVM network by chain id, for callers that name a chain the EVM way. */
-  byChainId(chainId: number): NetworkConfig | undefined {
-    for (const network of this.byId.values()) if (network.chainId === chainId) return network;
-    return undefined;
   }
 
   list(): NetworkConfig[] {

@@ -91,7 +91,8 @@ export type RefusalReason =
   | "wrong_recipient" // the token moved, but not to the expected recipient
   | "amount_too_low" // the right token to the right recipient, but less than asked
   | "memo_mismatch" // Stellar: memo missing or different
-  | "invalid_transaction"; // malformed hash, hash does not match the envelope, unsupported shape
+  | "invalid_transaction" // malformed hash, hash does not match the envelope, unsupported shape
+  | "wrong_payer"; // settlement only: proven, but not paid from the session's customerWallet
 
 export const RETRYABLE_REASONS: ReadonlySet<RefusalReason> = new Set(["not_found", "not_final", "rpc_unavailable", "timeout", "worker_crashed"]);
 

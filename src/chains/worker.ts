@@ -17,6 +17,7 @@ async function handle(job: JobRequest): Promise<PaymentVerdict> {
   if (!adapter) {
     adapter = ADAPTERS[family]();
     loaded.set(family, adapter);
+    adapter.catch(() => loaded.delete(family)); // a failed import is tried again by the next job
   }
   return (await adapter).verifyPayment(job.expectation);
 }

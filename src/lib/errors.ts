@@ -26,6 +26,7 @@ export const ERROR_CODES = [
   "amount_too_low",
   "memo_mismatch",
   "invalid_transaction",
+  "wrong_payer",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

@@ -153,6 +153,13 @@ describe("EVM payment verification on anvil", () => {
     expect(await pool.verifyPayment(expect$("0x1234"))).toMatchObject({ ok: false, reason: "invalid_transaction" });
   });
 
+  test("an endpoint serving another chain than the registry says is rpc_unavailable, never a proof", async () => {
+    const hash = await pay(usdc, merchant, 25_000_000n);
+    await confirm();
+    const mislabelled = { ...network, chainId: 1 }; // a test node configured under a main network's chain id
+    expect(await pool.verifyPayment(expect$(hash, { network: mislabelled }))).toEqual({ ok: false, reason: "rpc_unavailable", detail: "The endpoint of anvil serves chain 31337, not 1" });
+  });
+
   test("an RPC endpoint that is down is rpc_unavailable, promptly", async () => {
     const probe = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { data() {} } });
     const port = probe.port;

@@ -203,6 +203,32 @@ describe("POST /checkout-sessions/{id}/payments on anvil", () => {
     expect(r2.body.code).toBe("amount_too_low");
   });
 
+  test("a session naming its customerWallet is paid only from that wallet: 422 wrong_payer otherwise", async () => {
+    const l = await link();
+    const mine = await session(l.id, { customerWallet: payer.address.toLowerCase() });
+    const hash = await pay(merchant, 25_000_000n);
+    await confirm();
+    expect((await submit(mine.id, hash)).status).toBe(200);
+
+    const someoneElse = await session(l.id, { customerWallet: account(3).address });
+    const theirs = await pay(merchant, 25_000_000n); // sent by `payer`, not by the session's customer
+    await confirm();
+    expect((await submit(someoneElse.id, theirs)).body).toEqual({ error: "The payment was not sent from the session's customerWallet", code: "wrong_payer" });
+  });
+
+  test("sessions waiting on the same transaction: the first proven takes it, the other reopens with 409", async () => {
+    const l = await link();
+    const a = await session(l.id);
+    const b = await session(l.id);
+    const hash = await pay(merchant, 25_000_000n);
+    expect((await submit(a.id, hash)).status).toBe(202); // not final yet: waiting does not reserve the hash
+    expect((await submit(b.id, hash)).status).toBe(202);
+    await confirm();
+    expect((await submit(b.id, hash)).status).toBe(200);
+    expect((await submit(a.id, hash)).body.code).toBe("payment_replayed");
+    expect(await read(a.id)).toMatchObject({ status: "PENDING", txHash: null });
+  });
+
   test("400 for a malformed hash, 404 for another team's session", async () => {
     const s = await session((await link()).id);
     expect((await submit(s.id, "0x1234")).body).toEqual({ error: "Validation failed", details: { "body.txHash": "Expected 0x followed by 64 hex digits" } });
@@ -237,6 +263,16 @@ describe("expiry and the settlement sweeper", () => {
     const res = await submit(s.id, `0x${"ef".repeat(32)}`);
     expect(res.body).toEqual({ error: "Checkout session is expired", code: "checkout_session_closed" });
     expect((await read(s.id)).status).toBe("EXPIRED");
+  });
+
+  test("after the deadline a waiting session keeps its transaction but takes no other", async () => {
+    const s = await session((await link({ ttlSeconds: 60 })).id);
+    const hash = await pay(merchant, 25_000_000n);
+    expect((await submit(s.id, hash)).status).toBe(202);
+    t.clock.advance(60_000);
+    expect((await submit(s.id, `0x${"aa".repeat(32)}`)).body).toEqual({ error: "Checkout session is expired", code: "checkout_session_closed" });
+    await confirm();
+    expect((await submit(s.id, hash)).status).toBe(200); // submitted in time: honoured once final
   });
 
   test("the sweeper expires open sessions and settles confirming ones", async () => {

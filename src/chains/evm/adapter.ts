@@ -31,6 +31,19 @@ function clientFor(network: NetworkConfig): PublicClient {
   return client;
 }
 
+// Endpoints whose chain id was checked against the registry (once per worker and URL).
+const verifiedChains = new Set<string>();
+
+/** A misconfigured URL (a testnet node under a main network's id) must never prove a live payment. */
+async function servesConfiguredChain(client: PublicClient, network: NetworkConfig): Promise<PaymentRefusal | null> {
+  const key = `${network.rpcUrl}|${network.chainId}`;
+  if (verifiedChains.has(key)) return null;
+  const served = await client.getChainId();
+  if (served !== network.chainId) return refuse("rpc_unavailable", `The endpoint of ${network.id} serves chain ${served}, not ${network.chainId}`);
+  verifiedChains.add(key);
+  return null;
+}
+
 async function receiptOrPending(client: PublicClient, hash: `0x${string}`): Promise<TransactionReceipt | PaymentRefusal> {
   try {
     return await client.getTransactionReceipt({ hash });
@@ -80,6 +93,8 @@ async function finality(client: PublicClient, network: NetworkConfig, receipt: T
 async function verify(want: PaymentExpectation): Promise<PaymentVerdict> {
   if (!TX_HASH.test(want.txHash)) return refuse("invalid_transaction", "An EVM transaction hash is 0x and 64 hex digits");
   const client = clientFor(want.network);
+  const wrongChain = await servesConfiguredChain(client, want.network);
+  if (wrongChain) return wrongChain;
   const receipt = await receiptOrPending(client, want.txHash.toLowerCase() as `0x${string}`);
   if ("ok" in receipt) return receipt;
   if (receipt.status !== "success") return refuse("failed", "The transaction reverted");

@@ -9,6 +9,7 @@ const CODES: Partial<Record<RefusalReason, ErrorCode>> = {
   amount_too_low: "amount_too_low",
   memo_mismatch: "memo_mismatch",
   invalid_transaction: "invalid_transaction",
+  wrong_payer: "wrong_payer",
 };
 
 export const refusalCode = (reason: string): ErrorCode => CODES[reason as RefusalReason] ?? "invalid_transaction";

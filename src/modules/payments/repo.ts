@@ -7,7 +7,7 @@ const Q = queries([
   "payment_link_insert", "payment_link_find_by_id", "payment_link_list_recent",
   "checkout_session_insert", "checkout_session_find_by_id", "checkout_session_lock_by_id", "checkout_session_list_recent",
   "checkout_session_set_status", "checkout_session_list_due",
-  "payment_insert", "payment_find_by_tx", "company_add_on_add",
+  "checkout_session_touch", "payment_insert", "payment_find_by_tx", "company_add_on_add",
 ]);
 
 export type Tenant = { teamId: string; environment: Environment };
@@ -46,6 +46,8 @@ export const setSessionStatus = (db: Db, t: Tenant, id: string, c: StatusChange)
   runOne<CheckoutSessionRow>(db, Q.checkout_session_set_status, [
     t.teamId, t.environment, id, c.status, c.txHash, c.failureReason ?? null, c.failureDetail ?? null, c.paidAt ?? null, c.customerWallet ?? null, c.at,
   ]) as Promise<CheckoutSessionRow>;
+
+export const touchSession = (db: Db, t: Tenant, id: string, at: Date) => run(db, Q.checkout_session_touch, [t.teamId, t.environment, id, at]);
 
 export const listDueSessions = (db: Db, now: Date, limit: number) =>
   run<{ id: string; team_id: string; environment: Environment; status: SessionStatus }>(db, Q.checkout_session_list_due, [now, limit]);

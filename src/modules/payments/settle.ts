@@ -12,14 +12,14 @@ import type { Sql } from "../../db/client";
 import type { ChainPool } from "../../chains/pool";
 import type { ChainRegistry } from "../../chains/registry";
 import { HASH_FORMAT, normalizeTxHash } from "../../chains/addresses";
-import { RETRYABLE_REASONS, type PaymentVerdict } from "../../chains/types";
+import { RETRYABLE_REASONS, refuse, type ChainFamily, type PaymentVerdict } from "../../chains/types";
 import { ApiError, badRequest, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
 import { grantCreditsInTx } from "../entitlements/credits";
 import { publishCompanyChanged } from "../entitlements/changes";
 import type { CheckoutSessionRow } from "./model";
-import { addAddOnToCompany, findCheckoutSession, insertPayment, lockCheckoutSession, paymentsOfTransaction, setSessionStatus, type Tenant } from "./repo";
+import { addAddOnToCompany, findCheckoutSession, insertPayment, lockCheckoutSession, paymentsOfTransaction, setSessionStatus, touchSession, type Tenant } from "./repo";
 
 export interface SettlementDeps {
   sql: Sql;
@@ -44,47 +44,71 @@ export async function submitPayment(deps: SettlementDeps, tenant: Tenant, actor:
   const found = await findCheckoutSession(deps.sql, tenant, sessionId);
   if (!found) throw notFound(`No checkout session ${sessionId}`);
   const network = deps.registry.get(found.network);
-  if (!network) throw new ApiError(409, `Network ${found.network} is no longer configured`);
+  if (!network) throw new ApiError(409, `Network ${found.network} is no longer configured`, "checkout_session_closed");
   const txHash = normalizeTxHash(network.family, rawHash);
   if (!txHash) throw badRequest("Validation failed", { "body.txHash": `Expected ${HASH_FORMAT[network.family]}` });
   // A retry of the submission that paid the session answers as the first one did.
   if (found.status === "PAID" && found.tx_hash === txHash) return { kind: "paid", session: found };
-  if ((await paymentsOfTransaction(deps.sql, network.id, txHash)).length > 0) throw replayed();
+  if ((await paymentsOfTransaction(deps.sql, network.id, txHash)).length > 0) {
+    await releaseClaim(deps.sql, tenant, sessionId, txHash, now); // it was waiting on a transaction that paid elsewhere
+    throw replayed();
+  }
   await claim(deps.sql, tenant, actor, sessionId, txHash, now);
   const verdict = await deps.pool.verifyPayment({
     network, token: found.token, txHash, recipient: found.recipient_wallet, amount: BigInt(found.amount), memo: found.memo ?? undefined,
   });
-  const outcome = await applyVerdict(deps, tenant, actor, sessionId, txHash, verdict, now);
+  const outcome = await applyVerdict(deps, tenant, actor, sessionId, txHash, bindToPayer(verdict, found, network.family), now);
   if (outcome.kind === "replayed") throw replayed();
   return outcome;
 }
 
-/** PENDING or CONFIRMING -> CONFIRMING with this transaction; anything else is closed. */
+/**
+ * A session that names its customerWallet is paid only from that wallet: without it, anyone who sees the
+ * transaction on chain could submit it to their own session first.
+ */
+export function bindToPayer(verdict: PaymentVerdict, session: CheckoutSessionRow, family: ChainFamily): PaymentVerdict {
+  if (!verdict.ok || !session.customer_wallet) return verdict;
+  const expected = family === "evm" ? session.customer_wallet.toLowerCase() : session.customer_wallet;
+  const transfers = verdict.transfers.filter((t) => (family === "evm" ? t.payer.toLowerCase() : t.payer) === expected);
+  return transfers.length ? { ...verdict, transfers } : refuse("wrong_payer", "The payment was not sent from the session's customerWallet");
+}
+
+/**
+ * PENDING -> CONFIRMING with this transaction. A CONFIRMING session may switch to another transaction (a
+ * mistyped hash is corrected) until its deadline; after it, only the transaction submitted in time counts.
+ */
 async function claim(sql: Sql, tenant: Tenant, actor: Actor, sessionId: string, txHash: string, now: Date): Promise<void> {
   let closedSession: CheckoutSessionRow | null = null;
-  try {
-    await sql.begin(async (t) => {
-      const tx = t as unknown as Sql;
-      const session = (await lockCheckoutSession(tx, tenant, sessionId))!;
-      if (session.status === "PENDING" && session.expires_at <= now) {
-        // Committed before the 409: the deadline passing is a fact, whatever the caller does next.
-        closedSession = await setSessionStatus(tx, tenant, sessionId, { status: "EXPIRED", txHash: null, at: now });
-        return;
-      }
-      if (session.status !== "PENDING" && session.status !== "CONFIRMING") {
-        closedSession = session;
-        return;
-      }
-      if (session.tx_hash === txHash) return;
-      await setSessionStatus(tx, tenant, sessionId, { status: "CONFIRMING", txHash, at: now });
-      await recordAudit(tx, { ...tenant, actor, action: "checkout_session.submit", resourceType: "checkout_session", resourceId: sessionId, details: { txHash } });
-    });
-  } catch (error) {
-    // The live-session unique index on (network, tx_hash): another session already waits on this transaction.
-    if ((error as { code?: string }).code === "23505") throw replayed();
-    throw error;
-  }
+  await sql.begin(async (t) => {
+    const tx = t as unknown as Sql;
+    const session = (await lockCheckoutSession(tx, tenant, sessionId))!;
+    if (session.status === "PENDING" && session.expires_at <= now) {
+      // Committed before the 409: the deadline passing is a fact, whatever the caller does next.
+      closedSession = await setSessionStatus(tx, tenant, sessionId, { status: "EXPIRED", txHash: null, at: now });
+      return;
+    }
+    if (session.status !== "PENDING" && session.status !== "CONFIRMING") {
+      closedSession = session;
+      return;
+    }
+    if (session.tx_hash === txHash) return;
+    if (session.expires_at <= now) {
+      closedSession = { ...session, status: "EXPIRED" }; // for new transactions; the one submitted in time still settles
+      return;
+    }
+    await setSessionStatus(tx, tenant, sessionId, { status: "CONFIRMING", txHash, at: now });
+    await recordAudit(tx, { ...tenant, actor, action: "checkout_session.submit", resourceType: "checkout_session", resourceId: sessionId, details: { txHash } });
+  });
   if (closedSession) throw closed(closedSession);
+}
+
+/** CONFIRMING on `txHash` -> PENDING: the transaction proved another session's payment. */
+async function releaseClaim(sql: Sql, tenant: Tenant, sessionId: string, txHash: string, now: Date): Promise<void> {
+  await sql.begin(async (t) => {
+    const tx = t as unknown as Sql;
+    const session = await lockCheckoutSession(tx, tenant, sessionId);
+    if (session?.status === "CONFIRMING" && session.tx_hash === txHash) await setSessionStatus(tx, tenant, sessionId, { status: "PENDING", txHash: null, at: now });
+  });
 }
 
 /** Applies a verdict to a session still waiting on that transaction; used by submit and by the sweeper. */
@@ -95,7 +119,10 @@ export async function applyVerdict(deps: SettlementDeps, tenant: Tenant, actor: 
     // Someone else moved it meanwhile (another submission, the sweeper, another instance): report as is.
     if (session.status !== "CONFIRMING" || session.tx_hash !== txHash) return current(session);
     if (!verdict.ok) {
-      if (RETRYABLE_REASONS.has(verdict.reason)) return { kind: "pending", session, reason: verdict.reason, detail: verdict.detail };
+      if (RETRYABLE_REASONS.has(verdict.reason)) {
+        await touchSession(tx, tenant, sessionId, now);
+        return { kind: "pending", session, reason: verdict.reason, detail: verdict.detail };
+      }
       const failed = await setSessionStatus(tx, tenant, sessionId, { status: "FAILED", txHash, failureReason: verdict.reason, failureDetail: verdict.detail, at: now });
       await recordAudit(tx, { ...tenant, actor, action: "checkout_session.fail", resourceType: "checkout_session", resourceId: sessionId, details: { txHash, reason: verdict.reason } });
       return { kind: "failed", session: failed };

@@ -10,7 +10,7 @@ import type { Logger } from "../../lib/logger";
 import { refuse } from "../../chains/types";
 import type { Actor } from "../audit/repo";
 import { findCheckoutSession, listDueSessions, lockCheckoutSession, setSessionStatus, type Tenant } from "./repo";
-import { applyVerdict, type SettlementDeps } from "./settle";
+import { applyVerdict, bindToPayer, type SettlementDeps } from "./settle";
 import type { Sql } from "../../db/client";
 
 export const CONFIRMATION_GRACE_MS = 60 * 60 * 1000;
@@ -46,7 +46,7 @@ async function sweepSession(deps: SettlementDeps, tenant: Tenant, id: string, st
   const verdict = network
     ? await deps.pool.verifyPayment({ network, token: session.token, txHash: session.tx_hash, recipient: session.recipient_wallet, amount: BigInt(session.amount), memo: session.memo ?? undefined })
     : refuse("rpc_unavailable", `Network ${session.network} is no longer configured`);
-  const outcome = await applyVerdict(deps, tenant, SWEEPER, session.id, session.tx_hash, verdict, now);
+  const outcome = await applyVerdict(deps, tenant, SWEEPER, session.id, session.tx_hash, network ? bindToPayer(verdict, session, network.family) : verdict, now);
   if (outcome.kind === "paid" || outcome.kind === "failed") return outcome.kind;
   if (outcome.kind === "pending" && now.getTime() >= session.expires_at.getTime() + CONFIRMATION_GRACE_MS) {
     return (await expire(deps.sql, tenant, session.id, "CONFIRMING", now, outcome)) ? "expired" : "waiting";
