@@ -1,30 +1,25 @@
 /**
  * The metering write path: group commit. Each request joins a queue and waits; a flush takes what
- * has queued (up to `maxBatch`) and settles all of it in ONE transaction:
- *   1. read stored outcomes of idempotency keys already used (retries: they consume nothing)
- *   2. lock the usage counters and credit grants the batch spends from, in a fixed order
- *   3. decide each request in arrival order against the locked values (pure, in memory)
- *   4. write events, counters and grants, and publish the new values, then commit
+ * has queued (up to `maxBatch`) and settles all of it in ONE statement, meter_settle() (see
+ * sql/migrations/00004_meter_settle.sql), which in one transaction:
+ *   1. reads stored outcomes of idempotency keys already used (retries: they consume nothing)
+ *   2. locks the usage counters and credit grants the batch spends from, in a fixed order
+ *   3. decides each request in arrival order against the locked values
+ *   4. writes events, counters and grants, and publishes the new values
+ * One statement is one round trip: the batch's latency, and the client's and database's work per
+ * event, are what the hot path is made of (a statement per step cost four round trips a batch).
  * A request is answered only after its batch committed, so an acknowledged unit is durable. Limits
  * are exact on any number of instances because every decision is made under the row locks.
  * Up to `maxConcurrent` batches run at once; they serialise only where they share a counter.
  */
-import type { Sql, TransactionSql } from "../../db/client";
-import { queries, run } from "../../db/queries";
+import type { Sql } from "../../db/client";
+import { queries, runOne } from "../../db/queries";
 import type { Environment } from "../../auth/kinds";
 import type { Clock } from "../../lib/clock";
 import { newId } from "../../lib/ids";
-import { counterKey } from "./compute";
-import { publishChange, usageChanges, type BalanceValue, type Change, type CounterValue } from "./changes";
+import type { Change } from "./changes";
 
-const Q = queries([
-  "event_find_by_idempotency_many",
-  "usage_counter_lock_many",
-  "usage_counter_set_many",
-  "credit_grant_lock_many",
-  "credit_grant_set_remaining_many",
-  "event_insert_many",
-]);
+const Q = queries(["meter_settle"]);
 
 export type Outcome = "accepted" | "limit_reached" | "insufficient_credits" | "feature_not_enabled";
 
@@ -69,9 +64,7 @@ interface Pending {
 const RETRYABLE = new Set(["40P01", "40001", "23505"]);
 const MAX_ATTEMPTS = 5;
 
-const tenantKey = (r: { teamId: string; environment: string }) => `${r.teamId}|${r.environment}`;
 const idempotencyKeyOf = (r: MeterRequest) => (r.idempotencyKey === null ? null : `${r.teamId}|${r.environment}|${r.source}|${r.idempotencyKey}`);
-const companyKeyOf = (r: MeterRequest) => `${r.teamId}|${r.environment}|${r.companyId}`;
 
 export interface MeterOptions {
   maxBatch: number;
@@ -154,230 +147,84 @@ export class Meter {
     }
   }
 
-  /** One transaction for the whole batch; returns each request's result, in order. */
+  /** One statement (one transaction) for the whole batch; returns each request's result, in order. */
   private async settle(requests: MeterRequest[]): Promise<{ results: MeterResult[]; changes: Change[] }> {
-    const now = this.clock.now();
-    return (await this.sql.begin(async (tx) => {
-      const replays = await findReplays(tx, requests);
-      const fresh = requests.filter((r) => !replays.has(idempotencyKeyOf(r) ?? ""));
-      const [counters, lots] = await Promise.all([lockCounters(tx, fresh), lockCredits(tx, fresh, now)]);
-      const touchedCounters = new Set<string>();
-      const touchedCompanies = new Set<string>();
+    const row = await runOne<{ settled: Settled }>(this.sql, Q.meter_settle, settleParams(requests, this.clock.now()));
+    const { r, changes } = row!.settled;
+    const results = r.map(([outcome, eventId, companyId, userId, replayed]) => ({ outcome, eventId, companyId, userId, replayed }));
+    return { results, changes };
+  }
+}
 
-      const results: MeterResult[] = [];
-      const rows: EventRow[] = [];
-      for (const r of requests) {
-        const key = idempotencyKeyOf(r);
-        // submit() keeps one request per key in flight here, so a batch never holds a key twice.
-        const stored = key === null ? undefined : replays.get(key);
-        if (stored) {
-          results.push({ ...stored, replayed: true });
-          continue;
-        }
-        const { outcome, creditsBurned } = decideOne(r, counters, lots, touchedCounters, touchedCompanies);
-        const result: MeterResult = { outcome, eventId: newId("evt"), companyId: r.companyId, userId: r.userId, replayed: false };
-        results.push(result);
-        rows.push({ request: r, result, creditsBurned });
+/** What meter_settle() returns: per request [outcome, eventId, companyId, userId, replayed], and the notices it published. */
+interface Settled {
+  r: [Outcome, string, string | null, string | null, boolean][];
+  changes: Change[];
+}
+
+/**
+ * The statement's parameters: the requests as parallel arrays, plus the batch's distinct counters and
+ * credit companies, each request pointing at its own by a 1-based slot.
+ */
+function settleParams(requests: MeterRequest[], now: number) {
+  const counterSlots = new Map<string, number>();
+  const creditSlots = new Map<string, number>();
+  const counters = { team: [] as string[], env: [] as string[], company: [] as string[], feature: [] as string[], period: [] as string[] };
+  const credits = { team: [] as string[], env: [] as string[], company: [] as string[] };
+  const counterSlot: (string | null)[] = [];
+  const creditSlot: (string | null)[] = [];
+  const limit: (string | null)[] = [];
+  const perUse: (string | null)[] = [];
+  for (const r of requests) {
+    const e = r.enforcement;
+    let counter: number | null = null;
+    let credit: number | null = null;
+    if (e.kind === "quota") {
+      const key = `${r.teamId}|${r.environment}|${r.companyId}|${r.featureId}|${e.periodStart}`;
+      counter = counterSlots.get(key) ?? null;
+      if (counter === null) {
+        counterSlots.set(key, (counter = counterSlots.size + 1));
+        counters.team.push(r.teamId);
+        counters.env.push(r.environment);
+        counters.company.push(r.companyId!);
+        counters.feature.push(r.featureId!);
+        counters.period.push(new Date(e.periodStart).toISOString());
       }
-
-      const changes = collectChanges(counters, touchedCounters, lots, touchedCompanies);
-      await Promise.all([
-        insertEvents(tx, rows, now),
-        writeCounters(tx, counters, touchedCounters),
-        writeCredits(tx, lots, touchedCompanies),
-        ...changes.map((c) => publishChange(tx, c)),
-      ]);
-      return { results, changes };
-    })) as { results: MeterResult[]; changes: Change[] };
+    } else if (e.kind === "credit") {
+      const key = `${r.teamId}|${r.environment}|${r.companyId}`;
+      credit = creditSlots.get(key) ?? null;
+      if (credit === null) {
+        creditSlots.set(key, (credit = creditSlots.size + 1));
+        credits.team.push(r.teamId);
+        credits.env.push(r.environment);
+        credits.company.push(r.companyId!);
+      }
+    }
+    counterSlot.push(counter === null ? null : String(counter));
+    creditSlot.push(credit === null ? null : String(credit));
+    limit.push(e.kind === "quota" ? e.limit.toString() : null);
+    perUse.push(e.kind === "credit" ? e.creditsPerUse.toString() : null);
   }
-}
-
-interface EventRow {
-  request: MeterRequest;
-  result: MeterResult;
-  creditsBurned: bigint;
-}
-
-interface LockedCounter {
-  teamId: string;
-  environment: Environment;
-  companyId: string;
-  featureId: string;
-  periodStart: number;
-  used: bigint;
-}
-
-interface LockedLot {
-  id: string;
-  /** as locked, to write back only the lots this batch spent from */
-  initial: bigint;
-  remaining: bigint;
-  expiresAt: number | null;
-}
-
-interface CompanyLots {
-  teamId: string;
-  environment: Environment;
-  companyId: string;
-  lots: LockedLot[];
-}
-
-const fullCounterKey = (r: { teamId: string; environment: string; companyId: string | null; featureId: string | null }, periodStart: number) =>
-  `${r.teamId}|${r.environment}|${r.companyId}|${counterKey(r.featureId!, periodStart)}`;
-
-async function findReplays(tx: TransactionSql, requests: MeterRequest[]): Promise<Map<string, MeterResult>> {
-  const keyed = requests.filter((r) => r.idempotencyKey !== null);
-  const out = new Map<string, MeterResult>();
-  if (keyed.length === 0) return out;
-  const rows = await run<{ team_id: string; environment: string; source: string; idempotency_key: string; id: string; outcome: Outcome; company_id: string | null; user_id: string | null }>(
-    tx,
-    Q.event_find_by_idempotency_many,
-    [keyed.map((r) => r.teamId), keyed.map((r) => r.environment), keyed.map((r) => r.source), keyed.map((r) => r.idempotencyKey!)],
-  );
-  for (const row of rows) {
-    out.set(`${row.team_id}|${row.environment}|${row.source}|${row.idempotency_key}`, {
-      outcome: row.outcome,
-      eventId: row.id,
-      companyId: row.company_id,
-      userId: row.user_id,
-      replayed: true,
-    });
-  }
-  return out;
-}
-
-async function lockCounters(tx: TransactionSql, requests: MeterRequest[]): Promise<Map<string, LockedCounter>> {
-  const wanted = new Map<string, MeterRequest & { enforcement: { kind: "quota" } }>();
-  for (const r of requests) if (r.enforcement.kind === "quota") wanted.set(fullCounterKey(r, r.enforcement.periodStart), r as never);
-  const out = new Map<string, LockedCounter>();
-  if (wanted.size === 0) return out;
-  const list = [...wanted.values()];
-  const rows = await run<{ team_id: string; environment: Environment; company_id: string; feature_id: string; period_ms: bigint; used: bigint }>(tx, Q.usage_counter_lock_many, [
-    list.map((r) => r.teamId),
-    list.map((r) => r.environment),
-    list.map((r) => r.companyId!),
-    list.map((r) => r.featureId!),
-    list.map((r) => new Date(r.enforcement.periodStart).toISOString()),
-  ]);
-  for (const row of rows) {
-    const c: LockedCounter = { teamId: row.team_id, environment: row.environment, companyId: row.company_id, featureId: row.feature_id, periodStart: Number(row.period_ms), used: row.used };
-    out.set(fullCounterKey(c, c.periodStart), c);
-  }
-  return out;
-}
-
-async function lockCredits(tx: TransactionSql, requests: MeterRequest[], now: number): Promise<Map<string, CompanyLots>> {
-  const companies = new Map<string, MeterRequest>();
-  for (const r of requests) if (r.enforcement.kind === "credit") companies.set(companyKeyOf(r), r);
-  const out = new Map<string, CompanyLots>();
-  for (const r of companies.values()) out.set(companyKeyOf(r), { teamId: r.teamId, environment: r.environment, companyId: r.companyId!, lots: [] });
-  if (companies.size === 0) return out;
-  const list = [...companies.values()];
-  const rows = await run<{ id: string; team_id: string; environment: string; company_id: string; remaining: bigint; expires_at: Date | null }>(tx, Q.credit_grant_lock_many, [
-    list.map((r) => r.teamId),
-    list.map((r) => r.environment),
-    list.map((r) => r.companyId!),
+  const col = <T>(f: (r: MeterRequest) => T) => requests.map(f);
+  return [
+    requests.map(() => newId("evt")),
+    col((r) => r.teamId),
+    col((r) => r.environment),
+    col((r) => r.source),
+    col((r) => r.name),
+    col((r) => r.companyId) as string[],
+    col((r) => r.userId) as string[],
+    col((r) => r.featureId) as string[],
+    col((r) => r.quantity.toString()),
+    col((r) => JSON.stringify(r.traits)),
+    col((r) => r.idempotencyKey) as string[],
+    col((r) => r.enforcement.kind),
+    limit as string[],
+    perUse as string[],
+    counterSlot as string[],
+    creditSlot as string[],
+    counters.team, counters.env, counters.company, counters.feature, counters.period,
+    credits.team, credits.env, credits.company,
     new Date(now),
-  ]);
-  for (const row of rows) {
-    out.get(`${row.team_id}|${row.environment}|${row.company_id}`)!.lots.push({ id: row.id, initial: row.remaining, remaining: row.remaining, expiresAt: row.expires_at?.getTime() ?? null });
-  }
-  return out;
-}
-
-/** Decides one request against the locked values and spends from them when it is accepted. */
-function decideOne(
-  r: MeterRequest,
-  counters: Map<string, LockedCounter>,
-  credits: Map<string, CompanyLots>,
-  touchedCounters: Set<string>,
-  touchedCompanies: Set<string>,
-): { outcome: Outcome; creditsBurned: bigint } {
-  const e = r.enforcement;
-  if (e.kind === "record") return { outcome: "accepted", creditsBurned: 0n };
-  if (e.kind === "deny") return { outcome: "feature_not_enabled", creditsBurned: 0n };
-  if (e.kind === "quota") {
-    const key = fullCounterKey(r, e.periodStart);
-    const counter = counters.get(key)!;
-    if (counter.used + r.quantity > e.limit) return { outcome: "limit_reached", creditsBurned: 0n };
-    counter.used += r.quantity;
-    touchedCounters.add(key);
-    return { outcome: "accepted", creditsBurned: 0n };
-  }
-  const company = credits.get(companyKeyOf(r))!;
-  const cost = e.creditsPerUse * r.quantity;
-  let balance = 0n;
-  for (const lot of company.lots) balance += lot.remaining;
-  if (balance < cost) return { outcome: "insufficient_credits", creditsBurned: 0n };
-  let owed = cost;
-  for (const lot of company.lots) {
-    if (owed === 0n) break;
-    const take = lot.remaining < owed ? lot.remaining : owed;
-    lot.remaining -= take;
-    owed -= take;
-  }
-  touchedCompanies.add(companyKeyOf(r));
-  return { outcome: "accepted", creditsBurned: cost };
-}
-
-function collectChanges(counters: Map<string, LockedCounter>, touchedCounters: Set<string>, credits: Map<string, CompanyLots>, touchedCompanies: Set<string>): Change[] {
-  const byTenant = new Map<string, { teamId: string; environment: Environment; counters: CounterValue[]; balances: BalanceValue[] }>();
-  const tenant = (x: { teamId: string; environment: Environment }) => {
-    let t = byTenant.get(tenantKey(x));
-    if (!t) byTenant.set(tenantKey(x), (t = { teamId: x.teamId, environment: x.environment, counters: [], balances: [] }));
-    return t;
-  };
-  for (const key of touchedCounters) {
-    const c = counters.get(key)!;
-    tenant(c).counters.push([c.companyId, c.featureId, c.periodStart, c.used.toString()]);
-  }
-  for (const key of touchedCompanies) {
-    const c = credits.get(key)!;
-    tenant(c).balances.push([c.companyId, c.lots.filter((l) => l.remaining > 0n).map((l) => [l.remaining.toString(), l.expiresAt])]);
-  }
-  return [...byTenant.values()].flatMap((t) => usageChanges(t, t.counters, t.balances));
-}
-
-function insertEvents(tx: TransactionSql, rows: EventRow[], now: number): Promise<unknown> {
-  if (rows.length === 0) return Promise.resolve();
-  const sentAt = new Date(now).toISOString();
-  const col = <T>(f: (row: EventRow) => T) => rows.map(f);
-  return run(tx, Q.event_insert_many, [
-    col((x) => x.result.eventId),
-    col((x) => x.request.teamId),
-    col((x) => x.request.environment),
-    col((x) => x.request.source),
-    col((x) => x.request.name),
-    col((x) => x.request.companyId) as string[],
-    col((x) => x.request.userId) as string[],
-    col((x) => x.request.featureId) as string[],
-    col((x) => x.request.quantity.toString()),
-    col((x) => x.creditsBurned.toString()),
-    col((x) => x.result.outcome),
-    col((x) => JSON.stringify(x.request.traits)),
-    col((x) => x.request.idempotencyKey) as string[],
-    col(() => sentAt),
-  ]);
-}
-
-function writeCounters(tx: TransactionSql, counters: Map<string, LockedCounter>, touched: Set<string>): Promise<unknown> {
-  if (touched.size === 0) return Promise.resolve();
-  const list = [...touched].map((k) => counters.get(k)!);
-  return run(tx, Q.usage_counter_set_many, [
-    list.map((c) => c.teamId),
-    list.map((c) => c.environment),
-    list.map((c) => c.companyId),
-    list.map((c) => c.featureId),
-    list.map((c) => new Date(c.periodStart).toISOString()),
-    list.map((c) => c.used.toString()),
-  ]);
-}
-
-function writeCredits(tx: TransactionSql, credits: Map<string, CompanyLots>, touched: Set<string>): Promise<unknown> {
-  if (touched.size === 0) return Promise.resolve();
-  const lots = [...touched].flatMap((k) => {
-    const c = credits.get(k)!;
-    return c.lots.filter((lot) => lot.remaining !== lot.initial).map((lot) => ({ teamId: c.teamId, environment: c.environment, lot }));
-  });
-  return run(tx, Q.credit_grant_set_remaining_many, [lots.map((l) => l.teamId), lots.map((l) => l.environment), lots.map((l) => l.lot.id), lots.map((l) => l.lot.remaining.toString())]);
+  ];
 }
