@@ -4,7 +4,8 @@
  * scenario and a final `{"summary": …}` line; progress goes to stderr. Nothing is asserted.
  *
  * Environment: BENCH_DURATION_S (10), BENCH_WARMUP_S (2), BENCH_CONNECTIONS (64), BENCH_COMPANIES (1000),
- * BENCH_LOADER_WORKERS (1), BENCH_DATABASE_URL (else an embedded PostgreSQL in .data/bench-<time>).
+ * BENCH_LOADER_WORKERS (1), BENCH_DATABASE_URL (else an embedded PostgreSQL in .data/bench-<time>),
+ * BENCH_SCENARIOS (comma-separated names to run, e.g. `baseline_elysia,check`; default all).
  */
 import { cpus } from "node:os";
 import { rm } from "node:fs/promises";
@@ -21,6 +22,7 @@ const warmupS = Number(env.BENCH_WARMUP_S ?? 2);
 const connections = Number(env.BENCH_CONNECTIONS ?? 64);
 const companyCount = Number(env.BENCH_COMPANIES ?? 1000);
 const workers = Number(env.BENCH_LOADER_WORKERS ?? 1);
+const only = env.BENCH_SCENARIOS ? new Set(env.BENCH_SCENARIOS.split(",").map((s) => s.trim())) : null;
 const POOL_SIZE = 10; // the real server's default, given to the naive server too
 
 const root = new URL("..", import.meta.url).pathname;
@@ -122,7 +124,7 @@ async function main() {
   // CPU of the server process and, with the embedded database, of PostgreSQL: it shows who the bottleneck is.
   const pgPid = env.BENCH_DATABASE_URL ? null : Number((await Bun.file(`${dir}/pg/postmaster.pid`).text().catch(() => "")).split("\n")[0]) || null;
   const cores = (a: number | null, b: number | null) => (a === null || b === null ? null : Math.round(((b - a) / (warmupS + durationS)) * 100) / 100);
-  for (const s of scenarios(seed?.companies ?? ["bench-co-0"], seed?.secretKey ?? "", legacyKey)) {
+  for (const s of scenarios(seed?.companies ?? ["bench-co-0"], seed?.secretKey ?? "", legacyKey).filter((s) => !only || only.has(s.name))) {
     if (cleaning) return; // interrupted: the servers are going away
     const server = servers[s.target];
     if (!server) {

@@ -1,6 +1,9 @@
 /**
  * Looks up API keys and dashboard sessions by the SHA-256 of the presented value, with an in-process
  * cache so the hot path (every /check, every /events) does not read the database per request.
+ * API keys are cached by the raw value presented, so a warm lookup is one Map hit: the SHA-256 is
+ * computed only on a miss. (The raw value is in this process's memory for the request anyway; it is
+ * never written anywhere.)
  *
  * Freshness: a revocation on any instance is broadcast with NOTIFY `credential_revoked` and evicted
  * here at once; as a backstop every cached entry is re-read after `ttlMs`. Expiry is checked against
@@ -12,6 +15,7 @@
 import { queries, run, runOne } from "../db/queries";
 import type { Sql } from "../db/client";
 import type { Clock } from "../lib/clock";
+import { sha256Hex } from "../lib/hash";
 import type { Environment, KeyType } from "./kinds";
 
 const Q = queries([
@@ -71,7 +75,7 @@ const toKey = (r: KeyRow): KeyRecord => ({
 });
 
 export class CredentialStore {
-  private keysByHash = new Map<string, Cached<KeyRecord>>();
+  private keysByRaw = new Map<string, Cached<KeyRecord>>();
   private keysById = new Map<string, Cached<KeyRecord>>();
   private sessions = new Map<string, Cached<SessionRecord>>();
   private used = new Map<string, number>();
@@ -103,9 +107,10 @@ export class CredentialStore {
     await this.unlisten?.();
   }
 
-  keyByHash(hash: string): KeyRecord | null | Promise<KeyRecord | null> {
-    return this.cached(this.keysByHash, hash, async () => {
-      const row = await runOne<KeyRow>(this.sql, Q.api_key_find_by_hash, [hash]);
+  /** The API key whose raw value this is (its SHA-256 matches), or null. */
+  keyByRaw(raw: string): KeyRecord | null | Promise<KeyRecord | null> {
+    return this.cached(this.keysByRaw, raw, async () => {
+      const row = await runOne<KeyRow>(this.sql, Q.api_key_find_by_hash, [sha256Hex(raw)]);
       return row ? toKey(row) : null;
     });
   }
@@ -132,7 +137,7 @@ export class CredentialStore {
   /** Drops every cached entry of a credential id (key or session). */
   evict(id: string): void {
     this.generation++;
-    for (const map of [this.keysByHash, this.keysById, this.sessions] as Map<string, Cached<{ id: string }>>[]) {
+    for (const map of [this.keysByRaw, this.keysById, this.sessions] as Map<string, Cached<{ id: string }>>[]) {
       for (const [k, entry] of map) if (entry.value?.id === id || k === id) map.delete(k);
     }
   }

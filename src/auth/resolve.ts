@@ -7,7 +7,7 @@ import { sha256Hex } from "../lib/hash";
 import { unauthorized } from "../lib/errors";
 import type { Clock } from "../lib/clock";
 import type { CredentialStore, KeyRecord } from "./credential-store";
-import { DASHBOARD_COOKIE, DASHBOARD_SESSION_PREFIX, EMBED_TOKEN_PREFIX, parseRawKey } from "./key-format";
+import { DASHBOARD_COOKIE, DASHBOARD_SESSION_PREFIX, EMBED_TOKEN_PREFIX, parseRawKey, type ParsedKey } from "./key-format";
 import { KIND_BY_KEY_TYPE, type Principal } from "./kinds";
 import { verifyEmbedToken } from "./tokens";
 
@@ -36,7 +36,8 @@ export function presentedCredential(headers: Headers): string | null {
   return null;
 }
 
-export async function resolvePrincipal(deps: ResolveDeps, headers: Headers): Promise<Principal> {
+/** Synchronous for a warm API key (the hot path pays no promise); a promise when something must be loaded. */
+export function resolvePrincipal(deps: ResolveDeps, headers: Headers): Principal | Promise<Principal> {
   const raw = presentedCredential(headers);
   if (!raw) throw unauthorized("Missing credentials: send 'Authorization: Bearer <credential>'", "missing_credentials");
   if (raw.startsWith(DASHBOARD_SESSION_PREFIX)) return resolveSession(deps, raw);
@@ -49,22 +50,30 @@ function checkKeyUsable(key: KeyRecord, now: number): void {
   if (key.expiresAt !== null && key.expiresAt <= now) throw unauthorized("API key has expired", "expired_credentials");
 }
 
-async function resolveKey(deps: ResolveDeps, raw: string): Promise<Principal> {
+function resolveKey(deps: ResolveDeps, raw: string): Principal | Promise<Principal> {
   const parsed = parseRawKey(raw);
   if (!parsed) throw invalid();
-  const key = await deps.credentials.keyByHash(sha256Hex(raw));
+  const key = deps.credentials.keyByRaw(raw);
+  if (key instanceof Promise) return key.then((k) => keyPrincipal(deps, parsed, k));
+  return keyPrincipal(deps, parsed, key);
+}
+
+// One principal per loaded key record, built once: a reloaded or evicted record is a new object, so
+// nothing here outlives the credential cache's own freshness rules. Principals are never mutated.
+const keyPrincipals = new WeakMap<KeyRecord, Principal>();
+
+function keyPrincipal(deps: ResolveDeps, parsed: ParsedKey, key: KeyRecord | null): Principal {
   // The prefix must agree with what was stored (type and environment), or the key is not ours.
   if (!key || key.type !== parsed.type || (parsed.environment && parsed.environment !== key.environment)) throw invalid();
+  // Revocation and expiry are checked on every request, against the clock.
   checkKeyUsable(key, deps.clock.now());
-  const everything = key.type === "LEGACY" || (key.type === "SECRET" && key.permissions.length === 0);
-  return {
-    kind: KIND_BY_KEY_TYPE[key.type],
-    credentialId: key.id,
-    teamId: key.teamId,
-    environment: key.environment,
-    permissions: everything ? null : key.permissions,
-    roles: [],
-  };
+  let principal = keyPrincipals.get(key);
+  if (!principal) {
+    const everything = key.type === "LEGACY" || (key.type === "SECRET" && key.permissions.length === 0);
+    principal = { kind: KIND_BY_KEY_TYPE[key.type], credentialId: key.id, teamId: key.teamId, environment: key.environment, permissions: everything ? null : key.permissions, roles: [] };
+    keyPrincipals.set(key, principal);
+  }
+  return principal;
 }
 
 async function resolveEmbedToken(deps: ResolveDeps, raw: string): Promise<Principal> {

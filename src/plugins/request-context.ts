@@ -8,6 +8,7 @@ import { Elysia } from "elysia";
 import type { Logger } from "../lib/logger";
 import type { Principal } from "../auth/kinds";
 import { ApiError } from "../lib/errors";
+import { randomToken } from "../lib/ids";
 
 export interface RequestState {
   requestId: string;
@@ -15,41 +16,43 @@ export interface RequestState {
   principal?: Principal;
 }
 
-// Keyed by the Request object, so state follows a request through every hook, 404s and errors included.
-const states = new WeakMap<Request, RequestState>();
+// Carried on the Request object itself, so state follows a request through every hook, 404s and
+// errors included. (A property under a private symbol: a WeakMap entry per request cost more.)
+const STATE = Symbol("requestState");
+type WithState = Request & { [STATE]?: RequestState };
 
 export function requestState(request: Request): RequestState {
-  let state = states.get(request);
-  if (!state) {
-    state = { requestId: newRequestId(), startedAt: performance.now() };
-    states.set(request, state);
-  }
-  return state;
+  return ((request as WithState)[STATE] ??= { requestId: newRequestId(), startedAt: performance.now() });
 }
 
-// Every request needs one, so it comes from the native UUID generator rather than newId's base62 sampling.
-const newRequestId = () => `req_${crypto.randomUUID().replaceAll("-", "")}`;
+// Every request needs one, so it is a counter under a random per-process prefix (unique across
+// instances and restarts) rather than fresh randomness each time; ids are not secrets.
+const PROCESS_PREFIX = `req_${randomToken(16)}`;
+let requestCount = 0;
+const newRequestId = () => `${PROCESS_PREFIX}${(++requestCount).toString(36)}`;
 
 const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
 
 export function requestContext(deps: { logger: Logger; bodyLimitBytes: number }) {
-  return new Elysia()
-    .onRequest(({ request, set }) => {
-      const incoming = request.headers.get("x-request-id");
-      const state: RequestState = {
-        requestId: incoming && INCOMING_ID.test(incoming) ? incoming : newRequestId(),
-        startedAt: performance.now(),
-      };
-      states.set(request, state);
-      set.headers["x-request-id"] = state.requestId;
-      const length = request.headers.get("content-length");
-      if (length !== null && Number(length) > deps.bodyLimitBytes) {
-        throw new ApiError(413, `Request body exceeds ${deps.bodyLimitBytes} bytes`);
-      }
-    })
-    .onAfterResponse(({ request, set }) => {
-      const state = states.get(request);
-      if (!state || !deps.logger.enabled("info")) return;
+  const plugin = new Elysia().onRequest(({ request, set }) => {
+    const incoming = request.headers.get("x-request-id");
+    const state: RequestState = {
+      requestId: incoming !== null && INCOMING_ID.test(incoming) ? incoming : newRequestId(),
+      startedAt: performance.now(),
+    };
+    (request as WithState)[STATE] = state;
+    set.headers["x-request-id"] = state.requestId;
+    const length = request.headers.get("content-length");
+    if (length !== null && Number(length) > deps.bodyLimitBytes) {
+      throw new ApiError(413, `Request body exceeds ${deps.bodyLimitBytes} bytes`);
+    }
+  });
+  // The level is fixed for the process: with request logging off, register no after-response hook at
+  // all, since Elysia schedules one per request for every such hook, even one that returns at once.
+  if (deps.logger.enabled("info")) {
+    plugin.onAfterResponse(({ request, set }) => {
+      const state = (request as WithState)[STATE];
+      if (!state) return;
       const url = request.url;
       const pathStart = url.indexOf("/", url.indexOf("//") + 2);
       const queryStart = url.indexOf("?", pathStart);
@@ -61,6 +64,7 @@ export function requestContext(deps: { logger: Logger; bodyLimitBytes: number })
         durationMs: Math.round((performance.now() - state.startedAt) * 100) / 100,
         credential: state.principal ? { kind: state.principal.kind, id: state.principal.credentialId, teamId: state.principal.teamId } : undefined,
       });
-    })
-    .as("global");
+    });
+  }
+  return plugin.as("global");
 }

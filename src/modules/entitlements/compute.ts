@@ -152,6 +152,20 @@ export interface CompanyFacts {
   /** counterKey(featureId, periodStart) -> units used in that period */
   counters: ReadonlyMap<string, bigint>;
   lots: readonly CreditLot[];
+  /** currentPeriod's memo: the bounds last computed for each period length, until they lapse */
+  periods?: Partial<Record<Period, PeriodBounds>>;
+}
+
+/**
+ * periodBounds of the company's anchor, remembered on its facts while `now` stays inside: a cached
+ * company answers every check of a period without recomputing calendar dates.
+ */
+export function currentPeriod(company: CompanyFacts, period: Period, now: number): PeriodBounds {
+  const known = company.periods?.[period];
+  if (known && now >= known.start && (known.end === null || now < known.end)) return known;
+  const bounds = periodBounds(company.anchorMs, period, now);
+  (company.periods ??= {})[period] = bounds;
+  return bounds;
 }
 
 const denied = (reason: Reason): Decision => ({ access: false, reason, limit: null, used: null, remaining: null, period: null, creditsPerUse: null, creditBalance: null });
@@ -168,7 +182,7 @@ export function decide(grant: Grant | null, company: CompanyFacts, featureId: st
       return { ...denied(ok ? "trait_matched" : "trait_not_matched"), access: ok };
     }
     case "quota": {
-      const period = periodBounds(company.anchorMs, grant.period!, now);
+      const period = currentPeriod(company, grant.period!, now);
       const used = company.counters.get(counterKey(featureId, period.start)) ?? 0n;
       const remaining = grant.limit! > used ? grant.limit! - used : 0n;
       const access = remaining >= quantity;

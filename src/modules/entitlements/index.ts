@@ -1,6 +1,7 @@
 /** GET /check, GET /flags/check, GET /entitlements, POST /usage/consume: the client-safe hot path. */
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../plugins/auth";
+import { documentedResponses } from "../../lib/openapi";
 import type { AppDeps } from "../../app-deps";
 import { checkFeature, consume, listEntitlements } from "./service";
 import { CheckQuery, CheckResponse, CodedError, ConsumeBody, ConsumeResponse, EntitlementsQuery, EntitlementsResponse, ErrorBody, FlagQuery, FlagResponse, ValidationError } from "./model";
@@ -23,8 +24,12 @@ export function entitlementRoutes(deps: AppDeps) {
     .get("/check", async ({ principal, query }) => ({ data: await checkFeature(deps, principal, query) }), {
       access: "GET /check",
       query: CheckQuery,
-      response: { 200: CheckResponse, 400: ValidationError, 404: ErrorBody, 403: CodedError, 429: ErrorBody },
-      detail: { tags, summary: "May this company use this feature now?", description: `${COMMON}\n\n${RULES}` },
+      detail: {
+        tags,
+        summary: "May this company use this feature now?",
+        description: `${COMMON}\n\n${RULES}`,
+        responses: documentedResponses({ 200: CheckResponse, 400: ValidationError, 404: ErrorBody, 403: CodedError, 429: ErrorBody }),
+      },
     })
     .get(
       "/flags/check",
@@ -35,22 +40,30 @@ export function entitlementRoutes(deps: AppDeps) {
       {
         access: "GET /flags/check",
         query: FlagQuery,
-        response: { 200: FlagResponse, 400: ValidationError, 404: ErrorBody, 403: CodedError, 429: ErrorBody },
-        detail: { tags, summary: "A feature as an on/off flag for a company", description: `\`value\` is \`access\` of GET /check, without the quota and credit figures.\n\n${COMMON}` },
+        detail: {
+          tags,
+          summary: "A feature as an on/off flag for a company",
+          description: `\`value\` is \`access\` of GET /check, without the quota and credit figures.\n\n${COMMON}`,
+          responses: documentedResponses({ 200: FlagResponse, 400: ValidationError, 404: ErrorBody, 403: CodedError, 429: ErrorBody }),
+        },
       },
     )
     .get("/entitlements", async ({ principal, query }) => ({ data: await listEntitlements(deps, principal, query) }), {
       access: "GET /entitlements",
       query: EntitlementsQuery,
-      response: { 200: EntitlementsResponse, 400: ValidationError, 404: ErrorBody, 403: CodedError, 429: ErrorBody },
-      detail: { tags, summary: "Every feature of the catalog as GET /check answers it for one company", description: `404 for an unknown company.\n\n${COMMON}\n\n${RULES}` },
+      detail: {
+        tags,
+        summary: "Every feature of the catalog as GET /check answers it for one company",
+        description: `404 for an unknown company.\n\n${COMMON}\n\n${RULES}`,
+        responses: documentedResponses({ 200: EntitlementsResponse, 400: ValidationError, 404: ErrorBody, 403: CodedError, 429: ErrorBody }),
+      },
     })
     .post("/usage/consume", async ({ principal, body }) => ({ data: await consume(deps, principal, body) }), {
       access: "POST /usage/consume",
       body: ConsumeBody,
-      response: { 200: ConsumeResponse, 400: ValidationError, 402: CodedError, 404: ErrorBody, 403: CodedError, 429: t.Union([CodedError, ErrorBody]) },
       detail: {
         tags,
+        responses: documentedResponses({ 200: ConsumeResponse, 400: ValidationError, 402: CodedError, 404: ErrorBody, 403: CodedError, 429: t.Union([CodedError, ErrorBody]) }),
         summary: "Consume units of a feature for a company, exactly",
         description: `All or nothing: \`quantity\` units are used, or none. Refusals: 402 \`{error: "Insufficient credits", code: "insufficient_credits"}\`;
 429 \`{error: "Limit reached", code: "limit_reached"}\`; 429 \`{error: "Feature not enabled", code: "feature_not_enabled"}\` (no entitlement,

@@ -55,14 +55,15 @@ export const FlagResponse = t.Object({
   data: t.Object({ companyId: t.String(), flag: t.String(), value: t.Boolean(), reason: t.UnionEnum(REASONS) }),
 });
 
-export const EntitlementsResponse = t.Object({
-  data: t.Object({
-    companyId: t.String(),
-    planId: Nullable(t.String()),
-    addOnIds: t.Array(t.String()),
-    features: t.Array(CheckResult),
-  }),
+export const EntitlementsData = t.Object({
+  companyId: t.String(),
+  planId: Nullable(t.String()),
+  addOnIds: t.Array(t.String()),
+  features: t.Array(CheckResult),
 });
+export type EntitlementsData = Static<typeof EntitlementsData>;
+
+export const EntitlementsResponse = t.Object({ data: EntitlementsData });
 
 export const ConsumeResponse = t.Object({
   data: t.Composite([

@@ -14,6 +14,7 @@ import { queries, runOne } from "../../db/queries";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
 import { LoadingCache } from "../../lib/loading-cache";
+import type { MaybePromise } from "../../lib/maybe-promise";
 import type { Environment } from "../../auth/kinds";
 import { loadCatalog, type CatalogSnapshot } from "./catalog";
 import { loadCompanyState, toLots, type CompanyState } from "./company-state";
@@ -88,16 +89,25 @@ export class EntitlementRuntime {
     this.unlisten = null;
   }
 
-  catalog(tenant: Tenant): CatalogSnapshot | Promise<CatalogSnapshot> {
-    return this.catalogs.peek(tenantKey(tenant)) ?? (this.catalogs.get(tenantKey(tenant)) as Promise<CatalogSnapshot>);
+  catalog(tenant: Tenant): MaybePromise<CatalogSnapshot> {
+    const key = tenantKey(tenant);
+    return this.catalogs.peek(key) ?? (this.catalogs.get(key) as Promise<CatalogSnapshot>);
   }
 
-  /** A company named by our comp_ id or the integrator's id; null when there is none. */
-  async company(tenant: Tenant, ref: string): Promise<CompanyState | null> {
+  /** A company named by our comp_ id or the integrator's id; null when there is none. Synchronous when cached. */
+  company(tenant: Tenant, ref: string): MaybePromise<CompanyState | null> {
     const tk = tenantKey(tenant);
-    const id = ref.startsWith("comp_") ? ref : (this.aliases.peek(`${tk}|${ref}`) ?? (await this.aliases.get(`${tk}|${ref}`)));
-    if (!id) return null;
-    return this.companies.peek(`${tk}|${id}`) ?? this.companies.get(`${tk}|${id}`);
+    if (ref.startsWith("comp_")) return this.companyById(tk, ref);
+    const alias = `${tk}|${ref}`;
+    const id = this.aliases.peek(alias);
+    if (id === undefined) return this.aliases.get(alias).then((loaded) => (loaded ? this.companyById(tk, loaded) : null));
+    return id ? this.companyById(tk, id) : null;
+  }
+
+  private companyById(tk: string, id: string): MaybePromise<CompanyState | null> {
+    const key = `${tk}|${id}`;
+    const cached = this.companies.peek(key);
+    return cached === undefined ? this.companies.get(key) : cached;
   }
 
   /** The cached comp_ id for an integrator's id, without touching the database. */

@@ -5,12 +5,13 @@
 import type { Principal } from "../../auth/kinds";
 import type { Clock } from "../../lib/clock";
 import { ApiError, badRequest, forbidden, notFound } from "../../lib/errors";
+import { andThen, type MaybePromise } from "../../lib/maybe-promise";
 import type { CatalogSnapshot, FeatureDef } from "./catalog";
 import type { CompanyState } from "./company-state";
-import { decide, resolveGrant, type Decision, type Grant } from "./compute";
+import { decide, resolveGrant, type Decision, type Grant, type PeriodBounds } from "./compute";
 import type { Enforcement, MeterResult, Outcome } from "./meter";
 import type { EntitlementRuntime, Tenant } from "./runtime";
-import type { CheckResult } from "./model";
+import type { CheckResult, EntitlementsData } from "./model";
 
 export interface Evaluation {
   feature: FeatureDef;
@@ -23,12 +24,14 @@ export interface Evaluation {
  * The company a call is about. Embed tokens act for their own company only: naming another one is a
  * 403, naming none means theirs. Every other credential must name it (our comp_ id or the integrator's).
  */
-export async function companyRefFor(deps: EntitlementDeps, principal: Principal, ref: string | undefined, field: string): Promise<string> {
+export function companyRefFor(deps: EntitlementDeps, principal: Principal, ref: string | undefined, field: string): MaybePromise<string> {
   if (principal.kind === "embed") {
-    if (ref !== undefined && ref !== principal.companyId && (await deps.entitlements.company(principal, ref))?.id !== principal.companyId) {
-      throw forbidden("This token is scoped to another company", "wrong_company");
-    }
-    return principal.companyId!;
+    const own = principal.companyId!;
+    if (ref === undefined || ref === own) return own;
+    return andThen(deps.entitlements.company(principal, ref), (company) => {
+      if (company?.id !== own) throw forbidden("This token is scoped to another company", "wrong_company");
+      return own;
+    });
   }
   if (!ref) throw badRequest("Validation failed", { [field]: "Required: the company's id (comp_…) or your id for it" });
   return ref;
@@ -70,11 +73,18 @@ export function refusal(outcome: Exclude<Outcome, "accepted">): ApiError {
   }
 }
 
-const iso = (ms: number | null | undefined) => (ms === null || ms === undefined ? null : new Date(ms).toISOString());
+// Period bounds are shared by every check of a period (see currentPeriod): format each once.
+const isoStrings = new WeakMap<PeriodBounds, { start: string; end: string | null }>();
+function isoOf(period: PeriodBounds) {
+  let out = isoStrings.get(period);
+  if (!out) isoStrings.set(period, (out = { start: new Date(period.start).toISOString(), end: period.end === null ? null : new Date(period.end).toISOString() }));
+  return out;
+}
 const count = (n: bigint | null) => (n === null ? null : Number(n));
 
 export function present(e: Evaluation, companyRef: string): CheckResult {
   const { decision: d, grant } = e;
+  const period = d.period ? isoOf(d.period) : null;
   return {
     companyId: e.company?.id ?? companyRef,
     featureId: e.feature.id,
@@ -89,8 +99,8 @@ export function present(e: Evaluation, companyRef: string): CheckResult {
     used: count(d.used),
     remaining: count(d.remaining),
     period: grant?.kind === "quota" ? grant.period : null,
-    periodStart: grant?.kind === "quota" && grant.period !== "lifetime" ? iso(d.period?.start) : null,
-    periodEnd: iso(d.period?.end),
+    periodStart: grant?.kind === "quota" && grant.period !== "lifetime" ? (period?.start ?? null) : null,
+    periodEnd: period?.end ?? null,
     creditsPerUse: d.creditsPerUse?.toString() ?? null,
     creditBalance: d.creditBalance?.toString() ?? null,
   };
@@ -101,9 +111,22 @@ export interface EntitlementDeps {
   clock: Clock;
 }
 
-async function load(deps: EntitlementDeps, tenant: Tenant, companyRef: string) {
-  const [catalog, company] = await Promise.all([deps.entitlements.catalog(tenant), deps.entitlements.company(tenant, companyRef)]);
-  return { catalog, company };
+interface Loaded {
+  catalog: CatalogSnapshot;
+  company: CompanyState | null;
+  companyRef: string;
+}
+
+/** The tenant's catalog and the company a call names: from memory, without a promise, when both are cached. */
+function load(deps: EntitlementDeps, principal: Principal, ref: string | undefined, field: string): MaybePromise<Loaded> {
+  return andThen(companyRefFor(deps, principal, ref, field), (companyRef) => {
+    const catalog = deps.entitlements.catalog(principal);
+    const company = deps.entitlements.company(principal, companyRef);
+    if (catalog instanceof Promise || company instanceof Promise) {
+      return Promise.all([catalog, company]).then(([c, co]) => ({ catalog: c, company: co, companyRef }));
+    }
+    return { catalog, company, companyRef };
+  });
 }
 
 function requireFeature(catalog: CatalogSnapshot, ref: string): FeatureDef {
@@ -112,20 +135,20 @@ function requireFeature(catalog: CatalogSnapshot, ref: string): FeatureDef {
   return feature;
 }
 
-export async function checkFeature(deps: EntitlementDeps, principal: Principal, query: { company?: string; feature: string; quantity?: number }) {
-  const companyRef = await companyRefFor(deps, principal, query.company, "query.company");
-  const { catalog, company } = await load(deps, principal, companyRef);
-  const feature = requireFeature(catalog, query.feature);
-  return present(evaluate(catalog, feature, company, deps.clock.now(), BigInt(query.quantity ?? 1)), companyRef);
+export function checkFeature(deps: EntitlementDeps, principal: Principal, query: { company?: string; feature: string; quantity?: number }): MaybePromise<CheckResult> {
+  return andThen(load(deps, principal, query.company, "query.company"), ({ catalog, company, companyRef }) => {
+    const feature = requireFeature(catalog, query.feature);
+    return present(evaluate(catalog, feature, company, deps.clock.now(), query.quantity === undefined ? 1n : BigInt(query.quantity)), companyRef);
+  });
 }
 
-export async function listEntitlements(deps: EntitlementDeps, principal: Principal, query: { company?: string }) {
-  const companyRef = await companyRefFor(deps, principal, query.company, "query.company");
-  const { catalog, company } = await load(deps, principal, companyRef);
-  if (!company) throw notFound(`No company ${companyRef}`);
-  const now = deps.clock.now();
-  const features = [...catalog.byId.values()].sort((a, b) => a.key.localeCompare(b.key)).map((f) => present(evaluate(catalog, f, company, now), companyRef));
-  return { companyId: company.id, planId: company.planId, addOnIds: company.addOnIds, features };
+export function listEntitlements(deps: EntitlementDeps, principal: Principal, query: { company?: string }): MaybePromise<EntitlementsData> {
+  return andThen(load(deps, principal, query.company, "query.company"), ({ catalog, company, companyRef }) => {
+    if (!company) throw notFound(`No company ${companyRef}`);
+    const now = deps.clock.now();
+    const features = [...catalog.byId.values()].sort((a, b) => a.key.localeCompare(b.key)).map((f) => present(evaluate(catalog, f, company, now), companyRef));
+    return { companyId: company.id, planId: company.planId, addOnIds: company.addOnIds, features };
+  });
 }
 
 export interface ConsumeInput {
@@ -136,8 +159,7 @@ export interface ConsumeInput {
 }
 
 export async function consume(deps: EntitlementDeps, principal: Principal, input: ConsumeInput): Promise<CheckResult & { eventId: string; consumed: number; replayed: boolean }> {
-  const companyRef = await companyRefFor(deps, principal, input.company, "body.company");
-  const { catalog, company } = await load(deps, principal, companyRef);
+  const { catalog, company, companyRef } = await load(deps, principal, input.company, "body.company");
   const feature = requireFeature(catalog, input.feature);
   if (!company) throw notFound(`No company ${companyRef}`);
   const quantity = BigInt(input.quantity ?? 1);

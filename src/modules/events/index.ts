@@ -1,6 +1,7 @@
 /** POST /events (legacy api_ keys and embed tokens, spec rule 5) and GET /events (dashboard, catalog:read). */
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../plugins/auth";
+import { documentedResponses } from "../../lib/openapi";
 import { Page, pageRequest, pageResponse } from "../../lib/pagination";
 import { queries, run } from "../../db/queries";
 import type { AppDeps } from "../../app-deps";
@@ -31,8 +32,12 @@ export function eventRoutes(deps: AppDeps) {
     .post("/events", ({ principal, body }) => ingestEvent(deps, principal, body), {
       access: "POST /events",
       body: EventBody,
-      response: { 200: EventAccepted, 400: ValidationError, 402: CodedError, 403: CodedError, 429: CodedError },
-      detail: { tags: ["Events"], summary: "Ingest a track or identify event", description: POST_DESCRIPTION },
+      detail: {
+        tags: ["Events"],
+        summary: "Ingest a track or identify event",
+        description: POST_DESCRIPTION,
+        responses: documentedResponses({ 200: EventAccepted, 400: ValidationError, 402: CodedError, 403: CodedError, 429: CodedError }),
+      },
     })
     .get(
       "/events",
