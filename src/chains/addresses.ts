@@ -8,6 +8,8 @@ import { StrKey } from "@stellar/stellar-sdk";
 import { PublicKey } from "@solana/web3.js";
 import type { ChainFamily } from "./types";
 import { isSignature } from "./solana/base58";
+import { isTxHash } from "./stellar/hash";
+import { isEvmTxHash } from "./evm/hash";
 
 export function isValidRecipient(family: ChainFamily, address: string): boolean {
   switch (family) {
@@ -24,15 +26,12 @@ export function isValidRecipient(family: ChainFamily, address: string): boolean 
   }
 }
 
-const HASH_SHAPES: Record<ChainFamily, RegExp> = {
-  evm: /^0x[0-9a-fA-F]{64}$/,
-  stellar: /^[0-9a-fA-F]{64}$/,
-  solana: /^[1-9A-HJ-NP-Za-km-z]{64,88}$/, // base58; isSignature below also requires the 64 bytes of a signature
-};
+// The adapters' own checks, so a hash the API accepts is never one the verifier refuses as malformed.
+const IS_HASH: Record<ChainFamily, (hash: string) => boolean> = { evm: isEvmTxHash, stellar: isTxHash, solana: isSignature };
 
 /** The canonical spelling of a transaction hash, so one transaction has one key; null if malformed. */
 export function normalizeTxHash(family: ChainFamily, hash: string): string | null {
-  if (!HASH_SHAPES[family].test(hash) || (family === "solana" && !isSignature(hash))) return null;
+  if (!IS_HASH[family](hash)) return null;
   return family === "solana" ? hash : hash.toLowerCase(); // hex is case-insensitive, base58 is not
 }
 

@@ -10,7 +10,9 @@ const files = [...new Glob("*.sql").scanSync("sql/queries")].sort();
 // Statements that legitimately span tenants: lookups by a secret's hash (the hash names the tenant),
 // the operator's team-wide key list, revocation and entitlement-change notices (their payload names the tenant), and the batched lastUsedAt flush by key id.
 // meter_settle.sql passes each request's tenant to meter_settle(), whose every statement joins on team_id and environment.
-const CROSS_TENANT = new Set(["meter_settle.sql", "api_key_find_by_hash.sql", "dashboard_session_find_by_hash.sql", "api_key_touch_many.sql", "credential_notify_revoked.sql", "entitlement_change_notify.sql", "team_insert.sql", "team_find_by_id.sql"]);
+// Settlement: the sweeper's work list spans every tenant (each row carries its own), and the replay guard
+// looks a transaction up across every team, since one transaction proves one payment anywhere.
+const CROSS_TENANT = new Set(["checkout_session_list_due.sql", "payment_find_by_tx.sql", "meter_settle.sql", "api_key_find_by_hash.sql", "dashboard_session_find_by_hash.sql", "api_key_touch_many.sql", "credential_notify_revoked.sql", "entitlement_change_notify.sql", "team_insert.sql", "team_find_by_id.sql"]);
 
 describe("sql/queries", () => {
   for (const file of files) {

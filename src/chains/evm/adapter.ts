@@ -15,8 +15,8 @@ import {
 } from "viem";
 import { refuse, type ChainAdapter, type NetworkConfig, type PaymentExpectation, type PaymentVerdict, type VerifiedTransfer, type PaymentRefusal } from "../types";
 import { matchErc20Transfers } from "./transfers";
+import { isEvmTxHash } from "./hash";
 
-const TX_HASH = /^0x[0-9a-fA-F]{64}$/;
 const RPC_TIMEOUT_MS = 10_000;
 
 // One client per endpoint for the life of the worker: viem keeps its HTTP keep-alive and id counter.
@@ -91,7 +91,7 @@ async function finality(client: PublicClient, network: NetworkConfig, receipt: T
 }
 
 async function verify(want: PaymentExpectation): Promise<PaymentVerdict> {
-  if (!TX_HASH.test(want.txHash)) return refuse("invalid_transaction", "An EVM transaction hash is 0x and 64 hex digits");
+  if (!isEvmTxHash(want.txHash)) return refuse("invalid_transaction", "An EVM transaction hash is 0x and 64 hex digits");
   const client = clientFor(want.network);
   const wrongChain = await servesConfiguredChain(client, want.network);
   if (wrongChain) return wrongChain;

@@ -49,8 +49,7 @@ export const setSessionStatus = (db: Db, t: Tenant, id: string, c: StatusChange)
 
 export const touchSession = (db: Db, t: Tenant, id: string, at: Date) => run(db, Q.checkout_session_touch, [t.teamId, t.environment, id, at]);
 
-export const listDueSessions = (db: Db, now: Date, limit: number) =>
-  run<{ id: string; team_id: string; environment: Environment; status: SessionStatus }>(db, Q.checkout_session_list_due, [now, limit]);
+export const listDueSessions = (db: Db, now: Date, limit: number) => run<CheckoutSessionRow>(db, Q.checkout_session_list_due, [now, limit]);
 
 export interface PaymentInsert {
   id: string; sessionId: string; network: string; txHash: string; transferIndex: number; amount: bigint;

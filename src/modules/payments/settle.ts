@@ -12,7 +12,7 @@ import type { Sql } from "../../db/client";
 import type { ChainPool } from "../../chains/pool";
 import type { ChainRegistry } from "../../chains/registry";
 import { HASH_FORMAT, normalizeTxHash } from "../../chains/addresses";
-import { RETRYABLE_REASONS, refuse, type ChainFamily, type PaymentVerdict } from "../../chains/types";
+import { RETRYABLE_REASONS, refuse, type ChainFamily, type NetworkConfig, type PaymentExpectation, type PaymentVerdict } from "../../chains/types";
 import { ApiError, badRequest, notFound } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
@@ -54,13 +54,16 @@ export async function submitPayment(deps: SettlementDeps, tenant: Tenant, actor:
     throw replayed();
   }
   await claim(deps.sql, tenant, actor, sessionId, txHash, now);
-  const verdict = await deps.pool.verifyPayment({
-    network, token: found.token, txHash, recipient: found.recipient_wallet, amount: BigInt(found.amount), memo: found.memo ?? undefined,
-  });
+  const verdict = await deps.pool.verifyPayment(expectationOf(found, network, txHash));
   const outcome = await applyVerdict(deps, tenant, actor, sessionId, txHash, bindToPayer(verdict, found, network.family), now);
   if (outcome.kind === "replayed") throw replayed();
   return outcome;
 }
+
+/** What a session's transaction must prove on chain. */
+export const expectationOf = (session: CheckoutSessionRow, network: NetworkConfig, txHash: string): PaymentExpectation => ({
+  network, token: session.token, txHash, recipient: session.recipient_wallet, amount: BigInt(session.amount), memo: session.memo ?? undefined,
+});
 
 /**
  * A session that names its customerWallet is paid only from that wallet: without it, anyone who sees the

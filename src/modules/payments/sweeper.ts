@@ -9,8 +9,9 @@
 import type { Logger } from "../../lib/logger";
 import { refuse } from "../../chains/types";
 import type { Actor } from "../audit/repo";
-import { findCheckoutSession, listDueSessions, lockCheckoutSession, setSessionStatus, type Tenant } from "./repo";
-import { applyVerdict, bindToPayer, type SettlementDeps } from "./settle";
+import { listDueSessions, lockCheckoutSession, setSessionStatus, type Tenant } from "./repo";
+import type { CheckoutSessionRow } from "./model";
+import { applyVerdict, bindToPayer, expectationOf, type SettlementDeps } from "./settle";
 import type { Sql } from "../../db/client";
 
 export const CONFIRMATION_GRACE_MS = 60 * 60 * 1000;
@@ -29,7 +30,7 @@ export async function sweepOnce(deps: SettlementDeps, now: Date, logger?: Logger
   const due = await listDueSessions(deps.sql, now, BATCH);
   await Promise.all(
     due.map((row) =>
-      sweepSession(deps, { teamId: row.team_id, environment: row.environment }, row.id, row.status, now)
+      sweepSession(deps, row, now)
         .then((moved) => void result[moved]++)
         // One session's failure (a lost race, a database hiccup) must not stop the others.
         .catch((error) => logger?.warn("settlement sweep of a session failed", { sessionId: row.id, error: error instanceof Error ? error.message : String(error) })),
@@ -38,13 +39,14 @@ export async function sweepOnce(deps: SettlementDeps, now: Date, logger?: Logger
   return result;
 }
 
-async function sweepSession(deps: SettlementDeps, tenant: Tenant, id: string, status: string, now: Date): Promise<keyof SweepResult> {
-  if (status === "PENDING") return (await expire(deps.sql, tenant, id, "PENDING", now, null)) ? "expired" : "waiting";
-  const session = await findCheckoutSession(deps.sql, tenant, id);
-  if (!session || session.status !== "CONFIRMING" || !session.tx_hash) return "waiting";
+/** `session` as listed, unlocked: every move below re-checks its state under the session's lock. */
+async function sweepSession(deps: SettlementDeps, session: CheckoutSessionRow, now: Date): Promise<keyof SweepResult> {
+  const tenant: Tenant = { teamId: session.team_id, environment: session.environment };
+  if (session.status === "PENDING") return (await expire(deps.sql, tenant, session.id, "PENDING", now, null)) ? "expired" : "waiting";
+  if (!session.tx_hash) return "waiting";
   const network = deps.registry.get(session.network);
   const verdict = network
-    ? await deps.pool.verifyPayment({ network, token: session.token, txHash: session.tx_hash, recipient: session.recipient_wallet, amount: BigInt(session.amount), memo: session.memo ?? undefined })
+    ? await deps.pool.verifyPayment(expectationOf(session, network, session.tx_hash))
     : refuse("rpc_unavailable", `Network ${session.network} is no longer configured`);
   const outcome = await applyVerdict(deps, tenant, SWEEPER, session.id, session.tx_hash, network ? bindToPayer(verdict, session, network.family) : verdict, now);
   if (outcome.kind === "paid" || outcome.kind === "failed") return outcome.kind;
