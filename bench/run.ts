@@ -5,7 +5,8 @@
  *
  * Environment: BENCH_DURATION_S (10), BENCH_WARMUP_S (2), BENCH_CONNECTIONS (64), BENCH_COMPANIES (1000),
  * BENCH_LOADER_WORKERS (1), BENCH_DATABASE_URL (else an embedded PostgreSQL in .data/bench-<time>),
- * BENCH_SCENARIOS (comma-separated names to run, e.g. `baseline_elysia,check`; default all).
+ * BENCH_SCENARIOS (comma-separated names to run, e.g. `baseline_elysia,check`; default all),
+ * BENCH_CPU_PROFILE (a folder: the app server writes a CPU profile there when it stops).
  */
 import { cpus } from "node:os";
 import { rm } from "node:fs/promises";
@@ -101,7 +102,9 @@ async function main() {
   if (seed) {
     // Request logging off (warn), as a production deployment that samples would run; the request-rate
     // limiter off (it refuses after 500/min per key): the bench measures the metering path.
-    await start("app", [`${root}src/index.ts`], {
+    // BENCH_CPU_PROFILE=<dir>: the app server writes a CPU profile (and its markdown summary) there on exit.
+    const profile = env.BENCH_CPU_PROFILE ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${env.BENCH_CPU_PROFILE}`] : [];
+    await start("app", [...profile, `${root}src/index.ts`], {
       DATABASE_URL: url, PORT: String(ports.app), HOST: "127.0.0.1", DATA_DIR: dir, LOG_LEVEL: "warn",
       RATE_LIMIT_ENABLED: "false", DATABASE_POOL_SIZE: String(POOL_SIZE),
     });

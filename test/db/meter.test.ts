@@ -24,10 +24,24 @@ const request = (featureId: string): MeterRequest => ({
   enforcement: { kind: "quota", periodStart: Date.UTC(2026, 0, 1), limit: 10n },
 });
 
+// The batching tests count in a period of their own, so the tests below start from a known count.
+const elsewhere = () => ({ ...request(catalog.features.apiCalls), enforcement: { kind: "quota" as const, periodStart: Date.UTC(2025, 0, 1), limit: 100n } });
+
+test("requests that arrive in one turn of the event loop settle in one transaction", async () => {
+  const batches: number[] = [];
+  const meter = new Meter(t.db.sql, t.clock, (changes) => batches.push(changes.length), { maxBatch: 100, maxConcurrent: 1 });
+  const results = await Promise.all(Array.from({ length: 5 }, () => meter.submit(elsewhere())));
+  expect(results.map((r) => r.outcome)).toEqual(["accepted", "accepted", "accepted", "accepted", "accepted"]);
+  expect(batches.length).toBe(1);
+});
+
 test("requests queued while a batch commits share the next transaction", async () => {
   const batches: number[] = [];
   const meter = new Meter(t.db.sql, t.clock, (changes) => batches.push(changes.length), { maxBatch: 100, maxConcurrent: 1 });
-  const results = await Promise.all(Array.from({ length: 5 }, () => meter.submit(request(catalog.features.apiCalls))));
+  const first = meter.submit(elsewhere());
+  await new Promise((resolve) => setImmediate(resolve)); // the first batch is now on its way to the database
+  const rest = Array.from({ length: 4 }, () => meter.submit(elsewhere()));
+  const results = await Promise.all([first, ...rest]);
   expect(results.map((r) => r.outcome)).toEqual(["accepted", "accepted", "accepted", "accepted", "accepted"]);
   expect(batches.length).toBe(2); // the first alone, the other four together
 });
@@ -40,6 +54,6 @@ test("a request that fails in the database fails alone; its batch neighbours are
   expect((await first).outcome).toBe("accepted");
   await expect(broken).rejects.toMatchObject({ code: "23503" });
   expect((await neighbour).outcome).toBe("accepted");
-  const [row] = await t.db.sql`select used from usage_counters where company_id = ${companyId} and feature_id = ${catalog.features.apiCalls}`;
-  expect(row!.used).toBe(7n);
+  const [row] = await t.db.sql`select used from usage_counters where company_id = ${companyId} and feature_id = ${catalog.features.apiCalls} and period_start = ${new Date(Date.UTC(2026, 0, 1))}`;
+  expect(row!.used).toBe(2n);
 });

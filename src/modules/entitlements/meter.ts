@@ -1,7 +1,7 @@
 /**
  * The metering write path: group commit. Each request joins a queue and waits; a flush takes what
  * has queued (up to `maxBatch`) and settles all of it in ONE statement, meter_settle() (see
- * sql/migrations/00004_meter_settle.sql), which in one transaction:
+ * sql/migrations/00004_meter_settle.sql, revised in 00005), which in one transaction:
  *   1. reads stored outcomes of idempotency keys already used (retries: they consume nothing)
  *   2. locks the usage counters and credit grants the batch spends from, in a fixed order
  *   3. decides each request in arrival order against the locked values
@@ -74,6 +74,7 @@ export interface MeterOptions {
 export class Meter {
   private queue: Pending[] = [];
   private running = 0;
+  private pumpScheduled = false;
   private readonly sameKey = new Map<string, Promise<MeterResult>>();
   private idle: (() => void)[] = [];
 
@@ -94,7 +95,7 @@ export class Meter {
     }
     const promise = new Promise<MeterResult>((resolve, reject) => {
       this.queue.push({ request, resolve, reject });
-      this.pump();
+      this.schedulePump();
     });
     if (key !== null) {
       this.sameKey.set(key, promise);
@@ -108,6 +109,20 @@ export class Meter {
   drain(): Promise<void> {
     if (this.running === 0 && this.queue.length === 0) return Promise.resolve();
     return new Promise((resolve) => this.idle.push(resolve));
+  }
+
+  /**
+   * Starts batches once the current turn of the event loop is over, not at the first request: requests
+   * that arrive together (one socket read can hold many) then settle as one batch, instead of the first
+   * one taking a free lane alone and paying a whole transaction for one row.
+   */
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump();
+    });
   }
 
   private pump(): void {
