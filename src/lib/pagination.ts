@@ -21,6 +21,16 @@ export function queryInteger(name: string, options: { minimum?: number; maximum?
   return t.Integer({ ...options, "x-field": `query.${name}` });
 }
 
+/**
+ * A count from 1 to 1,000,000 in the query of a hot read path, validated as its digits and left a
+ * string for the handler to parse. An integer field makes Elysia decode the whole query through
+ * TypeBox's value transform on every request (about 3 µs of a 30 µs GET /check); a pattern costs
+ * nothing. A 400 names and explains it as queryInteger's do (`x-expected`).
+ */
+export function queryCount(description: string) {
+  return t.String({ pattern: "^0*(?:[1-9][0-9]{0,5}|1000000)$", description: `${description} An integer from 1 to 1000000.`, "x-expected": "Expected an integer from 1 to 1000000" });
+}
+
 export const PageQuery = {
   limit: t.Optional(queryInteger("limit", { minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: "Page size, 1 to 200 (default 50). Over 200 is rejected with 400." })),
   cursor: t.Optional(t.String({ minLength: 1, maxLength: 512, description: "Opaque: nextCursor of the previous page, unchanged. An empty string is rejected with 400." })),

@@ -17,6 +17,7 @@ function json(status: number, body: unknown, requestId: string): Response {
 
 interface NumberSchema {
   "x-field"?: string;
+  "x-expected"?: string;
   type?: string;
   minimum?: number;
   maximum?: number;
@@ -46,7 +47,7 @@ function validationDetails(error: ValidationError): Record<string, string> {
     // Elysia checks coerced query numbers one property at a time and loses the name ("property"
     // errors); such schemas carry their own name in `x-field` (see queryInteger).
     const key = error.type === "property" ? (schema?.["x-field"] ?? "query") : field ? `${where}.${field}` : where;
-    details[key] ??= numericExpectation(schema) ?? ("message" in issue && issue.message ? issue.message : "Invalid value");
+    details[key] ??= schema?.["x-expected"] ?? numericExpectation(schema) ?? ("message" in issue && issue.message ? issue.message : "Invalid value");
   }
   return details;
 }

@@ -69,6 +69,21 @@ describe("GET /check", () => {
     expect(res.body).toEqual({ error: "No feature no-such-feature" });
   });
 
+  test("quantity asks whether that many more units fit; a bad quantity is a 400 naming it", async () => {
+    await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "check-qty", catalog.planId);
+    await consume({ company: "check-qty", feature: "api-calls", quantity: 2 }); // 3 of 5 left
+    const fits = await t.call("GET", "/check?company=check-qty&feature=api-calls&quantity=3", { token: sk });
+    expect(fits.body.data).toMatchObject({ access: true, used: 2, remaining: 3 });
+    const over = await t.call("GET", "/check?company=check-qty&feature=api-calls&quantity=4", { token: sk });
+    expect(over.body.data).toMatchObject({ access: false, reason: "limit_reached", used: 2, remaining: 3 });
+    for (const quantity of ["0", "-1", "1.5", "1000001", "two", "1e3", ""]) {
+      const res = await t.call("GET", `/check?company=check-qty&feature=api-calls&quantity=${quantity}`, { token: sk });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: "Validation failed", details: { "query.quantity": "Expected an integer from 1 to 1000000" } });
+    }
+    for (const quantity of ["1000000", "007"]) expect((await t.call("GET", `/check?company=check-qty&feature=api-calls&quantity=${quantity}`, { token: sk })).status).toBe(200);
+  });
+
   test("missing feature or company is a 400 naming the field", async () => {
     const noFeature = await t.call("GET", "/check?company=x", { token: sk });
     expect(noFeature.status).toBe(400);

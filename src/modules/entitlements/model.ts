@@ -1,6 +1,6 @@
 /** Request and response shapes of the client-safe entitlement endpoints (documented in the OpenAPI document). */
 import { t, type Static } from "elysia";
-import { queryInteger } from "../../lib/pagination";
+import { queryCount } from "../../lib/pagination";
 
 const Nullable = <S extends Parameters<typeof t.Union>[0][number]>(s: S) => t.Union([s, t.Null()]);
 
@@ -9,7 +9,7 @@ const CompanyParam = t.String({ minLength: 1, maxLength: 200, description: "The 
 export const CheckQuery = t.Object({
   company: t.Optional(CompanyParam),
   feature: t.String({ minLength: 1, maxLength: 200, description: "featureKey or cflag_ id" }),
-  quantity: t.Optional(queryInteger("quantity", { minimum: 1, maximum: 1_000_000, description: "Would this many more units be allowed? Default 1." })),
+  quantity: t.Optional(queryCount("Would this many more units be allowed? Default 1.")),
 });
 
 export const FlagQuery = t.Object({

@@ -135,7 +135,7 @@ function requireFeature(catalog: CatalogSnapshot, ref: string): FeatureDef {
   return feature;
 }
 
-export function checkFeature(deps: EntitlementDeps, principal: Principal, query: { company?: string; feature: string; quantity?: number }): MaybePromise<CheckResult> {
+export function checkFeature(deps: EntitlementDeps, principal: Principal, query: { company?: string; feature: string; quantity?: string }): MaybePromise<CheckResult> {
   return andThen(load(deps, principal, query.company, "query.company"), ({ catalog, company, companyRef }) => {
     const feature = requireFeature(catalog, query.feature);
     return present(evaluate(catalog, feature, company, deps.clock.now(), query.quantity === undefined ? 1n : BigInt(query.quantity)), companyRef);
