@@ -71,6 +71,11 @@ begin
       select * from unnest(c_team, c_env, c_company, c_feature, c_period) as k order by 1, 2, 3, 4, 5
       on conflict do nothing;
     end loop;
+    -- c_used is indexed by slot, so every counter must be there. One can only vanish if its company or
+    -- feature was deleted meanwhile: the meter retries (40001), and the retry fails that request alone.
+    if found_n <> cardinality(c_team) then
+      raise exception 'usage counters changed while being locked' using errcode = '40001';
+    end if;
   end if;
 
   -- 2b. Credit grants: the spendable ones of each company, locked in burn order (soonest-expiring
