@@ -130,7 +130,7 @@ export async function applyVerdict(deps: SettlementDeps, tenant: Tenant, actor: 
       await recordAudit(tx, { ...tenant, actor, action: "checkout_session.fail", resourceType: "checkout_session", resourceId: sessionId, details: { txHash, reason: verdict.reason } });
       return { kind: "failed", session: failed };
     }
-    const transfer = await recordFirstFreeTransfer(tx, tenant, session, txHash, verdict);
+    const transfer = await recordPayment(tx, tenant, session, txHash, verdict);
     if (!transfer) {
       // Lost a race with another session paid by the same transfer: release the claim, nothing else changes.
       return { kind: "replayed", session: await setSessionStatus(tx, tenant, sessionId, { status: "PENDING", txHash: null, at: now }) };
@@ -151,16 +151,19 @@ function current(session: CheckoutSessionRow): SettleOutcome {
   throw closed(session);
 }
 
-/** The first qualifying transfer not yet used by any payment; null when all are taken. */
-async function recordFirstFreeTransfer(tx: Sql, tenant: Tenant, session: CheckoutSessionRow, txHash: string, verdict: Extract<PaymentVerdict, { ok: true }>) {
-  for (const transfer of verdict.transfers) {
-    const row = await insertPayment(tx, tenant, {
-      id: newId("pay"), sessionId: session.id, network: session.network, txHash, transferIndex: transfer.transferIndex,
-      amount: transfer.amount, tokenSymbol: session.token_symbol, payer: transfer.payer, blockNumber: verdict.blockNumber, blockHash: verdict.blockHash,
-    });
-    if (row) return transfer;
-  }
-  return null;
+/**
+ * Records the transaction's first qualifying transfer as the session's payment; null when it is already
+ * recorded. A transaction pays one session only (the PAID index on checkout_sessions): always taking the
+ * first transfer makes two sessions racing for one transaction collide here, where the loser is told
+ * `payment_replayed`, rather than later on that index with a generic 409 and a session left waiting.
+ */
+async function recordPayment(tx: Sql, tenant: Tenant, session: CheckoutSessionRow, txHash: string, verdict: Extract<PaymentVerdict, { ok: true }>) {
+  const transfer = verdict.transfers[0]!;
+  const row = await insertPayment(tx, tenant, {
+    id: newId("pay"), sessionId: session.id, network: session.network, txHash, transferIndex: transfer.transferIndex,
+    amount: transfer.amount, tokenSymbol: session.token_symbol, payer: transfer.payer, blockNumber: verdict.blockNumber, blockHash: verdict.blockHash,
+  });
+  return row ? transfer : null;
 }
 
 /** What a paid session buys, committed with the payment: an add-on on the company, or credits. */
