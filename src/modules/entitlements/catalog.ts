@@ -31,8 +31,11 @@ export class CatalogSnapshot {
   /** plan id -> feature id -> grant */
   readonly grants = new Map<string, Map<string, Grant>>();
   readonly plans = new Map<string, PlanInfo>();
+  /** Every feature, by featureKey: the order GET /entitlements lists them in (sorted once per snapshot). */
+  readonly sorted: readonly FeatureDef[];
 
   constructor(features: FeatureDef[]) {
+    this.sorted = [...features].sort((a, b) => a.key.localeCompare(b.key));
     for (const f of features) {
       this.byId.set(f.id, f);
       this.byKey.set(f.key, f);

@@ -25,7 +25,7 @@ export type Change =
   | { k: "company"; t: string; e: Environment; c: string }
   | { k: "usage"; t: string; e: Environment; counters: CounterValue[]; balances: BalanceValue[] };
 
-// NOTIFY payloads must stay under 8000 bytes; usage changes are split to fit.
+// NOTIFY payloads must stay under 8000 bytes.
 const MAX_PAYLOAD_BYTES = 7_000;
 
 export async function publishChange(db: Db, change: Change): Promise<void> {
@@ -37,27 +37,11 @@ export const publishCatalogChanged = (db: Db, tenant: Tenant) => publishChange(d
 export const publishCompanyChanged = (db: Db, tenant: Tenant, companyId: string) =>
   publishChange(db, { k: "company", t: tenant.teamId, e: tenant.environment, c: companyId });
 
-/** Splits one tenant's usage values into notices that each fit a NOTIFY payload. */
-export function usageChanges(tenant: Tenant, counters: CounterValue[], balances: BalanceValue[]): Change[] {
-  const out: Change[] = [];
-  let current: Extract<Change, { k: "usage" }> = { k: "usage", t: tenant.teamId, e: tenant.environment, counters: [], balances: [] };
-  let size = 200;
-  const push = (bytes: number) => {
-    if (size + bytes > MAX_PAYLOAD_BYTES) {
-      out.push(current);
-      current = { k: "usage", t: tenant.teamId, e: tenant.environment, counters: [], balances: [] };
-      size = 200;
-    }
-    size += bytes;
-  };
-  for (const c of counters) {
-    push(JSON.stringify(c).length + 1);
-    current.counters.push(c);
-  }
-  for (const b of balances) {
-    push(JSON.stringify(b).length + 1);
-    current.balances.push(b);
-  }
-  if (current.counters.length > 0 || current.balances.length > 0) out.push(current);
-  return out;
+/**
+ * A company's spendable credit lots after a grant. A company with so many lots that their values would
+ * not fit one notice is sent as a company change instead: every instance then reloads it.
+ */
+export function publishBalance(db: Db, tenant: Tenant, companyId: string, lots: BalanceValue[1]): Promise<void> {
+  const change: Change = { k: "usage", t: tenant.teamId, e: tenant.environment, counters: [], balances: [[companyId, lots]] };
+  return JSON.stringify(change).length > MAX_PAYLOAD_BYTES ? publishCompanyChanged(db, tenant, companyId) : publishChange(db, change);
 }

@@ -11,7 +11,7 @@ import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
 import { OPERATOR } from "../teams/service";
-import { publishChange, usageChanges } from "./changes";
+import { publishBalance } from "./changes";
 
 const Q = queries(["credit_grant_lock_many", "credit_grant_insert"]);
 
@@ -49,6 +49,6 @@ export async function grantCreditsInTx(tx: Sql, tenant: Tenant, companyId: strin
     .filter((g) => g.expires_at === null || g.expires_at.getTime() > now)
     .map((g) => ({ remaining: g.remaining, expiresAt: g.expires_at?.getTime() ?? null }))
     .sort((a, b) => (a.expiresAt ?? Infinity) - (b.expiresAt ?? Infinity));
-  for (const change of usageChanges(tenant, [], [[companyId, lots.map((l) => [l.remaining.toString(), l.expiresAt])]])) await publishChange(tx, change);
+  await publishBalance(tx, tenant, companyId, lots.map((l) => [l.remaining.toString(), l.expiresAt]));
   return grant;
 }

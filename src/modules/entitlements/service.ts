@@ -146,7 +146,7 @@ export function listEntitlements(deps: EntitlementDeps, principal: Principal, qu
   return andThen(load(deps, principal, query.company, "query.company"), ({ catalog, company, companyRef }) => {
     if (!company) throw notFound(`No company ${companyRef}`);
     const now = deps.clock.now();
-    const features = [...catalog.byId.values()].sort((a, b) => a.key.localeCompare(b.key)).map((f) => present(evaluate(catalog, f, company, now), companyRef));
+    const features = catalog.sorted.map((f) => present(evaluate(catalog, f, company, now), companyRef));
     return { companyId: company.id, planId: company.planId, addOnIds: company.addOnIds, features };
   });
 }
