@@ -11,6 +11,7 @@ import { connectDatabase } from "./db/connect";
 import { migrate } from "./db/migrate";
 import { startAppDeps } from "./app-deps";
 import { API_PREFIX, createApp } from "./app";
+import { withMemoryAnswers } from "./modules/entitlements/from-memory";
 
 async function main() {
   const config = await loadConfig();
@@ -25,7 +26,7 @@ async function main() {
     port: config.port,
     hostname: config.host,
     maxRequestBodySize: config.bodyLimitBytes,
-    fetch: (request) => app.handle(request),
+    fetch: withMemoryAnswers(deps, (request) => app.handle(request)),
   });
   logger.info("listening", { url: `http://localhost:${server.port}${API_PREFIX}`, database: config.databaseUrl ? "DATABASE_URL" : `embedded (${config.dataDir}/pg)` });
   logger.flush();

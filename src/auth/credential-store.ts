@@ -79,6 +79,12 @@ export class CredentialStore {
   private keysById = new Map<string, Cached<KeyRecord>>();
   private sessions = new Map<string, Cached<SessionRecord>>();
   private used = new Map<string, number>();
+  /** Loads in flight, per cache. */
+  private loading = new Map<Map<string, Cached<unknown>>, Map<string, Promise<unknown>>>([
+    [this.keysByRaw, new Map()],
+    [this.keysById, new Map()],
+    [this.sessions, new Map()],
+  ]);
   private flushTimer: ReturnType<typeof setInterval> | undefined;
   private unlisten: (() => Promise<void>) | undefined;
   // Bumped by every eviction: a load that started before a revocation must not write its stale row back.
@@ -137,6 +143,8 @@ export class CredentialStore {
   /** Drops every cached entry of a credential id (key or session). */
   evict(id: string): void {
     this.generation++;
+    // A load already under way may have read the row before the revocation: later callers start anew.
+    for (const inflight of this.loading.values()) inflight.clear();
     for (const map of [this.keysByRaw, this.keysById, this.sessions] as Map<string, Cached<{ id: string }>>[]) {
       for (const [k, entry] of map) if (entry.value?.id === id || k === id) map.delete(k);
     }
@@ -159,18 +167,30 @@ export class CredentialStore {
     }
   }
 
-  /** Synchronous when cached, so the hot path pays no promise for a warm key. */
+  /**
+   * Synchronous when cached, so the hot path pays no promise for a warm key. Concurrent misses of one
+   * key share one load, so a busy key that expires is read once, not once per request.
+   */
   private cached<T>(map: Map<string, Cached<T>>, key: string, load: () => Promise<T | null>): T | null | Promise<T | null> {
     const now = this.clock.now();
     const hit = map.get(key);
     if (hit && now - hit.loadedAt < (hit.value ? this.ttlMs : Math.min(this.ttlMs, NEGATIVE_TTL_MS))) return hit.value;
+    const inflight = this.loading.get(map)!;
+    let loading = inflight.get(key) as Promise<T | null> | undefined;
+    if (loading) return loading;
     const generation = this.generation;
-    return load().then((value) => {
-      if (generation !== this.generation) return value;
-      // Maps iterate in insertion order: drop the oldest entry, keep the warm ones.
-      if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value!);
-      map.set(key, { value, loadedAt: now });
-      return value;
-    });
+    loading = load()
+      .then((value) => {
+        if (generation !== this.generation) return value;
+        // Maps iterate in insertion order: drop the oldest entry, keep the warm ones.
+        if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value!);
+        map.set(key, { value, loadedAt: now });
+        return value;
+      })
+      .finally(() => {
+        if (inflight.get(key) === loading) inflight.delete(key);
+      });
+    inflight.set(key, loading);
+    return loading;
   }
 }

@@ -5,13 +5,29 @@
  */
 import { Elysia } from "elysia";
 import { ACCESS, authorize, type AccessPolicy, type RouteKey } from "../auth/access";
+import type { Principal } from "../auth/kinds";
 import { resolvePrincipal, type ResolveDeps } from "../auth/resolve";
 import { ApiError } from "../lib/errors";
+import { andThen, type MaybePromise } from "../lib/maybe-promise";
 import type { RateLimiter } from "../ratelimit/types";
 import { requestState } from "./request-context";
 
 export interface AuthDeps extends ResolveDeps {
   rateLimiter: RateLimiter | null;
+}
+
+/**
+ * Admits a verified principal to a route: authorisation (403), then one request of the credential's
+ * rate-limit window where the route is limited (429), then lastUsedAt. Synchronous unless the shared
+ * (Redis) window is in use.
+ */
+export function admit(deps: AuthDeps, policy: AccessPolicy, principal: Principal): MaybePromise<void> {
+  authorize(policy, principal);
+  const withinRate = policy.rateLimited && deps.rateLimiter ? deps.rateLimiter.take(principal.credentialId, deps.clock.now()) : true;
+  return andThen(withinRate, (ok) => {
+    if (!ok) throw new ApiError(429, "Rate limit exceeded");
+    if (principal.kind !== "dashboard" && principal.kind !== "embed") deps.credentials.markUsed(principal.credentialId);
+  });
 }
 
 export function authPlugin(deps: AuthDeps) {
@@ -24,12 +40,8 @@ export function authPlugin(deps: AuthDeps) {
           let principal = resolvePrincipal(deps, request.headers);
           if (principal instanceof Promise) principal = await principal;
           requestState(request).principal = principal;
-          authorize(policy, principal);
-          if (policy.rateLimited && deps.rateLimiter) {
-            const admitted = deps.rateLimiter.take(principal.credentialId, deps.clock.now());
-            if (!(admitted === true || (admitted !== false && (await admitted)))) throw new ApiError(429, "Rate limit exceeded");
-          }
-          if (principal.kind !== "dashboard" && principal.kind !== "embed") deps.credentials.markUsed(principal.credentialId);
+          const admission = admit(deps, policy, principal);
+          if (admission instanceof Promise) await admission;
           return { principal };
         },
       };

@@ -8,7 +8,8 @@ import { ApiError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { requestState } from "./request-context";
 
-function json(status: number, body: unknown, requestId: string): Response {
+/** An error response in the spec's shapes, with the request's id: the only way errors are written. */
+export function errorResponse(status: number, body: unknown, requestId: string): Response {
   return new Response(JSON.stringify(body), {
     status,
     headers: { "content-type": "application/json", "x-request-id": requestId },
@@ -58,23 +59,23 @@ export function errorHandler(deps: { logger: Logger }) {
       const { requestId } = requestState(request);
       if (error instanceof ApiError) {
         set.status = error.status;
-        return json(error.status, error.body(), requestId);
+        return errorResponse(error.status, error.body(), requestId);
       }
       const responseInvalid = code === "VALIDATION" && (error as ValidationError).type === "response";
       switch (responseInvalid ? "INTERNAL" : code) {
         case "VALIDATION":
           set.status = 400;
-          return json(400, { error: "Validation failed", details: validationDetails(error as ValidationError) }, requestId);
+          return errorResponse(400, { error: "Validation failed", details: validationDetails(error as ValidationError) }, requestId);
         case "PARSE":
           set.status = 400;
-          return json(400, { error: "Malformed request body", details: { body: "Expected a valid JSON document" } }, requestId);
+          return errorResponse(400, { error: "Malformed request body", details: { body: "Expected a valid JSON document" } }, requestId);
         case "NOT_FOUND":
           set.status = 404;
-          return json(404, { error: "Not found" }, requestId);
+          return errorResponse(404, { error: "Not found" }, requestId);
       }
       if (isUniqueViolation(error)) {
         set.status = 409;
-        return json(409, { error: "A resource with the same unique value already exists" }, requestId);
+        return errorResponse(409, { error: "A resource with the same unique value already exists" }, requestId);
       }
       set.status = 500;
       deps.logger.error("unhandled error", {
@@ -82,7 +83,7 @@ export function errorHandler(deps: { logger: Logger }) {
         code: String(code),
         error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
       });
-      return json(500, { error: "Internal server error" }, requestId);
+      return errorResponse(500, { error: "Internal server error" }, requestId);
     })
     .as("global");
 }

@@ -33,15 +33,37 @@ const newRequestId = () => `${PROCESS_PREFIX}${(++requestCount).toString(36)}`;
 
 const INCOMING_ID = /^[A-Za-z0-9_.:-]{8,128}$/;
 
+/** Starts a request's state: its id (a well-formed incoming `X-Request-Id`, or a new one) and its clock. */
+export function startRequest(request: Request): RequestState {
+  const incoming = request.headers.get("x-request-id");
+  const state: RequestState = {
+    requestId: incoming !== null && INCOMING_ID.test(incoming) ? incoming : newRequestId(),
+    startedAt: performance.now(),
+  };
+  (request as WithState)[STATE] = state;
+  return state;
+}
+
+/** The one log line of a finished request. */
+export function logRequest(logger: Logger, request: Request, status: number): void {
+  const state = (request as WithState)[STATE];
+  if (!state) return;
+  const url = request.url;
+  const pathStart = url.indexOf("/", url.indexOf("//") + 2);
+  const queryStart = url.indexOf("?", pathStart);
+  logger.info("request", {
+    requestId: state.requestId,
+    method: request.method,
+    path: queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart),
+    status,
+    durationMs: Math.round((performance.now() - state.startedAt) * 100) / 100,
+    credential: state.principal ? { kind: state.principal.kind, id: state.principal.credentialId, teamId: state.principal.teamId } : undefined,
+  });
+}
+
 export function requestContext(deps: { logger: Logger; bodyLimitBytes: number }) {
   const plugin = new Elysia().onRequest(({ request, set }) => {
-    const incoming = request.headers.get("x-request-id");
-    const state: RequestState = {
-      requestId: incoming !== null && INCOMING_ID.test(incoming) ? incoming : newRequestId(),
-      startedAt: performance.now(),
-    };
-    (request as WithState)[STATE] = state;
-    set.headers["x-request-id"] = state.requestId;
+    set.headers["x-request-id"] = startRequest(request).requestId;
     const length = request.headers.get("content-length");
     if (length !== null && Number(length) > deps.bodyLimitBytes) {
       throw new ApiError(413, `Request body exceeds ${deps.bodyLimitBytes} bytes`);
@@ -50,21 +72,7 @@ export function requestContext(deps: { logger: Logger; bodyLimitBytes: number })
   // The level is fixed for the process: with request logging off, register no after-response hook at
   // all, since Elysia schedules one per request for every such hook, even one that returns at once.
   if (deps.logger.enabled("info")) {
-    plugin.onAfterResponse(({ request, set }) => {
-      const state = (request as WithState)[STATE];
-      if (!state) return;
-      const url = request.url;
-      const pathStart = url.indexOf("/", url.indexOf("//") + 2);
-      const queryStart = url.indexOf("?", pathStart);
-      deps.logger.info("request", {
-        requestId: state.requestId,
-        method: request.method,
-        path: queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart),
-        status: typeof set.status === "number" ? set.status : 200,
-        durationMs: Math.round((performance.now() - state.startedAt) * 100) / 100,
-        credential: state.principal ? { kind: state.principal.kind, id: state.principal.credentialId, teamId: state.principal.teamId } : undefined,
-      });
-    });
+    plugin.onAfterResponse(({ request, set }) => logRequest(deps.logger, request, typeof set.status === "number" ? set.status : 200));
   }
   return plugin.as("global");
 }

@@ -1,7 +1,7 @@
 /** Raw secrets never reach the database; lastUsedAt is kept current through batched writes. */
 import { expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
-import { createTeamFixture } from "../helpers/fixtures";
+import { createTeamFixture, newKey } from "../helpers/fixtures";
 
 const t = await createTestApp();
 const team = await createTeamFixture(t);
@@ -60,4 +60,17 @@ test("a failed lastUsedAt flush keeps the batch for the next one", async () => {
   await store.flushLastUsed();
   const [row] = await t.db.sql`select last_used_at from api_keys where id = ${team.keyIds.legacy!}`;
   expect(row!.last_used_at.getTime()).toBe(t.clock.now());
+});
+
+test("concurrent lookups of a key not in memory share one load; a revocation meanwhile makes later lookups load anew", async () => {
+  const { key, id } = await newKey(t.db.sql, team.teamId, "SECRET", "development", t.clock.now());
+  const first = t.credentials.keyByRaw(key);
+  const second = t.credentials.keyByRaw(key);
+  expect(first).toBeInstanceOf(Promise);
+  expect(second).toBe(first);
+  t.credentials.evict(id);
+  const third = t.credentials.keyByRaw(key);
+  expect(third).not.toBe(first);
+  expect((await third)?.id).toBe(id);
+  expect((await first)?.id).toBe(id);
 });

@@ -1,6 +1,6 @@
 /**
  * A full app over a cloned database, with a clock the test controls, and a request helper over
- * `app.handle` (no port, no network). Call from a test file's top level (`const t = await createTestApp()`),
+ * the server's handler (no port, no network). Call from a test file's top level (`const t = await createTestApp()`),
  * so its afterAll hook belongs to the file.
  */
 import { afterAll } from "bun:test";
@@ -12,6 +12,7 @@ import { ManualClock } from "../../src/lib/clock";
 import { Logger } from "../../src/lib/logger";
 import { cloneTestDatabase, type TestDatabase } from "./db";
 import { createSql } from "../../src/db/client";
+import { withMemoryAnswers } from "../../src/modules/entitlements/from-memory";
 
 export const TEST_SECRETS = {
   TOKEN_SIGNING_SECRET: "test-token-signing-secret-0123456789abcdef",
@@ -62,13 +63,17 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
   });
   const app = createApp(deps);
 
-  const call = caller(app, logger);
+  const call = caller(app, deps, logger);
 
   return { db, app, clock, config, deps, credentials: deps.credentials, logs, logger, call, closers };
 }
 
-/** A request helper over `app.handle`: no port, no network. */
-function caller(app: ReturnType<typeof createApp>, logger: Logger) {
+/**
+ * A request helper over what the server serves (`app.handle` behind the memory-only answers of
+ * src/index.ts), without a port or network.
+ */
+function caller(app: ReturnType<typeof createApp>, deps: AppDeps, logger: Logger) {
+  const handle = withMemoryAnswers(deps, (request) => app.handle(request));
   return async function call(method: string, path: string, o: CallOptions = {}): Promise<CallResult> {
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
@@ -78,7 +83,7 @@ function caller(app: ReturnType<typeof createApp>, logger: Logger) {
       body = JSON.stringify(o.body);
       headers["content-type"] = "application/json";
     }
-    const response = await app.handle(new Request(`http://localhost/api/v1${path}`, { method, headers, body }));
+    const response = await handle(new Request(`http://localhost/api/v1${path}`, { method, headers, body }));
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -101,5 +106,5 @@ export async function createPeerInstance(t: TestApp) {
     await deps.stop();
     await sql.end({ timeout: 5 });
   });
-  return { deps, call: caller(app, t.logger) };
+  return { deps, call: caller(app, deps, t.logger) };
 }

@@ -3,7 +3,7 @@ import { Elysia, t } from "elysia";
 import { authPlugin } from "../../plugins/auth";
 import { documentedResponses } from "../../lib/openapi";
 import type { AppDeps } from "../../app-deps";
-import { checkFeature, consume, listEntitlements } from "./service";
+import { checkFeature, checkFlag, consume, listEntitlements } from "./service";
 import { CheckQuery, CheckResponse, CodedError, ConsumeBody, ConsumeResponse, EntitlementsQuery, EntitlementsResponse, ErrorBody, FlagQuery, FlagResponse, ValidationError } from "./model";
 
 const tags = ["Entitlements"];
@@ -33,10 +33,7 @@ export function entitlementRoutes(deps: AppDeps) {
     })
     .get(
       "/flags/check",
-      async ({ principal, query }) => {
-        const result = await checkFeature(deps, principal, { company: query.company, feature: query.flag });
-        return { data: { companyId: result.companyId, flag: result.featureKey, value: result.access, reason: result.reason } };
-      },
+      async ({ principal, query }) => ({ data: await checkFlag(deps, principal, query) }),
       {
         access: "GET /flags/check",
         query: FlagQuery,

@@ -51,9 +51,10 @@ export type CheckResult = Static<typeof CheckResult>;
 
 export const CheckResponse = t.Object({ data: CheckResult });
 
-export const FlagResponse = t.Object({
-  data: t.Object({ companyId: t.String(), flag: t.String(), value: t.Boolean(), reason: t.UnionEnum(REASONS) }),
-});
+export const FlagData = t.Object({ companyId: t.String(), flag: t.String(), value: t.Boolean(), reason: t.UnionEnum(REASONS) });
+export type FlagData = Static<typeof FlagData>;
+
+export const FlagResponse = t.Object({ data: FlagData });
 
 export const EntitlementsData = t.Object({
   companyId: t.String(),

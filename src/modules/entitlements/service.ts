@@ -11,7 +11,7 @@ import type { CompanyState } from "./company-state";
 import { decide, resolveGrant, type Decision, type Grant, type PeriodBounds } from "./compute";
 import type { Enforcement, MeterResult, Outcome } from "./meter";
 import type { EntitlementRuntime, Tenant } from "./runtime";
-import type { CheckResult, EntitlementsData } from "./model";
+import type { CheckResult, EntitlementsData, FlagData } from "./model";
 
 export interface Evaluation {
   feature: FeatureDef;
@@ -140,6 +140,16 @@ export function checkFeature(deps: EntitlementDeps, principal: Principal, query:
     const feature = requireFeature(catalog, query.feature);
     return present(evaluate(catalog, feature, company, deps.clock.now(), query.quantity === undefined ? 1n : BigInt(query.quantity)), companyRef);
   });
+}
+
+/** GET /flags/check: `access` of the check as an on/off value. */
+export function checkFlag(deps: EntitlementDeps, principal: Principal, query: { company?: string; flag: string }): MaybePromise<FlagData> {
+  return andThen(checkFeature(deps, principal, { company: query.company, feature: query.flag }), (result) => ({
+    companyId: result.companyId,
+    flag: result.featureKey,
+    value: result.access,
+    reason: result.reason,
+  }));
 }
 
 export function listEntitlements(deps: EntitlementDeps, principal: Principal, query: { company?: string }): MaybePromise<EntitlementsData> {
