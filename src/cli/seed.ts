@@ -37,7 +37,7 @@ export async function seed(sql: Sql, now: number, baseUrl: string) {
   await setEntitlement(sql, tenant, { planId: pro.id, featureId: aiTokens.id, kind: "credit", creditsPerUse: 1n });
   await setEntitlement(sql, tenant, { planId: pro.id, featureId: seats.id, kind: "trait", traitKey: "seats", traitOperator: "lte", traitValue: "25" });
 
-  const company = await sql.begin((tx) => upsertCompany(tx, tenant, { id: "acme", name: "Acme Inc.", email: "billing@acme.test", traits: { seats: 10 } }));
+  const { company } = await sql.begin((tx) => upsertCompany(tx, tenant, { id: "acme", name: "Acme Inc.", email: "billing@acme.test", traits: { seats: 10 } }));
   await assignPlan(sql, tenant, company.id, pro.id);
   await grantCredits(sql, tenant, { company: company.id, amount: 500n, reason: "demo" });
 

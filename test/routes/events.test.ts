@@ -1,6 +1,6 @@
 /** POST /events and GET /events: the spec's body, behaviour rules 1-3, idempotency, credentials, isolation. */
 import { describe, expect, test } from "bun:test";
-import { createTestApp } from "../helpers/app";
+import { createPeerInstance, createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
 
@@ -224,5 +224,41 @@ describe("GET /events", () => {
     const res = await t.call("GET", "/events?limit=201", { cookie: `be_session=${team.dashboardCatalog}` });
     expect(res.status).toBe(400);
     expect(res.body.details).toEqual({ "query.limit": expect.any(String) });
+  });
+});
+
+describe("company details on events and access tokens", () => {
+  const tenant = { teamId: team.teamId, environment: "development" as const };
+  const checkBulk = async (call: typeof t.call, company: string) =>
+    (await call("GET", `/check?company=${company}&feature=bulk`, { token: team.keys.secret })).body.data.access;
+
+  test("a track repeating what is stored keeps every instance's cached company (no reload, no notice)", async () => {
+    await createCompanyOnPlan(t, api, team.teamId, "facts-co", catalog.planId);
+    const body = { event_type: "identify", company: { id: "facts-co", name: "Facts Co", traits: { seats: 3 } } };
+    expect((await t.call("POST", "/events", { token: api, body })).status).toBe(200);
+    const cached = await t.deps.entitlements.company(tenant, "facts-co");
+    for (let i = 0; i < 3; i++) expect((await track("facts-co", "page_viewed", { company: { id: "facts-co", name: "Facts Co", traits: { seats: 3 } } })).status).toBe(200);
+    await Bun.sleep(200); // time for a notice, had one been sent
+    expect(t.deps.entitlements.company(tenant, "facts-co")).toBe(cached!);
+  });
+
+  test("a track that changes a trait: the next check here sees it, another instance within a second", async () => {
+    const peer = await createPeerInstance(t);
+    await createCompanyOnPlan(t, api, team.teamId, "facts-trait-co", catalog.planId);
+    expect(await checkBulk(t.call, "facts-trait-co")).toBe(false);
+    expect(await checkBulk(peer.call, "facts-trait-co")).toBe(false);
+    expect((await track("facts-trait-co", "page_viewed", { company: { id: "facts-trait-co", traits: { seats: 12 } } })).status).toBe(200);
+    expect(await checkBulk(t.call, "facts-trait-co")).toBe(true);
+    const deadline = Date.now() + 1_000;
+    while (!(await checkBulk(peer.call, "facts-trait-co")) && Date.now() < deadline) await Bun.sleep(20);
+    expect(await checkBulk(peer.call, "facts-trait-co")).toBe(true);
+  });
+
+  test("minting an access token with new traits changes the next check at once", async () => {
+    await createCompanyOnPlan(t, api, team.teamId, "facts-token-co", catalog.planId);
+    expect(await checkBulk(t.call, "facts-token-co")).toBe(false);
+    const minted = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "facts-token-co", traits: { seats: 12 } } } });
+    expect(minted.status).toBe(201);
+    expect(await checkBulk(t.call, "facts-token-co")).toBe(true);
   });
 });

@@ -239,7 +239,7 @@ describe("PUT /features/{id} 409", () => {
 describe("DELETE /features/{id}", () => {
   test("200 {ok: true}: the feature goes with its overrides and usage counters; audited; catalog notice", async () => {
     const f = await newFeature();
-    const company = await sql.begin((tx) => upsertCompany(tx, dev, { id: `del-co-${randomToken(6)}` }));
+    const { company } = await sql.begin((tx) => upsertCompany(tx, dev, { id: `del-co-${randomToken(6)}` }));
     await setOverride(sql, dev, { company: company.id, featureId: f.id, kind: "quota", limit: 3n, period: "month" });
     await sql`insert into usage_counters (team_id, environment, company_id, feature_id, period_start, used) values (${team.teamId}, 'development', ${company.id}, ${f.id}, now(), 2)`;
     const rid = requestId();

@@ -12,7 +12,7 @@ const tenant = { teamId: team.teamId, environment: "development" as const };
 // 120 companies, each with one user; names and emails chosen to exercise search.
 await t.db.sql.begin(async (tx) => {
   for (let i = 0; i < 120; i++) {
-    const company = await upsertCompany(tx, tenant, { id: `co-${i}`, name: i % 10 === 0 ? `Acme ${i}` : `Company ${i}`, email: `billing${i}@example.com`, wallet: `0xWALLET${i}` });
+    const { company } = await upsertCompany(tx, tenant, { id: `co-${i}`, name: i % 10 === 0 ? `Acme ${i}` : `Company ${i}`, email: `billing${i}@example.com`, wallet: `0xWALLET${i}` });
     await upsertUser(tx, tenant, { id: `u-${i}`, email: `person${i}@Example.com`, name: `Person ${i}` }, company.id);
   }
   await upsertCompany(tx, tenant, { id: "odd", name: "100% Real_Name" });

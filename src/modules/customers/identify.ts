@@ -8,6 +8,7 @@ import { newId } from "../../lib/ids";
 import type { TransactionSql } from "../../db/client";
 import type { Environment } from "../../auth/kinds";
 import type { CompanyRef, CompanyRow, UserRef, UserRow } from "./model";
+import { publishCompanyChanged } from "../entitlements/changes";
 import { findCompanyByKeys, findUserByKeys, insertCompany, insertUser, linkUserToCompany, mergeCompany, mergeUser, type CompanyFacts, type UserFacts } from "./repo";
 
 type Tenant = { teamId: string; environment: Environment };
@@ -25,7 +26,19 @@ export function assertUserRef(ref: UserRef, field = "body.user"): void {
   }
 }
 
-export async function upsertCompany(tx: TransactionSql, tenant: Tenant, ref: CompanyRef): Promise<CompanyRow> {
+export interface CompanyUpsert {
+  company: CompanyRow;
+  /** The company is new, or what a check reads of it changed (traits, the integrator's id). */
+  changed: boolean;
+}
+
+/**
+ * Upserts a company and, when it is new or a check could now answer differently (a trait changed,
+ * the integrator's id was filled in), publishes a company change in the same transaction. Repeating
+ * facts already stored, as track events do on every call, publishes nothing, so busy companies keep
+ * their cached state on every instance. The caller drops this instance's copy when `changed`.
+ */
+export async function upsertCompany(tx: TransactionSql, tenant: Tenant, ref: CompanyRef): Promise<CompanyUpsert> {
   const facts: CompanyFacts = {
     externalId: externalOf(ref.id, "comp_"),
     name: ref.name ?? null,
@@ -35,12 +48,23 @@ export async function upsertCompany(tx: TransactionSql, tenant: Tenant, ref: Com
   };
   for (let attempt = 0; attempt < 3; attempt++) {
     const found = await findCompanyByKeys(tx, tenant, ref.id ?? null, facts.wallet, facts.email);
-    if (found) return (await mergeCompany(tx, tenant, found.id, facts))!;
-    if (ref.id?.startsWith("comp_")) throw badRequest("Validation failed", { "body.company.id": `No company ${ref.id}` });
-    const created = await insertCompany(tx, tenant, newId("comp"), facts);
-    if (created) return created;
+    let company: CompanyRow | null | undefined;
+    if (found) company = (await mergeCompany(tx, tenant, found.id, facts))!;
+    else if (ref.id?.startsWith("comp_")) throw badRequest("Validation failed", { "body.company.id": `No company ${ref.id}` });
+    else company = await insertCompany(tx, tenant, newId("comp"), facts);
+    if (!company) continue; // lost an insert race on a unique key: the winner is found next time
+    const changed = !found || found.external_id !== company.external_id || !sameJson(found.traits, company.traits);
+    if (changed) await publishCompanyChanged(tx, tenant, company.id);
+    return { company, changed };
   }
   throw new Error("company upsert did not converge");
+}
+
+/** Traits are merged key by key into a JSON object; compared by their stored values, key order aside. */
+function sameJson(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((k) => Object.hasOwn(b, k) && JSON.stringify(a[k]) === JSON.stringify(b[k]));
 }
 
 export async function upsertUser(tx: TransactionSql, tenant: Tenant, ref: UserRef, companyId: string | null): Promise<UserRow> {

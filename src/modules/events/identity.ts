@@ -1,14 +1,13 @@
 /**
  * Who an event is about. Known companies and users named only by id are resolved from memory (the
  * hot path writes nothing for them); anything new or carrying new facts is upserted in a short
- * transaction that also tells every instance's cache when entitlement-relevant traits changed.
+ * transaction that also tells every instance's cache when what a check reads has changed.
  */
 import type { Principal } from "../../auth/kinds";
 import type { Sql } from "../../db/client";
 import { forbidden } from "../../lib/errors";
 import { upsertCompany, upsertUser } from "../customers/identify";
 import type { CompanyRef, UserRef } from "../customers/model";
-import { publishCompanyChanged } from "../entitlements/changes";
 import type { EntitlementRuntime } from "../entitlements/runtime";
 
 export interface IdentityDeps {
@@ -23,15 +22,14 @@ const knownUsers = new Map<string, string>();
 const MAX_KNOWN_USERS = 100_000;
 
 export async function upsertIdentity(deps: IdentityDeps, principal: Principal, company: CompanyRef | undefined, user: UserRef | undefined): Promise<{ companyId: string | null; userId: string | null }> {
-  const ids = (await deps.sql.begin(async (tx) => {
+  const { ids, changed } = (await deps.sql.begin(async (tx) => {
     const c = company ? await upsertCompany(tx, principal, company) : null;
-    if (c) await publishCompanyChanged(tx, principal, c.id);
-    const u = user ? await upsertUser(tx, principal, user, c?.id ?? null) : null;
-    if (c) deps.entitlements.rememberCompany(principal, c.external_id, c.id);
-    return { companyId: c?.id ?? null, userId: u?.id ?? null };
-  })) as { companyId: string | null; userId: string | null };
-  // Other instances learn of it by NOTIFY; this one drops its copy now, so the next check sees new traits.
-  if (ids.companyId) deps.entitlements.companyChanged(principal, ids.companyId);
+    const u = user ? await upsertUser(tx, principal, user, c?.company.id ?? null) : null;
+    if (c) deps.entitlements.rememberCompany(principal, c.company.external_id, c.company.id);
+    return { ids: { companyId: c?.company.id ?? null, userId: u?.id ?? null }, changed: c?.changed ?? false };
+  })) as { ids: { companyId: string | null; userId: string | null }; changed: boolean };
+  // Other instances learn of a change by NOTIFY; this one drops its copy now, so the next check sees new traits.
+  if (changed) deps.entitlements.companyChanged(principal, ids.companyId!);
   return ids;
 }
 

@@ -3,6 +3,7 @@
  * The company (and user) are upserted in the same transaction as the audit record.
  */
 import type { Sql } from "../../db/client";
+import type { EntitlementRuntime } from "../entitlements/runtime";
 import type { Clock } from "../../lib/clock";
 import type { Principal } from "../../auth/kinds";
 import { signEmbedToken, signSessionJwt, type EmbedClaims } from "../../auth/tokens";
@@ -16,6 +17,7 @@ interface Deps {
   sql: Sql;
   clock: Clock;
   tokenSigningSecret: string;
+  entitlements: EntitlementRuntime;
 }
 
 export interface MintInput {
@@ -40,8 +42,8 @@ async function mint(deps: Deps, principal: Principal, requestId: string, input: 
   const nowSeconds = Math.floor(deps.clock.now() / 1000);
   const jti = newId("tok");
 
-  const { companyId, userId } = await deps.sql.begin(async (tx) => {
-    const company = await upsertCompany(tx, principal, input.company);
+  const { companyId, userId, changed } = await deps.sql.begin(async (tx) => {
+    const { company, changed } = await upsertCompany(tx, principal, input.company);
     const user = input.user ? await upsertUser(tx, principal, input.user, company.id) : null;
     await recordAudit(tx, {
       teamId: principal.teamId,
@@ -52,8 +54,11 @@ async function mint(deps: Deps, principal: Principal, requestId: string, input: 
       resourceId: company.id,
       details: { tokenId: jti, ttlSeconds: ttl, userId: user?.id ?? null },
     });
-    return { companyId: company.id, userId: user?.id ?? null };
+    return { companyId: company.id, userId: user?.id ?? null, changed };
   });
+
+  // Traits given here are merged like an identify's: this instance drops its copy at once, others on NOTIFY.
+  if (changed) deps.entitlements.companyChanged(principal, companyId);
 
   const claims: EmbedClaims = {
     jti,
