@@ -1,6 +1,6 @@
 /** GET /check, GET /flags/check, GET /entitlements, POST /usage/consume: payloads, rules, scoping, isolation. */
 import { describe, expect, test } from "bun:test";
-import { createTestApp } from "../helpers/app";
+import { createPeerInstance, createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
 import { grantCredits, setOverride } from "../../src/modules/catalog/service";
@@ -112,6 +112,33 @@ describe("GET /flags/check", () => {
     expect(on.body).toEqual({ data: { companyId, flag: "sso", value: true, reason: "enabled" } });
     const off = await t.call("GET", "/flags/check?company=flag-co&flag=beta", { token: team.keys.publishable });
     expect(off.body.data).toMatchObject({ value: false, reason: "disabled" });
+  });
+});
+
+describe("a company with very many credit lots", () => {
+  // Each lot's balance travels in the change notice of the batch that spends from it; 400 lots do not
+  // fit one notice (PostgreSQL's limit is 8000 bytes), so the company is announced as changed instead.
+  test("consumes exactly, and every instance's next check shows the new balance", async () => {
+    const companyId = await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "many-lots-co", catalog.planId);
+    const expiry = new Date(t.clock.now() + 86_400_000);
+    await t.db.sql`
+      insert into credit_grants (id, team_id, environment, company_id, amount, remaining, reason, expires_at)
+      select 'cgr_many_' || i, ${team.teamId}, 'development', ${companyId}, 1000000, 1000000, 'many lots', ${expiry}
+      from generate_series(1, 400) i`;
+    t.deps.entitlements.companyChanged(tenant, companyId); // grants written behind the service's back
+    const peer = await createPeerInstance(t);
+    const peerBalance = async () => (await peer.call("GET", "/check?company=many-lots-co&feature=ai-tokens", { token: sk })).body.data.creditBalance;
+    expect(await peerBalance()).toBe("400000000");
+    expect((await check("many-lots-co", "ai-tokens")).body.data.creditBalance).toBe("400000000");
+    const res = await consume({ company: "many-lots-co", feature: "ai-tokens", quantity: 3 });
+    expect(res.status).toBe(200);
+    expect(res.body.data.creditBalance).toBe("399999994");
+    expect((await check("many-lots-co", "ai-tokens")).body.data.creditBalance).toBe("399999994");
+    const [stored] = await t.db.sql<{ remaining: string }[]>`select sum(remaining)::text as remaining from credit_grants where company_id = ${companyId}`;
+    expect(stored!.remaining).toBe("399999994");
+    const deadline = Date.now() + 1_000;
+    while ((await peerBalance()) !== "399999994" && Date.now() < deadline) await Bun.sleep(20);
+    expect(await peerBalance()).toBe("399999994");
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * The metering write path: group commit. Each request joins a queue and waits; a flush takes what
  * has queued (up to `maxBatch`) and settles all of it in ONE statement, meter_settle() (see
- * sql/migrations/00004_meter_settle.sql, revised in 00005), which in one transaction:
+ * sql/migrations/00004_meter_settle.sql, revised in 00005 and 00006), which in one transaction:
  *   1. reads stored outcomes of idempotency keys already used (retries: they consume nothing)
  *   2. locks the usage counters and credit grants the batch spends from, in a fixed order
  *   3. decides each request in arrival order against the locked values

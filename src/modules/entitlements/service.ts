@@ -189,6 +189,8 @@ export async function consume(deps: EntitlementDeps, principal: Principal, input
   });
   if (result.outcome !== "accepted") throw refusal(result.outcome);
   // The committed batch has already been applied to this instance's cache: this is the state after the use.
-  const after = present(evaluate(catalog, feature, company, deps.clock.now()), companyRef);
+  // (A company too large for a change notice was dropped from the cache instead, and is read again.)
+  const current = (await deps.entitlements.company(principal, company.id)) ?? company;
+  const after = present(evaluate(catalog, feature, current, deps.clock.now()), companyRef);
   return { ...after, eventId: result.eventId, consumed: Number(quantity), replayed: result.replayed };
 }
