@@ -1,7 +1,7 @@
 /**
- * Recipient address checks per family, run when a payment link is created: a typo in a recipient
- * wallet sends a customer's money somewhere nobody can recover it, so the checksum is verified, not
- * only the shape. Also the one place that says how each family spells a transaction hash.
+ * Address checks per family, run on a payment link's recipient and a checkout session's customer
+ * wallet: a typo in a recipient sends a customer's money somewhere nobody can recover it, and one in a
+ * customer wallet refuses their real payment, so the checksum is verified, not only the shape. Also the one place that says how each family spells a transaction hash.
  */
 import { isAddress } from "viem";
 import { StrKey } from "@stellar/stellar-sdk";
@@ -11,7 +11,7 @@ import { isSignature } from "./solana/base58";
 import { isTxHash } from "./stellar/hash";
 import { isEvmTxHash } from "./evm/hash";
 
-export function isValidRecipient(family: ChainFamily, address: string): boolean {
+export function isValidAddress(family: ChainFamily, address: string): boolean {
   switch (family) {
     case "evm":
       return isAddress(address, { strict: true }); // mixed case must carry a valid EIP-55 checksum

@@ -123,6 +123,18 @@ describe("POST /checkout-sessions", () => {
     const res = await t.call("POST", "/checkout-sessions", { token: secret, body: { paymentLinkId: addOn.id } });
     expect(res.body).toEqual({ error: "Validation failed", details: { "body.companyId": "Required: the link's purpose ADDON applies to a company" } });
   });
+
+  test("400 for a customerWallet that is not an address of the link's chain (bad checksum included); nothing is written", async () => {
+    const l = await link();
+    const before = await t.db.sql`select count(*)::int as n from checkout_sessions where payment_link_id = ${l.id}`;
+    const badChecksum = "0x833589FCD6eDb6E08f4c7C32D4f71b54bdA02913"; // USDC on Base, one letter's case flipped
+    for (const customerWallet of ["0x1234", "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H", badChecksum]) {
+      const res = await t.call("POST", "/checkout-sessions", { token: secret, body: { paymentLinkId: l.id, customerWallet } });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: "Validation failed", details: { "body.customerWallet": "Not a valid evm address" } });
+    }
+    expect(await t.db.sql`select count(*)::int as n from checkout_sessions where payment_link_id = ${l.id}`).toEqual(before);
+  });
 });
 
 describe("POST /checkout-sessions/{id}/payments on anvil", () => {

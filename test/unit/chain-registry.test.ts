@@ -1,7 +1,7 @@
 /** The chain registry's rules and the per-family address and hash checks (pure, no network). */
 import { describe, expect, test } from "bun:test";
 import { BUILT_IN_NETWORKS, ChainRegistry, findToken, networkAllowedIn } from "../../src/chains/registry";
-import { isValidRecipient, normalizeTxHash } from "../../src/chains/addresses";
+import { isValidAddress, normalizeTxHash } from "../../src/chains/addresses";
 
 const anvil = { id: "anvil", family: "evm", testnet: true, chainId: 31337, rpcUrl: "http://127.0.0.1:8545", confirmations: 2, tokens: [{ symbol: "USDC", decimals: 6, contract: `0x${"1".repeat(40)}` }] };
 
@@ -35,13 +35,13 @@ describe("ChainRegistry", () => {
 
 describe("addresses and hashes", () => {
   test("recipients are checked per family, EIP-55 checksum included", () => {
-    expect(isValidRecipient("evm", "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913")).toBe(true);
-    expect(isValidRecipient("evm", "0x833589FCD6eDb6E08f4c7C32D4f71b54bdA02913")).toBe(false);
-    expect(isValidRecipient("stellar", "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN")).toBe(true);
-    expect(isValidRecipient("stellar", "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVM")).toBe(false);
-    expect(isValidRecipient("solana", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v")).toBe(true);
-    expect(isValidRecipient("solana", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt10")).toBe(false); // 0 is not base58
-    expect(isValidRecipient("solana", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4")).toBe(false); // too short for 32 bytes
+    expect(isValidAddress("evm", "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913")).toBe(true);
+    expect(isValidAddress("evm", "0x833589FCD6eDb6E08f4c7C32D4f71b54bdA02913")).toBe(false);
+    expect(isValidAddress("stellar", "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN")).toBe(true);
+    expect(isValidAddress("stellar", "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVM")).toBe(false);
+    expect(isValidAddress("solana", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v")).toBe(true);
+    expect(isValidAddress("solana", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt10")).toBe(false); // 0 is not base58
+    expect(isValidAddress("solana", "EPjFWdd5AufqSSqeM2qN1xzybapC8G4")).toBe(false); // too short for 32 bytes
   });
 
   test("one spelling per transaction: hex lowercased, base58 kept, and a truncated signature refused", () => {

@@ -5,7 +5,7 @@
  */
 import type { Sql } from "../../db/client";
 import { ChainRegistry, findToken, networkAllowedIn } from "../../chains/registry";
-import { isValidRecipient } from "../../chains/addresses";
+import { isValidAddress } from "../../chains/addresses";
 import { badRequest } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
@@ -26,7 +26,7 @@ export async function createPaymentLink(sql: Sql, registry: ChainRegistry, tenan
     details["body.network"] = tenant.environment === "development" ? "Test credentials settle only on test networks" : "Live credentials settle only on main networks";
   } else {
     if (!token) details["body.acceptedToken"] = `Not accepted on ${network.id}; one of: ${network.tokens.map((t) => t.symbol).join(", ")}`;
-    if (!isValidRecipient(network.family, input.recipientWallet)) details["body.recipientWallet"] = `Not a valid ${network.family} address`;
+    if (!isValidAddress(network.family, input.recipientWallet)) details["body.recipientWallet"] = `Not a valid ${network.family} address`;
   }
   if (purpose === "ADDON" && !input.addOnPlanId) details["body.addOnPlanId"] = "Required when purpose is ADDON";
   if (purpose !== "ADDON" && input.addOnPlanId) details["body.addOnPlanId"] = "Only for purpose ADDON";

@@ -48,7 +48,7 @@ export const PaymentLink = t.Object({
 export const CheckoutSessionCreate = t.Object({
   paymentLinkId: t.String({ minLength: 1, maxLength: 64 }),
   companyId: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "When the link names none; must match the link's when it does" })),
-  customerWallet: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "The wallet that must pay: a payment from any other wallet is refused (wrong_payer). Set it whenever known: on EVM and Solana nothing else binds a plain transfer to this session. Filled with the payer when left out" })),
+  customerWallet: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "The wallet that must pay: a payment from any other wallet is refused (wrong_payer); 400 when it is not an address of the link's chain (EIP-55 checksum checked on EVM). Set it whenever known: on EVM and Solana nothing else binds a plain transfer to this session. Filled with the payer when left out" })),
 });
 
 export const PaymentSubmit = t.Object({

@@ -5,6 +5,7 @@
  */
 import type { Sql } from "../../db/client";
 import type { ChainRegistry } from "../../chains/registry";
+import { isValidAddress } from "../../chains/addresses";
 import { badRequest, conflict } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
@@ -26,6 +27,10 @@ export async function openCheckoutSession(sql: Sql, registry: ChainRegistry, ten
     if (!link.active) throw conflict("Payment link is not active");
     const network = registry.get(link.network);
     if (!network) throw conflict(`Network ${link.network} is no longer configured`);
+    // A mistyped wallet would refuse the customer's real payment as wrong_payer: refuse it here instead.
+    if (input.customerWallet !== undefined && !isValidAddress(network.family, input.customerWallet)) {
+      throw badRequest("Validation failed", { "body.customerWallet": `Not a valid ${network.family} address` });
+    }
     let companyId = link.company_id;
     if (input.companyId) {
       const company = await findCompanyByKeys(tx, tenant, input.companyId, null, null);
