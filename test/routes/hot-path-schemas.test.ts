@@ -9,7 +9,8 @@ import type { TSchema } from "elysia";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
-import { CheckResponse, CodedError, ConsumeResponse, EntitlementsResponse, ErrorBody, FlagResponse, ValidationError } from "../../src/modules/entitlements/model";
+import { CheckResponse, ConsumeResponse, EntitlementsResponse, FlagResponse } from "../../src/modules/entitlements/model";
+import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../src/lib/error-schemas";
 import { EventAccepted } from "../../src/modules/events/model";
 
 const t = await createTestApp({ RATE_LIMIT_ENABLED: "false" });
@@ -28,7 +29,7 @@ describe("replies of the hot routes match their documented schemas", () => {
     conforms(CheckResponse, await t.call("GET", "/check?company=schema-co&feature=api-calls", { token: sk }), 200);
     conforms(CheckResponse, await t.call("GET", "/check?company=schema-co&feature=ai-tokens&quantity=3", { token: sk }), 200);
     conforms(CheckResponse, await t.call("GET", "/check?company=nobody&feature=sso", { token: sk }), 200);
-    conforms(ValidationError, await t.call("GET", "/check?feature=sso", { token: sk }), 400);
+    conforms(ValidationErrorBody, await t.call("GET", "/check?feature=sso", { token: sk }), 400);
     conforms(ErrorBody, await t.call("GET", "/check?company=schema-co&feature=nothing", { token: sk }), 404);
   });
 
@@ -40,8 +41,8 @@ describe("replies of the hot routes match their documented schemas", () => {
   test("POST /usage/consume: 200, 402, 429", async () => {
     conforms(ConsumeResponse, await t.call("POST", "/usage/consume", { token: sk, body: { company: "schema-co", feature: "api-calls", idempotencyKey: "schema-1" } }), 200);
     conforms(ConsumeResponse, await t.call("POST", "/usage/consume", { token: sk, body: { company: "schema-co", feature: "api-calls", idempotencyKey: "schema-1" } }), 200);
-    conforms(CodedError, await t.call("POST", "/usage/consume", { token: sk, body: { company: "schema-co", feature: "ai-tokens", quantity: 1000 } }), 402);
-    conforms(CodedError, await t.call("POST", "/usage/consume", { token: sk, body: { company: "schema-co", feature: "api-calls", quantity: 100 } }), 429);
+    conforms(CodedErrorBody, await t.call("POST", "/usage/consume", { token: sk, body: { company: "schema-co", feature: "ai-tokens", quantity: 1000 } }), 402);
+    conforms(CodedErrorBody, await t.call("POST", "/usage/consume", { token: sk, body: { company: "schema-co", feature: "api-calls", quantity: 100 } }), 429);
   });
 
   test("POST /events: 200", async () => {

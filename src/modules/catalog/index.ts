@@ -1,5 +1,6 @@
 /** PUT /features/{id} and DELETE /features/{id}: editing the catalog's features (catalog.write). */
 import { Elysia, t } from "elysia";
+import { ErrorBody, ValidationErrorBody } from "../../lib/error-schemas";
 import { authPlugin } from "../../plugins/auth";
 import { requestState } from "../../plugins/request-context";
 import type { AppDeps } from "../../app-deps";
@@ -7,8 +8,6 @@ import { actorOf } from "../audit/repo";
 import { Feature, FeatureParams, FeatureUpdate, presentFeature } from "./model";
 import { deleteFeature, updateFeature } from "./service";
 
-const ErrorBody = t.Object({ error: t.String() });
-const ValidationErrorBody = t.Object({ error: t.String(), details: t.Record(t.String(), t.String()) });
 
 const PUT_DESCRIPTION = `Partial update: omitted fields keep their value; an empty body changes nothing and returns the feature. \`featureKey\` never changes.
 

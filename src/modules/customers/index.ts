@@ -1,5 +1,6 @@
 /** GET /companies and GET /users: paginated, searchable customer lists (customers.read); PATCH /companies/{id}. */
 import { Elysia, t } from "elysia";
+import { ErrorBody, ValidationErrorBody } from "../../lib/error-schemas";
 import { authPlugin } from "../../plugins/auth";
 import { requestState } from "../../plugins/request-context";
 import { Page, PageQuery, SearchQuery, pageRequest, pageResponse } from "../../lib/pagination";
@@ -9,8 +10,6 @@ import { listCompanyPage, listUserPage } from "./repo";
 import { updateCompany } from "./update";
 import { actorOf } from "../audit/repo";
 
-const ErrorBody = t.Object({ error: t.String() });
-const ValidationErrorBody = t.Object({ error: t.String(), details: t.Record(t.String(), t.String()) });
 
 const PATCH_DESCRIPTION = `Partial update: omitted fields keep their value, and an empty body changes nothing (it returns the company).
 The path \`id\` is our \`comp_…\` id or your own id for the company (\`externalId\`).

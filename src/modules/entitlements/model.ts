@@ -77,6 +77,3 @@ export const ConsumeResponse = t.Object({
   ]),
 });
 
-export const ErrorBody = t.Object({ error: t.String() });
-export const CodedError = t.Object({ error: t.String(), code: t.String() });
-export const ValidationError = t.Object({ error: t.String(), details: t.Record(t.String(), t.Unknown()) });

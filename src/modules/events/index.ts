@@ -1,5 +1,6 @@
 /** POST /events (legacy api_ keys and embed tokens, spec rule 5) and GET /events (dashboard, catalog:read). */
 import { Elysia, t } from "elysia";
+import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../lib/error-schemas";
 import { authPlugin } from "../../plugins/auth";
 import { documentedResponses } from "../../lib/openapi";
 import { Page, pageRequest, pageResponse } from "../../lib/pagination";
@@ -10,9 +11,6 @@ import { ingestEvent } from "./service";
 
 const Q = queries(["event_list_page"]);
 
-const ErrorBody = t.Object({ error: t.String() });
-const CodedError = t.Object({ error: t.String(), code: t.String() });
-const ValidationError = t.Object({ error: t.String(), details: t.Record(t.String(), t.Unknown()) });
 
 const POST_DESCRIPTION = `One event per call.
 
@@ -36,7 +34,7 @@ export function eventRoutes(deps: AppDeps) {
         tags: ["Events"],
         summary: "Ingest a track or identify event",
         description: POST_DESCRIPTION,
-        responses: documentedResponses({ 200: EventAccepted, 400: ValidationError, 402: CodedError, 403: CodedError, 429: CodedError }),
+        responses: documentedResponses({ 200: EventAccepted, 400: ValidationErrorBody, 402: CodedErrorBody, 403: CodedErrorBody, 429: CodedErrorBody }),
       },
     })
     .get(
@@ -50,7 +48,7 @@ export function eventRoutes(deps: AppDeps) {
       {
         access: "GET /events",
         query: EventListQuery,
-        response: { 200: Page(Event), 400: ValidationError, 404: ErrorBody },
+        response: { 200: Page(Event), 400: ValidationErrorBody, 404: ErrorBody },
         detail: { tags: ["Events"], summary: "List ingested usage, newest first", description: "Accepted track events and /usage/consume records of the session's environment (refused attempts are kept only to answer retries). Filters: `eventType`, `companyId` (our comp_ id)." },
       },
     );

@@ -1,5 +1,6 @@
 /** Payment links and checkout sessions: open a session, submit the on-chain payment, read the outcome. */
 import { Elysia, t } from "elysia";
+import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../lib/error-schemas";
 import { authPlugin } from "../../plugins/auth";
 import { requestState } from "../../plugins/request-context";
 import type { AppDeps } from "../../app-deps";
@@ -14,9 +15,6 @@ import { submitPayment } from "./settle";
 import { refusalCode } from "./refusals";
 import { DESCRIPTIONS } from "./docs";
 
-const ErrorBody = t.Object({ error: t.String() });
-const CodeErrorBody = t.Object({ error: t.String(), code: t.String() });
-const ValidationErrorBody = t.Object({ error: t.String(), details: t.Record(t.String(), t.String()) });
 const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 const RECENT = 100; // the spec's "most recent 100, no cursor"
 
@@ -94,7 +92,7 @@ export function paymentRoutes(deps: AppDeps) {
         response: {
           200: t.Object({ checkoutSession: CheckoutSession }),
           202: t.Object({ checkoutSession: CheckoutSession, verification: t.Object({ reason: t.String(), detail: t.String() }) }),
-          400: ValidationErrorBody, 404: ErrorBody, 409: CodeErrorBody, 422: CodeErrorBody,
+          400: ValidationErrorBody, 404: ErrorBody, 409: CodedErrorBody, 422: CodedErrorBody,
         },
         detail: { tags: ["Payments"], summary: "Submit the on-chain payment of a checkout session", description: DESCRIPTIONS.submitPayment },
       },
