@@ -1,5 +1,5 @@
 /** POST /events (legacy api_ keys and embed tokens, spec rule 5) and GET /events (dashboard, catalog:read). */
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../lib/error-schemas";
 import { authPlugin } from "../../plugins/auth";
 import { documentedResponses } from "../../lib/openapi";
