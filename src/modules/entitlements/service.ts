@@ -24,7 +24,7 @@ export interface Evaluation {
  * The company a call is about. Embed tokens act for their own company only: naming another one is a
  * 403, naming none means theirs. Every other credential must name it (our comp_ id or the integrator's).
  */
-export function companyRefFor(deps: EntitlementDeps, principal: Principal, ref: string | undefined, field: string): MaybePromise<string> {
+export function companyRefFor(deps: Pick<EntitlementDeps, "entitlements">, principal: Principal, ref: string | undefined, field: string): MaybePromise<string> {
   if (principal.kind === "embed") {
     const own = principal.companyId!;
     if (ref === undefined || ref === own) return own;

@@ -9,6 +9,7 @@ import { forbidden } from "../../lib/errors";
 import { upsertCompany, upsertUser } from "../customers/identify";
 import type { CompanyRef, UserRef } from "../customers/model";
 import type { EntitlementRuntime } from "../entitlements/runtime";
+import { companyRefFor } from "../entitlements/service";
 
 export interface IdentityDeps {
   sql: Sql;
@@ -78,9 +79,10 @@ export async function resolveTrackIdentity(deps: IdentityDeps, principal: Princi
 /**
  * An embed token may only name its own company, by our id or the integrator's id; anything else
  * (another company, or one named only by wallet or email) is a 403, checked before anything is written.
+ * The same rule as the entitlement endpoints' (companyRefFor).
  */
 export async function assertEmbedCompany(deps: IdentityDeps, principal: Principal, company: CompanyRef | undefined): Promise<void> {
   if (principal.kind !== "embed" || !company) return;
-  const found = company.id === principal.companyId ? principal.companyId : company.id ? (await deps.entitlements.company(principal, company.id))?.id : null;
-  if (found !== principal.companyId) throw forbidden("This token is scoped to another company", "wrong_company");
+  if (!company.id) throw forbidden("This token is scoped to another company", "wrong_company");
+  await companyRefFor(deps, principal, company.id, "body.company");
 }
