@@ -6,8 +6,9 @@
  * never written anywhere.)
  *
  * Freshness: a revocation on any instance is broadcast with NOTIFY `credential_revoked` and evicted
- * here at once; as a backstop every cached entry is re-read after `ttlMs`. Expiry is checked against
- * the clock on every request, so it never depends on the cache.
+ * here at once; a reconnection of that listener (notices may have been missed) clears everything; as a
+ * backstop every cached entry is re-read after `ttlMs`. Expiry is checked against the clock on every
+ * request, so it never depends on the cache.
  *
  * lastUsedAt: recorded in memory and flushed in one UPDATE per second (and at shutdown), instead of a
  * write per request.
@@ -99,7 +100,8 @@ export class CredentialStore {
 
   /** Subscribes to revocations from every instance and starts the lastUsedAt flusher. */
   async start(): Promise<void> {
-    const sub = await this.sql.listen("credential_revoked", (id) => this.evict(id));
+    // Revocations sent while the listener was disconnected are lost: every (re)connection starts clean.
+    const sub = await this.sql.listen("credential_revoked", (id) => this.evict(id), () => this.clear());
     this.unlisten = () => sub.unlisten();
     this.flushTimer = setInterval(() => {
       // A failed flush (database briefly unreachable) must not crash the process; the batch is kept.
@@ -119,6 +121,11 @@ export class CredentialStore {
       const row = await runOne<KeyRow>(this.sql, Q.api_key_find_by_hash, [sha256Hex(raw)]);
       return row ? toKey(row) : null;
     });
+  }
+
+  /** The cached API key of this raw value (null: known not to exist); undefined when it would have to be loaded. */
+  peekKeyByRaw(raw: string): KeyRecord | null | undefined {
+    return this.fresh(this.keysByRaw, raw, this.clock.now())?.value;
   }
 
   keyById(teamId: string, environment: Environment, id: string): KeyRecord | null | Promise<KeyRecord | null> {
@@ -150,6 +157,13 @@ export class CredentialStore {
     }
   }
 
+  /** Drops every cached credential; each is read again on its next use. */
+  clear(): void {
+    this.generation++;
+    for (const inflight of this.loading.values()) inflight.clear();
+    for (const map of [this.keysByRaw, this.keysById, this.sessions] as Map<string, unknown>[]) map.clear();
+  }
+
   markUsed(keyId: string): void {
     this.used.set(keyId, this.clock.now());
   }
@@ -167,14 +181,19 @@ export class CredentialStore {
     }
   }
 
+  private fresh<T>(map: Map<string, Cached<T>>, key: string, now: number): Cached<T> | undefined {
+    const hit = map.get(key);
+    return hit && now - hit.loadedAt < (hit.value ? this.ttlMs : Math.min(this.ttlMs, NEGATIVE_TTL_MS)) ? hit : undefined;
+  }
+
   /**
    * Synchronous when cached, so the hot path pays no promise for a warm key. Concurrent misses of one
    * key share one load, so a busy key that expires is read once, not once per request.
    */
   private cached<T>(map: Map<string, Cached<T>>, key: string, load: () => Promise<T | null>): T | null | Promise<T | null> {
     const now = this.clock.now();
-    const hit = map.get(key);
-    if (hit && now - hit.loadedAt < (hit.value ? this.ttlMs : Math.min(this.ttlMs, NEGATIVE_TTL_MS))) return hit.value;
+    const hit = this.fresh(map, key, now);
+    if (hit) return hit.value;
     const inflight = this.loading.get(map)!;
     let loading = inflight.get(key) as Promise<T | null> | undefined;
     if (loading) return loading;

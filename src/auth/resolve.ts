@@ -19,10 +19,12 @@ export interface ResolveDeps {
 
 const invalid = () => unauthorized("Invalid credentials", "invalid_credentials");
 
+const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
+
 export function presentedCredential(headers: Headers): string | null {
   const auth = headers.get("authorization");
   if (auth !== null) {
-    const m = /^Bearer[ ]+(\S+)\s*$/i.exec(auth);
+    const m = BEARER.exec(auth);
     if (!m) throw unauthorized("Authorization header must be 'Bearer <credential>'", "invalid_credentials");
     return m[1]!;
   }
@@ -43,6 +45,24 @@ export function resolvePrincipal(deps: ResolveDeps, headers: Headers): Principal
   if (raw.startsWith(DASHBOARD_SESSION_PREFIX)) return resolveSession(deps, raw);
   if (raw.startsWith(EMBED_TOKEN_PREFIX) || raw.startsWith("eyJ")) return resolveEmbedToken(deps, raw);
   return resolveKey(deps, raw);
+}
+
+/**
+ * The principal of an API key sent as `Authorization: Bearer`, when the key is already in memory and
+ * usable; undefined for anything else (another kind of credential, a key not cached, any refusal), which
+ * resolvePrincipal then handles. Loads nothing and throws nothing.
+ */
+export function cachedKeyPrincipal(deps: ResolveDeps, headers: Headers): Principal | undefined {
+  const auth = headers.get("authorization");
+  const raw = auth === null ? undefined : BEARER.exec(auth)?.[1];
+  const parsed = raw === undefined ? null : parseRawKey(raw);
+  const key = parsed ? deps.credentials.peekKeyByRaw(raw!) : undefined;
+  if (!key) return undefined;
+  try {
+    return keyPrincipal(deps, parsed!, key);
+  } catch {
+    return undefined;
+  }
 }
 
 function checkKeyUsable(key: KeyRecord, now: number): void {

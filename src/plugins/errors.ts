@@ -53,6 +53,16 @@ function validationDetails(error: ValidationError): Record<string, string> {
   return details;
 }
 
+/** A 500 that reveals nothing to the caller; the error is logged with the request's id. */
+export function unexpectedErrorResponse(logger: Logger, error: unknown, requestId: string, code = "UNKNOWN"): Response {
+  logger.error("unhandled error", {
+    requestId,
+    code,
+    error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+  });
+  return errorResponse(500, { error: "Internal server error" }, requestId);
+}
+
 export function errorHandler(deps: { logger: Logger }) {
   return new Elysia()
     .onError(({ code, error, request, set }) => {
@@ -78,12 +88,7 @@ export function errorHandler(deps: { logger: Logger }) {
         return errorResponse(409, { error: "A resource with the same unique value already exists" }, requestId);
       }
       set.status = 500;
-      deps.logger.error("unhandled error", {
-        requestId,
-        code: String(code),
-        error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
-      });
-      return errorResponse(500, { error: "Internal server error" }, requestId);
+      return unexpectedErrorResponse(deps.logger, error, requestId, String(code));
     })
     .as("global");
 }

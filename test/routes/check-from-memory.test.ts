@@ -66,18 +66,6 @@ describe("a warm, plain request is answered from memory", () => {
     expect(a.headers.get("x-request-id")).not.toBe(b.headers.get("x-request-id"));
   });
 
-  test("a key without the permission: 403 in the route's shape, from memory", async () => {
-    const path = "/check?company=mem-co&feature=sso";
-    await warm(path, team.keys.secret);
-    const scoped = team.keys.secretScoped;
-    await t.app.handle(get(path, scoped)); // loads the scoped key
-    const { handle, reached } = served();
-    const fromMemory = await handle(get(path, scoped));
-    expect(reached).toEqual([]);
-    expect(await shape(fromMemory)).toEqual(await shape(await t.app.handle(get(path, scoped))));
-    expect(fromMemory.status).toBe(403);
-  });
-
   test("one request log line, as the route writes it", async () => {
     const path = "/check?company=mem-co&feature=sso";
     await warm(path, team.keys.secret);
@@ -123,6 +111,26 @@ describe("everything else reaches the route untouched", () => {
     expect(reached).toHaveLength(1);
     expect((await handle(get(path, key))).status).toBe(200);
     expect(reached).toHaveLength(1);
+  });
+
+  test("a key without the permission: the route answers 403", async () => {
+    const path = "/check?company=mem-co&feature=sso";
+    await warm(path, team.keys.secret);
+    await t.app.handle(get(path, team.keys.secretScoped)); // the scoped key is now in memory
+    const { handle, reached } = served();
+    const response = await handle(get(path, team.keys.secretScoped));
+    expect(reached).toHaveLength(1);
+    expect(response.status).toBe(403);
+  });
+
+  test("a key over its rate limit loads nothing: a company not in memory stays unread", async () => {
+    const { key } = await newKey(t.db.sql, team.teamId, "SECRET", "development", t.clock.now());
+    const { handle } = served();
+    for (let i = 0; i < 500; i++) expect((await handle(get("/check?company=mem-co&feature=sso", key))).status).toBe(200);
+    const tenant = { teamId: team.teamId, environment: "development" as const };
+    const refused = await handle(get("/check?company=never-looked-up&feature=sso", key));
+    expect(refused.status).toBe(429);
+    expect(t.deps.entitlements.knownCompanyId(tenant, "never-looked-up")).toBeUndefined();
   });
 
   test("HEAD, a body, and embed tokens go to the route", async () => {

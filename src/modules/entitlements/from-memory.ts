@@ -7,24 +7,26 @@
  * server CPU per check fell from ~44 µs (35-50 over three runs) to ~40 µs (bench/README.md).
  *
  * How it stays one way of answering: this path runs the same functions as the Elysia routes
- * (`resolvePrincipal`, `admit`, `checkFeature`, `errorResponse`, `startRequest`), and it answers only
- * when everything is in memory and the request is plain. Anything else is handed to Elysia untouched,
- * before any side effect: a query Elysia would have to decode (`%`, `+`) or reject, a repeated or
- * unknown parameter, a request with a body, a credential or company not yet cached, embed tokens and
- * sessions (their lookups are asynchronous), and every error of the check itself. Once the rate
- * limit has been taken the request is answered here, 200 or 429 (or 403) in the routes' exact shapes.
- * Every route test runs through this dispatch (test/helpers/app.ts), so both paths meet the same tests.
+ * (`authorize`, `admit`, `checkFeature`, `checkFlag`, `errorResponse`, `startRequest`), and it answers
+ * only a plain request about what is already in memory: an API key (embed tokens and sessions are
+ * verified by the route), the tenant's catalog and the company. Everything else is handed to Elysia
+ * untouched and before any side effect, loads included: a query Elysia would have to decode (`%`,
+ * `+`) or reject, a repeated parameter, a request with a body, anything not in memory, and every
+ * refusal or error of the check. (Unknown parameters are ignored, as the route's query schema
+ * ignores them.) Once the rate limit has been taken, the request is answered here: 200, or 429 in the
+ * route's shape. Every route test runs through this dispatch (test/helpers/app.ts), so both paths
+ * meet the same tests.
  */
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { TObject } from "@sinclair/typebox";
-import { ACCESS, type RouteKey } from "../../auth/access";
+import { ACCESS, authorize, type AccessPolicy, type RouteKey } from "../../auth/access";
 import type { Principal } from "../../auth/kinds";
-import { resolvePrincipal } from "../../auth/resolve";
+import { cachedKeyPrincipal } from "../../auth/resolve";
 import { ApiError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
 import type { MaybePromise } from "../../lib/maybe-promise";
 import { admit, type AuthDeps } from "../../plugins/auth";
-import { errorResponse } from "../../plugins/errors";
+import { errorResponse, unexpectedErrorResponse } from "../../plugins/errors";
 import { logRequest, startRequest } from "../../plugins/request-context";
 import { CheckQuery, FlagQuery } from "./model";
 import { checkFeature, checkFlag, type EntitlementDeps } from "./service";
@@ -72,32 +74,40 @@ function answerFromMemory(deps: Deps, route: MemoryRoute, request: Request, sear
   if (!query || !route.check(query)) return undefined;
   const headers = request.headers;
   if (headers.get("content-length") !== null) return undefined;
-  let principal: Principal;
+  // Nothing below loads anything: a credential, catalog or company not in memory is the route's to
+  // load, after its rate limit, as are refusals (a key without the permission included).
+  const principal = cachedKeyPrincipal(deps, headers);
+  const policy = ACCESS[route.access];
+  if (!principal || !isAuthorized(policy, principal) || !query.company || !deps.entitlements.inMemory(principal, query.company)) return undefined;
   let data: unknown;
   try {
-    const resolved = resolvePrincipal(deps, headers);
-    if (resolved instanceof Promise) return void resolved.catch(() => {}); // the route will await the same load
-    principal = resolved;
-    const answered = route.answer(deps, principal, query);
-    if (answered instanceof Promise) return void answered.catch(() => {});
-    data = answered;
+    data = route.answer(deps, principal, query);
   } catch {
-    return undefined; // 400, 401, 404…: the route answers errors
+    return undefined; // 404 for an unknown feature, …: the route answers errors
   }
+  if (data instanceof Promise) return void data.catch(() => {}); // not expected: inMemory said all is cached
+
   const state = startRequest(request);
   state.principal = principal;
-  const fail = (error: unknown) => {
-    if (error instanceof ApiError) return errorResponse(error.status, error.body(), state.requestId);
-    throw error;
-  };
   const ok = () => Response.json({ data }, { headers: { "x-request-id": state.requestId } });
+  const fail = (error: unknown) =>
+    error instanceof ApiError ? errorResponse(error.status, error.body(), state.requestId) : unexpectedErrorResponse(deps.logger, error, state.requestId);
   try {
-    const admission = admit(deps, ACCESS[route.access], principal);
+    const admission = admit(deps, policy, principal);
     return admission instanceof Promise ? admission.then(ok, fail) : ok();
   } catch (error) {
     return fail(error);
   }
 }
+
+const isAuthorized = (policy: AccessPolicy, principal: Principal) => {
+  try {
+    authorize(policy, principal);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 function logged(logger: Logger, request: Request, response: Response | Promise<Response>): Response | Promise<Response> {
   const log = (r: Response) => (logRequest(logger, request, r.status), r);

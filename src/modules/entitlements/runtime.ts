@@ -110,6 +110,18 @@ export class EntitlementRuntime {
     return cached === undefined ? this.companies.get(key) : cached;
   }
 
+  /**
+   * Whether the tenant's catalog and the company named by `ref` (or its remembered absence) are all in
+   * memory, so that a check about them answers without a promise. Loads nothing.
+   */
+  inMemory(tenant: Tenant, ref: string): boolean {
+    const tk = tenantKey(tenant);
+    if (this.catalogs.peek(tk) === undefined) return false;
+    const id = ref.startsWith("comp_") ? ref : this.aliases.peek(`${tk}|${ref}`);
+    if (id === null) return true;
+    return id !== undefined && this.companies.peek(`${tk}|${id}`) !== undefined;
+  }
+
   /** The cached comp_ id for an integrator's id, without touching the database. */
   knownCompanyId(tenant: Tenant, ref: string): string | null | undefined {
     return ref.startsWith("comp_") ? ref : this.aliases.peek(`${tenantKey(tenant)}|${ref}`);

@@ -189,8 +189,9 @@ export async function consume(deps: EntitlementDeps, principal: Principal, input
   });
   if (result.outcome !== "accepted") throw refusal(result.outcome);
   // The committed batch has already been applied to this instance's cache: this is the state after the use.
-  // (A company too large for a change notice was dropped from the cache instead, and is read again.)
-  const current = (await deps.entitlements.company(principal, company.id)) ?? company;
+  // (A company too large for a change notice was dropped from the cache instead, and is read again; the
+  // use is committed by now, so a failed read must not turn it into an error: the state before it is shown.)
+  const current = (await Promise.resolve(deps.entitlements.company(principal, company.id)).catch(() => null)) ?? company;
   const after = present(evaluate(catalog, feature, current, deps.clock.now()), companyRef);
   return { ...after, eventId: result.eventId, consumed: Number(quantity), replayed: result.replayed };
 }

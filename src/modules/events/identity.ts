@@ -6,7 +6,7 @@
 import type { Principal } from "../../auth/kinds";
 import type { Sql } from "../../db/client";
 import { forbidden } from "../../lib/errors";
-import { upsertCompany, upsertUser } from "../customers/identify";
+import { upsertCompany, upsertUser, type CompanyUpsert } from "../customers/identify";
 import type { CompanyRef, UserRef } from "../customers/model";
 import type { EntitlementRuntime } from "../entitlements/runtime";
 import { companyRefFor } from "../entitlements/service";
@@ -23,15 +23,16 @@ const knownUsers = new Map<string, string>();
 const MAX_KNOWN_USERS = 100_000;
 
 export async function upsertIdentity(deps: IdentityDeps, principal: Principal, company: CompanyRef | undefined, user: UserRef | undefined): Promise<{ companyId: string | null; userId: string | null }> {
-  const { ids, changed } = (await deps.sql.begin(async (tx) => {
+  const { c, userId } = (await deps.sql.begin(async (tx) => {
     const c = company ? await upsertCompany(tx, principal, company) : null;
     const u = user ? await upsertUser(tx, principal, user, c?.company.id ?? null) : null;
-    if (c) deps.entitlements.rememberCompany(principal, c.company.external_id, c.company.id);
-    return { ids: { companyId: c?.company.id ?? null, userId: u?.id ?? null }, changed: c?.changed ?? false };
-  })) as { ids: { companyId: string | null; userId: string | null }; changed: boolean };
-  // Other instances learn of a change by NOTIFY; this one drops its copy now, so the next check sees new traits.
-  if (changed) deps.entitlements.companyChanged(principal, ids.companyId!);
-  return ids;
+    return { c, userId: u?.id ?? null };
+  })) as { c: CompanyUpsert | null; userId: string | null };
+  // Committed: remember the integrator's id, and drop this instance's copy when what a check reads changed
+  // (other instances learn of it by NOTIFY).
+  if (c) deps.entitlements.rememberCompany(principal, c.company.external_id, c.company.id);
+  if (c?.changed) deps.entitlements.companyChanged(principal, c.company.id);
+  return { companyId: c?.company.id ?? null, userId };
 }
 
 /** Our comp_ id for the event's company, creating the company when it is new. */

@@ -42,7 +42,7 @@ async function mint(deps: Deps, principal: Principal, requestId: string, input: 
   const nowSeconds = Math.floor(deps.clock.now() / 1000);
   const jti = newId("tok");
 
-  const { companyId, userId, changed } = await deps.sql.begin(async (tx) => {
+  const { companyId, externalId, userId, changed } = await deps.sql.begin(async (tx) => {
     const { company, changed } = await upsertCompany(tx, principal, input.company);
     const user = input.user ? await upsertUser(tx, principal, input.user, company.id) : null;
     await recordAudit(tx, {
@@ -54,10 +54,12 @@ async function mint(deps: Deps, principal: Principal, requestId: string, input: 
       resourceId: company.id,
       details: { tokenId: jti, ttlSeconds: ttl, userId: user?.id ?? null },
     });
-    return { companyId: company.id, userId: user?.id ?? null, changed };
+    return { companyId: company.id, externalId: company.external_id, userId: user?.id ?? null, changed };
   });
 
-  // Traits given here are merged like an identify's: this instance drops its copy at once, others on NOTIFY.
+  // As after an identify: the integrator's id is remembered, and a company whose traits changed is
+  // dropped from this instance's memory at once (others learn of it by NOTIFY).
+  deps.entitlements.rememberCompany(principal, externalId, companyId);
   if (changed) deps.entitlements.companyChanged(principal, companyId);
 
   const claims: EmbedClaims = {
