@@ -10,7 +10,7 @@
  * rate limit; the window is per credential (an embed token has its own, so browser reads never spend
  * the server key's quota).
  */
-import { forbidden } from "../lib/errors";
+import { forbidden, type ApiError } from "../lib/errors";
 import type { CredentialKind, DashboardRole, Permission, Principal } from "./kinds";
 
 export interface AccessPolicy {
@@ -52,19 +52,26 @@ export const ACCESS = {
 
 export type RouteKey = keyof typeof ACCESS;
 
-/** Throws the spec's 403 when a verified principal may not use the route. */
-export function authorize(policy: AccessPolicy, principal: Principal): void {
+/** The spec's 403 when a verified principal may not use the route; null when it may. */
+export function denial(policy: AccessPolicy, principal: Principal): ApiError | null {
   if (!policy.kinds.includes(principal.kind)) {
-    throw forbidden(`This endpoint does not accept ${principal.kind} credentials`, "wrong_credential_kind");
+    return forbidden(`This endpoint does not accept ${principal.kind} credentials`, "wrong_credential_kind");
   }
   if (principal.kind === "dashboard") {
     if (policy.role && !principal.roles.includes("admin") && !principal.roles.includes(policy.role)) {
-      throw forbidden(`Dashboard role '${policy.role}' is required`, "missing_permission");
+      return forbidden(`Dashboard role '${policy.role}' is required`, "missing_permission");
     }
-    return;
+    return null;
   }
-  if (principal.kind === "legacy" || principal.kind === "embed") return;
+  if (principal.kind === "legacy" || principal.kind === "embed") return null;
   if (policy.permission && principal.permissions !== null && !principal.permissions.includes(policy.permission)) {
-    throw forbidden(`Permission '${policy.permission}' is required`, "missing_permission");
+    return forbidden(`Permission '${policy.permission}' is required`, "missing_permission");
   }
+  return null;
+}
+
+/** Throws the spec's 403 when a verified principal may not use the route. */
+export function authorize(policy: AccessPolicy, principal: Principal): void {
+  const refused = denial(policy, principal);
+  if (refused) throw refused;
 }

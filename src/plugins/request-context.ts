@@ -21,8 +21,9 @@ export interface RequestState {
 const STATE = Symbol("requestState");
 type WithState = Request & { [STATE]?: RequestState };
 
+/** The request's state, started here if no hook has started it yet (so the id rule is the same). */
 export function requestState(request: Request): RequestState {
-  return ((request as WithState)[STATE] ??= { requestId: newRequestId(), startedAt: performance.now() });
+  return (request as WithState)[STATE] ?? startRequest(request);
 }
 
 // Every request needs one, so it is a counter under a random per-process prefix (unique across

@@ -53,18 +53,11 @@ export async function upsertCompany(tx: TransactionSql, tenant: Tenant, ref: Com
     else if (ref.id?.startsWith("comp_")) throw badRequest("Validation failed", { "body.company.id": `No company ${ref.id}` });
     else company = await insertCompany(tx, tenant, newId("comp"), facts);
     if (!company) continue; // lost an insert race on a unique key: the winner is found next time
-    const changed = !found || found.external_id !== company.external_id || !sameJson(found.traits, company.traits);
+    const changed = !found || found.external_id !== company.external_id || !Bun.deepEquals(found.traits, company.traits);
     if (changed) await publishCompanyChanged(tx, tenant, company.id);
     return { company, changed };
   }
   throw new Error("company upsert did not converge");
-}
-
-/** Traits are merged key by key into a JSON object; compared by their stored values, key order aside. */
-function sameJson(a: Record<string, unknown>, b: Record<string, unknown>): boolean {
-  const keys = Object.keys(a);
-  if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((k) => Object.hasOwn(b, k) && JSON.stringify(a[k]) === JSON.stringify(b[k]));
 }
 
 export async function upsertUser(tx: TransactionSql, tenant: Tenant, ref: UserRef, companyId: string | null): Promise<UserRow> {

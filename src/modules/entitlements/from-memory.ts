@@ -7,7 +7,7 @@
  * server CPU per check fell from ~44 µs (35-50 over three runs) to ~40 µs (bench/README.md).
  *
  * How it stays one way of answering: this path runs the same functions as the Elysia routes
- * (`authorize`, `admit`, `checkFeature`, `checkFlag`, `errorResponse`, `startRequest`), and it answers
+ * (`denial`, `admit`, `checkFeature`, `checkFlag`, `errorResponse`, `startRequest`), and it answers
  * only a plain request about what is already in memory: an API key (embed tokens and sessions are
  * verified by the route), the tenant's catalog and the company. Everything else is handed to Elysia
  * untouched and before any side effect, loads included: a query Elysia would have to decode (`%`,
@@ -19,17 +19,16 @@
  */
 import { TypeCompiler } from "@sinclair/typebox/compiler";
 import type { TObject } from "@sinclair/typebox";
-import { ACCESS, authorize, type AccessPolicy, type RouteKey } from "../../auth/access";
+import { ACCESS, denial, type RouteKey } from "../../auth/access";
 import type { Principal } from "../../auth/kinds";
 import { cachedKeyPrincipal } from "../../auth/resolve";
 import { ApiError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
-import type { MaybePromise } from "../../lib/maybe-promise";
 import { admit, type AuthDeps } from "../../plugins/auth";
 import { errorResponse, unexpectedErrorResponse } from "../../plugins/errors";
 import { logRequest, startRequest } from "../../plugins/request-context";
 import { CheckQuery, FlagQuery } from "./model";
-import { checkFeature, checkFlag, type EntitlementDeps } from "./service";
+import { checkFeature, checkFlag, type EntitlementDeps, type LookupDeps } from "./service";
 
 export type Handler = (request: Request) => Response | Promise<Response>;
 type Deps = AuthDeps & EntitlementDeps & { logger: Logger };
@@ -37,7 +36,7 @@ type Deps = AuthDeps & EntitlementDeps & { logger: Logger };
 interface MemoryRoute {
   access: RouteKey;
   check: (query: unknown) => boolean;
-  answer: (deps: Deps, principal: Principal, query: Record<string, string>) => MaybePromise<unknown>;
+  answer: (deps: LookupDeps, principal: Principal, query: Record<string, string>) => unknown;
 }
 
 const compiled = (schema: TObject) => {
@@ -53,6 +52,7 @@ const ROUTES = new Map<string, MemoryRoute>([
 /** `handle` with the memory-only answers in front: what the server serves and what route tests call. */
 export function withMemoryAnswers(deps: Deps, handle: Handler): Handler {
   const logging = deps.logger.enabled("info");
+  const memory: LookupDeps = { entitlements: deps.entitlements.memoryOnly, clock: deps.clock };
   return (request) => {
     if (request.method === "GET") {
       const url = request.url;
@@ -60,7 +60,7 @@ export function withMemoryAnswers(deps: Deps, handle: Handler): Handler {
       const queryStart = url.indexOf("?", pathStart);
       const route = queryStart === -1 ? undefined : ROUTES.get(url.slice(pathStart, queryStart));
       if (route) {
-        const response = answerFromMemory(deps, route, request, url.slice(queryStart + 1));
+        const response = answerFromMemory(deps, memory, route, request, url.slice(queryStart + 1));
         if (response) return logging ? logged(deps.logger, request, response) : response;
       }
     }
@@ -69,7 +69,7 @@ export function withMemoryAnswers(deps: Deps, handle: Handler): Handler {
 }
 
 /** A Response when the request could be answered here; undefined (nothing done) to hand it to Elysia. */
-function answerFromMemory(deps: Deps, route: MemoryRoute, request: Request, search: string): Response | Promise<Response> | undefined {
+function answerFromMemory(deps: Deps, memory: LookupDeps, route: MemoryRoute, request: Request, search: string): Response | Promise<Response> | undefined {
   const query = plainQuery(search);
   if (!query || !route.check(query)) return undefined;
   const headers = request.headers;
@@ -78,14 +78,14 @@ function answerFromMemory(deps: Deps, route: MemoryRoute, request: Request, sear
   // load, after its rate limit, as are refusals (a key without the permission included).
   const principal = cachedKeyPrincipal(deps, headers);
   const policy = ACCESS[route.access];
-  if (!principal || !isAuthorized(policy, principal) || !query.company || !deps.entitlements.inMemory(principal, query.company)) return undefined;
+  if (!principal || denial(policy, principal)) return undefined;
   let data: unknown;
   try {
-    data = route.answer(deps, principal, query);
+    data = route.answer(memory, principal, query); // a miss throws NotInMemory
   } catch {
-    return undefined; // 404 for an unknown feature, …: the route answers errors
+    return undefined; // also 400, 404…: the route answers errors
   }
-  if (data instanceof Promise) return void data.catch(() => {}); // not expected: inMemory said all is cached
+  if (data instanceof Promise) return undefined; // memory-only lookups never load; kept honest all the same
 
   const state = startRequest(request);
   state.principal = principal;
@@ -99,15 +99,6 @@ function answerFromMemory(deps: Deps, route: MemoryRoute, request: Request, sear
     return fail(error);
   }
 }
-
-const isAuthorized = (policy: AccessPolicy, principal: Principal) => {
-  try {
-    authorize(policy, principal);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 function logged(logger: Logger, request: Request, response: Response | Promise<Response>): Response | Promise<Response> {
   const log = (r: Response) => (logRequest(logger, request, r.status), r);

@@ -26,6 +26,18 @@ const Q = queries(["company_id_find_by_ref"]);
 
 export type Tenant = { teamId: string; environment: Environment };
 
+/** What a check reads: the tenant's catalog and one company. */
+export interface EntitlementLookups {
+  catalog(tenant: Tenant): MaybePromise<CatalogSnapshot>;
+  company(tenant: Tenant, ref: string): MaybePromise<CompanyState | null>;
+}
+
+/** Thrown by `EntitlementRuntime.memoryOnly` lookups where the normal ones would load. */
+export class NotInMemory extends Error {}
+const notInMemory = (): never => {
+  throw new NotInMemory("not in memory");
+};
+
 export const tenantKey = (t: Tenant) => `${t.teamId}|${t.environment}`;
 const splitKey = (key: string) => {
   const [teamId, environment, ref] = key.split("|") as [string, Environment, string];
@@ -96,31 +108,32 @@ export class EntitlementRuntime {
 
   /** A company named by our comp_ id or the integrator's id; null when there is none. Synchronous when cached. */
   company(tenant: Tenant, ref: string): MaybePromise<CompanyState | null> {
+    const cached = this.peekCompany(tenant, ref);
+    if (cached !== undefined) return cached;
     const tk = tenantKey(tenant);
-    if (ref.startsWith("comp_")) return this.companyById(tk, ref);
-    const alias = `${tk}|${ref}`;
-    const id = this.aliases.peek(alias);
-    if (id === undefined) return this.aliases.get(alias).then((loaded) => (loaded ? this.companyById(tk, loaded) : null));
-    return id ? this.companyById(tk, id) : null;
+    if (ref.startsWith("comp_")) return this.companies.get(`${tk}|${ref}`);
+    return this.aliases.get(`${tk}|${ref}`).then((id) => (id ? this.companies.get(`${tk}|${id}`) : null));
   }
 
-  private companyById(tk: string, id: string): MaybePromise<CompanyState | null> {
-    const key = `${tk}|${id}`;
-    const cached = this.companies.peek(key);
-    return cached === undefined ? this.companies.get(key) : cached;
+  /** The company from memory alone (null: known not to exist); undefined when it would have to be loaded. */
+  private peekCompany(tenant: Tenant, ref: string): CompanyState | null | undefined {
+    const tk = tenantKey(tenant);
+    const id = ref.startsWith("comp_") ? ref : this.aliases.peek(`${tk}|${ref}`);
+    if (id === null) return null;
+    return id === undefined ? undefined : this.companies.peek(`${tk}|${id}`);
   }
 
   /**
-   * Whether the tenant's catalog and the company named by `ref` (or its remembered absence) are all in
-   * memory, so that a check about them answers without a promise. Loads nothing.
+   * The same lookups as `catalog` and `company`, answered from memory only: where those would load,
+   * these throw NotInMemory, so a caller can hand the request to a path that may load.
    */
-  inMemory(tenant: Tenant, ref: string): boolean {
-    const tk = tenantKey(tenant);
-    if (this.catalogs.peek(tk) === undefined) return false;
-    const id = ref.startsWith("comp_") ? ref : this.aliases.peek(`${tk}|${ref}`);
-    if (id === null) return true;
-    return id !== undefined && this.companies.peek(`${tk}|${id}`) !== undefined;
-  }
+  readonly memoryOnly: EntitlementLookups = {
+    catalog: (tenant) => this.catalogs.peek(tenantKey(tenant)) ?? notInMemory(),
+    company: (tenant, ref) => {
+      const cached = this.peekCompany(tenant, ref);
+      return cached === undefined ? notInMemory() : cached;
+    },
+  };
 
   /** The cached comp_ id for an integrator's id, without touching the database. */
   knownCompanyId(tenant: Tenant, ref: string): string | null | undefined {

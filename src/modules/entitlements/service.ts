@@ -10,7 +10,7 @@ import type { CatalogSnapshot, FeatureDef } from "./catalog";
 import type { CompanyState } from "./company-state";
 import { decide, resolveGrant, type Decision, type Grant, type PeriodBounds } from "./compute";
 import type { Enforcement, MeterResult, Outcome } from "./meter";
-import type { EntitlementRuntime, Tenant } from "./runtime";
+import type { EntitlementLookups, EntitlementRuntime, Tenant } from "./runtime";
 import type { CheckResult, EntitlementsData, FlagData } from "./model";
 
 export interface Evaluation {
@@ -24,7 +24,7 @@ export interface Evaluation {
  * The company a call is about. Embed tokens act for their own company only: naming another one is a
  * 403, naming none means theirs. Every other credential must name it (our comp_ id or the integrator's).
  */
-export function companyRefFor(deps: Pick<EntitlementDeps, "entitlements">, principal: Principal, ref: string | undefined, field: string): MaybePromise<string> {
+export function companyRefFor(deps: { entitlements: EntitlementLookups }, principal: Principal, ref: string | undefined, field: string): MaybePromise<string> {
   if (principal.kind === "embed") {
     const own = principal.companyId!;
     if (ref === undefined || ref === own) return own;
@@ -111,6 +111,12 @@ export interface EntitlementDeps {
   clock: Clock;
 }
 
+/** What reads need: the lookups (loading, or from memory only) and the clock. */
+export interface LookupDeps {
+  entitlements: EntitlementLookups;
+  clock: Clock;
+}
+
 interface Loaded {
   catalog: CatalogSnapshot;
   company: CompanyState | null;
@@ -118,7 +124,7 @@ interface Loaded {
 }
 
 /** The tenant's catalog and the company a call names: from memory, without a promise, when both are cached. */
-function load(deps: EntitlementDeps, principal: Principal, ref: string | undefined, field: string): MaybePromise<Loaded> {
+function load(deps: LookupDeps, principal: Principal, ref: string | undefined, field: string): MaybePromise<Loaded> {
   return andThen(companyRefFor(deps, principal, ref, field), (companyRef) => {
     const catalog = deps.entitlements.catalog(principal);
     const company = deps.entitlements.company(principal, companyRef);
@@ -135,7 +141,7 @@ function requireFeature(catalog: CatalogSnapshot, ref: string): FeatureDef {
   return feature;
 }
 
-export function checkFeature(deps: EntitlementDeps, principal: Principal, query: { company?: string; feature: string; quantity?: string }): MaybePromise<CheckResult> {
+export function checkFeature(deps: LookupDeps, principal: Principal, query: { company?: string; feature: string; quantity?: string }): MaybePromise<CheckResult> {
   return andThen(load(deps, principal, query.company, "query.company"), ({ catalog, company, companyRef }) => {
     const feature = requireFeature(catalog, query.feature);
     return present(evaluate(catalog, feature, company, deps.clock.now(), query.quantity === undefined ? 1n : BigInt(query.quantity)), companyRef);
@@ -143,7 +149,7 @@ export function checkFeature(deps: EntitlementDeps, principal: Principal, query:
 }
 
 /** GET /flags/check: `access` of the check as an on/off value. */
-export function checkFlag(deps: EntitlementDeps, principal: Principal, query: { company?: string; flag: string }): MaybePromise<FlagData> {
+export function checkFlag(deps: LookupDeps, principal: Principal, query: { company?: string; flag: string }): MaybePromise<FlagData> {
   return andThen(checkFeature(deps, principal, { company: query.company, feature: query.flag }), (result) => ({
     companyId: result.companyId,
     flag: result.featureKey,
@@ -152,7 +158,7 @@ export function checkFlag(deps: EntitlementDeps, principal: Principal, query: { 
   }));
 }
 
-export function listEntitlements(deps: EntitlementDeps, principal: Principal, query: { company?: string }): MaybePromise<EntitlementsData> {
+export function listEntitlements(deps: LookupDeps, principal: Principal, query: { company?: string }): MaybePromise<EntitlementsData> {
   return andThen(load(deps, principal, query.company, "query.company"), ({ catalog, company, companyRef }) => {
     if (!company) throw notFound(`No company ${companyRef}`);
     const now = deps.clock.now();
