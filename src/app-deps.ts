@@ -10,7 +10,6 @@ import { CredentialStore } from "./auth/credential-store";
 import { EntitlementRuntime } from "./modules/entitlements/runtime";
 import { createRateLimiter, type RateLimiter } from "./ratelimit";
 import { ChainPool } from "./chains/pool";
-import { ChainRegistry } from "./chains/registry";
 import type { SettlementDeps } from "./modules/payments/settle";
 import { startSweeper } from "./modules/payments/sweeper";
 
@@ -45,7 +44,7 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
   });
   const settlement: SettlementDeps = {
     sql,
-    registry: new ChainRegistry(config.chainNetworks),
+    registry: config.chains,
     pool,
     companyChanged: (tenant, companyId) => entitlements.companyChanged(tenant, companyId),
   };

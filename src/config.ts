@@ -6,7 +6,6 @@ import { Type as T, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { loadOrCreateSecrets } from "./lib/secrets";
 import { BUILT_IN_NETWORKS, ChainRegistry } from "./chains/registry";
-import type { NetworkConfig } from "./chains/types";
 
 const PortNumber = T.Integer({ minimum: 1, maximum: 65535 });
 
@@ -53,8 +52,8 @@ export interface Config {
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   /** The spec's 500-requests-per-60-s limiter on the endpoints it names; Redis-shared when `redisUrl` is set. */
   rateLimitEnabled: boolean;
-  /** the chain registry: built-in networks, replaced or extended by CHAIN_REGISTRY_FILE */
-  chainNetworks: NetworkConfig[];
+  /** the chain registry: built-in networks, replaced or extended by CHAIN_REGISTRY_FILE; checked once at startup */
+  chains: ChainRegistry;
   chainWorkers: number;
   chainJobTimeoutMs: number;
   checkoutSweepIntervalMs: number;
@@ -103,7 +102,7 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     keyCacheTtlMs: (env.KEY_CACHE_TTL_SECONDS ?? 30) * 1000,
     logLevel: env.LOG_LEVEL ?? "info",
     rateLimitEnabled: env.RATE_LIMIT_ENABLED ?? true,
-    chainNetworks: await loadChainNetworks(env.CHAIN_REGISTRY_FILE),
+    chains: await loadChainRegistry(env.CHAIN_REGISTRY_FILE),
     chainWorkers: env.CHAIN_WORKERS ?? 2,
     chainJobTimeoutMs: env.CHAIN_JOB_TIMEOUT_MS ?? 20_000,
     checkoutSweepIntervalMs: env.CHECKOUT_SWEEP_INTERVAL_MS ?? 5_000,
@@ -111,12 +110,12 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
 }
 
 /** The built-in networks, with CHAIN_REGISTRY_FILE's entries replacing or adding networks by id. */
-async function loadChainNetworks(path: string | undefined): Promise<NetworkConfig[]> {
-  if (!path) return [...BUILT_IN_NETWORKS];
+async function loadChainRegistry(path: string | undefined): Promise<ChainRegistry> {
+  if (!path) return new ChainRegistry(BUILT_IN_NETWORKS);
   const file = Bun.file(path);
   if (!(await file.exists())) throw new ConfigError(`Invalid configuration:\n  CHAIN_REGISTRY_FILE=${JSON.stringify(path)}: no such file`);
   try {
-    return ChainRegistry.fromFile(await file.json()).list();
+    return ChainRegistry.fromFile(await file.json());
   } catch (error) {
     throw new ConfigError(`Invalid configuration:\n  CHAIN_REGISTRY_FILE=${JSON.stringify(path)}: ${error instanceof Error ? error.message : String(error)}`);
   }
