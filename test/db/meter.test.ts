@@ -46,6 +46,19 @@ test("requests queued while a batch commits share the next transaction", async (
   expect(batches.length).toBe(2); // the first alone, the other four together
 });
 
+test("what queued is shared among the free lanes instead of taking one lane alone", async () => {
+  const batches: number[] = []; // one usage notice per batch: each batch spends the one counter
+  const meter = new Meter(t.db.sql, t.clock, (changes) => batches.push(changes.length), { maxBatch: 100, maxConcurrent: 2 });
+  const results = await Promise.all(Array.from({ length: 10 }, () => meter.submit(elsewhere())));
+  expect(results.every((r) => r.outcome === "accepted")).toBe(true);
+  expect(batches).toEqual([1, 1]);
+  // Both batches wrote their events.
+  const ids = results.map((r) => r.eventId);
+  expect(new Set(ids).size).toBe(10);
+  const rows = await t.db.sql<{ sent: number }[]>`select count(*)::int as sent from events where id = any(${ids})`;
+  expect(rows[0]!.sent).toBe(10);
+});
+
 test("a request that fails in the database fails alone; its batch neighbours are settled", async () => {
   const meter = new Meter(t.db.sql, t.clock, () => {}, { maxBatch: 100, maxConcurrent: 1 });
   const first = meter.submit(request(catalog.features.apiCalls));
