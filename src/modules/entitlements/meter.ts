@@ -16,7 +16,7 @@ import type { Sql } from "../../db/client";
 import { queries, runOne } from "../../db/queries";
 import type { Environment } from "../../auth/kinds";
 import type { Clock } from "../../lib/clock";
-import { newId } from "../../lib/ids";
+import { newTimeOrderedId } from "../../lib/ids";
 import type { Change } from "./changes";
 
 const Q = queries(["meter_settle"]);
@@ -228,7 +228,7 @@ function settleParams(requests: MeterRequest[], now: number) {
   }
   const col = <T>(f: (r: MeterRequest) => T) => requests.map(f);
   return [
-    requests.map(() => newId("evt")),
+    requests.map(() => newTimeOrderedId("evt", now)),
     col((r) => r.teamId),
     col((r) => r.environment),
     col((r) => r.source),
