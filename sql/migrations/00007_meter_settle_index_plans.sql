@@ -6,15 +6,15 @@
 -- instead of ~0.5 ms; on a large table the guess can flip at any ANALYZE. These lookups are always a
 -- few keys found through an index, so the function is planned that way: nested loops over its keys,
 -- each an index lookup. The settings apply inside meter_settle() only.
+-- A later `create or replace function meter_settle` drops every SET of the function: it must repeat
+-- all four (test/db/migrations.test.ts checks them).
 alter function meter_settle(
   text[], text[], text[], text[], text[], text[], text[], text[], bigint[], jsonb[], text[], text[], bigint[], bigint[],
   int[], int[], text[], text[], text[], text[], timestamptz[], text[], text[], text[], timestamptz
-) set enable_hashjoin = off;
-alter function meter_settle(
-  text[], text[], text[], text[], text[], text[], text[], text[], bigint[], jsonb[], text[], text[], bigint[], bigint[],
-  int[], int[], text[], text[], text[], text[], timestamptz[], text[], text[], text[], timestamptz
-) set enable_mergejoin = off;
-alter function meter_settle(
-  text[], text[], text[], text[], text[], text[], text[], text[], bigint[], jsonb[], text[], text[], bigint[], bigint[],
-  int[], int[], text[], text[], text[], text[], timestamptz[], text[], text[], text[], timestamptz
-) set enable_seqscan = off;
+) set enable_hashjoin = off set enable_mergejoin = off set enable_seqscan = off;
+
+-- Event ids begin with their creation time (src/lib/ids.ts newTimeOrderedId) so that inserts land on
+-- the last pages of the primary key. That holds in byte order only: under a linguistic collation
+-- (en_US and the like compare case last) neighbouring times interleave. Ids are opaque tokens, so
+-- they are compared bytewise, which is also the cheapest comparison.
+alter table events alter column id type text collate "C";

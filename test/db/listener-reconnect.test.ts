@@ -20,6 +20,7 @@ async function dropListener(): Promise<void> {
     select pg_terminate_backend(pid) as ended from pg_stat_activity
     where datname = current_database() and pid <> pg_backend_pid() and query ilike 'listen %'`;
   expect(ended.length).toBeGreaterThan(0);
+  expect(ended.every((r) => r.ended === true)).toBe(true);
 }
 
 /** Calls until `done` holds (the listener reconnects within moments), for at most three seconds. */

@@ -5,6 +5,9 @@ import { newId, newTimeOrderedId } from "../../src/lib/ids";
 test("a time-ordered id has the shape of any other id", () => {
   expect(newTimeOrderedId("evt")).toMatch(/^evt_[0-9A-Za-z]{24}$/);
   expect(newId("evt")).toMatch(/^evt_[0-9A-Za-z]{24}$/);
+  // An injected clock may hand over anything: fractions are cut, times before 1970 count as 1970.
+  expect(newTimeOrderedId("evt", 62.9).slice(4, 12)).toBe("00000010");
+  expect(newTimeOrderedId("evt", -5)).toMatch(/^evt_00000000[0-9A-Za-z]{16}$/);
 });
 
 test("time-ordered ids sort by their creation time, to the millisecond", () => {

@@ -1,7 +1,8 @@
 /**
  * The metering write path: group commit. Each request joins a queue and waits; a flush takes what
  * has queued (up to `maxBatch`) and settles all of it in ONE statement, meter_settle() (see
- * sql/migrations/00004_meter_settle.sql, revised in 00005 and 00006), which in one transaction:
+ * sql/migrations/00004_meter_settle.sql, revised in 00005 and 00006; planner settings in 00007), which
+ * in one transaction:
  *   1. reads stored outcomes of idempotency keys already used (retries: they consume nothing)
  *   2. locks the usage counters and credit grants the batch spends from, in a fixed order
  *   3. decides each request in arrival order against the locked values
@@ -128,7 +129,7 @@ export class Meter {
   /**
    * Shares what has queued among the free lanes. Taking it all into one lane left the other idle under
    * steady load: the callers answered by one batch come back together, and one lane took them all
-   * while the other waited for stragglers (bench/README.md: 13k → 20k events/s without HTTP).
+   * while the other waited for stragglers (measured in bench/README.md, "Metered writes").
    */
   private pump(): void {
     while (this.running < this.options.maxConcurrent && this.queue.length > 0) {
