@@ -150,6 +150,12 @@ async function main() {
     // Whatever else kept the cores busy (other jobs on the machine): a large value means noisy figures.
     const machine = cores(machineBefore, machineAfter);
     if (machine !== null) result.otherCpuCores = Math.round((machine - Number(result.serverCpuCores ?? 0) - Number(result.dbCpuCores ?? 0) - Number(result.loaderCpuCores ?? 0)) * 100) / 100;
+    // CPU per successful request, the figure to compare between runs (ratios move with the machine's mood).
+    // CPU is measured over warmup and run alike; the warmup's rate is taken to be the run's.
+    const perRequest = (a: number | null, b: number | null) =>
+      a === null || b === null || !Number(result.okRps) ? null : Math.round(((b - a) / (Number(result.okRps) * (warmupS + durationS))) * 1e7) / 10;
+    result.serverCpuUsPerOk = perRequest(cpuBefore, cpuAfter);
+    result.dbCpuUsPerOk = perRequest(dbBefore, dbAfter);
     results[s.name] = result;
     const count = storedQueries[s.name];
     if (count) stored[s.name] = await storedCount(count);
