@@ -165,6 +165,28 @@ describe("POST /events idempotencyKey", () => {
   });
 });
 
+describe("POST /events tenant isolation", () => {
+  test("another team's comp_ id is 400 No company, whether or not that team's company is cached; nothing is written", async () => {
+    const other = await createTeamFixture(t, "Other company team");
+    const theirs = (await t.call("POST", "/events", { token: other.keys.legacy, body: { event_type: "identify", company: { id: "their-co" } } })).body.data.companyId;
+    // Their company is now in this instance's cache (under their tenant); ours must not see it.
+    expect((await t.call("GET", `/entitlements?company=${theirs}`, { token: other.keys.secret })).status).toBe(200);
+    const before = await countEvents("true");
+    for (const body of [
+      { event_type: "track", name: "not-a-feature", company: { id: theirs } },
+      { event_type: "track", name: "not-a-feature", company: { id: theirs }, user: { id: "u-cross" } },
+      { event_type: "track", name: "api-calls", company: { id: theirs } },
+    ]) {
+      const res = await t.call("POST", "/events", { token: api, body });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: "Validation failed", details: { "body.company.id": `No company ${theirs}` } });
+    }
+    expect(await countEvents("true")).toBe(before);
+    const [links] = await t.db.sql`select count(*)::int as n from company_memberships where company_id = ${theirs}`;
+    expect(links!.n).toBe(0);
+  });
+});
+
 describe("POST /events validation", () => {
   test.each([
     [{ event_type: "click", name: "x", company: { id: "c" } }, "body.event_type"],

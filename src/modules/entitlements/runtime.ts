@@ -135,9 +135,15 @@ export class EntitlementRuntime {
     },
   };
 
-  /** The cached comp_ id for an integrator's id, without touching the database. */
+  /**
+   * Our comp_ id of a company this tenant has, from memory only (undefined: not cached). A comp_ ref
+   * counts only when this tenant's cache holds it: an id of another team's company must not pass.
+   */
   knownCompanyId(tenant: Tenant, ref: string): string | null | undefined {
-    return ref.startsWith("comp_") ? ref : this.aliases.peek(`${tenantKey(tenant)}|${ref}`);
+    const tk = tenantKey(tenant);
+    if (!ref.startsWith("comp_")) return this.aliases.peek(`${tk}|${ref}`);
+    const state = this.companies.peek(`${tk}|${ref}`);
+    return state === undefined ? undefined : (state?.id ?? null);
   }
 
   rememberCompany(tenant: Tenant, externalId: string | null, id: string): void {
