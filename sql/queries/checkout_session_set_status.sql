@@ -1,5 +1,5 @@
--- Moves a locked checkout session to its next state. The unique index on (network, tx_hash) for live
--- sessions makes claiming a transaction another session holds fail with 23505. Returns one row.
+-- Moves a locked checkout session to its next state. The unique index on (network, tx_hash) of PAID
+-- sessions backs the payments' own key: a transaction pays one session. Returns one row.
 -- $1 team_id, $2 environment, $3 id, $4 status, $5 tx_hash, $6 failure_reason, $7 failure_detail,
 -- $8 paid_at, $9 customer_wallet (null: keep), $10 updated_at
 update checkout_sessions

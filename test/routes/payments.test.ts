@@ -195,6 +195,27 @@ describe("POST /checkout-sessions/{id}/payments on anvil", () => {
     expect(statuses).toEqual(["PAID", "PENDING"]);
   });
 
+  test("one transaction paying two sessions' recipients settles one; the sweeper reopens the other", async () => {
+    const second = account(4).address;
+    const a = await session((await link()).id);
+    const b = await session((await link({ recipientWallet: second })).id);
+    // Each session finds its own first qualifying transfer in this transaction: indexes 0 and 1.
+    const hash = await anvil.client.writeContract({
+      address: usdc, abi: contracts.TestToken.abi, functionName: "batchTransfer", args: [[merchant, second], [25_000_000n, 25_000_000n]], account: payer, chain: foundry,
+    });
+    await anvil.client.waitForTransactionReceipt({ hash });
+    expect((await submit(a.id, hash)).status).toBe(202); // both wait on it: not final yet
+    expect((await submit(b.id, hash)).status).toBe(202);
+    await confirm();
+    const result = await sweepOnce(t.deps.settlement, new Date(t.clock.now()));
+    expect(result.paid).toBe(1);
+    const states = [await read(a.id), await read(b.id)];
+    expect(states.map((s) => s.status).sort()).toEqual(["PAID", "PENDING"]);
+    expect(states.find((s) => s.status === "PENDING")!.txHash).toBeNull(); // reopened, not left waiting for ever
+    const payments = await t.db.sql`select checkout_session_id from payments where tx_hash = ${hash}`;
+    expect(payments.map((p) => p.checkout_session_id)).toEqual([states.find((s) => s.status === "PAID")!.id]);
+  });
+
   test("422 wrong_recipient and amount_too_low fail the session with the reason", async () => {
     const l = await link();
     const s1 = await session(l.id);

@@ -152,10 +152,10 @@ function current(session: CheckoutSessionRow): SettleOutcome {
 }
 
 /**
- * Records the transaction's first qualifying transfer as the session's payment; null when it is already
- * recorded. A transaction pays one session only (the PAID index on checkout_sessions): always taking the
- * first transfer makes two sessions racing for one transaction collide here, where the loser is told
- * `payment_replayed`, rather than later on that index with a generic 409 and a session left waiting.
+ * Records the transaction's first qualifying transfer as the session's payment; null when the
+ * transaction already paid a session. Payments are unique per transaction (migration 00008), the same
+ * rule as the PAID index on checkout_sessions, so two sessions claiming one transaction collide here,
+ * where the loser is told `payment_replayed`, and never later on that index with a generic 409.
  */
 async function recordPayment(tx: Sql, tenant: Tenant, session: CheckoutSessionRow, txHash: string, verdict: Extract<PaymentVerdict, { ok: true }>) {
   const transfer = verdict.transfers[0]!;
