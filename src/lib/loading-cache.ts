@@ -46,10 +46,12 @@ export class LoadingCache<V> {
     for (let attempt = 0; ; attempt++) {
       const version = this.versionOf(key);
       const value = await this.load(key);
-      if (this.versionOf(key) === version || attempt >= 3) {
+      if (this.versionOf(key) === version) {
         this.set(key, value);
         return value;
       }
+      // Invalidated on every attempt (a key changing without pause): answer, but keep nothing that may be stale.
+      if (attempt >= 3) return value;
     }
   }
 
@@ -65,8 +67,13 @@ export class LoadingCache<V> {
 
   invalidate(key: string): void {
     this.entries.delete(key);
+    if (this.versions.size >= this.options.maxEntries) {
+      // Forgetting one key's version could set it back to a value a load in flight remembers; a new
+      // epoch instead makes every load in flight repeat, which is always safe.
+      this.versions.clear();
+      this.epoch++;
+    }
     this.versions.set(key, (this.versions.get(key) ?? 0) + 1);
-    if (this.versions.size > this.options.maxEntries) this.versions.delete(this.versions.keys().next().value!);
   }
 
   clear(): void {
