@@ -61,11 +61,12 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     settlement,
     /** Settles queued usage, flushes lastUsedAt, closes the limiter; the pool stays open for the caller. */
     async stop() {
-      await sweeper?.stop();
-      await pool.close();
-      await entitlements.stop();
-      await credentials.stop();
-      await rateLimiter?.close();
+      // Every step runs even when an earlier one fails: queued usage and lastUsedAt must still be flushed.
+      const steps = [() => sweeper?.stop(), () => pool.close(), () => entitlements.stop(), () => credentials.stop(), () => rateLimiter?.close()];
+      const errors: unknown[] = [];
+      for (const step of steps) await Promise.resolve().then(step).catch((error) => errors.push(error));
+      if (errors.length === 1) throw errors[0];
+      if (errors.length > 1) throw new AggregateError(errors, `${errors.length} shutdown steps failed: ${errors.map(message).join("; ")}`);
     },
   };
 }
