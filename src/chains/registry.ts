@@ -115,10 +115,17 @@ export class ChainRegistry {
   }
 }
 
-/** A token of the network by symbol (case-insensitive) or by its contract / mint address. */
+/** How a token is named on chain: contract (EVM), mint (Solana), CODE:ISSUER (Stellar); the symbol when native. */
+export const tokenLocator = (token: TokenConfig): string =>
+  token.contract ?? token.mint ?? (token.assetCode ? `${token.assetCode}:${token.assetIssuer}` : token.symbol);
+
+/**
+ * A token of the network by symbol or by its locator (what payment links return as `acceptedToken`,
+ * so any value the API gives can be sent back). Symbols and EVM contracts match in any case.
+ */
 export function findToken(network: NetworkConfig, ref: string): TokenConfig | undefined {
   const wanted = ref.toLowerCase();
-  return network.tokens.find((t) => t.symbol.toLowerCase() === wanted || t.contract?.toLowerCase() === wanted || t.mint === ref);
+  return network.tokens.find((t) => t.symbol.toLowerCase() === wanted || t.contract?.toLowerCase() === wanted || tokenLocator(t) === ref);
 }
 
 /** Test credentials settle only on test networks and live ones only on main networks. */

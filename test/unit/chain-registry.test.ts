@@ -1,6 +1,6 @@
 /** The chain registry's rules and the per-family address and hash checks (pure, no network). */
 import { describe, expect, test } from "bun:test";
-import { BUILT_IN_NETWORKS, ChainRegistry, findToken, networkAllowedIn } from "../../src/chains/registry";
+import { BUILT_IN_NETWORKS, ChainRegistry, findToken, networkAllowedIn, tokenLocator } from "../../src/chains/registry";
 import { isValidAddress, normalizeTxHash } from "../../src/chains/addresses";
 
 const anvil = { id: "anvil", family: "evm", testnet: true, chainId: 31337, rpcUrl: "http://127.0.0.1:8545", confirmations: 2, tokens: [{ symbol: "USDC", decimals: 6, contract: `0x${"1".repeat(40)}` }] };
@@ -28,6 +28,8 @@ describe("ChainRegistry", () => {
     expect(findToken(base, "usdc")?.contract).toBe("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913");
     expect(findToken(base, "0x833589fcd6edb6e08f4c7c32d4f71b54bda02913")?.symbol).toBe("USDC");
     expect(findToken(base, "DAI")).toBeUndefined();
+    // Whatever a payment link returns as acceptedToken names the same token when sent back: every family.
+    for (const network of BUILT_IN_NETWORKS) for (const token of network.tokens) expect(findToken(network, tokenLocator(token))).toBe(token);
     expect(networkAllowedIn(base, "production")).toBe(true);
     expect(networkAllowedIn(base, "development")).toBe(false);
   });

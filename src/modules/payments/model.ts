@@ -15,7 +15,7 @@ const BaseUnits = t.String({ pattern: "^[1-9][0-9]{0,77}$", description: "Intege
 export const PaymentLinkCreate = t.Object({
   amount: BaseUnits,
   network: t.String({ minLength: 1, maxLength: 64, description: "A chain registry id: ethereum, base, sepolia, base-sepolia, stellar, stellar-testnet, solana, solana-devnet, or one added by CHAIN_REGISTRY_FILE" }),
-  acceptedToken: t.String({ minLength: 1, maxLength: 64, description: "A token of the network, by symbol (USDC) or contract / mint address" }),
+  acceptedToken: t.String({ minLength: 1, maxLength: 80, description: "A token of the network: its symbol (USDC), or the locator links return (contract, mint, or CODE:ISSUER on Stellar)" }),
   recipientWallet: t.String({ minLength: 1, maxLength: 100, description: "Where the customer pays: an EVM address (EIP-55 checksum if mixed case), a Stellar G… account or a Solana wallet" }),
   companyId: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "The paying company (our comp_ id or yours); required for ADDON and CREDITS, here or when the session opens" })),
   purpose: t.Optional(t.Union(PURPOSES.map((p) => t.Literal(p)), { default: "PAYMENT", description: "PAYMENT (default): nothing else happens; ADDON: activates addOnPlanId on the company; CREDITS: grants creditAmount credits" })),

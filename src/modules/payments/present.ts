@@ -1,11 +1,7 @@
 /** Rows to API records. */
 import type { Static } from "elysia";
-import type { TokenConfig } from "../../chains/types";
+import { tokenLocator } from "../../chains/registry";
 import type { CheckoutSession, CheckoutSessionRow, PaymentLink, PaymentLinkRow } from "./model";
-
-/** How a token is named on chain: contract (EVM), mint (Solana), CODE:ISSUER (Stellar); the symbol when native. */
-export const tokenLocator = (token: TokenConfig): string =>
-  token.contract ?? token.mint ?? (token.assetCode ? `${token.assetCode}:${token.assetIssuer}` : token.symbol);
 
 export const presentPaymentLink = (r: PaymentLinkRow): Static<typeof PaymentLink> => ({
   id: r.id,
