@@ -17,12 +17,19 @@ export interface AuthDeps extends ResolveDeps {
 }
 
 /**
- * Admits a verified principal to a route: authorisation (403), then one request of the credential's
- * rate-limit window where the route is limited (429), then lastUsedAt. Synchronous unless the shared
- * (Redis) window is in use.
+ * Admits a verified principal to a route: authorisation (403), then `spend`. Synchronous unless the
+ * shared (Redis) window is in use.
  */
 export function admit(deps: AuthDeps, policy: AccessPolicy, principal: Principal): MaybePromise<void> {
   authorize(policy, principal);
+  return spend(deps, policy, principal);
+}
+
+/**
+ * The request of an authorised principal: one request of the credential's rate-limit window where the
+ * route is limited (429), then lastUsedAt.
+ */
+export function spend(deps: AuthDeps, policy: AccessPolicy, principal: Principal): MaybePromise<void> {
   const withinRate = policy.rateLimited && deps.rateLimiter ? deps.rateLimiter.take(principal.credentialId, deps.clock.now()) : true;
   return andThen(withinRate, (ok) => {
     if (!ok) throw new ApiError(429, "Rate limit exceeded");

@@ -7,7 +7,7 @@
  * server CPU per check fell from ~44 µs (35-50 over three runs) to ~40 µs (bench/README.md).
  *
  * How it stays one way of answering: this path runs the same functions as the Elysia routes
- * (`denial`, `admit`, `checkFeature`, `checkFlag`, `errorResponse`, `startRequest`), and it answers
+ * (`denial`, `spend`, `checkFeature`, `checkFlag`, `errorResponse`, `startRequest`), and it answers
  * only a plain request about what is already in memory: an API key (embed tokens and sessions are
  * verified by the route), the tenant's catalog and the company. Everything else is handed to Elysia
  * untouched and before any side effect, loads included: a query Elysia would have to decode (`%`,
@@ -24,7 +24,7 @@ import type { Principal } from "../../auth/kinds";
 import { cachedKeyPrincipal } from "../../auth/resolve";
 import { ApiError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
-import { admit, type AuthDeps } from "../../plugins/auth";
+import { spend, type AuthDeps } from "../../plugins/auth";
 import { errorResponse, unexpectedErrorResponse } from "../../plugins/errors";
 import { logRequest, startRequest } from "../../plugins/request-context";
 import { CheckQuery, FlagQuery } from "./model";
@@ -93,7 +93,7 @@ function answerFromMemory(deps: Deps, memory: LookupDeps, route: MemoryRoute, re
   const fail = (error: unknown) =>
     error instanceof ApiError ? errorResponse(error.status, error.body(), state.requestId) : unexpectedErrorResponse(deps.logger, error, state.requestId);
   try {
-    const admission = admit(deps, policy, principal);
+    const admission = spend(deps, policy, principal); // authorised above (denial)
     return admission instanceof Promise ? admission.then(ok, fail) : ok();
   } catch (error) {
     return fail(error);
