@@ -193,6 +193,51 @@ describe("solana verifyPayment: native SOL", () => {
   });
 });
 
+// A sponsor (a relayer, an agent platform) signs first and pays the fee; the customer signs the transfer
+// itself. The payer is the customer, whose balance fell, so a session naming the customer's wallet
+// accepts the payment (bindToPayer) and one naming the sponsor does not.
+describe("solana verifyPayment: a sponsored transfer names the sender, not the fee payer", () => {
+  const sponsor = payer;
+  const customer = Keypair.generate();
+
+  beforeAll(() => {
+    ledger.fund(customer.publicKey, BigInt(LAMPORTS_PER_SOL));
+    ledger.mustSend(
+      [
+        createAssociatedTokenAccountInstruction(sponsor.publicKey, ata(usdcMint, customer), customer.publicKey, usdcMint.publicKey),
+        createMintToInstruction(usdcMint.publicKey, ata(usdcMint, customer), payer.publicKey, 100_000_000n),
+      ],
+      [payer],
+    );
+  });
+
+  test("USDC from the customer's token account, fee paid by the sponsor", async () => {
+    const paid = ledger.send(
+      [createTransferCheckedInstruction(ata(usdcMint, customer), usdcMint.publicKey, ata(usdcMint, merchant), customer.publicKey, 25_000_000n, DECIMALS)],
+      [sponsor, customer],
+    );
+    expect(paid.ok).toBe(true);
+    expect((paid.result.transaction.message.accountKeys as string[])[0]).toBe(sponsor.publicKey.toBase58());
+    rpc.put(paid.signature, paid.result);
+    expect(await adapter.verifyPayment(expectation(paid.signature))).toMatchObject({
+      ok: true,
+      transfers: [{ amount: 25_000_000n, payer: customer.publicKey.toBase58() }],
+    });
+  });
+
+  test("SOL from the customer, fee paid by the sponsor", async () => {
+    // Less than the fee itself, so the fee payer's whole drop is larger than the customer's.
+    const paid = ledger.send([SystemProgram.transfer({ fromPubkey: customer.publicKey, toPubkey: merchant.publicKey, lamports: 1_000n })], [sponsor, customer]);
+    expect(paid.ok).toBe(true);
+    expect(paid.result.meta.fee).toBeGreaterThan(1_000);
+    rpc.put(paid.signature, paid.result);
+    expect(await adapter.verifyPayment(expectation(paid.signature, { token: SOL, amount: 1_000n }))).toMatchObject({
+      ok: true,
+      transfers: [{ amount: 1_000n, payer: customer.publicKey.toBase58() }],
+    });
+  });
+});
+
 describe("solana verifyPayment: lookup and signature", () => {
   test("a signature the node never saw is not_found", async () => {
     const unknown = encodeBase58(crypto.getRandomValues(new Uint8Array(64)));

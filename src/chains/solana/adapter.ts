@@ -5,7 +5,7 @@
 import type { VersionedTransactionResponse } from "@solana/web3.js";
 import { refuse, type ChainAdapter, type PaymentExpectation, type PaymentVerdict } from "../types";
 import { isSignature } from "./base58";
-import { judgeNative, judgeToken, type Judgement } from "./balances";
+import { judgeNative, judgeToken, nativeSender, tokenSender, type Judgement } from "./balances";
 import { createSolanaRpc, type SolanaRpc } from "./rpc";
 
 export interface SolanaAdapterOptions {
@@ -51,7 +51,8 @@ async function verify(rpc: SolanaRpc, expectation: PaymentExpectation): Promise<
     : judgeNative(keys, meta.preBalances, meta.postBalances, expectation.recipient, expectation.amount);
   if (!judgement.ok) return judgement;
 
-  const payer = keys[0] ?? "";
+  const sender = token.mint ? tokenSender(meta.preTokenBalances ?? [], meta.postTokenBalances ?? [], token.mint) : nativeSender(keys, meta.preBalances, meta.postBalances, meta.fee);
+  const payer = sender ?? keys[0] ?? "";
   return {
     ok: true,
     transfers: judgement.rises.map((rise) => ({ transferIndex: rise.accountIndex, amount: rise.amount, payer })),

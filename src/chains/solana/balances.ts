@@ -71,6 +71,44 @@ export function judgeNative(keys: string[], pre: number[], post: number[], recip
 }
 
 /**
+ * Who paid, as far as balances tell: the wallet whose balance of the token fell the most. For SPL
+ * tokens that is the owner of the debited token accounts (summed per owner); for SOL the account whose
+ * lamports fell the most, the fee left out. Never simply the fee payer: a sponsor (a relayer, an agent
+ * platform) may sign and pay the fee for a transfer from someone else's wallet. null when nothing of
+ * the token left any account (minted straight to the recipient); the caller then names the fee payer.
+ */
+export function tokenSender(pre: TokenBalance[], post: TokenBalance[], mint: string): string | null {
+  const after = new Map<number, bigint>();
+  for (const entry of post) if (entry.mint === mint) after.set(entry.accountIndex, units(entry.uiTokenAmount.amount));
+  const fell = new Map<string, bigint>();
+  for (const entry of pre) {
+    if (entry.mint !== mint || !entry.owner) continue;
+    // An account closed inside the transaction has no post entry: it ended at zero.
+    const drop = units(entry.uiTokenAmount.amount) - (after.get(entry.accountIndex) ?? 0n);
+    if (drop > 0n) fell.set(entry.owner, (fell.get(entry.owner) ?? 0n) + drop);
+  }
+  return largest(fell);
+}
+
+export function nativeSender(keys: string[], pre: number[], post: number[], fee: number): string | null {
+  const fell = new Map<string, bigint>();
+  keys.forEach((key, i) => {
+    // The fee is always taken from the first key, the fee payer.
+    const drop = lamports(pre[i]) - lamports(post[i]) - (i === 0 ? lamports(fee) : 0n);
+    if (drop > 0n) fell.set(key, (fell.get(key) ?? 0n) + drop);
+  });
+  return largest(fell);
+}
+
+/** The key with the largest amount; the first one on a tie. */
+function largest(amounts: Map<string, bigint>): string | null {
+  let best: string | null = null;
+  let most = 0n;
+  for (const [key, amount] of amounts) if (amount > most) [best, most] = [key, amount];
+  return best;
+}
+
+/**
  * Lamports arrive as JSON numbers and are parsed as doubles before we see them. Above 2^53 (about
  * 9 million SOL in one account) they may already be rounded, so such a balance cannot prove an exact
  * amount: throw rather than verify on a rounded figure.
