@@ -10,6 +10,7 @@ import { createTeamFixture, newKey } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
 import { account, deploy, startAnvil, testContracts } from "../helpers/anvil";
 import { sweepOnce, CONFIRMATION_GRACE_MS } from "../../src/modules/payments/sweeper";
+import { listDueSessions } from "../../src/modules/payments/repo";
 
 const anvil = await startAnvil();
 const contracts = await testContracts();
@@ -207,7 +208,7 @@ describe("POST /checkout-sessions/{id}/payments on anvil", () => {
     expect((await submit(a.id, hash)).status).toBe(202); // both wait on it: not final yet
     expect((await submit(b.id, hash)).status).toBe(202);
     await confirm();
-    const result = await sweepOnce(t.deps.settlement, new Date(t.clock.now()));
+    const result = await sweepOnce(t.deps.settlement, new Date(t.clock.now() + 5_000)); // the submissions just checked them
     expect(result.paid).toBe(1);
     const states = [await read(a.id), await read(b.id)];
     expect(states.map((s) => s.status).sort()).toEqual(["PAID", "PENDING"]);
@@ -319,6 +320,25 @@ describe("expiry and the settlement sweeper", () => {
     expect(result.paid).toBeGreaterThanOrEqual(1);
     expect((await read(open.id)).status).toBe("EXPIRED");
     expect((await read(waiting.id)).status).toBe("PAID");
+  });
+
+  test("sweeps claim waiting sessions: concurrent sweeps share them, and each is checked again after a tenth of its age", async () => {
+    const s = await session((await link({ network: "anvil-down" })).id);
+    expect((await submit(s.id, `0x${"34".repeat(32)}`)).status).toBe(202);
+    const createdAt = t.clock.now();
+    const at = (ms: number) => new Date(createdAt + ms);
+    const claims = async (ms: number) => (await listDueSessions(t.db.sql, at(ms), 1000)).filter((row) => row.id === s.id).length;
+
+    expect(await claims(4_999)).toBe(0); // just verified by its submission: 5 s at least
+    expect(await claims(61_000)).toBe(1);
+    expect(await claims(61_000)).toBe(0); // claimed: another sweep at the same moment leaves it
+    expect(await claims(67_700)).toBe(0); // a tenth of its age then (6.77 s) has not passed since 61 s
+    const together = await Promise.all([68_000, 68_000, 68_000].map(claims)); // 6.8 s has
+    expect(together.sort()).toEqual([0, 0, 1]);
+    expect(await claims(1_200_000)).toBe(1); // 20 minutes old: checked at most a minute apart
+    expect(await claims(1_259_999)).toBe(0);
+    expect(await claims(1_260_000)).toBe(1);
+    expect((await read(s.id)).status).toBe("CONFIRMING"); // claiming moves nothing
   });
 
   test("a session still unproven an hour past its deadline expires with the last reason", async () => {
