@@ -5,19 +5,26 @@
  * written in non-decreasing order, so once the ring is full the slot about to be overwritten holds the
  * oldest of them: if that one is still inside the window, all `limit` are, and the request is refused.
  * Older admissions were already overwritten and are older still, so they cannot count. This is exact,
- * O(1) per take, and allocates only when a key is first seen (one Float64Array of `limit` slots, 4 KB at 500).
+ * O(1) per take (amortised).
+ *
+ * A ring starts at 8 slots and doubles as admissions fill it, up to `limit`. Until it reaches `limit` it
+ * has never wrapped, so it stays in admission order and the doubling is a plain copy. A key that makes a
+ * few requests a minute (most embed tokens) thus holds 64 bytes, not the 4 KB of a full ring at 500.
  *
  * Memory is bounded by a LAZY sweep, not a timer: the first take at or after `nextSweepAt` (once per
  * window, on the caller's clock) drops every key whose newest admission is older than the window. Such a
  * key has nothing inside the window, so dropping it changes no answer. Being driven by the caller's clock
  * keeps the limiter deterministic under a manual clock and leaves no timer to clean up. Memory is thus
- * about 4 KB x (keys seen in the last two windows).
+ * bounded by the keys seen in the last two windows, each holding about twice its admissions in the
+ * window (at most 4 KB at 500).
  */
 import { assertLimits, RATE_LIMIT, type RateLimiter } from "./types";
 
+const FIRST_SLOTS = 8;
+
 interface KeyLog {
   /** Admitted timestamps, a ring; `next` is the slot written next (and, when full, the oldest). */
-  readonly times: Float64Array;
+  times: Float64Array;
   next: number;
   count: number;
   newest: number;
@@ -38,12 +45,13 @@ export class MemoryRateLimiter implements RateLimiter {
     if (nowMs >= this.nextSweepAt) this.sweep(nowMs);
     let log = this.logs.get(key);
     if (log === undefined) {
-      log = { times: new Float64Array(this.limit), next: 0, count: 0, newest: Number.NEGATIVE_INFINITY };
+      log = { times: new Float64Array(Math.min(FIRST_SLOTS, this.limit)), next: 0, count: 0, newest: Number.NEGATIVE_INFINITY };
       this.logs.set(key, log);
     }
     if (log.count === this.limit) {
       if (log.times[log.next]! > nowMs - this.windowMs) return false; // refused: not recorded
     } else {
+      if (log.count === log.times.length) log.times = grown(log.times, this.limit); // not wrapped yet: next === count
       log.count++;
     }
     // If the caller's clock stepped back, record the newest time seen instead, keeping the ring sorted
@@ -51,7 +59,7 @@ export class MemoryRateLimiter implements RateLimiter {
     const at = nowMs > log.newest ? nowMs : log.newest;
     log.times[log.next] = at;
     log.newest = at;
-    log.next = log.next + 1 === this.limit ? 0 : log.next + 1;
+    log.next = log.next + 1 === this.limit ? 0 : log.next + 1; // below `limit` slots, the next take grows the ring first
     return true;
   }
 
@@ -74,7 +82,21 @@ export class MemoryRateLimiter implements RateLimiter {
     return this.logs.size;
   }
 
+  /** Timestamp slots held across all keys; for tests and metrics. */
+  get slots(): number {
+    let total = 0;
+    for (const log of this.logs.values()) total += log.times.length;
+    return total;
+  }
+
   async close(): Promise<void> {
     this.logs.clear();
   }
+}
+
+/** Twice the ring, at most `limit` slots, admissions kept in order. */
+function grown(times: Float64Array, limit: number): Float64Array {
+  const next = new Float64Array(Math.min(times.length * 2, limit));
+  next.set(times);
+  return next;
 }

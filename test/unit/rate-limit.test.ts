@@ -36,6 +36,20 @@ test("memory: a dropped key behaves exactly as if it had been kept", () => {
   expect([l.take("a", 1_000), l.take("a", 1_000), l.take("a", 1_000)]).toEqual([true, true, false]);
 });
 
+test("memory: a key holds slots for what it was admitted, not the whole limit, and stays exact as it grows", () => {
+  const l = new MemoryRateLimiter(500, 60_000);
+  for (let i = 0; i < 3; i++) expect(l.take("quiet", i)).toBe(true);
+  expect(l.slots).toBe(8); // a few requests: 64 bytes, not 500 slots
+  // One admission per ms through every doubling (8, 16, ... 256, 500): the ring keeps its order.
+  for (let i = 0; i < 500; i++) expect(l.take("busy", 1_000 + i)).toBe(true);
+  expect(l.slots).toBe(8 + 500);
+  expect(l.take("busy", 1_499)).toBe(false);
+  expect(l.take("busy", 60_999)).toBe(false); // the first (1_000) still inside
+  expect(l.take("busy", 61_000)).toBe(true); // exactly the first aged out
+  expect(l.take("busy", 61_000)).toBe(false);
+  expect(l.take("busy", 61_001)).toBe(true);
+});
+
 test("memory: a clock that steps back never admits more than the limit", () => {
   const l = new MemoryRateLimiter(2, 1_000);
   expect([l.take("k", 5_000), l.take("k", 4_000), l.take("k", 4_500)]).toEqual([true, true, false]);
