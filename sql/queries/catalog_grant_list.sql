@@ -1,6 +1,6 @@
--- Every plan entitlement of a tenant, with its plan's name and tier, for the catalog snapshot. Returns many rows.
+-- Every plan entitlement of a tenant, for the catalog snapshot. Returns many rows.
 -- $1 team_id, $2 environment
-select e.plan_id, p.name as plan_name, p.tier as plan_tier, e.feature_id, e.kind, e.enabled, e.limit_amount, e.period,
+select e.plan_id, e.feature_id, e.kind, e.enabled, e.limit_amount, e.period,
        e.credits_per_use, e.trait_key, e.trait_operator, e.trait_value
 from plan_entitlements e
 join plans p on p.id = e.plan_id and p.team_id = e.team_id and p.environment = e.environment

@@ -4,11 +4,10 @@
  */
 import { queries, run, type Db } from "../../db/queries";
 import type { Environment } from "../../auth/kinds";
-import type { Grant, GrantKind, Period, TraitOperator } from "./compute";
+import type { EntitlementKind, FeatureType } from "../catalog/model";
+import type { Grant, Period, TraitOperator } from "./compute";
 
 const Q = queries(["catalog_feature_list", "catalog_grant_list"]);
-
-export type FeatureType = "boolean" | "event" | "trait";
 
 export interface FeatureDef {
   id: string;
@@ -18,19 +17,12 @@ export interface FeatureDef {
   eventKey: string;
 }
 
-export interface PlanInfo {
-  id: string;
-  name: string;
-  tier: string;
-}
-
 export class CatalogSnapshot {
   readonly byId = new Map<string, FeatureDef>();
   readonly byKey = new Map<string, FeatureDef>();
   readonly byEventKey = new Map<string, FeatureDef>();
   /** plan id -> feature id -> grant */
   readonly grants = new Map<string, Map<string, Grant>>();
-  readonly plans = new Map<string, PlanInfo>();
   /** Every feature, by featureKey: the order GET /entitlements lists them in (sorted once per snapshot). */
   readonly sorted: readonly FeatureDef[];
 
@@ -67,7 +59,7 @@ export class CatalogSnapshot {
 }
 
 export interface GrantRow {
-  kind: GrantKind;
+  kind: EntitlementKind;
   enabled: boolean;
   limit_amount: bigint | string | null;
   period: Period | null;
@@ -95,11 +87,10 @@ export function toGrant(row: GrantRow, source: Grant["source"], planId: string |
 export async function loadCatalog(db: Db, teamId: string, environment: Environment): Promise<CatalogSnapshot> {
   const [features, grants] = await Promise.all([
     run<{ id: string; name: string; feature_key: string; feature_type: FeatureType; event_key: string }>(db, Q.catalog_feature_list, [teamId, environment]),
-    run<GrantRow & { plan_id: string; plan_name: string; plan_tier: string; feature_id: string }>(db, Q.catalog_grant_list, [teamId, environment]),
+    run<GrantRow & { plan_id: string; feature_id: string }>(db, Q.catalog_grant_list, [teamId, environment]),
   ]);
   const snapshot = new CatalogSnapshot(features.map((f) => ({ id: f.id, name: f.name, key: f.feature_key, type: f.feature_type, eventKey: f.event_key })));
   for (const row of grants) {
-    snapshot.plans.set(row.plan_id, { id: row.plan_id, name: row.plan_name, tier: row.plan_tier });
     let byFeature = snapshot.grants.get(row.plan_id);
     if (!byFeature) snapshot.grants.set(row.plan_id, (byFeature = new Map()));
     byFeature.set(row.feature_id, toGrant(row, "plan", row.plan_id));

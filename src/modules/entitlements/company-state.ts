@@ -6,7 +6,8 @@
 import { queries, runOne, type Db } from "../../db/queries";
 import type { Environment } from "../../auth/kinds";
 import { toGrant, type GrantRow } from "./catalog";
-import { counterKey, type CompanyFacts, type CreditLot, type Grant, type GrantKind, type Period, type TraitOperator } from "./compute";
+import type { EntitlementKind } from "../catalog/model";
+import { counterKey, type CompanyFacts, type CreditLot, type Grant, type Period, type TraitOperator } from "./compute";
 
 const Q = queries(["company_state_find"]);
 
@@ -27,7 +28,7 @@ export interface CompanyState extends CompanyFacts {
   lots: CreditLot[];
 }
 
-type OverrideTuple = [string, GrantKind, boolean, string | null, Period | null, string | null, string | null, TraitOperator | null, string | null];
+type OverrideTuple = [string, EntitlementKind, boolean, string | null, Period | null, string | null, string | null, TraitOperator | null, string | null];
 
 interface StateRow {
   id: string;

@@ -2,15 +2,15 @@
  * Pure entitlement rules: which grant applies, when a quota period starts and ends, how a trait
  * compares, and what a check answers. No I/O; "now" always comes from the caller.
  */
+import type { EntitlementKind } from "../catalog/model";
 
-export type GrantKind = "boolean" | "quota" | "credit" | "trait";
 export type Period = "day" | "week" | "month" | "lifetime";
 export type TraitOperator = "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
 export type GrantSource = "plan" | "add_on" | "override";
 
 /** One entitlement of a feature, from a plan, an add-on plan or a company override. */
 export interface Grant {
-  kind: GrantKind;
+  kind: EntitlementKind;
   enabled: boolean;
   limit: bigint | null;
   period: Period | null;
@@ -25,7 +25,7 @@ export interface Grant {
 
 // Across kinds, the more generous grant wins: unlimited use beats a quota, a quota (free up to its
 // limit) beats paying credits, and a trait rule or a switched-off grant gives the least.
-const KIND_RANK: Record<GrantKind, number> = { boolean: 4, quota: 3, credit: 2, trait: 1 };
+const KIND_RANK: Record<EntitlementKind, number> = { boolean: 4, quota: 3, credit: 2, trait: 1 };
 const rank = (g: Grant) => (g.enabled ? KIND_RANK[g.kind] : 0);
 
 /** True when `a` gives the company more than `b`. */
