@@ -9,6 +9,7 @@ import type { Logger } from "../lib/logger";
 import type { Principal } from "../auth/kinds";
 import { ApiError } from "../lib/errors";
 import { randomToken } from "../lib/ids";
+import { urlPath } from "../lib/url-parts";
 
 export interface RequestState {
   requestId: string;
@@ -49,13 +50,10 @@ export function startRequest(request: Request): RequestState {
 export function logRequest(logger: Logger, request: Request, status: number): void {
   const state = (request as WithState)[STATE];
   if (!state) return;
-  const url = request.url;
-  const pathStart = url.indexOf("/", url.indexOf("//") + 2);
-  const queryStart = url.indexOf("?", pathStart);
   logger.info("request", {
     requestId: state.requestId,
     method: request.method,
-    path: queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart),
+    path: urlPath(request.url),
     status,
     durationMs: Math.round((performance.now() - state.startedAt) * 100) / 100,
     credential: state.principal ? { kind: state.principal.kind, id: state.principal.credentialId, teamId: state.principal.teamId } : undefined,

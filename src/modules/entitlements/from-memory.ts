@@ -23,6 +23,7 @@ import { ACCESS, denial, type RouteKey } from "../../auth/access";
 import type { Principal } from "../../auth/kinds";
 import { cachedKeyPrincipal } from "../../auth/resolve";
 import { ApiError } from "../../lib/errors";
+import { urlParts } from "../../lib/url-parts";
 import type { Logger } from "../../lib/logger";
 import { spend, type AuthDeps } from "../../plugins/auth";
 import { errorResponse, unexpectedErrorResponse } from "../../plugins/errors";
@@ -56,8 +57,7 @@ export function withMemoryAnswers(deps: Deps, handle: Handler): Handler {
   return (request) => {
     if (request.method === "GET") {
       const url = request.url;
-      const pathStart = url.indexOf("/", url.indexOf("//") + 2);
-      const queryStart = url.indexOf("?", pathStart);
+      const { pathStart, queryStart } = urlParts(url);
       const route = queryStart === -1 ? undefined : ROUTES.get(url.slice(pathStart, queryStart));
       if (route) {
         const response = answerFromMemory(deps, memory, route, request, url.slice(queryStart + 1));
