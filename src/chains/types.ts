@@ -62,7 +62,7 @@ export interface VerifiedTransfer {
   /** EVM: the log index; Stellar: the operation index; Solana: the recipient token account's index */
   transferIndex: number;
   amount: bigint;
-  /** sender, best known: EVM `from`, Stellar op source or tx source, Solana the wallet whose balance of the token fell the most (else the fee payer) */
+  /** sender, best known: EVM `from`, Stellar op source or tx source, Solana the signer whose own balance of the token fell by the amount (else the fee payer) */
   payer: string;
 }
 

@@ -5,9 +5,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { AddressLookupTableAccount, AddressLookupTableProgram, Keypair, LAMPORTS_PER_SOL, PublicKey, SystemProgram } from "@solana/web3.js";
 import {
+  ACCOUNT_SIZE,
   MINT_SIZE,
   TOKEN_PROGRAM_ID,
   createAssociatedTokenAccountInstruction,
+  createInitializeAccount3Instruction,
   createInitializeMint2Instruction,
   createMintToInstruction,
   createTransferCheckedInstruction,
@@ -20,6 +22,8 @@ import type { NetworkConfig, PaymentExpectation, PaymentVerdict, RefusalReason, 
 import { SolanaLedger, type Executed } from "./solana-ledger";
 import { FakeSolanaRpc } from "./solana-rpc-server";
 import { encodeBase58 } from "./solana-rpc-shape";
+import { bindToPayer } from "../../src/modules/payments/settle";
+import type { CheckoutSessionRow } from "../../src/modules/payments/model";
 
 const DECIMALS = 6;
 const ledger = new SolanaLedger();
@@ -218,6 +222,32 @@ describe("solana verifyPayment: a sponsored transfer names the sender, not the f
     );
     expect(paid.ok).toBe(true);
     expect((paid.result.transaction.message.accountKeys as string[])[0]).toBe(sponsor.publicKey.toBase58());
+    rpc.put(paid.signature, paid.result);
+    const verdict = await adapter.verifyPayment(expectation(paid.signature));
+    expect(verdict).toMatchObject({ ok: true, transfers: [{ amount: 25_000_000n, payer: customer.publicKey.toBase58() }] });
+    const boundTo = (wallet: Keypair) => ({ customer_wallet: wallet.publicKey.toBase58() }) as CheckoutSessionRow;
+    expect(bindToPayer(verdict, boundTo(customer), "solana").ok).toBe(true);
+    expect(bindToPayer(verdict, boundTo(sponsor), "solana")).toMatchObject({ ok: false, reason: "wrong_payer" });
+  });
+
+  test("a co-signer moving more of the token between its own accounts is not the sender", async () => {
+    const second = Keypair.generate(); // a second USDC account of the sponsor's
+    const rent = ledger.svm.minimumBalanceForRentExemption(BigInt(ACCOUNT_SIZE));
+    ledger.mustSend(
+      [
+        SystemProgram.createAccount({ fromPubkey: sponsor.publicKey, newAccountPubkey: second.publicKey, lamports: Number(rent), space: ACCOUNT_SIZE, programId: TOKEN_PROGRAM_ID }),
+        createInitializeAccount3Instruction(second.publicKey, usdcMint.publicKey, sponsor.publicKey),
+      ],
+      [sponsor, second],
+    );
+    const paid = ledger.send(
+      [
+        createTransferCheckedInstruction(ata(usdcMint, customer), usdcMint.publicKey, ata(usdcMint, merchant), customer.publicKey, 25_000_000n, DECIMALS),
+        createTransferCheckedInstruction(ata(usdcMint, sponsor), usdcMint.publicKey, second.publicKey, sponsor.publicKey, 100_000_000n, DECIMALS),
+      ],
+      [sponsor, customer],
+    );
+    expect(paid.ok).toBe(true);
     rpc.put(paid.signature, paid.result);
     expect(await adapter.verifyPayment(expectation(paid.signature))).toMatchObject({
       ok: true,

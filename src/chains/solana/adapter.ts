@@ -5,7 +5,7 @@
 import type { VersionedTransactionResponse } from "@solana/web3.js";
 import { refuse, type ChainAdapter, type PaymentExpectation, type PaymentVerdict } from "../types";
 import { isSignature } from "./base58";
-import { judgeNative, judgeToken, nativeSender, tokenSender, type Judgement } from "./balances";
+import { judgeNative, judgeToken, nativeFalls, senderOf, tokenFalls, type Judgement } from "./balances";
 import { createSolanaRpc, type SolanaRpc } from "./rpc";
 
 export interface SolanaAdapterOptions {
@@ -51,11 +51,14 @@ async function verify(rpc: SolanaRpc, expectation: PaymentExpectation): Promise<
     : judgeNative(keys, meta.preBalances, meta.postBalances, expectation.recipient, expectation.amount);
   if (!judgement.ok) return judgement;
 
-  const sender = token.mint ? tokenSender(meta.preTokenBalances ?? [], meta.postTokenBalances ?? [], token.mint) : nativeSender(keys, meta.preBalances, meta.postBalances, meta.fee);
-  const payer = sender ?? keys[0] ?? "";
+  // Signers are the first keys of the message; the first of them is the fee payer.
+  const signerCount = tx.transaction.message.header.numRequiredSignatures;
+  const falls = token.mint
+    ? tokenFalls(meta.preTokenBalances ?? [], meta.postTokenBalances ?? [], token.mint, new Set(keys.slice(0, signerCount)))
+    : nativeFalls(keys, meta.preBalances, meta.postBalances, meta.fee, signerCount);
   return {
     ok: true,
-    transfers: judgement.rises.map((rise) => ({ transferIndex: rise.accountIndex, amount: rise.amount, payer })),
+    transfers: judgement.rises.map((rise) => ({ transferIndex: rise.accountIndex, amount: rise.amount, payer: senderOf(falls, rise.amount) ?? keys[0] ?? "" })),
     blockNumber: BigInt(tx.slot),
     blockHash: null, // finalized Solana slots are not rolled back
   };

@@ -71,41 +71,46 @@ export function judgeNative(keys: string[], pre: number[], post: number[], recip
 }
 
 /**
- * Who paid, as far as balances tell: the wallet whose balance of the token fell the most. For SPL
- * tokens that is the owner of the debited token accounts (summed per owner); for SOL the account whose
- * lamports fell the most, the fee left out. Never simply the fee payer: a sponsor (a relayer, an agent
- * platform) may sign and pay the fee for a transfer from someone else's wallet. null when nothing of
- * the token left any account (minted straight to the recipient); the caller then names the fee payer.
+ * Who sent a rise of `amount`: a SIGNER of the transaction whose own balance of the token fell, net of
+ * whatever they received, by at least that amount; of several, the closest fall (a sponsor that also paid
+ * a larger rent is not the sender of a smaller payment). Signed, because only the owner's signature moves
+ * the owner's tokens (a delegate's transfer shows the owner's balance fall, but not the owner's
+ * signature); net, because moving tokens between one's own accounts pays no one. Never simply the fee
+ * payer: a sponsor (a relayer, an agent platform) may sign and pay the fee for someone else's transfer.
+ * null when no signer qualifies (tokens minted straight to the recipient, a swap routed through a pool):
+ * the caller then names the fee payer, as for any unsponsored transaction.
  */
-export function tokenSender(pre: TokenBalance[], post: TokenBalance[], mint: string): string | null {
-  const after = new Map<number, bigint>();
-  for (const entry of post) if (entry.mint === mint) after.set(entry.accountIndex, units(entry.uiTokenAmount.amount));
-  const fell = new Map<string, bigint>();
-  for (const entry of pre) {
-    if (entry.mint !== mint || !entry.owner) continue;
-    // An account closed inside the transaction has no post entry: it ended at zero.
-    const drop = units(entry.uiTokenAmount.amount) - (after.get(entry.accountIndex) ?? 0n);
-    if (drop > 0n) fell.set(entry.owner, (fell.get(entry.owner) ?? 0n) + drop);
-  }
-  return largest(fell);
-}
-
-export function nativeSender(keys: string[], pre: number[], post: number[], fee: number): string | null {
-  const fell = new Map<string, bigint>();
-  keys.forEach((key, i) => {
-    // The fee is always taken from the first key, the fee payer.
-    const drop = lamports(pre[i]) - lamports(post[i]) - (i === 0 ? lamports(fee) : 0n);
-    if (drop > 0n) fell.set(key, (fell.get(key) ?? 0n) + drop);
-  });
-  return largest(fell);
-}
-
-/** The key with the largest amount; the first one on a tie. */
-function largest(amounts: Map<string, bigint>): string | null {
+export function senderOf(falls: Map<string, bigint>, amount: bigint): string | null {
   let best: string | null = null;
-  let most = 0n;
-  for (const [key, amount] of amounts) if (amount > most) [best, most] = [key, amount];
+  let closest = 0n;
+  for (const [signer, fall] of falls) {
+    if (fall >= amount && (best === null || fall < closest)) [best, closest] = [signer, fall];
+  }
   return best;
+}
+
+/** Each signer's net fall in balance of the mint, over all their token accounts; only falls are kept. */
+export function tokenFalls(pre: TokenBalance[], post: TokenBalance[], mint: string, signers: ReadonlySet<string>): Map<string, bigint> {
+  const net = new Map<string, bigint>();
+  const add = (entries: TokenBalance[], sign: bigint) => {
+    for (const entry of entries) {
+      if (entry.mint !== mint || !entry.owner || !signers.has(entry.owner)) continue;
+      net.set(entry.owner, (net.get(entry.owner) ?? 0n) + sign * units(entry.uiTokenAmount.amount));
+    }
+  };
+  add(pre, 1n); // an account closed inside the transaction has no post entry: it ended at zero
+  add(post, -1n);
+  return new Map([...net].filter(([, fall]) => fall > 0n));
+}
+
+/** Each signer's net fall in lamports, the fee (always taken from the first key) left out; only falls. */
+export function nativeFalls(keys: string[], pre: number[], post: number[], fee: number, signerCount: number): Map<string, bigint> {
+  const falls = new Map<string, bigint>();
+  for (let i = 0; i < signerCount && i < keys.length; i++) {
+    const fall = lamports(pre[i]) - lamports(post[i]) - (i === 0 ? lamports(fee) : 0n);
+    if (fall > 0n) falls.set(keys[i]!, fall);
+  }
+  return falls;
 }
 
 /**
