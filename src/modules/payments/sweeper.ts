@@ -4,7 +4,7 @@
  * yet, endpoint down). A payment submitted in time is honoured when it becomes final after the session's
  * deadline; a session still unproven CONFIRMATION_GRACE_MS after its deadline expires.
  * Instances share the work: each sweep claims the waiting sessions it verifies (skip-locked, marked as
- * checked), and a session is verified again only after a tenth of its age, between 5 s and a minute
+ * checked), and a session is verified again only after a tenth of its age, between 5 s and 15 s
  * (sql/queries/checkout_session_list_due.sql). Every move still happens under the session's lock and
  * checks the state it moves from, so a session swept twice all the same is never moved twice.
  */
