@@ -6,6 +6,7 @@
  *   bun bench/db-floor.ts     BENCH_BATCH (32), BENCH_CLIENTS (2), BENCH_DURATION_S (8),
  *                             BENCH_WARMUP_S (2), BENCH_COMPANIES (1000)
  *
+ * Event ids are time-ordered, as the service's are, and each scenario starts from an empty `events`.
  * Scenarios, one JSON line each: `insert` (INSERT … SELECT of the batch), `settle_record`
  * (meter_settle() of events that enforce nothing), `settle_quota` (meter_settle() of quota-metered
  * events: counters locked, decided, updated and published, as the service's `api-calls` track).
@@ -31,13 +32,16 @@ const HELPERS = (companies: number) => `
 create schema bench;
 create table bench.companies as select row_number() over (order by id)::int as i, id from companies;
 create index on bench.companies (i);
+create function bench.event_id() returns text language sql as $$
+  select 'evt_' || lpad(to_hex((extract(epoch from clock_timestamp()) * 1000)::bigint), 12, '0') || substr(md5(random()::text), 1, 12)
+$$;
 create function bench.pick(n int) returns text[] language sql as $$
   with start as (select floor(random() * (greatest(${companies} - n, 0) + 1))::int as o)
   select array_agg(id order by i) from bench.companies, start where i > start.o and i <= start.o + n
 $$;
 create function bench.insert(n int) returns void language sql as $$
   insert into events (id, team_id, environment, source, event_type, name, company_id, feature_id, quantity, outcome, sent_at)
-  select 'evt_' || md5(random()::text), f.team_id, 'development', 'events', 'track', 'api-calls', c, f.id, 1, 'accepted', now()
+  select bench.event_id(), f.team_id, 'development', 'events', 'track', 'api-calls', c, f.id, 1, 'accepted', now()
   from unnest(bench.pick(n)) c, (select id, team_id from features where feature_key = 'api-calls') f
 $$;
 create function bench.settle(n int, kind text) returns jsonb language plpgsql as $$
@@ -50,7 +54,7 @@ begin
   comps := bench.pick(n);
   n := cardinality(comps);
   return meter_settle(
-    array(select 'evt_' || md5(random()::text) from generate_series(1, n)),
+    array(select bench.event_id() from generate_series(1, n)),
     array_fill(tid, array[n]), array_fill('development'::text, array[n]), array_fill('events'::text, array[n]),
     array_fill('api-calls'::text, array[n]), comps, array_fill(null::text, array[n]), array_fill(fid, array[n]),
     array_fill(1::bigint, array[n]), array_fill('{}'::jsonb, array[n]), array_fill(null::text, array[n]),
@@ -79,6 +83,8 @@ try {
   const pgPid = Number((await Bun.file(`${dir}/pg/postmaster.pid`).text()).split("\n")[0]);
 
   for (const [scenario, call] of Object.entries(SCENARIOS)) {
+    await sql`truncate events`; // each scenario starts from the same empty table
+    await sql`checkpoint`;
     log(`db floor: ${scenario}, batches of ${batch}, ${clients} clients, ${warmupS} s warmup + ${durationS} s`);
     let batches = 0;
     let retries = 0;

@@ -15,8 +15,8 @@
  * window, on the caller's clock) drops every key whose newest admission is older than the window. Such a
  * key has nothing inside the window, so dropping it changes no answer. Being driven by the caller's clock
  * keeps the limiter deterministic under a manual clock and leaves no timer to clean up. Memory is thus
- * bounded by the keys seen in the last two windows, each holding about twice its admissions in the
- * window (at most 4 KB at 500).
+ * bounded by the keys seen in the last two windows, each holding at most twice the admissions it has
+ * had since it was first seen (rings never shrink while a key stays active), and never over 4 KB at 500.
  */
 import { assertLimits, RATE_LIMIT, type RateLimiter } from "./types";
 
