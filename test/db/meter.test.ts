@@ -1,6 +1,7 @@
 /** The meter directly: group commit batches, and a failing request isolated from its batch. */
 import { expect, test } from "bun:test";
 import { Meter, type MeterRequest } from "../../src/modules/entitlements/meter";
+import type { Change } from "../../src/modules/entitlements/changes";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
@@ -69,4 +70,58 @@ test("a request that fails in the database fails alone; its batch neighbours are
   expect((await neighbour).outcome).toBe("accepted");
   const [row] = await t.db.sql`select used from usage_counters where company_id = ${companyId} and feature_id = ${catalog.features.apiCalls} and period_start = ${new Date(Date.UTC(2026, 0, 1))}`;
   expect(row!.used).toBe(2n);
+});
+
+test("a large batch publishes every new value once, per tenant, in notices PostgreSQL accepts", async () => {
+  // 200 + 60 counters in two tenants, two small balances, one of ~150 lots (too big to share a notice)
+  // and one of ~400 lots (too big for any notice: announced as a company change instead).
+  const other = await createTeamFixture(t, "Other meter team");
+  const otherCatalog = await createCatalogFixture(t, other.teamId);
+  const companies = async (teamId: string, prefix: string, n: number) =>
+    (await t.db.sql<{ id: string }[]>`
+      insert into companies (id, team_id, environment, name)
+      select ${prefix} || i, ${teamId}, 'development', 'bulk' from generate_series(1, ${n}) i
+      returning id`).map((r) => r.id);
+  const mine = await companies(team.teamId, "cmp_notice_a_", 204);
+  const theirs = await companies(other.teamId, "cmp_notice_b_", 60);
+  const expiry = new Date(t.clock.now() + 86_400_000);
+  for (const [company, lots] of [[mine[200]!, 1], [mine[201]!, 2], [mine[202]!, 150], [mine[203]!, 400]] as const) {
+    await t.db.sql`
+      insert into credit_grants (id, team_id, environment, company_id, amount, remaining, reason, expires_at)
+      select ${company} || '_lot_' || i, ${team.teamId}, 'development', ${company}, 1000000, 1000000, 'lots', ${expiry}
+      from generate_series(1, ${lots}) i`;
+  }
+  const quota = (teamId: string, companyId: string, featureId: string): MeterRequest => ({
+    ...request(featureId), teamId, companyId, enforcement: { kind: "quota", periodStart: Date.UTC(2024, 0, 1), limit: 100n },
+  });
+  const requests = [
+    ...mine.slice(0, 200).map((c) => quota(team.teamId, c, catalog.features.apiCalls)),
+    ...theirs.map((c) => quota(other.teamId, c, otherCatalog.features.apiCalls)),
+    ...mine.slice(200).map((c): MeterRequest => ({ ...request(catalog.features.aiTokens), companyId: c, enforcement: { kind: "credit", creditsPerUse: 2n } })),
+  ];
+  const published: string[] = [];
+  const listening = await t.db.sql.listen("entitlement_changes", (payload) => published.push(payload));
+  const notices: Change[] = [];
+  const meter = new Meter(t.db.sql, t.clock, (changes) => notices.push(...changes), { maxBatch: 1000, maxConcurrent: 1 });
+  const results = await Promise.all(requests.map((r) => meter.submit(r)));
+  expect(results.every((r) => r.outcome === "accepted")).toBe(true);
+
+  const usage = notices.filter((n) => n.k === "usage");
+  expect(usage.length).toBeGreaterThan(2); // more than fits one notice per tenant
+  for (const n of usage) expect(new TextEncoder().encode(JSON.stringify(n)).length).toBeLessThan(7000);
+  const counted = (teamId: string) => usage.filter((n) => n.t === teamId).flatMap((n) => n.counters);
+  expect(counted(team.teamId).map(([c]) => c).sort()).toEqual(mine.slice(0, 200).sort());
+  expect(counted(other.teamId).map(([c]) => c).sort()).toEqual(theirs.sort());
+  expect(usage.flatMap((n) => n.counters).every(([, , , used]) => used === "1")).toBe(true);
+  const balances = new Map(usage.flatMap((n) => n.balances).map(([c, lots]) => [c, lots]));
+  expect([...balances.keys()].sort()).toEqual(mine.slice(200, 203).sort());
+  expect(balances.get(mine[202]!)!.length).toBe(150);
+  expect(balances.get(mine[200]!)).toEqual([["999998", expiry.getTime()]]);
+  expect(notices.filter((n) => n.k === "company")).toEqual([{ k: "company", t: team.teamId, e: "development", c: mine[203]! }]);
+
+  // What the other instances hear is exactly what this one applied.
+  const deadline = Date.now() + 2_000;
+  while (published.length < notices.length && Date.now() < deadline) await Bun.sleep(10);
+  await listening.unlisten();
+  expect(published.map((p) => JSON.parse(p)).filter((n) => n.k !== "catalog")).toEqual(notices);
 });
