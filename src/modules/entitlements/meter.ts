@@ -1,10 +1,11 @@
 /**
  * The metering write path: group commit. Each request joins a queue and waits; a flush takes what
- * has queued (up to `maxBatch`) and settles all of it in ONE statement, meter_settle() (see
- * sql/migrations/00004_meter_settle.sql, revised in 00005 and 00006; planner settings in 00007), which
- * in one transaction:
+ * has queued (up to `maxBatch`) and settles all of it in ONE statement, meter_settle() (current
+ * definition: sql/migrations/00009_meter_settle_notices_and_new_counters.sql; first written in 00004),
+ * which in one transaction:
  *   1. reads stored outcomes of idempotency keys already used (retries: they consume nothing)
- *   2. locks the usage counters and credit grants the batch spends from, in a fixed order
+ *   2. creates missing usage counters, then locks the counters and credit grants the batch spends
+ *      from, in a fixed order
  *   3. decides each request in arrival order against the locked values
  *   4. writes events, counters and grants, and publishes the new values
  * One statement is one round trip: the batch's latency, and the client's and database's work per

@@ -1,8 +1,12 @@
 -- meter_settle(), fourth version: the same contract and decisions as in 00006_meter_settle_large_balances.sql.
--- One change, in step 5 (publish): the notices are built by one aggregate instead of a loop that appended
--- each item to a jsonb array, whose cost grew with the square of the batch (bench/README.md, "The
--- database's floor"). The whole function is repeated, as forward-only migrations require, and so are the
--- planner settings of 00007, which a `create or replace` drops: this file is its current definition.
+-- Two changes:
+--  - Step 2a: missing usage counters are created before any counter is locked. Locking the ones found
+--    first could deadlock two batches creating the same new counters (a period's first uses), and
+--    PostgreSQL breaks a deadlock only after deadlock_timeout, so a batch answered a second late.
+--  - Step 5: the notices are built by one aggregate instead of a loop that appended each item to a
+--    jsonb array, whose cost grew with the square of the batch (bench/README.md, "The database's floor").
+-- The whole function is repeated, as forward-only migrations require, and so are the planner settings
+-- of 00007, which a `create or replace` drops: this file is its current definition.
 create or replace function meter_settle(
   p_id text[], p_team text[], p_env text[], p_source text[], p_name text[], p_company text[], p_user text[],
   p_feature text[], p_quantity bigint[], p_traits jsonb[], p_key text[],
@@ -46,24 +50,30 @@ begin
     end loop;
   end if;
 
-  -- 2a. Counters locked in key order; c_used[slot] is the locked value. Missing ones (a new period, a
-  -- new company) are created first, then locked like the rest.
+  -- 2a. Counters, locked in key order; c_used[slot] is the locked value. Missing ones (a new period, a
+  -- new company) are created first, before anything is locked: a batch that locked the counters it
+  -- found and then waited to create another deadlocked with the batch creating that one, when the
+  -- latter went on to lock what the former had found. Creating waits only for other creations, and
+  -- every lock is taken afterwards, in key order, so no two batches wait for each other.
   if cardinality(c_team) > 0 then
-    for attempt in 1 .. 2 loop
-      select array_agg(l.used order by l.slot), count(*) into c_used, found_n
-      from (
-        select u.used, k.slot
-        from unnest(c_team, c_env, c_company, c_feature, c_period) with ordinality as k (team_id, environment, company_id, feature_id, period_start, slot)
-        join usage_counters u on u.team_id = k.team_id and u.environment = k.environment and u.company_id = k.company_id
-          and u.feature_id = k.feature_id and u.period_start = k.period_start
-        order by u.team_id, u.environment, u.company_id, u.feature_id, u.period_start
-        for update of u
-      ) l;
-      exit when found_n = cardinality(c_team);
+    select count(*) into found_n
+    from unnest(c_team, c_env, c_company, c_feature, c_period) as k (team_id, environment, company_id, feature_id, period_start)
+    join usage_counters u on u.team_id = k.team_id and u.environment = k.environment and u.company_id = k.company_id
+      and u.feature_id = k.feature_id and u.period_start = k.period_start;
+    if found_n < cardinality(c_team) then
       insert into usage_counters (team_id, environment, company_id, feature_id, period_start)
       select * from unnest(c_team, c_env, c_company, c_feature, c_period) as k order by 1, 2, 3, 4, 5
       on conflict do nothing;
-    end loop;
+    end if;
+    select array_agg(l.used order by l.slot), count(*) into c_used, found_n
+    from (
+      select u.used, k.slot
+      from unnest(c_team, c_env, c_company, c_feature, c_period) with ordinality as k (team_id, environment, company_id, feature_id, period_start, slot)
+      join usage_counters u on u.team_id = k.team_id and u.environment = k.environment and u.company_id = k.company_id
+        and u.feature_id = k.feature_id and u.period_start = k.period_start
+      order by u.team_id, u.environment, u.company_id, u.feature_id, u.period_start
+      for update of u
+    ) l;
     -- c_used is indexed by slot, so every counter must be there. One can only vanish if its company or
     -- feature was deleted meanwhile: the meter retries (40001), and the retry fails that request alone.
     if found_n <> cardinality(c_team) then

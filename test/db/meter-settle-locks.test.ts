@@ -1,0 +1,73 @@
+/**
+ * meter_settle() creating usage counters while other batches do: no deadlock. Called directly, without
+ * the meter's retry, which would hide a deadlock behind PostgreSQL's deadlock_timeout (a second late).
+ */
+import { expect, test } from "bun:test";
+import { createTestApp } from "../helpers/app";
+import { createTeamFixture } from "../helpers/fixtures";
+import { createCatalogFixture } from "../helpers/catalog";
+
+const t = await createTestApp();
+const team = await createTeamFixture(t);
+const catalog = await createCatalogFixture(t, team.teamId);
+const sql = t.db.sql;
+
+// One quota use per company, in one call of meter_settle(), as the meter sends a batch.
+await sql.unsafe(`
+  create function test_settle(p_team text, p_feature text, p_companies text[], p_period timestamptz) returns jsonb
+  language sql as $$
+    select meter_settle(
+      array(select 'evt_lock_' || gen_random_uuid() from unnest(p_companies)),
+      array_fill(p_team, array[cardinality(p_companies)]), array_fill('development'::text, array[cardinality(p_companies)]),
+      array_fill('consume'::text, array[cardinality(p_companies)]), array_fill('api-calls'::text, array[cardinality(p_companies)]),
+      p_companies, array_fill(null::text, array[cardinality(p_companies)]), array_fill(p_feature, array[cardinality(p_companies)]),
+      array_fill(1::bigint, array[cardinality(p_companies)]), array_fill('{}'::jsonb, array[cardinality(p_companies)]),
+      array_fill(null::text, array[cardinality(p_companies)]), array_fill('quota'::text, array[cardinality(p_companies)]),
+      array_fill(100::bigint, array[cardinality(p_companies)]), array_fill(null::bigint, array[cardinality(p_companies)]),
+      array(select generate_series(1, cardinality(p_companies))), array_fill(null::int, array[cardinality(p_companies)]),
+      array_fill(p_team, array[cardinality(p_companies)]), array_fill('development'::text, array[cardinality(p_companies)]),
+      p_companies, array_fill(p_feature, array[cardinality(p_companies)]), array_fill(p_period, array[cardinality(p_companies)]),
+      '{}', '{}', '{}', now())
+  $$;
+  -- Holds a batch between creating its counters and locking them, when the batch asks for it.
+  create function test_pause() returns trigger language plpgsql as $$
+  begin
+    if current_setting('test.pause_after_counter_insert', true) = 'on' then perform pg_sleep(0.3); end if;
+    return null;
+  end $$;
+  create trigger test_pause after insert on usage_counters for each statement execute function test_pause();
+`);
+
+const [first, second] = (await sql<{ id: string }[]>`
+  insert into companies (id, team_id, environment, name)
+  values ('comp_lock_1', ${team.teamId}, 'development', 'first'), ('comp_lock_2', ${team.teamId}, 'development', 'second')
+  returning id`).map((r) => r.id) as [string, string];
+const period = new Date(Date.UTC(2026, 5, 1));
+const used = async () =>
+  (await sql<{ company_id: string; used: bigint }[]>`
+    select company_id, used from usage_counters where feature_id = ${catalog.features.apiCalls} and period_start = ${period} order by company_id`)
+    .map((r) => [r.company_id, r.used]);
+
+test("a batch that finds one of its counters created meanwhile does not deadlock with the batch creating the other", async () => {
+  // The interleaving that deadlocked: batch B looks for both counters and finds neither, because the
+  // first is being created by someone else; that commits; B creates the second and pauses before
+  // locking. Batch A now finds the first. Before migration 00009, A locked it at once, then waited to
+  // create B's second, while B waited to lock A's first: one of the two failed with 40P01.
+  const creator = await sql.reserve();
+  await creator`begin`;
+  await creator`insert into usage_counters (team_id, environment, company_id, feature_id, period_start) values (${team.teamId}, 'development', ${first}, ${catalog.features.apiCalls}, ${period})`;
+  const batchB = sql.begin(async (tx) => {
+    await tx`select set_config('test.pause_after_counter_insert', 'on', true)`;
+    return tx`select test_settle(${team.teamId}, ${catalog.features.apiCalls}, ${[first, second]}, ${period}) as settled`;
+  });
+  await Bun.sleep(100); // B has looked and is waiting on the creator's first counter
+  await creator`commit`;
+  creator.release();
+  await Bun.sleep(100); // B has created the second counter and is paused
+  const batchA = sql`select test_settle(${team.teamId}, ${catalog.features.apiCalls}, ${[first, second]}, ${period}) as settled`;
+  const [a, b] = await Promise.all([batchA, batchB]);
+  const outcomes = (rows: { settled: { r: [string][] } }[]) => rows[0]!.settled.r.map(([outcome]) => outcome);
+  expect(outcomes(a as never)).toEqual(["accepted", "accepted"]);
+  expect(outcomes(b as never)).toEqual(["accepted", "accepted"]);
+  expect(await used()).toEqual([[first, 2n], [second, 2n]]);
+});
