@@ -95,7 +95,7 @@ try {
           await call(sql);
           batches++;
         } catch (error) {
-          // Retried as the meter retries them: two batches creating the same new counters can deadlock.
+          // Retried as the meter retries them (a counter whose company was deleted meanwhile: 40001).
           if (!["40P01", "40001"].includes((error as { code?: string }).code ?? "")) throw error;
           retries++;
         }

@@ -53,8 +53,9 @@ begin
   -- 2a. Counters, locked in key order; c_used[slot] is the locked value. Missing ones (a new period, a
   -- new company) are created first, before anything is locked: a batch that locked the counters it
   -- found and then waited to create another deadlocked with the batch creating that one, when the
-  -- latter went on to lock what the former had found. Creating waits only for other creations, and
-  -- every lock is taken afterwards, in key order, so no two batches wait for each other.
+  -- latter went on to lock what the former had found. Now a batch that creates holds no counter lock
+  -- yet, and a batch that locks waits only on counters already committed, in key order: no two batches
+  -- can wait for each other here. (A creation can still wait for a company or feature being deleted.)
   if cardinality(c_team) > 0 then
     select count(*) into found_n
     from unnest(c_team, c_env, c_company, c_feature, c_period) as k (team_id, environment, company_id, feature_id, period_start)

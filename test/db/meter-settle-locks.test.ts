@@ -48,6 +48,16 @@ const used = async () =>
     select company_id, used from usage_counters where feature_id = ${catalog.features.apiCalls} and period_start = ${period} order by company_id`)
     .map((r) => [r.company_id, r.used]);
 
+/** Polls until the backend is in the given wait (`wait_event_type` or `wait_event`). */
+async function waitUntil(pid: () => number, wait: string) {
+  for (let i = 0; i < 1000; i++) {
+    const [row] = await sql`select 1 from pg_stat_activity where pid = ${pid()} and ${wait} in (wait_event_type, wait_event)`;
+    if (row) return;
+    await Bun.sleep(5);
+  }
+  throw new Error(`backend ${pid()} never reached ${wait}`);
+}
+
 test("a batch that finds one of its counters created meanwhile does not deadlock with the batch creating the other", async () => {
   // The interleaving that deadlocked: batch B looks for both counters and finds neither, because the
   // first is being created by someone else; that commits; B creates the second and pauses before
@@ -56,14 +66,16 @@ test("a batch that finds one of its counters created meanwhile does not deadlock
   const creator = await sql.reserve();
   await creator`begin`;
   await creator`insert into usage_counters (team_id, environment, company_id, feature_id, period_start) values (${team.teamId}, 'development', ${first}, ${catalog.features.apiCalls}, ${period})`;
+  let pidB = 0;
   const batchB = sql.begin(async (tx) => {
-    await tx`select set_config('test.pause_after_counter_insert', 'on', true)`;
+    const [row] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid, set_config('test.pause_after_counter_insert', 'on', true)`;
+    pidB = row!.pid;
     return tx`select test_settle(${team.teamId}, ${catalog.features.apiCalls}, ${[first, second]}, ${period}) as settled`;
   });
-  await Bun.sleep(100); // B has looked and is waiting on the creator's first counter
+  await waitUntil(() => pidB, "Lock"); // B has looked and waits for the creator's first counter
   await creator`commit`;
   creator.release();
-  await Bun.sleep(100); // B has created the second counter and is paused
+  await waitUntil(() => pidB, "PgSleep"); // B has created the second counter and is paused
   const batchA = sql`select test_settle(${team.teamId}, ${catalog.features.apiCalls}, ${[first, second]}, ${period}) as settled`;
   const [a, b] = await Promise.all([batchA, batchB]);
   const outcomes = (rows: { settled: { r: [string][] } }[]) => rows[0]!.settled.r.map(([outcome]) => outcome);

@@ -108,13 +108,12 @@ test("a large batch publishes every new value once, per tenant, in notices Postg
 
   const usage = notices.filter((n) => n.k === "usage");
   expect(usage.length).toBeGreaterThan(2); // more than fits one notice per tenant
-  for (const n of usage) expect(new TextEncoder().encode(JSON.stringify(n)).length).toBeLessThan(7000);
   const counted = (teamId: string) => usage.filter((n) => n.t === teamId).flatMap((n) => n.counters);
   expect(counted(team.teamId).map(([c]) => c).sort()).toEqual(mine.slice(0, 200).sort());
   expect(counted(other.teamId).map(([c]) => c).sort()).toEqual(theirs.sort());
   expect(usage.flatMap((n) => n.counters).every(([, , , used]) => used === "1")).toBe(true);
-  const balances = new Map(usage.flatMap((n) => n.balances).map(([c, lots]) => [c, lots]));
-  expect([...balances.keys()].sort()).toEqual(mine.slice(200, 203).sort());
+  expect(usage.flatMap((n) => n.balances).map(([c]) => c).sort()).toEqual(mine.slice(200, 203).sort());
+  const balances = new Map(usage.flatMap((n) => n.balances));
   expect(balances.get(mine[202]!)!.length).toBe(150);
   expect(balances.get(mine[200]!)).toEqual([["999998", expiry.getTime()]]);
   expect(notices.filter((n) => n.k === "company")).toEqual([{ k: "company", t: team.teamId, e: "development", c: mine[203]! }]);
@@ -124,4 +123,6 @@ test("a large batch publishes every new value once, per tenant, in notices Postg
   while (published.length < notices.length && Date.now() < deadline) await Bun.sleep(10);
   await listening.unlisten();
   expect(published.map((p) => JSON.parse(p)).filter((n) => n.k !== "catalog")).toEqual(notices);
+  // The payloads as sent (jsonb's text, with its spaces), under the 7000 bytes the function aims for.
+  for (const payload of published) expect(new TextEncoder().encode(payload).length).toBeLessThan(7000);
 });
