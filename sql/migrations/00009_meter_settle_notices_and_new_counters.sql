@@ -1,5 +1,7 @@
 -- meter_settle(), fourth version: the same contract and decisions as in 00006_meter_settle_large_balances.sql.
--- Two changes:
+-- Three changes:
+--  - Step 4: events with an idempotency key are written in key order, so that two batches with the same
+--    keys in opposite orders no longer deadlock on them.
 --  - Step 2a: missing usage counters are created before any counter is locked. Locking the ones found
 --    first could deadlock two batches creating the same new counters (a period's first uses), and
 --    PostgreSQL breaks a deadlock only after deadlock_timeout, so a batch answered a second late.
@@ -144,14 +146,18 @@ begin
     end case;
   end loop;
 
-  -- 4. Write: events (not the replays), spent counters and grants.
+  -- 4. Write: events (not the replays), spent counters and grants. Events with an idempotency key go
+  -- first, in key order, the rest in arrival order: two batches (on two instances) carrying the same
+  -- keys in opposite orders deadlocked on the keys' unique index; now the second waits for the first
+  -- and finds the key taken (23505: the meter retries the batch, and the retry replays).
   insert into events (id, team_id, environment, source, event_type, name, company_id, user_id, feature_id,
                       quantity, credits_burned, outcome, traits, idempotency_key, sent_at)
   select v.id, v.team_id, v.environment, v.source, 'track', v.name, v.company_id, v.user_id, v.feature_id,
          v.quantity, v.burned, v.outcome, v.traits, v.idempotency_key, p_now
   from unnest(p_id, p_team, p_env, p_source, p_name, p_company, p_user, p_feature, p_quantity, burned, outcome, p_traits, p_key, replayed)
-    as v (id, team_id, environment, source, name, company_id, user_id, feature_id, quantity, burned, outcome, traits, idempotency_key, replayed)
-  where not v.replayed;
+    with ordinality as v (id, team_id, environment, source, name, company_id, user_id, feature_id, quantity, burned, outcome, traits, idempotency_key, replayed, i)
+  where not v.replayed
+  order by v.idempotency_key is null, v.team_id, v.environment, v.source, v.idempotency_key, v.i;
 
   if cardinality(c_team) > 0 then
     update usage_counters u set used = v.used, updated_at = now()

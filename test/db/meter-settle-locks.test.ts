@@ -1,5 +1,5 @@
 /**
- * meter_settle() creating usage counters while other batches do: no deadlock. Called directly, without
+ * meter_settle() next to other batches creating the same counters or using the same idempotency keys: no deadlock. Called directly, without
  * the meter's retry, which would hide a deadlock behind PostgreSQL's deadlock_timeout (a second late).
  */
 import { expect, test } from "bun:test";
@@ -14,7 +14,7 @@ const sql = t.db.sql;
 
 // One quota use per company, in one call of meter_settle(), as the meter sends a batch.
 await sql.unsafe(`
-  create function test_settle(p_team text, p_feature text, p_companies text[], p_period timestamptz) returns jsonb
+  create function test_settle(p_team text, p_feature text, p_companies text[], p_period timestamptz, p_keys text[] default null) returns jsonb
   language sql as $$
     select meter_settle(
       array(select 'evt_lock_' || gen_random_uuid() from unnest(p_companies)),
@@ -22,7 +22,7 @@ await sql.unsafe(`
       array_fill('consume'::text, array[cardinality(p_companies)]), array_fill('api-calls'::text, array[cardinality(p_companies)]),
       p_companies, array_fill(null::text, array[cardinality(p_companies)]), array_fill(p_feature, array[cardinality(p_companies)]),
       array_fill(1::bigint, array[cardinality(p_companies)]), array_fill('{}'::jsonb, array[cardinality(p_companies)]),
-      array_fill(null::text, array[cardinality(p_companies)]), array_fill('quota'::text, array[cardinality(p_companies)]),
+      coalesce(p_keys, array_fill(null::text, array[cardinality(p_companies)])), array_fill('quota'::text, array[cardinality(p_companies)]),
       array_fill(100::bigint, array[cardinality(p_companies)]), array_fill(null::bigint, array[cardinality(p_companies)]),
       array(select generate_series(1, cardinality(p_companies))), array_fill(null::int, array[cardinality(p_companies)]),
       array_fill(p_team, array[cardinality(p_companies)]), array_fill('development'::text, array[cardinality(p_companies)]),
@@ -36,6 +36,13 @@ await sql.unsafe(`
     return null;
   end $$;
   create trigger test_pause after insert on usage_counters for each statement execute function test_pause();
+  -- Slows each event written, when the batch asks for it, so that two batches' inserts interleave.
+  create function test_slow_event() returns trigger language plpgsql as $$
+  begin
+    if current_setting('test.slow_events', true) = 'on' then perform pg_sleep(0.2); end if;
+    return new;
+  end $$;
+  create trigger test_slow_event before insert on events for each row execute function test_slow_event();
 `);
 
 const [first, second] = (await sql<{ id: string }[]>`
@@ -82,4 +89,20 @@ test("a batch that finds one of its counters created meanwhile does not deadlock
   expect(outcomes(a as never)).toEqual(["accepted", "accepted"]);
   expect(outcomes(b as never)).toEqual(["accepted", "accepted"]);
   expect(await used()).toEqual([[first, 2n], [second, 2n]]);
+});
+
+test("two batches with the same idempotency keys in opposite orders do not deadlock: the second finds them taken", async () => {
+  // Before migration 00009 each wrote its first key, then waited for the other's: 40P01. Now both write
+  // in key order, so one waits for the other and gets 23505, which the meter retries as a replay.
+  const batch = (company: string, keys: string[]) =>
+    sql.begin(async (tx) => {
+      await tx`select set_config('test.slow_events', 'on', true)`;
+      return tx`select test_settle(${team.teamId}, ${catalog.features.apiCalls}, ${[company, company]}, ${period}, ${keys}) as settled`;
+    });
+  const results = await Promise.allSettled([batch(first, ["order-k1", "order-k2"]), batch(second, ["order-k2", "order-k1"])]);
+  expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+  const [refused] = results.filter((r) => r.status === "rejected");
+  expect((refused as PromiseRejectedResult).reason).toMatchObject({ code: "23505" });
+  const [stored] = await sql<{ n: number }[]>`select count(*)::int as n from events where idempotency_key in ('order-k1', 'order-k2')`;
+  expect(stored!.n).toBe(2);
 });
