@@ -1,6 +1,7 @@
 /**
- * meter_settle() next to other batches creating the same counters or using the same idempotency keys: no deadlock. Called directly, without
- * the meter's retry, which would hide a deadlock behind PostgreSQL's deadlock_timeout (a second late).
+ * meter_settle() next to other batches creating the same counters or writing the same idempotency
+ * keys: no deadlock. Called directly, without the meter's retry, which would hide a deadlock behind
+ * PostgreSQL's deadlock_timeout (a second late).
  */
 import { expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";

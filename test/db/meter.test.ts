@@ -1,4 +1,4 @@
-/** The meter directly: group commit batches, and a failing request isolated from its batch. */
+/** The meter directly: group commit batches, a failing request isolated from its batch, and what a batch publishes. */
 import { expect, test } from "bun:test";
 import { Meter, type MeterRequest } from "../../src/modules/entitlements/meter";
 import type { Change } from "../../src/modules/entitlements/changes";
