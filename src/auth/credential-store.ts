@@ -17,6 +17,7 @@ import { queries, run, runOne } from "../db/queries";
 import type { Sql } from "../db/client";
 import type { Clock } from "../lib/clock";
 import { sha256Hex } from "../lib/hash";
+import { LoadingCache } from "../lib/loading-cache";
 import type { Environment, KeyType } from "./kinds";
 
 const Q = queries([
@@ -46,6 +47,16 @@ export interface SessionRecord {
   revokedAt: number | null;
 }
 
+interface SessionRow {
+  id: string;
+  team_id: string;
+  environment: Environment;
+  user_email: string;
+  roles: string[];
+  expires_at: Date;
+  revoked_at: Date | null;
+}
+
 interface KeyRow {
   id: string;
   team_id: string;
@@ -54,11 +65,6 @@ interface KeyRow {
   permissions: string[];
   expires_at: Date | null;
   revoked_at: Date | null;
-}
-
-interface Cached<T> {
-  value: T | null;
-  loadedAt: number;
 }
 
 // Unknown values are cached too (briefly), so a flood of bad keys cannot hammer the database.
@@ -76,27 +82,37 @@ const toKey = (r: KeyRow): KeyRecord => ({
 });
 
 export class CredentialStore {
-  private keysByRaw = new Map<string, Cached<KeyRecord>>();
-  private keysById = new Map<string, Cached<KeyRecord>>();
-  private sessions = new Map<string, Cached<SessionRecord>>();
+  // Each lookup is synchronous when cached, so the hot path pays no promise for a warm key, and
+  // concurrent misses of one key share one load (a busy key that expires is read once).
+  private readonly keysByRaw: LoadingCache<KeyRecord>;
+  /** by `team|environment|id`: an embed token names its issuing key within its own tenant */
+  private readonly keysById: LoadingCache<KeyRecord>;
+  private readonly sessions: LoadingCache<SessionRecord>;
   private used = new Map<string, number>();
-  /** Loads in flight, per cache. */
-  private loading = new Map<Map<string, Cached<unknown>>, Map<string, Promise<unknown>>>([
-    [this.keysByRaw, new Map()],
-    [this.keysById, new Map()],
-    [this.sessions, new Map()],
-  ]);
   private flushTimer: ReturnType<typeof setInterval> | undefined;
   private unlisten: (() => Promise<void>) | undefined;
-  // Bumped by every eviction: a load that started before a revocation must not write its stale row back.
-  private generation = 0;
 
   constructor(
     private sql: Sql,
     private clock: Clock,
-    private ttlMs: number,
+    ttlMs: number,
     private onFlushError: (error: unknown) => void = () => {},
-  ) {}
+  ) {
+    const options = { maxEntries: MAX_ENTRIES, ttlMs, negativeTtlMs: Math.min(ttlMs, NEGATIVE_TTL_MS) };
+    this.keysByRaw = new LoadingCache(async (raw) => {
+      const row = await runOne<KeyRow>(this.sql, Q.api_key_find_by_hash, [sha256Hex(raw)]);
+      return row ? toKey(row) : null;
+    }, clock, options);
+    this.keysById = new LoadingCache(async (key) => {
+      const row = await runOne<KeyRow>(this.sql, Q.api_key_find_by_id, key.split("|"));
+      return row ? toKey(row) : null;
+    }, clock, options);
+    this.sessions = new LoadingCache(async (hash) => {
+      const r = await runOne<SessionRow>(this.sql, Q.dashboard_session_find_by_hash, [hash]);
+      if (!r) return null;
+      return { id: r.id, teamId: r.team_id, environment: r.environment, userEmail: r.user_email, roles: r.roles, expiresAt: r.expires_at.getTime(), revokedAt: r.revoked_at?.getTime() ?? null };
+    }, clock, options);
+  }
 
   /** Subscribes to revocations from every instance and starts the lastUsedAt flusher. */
   async start(): Promise<void> {
@@ -117,51 +133,38 @@ export class CredentialStore {
 
   /** The API key whose raw value this is (its SHA-256 matches), or null. */
   keyByRaw(raw: string): KeyRecord | null | Promise<KeyRecord | null> {
-    return this.cached(this.keysByRaw, raw, async () => {
-      const row = await runOne<KeyRow>(this.sql, Q.api_key_find_by_hash, [sha256Hex(raw)]);
-      return row ? toKey(row) : null;
-    });
+    return this.keysByRaw.lookup(raw);
   }
 
   /** The cached API key of this raw value (null: known not to exist); undefined when it would have to be loaded. */
   peekKeyByRaw(raw: string): KeyRecord | null | undefined {
-    return this.fresh(this.keysByRaw, raw, this.clock.now())?.value;
+    return this.keysByRaw.peek(raw);
   }
 
   keyById(teamId: string, environment: Environment, id: string): KeyRecord | null | Promise<KeyRecord | null> {
-    return this.cached(this.keysById, id, async () => {
-      const row = await runOne<KeyRow>(this.sql, Q.api_key_find_by_id, [teamId, environment, id]);
-      return row ? toKey(row) : null;
-    });
+    return this.keysById.lookup(`${teamId}|${environment}|${id}`);
   }
 
   sessionByHash(hash: string): SessionRecord | null | Promise<SessionRecord | null> {
-    return this.cached(this.sessions, hash, async () => {
-      const r = await runOne<{ id: string; team_id: string; environment: Environment; user_email: string; roles: string[]; expires_at: Date; revoked_at: Date | null }>(
-        this.sql,
-        Q.dashboard_session_find_by_hash,
-        [hash],
-      );
-      if (!r) return null;
-      return { id: r.id, teamId: r.team_id, environment: r.environment, userEmail: r.user_email, roles: r.roles, expiresAt: r.expires_at.getTime(), revokedAt: r.revoked_at?.getTime() ?? null };
-    });
+    return this.sessions.lookup(hash);
   }
 
-  /** Drops every cached entry of a credential id (key or session). */
+  /**
+   * Drops every cached entry of a credential id (key or session). A load already under way may have
+   * read the row before the revocation: it is repeated before anyone is answered from it.
+   */
   evict(id: string): void {
-    this.generation++;
-    // A load already under way may have read the row before the revocation: later callers start anew.
-    for (const inflight of this.loading.values()) inflight.clear();
-    for (const map of [this.keysByRaw, this.keysById, this.sessions] as Map<string, Cached<{ id: string }>>[]) {
-      for (const [k, entry] of map) if (entry.value?.id === id || k === id) map.delete(k);
-    }
+    const ofCredential = (_key: string, value: { id: string } | null) => value?.id === id;
+    this.keysByRaw.invalidateWhere(ofCredential);
+    this.keysById.invalidateWhere((key, value) => ofCredential(key, value) || key.endsWith(`|${id}`));
+    this.sessions.invalidateWhere(ofCredential);
   }
 
   /** Drops every cached credential; each is read again on its next use. */
   clear(): void {
-    this.generation++;
-    for (const inflight of this.loading.values()) inflight.clear();
-    for (const map of [this.keysByRaw, this.keysById, this.sessions] as Map<string, unknown>[]) map.clear();
+    this.keysByRaw.clear();
+    this.keysById.clear();
+    this.sessions.clear();
   }
 
   markUsed(keyId: string): void {
@@ -179,37 +182,5 @@ export class CredentialStore {
       for (const [id, at] of batch) if ((this.used.get(id) ?? 0) < at) this.used.set(id, at);
       throw error;
     }
-  }
-
-  private fresh<T>(map: Map<string, Cached<T>>, key: string, now: number): Cached<T> | undefined {
-    const hit = map.get(key);
-    return hit && now - hit.loadedAt < (hit.value ? this.ttlMs : Math.min(this.ttlMs, NEGATIVE_TTL_MS)) ? hit : undefined;
-  }
-
-  /**
-   * Synchronous when cached, so the hot path pays no promise for a warm key. Concurrent misses of one
-   * key share one load, so a busy key that expires is read once, not once per request.
-   */
-  private cached<T>(map: Map<string, Cached<T>>, key: string, load: () => Promise<T | null>): T | null | Promise<T | null> {
-    const now = this.clock.now();
-    const hit = this.fresh(map, key, now);
-    if (hit) return hit.value;
-    const inflight = this.loading.get(map)!;
-    let loading = inflight.get(key) as Promise<T | null> | undefined;
-    if (loading) return loading;
-    const generation = this.generation;
-    loading = load()
-      .then((value) => {
-        if (generation !== this.generation) return value;
-        // Maps iterate in insertion order: drop the oldest entry, keep the warm ones.
-        if (map.size >= MAX_ENTRIES) map.delete(map.keys().next().value!);
-        map.set(key, { value, loadedAt: now });
-        return value;
-      })
-      .finally(() => {
-        if (inflight.get(key) === loading) inflight.delete(key);
-      });
-    inflight.set(key, loading);
-    return loading;
   }
 }

@@ -2,13 +2,21 @@
  * A keyed in-memory cache that loads on a miss, shares one load among concurrent callers, and never
  * keeps a value that an invalidation raced: if `invalidate(key)` runs while a load is in flight, the
  * load is repeated, so a change committed during the read cannot be hidden by its stale result.
- * Misses (null) are remembered for `negativeTtlMs`. The oldest entries go first past `maxEntries`.
+ * Misses (null) are remembered for `negativeTtlMs`, values for `ttlMs` (default: until invalidated).
+ * The oldest entries go first past `maxEntries`.
  */
 import type { Clock } from "./clock";
 
 interface Entry<V> {
   value: V | null;
   loadedAt: number;
+}
+
+export interface LoadingCacheOptions {
+  maxEntries: number;
+  negativeTtlMs: number;
+  /** Values are read again after this long; unset, they stay until invalidated. */
+  ttlMs?: number;
 }
 
 export class LoadingCache<V> {
@@ -20,20 +28,28 @@ export class LoadingCache<V> {
   constructor(
     private readonly load: (key: string) => Promise<V | null>,
     private readonly clock: Clock,
-    private readonly options: { maxEntries: number; negativeTtlMs: number },
+    private readonly options: LoadingCacheOptions,
   ) {}
 
-  /** The cached value, without loading: undefined when absent or a stale miss. */
+  /** The cached value, without loading: undefined when absent or past its time to live. */
   peek(key: string): V | null | undefined {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (entry.value === null && this.clock.now() - entry.loadedAt > this.options.negativeTtlMs) return undefined;
+    const ttl = entry.value === null ? this.options.negativeTtlMs : this.options.ttlMs;
+    if (ttl !== undefined && this.clock.now() - entry.loadedAt > ttl) return undefined;
     return entry.value;
   }
 
-  async get(key: string): Promise<V | null> {
+  /** The cached value when there is one (synchronous, for the hot path), else the load's promise. */
+  lookup(key: string): V | null | Promise<V | null> {
     const cached = this.peek(key);
-    if (cached !== undefined) return cached;
+    return cached !== undefined ? cached : this.get(key);
+  }
+
+  /** The value, loading it on a miss; concurrent callers of one key share one load (one promise). */
+  get(key: string): Promise<V | null> {
+    const cached = this.peek(key);
+    if (cached !== undefined) return Promise.resolve(cached);
     let pending = this.inflight.get(key);
     if (!pending) {
       pending = this.loadFresh(key).finally(() => this.inflight.delete(key));
@@ -74,6 +90,15 @@ export class LoadingCache<V> {
       this.epoch++;
     }
     this.versions.set(key, (this.versions.get(key) ?? 0) + 1);
+  }
+
+  /**
+   * Drops every entry whose key or value matches. The keys of the loads in flight are not known to
+   * match until they return, so every one of them is repeated, as after `clear`.
+   */
+  invalidateWhere(matches: (key: string, value: V | null) => boolean): void {
+    for (const [key, entry] of this.entries) if (matches(key, entry.value)) this.entries.delete(key);
+    this.epoch++;
   }
 
   clear(): void {

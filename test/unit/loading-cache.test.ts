@@ -80,3 +80,38 @@ test("a miss is remembered for negativeTtlMs only", async () => {
   clock.advance(1_001);
   expect(cache.peek("none")).toBeUndefined();
 });
+
+test("with ttlMs a value is read again once it is older than that", async () => {
+  const s = source();
+  s.data.set("a", 1);
+  const clock = new ManualClock();
+  const cache = new LoadingCache(s.load, clock, { ...options, ttlMs: 30_000 });
+  expect(await cache.get("a")).toBe(1);
+  s.data.set("a", 2);
+  clock.advance(30_000);
+  expect(cache.lookup("a")).toBe(1); // synchronous while fresh
+  clock.advance(1);
+  expect(cache.peek("a")).toBeUndefined();
+  expect(await cache.lookup("a")).toBe(2);
+  expect(s.loads()).toBe(2);
+});
+
+test("invalidateWhere drops the matching entries and repeats every load in flight", async () => {
+  const s = source();
+  for (const [k, v] of [["a", 1], ["b", 2], ["c", 3]] as const) s.data.set(k, v);
+  const cache = new LoadingCache(s.load, new ManualClock(), options);
+  await cache.get("a");
+  await cache.get("b");
+  let first = true;
+  s.onMidLoad((key) => {
+    if (key !== "c" || !first) return;
+    first = false;
+    // "c" has been read as 3; it changes, and the change is announced by value, not by key.
+    s.data.set("c", 30);
+    cache.invalidateWhere((_key, value) => value === 1 || value === 3);
+  });
+  expect(await cache.get("c")).toBe(30);
+  expect(cache.peek("a")).toBeUndefined();
+  expect(cache.peek("b")).toBe(2);
+  expect(cache.peek("c")).toBe(30);
+});
