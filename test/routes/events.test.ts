@@ -221,6 +221,85 @@ describe("POST /events with an embed token", () => {
   });
 });
 
+describe("POST /events with an embed token: users", () => {
+  test("a user of another company is 403 wrong_company, by any of their keys, and is left as it was", async () => {
+    await createCompanyOnPlan(t, api, team.teamId, "embed-users-co", catalog.planId);
+    await createCompanyOnPlan(t, api, team.teamId, "embed-victim-co", catalog.planId);
+    const victim = await t.call("POST", "/events", { token: api, body: { event_type: "identify", company: { id: "embed-victim-co" }, user: { id: "victim-user", email: "victim@corp.test", name: "Victim" } } });
+    const token = (await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "embed-users-co" } } })).body.token;
+    const [before] = await t.db.sql`select name, traits::text, last_seen_at from users where id = ${victim.body.data.userId}`;
+    for (const body of [
+      { event_type: "identify", user: { email: "victim@corp.test", name: "renamed" }, traits: { role: "attacker-set" } },
+      { event_type: "identify", user: { id: "victim-user" } },
+      { event_type: "track", name: "page_viewed", user: { id: "victim-user" } },
+      { event_type: "track", name: "api-calls", user: { email: "VICTIM@corp.test" } },
+    ]) {
+      const res = await t.call("POST", "/events", { token, body });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: "This token is scoped to another company", code: "wrong_company" });
+    }
+    const [after] = await t.db.sql`select name, traits::text, last_seen_at from users where id = ${victim.body.data.userId}`;
+    expect(after).toEqual(before!);
+    const [links] = await t.db.sql`select count(*)::int as n from company_memberships where user_id = ${victim.body.data.userId}`;
+    expect(links!.n).toBe(1);
+  });
+
+  test("its own company's users and new users are fine; a new one joins the token's company", async () => {
+    const companyId = await createCompanyOnPlan(t, api, team.teamId, "embed-own-users-co", catalog.planId);
+    await t.call("POST", "/events", { token: api, body: { event_type: "identify", company: { id: "embed-own-users-co" }, user: { id: "member-user" } } });
+    const token = (await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "embed-own-users-co" } } })).body.token;
+    const member = await t.call("POST", "/events", { token, body: { event_type: "identify", user: { id: "member-user", name: "Member" } } });
+    expect(member.status).toBe(200);
+    const fresh = await t.call("POST", "/events", { token, body: { event_type: "track", name: "page_viewed", user: { id: "brand-new-user" } } });
+    expect(fresh.status).toBe(200);
+    const [link] = await t.db.sql`select company_id from company_memberships where user_id = ${fresh.body.data.userId}`;
+    expect(link!.company_id).toBe(companyId);
+  });
+});
+
+describe("POST /events: a refused track writes nothing about who it is about", () => {
+  const snapshot = async () => {
+    const companies = await t.db.sql`select id, external_id, wallet_address, traits::text, last_seen_at from companies where team_id = ${team.teamId} order by id`;
+    const users = await t.db.sql`select id, external_id, email, traits::text, last_seen_at from users where team_id = ${team.teamId} order by id`;
+    const links = await t.db.sql`select company_id, user_id from company_memberships where team_id = ${team.teamId} order by 1, 2`;
+    return JSON.stringify({ companies, users, links });
+  };
+
+  test("over quota, out of credits, feature off, or an unknown company: the refusal only", async () => {
+    await createCompanyOnPlan(t, api, team.teamId, "refused-quota-co", catalog.planId);
+    for (let i = 0; i < 5; i++) expect((await track("refused-quota-co", "api-calls")).status).toBe(200);
+    await createCompanyOnPlan(t, api, team.teamId, "refused-credit-co", catalog.planId, 1n);
+    const before = await snapshot();
+    const facts = { traits: { plan: "x" }, user: { id: "refused-user", email: "refused@corp.test" } };
+    const cases: [Record<string, unknown>, string, number][] = [
+      [{ id: "refused-quota-co", wallet: "0xAAA0000000000000000000000000000000000001" }, "api-calls", 429],
+      [{ id: "refused-credit-co", traits: { tier: "gold" } }, "ai-tokens", 402],
+      [{ id: "refused-quota-co" }, "beta", 429],
+      [{ id: "refused-brand-new-co" }, "api-calls", 429],
+      [{ wallet: "0xBBB0000000000000000000000000000000000002" }, "sso", 429],
+    ];
+    for (const [company, name, status] of cases) {
+      const res = await t.call("POST", "/events", { token: api, body: { event_type: "track", name, company, ...facts } });
+      expect(res.status).toBe(status);
+    }
+    expect(await snapshot()).toBe(before);
+  });
+
+  test("a use that goes ahead writes them as before", async () => {
+    const companyId = await createCompanyOnPlan(t, api, team.teamId, "accepted-facts-co", catalog.planId);
+    const res = await t.call("POST", "/events", {
+      token: api,
+      body: { event_type: "track", name: "api-calls", company: { id: "accepted-facts-co", traits: { tier: "gold" } }, user: { id: "accepted-user" } },
+    });
+    expect(res.status).toBe(200);
+    const [company] = await t.db.sql`select traits from companies where id = ${companyId}`;
+    expect(company!.traits).toMatchObject({ tier: "gold" });
+    const [link] = await t.db.sql`select m.company_id from company_memberships m join users u on u.id = m.user_id where u.external_id = 'accepted-user'`;
+    expect(link!.company_id).toBe(companyId);
+    expect(res.body.data.userId).toStartWith("user_");
+  });
+});
+
 describe("GET /events", () => {
   test("lists accepted track events newest first, filtered by companyId and eventType", async () => {
     const companyId = await createCompanyOnPlan(t, api, team.teamId, "list-co", catalog.planId);

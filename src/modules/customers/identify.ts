@@ -3,13 +3,13 @@
  * key, merge traits, fill in missing keys, create when unknown. Safe under concurrency: a racing
  * insert that loses on a unique key re-reads the winner instead of failing.
  */
-import { badRequest } from "../../lib/errors";
+import { badRequest, forbidden } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { TransactionSql } from "../../db/client";
 import type { Environment } from "../../auth/kinds";
 import type { CompanyRef, CompanyRow, UserRef, UserRow } from "./model";
 import { publishCompanyChanged } from "../entitlements/changes";
-import { findCompanyByKeys, findUserByKeys, insertCompany, insertUser, linkUserToCompany, mergeCompany, mergeUser, type CompanyFacts, type UserFacts } from "./repo";
+import { findCompanyByKeys, findUserByKeys, insertCompany, insertUser, isCompanyMember, linkUserToCompany, mergeCompany, mergeUser, type CompanyFacts, type UserFacts } from "./repo";
 
 type Tenant = { teamId: string; environment: Environment };
 
@@ -60,7 +60,11 @@ export async function upsertCompany(tx: TransactionSql, tenant: Tenant, ref: Com
   throw new Error("company upsert did not converge");
 }
 
-export async function upsertUser(tx: TransactionSql, tenant: Tenant, ref: UserRef, companyId: string | null): Promise<UserRow> {
+/**
+ * Upserts a user and links it to `companyId`. With `onlyOfCompany` (a browser's embed token acts for
+ * one company), an existing user who is not a member of that company is a 403, and nothing is written.
+ */
+export async function upsertUser(tx: TransactionSql, tenant: Tenant, ref: UserRef, companyId: string | null, onlyOfCompany = false): Promise<UserRow> {
   const facts: UserFacts = {
     externalId: externalOf(ref.id, "user_"),
     idpUserId: ref.idp_user_id ?? null,
@@ -72,6 +76,9 @@ export async function upsertUser(tx: TransactionSql, tenant: Tenant, ref: UserRe
   let user: UserRow | undefined;
   for (let attempt = 0; attempt < 3 && !user; attempt++) {
     const found = await findUserByKeys(tx, tenant, ref.id ?? null, facts.idpUserId, facts.wallet, facts.email);
+    if (found && onlyOfCompany && !(companyId && (await isCompanyMember(tx, tenant, companyId, found.id)))) {
+      throw forbidden("This token is scoped to another company", "wrong_company");
+    }
     if (found) user = await mergeUser(tx, tenant, found.id, facts);
     else if (ref.id?.startsWith("user_")) throw badRequest("Validation failed", { "body.user.id": `No user ${ref.id}` });
     else user = await insertUser(tx, tenant, newId("user"), facts);

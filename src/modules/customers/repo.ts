@@ -5,6 +5,7 @@ import type { CompanyRow, UserRow } from "./model";
 
 const Q = queries([
   "company_find_by_keys",
+  "company_id_find_by_keys",
   "company_insert",
   "company_merge",
   "company_list_page",
@@ -13,6 +14,7 @@ const Q = queries([
   "user_merge",
   "user_list_page",
   "company_membership_upsert",
+  "company_membership_exists",
   "company_update",
 ]);
 
@@ -32,6 +34,9 @@ type Tenant = { teamId: string; environment: Environment };
 
 export const findCompanyByKeys = (db: Db, t: Tenant, idOrExternal: string | null, wallet: string | null, email: string | null) =>
   runOne<CompanyRow>(db, Q.company_find_by_keys, [t.teamId, t.environment, idOrExternal, wallet, email]);
+
+export const findCompanyIdByKeys = async (db: Db, t: Tenant, idOrExternal: string | null, wallet: string | null, email: string | null) =>
+  (await runOne<{ id: string }>(db, Q.company_id_find_by_keys, [t.teamId, t.environment, idOrExternal, wallet, email]))?.id ?? null;
 
 export const insertCompany = (db: Db, t: Tenant, id: string, f: CompanyFacts) =>
   runOne<CompanyRow>(db, Q.company_insert, [id, t.teamId, t.environment, f.externalId, f.name, f.email, f.wallet, f.traits]);
@@ -54,9 +59,11 @@ export const mergeUser = (db: Db, t: Tenant, id: string, f: UserFacts) =>
 export const listUserPage = (db: Db, t: Tenant, beforeSeq: bigint | null, fetch: number, pattern: string | null, companyId: string | null) =>
   run<UserRow>(db, Q.user_list_page, [t.teamId, t.environment, beforeSeq, fetch, pattern, companyId]);
 
+export const isCompanyMember = async (db: Db, t: Tenant, companyId: string, userId: string) =>
+  (await runOne(db, Q.company_membership_exists, [t.teamId, t.environment, companyId, userId])) !== undefined;
+
 export const linkUserToCompany = (db: Db, t: Tenant, companyId: string, userId: string) =>
   run(db, Q.company_membership_upsert, [t.teamId, t.environment, companyId, userId]);
-
 
 export interface CompanyUpdate {
   name: string | null;

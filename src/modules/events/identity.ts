@@ -5,8 +5,9 @@
  */
 import type { Principal } from "../../auth/kinds";
 import type { Sql } from "../../db/client";
-import { forbidden } from "../../lib/errors";
+import { badRequest, forbidden } from "../../lib/errors";
 import { upsertCompany, upsertUser, type CompanyUpsert } from "../customers/identify";
+import { findCompanyIdByKeys } from "../customers/repo";
 import type { CompanyRef, UserRef } from "../customers/model";
 import type { EntitlementRuntime } from "../entitlements/runtime";
 import { companyRefFor } from "../entitlements/service";
@@ -25,7 +26,7 @@ const MAX_KNOWN_USERS = 100_000;
 export async function upsertIdentity(deps: IdentityDeps, principal: Principal, company: CompanyRef | undefined, user: UserRef | undefined): Promise<{ companyId: string | null; userId: string | null }> {
   const { c, userId } = (await deps.sql.begin(async (tx) => {
     const c = company ? await upsertCompany(tx, principal, company) : null;
-    const u = user ? await upsertUser(tx, principal, user, c?.company.id ?? null) : null;
+    const u = user ? await upsertUser(tx, principal, user, c?.company.id ?? null, principal.kind === "embed") : null;
     return { c, userId: u?.id ?? null };
   })) as { c: CompanyUpsert | null; userId: string | null };
   // Committed: remember the integrator's id, and drop this instance's copy when what a check reads changed
@@ -50,12 +51,30 @@ async function userIdOf(deps: IdentityDeps, principal: Principal, ref: UserRef, 
     const known = knownUsers.get(key);
     if (known) return known;
   }
-  const id = await deps.sql.begin(async (tx) => (await upsertUser(tx, principal, ref, companyId)).id);
+  const id = await deps.sql.begin(async (tx) => (await upsertUser(tx, principal, ref, companyId, principal.kind === "embed")).id);
   if (onlyId(ref)) {
     knownUsers.set(key, id as string);
     if (knownUsers.size > MAX_KNOWN_USERS) knownUsers.delete(knownUsers.keys().next().value!);
   }
   return id as string;
+}
+
+/**
+ * Our id of the company a track names, creating and changing nothing: a metered track is decided
+ * before anything about who it is about is written. Null when the company does not exist (yet).
+ */
+export async function existingCompanyId(deps: IdentityDeps, principal: Principal, ref: CompanyRef | undefined): Promise<string | null> {
+  if (principal.kind === "embed") {
+    await assertEmbedCompany(deps, principal, ref);
+    return principal.companyId!;
+  }
+  if (!ref) return null;
+  const id = onlyId(ref)
+    ? (deps.entitlements.knownCompanyId(principal, ref.id!) ?? (await deps.entitlements.company(principal, ref.id!))?.id ?? null)
+    : await findCompanyIdByKeys(deps.sql, principal, ref.id ?? null, ref.wallet ?? null, ref.email ?? null);
+  // Our own id names a company that must exist, as for the upsert (upsertCompany).
+  if (id === null && ref.id?.startsWith("comp_")) throw badRequest("Validation failed", { "body.company.id": `No company ${ref.id}` });
+  return id;
 }
 
 /**
