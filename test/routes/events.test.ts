@@ -165,6 +165,35 @@ describe("POST /events idempotencyKey", () => {
   });
 });
 
+describe("POST /events and /usage/consume: an idempotencyKey is one company's", () => {
+  test("the same key from two companies' embed tokens is two uses; neither answer names the other company", async () => {
+    const acme = await createCompanyOnPlan(t, api, team.teamId, "idem-acme", catalog.planId);
+    const globex = await createCompanyOnPlan(t, api, team.teamId, "idem-globex", catalog.planId);
+    const tokenOf = async (id: string) => (await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id } } })).body.token;
+    const body = { event_type: "track", name: "api-calls", idempotencyKey: "shared-across-companies" };
+    const a = await t.call("POST", "/events", { token: await tokenOf("idem-acme"), body });
+    const g = await t.call("POST", "/events", { token: await tokenOf("idem-globex"), body });
+    expect(a.body).toEqual({ ok: true, data: { companyId: acme, userId: null } });
+    expect(g.body).toEqual({ ok: true, data: { companyId: globex, userId: null } });
+    const used = await t.db.sql`select company_id, used from usage_counters where company_id in (${acme}, ${globex}) order by company_id`;
+    expect(used.map((r) => r.used)).toEqual([1n, 1n]);
+  });
+
+  test("a consume with another company's key is its own decision, not a replay of theirs", async () => {
+    await createCompanyOnPlan(t, api, team.teamId, "idem-consume-a", catalog.planId);
+    await createCompanyOnPlan(t, api, team.teamId, "idem-consume-b", catalog.planId);
+    const consume = (company: string, feature: string) =>
+      t.call("POST", "/usage/consume", { token: team.keys.secret, body: { company, feature, idempotencyKey: "shared-consume" } });
+    const a = await consume("idem-consume-a", "api-calls");
+    expect(a.status).toBe(200);
+    const b = await consume("idem-consume-b", "beta"); // switched off on the plan
+    expect(b.status).toBe(429);
+    expect(b.body).toEqual({ error: "Feature not enabled", code: "feature_not_enabled" });
+    const again = await consume("idem-consume-a", "api-calls");
+    expect(again.body.data).toMatchObject({ eventId: a.body.data.eventId, replayed: true });
+  });
+});
+
 describe("POST /events tenant isolation", () => {
   test("another team's comp_ id is 400 No company, whether or not that team's company is cached; nothing is written", async () => {
     const other = await createTeamFixture(t, "Other company team");

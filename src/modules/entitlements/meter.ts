@@ -1,7 +1,7 @@
 /**
  * The metering write path: group commit. Each request joins a queue and waits; a flush takes what
  * has queued (up to `maxBatch`) and settles all of it in ONE statement, meter_settle() (current
- * definition: sql/migrations/00009_meter_settle_notices_and_new_counters.sql; first written in 00004),
+ * definition: sql/migrations/00010_idempotency_per_company.sql; first written in 00004),
  * which in one transaction:
  *   1. reads stored outcomes of idempotency keys already used (retries: they consume nothing)
  *   2. creates missing usage counters, then locks the counters and credit grants the batch spends
@@ -66,7 +66,8 @@ interface Pending {
 const RETRYABLE = new Set(["40P01", "40001", "23505"]);
 const MAX_ATTEMPTS = 5;
 
-const idempotencyKeyOf = (r: MeterRequest) => (r.idempotencyKey === null ? null : `${r.teamId}|${r.environment}|${r.source}|${r.idempotencyKey}`);
+// An idempotency key is unique per tenant, endpoint and company (events_idempotency, migration 00010).
+const idempotencyKeyOf = (r: MeterRequest) => (r.idempotencyKey === null ? null : `${r.teamId}|${r.environment}|${r.source}|${r.companyId ?? ""}|${r.idempotencyKey}`);
 
 export interface MeterOptions {
   maxBatch: number;
