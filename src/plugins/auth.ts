@@ -17,15 +17,6 @@ export interface AuthDeps extends ResolveDeps {
 }
 
 /**
- * Admits a verified principal to a route: authorisation (403), then `spend`. Synchronous unless the
- * shared (Redis) window is in use.
- */
-export function admit(deps: AuthDeps, policy: AccessPolicy, principal: Principal): MaybePromise<void> {
-  authorize(policy, principal);
-  return spend(deps, policy, principal);
-}
-
-/**
  * The request of an authorised principal: one request of the credential's rate-limit window where the
  * route is limited (429), then lastUsedAt.
  */
@@ -41,14 +32,22 @@ export function authPlugin(deps: AuthDeps) {
   return new Elysia().macro({
     access: (route: RouteKey) => {
       const policy: AccessPolicy = ACCESS[route];
+      // Who calls, and whether they may call this route, is settled before the request is validated
+      // (spec, Authentication rule 9): a caller without a valid credential for the route gets 401 or
+      // 403 and learns nothing of its schema from a 400. (Only a body that is not JSON at all is
+      // reported first: Elysia reads the body before any hook of the route runs.)
       return {
+        transform({ request }: { request: Request }): MaybePromise<void> {
+          return andThen(resolvePrincipal(deps, request.headers), (principal) => {
+            requestState(request).principal = principal; // logged, refused or not
+            authorize(policy, principal);
+          });
+        },
+        // After validation: only a valid request of an authorised caller spends rate limit.
         async resolve({ request }) {
-          // Awaited only when something had to be loaded: a warm credential costs no extra tick.
-          let principal = resolvePrincipal(deps, request.headers);
-          if (principal instanceof Promise) principal = await principal;
-          requestState(request).principal = principal;
-          const admission = admit(deps, policy, principal);
-          if (admission instanceof Promise) await admission;
+          const principal = requestState(request).principal!;
+          const spent = spend(deps, policy, principal);
+          if (spent instanceof Promise) await spent;
           return { principal };
         },
       };

@@ -59,6 +59,32 @@ describe("400 {error, details} with field paths", () => {
   });
 });
 
+describe("credentials before input: 401 and 403 come before any 400 (spec, Authentication rule 9)", () => {
+  const invalid: [string, string, Record<string, unknown> | undefined][] = [
+    ["POST", "/events", { event_type: "nope" }],
+    ["POST", "/usage/consume", { quantity: -1 }],
+    ["GET", "/check", undefined],
+    ["GET", "/companies?limit=999", undefined],
+    ["POST", "/api-keys/tokens", { ttlSeconds: 5 }],
+  ];
+  test.each(invalid)("%s %s with an invalid request and no credential is 401", async (method, path, body) => {
+    const res = await t.call(method, path, { body });
+    expect(res.status).toBe(401);
+    expect(res.body).toEqual({ error: expect.any(String), code: expect.any(String) });
+  });
+  test("a credential of the wrong kind for the route is 403 whatever the input", async () => {
+    const events = await t.call("POST", "/events", { token: team.keys.secret, body: { event_type: "nope", idempotencyKey: "k".repeat(200) } });
+    expect(events.status).toBe(403);
+    const publishable = await t.call("POST", "/usage/consume", { token: team.keys.publishable, body: { quantity: "lots" } });
+    expect(publishable.status).toBe(403);
+  });
+  test("with a valid credential the same input is the 400", async () => {
+    const res = await t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "nope" } });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.details)).toContain("body.event_type");
+  });
+});
+
 describe("413 body limit", () => {
   test("a body over BODY_LIMIT_BYTES is refused before parsing", async () => {
     const body = JSON.stringify({ company: { id: "too-big", traits: { blob: "a".repeat(4000) } } });
