@@ -1,5 +1,6 @@
 /**
- * Request id, body-size limit and one structured log line per request.
+ * Request id, body-size limit, input PostgreSQL cannot store (src/lib/storable-input.ts) and one
+ * structured log line per request.
  * The request id is taken from a well-formed incoming `X-Request-Id` or generated, and returned on every
  * response, errors included. The log line carries method, path (never the query string), status,
  * duration and who called (credential kind and id), never the credential itself.
@@ -7,7 +8,8 @@
 import { Elysia } from "elysia";
 import type { Logger } from "../lib/logger";
 import type { Principal } from "../auth/kinds";
-import { ApiError } from "../lib/errors";
+import { ApiError, badRequest } from "../lib/errors";
+import { unstorableInput } from "../lib/storable-input";
 import { randomToken } from "../lib/ids";
 import { urlPath } from "../lib/url-parts";
 
@@ -67,6 +69,11 @@ export function requestContext(deps: { logger: Logger; bodyLimitBytes: number })
     if (length !== null && Number(length) > deps.bodyLimitBytes) {
       throw new ApiError(413, `Request body exceeds ${deps.bodyLimitBytes} bytes`);
     }
+  });
+  // After the route's own checks (credentials, then its schemas), before its handler writes anything.
+  plugin.onBeforeHandle(({ body, query, params }) => {
+    const problem = unstorableInput(body, "body") ?? unstorableInput(query, "query") ?? unstorableInput(params, "path");
+    if (problem) throw badRequest("Validation failed", problem);
   });
   // The level is fixed for the process: with request logging off, register no after-response hook at
   // all, since Elysia schedules one per request for every such hook, even one that returns at once.

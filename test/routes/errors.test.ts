@@ -51,6 +51,28 @@ describe("400 {error, details} with field paths", () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: "Malformed request body", details: { body: "Expected a valid JSON document" } });
   });
+  test("text PostgreSQL cannot store (NUL) and objects nested too deep are a 400 naming the field", async () => {
+    const cases: [string, string, Record<string, unknown> | undefined, string][] = [
+      ["POST", "/events", { event_type: "track", name: "a\u0000b", company: { id: "nul-co" } }, "body.name"],
+      ["POST", "/events", { event_type: "identify", company: { id: "nul-co" }, user: { id: "nul-user" }, traits: { k: "\u0000" } }, "body.traits.k"],
+      ["POST", "/events", { event_type: "identify", company: { id: "nul-co" }, traits: { "a\u0000": 1 } }, "body.traits.a\u0000"],
+      ["GET", "/companies?search=a%00b", undefined, "query.search"],
+      ["POST", "/usage/consume", { company: "nul-co", feature: "api-calls", idempotencyKey: "k\u0000" }, "body.idempotencyKey"],
+    ];
+    for (const [method, path, body, field] of cases) {
+      const token = path === "/events" ? team.keys.legacy : team.keys.secret;
+      const res = await t.call(method, path, { token, body }); // sent as JSON's \u0000 escape
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: "Validation failed", details: { [field]: "Must not contain the NUL character (\\u0000)" } });
+    }
+    let deep: Record<string, unknown> = { leaf: true };
+    for (let i = 0; i < 40; i++) deep = { d: deep };
+    const nested = await t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "identify", company: { id: "nul-co" }, traits: deep } });
+    expect(nested.status).toBe(400);
+    expect(Object.values(nested.body.details)).toEqual(["Nested more than 32 levels deep"]);
+    const [written] = await t.db.sql`select (select count(*)::int from companies where external_id = 'nul-co') + (select count(*)::int from users where external_id = 'nul-user') as n`;
+    expect(written!.n).toBe(0);
+  });
   test("bad input changes nothing", async () => {
     const before = await t.db.sql`select count(*)::int as n from companies`;
     await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "should-not-exist" }, ttlSeconds: 5 } });

@@ -230,6 +230,17 @@ describe("POST /events validation", () => {
   });
 });
 
+describe("POST /events: input PostgreSQL cannot store", () => {
+  test("traits nested 100,000 deep are a 400, not a 500, and nothing is written", async () => {
+    const raw = `{"event_type":"identify","company":{"id":"deep-co"},"traits":${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}}`;
+    const res = await t.call("POST", "/events", { token: api, rawBody: raw, headers: { "content-type": "application/json" } });
+    expect(res.status).toBe(400);
+    expect(Object.values(res.body.details)).toEqual(["Nested more than 32 levels deep"]);
+    const [created] = await t.db.sql`select count(*)::int as n from companies where external_id = 'deep-co'`;
+    expect(created!.n).toBe(0);
+  });
+});
+
 describe("POST /events with an embed token", () => {
   test("acts for the token's company; another company is 403 and nothing is written", async () => {
     const companyId = await createCompanyOnPlan(t, api, team.teamId, "embed-co", catalog.planId);

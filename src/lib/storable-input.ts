@@ -1,0 +1,29 @@
+/**
+ * What PostgreSQL cannot store, found in a decoded request before anything is written: text holding the
+ * NUL character (neither `text` nor `jsonb` accepts it) and objects nested beyond any sensible depth
+ * (a deeply nested `traits` would exhaust the stack of whatever walks it next). Both are the caller's
+ * input, so they are a 400 naming the field, not a 500 halfway through a write.
+ */
+
+export const MAX_NESTING = 32;
+
+/** The first unstorable value under `root` as `{field path: what is wrong}`, or null when all is storable. */
+export function unstorableInput(value: unknown, root: string): Record<string, string> | null {
+  // Iterative, so that the walk itself cannot overflow the stack on the input it exists to refuse.
+  const pending: [unknown, string, number][] = [[value, root, 0]];
+  while (pending.length > 0) {
+    const [v, path, depth] = pending.pop()!;
+    if (typeof v === "string") {
+      if (v.includes("\u0000")) return { [path]: "Must not contain the NUL character (\\u0000)" };
+      continue;
+    }
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= MAX_NESTING) return { [path]: `Nested more than ${MAX_NESTING} levels deep` };
+    for (const [key, child] of Object.entries(v)) {
+      const at = `${path}.${key}`;
+      if (key.includes("\u0000")) return { [at]: "Must not contain the NUL character (\\u0000)" };
+      pending.push([child, at, depth + 1]);
+    }
+  }
+  return null;
+}
