@@ -155,6 +155,19 @@ describe("POST /events idempotencyKey", () => {
     expect(await countEvents("true")).toBe(before);
   });
 
+  test("the 128-character limit counts characters, not UTF-16 units: 128 emoji pass, 129 are a 400", async () => {
+    await createCompanyOnPlan(t, api, team.teamId, "idem-emoji", catalog.planId);
+    const ok = await track("idem-emoji", "page_viewed", { idempotencyKey: "😀".repeat(128) });
+    expect(ok.status).toBe(200);
+    const [stored] = await t.db.sql`select char_length(idempotency_key)::int as n from events where idempotency_key like '😀%'`;
+    expect(stored!.n).toBe(128);
+    const long = await track("idem-emoji", "page_viewed", { idempotencyKey: "😀".repeat(129) });
+    expect(long.status).toBe(400);
+    expect(long.body).toEqual({ error: "Validation failed", details: { "body.idempotencyKey": "Expected 1 to 128 characters" } });
+    const consume = await t.call("POST", "/usage/consume", { token: team.keys.secret, body: { company: "idem-emoji", feature: "api-calls", idempotencyKey: "é".repeat(129) } });
+    expect(consume.status).toBe(400);
+  });
+
   test("the same key in two teams is two different events", async () => {
     const other = await createTeamFixture(t, "Other idem team");
     const a = await t.call("POST", "/events", { token: api, body: { event_type: "track", name: "x", company: { id: "k-co" }, idempotencyKey: "shared" } });

@@ -1,5 +1,6 @@
 /** Request and response shapes of the client-safe entitlement endpoints (documented in the OpenAPI document). */
 import { t, type Static } from "elysia";
+import { IdempotencyKey } from "../../lib/idempotency-key";
 import { queryCount } from "../../lib/pagination";
 
 const Nullable = <S extends Parameters<typeof t.Union>[0][number]>(s: S) => t.Union([s, t.Null()]);
@@ -23,7 +24,7 @@ export const ConsumeBody = t.Object({
   company: t.Optional(CompanyParam),
   feature: t.String({ minLength: 1, maxLength: 200, description: "featureKey or cflag_ id" }),
   quantity: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000, description: "Units to consume, all or nothing (default 1)" })),
-  idempotencyKey: t.Optional(t.String({ minLength: 1, maxLength: 128, description: "A retry with the same key returns the first outcome and consumes nothing more" })),
+  idempotencyKey: t.Optional(IdempotencyKey("A retry with the same key returns the first outcome and consumes nothing more")),
 });
 
 export const REASONS = ["enabled", "within_limit", "credits_available", "trait_matched", "not_in_plan", "disabled", "limit_reached", "insufficient_credits", "trait_not_matched", "company_not_found"] as const;

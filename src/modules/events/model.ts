@@ -1,5 +1,6 @@
 /** POST /events and GET /events shapes: exactly the spec's body and Event object. */
 import { t, type Static } from "elysia";
+import { IdempotencyKey } from "../../lib/idempotency-key";
 import { CompanyRef, UserRef } from "../customers/model";
 import { PageQuery } from "../../lib/pagination";
 
@@ -9,7 +10,7 @@ export const EventBody = t.Object({
   company: t.Optional(CompanyRef),
   user: t.Optional(UserRef),
   traits: t.Optional(t.Record(t.String(), t.Unknown(), { description: "Event properties (track); merged into the user, or the company when no user is named (identify)" })),
-  idempotencyKey: t.Optional(t.String({ minLength: 1, maxLength: 128, description: "A retry with the same key returns the first outcome and never counts twice" })),
+  idempotencyKey: t.Optional(IdempotencyKey("A retry with the same key returns the first outcome and never counts twice")),
 });
 export type EventBody = Static<typeof EventBody>;
 
