@@ -12,6 +12,7 @@ import { migrate } from "./db/migrate";
 import { startAppDeps } from "./app-deps";
 import { API_PREFIX, createApp } from "./app";
 import { withMemoryAnswers } from "./modules/entitlements/from-memory";
+import { bunBodyBackstop, withBodyLimit } from "./plugins/body-limit";
 
 async function main() {
   const config = await loadConfig();
@@ -25,8 +26,8 @@ async function main() {
   const server = Bun.serve({
     port: config.port,
     hostname: config.host,
-    maxRequestBodySize: config.bodyLimitBytes,
-    fetch: withMemoryAnswers(deps, (request) => app.handle(request)),
+    maxRequestBodySize: bunBodyBackstop(config.bodyLimitBytes),
+    fetch: withMemoryAnswers(deps, withBodyLimit(config.bodyLimitBytes, (request) => app.handle(request))),
   });
   logger.info("listening", { url: `http://localhost:${server.port}${API_PREFIX}`, database: config.databaseUrl ? "DATABASE_URL" : `embedded (${config.dataDir}/pg)` });
   logger.flush();

@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { createApp } from "../../src/app";
 import { Logger } from "../../src/lib/logger";
 import { createTestApp } from "../helpers/app";
+import { bunBodyBackstop, withBodyLimit } from "../../src/plugins/body-limit";
 import { createTeamFixture } from "../helpers/fixtures";
 
 const t = await createTestApp({ BODY_LIMIT_BYTES: "2048" });
@@ -113,6 +114,29 @@ describe("413 body limit", () => {
     const res = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, rawBody: body, headers: { "content-type": "application/json", "content-length": String(body.length) } });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ error: "Request body exceeds 2048 bytes" });
+  });
+
+  test("over a real socket, declared or chunked, the 413 is the spec's {error} with a request id", async () => {
+    // As src/index.ts serves: Bun's own limit is a far backstop, ours answers.
+    const server = Bun.serve({ port: 0, maxRequestBodySize: bunBodyBackstop(2048), fetch: withBodyLimit(2048, (r) => t.app.handle(r)) });
+    try {
+      const url = `http://127.0.0.1:${server.port}/api/v1/events`;
+      const headers = { authorization: `Bearer ${team.keys.legacy}`, "content-type": "application/json" };
+      const big = JSON.stringify({ event_type: "identify", company: { id: "too-big-socket" }, traits: { blob: "a".repeat(4000) } });
+      const chunked = (text: string) => new ReadableStream({ start: (c) => (c.enqueue(new TextEncoder().encode(text)), c.close()) });
+      for (const body of [big, chunked(big)]) {
+        const res = await fetch(url, { method: "POST", headers, body });
+        expect(res.status).toBe(413);
+        expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+        expect(await res.json()).toEqual({ error: "Request body exceeds 2048 bytes" });
+      }
+      const small = await fetch(url, { method: "POST", headers, body: chunked(JSON.stringify({ event_type: "identify", company: { id: "small-chunked" } })) });
+      expect(small.status).toBe(200);
+      const [created] = await t.db.sql`select count(*)::int as n from companies where external_id = 'too-big-socket'`;
+      expect(created!.n).toBe(0);
+    } finally {
+      server.stop(true);
+    }
   });
 });
 
