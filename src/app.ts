@@ -6,6 +6,8 @@
 import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
 import { requestContext } from "./plugins/request-context";
+import { withBodyLimit } from "./plugins/body-limit";
+import { withMemoryAnswers } from "./modules/entitlements/from-memory";
 import { errorHandler } from "./plugins/errors";
 import type { AppDeps } from "./app-deps";
 import { healthRoutes } from "./modules/health";
@@ -29,7 +31,7 @@ export function createApp(deps: AppDeps) {
   // "typebox" normalisation: the default (exactMirror) coerces a string or number given for a record field
   // into an object before validating it, so `traits: "x"` would pass as {"0":"x"}.
   return new Elysia({ normalize: "typebox" })
-    .use(requestContext({ logger: deps.logger, bodyLimitBytes: deps.config.bodyLimitBytes }))
+    .use(requestContext({ logger: deps.logger }))
     .use(errorHandler({ logger: deps.logger }))
     .use(
       openapi({
@@ -64,3 +66,10 @@ export function createApp(deps: AppDeps) {
 }
 
 export type App = ReturnType<typeof createApp>;
+
+/**
+ * What the HTTP server runs for each request (src/index.ts; the tests' request helper is the same):
+ * the body limit, the checks answered from memory, then the app.
+ */
+export const serverFetch = (deps: AppDeps, app: App) =>
+  withMemoryAnswers(deps, withBodyLimit(deps.config.bodyLimitBytes, (request) => app.handle(request)));

@@ -10,9 +10,8 @@ import { systemClock } from "./lib/clock";
 import { connectDatabase } from "./db/connect";
 import { migrate } from "./db/migrate";
 import { startAppDeps } from "./app-deps";
-import { API_PREFIX, createApp } from "./app";
-import { withMemoryAnswers } from "./modules/entitlements/from-memory";
-import { bunBodyBackstop, withBodyLimit } from "./plugins/body-limit";
+import { API_PREFIX, createApp, serverFetch } from "./app";
+import { bunBodyBackstop } from "./plugins/body-limit";
 
 async function main() {
   const config = await loadConfig();
@@ -27,7 +26,7 @@ async function main() {
     port: config.port,
     hostname: config.host,
     maxRequestBodySize: bunBodyBackstop(config.bodyLimitBytes),
-    fetch: withMemoryAnswers(deps, withBodyLimit(config.bodyLimitBytes, (request) => app.handle(request))),
+    fetch: serverFetch(deps, app),
   });
   logger.info("listening", { url: `http://localhost:${server.port}${API_PREFIX}`, database: config.databaseUrl ? "DATABASE_URL" : `embedded (${config.dataDir}/pg)` });
   logger.flush();

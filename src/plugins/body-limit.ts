@@ -1,9 +1,9 @@
 /**
  * The request-body limit (BODY_LIMIT_BYTES), answered in the spec's shape (413 {error}) however the body
- * arrives. Bun refuses a body over its own `maxRequestBodySize` natively, with an empty 413 that no
- * handler sees, so Bun's limit is only a far backstop (`bunBodyBackstop`) and the service enforces its own:
- * a declared Content-Length in the request context (request-context.ts), and a body sent
- * without one (chunked) here, read up to the limit before anything parses it.
+ * arrives: a declared Content-Length over the limit is refused unread, a body sent without one (chunked)
+ * is read up to the limit before anything parses it. Bun refuses a body over its own
+ * `maxRequestBodySize` natively, with an empty 413 that no handler sees, so Bun's limit is only a far
+ * backstop (`bunBodyBackstop`).
  */
 import { errorResponse } from "./errors";
 import { requestState } from "./request-context";
@@ -11,14 +11,14 @@ import { requestState } from "./request-context";
 /** Bun's own limit: far above ours, so that only absurd declared lengths meet Bun's empty 413. */
 export const bunBodyBackstop = (limitBytes: number) => Math.max(limitBytes * 4, 64 * 1024 * 1024);
 
-export const bodyTooLarge = (limitBytes: number, request: Request) =>
-  errorResponse(413, { error: `Request body exceeds ${limitBytes} bytes` }, requestState(request).requestId);
-
 type Handler = (request: Request) => Response | Promise<Response>;
 
 export function withBodyLimit(limitBytes: number, handle: Handler): Handler {
+  const tooLarge = (request: Request) => errorResponse(413, { error: `Request body exceeds ${limitBytes} bytes` }, requestState(request).requestId);
   return async (request) => {
-    if (request.body === null || request.headers.has("content-length")) return handle(request);
+    const declared = request.headers.get("content-length");
+    if (declared !== null) return Number(declared) > limitBytes ? tooLarge(request) : handle(request);
+    if (request.body === null) return handle(request);
     const reader = request.body.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
@@ -28,7 +28,7 @@ export function withBodyLimit(limitBytes: number, handle: Handler): Handler {
       size += value.byteLength;
       if (size > limitBytes) {
         await reader.cancel();
-        return bodyTooLarge(limitBytes, request);
+        return tooLarge(request);
       }
       chunks.push(value);
     }

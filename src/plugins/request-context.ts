@@ -1,6 +1,6 @@
 /**
- * Request id, body-size limit, input PostgreSQL cannot store (src/lib/storable-input.ts) and one
- * structured log line per request.
+ * Request id, input PostgreSQL cannot store (src/lib/storable-input.ts) and one structured log line
+ * per request. (The body-size limit is applied before the app, in body-limit.ts.)
  * The request id is taken from a well-formed incoming `X-Request-Id` or generated, and returned on every
  * response, errors included. The log line carries method, path (never the query string), status,
  * duration and who called (credential kind and id), never the credential itself.
@@ -8,7 +8,7 @@
 import { Elysia } from "elysia";
 import type { Logger } from "../lib/logger";
 import type { Principal } from "../auth/kinds";
-import { ApiError, badRequest } from "../lib/errors";
+import { badRequest } from "../lib/errors";
 import { unstorableInput } from "../lib/storable-input";
 import { randomToken } from "../lib/ids";
 import { urlPath } from "../lib/url-parts";
@@ -62,13 +62,9 @@ export function logRequest(logger: Logger, request: Request, status: number): vo
   });
 }
 
-export function requestContext(deps: { logger: Logger; bodyLimitBytes: number }) {
+export function requestContext(deps: { logger: Logger }) {
   const plugin = new Elysia().onRequest(({ request, set }) => {
-    set.headers["x-request-id"] = startRequest(request).requestId;
-    const length = request.headers.get("content-length");
-    if (length !== null && Number(length) > deps.bodyLimitBytes) {
-      throw new ApiError(413, `Request body exceeds ${deps.bodyLimitBytes} bytes`);
-    }
+    set.headers["x-request-id"] = requestState(request).requestId;
   });
   // After the route's own checks (credentials, then its schemas), before its handler writes anything.
   plugin.onBeforeHandle(({ body, query, params }) => {

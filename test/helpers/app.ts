@@ -4,7 +4,7 @@
  * so its afterAll hook belongs to the file.
  */
 import { afterAll } from "bun:test";
-import { createApp } from "../../src/app";
+import { createApp, serverFetch } from "../../src/app";
 import { startAppDeps, type AppDeps } from "../../src/app-deps";
 import type { CredentialStore } from "../../src/auth/credential-store";
 import { loadConfig, type Config } from "../../src/config";
@@ -12,7 +12,6 @@ import { ManualClock } from "../../src/lib/clock";
 import { Logger } from "../../src/lib/logger";
 import { cloneTestDatabase, type TestDatabase } from "./db";
 import { createSql } from "../../src/db/client";
-import { withMemoryAnswers } from "../../src/modules/entitlements/from-memory";
 
 export const TEST_SECRETS = {
   TOKEN_SIGNING_SECRET: "test-token-signing-secret-0123456789abcdef",
@@ -68,12 +67,9 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
   return { db, app, clock, config, deps, credentials: deps.credentials, logs, logger, call, closers };
 }
 
-/**
- * A request helper over what the server serves (`app.handle` behind the memory-only answers of
- * src/index.ts), without a port or network.
- */
+/** A request helper over what the server serves (`serverFetch`, as src/index.ts), without a port or network. */
 function caller(app: ReturnType<typeof createApp>, deps: AppDeps, logger: Logger) {
-  const handle = withMemoryAnswers(deps, (request) => app.handle(request));
+  const handle = serverFetch(deps, app);
   return async function call(method: string, path: string, o: CallOptions = {}): Promise<CallResult> {
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;

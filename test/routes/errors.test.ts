@@ -1,9 +1,10 @@
 /** The spec's three error shapes, request ids, the body limit, and a 500 that reveals nothing. */
 import { describe, expect, test } from "bun:test";
-import { createApp } from "../../src/app";
+import { createApp, serverFetch } from "../../src/app";
 import { Logger } from "../../src/lib/logger";
 import { createTestApp } from "../helpers/app";
-import { bunBodyBackstop, withBodyLimit } from "../../src/plugins/body-limit";
+import { bunBodyBackstop } from "../../src/plugins/body-limit";
+
 import { createTeamFixture } from "../helpers/fixtures";
 
 const t = await createTestApp({ BODY_LIMIT_BYTES: "2048" });
@@ -118,7 +119,7 @@ describe("413 body limit", () => {
 
   test("over a real socket, declared or chunked, the 413 is the spec's {error} with a request id", async () => {
     // As src/index.ts serves: Bun's own limit is a far backstop, ours answers.
-    const server = Bun.serve({ port: 0, maxRequestBodySize: bunBodyBackstop(2048), fetch: withBodyLimit(2048, (r) => t.app.handle(r)) });
+    const server = Bun.serve({ port: 0, maxRequestBodySize: bunBodyBackstop(2048), fetch: serverFetch(t.deps, t.app) });
     try {
       const url = `http://127.0.0.1:${server.port}/api/v1/events`;
       const headers = { authorization: `Bearer ${team.keys.legacy}`, "content-type": "application/json" };
@@ -203,7 +204,7 @@ describe("a response that breaks its own schema", () => {
     const lines: string[] = [];
     const logger = new Logger("info", (text) => lines.push(text));
     const app = new Elysia()
-      .use(requestContext({ logger, bodyLimitBytes: 1024 }))
+      .use(requestContext({ logger }))
       .use(errorHandler({ logger }))
       .get("/bad", () => ({ n: "not a number" }) as never, { response: tb.Object({ n: tb.Number() }) });
     const res = await app.handle(new Request("http://localhost/bad"));

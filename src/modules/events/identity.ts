@@ -36,13 +36,15 @@ export async function upsertIdentity(deps: IdentityDeps, principal: Principal, c
   return { companyId: c?.company.id ?? null, userId };
 }
 
+/** Our comp_ id of a company named by its id alone, from the entitlement caches (loading on a miss). */
+async function cachedCompanyId(deps: IdentityDeps, principal: Principal, id: string): Promise<string | null> {
+  return deps.entitlements.knownCompanyId(principal, id) ?? (await deps.entitlements.company(principal, id))?.id ?? null;
+}
+
 /** Our comp_ id for the event's company, creating the company when it is new. */
 async function companyIdOf(deps: IdentityDeps, principal: Principal, ref: CompanyRef): Promise<string> {
-  if (onlyId(ref)) {
-    const known = deps.entitlements.knownCompanyId(principal, ref.id!) ?? (await deps.entitlements.company(principal, ref.id!))?.id;
-    if (known) return known;
-  }
-  return (await upsertIdentity(deps, principal, ref, undefined)).companyId!;
+  const known = onlyId(ref) ? await cachedCompanyId(deps, principal, ref.id!) : null;
+  return known ?? (await upsertIdentity(deps, principal, ref, undefined)).companyId!;
 }
 
 async function userIdOf(deps: IdentityDeps, principal: Principal, ref: UserRef, companyId: string | null): Promise<string> {
@@ -70,7 +72,7 @@ export async function existingCompanyId(deps: IdentityDeps, principal: Principal
   }
   if (!ref) return null;
   const id = onlyId(ref)
-    ? (deps.entitlements.knownCompanyId(principal, ref.id!) ?? (await deps.entitlements.company(principal, ref.id!))?.id ?? null)
+    ? await cachedCompanyId(deps, principal, ref.id!)
     : await findCompanyIdByKeys(deps.sql, principal, ref.id ?? null, ref.wallet ?? null, ref.email ?? null);
   // Our own id names a company that must exist, as for the upsert (upsertCompany).
   if (id === null && ref.id?.startsWith("comp_")) throw badRequest("Validation failed", { "body.company.id": `No company ${ref.id}` });
