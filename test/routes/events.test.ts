@@ -372,6 +372,10 @@ describe("GET /events", () => {
     expect(paged.body.count).toBe(1);
     const next = await t.call("GET", `/events?companyId=${companyId}&limit=1&cursor=${encodeURIComponent(paged.body.nextCursor)}`, { cookie });
     expect(next.body.data[0].name).toBe("first");
+    // The integrator's own id for the company filters the same way; an unknown one matches nothing.
+    const byExternal = await t.call("GET", "/events?companyId=list-co", { cookie });
+    expect(byExternal.body.data.map((e: { name: string }) => e.name)).toEqual(["second", "first"]);
+    expect((await t.call("GET", "/events?companyId=no-such-co", { cookie })).body).toEqual({ data: [], count: 0, nextCursor: null });
   });
 
   test("limit over 200 is a 400", async () => {

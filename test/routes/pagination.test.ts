@@ -110,6 +110,9 @@ describe("search", () => {
     const users = await get(`/users?companyId=${co.id}`);
     expect(users.body.data.map((u: { externalId: string }) => u.externalId)).toEqual(["u-5"]);
     expect(users.body.data[0].companyIds).toEqual([co.id]);
+    const byExternal = await get(`/users?companyId=${co.externalId}`);
+    expect(byExternal.body.data.map((u: { externalId: string }) => u.externalId)).toEqual(["u-5"]);
+    expect((await get("/users?companyId=no-such-co")).body.count).toBe(0);
   });
 });
 

@@ -6,7 +6,7 @@ import { requestState } from "../../plugins/request-context";
 import { Page, PageQuery, SearchQuery, pageRequest, pageResponse } from "../../lib/pagination";
 import type { AppDeps } from "../../app-deps";
 import { Company, CompanyPatch, User, presentCompany, presentUser } from "./model";
-import { listCompanyPage, listUserPage } from "./repo";
+import { companyIdFilter, listCompanyPage, listUserPage } from "./repo";
 import { updateCompany } from "./update";
 import { actorOf } from "../audit/repo";
 
@@ -51,12 +51,12 @@ export function customerRoutes(deps: AppDeps) {
       "/users",
       async ({ principal, query }) => {
         const page = pageRequest(secret, "users", principal, query);
-        const rows = await listUserPage(deps.sql, principal, page.beforeSeq, page.fetch, containsPattern(query.search), query.companyId ?? null);
+        const rows = await listUserPage(deps.sql, principal, page.beforeSeq, page.fetch, containsPattern(query.search), await companyIdFilter(deps.sql, principal, query.companyId));
         return pageResponse(secret, "users", principal, page, rows, presentUser);
       },
       {
         access: "GET /users",
-        query: t.Object({ ...PageQuery, ...SearchQuery, companyId: t.Optional(t.String({ minLength: 1, maxLength: 200 })) }),
+        query: t.Object({ ...PageQuery, ...SearchQuery, companyId: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Our comp_ id or your id for the company" })) }),
         response: Page(User),
         detail: { tags: ["Companies"], summary: "List users, newest first" },
       },

@@ -6,6 +6,7 @@ import type { CompanyRow, UserRow } from "./model";
 const Q = queries([
   "company_find_by_keys",
   "company_id_find_by_keys",
+  "company_id_find_by_ref",
   "company_insert",
   "company_merge",
   "company_list_page",
@@ -37,6 +38,13 @@ export const findCompanyByKeys = (db: Db, t: Tenant, idOrExternal: string | null
 
 export const findCompanyIdByKeys = async (db: Db, t: Tenant, idOrExternal: string | null, wallet: string | null, email: string | null) =>
   (await runOne<{ id: string }>(db, Q.company_id_find_by_keys, [t.teamId, t.environment, idOrExternal, wallet, email]))?.id ?? null;
+
+/**
+ * A list's `companyId` filter: our comp_ id of the company named by our id or the integrator's, as
+ * /check and PATCH /companies/{id} accept both. An unknown name stays as it is and matches nothing.
+ */
+export const companyIdFilter = async (db: Db, t: Tenant, ref: string | undefined): Promise<string | null> =>
+  ref === undefined ? null : ((await runOne<{ id: string }>(db, Q.company_id_find_by_ref, [t.teamId, t.environment, ref]))?.id ?? ref);
 
 export const insertCompany = (db: Db, t: Tenant, id: string, f: CompanyFacts) =>
   runOne<CompanyRow>(db, Q.company_insert, [id, t.teamId, t.environment, f.externalId, f.name, f.email, f.wallet, f.traits]);

@@ -8,6 +8,7 @@ import { queries, run } from "../../db/queries";
 import type { AppDeps } from "../../app-deps";
 import { Event, EventAccepted, EventBody, EventListQuery, presentEvent, type EventRow } from "./model";
 import { ingestEvent } from "./service";
+import { companyIdFilter } from "../customers/repo";
 
 const Q = queries(["event_list_page"]);
 
@@ -42,14 +43,14 @@ export function eventRoutes(deps: AppDeps) {
       async ({ principal, query }) => {
         const page = pageRequest(secret, "events", principal, query);
         // Only track events are stored; identify events upsert and leave no record to list.
-        const rows = query.eventType !== undefined && query.eventType !== "track" ? [] : await run<EventRow>(deps.sql, Q.event_list_page, [principal.teamId, principal.environment, page.beforeSeq, page.fetch, query.companyId ?? null]);
+        const rows = query.eventType !== undefined && query.eventType !== "track" ? [] : await run<EventRow>(deps.sql, Q.event_list_page, [principal.teamId, principal.environment, page.beforeSeq, page.fetch, await companyIdFilter(deps.sql, principal, query.companyId)]);
         return pageResponse(secret, "events", principal, page, rows, presentEvent);
       },
       {
         access: "GET /events",
         query: EventListQuery,
         response: { 200: Page(Event), 400: ValidationErrorBody, 404: ErrorBody },
-        detail: { tags: ["Events"], summary: "List ingested usage, newest first", description: "Accepted track events and /usage/consume records of the session's environment (refused attempts are kept only to answer retries). Filters: `eventType`, `companyId` (our comp_ id)." },
+        detail: { tags: ["Events"], summary: "List ingested usage, newest first", description: "Accepted track events and /usage/consume records of the session's environment (refused attempts are kept only to answer retries). Filters: `eventType`, `companyId` (our comp_ id or your id for the company)." },
       },
     );
 }

@@ -32,7 +32,7 @@ export const Event = t.Object({
 export const EventListQuery = t.Object({
   ...PageQuery,
   eventType: t.Optional(t.String({ minLength: 1, maxLength: 20, description: "track (identify events are not stored as events, so they list nothing)" })),
-  companyId: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Our comp_ id" })),
+  companyId: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Our comp_ id or your id for the company" })),
 });
 
 export interface EventRow {
