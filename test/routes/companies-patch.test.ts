@@ -40,12 +40,12 @@ describe("PATCH /companies/{id} 200", () => {
       data: {
         id: c.id,
         name: "Acme GmbH",
-        walletAddress: null,
+        walletAddress: "", // the spec types Company fields as strings: unset is ""
         email: `${c.externalId}@acme.test`,
         externalId: c.externalId,
-        logoUrl: null,
+        logoUrl: "",
         traits: { seats: 10, region: "eu", limits: { api: 5 } },
-        activePlanId: null,
+        activePlanId: "",
         activeAddOnIds: [],
         billingAnchor: null,
         createdAt: expect.any(String),
@@ -74,7 +74,7 @@ describe("PATCH /companies/{id} 200", () => {
     const before = await row(c.id);
     const res = await patch(c.id, {});
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ id: c.id, name: "Acme", activePlanId: null });
+    expect(res.body.data).toMatchObject({ id: c.id, name: "Acme", activePlanId: "" });
     expect(await row(c.id)).toEqual(before);
     expect([...(await audits(c.id))]).toEqual([]);
   });
@@ -96,7 +96,14 @@ describe("PATCH /companies/{id} 200", () => {
     const onScale = await patch(c.id, { activePlanId: scale.id });
     expect(onScale.body.data).toMatchObject({ activePlanId: scale.id, billingAnchor: new Date(first).toISOString() });
     const cleared = await patch(c.id, { activePlanId: null });
-    expect(cleared.body.data).toMatchObject({ activePlanId: null, billingAnchor: new Date(first).toISOString() });
+    expect(cleared.body.data).toMatchObject({ activePlanId: "", billingAnchor: new Date(first).toISOString() });
+    expect((await row(c.id))!.active_plan_id).toBeNull();
+    await patch(c.id, { activePlanId: scale.id });
+    // "" (what a company on no plan reads) clears the plan as null does, and stores no empty id.
+    const clearedByEmpty = await patch(c.id, { activePlanId: "" });
+    expect(clearedByEmpty.status).toBe(200);
+    expect(clearedByEmpty.body.data).toMatchObject({ activePlanId: "", billingAnchor: new Date(first).toISOString() });
+    expect((await row(c.id))!.active_plan_id).toBeNull();
     t.clock.advance(86_400_000);
     const again = await patch(c.id, { activePlanId: pro.id });
     expect(again.body.data.billingAnchor).toBe(new Date(first).toISOString());

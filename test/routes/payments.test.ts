@@ -118,6 +118,11 @@ describe("POST /checkout-sessions", () => {
     expect(Date.parse(s.expiresAt) - Date.parse(s.createdAt)).toBe(600_000);
   });
 
+  test("customerWallet and companyId, typed string by the spec, are \"\" when unset", async () => {
+    const s = await session((await link()).id);
+    expect(s).toMatchObject({ customerWallet: "", companyId: "" });
+  });
+
   test("400 for an unknown link or an ADDON link with no company", async () => {
     expect((await t.call("POST", "/checkout-sessions", { token: secret, body: { paymentLinkId: "plink_nope" } })).body).toEqual({ error: "Validation failed", details: { "body.paymentLinkId": "No payment link plink_nope" } });
     const addOn = await link({ purpose: "ADDON", addOnPlanId: catalog.addOnId });

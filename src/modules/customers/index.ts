@@ -16,7 +16,7 @@ The path \`id\` is our \`comp_…\` id or your own id for the company (\`externa
 
 - \`name\` replaces the name.
 - \`traits\` is merged into the existing traits key by key; a key set to \`null\` is removed.
-- \`activePlanId\` must be a plan of this team and environment (else 400 with \`details["body.activePlanId"]\`); \`null\` takes the company off its plan.
+- \`activePlanId\` must be a plan of this team and environment (else 400 with \`details["body.activePlanId"]\`); \`null\` or \`""\` takes the company off its plan.
   The first time a company gets a plan, its \`billingAnchor\` is set to now; it never moves after that (quota periods reset on it).
 - \`activeAddOnIds\` replaces the list of add-on plans; every id must be a plan of this team and environment (else 400 with \`details["body.activeAddOnIds"]\`).
 

@@ -29,15 +29,18 @@ export const UserRef = t.Object(
 );
 export type UserRef = Static<typeof UserRef>;
 
+/** The spec types these Company fields as plain strings (where other records say "string or null"): unset is "". */
+const Unset = (description: string) => t.String({ description: `${description}; empty when unset` });
+
 export const Company = t.Object({
   id: t.String({ description: "comp_…" }),
-  name: Nullable(t.String()),
-  walletAddress: Nullable(t.String()),
-  email: Nullable(t.String()),
-  externalId: Nullable(t.String({ description: "Your id for the company" })),
-  logoUrl: Nullable(t.String()),
+  name: Unset("Display name"),
+  walletAddress: Unset("Wallet address"),
+  email: Unset("Billing email"),
+  externalId: Unset("Your id for the company"),
+  logoUrl: Unset("Logo URL"),
   traits: t.Record(t.String(), t.Unknown()),
-  activePlanId: Nullable(t.String()),
+  activePlanId: Unset("The plan the company is on"),
   activeAddOnIds: t.Array(t.String()),
   billingAnchor: t.Union([t.String({ format: "date-time" }), t.Null()], {
     description: "Quota periods reset on this instant; set when the company first gets a plan, then never moved. Null until then.",
@@ -54,7 +57,7 @@ export const CompanyPatch = t.Object({
       description: "Merged into the company's traits key by key; a key set to null is removed",
     }),
   ),
-  activePlanId: t.Optional(t.Union([t.String({ minLength: 1, maxLength: 200 }), t.Null()], { description: "A plan of the team and environment; null takes the company off its plan" })),
+  activePlanId: t.Optional(t.Union([t.String({ maxLength: 200 }), t.Null()], { description: "A plan of the team and environment; null (or \"\", as the company reads when on no plan) takes the company off its plan" })),
   activeAddOnIds: t.Optional(
     t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 100, uniqueItems: true, description: "Plan ids of the team and environment; replaces the list" }),
   ),
@@ -107,13 +110,13 @@ export interface UserRow {
 
 export const presentCompany = (r: CompanyRow): Static<typeof Company> => ({
   id: r.id,
-  name: r.name,
-  walletAddress: r.wallet_address,
-  email: r.email,
-  externalId: r.external_id,
-  logoUrl: r.logo_url,
+  name: r.name ?? "",
+  walletAddress: r.wallet_address ?? "",
+  email: r.email ?? "",
+  externalId: r.external_id ?? "",
+  logoUrl: r.logo_url ?? "",
   traits: r.traits,
-  activePlanId: r.active_plan_id,
+  activePlanId: r.active_plan_id ?? "",
   activeAddOnIds: r.active_add_on_ids,
   billingAnchor: r.billing_anchor?.toISOString() ?? null,
   createdAt: r.created_at.toISOString(),

@@ -39,7 +39,7 @@ export async function updateCompany(sql: Sql, tenant: Tenant, actor: Actor, ref:
     const updated = await updateCompanyRow(tx, tenant, company.id, {
       name: patch.name ?? company.name,
       traitsPatch: patch.traits ?? {},
-      activePlanId: patch.activePlanId === undefined ? company.active_plan_id : patch.activePlanId,
+      activePlanId: patch.activePlanId === undefined ? company.active_plan_id : patch.activePlanId || null, // "" as null
       activeAddOnIds: patch.activeAddOnIds ?? company.active_add_on_ids,
       anchorIfUnset: patch.activePlanId ? now : null,
     });

@@ -65,10 +65,11 @@ export const CheckoutSession = t.Object({
   decimals: t.Integer(),
   chainId: Nullable(t.Integer()),
   network: t.String(),
-  customerWallet: Nullable(t.String()),
+  // The spec types customerWallet and companyId as plain strings: unset is "".
+  customerWallet: t.String({ description: "The payer's wallet; empty until a payment names it" }),
   recipientWallet: t.String(),
   paymentLinkId: t.String(),
-  companyId: Nullable(t.String()),
+  companyId: t.String({ description: "Empty when the session is for no company" }),
   addOnPlanId: Nullable(t.String()),
   creditAmount: Nullable(t.String()),
   memo: Nullable(t.String({ description: "Stellar: the text memo the payment must carry" })),
