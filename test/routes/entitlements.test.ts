@@ -195,6 +195,25 @@ describe("POST /usage/consume", () => {
     expect(retry.body.data).toMatchObject({ eventId: first.body.data.eventId, replayed: true, used: 1 });
   });
 
+  test("idempotencyKey reused with another quantity or feature: 422, nothing consumed, never a made-up replay", async () => {
+    await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "consume-reuse", catalog.planId);
+    expect((await consume({ company: "consume-reuse", feature: "api-calls", idempotencyKey: "r-1" })).status).toBe(200);
+    for (const body of [{ feature: "api-calls", quantity: 7 }, { feature: "ai-tokens", quantity: 1 }]) {
+      const res = await consume({ company: "consume-reuse", idempotencyKey: "r-1", ...body });
+      expect(res.status).toBe(422);
+      expect(res.body).toEqual({ error: "idempotencyKey was already used for a different request", details: { "body.idempotencyKey": "First used for 'api-calls' with quantity 1" } });
+    }
+    expect((await check("consume-reuse", "api-calls")).body.data.used).toBe(1);
+    // Two different requests with one key at once: one is used, the other refused.
+    const both = await Promise.all([
+      consume({ company: "consume-reuse", feature: "api-calls", quantity: 2, idempotencyKey: "r-2" }),
+      consume({ company: "consume-reuse", feature: "api-calls", quantity: 3, idempotencyKey: "r-2" }),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 422]);
+    const used = (await check("consume-reuse", "api-calls")).body.data.used;
+    expect([3, 4]).toContain(used);
+  });
+
   test("unknown company or feature is 404 and bad quantities are 400; nothing is recorded", async () => {
     const [before] = await t.db.sql`select count(*)::int as n from events`;
     expect((await consume({ company: "nobody", feature: "api-calls" })).status).toBe(404);

@@ -147,6 +147,20 @@ describe("POST /events idempotencyKey", () => {
     expect(retry.body).toEqual(first.body);
   });
 
+  test("a key reused for another event is a 422 that names the first use, and records nothing", async () => {
+    const companyId = await createCompanyOnPlan(t, api, team.teamId, "idem-reused", catalog.planId);
+    expect((await track("idem-reused", "api-calls", { idempotencyKey: "reused-1" })).status).toBe(200);
+    const other = await track("idem-reused", "page_viewed", { idempotencyKey: "reused-1" });
+    expect(other.status).toBe(422);
+    expect(other.body).toEqual({
+      error: "idempotencyKey was already used for a different request",
+      details: { "body.idempotencyKey": "First used for 'api-calls' with quantity 1" },
+    });
+    expect(await countEvents("company_id = $2", companyId)).toBe(1);
+    // The real retry still replays.
+    expect((await track("idem-reused", "api-calls", { idempotencyKey: "reused-1" })).status).toBe(200);
+  });
+
   test("an idempotencyKey over 128 characters is a 400 and records nothing", async () => {
     const before = await countEvents("true");
     const res = await track("idem-co", "api-calls", { idempotencyKey: "k".repeat(129) });

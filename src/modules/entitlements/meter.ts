@@ -15,13 +15,14 @@
  * Up to `maxConcurrent` batches run at once; they serialise only where they share a counter.
  */
 import type { Sql } from "../../db/client";
-import { queries, runOne } from "../../db/queries";
+import { queries, run, runOne } from "../../db/queries";
 import type { Environment } from "../../auth/kinds";
 import type { Clock } from "../../lib/clock";
+import { ApiError } from "../../lib/errors";
 import { newTimeOrderedId } from "../../lib/ids";
 import type { Change } from "./changes";
 
-const Q = queries(["meter_settle"]);
+const Q = queries(["meter_settle", "event_request_find_many"]);
 
 export type Outcome = "accepted" | "limit_reached" | "insufficient_credits" | "feature_not_enabled";
 
@@ -69,6 +70,23 @@ const MAX_ATTEMPTS = 5;
 // An idempotency key is unique per tenant, endpoint and company (events_idempotency, migration 00010).
 const idempotencyKeyOf = (r: MeterRequest) => (r.idempotencyKey === null ? null : `${r.teamId}|${r.environment}|${r.source}|${r.companyId ?? ""}|${r.idempotencyKey}`);
 
+/** What a retry must repeat: the event (or feature) and the quantity. Traits and user may be refreshed. */
+interface Asked {
+  name: string;
+  quantity: bigint;
+}
+
+/**
+ * A key already used for a different request: answering the first attempt's outcome would report a
+ * use that never happened (IETF draft-ietf-httpapi-idempotency-key-header: 422).
+ */
+export const keyReusedError = (first: Asked) =>
+  new ApiError(422, "idempotencyKey was already used for a different request", undefined, {
+    "body.idempotencyKey": `First used for '${first.name}' with quantity ${first.quantity}`,
+  });
+
+const sameRequest = (first: Asked, retry: Asked) => first.name === retry.name && first.quantity === retry.quantity;
+
 export interface MeterOptions {
   maxBatch: number;
   maxConcurrent: number;
@@ -78,7 +96,7 @@ export class Meter {
   private queue: Pending[] = [];
   private running = 0;
   private pumpScheduled = false;
-  private readonly sameKey = new Map<string, Promise<MeterResult>>();
+  private readonly sameKey = new Map<string, { request: MeterRequest; promise: Promise<MeterResult> }>();
   private idle: (() => void)[] = [];
 
   constructor(
@@ -94,14 +112,15 @@ export class Meter {
     if (key !== null) {
       // The same key twice in flight on this instance: the second waits for the first's outcome.
       const first = this.sameKey.get(key);
-      if (first) return first.then((r) => ({ ...r, replayed: true }));
+      if (first && !sameRequest(first.request, request)) return Promise.reject(keyReusedError(first.request));
+      if (first) return first.promise.then((r) => ({ ...r, replayed: true }));
     }
     const promise = new Promise<MeterResult>((resolve, reject) => {
       this.queue.push({ request, resolve, reject });
       this.schedulePump();
     });
     if (key !== null) {
-      this.sameKey.set(key, promise);
+      this.sameKey.set(key, { request, promise });
       const forget = () => this.sameKey.delete(key);
       promise.then(forget, forget);
     }
@@ -152,7 +171,9 @@ export class Meter {
       try {
         const { results, changes } = await this.settle(batch.map((p) => p.request));
         this.onCommitted(changes);
-        batch.forEach((p, i) => p.resolve(results[i]!));
+        const replays: number[] = [];
+        batch.forEach((p, i) => (results[i]!.replayed ? replays.push(i) : p.resolve(results[i]!)));
+        if (replays.length) await this.answerReplays(replays.map((i) => batch[i]!), replays.map((i) => results[i]!));
         return;
       } catch (error) {
         const code = (error as { code?: string }).code;
@@ -168,6 +189,24 @@ export class Meter {
         batch[0]!.reject(error);
         return;
       }
+    }
+  }
+
+  /**
+   * A replay is answered only when it repeats the first attempt's request. Outside the retry loop: the
+   * batch is committed, and settling it again would record its other events twice.
+   */
+  private async answerReplays(pending: Pending[], results: MeterResult[]): Promise<void> {
+    try {
+      const rows = await run<{ id: string; name: string; quantity: bigint }>(this.sql, Q.event_request_find_many, [results.map((r) => r.eventId)]);
+      const firsts = new Map(rows.map((row) => [row.id, { name: row.name, quantity: BigInt(row.quantity) }]));
+      pending.forEach((p, i) => {
+        const first = firsts.get(results[i]!.eventId);
+        if (first && !sameRequest(first, p.request)) p.reject(keyReusedError(first));
+        else p.resolve(results[i]!);
+      });
+    } catch (error) {
+      for (const p of pending) p.reject(error); // a later retry replays again
     }
   }
 

@@ -20,7 +20,7 @@ const POST_DESCRIPTION = `One event per call.
   one unit of a quota or \`creditsPerUse\` credits are consumed, or the event is refused with 402 \`{error: "Insufficient credits", code: "insufficient_credits"}\`,
   429 \`{error: "Limit reached", code: "limit_reached"}\`, or 429 \`{error: "Feature not enabled", code: "feature_not_enabled"}\` (boolean feature off, no entitlement, trait rule not met).
   A metered track must name its company; unknown companies are created (and then have no plan).
-- \`idempotencyKey\` (1-128 characters): a retry with the same key returns the first attempt's outcome, refusals included, and never counts twice.
+- \`idempotencyKey\` (1-128 characters): a retry with the same key returns the first attempt's outcome, refusals included, and never counts twice. The key used again for another event name is 422 \`{error, details}\` and records nothing.
 
 Acknowledged only after the event is committed. With an embed token, the company (and user) default to the token's; naming another company is 403 \`wrong_company\`.`;
 
@@ -35,7 +35,7 @@ export function eventRoutes(deps: AppDeps) {
         tags: ["Events"],
         summary: "Ingest a track or identify event",
         description: POST_DESCRIPTION,
-        responses: documentedResponses({ 200: EventAccepted, 400: ValidationErrorBody, 402: CodedErrorBody, 403: CodedErrorBody, 429: CodedErrorBody }),
+        responses: documentedResponses({ 200: EventAccepted, 400: ValidationErrorBody, 402: CodedErrorBody, 403: CodedErrorBody, 422: ValidationErrorBody, 429: CodedErrorBody }),
       },
     })
     .get(
