@@ -288,6 +288,40 @@ describe("POST /events with an embed token", () => {
   });
 });
 
+describe("POST /events with an embed token: the company is the server's to describe", () => {
+  test("name, wallet, email or traits of the company from a browser are 403 and change nothing", async () => {
+    const companyId = await createCompanyOnPlan(t, api, team.teamId, "embed-facts-co", catalog.planId);
+    const token = (await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "embed-facts-co" } } })).body.token;
+    const bulk = async () => (await t.call("GET", "/check?company=embed-facts-co&feature=bulk", { token: team.keys.secret })).body.data.access;
+    expect(await bulk()).toBe(false); // a trait rule: seats >= 10
+    const [before] = await t.db.sql`select name, email, wallet_address, traits::text, last_seen_at from companies where id = ${companyId}`;
+    const eventsBefore = await countEvents("company_id = $2", companyId);
+    for (const body of [
+      { event_type: "identify", traits: { seats: 99 } }, // top-level traits with no user describe the company
+      { event_type: "identify", company: { id: "embed-facts-co", traits: { seats: 99 } } },
+      { event_type: "identify", company: { id: "embed-facts-co", name: "Renamed by a browser" } },
+      { event_type: "track", name: "page_viewed", company: { id: "embed-facts-co", wallet: "0xclaimed" } },
+      { event_type: "track", name: "api-calls", company: { id: "embed-facts-co", email: "claimed@corp.test" } },
+    ]) {
+      const res = await t.call("POST", "/events", { token, body });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: "An embed token cannot change its company's name, wallet, email or traits: send them from your server", code: "wrong_credential_kind" });
+    }
+    const [after] = await t.db.sql`select name, email, wallet_address, traits::text, last_seen_at from companies where id = ${companyId}`;
+    expect(after).toEqual(before!);
+    expect(await countEvents("company_id = $2", companyId)).toBe(eventsBefore);
+    expect(await bulk()).toBe(false);
+    // Its user's traits are the browser's to send, top-level ones included; the company's server key still sets its traits.
+    const userToken = (await t.call("POST", "/access-tokens", { token: team.keys.secret, body: { company: { id: "embed-facts-co" }, user: { id: "facts-user" } } })).body.token;
+    const own = await t.call("POST", "/events", { token: userToken, body: { event_type: "identify", traits: { theme: "dark" } } });
+    expect(own.status).toBe(200);
+    const [user] = await t.db.sql`select traits from users where id = ${own.body.data.userId}`;
+    expect(user!.traits).toEqual({ theme: "dark" });
+    expect((await t.call("POST", "/events", { token: api, body: { event_type: "identify", company: { id: "embed-facts-co", traits: { seats: 12 } } } })).status).toBe(200);
+    expect(await bulk()).toBe(true);
+  });
+});
+
 describe("POST /events with an embed token: users", () => {
   test("a user of another company is 403 wrong_company, by any of their keys, and is left as it was", async () => {
     await createCompanyOnPlan(t, api, team.teamId, "embed-users-co", catalog.planId);

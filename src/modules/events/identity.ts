@@ -88,8 +88,6 @@ export async function resolveTrackIdentity(deps: IdentityDeps, principal: Princi
   if (principal.kind === "embed") {
     await assertEmbedCompany(deps, principal, company);
     companyId = principal.companyId!;
-    // New facts about the token's own company (a name, traits) are still merged.
-    if (company && !onlyId(company)) await upsertIdentity(deps, principal, { ...company, id: companyId }, undefined);
   } else {
     companyId = company ? await companyIdOf(deps, principal, company) : null;
   }
@@ -102,9 +100,17 @@ export async function resolveTrackIdentity(deps: IdentityDeps, principal: Princi
  * An embed token may only name its own company, by our id or the integrator's id; anything else
  * (another company, or one named only by wallet or email) is a 403, checked before anything is written.
  * The same rule as the entitlement endpoints' (companyRefFor).
+ *
+ * Nor may it change that company: an embed token lives in a browser, and a company's traits decide
+ * its trait-based entitlements, its wallet and email which company a server's later events are
+ * charged to. Those facts come from the integrator's server (identify with an api_ key, or the token's
+ * creation); from a browser they are a 403, as for any credential of the wrong kind.
  */
-export async function assertEmbedCompany(deps: IdentityDeps, principal: Principal, company: CompanyRef | undefined): Promise<void> {
-  if (principal.kind !== "embed" || !company) return;
-  if (!company.id) throw forbidden("This token is scoped to another company", "wrong_company");
-  await companyRefFor(deps, principal, company.id, "body.company");
+export async function assertEmbedCompany(deps: IdentityDeps, principal: Principal, company: CompanyRef | undefined, companyTraits?: Record<string, unknown>): Promise<void> {
+  if (principal.kind !== "embed") return;
+  if (company && !company.id) throw forbidden("This token is scoped to another company", "wrong_company");
+  if (company?.id) await companyRefFor(deps, principal, company.id, "body.company");
+  if ((company && !onlyId(company)) || (companyTraits && Object.keys(companyTraits).length > 0)) {
+    throw forbidden("An embed token cannot change its company's name, wallet, email or traits: send them from your server", "wrong_credential_kind");
+  }
 }

@@ -22,7 +22,7 @@ const POST_DESCRIPTION = `One event per call.
   A metered track must name its company; unknown companies are created (and then have no plan).
 - \`idempotencyKey\` (1-128 characters): a retry with the same key returns the first attempt's outcome, refusals included, and never counts twice. The key used again for another event name is 422 \`{error, details}\` and records nothing.
 
-Acknowledged only after the event is committed. With an embed token, the company (and user) default to the token's; naming another company is 403 \`wrong_company\`.`;
+Acknowledged only after the event is committed. With an embed token, the company (and user) default to the token's; naming another company is 403 \`wrong_company\`, and describing it (a company \`name\`, \`wallet\`, \`email\` or \`traits\`, or top-level \`traits\` of an identify naming no user) is 403 \`wrong_credential_kind\`: those come from your server.`;
 
 export function eventRoutes(deps: AppDeps) {
   const secret = deps.config.tokenSigningSecret;

@@ -22,11 +22,11 @@ async function identify(deps: Deps, principal: Principal, body: EventBody) {
   if (!body.company && !body.user && principal.kind !== "embed") {
     throw badRequest("Validation failed", { "body.company": "identify needs a company or a user" });
   }
-  await assertEmbedCompany(deps, principal, body.company);
-  const company = principal.kind === "embed" ? { ...body.company, id: principal.companyId! } : body.company;
-  // Top-level traits describe the user when one is named, else the company (Segment's identify).
-  const withTraits = <R extends { traits?: Record<string, unknown> }>(ref: R | undefined): R | undefined => (ref ? { ...ref, traits: { ...ref.traits, ...body.traits } } : ref);
   const user = body.user ?? (principal.kind === "embed" && principal.userId ? { id: principal.userId } : undefined);
+  // Top-level traits describe the user when one is named, else the company (Segment's identify).
+  await assertEmbedCompany(deps, principal, body.company, user ? undefined : body.traits);
+  const company = principal.kind === "embed" ? { id: principal.companyId! } : body.company;
+  const withTraits = <R extends { traits?: Record<string, unknown> }>(ref: R | undefined): R | undefined => (ref ? { ...ref, traits: { ...ref.traits, ...body.traits } } : ref);
   return user ? upsertIdentity(deps, principal, company, withTraits(user)) : upsertIdentity(deps, principal, withTraits(company), undefined);
 }
 
