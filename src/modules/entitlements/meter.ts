@@ -198,7 +198,9 @@ export class Meter {
    */
   private async answerReplays(pending: Pending[], results: MeterResult[]): Promise<void> {
     try {
-      const rows = await run<{ id: string; name: string; quantity: bigint }>(this.sql, Q.event_request_find_many, [results.map((r) => r.eventId)]);
+      const rows = await run<{ id: string; name: string; quantity: bigint }>(this.sql, Q.event_request_find_many, [
+        results.map((r) => r.eventId), pending.map((p) => p.request.teamId), pending.map((p) => p.request.environment),
+      ]);
       const firsts = new Map(rows.map((row) => [row.id, { name: row.name, quantity: BigInt(row.quantity) }]));
       pending.forEach((p, i) => {
         const first = firsts.get(results[i]!.eventId);
