@@ -141,6 +141,43 @@ describe("413 body limit", () => {
   });
 });
 
+describe("415: request bodies are JSON", () => {
+  test("a form, multipart, text or untyped body is 415 {error} before any route reads it, and changes nothing", async () => {
+    const cookie = `be_session=${team.dashboardAdmin}`;
+    const [before] = await t.db.sql`select (select count(*) from payment_links)::int as links, (select count(*) from companies)::int as companies`;
+    const form = new FormData();
+    form.set("amount", "1000");
+    const bodies: [string | undefined, BodyInit][] = [
+      ["application/x-www-form-urlencoded", "amount=1000&network=base-sepolia&acceptedToken=USDC"],
+      ["text/plain", JSON.stringify({ amount: "1000" })],
+      [undefined, JSON.stringify({ amount: "1000" })],
+      ["application/jsonx", "{}"],
+    ];
+    for (const [type, body] of bodies) {
+      const res = await t.call("POST", "/payment-links", { cookie, headers: type ? { "content-type": type } : {}, rawBody: body as string });
+      expect(res.status).toBe(415);
+      expect(res.body).toEqual({ error: "Content-Type must be application/json" });
+      expect(res.headers.get("x-request-id")).toMatch(/^req_/);
+    }
+    const handle = serverFetch(t.deps, t.app);
+    const multipart = await handle(new Request("http://localhost/api/v1/payment-links", { method: "POST", headers: { cookie }, body: form }));
+    expect(multipart.status).toBe(415);
+    const identify = await t.call("POST", "/events", { token: team.keys.legacy, headers: { "content-type": "application/x-www-form-urlencoded" }, rawBody: "event_type=identify&company[id]=form-co" });
+    expect(identify.status).toBe(415);
+    const [after] = await t.db.sql`select (select count(*) from payment_links)::int as links, (select count(*) from companies)::int as companies`;
+    expect(after).toEqual(before!);
+  });
+
+  test("a JSON media type in any case, with parameters, is read as JSON", async () => {
+    const body = JSON.stringify({ event_type: "identify", company: { id: "any-case-json" } });
+    for (const type of ["APPLICATION/JSON", "Application/Json; charset=UTF-8", "application/json;charset=utf-8"]) {
+      const res = await t.call("POST", "/events", { token: team.keys.legacy, headers: { "content-type": type }, rawBody: body });
+      expect(res.status).toBe(200);
+      expect(res.body.data.companyId).toStartWith("comp_");
+    }
+  });
+});
+
 describe("request ids", () => {
   test("a well-formed incoming X-Request-Id is kept, a malformed one replaced", async () => {
     const kept = await t.call("GET", "/health", { headers: { "x-request-id": "client-abc-12345" } });
