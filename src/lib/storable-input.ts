@@ -1,8 +1,11 @@
 /**
  * What PostgreSQL cannot store, found in a decoded request before anything is written: text holding the
  * NUL character (neither `text` nor `jsonb` accepts it) and objects nested beyond any sensible depth
- * (a deeply nested `traits` would exhaust the stack of whatever walks it next). Both are the caller's
- * input, so they are a 400 naming the field, not a 500 halfway through a write.
+ * (a deeply nested `traits` would exhaust the stack of whatever walks it next). Also numbers that would
+ * not be stored as sent: JSON's 1e400 decodes to Infinity, which is written as null (in traits, where
+ * null removes a key, it deleted one), and an integer beyond ±(2^53 − 1) silently loses digits. All are
+ * the caller's input, so they are a 400 naming the field, not a 500 halfway through a write or a
+ * changed value.
  */
 
 export const MAX_NESTING = 32;
@@ -15,6 +18,11 @@ export function unstorableInput(value: unknown, root: string): Record<string, st
     const [v, path, depth] = pending.pop()!;
     if (typeof v === "string") {
       if (v.includes("\u0000")) return { [path]: "Must not contain the NUL character (\\u0000)" };
+      continue;
+    }
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) return { [path]: "Number out of range" };
+      if (Number.isInteger(v) && !Number.isSafeInteger(v)) return { [path]: "Integer beyond ±9007199254740991 would lose digits: send it as a string" };
       continue;
     }
     if (v === null || typeof v !== "object") continue;

@@ -75,6 +75,27 @@ describe("400 {error, details} with field paths", () => {
     const [written] = await t.db.sql`select (select count(*)::int from companies where external_id = 'nul-co') + (select count(*)::int from users where external_id = 'nul-user') as n`;
     expect(written!.n).toBe(0);
   });
+  test("numbers that would not be stored as sent (1e400, integers past 2^53) are a 400 and change nothing", async () => {
+    const companyId = (await t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "identify", company: { id: "big-number-co", traits: { seats: 5 } } } })).body.data.companyId;
+    const cases: [string, string, string, string, string][] = [
+      ["PATCH", `/companies/${companyId}`, '{"traits":{"seats":1e400}}', "body.traits.seats", "Number out of range"],
+      ["POST", "/events", '{"event_type":"identify","company":{"id":"big-number-co","traits":{"seats":-1e400}}}', "body.company.traits.seats", "Number out of range"],
+      ["POST", "/events", '{"event_type":"identify","company":{"id":"big-number-co","traits":{"ref":9007199254740993}}}', "body.company.traits.ref", "Integer beyond ±9007199254740991 would lose digits: send it as a string"],
+    ];
+    for (const [method, path, rawBody, field, message] of cases) {
+      const token = path === "/events" ? team.keys.legacy : team.keys.secret;
+      const res = await t.call(method, path, { token, rawBody, headers: { "content-type": "application/json" } });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: "Validation failed", details: { [field]: message } });
+    }
+    const [company] = await t.db.sql`select traits from companies where id = ${companyId}`;
+    expect(company!.traits).toEqual({ seats: 5 });
+    // The largest exact integer and ordinary fractions are stored as sent.
+    const ok = await t.call("POST", "/events", { token: team.keys.legacy, rawBody: '{"event_type":"identify","company":{"id":"big-number-co","traits":{"ref":9007199254740991,"ratio":0.25}}}', headers: { "content-type": "application/json" } });
+    expect(ok.status).toBe(200);
+    const [stored] = await t.db.sql`select traits from companies where id = ${companyId}`;
+    expect(stored!.traits).toEqual({ seats: 5, ref: 9007199254740991, ratio: 0.25 });
+  });
   test("bad input changes nothing", async () => {
     const before = await t.db.sql`select count(*)::int as n from companies`;
     await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "should-not-exist" }, ttlSeconds: 5 } });
