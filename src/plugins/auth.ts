@@ -1,7 +1,8 @@
 /**
  * The `access` macro: a route declares `{ access: "GET /companies" }` and receives `principal`.
  * The policy comes from the one matrix in src/auth/access.ts; routes it marks `rateLimited` spend one
- * request of the credential's window (when the deployment has the limiter on) after authorisation.
+ * request of the credential's window (when the deployment has the limiter on) after authorisation,
+ * before validation.
  */
 import { Elysia } from "elysia";
 import { ACCESS, authorize, type AccessPolicy, type RouteKey } from "../auth/access";
@@ -32,24 +33,21 @@ export function authPlugin(deps: AuthDeps) {
   return new Elysia().macro({
     access: (route: RouteKey) => {
       const policy: AccessPolicy = ACCESS[route];
-      // Who calls, and whether they may call this route, is settled before the request is validated
-      // (spec, Authentication rule 9): a caller without a valid credential for the route gets 401 or
-      // 403 and learns nothing of its schema from a 400. (Only a body that is not JSON at all is
-      // reported first: Elysia reads the body before any hook of the route runs.)
+      // Who calls, whether they may call this route, and whether their window has room are settled
+      // before the request is validated (spec, Authentication rule 9): a caller without a valid
+      // credential for the route gets 401 or 403 and learns nothing of its schema from a 400, and a
+      // credential past its limit gets 429 for whatever it sends: the limit counts requests, valid or
+      // not. (Only a body that is not JSON at all is reported first: Elysia reads the body before any
+      // hook of the route runs.)
       return {
         transform({ request }: { request: Request }): MaybePromise<void> {
           return andThen(resolvePrincipal(deps, request.headers), (principal) => {
             requestState(request).principal = principal; // logged, refused or not
             authorize(policy, principal);
+            return spend(deps, policy, principal);
           });
         },
-        // After validation: only a valid request of an authorised caller spends rate limit.
-        async resolve({ request }) {
-          const principal = requestState(request).principal!;
-          const spent = spend(deps, policy, principal);
-          if (spent instanceof Promise) await spent;
-          return { principal };
-        },
+        resolve: ({ request }: { request: Request }) => ({ principal: requestState(request).principal! }),
       };
     },
   });

@@ -56,6 +56,22 @@ describe("GET /check is limited to 500 per key per sliding 60 s", () => {
     expect((await t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "track", name: "x", company: { id: "rl-co" } } })).status).toBe(200);
   });
 
+  test("the limit counts requests, valid or not: past it, even an invalid one is 429; a credential without the permission spends nothing", async () => {
+    const { key } = await newKey(t.db.sql, team.teamId, "SECRET", "development", t.clock.now());
+    const invalid = await burst(t, 100, "GET", "/check?company=rl-co", { token: key }); // no feature: 400
+    expect(count(invalid, 400)).toBe(100);
+    expect(count(await burst(t, 400, "GET", "/check?company=rl-co&feature=sso", { token: key }), 200)).toBe(400);
+    for (const [method, path, body] of [["GET", "/check?company=rl-co", undefined], ["POST", "/api-keys/tokens", {}], ["POST", "/usage/consume", { quantity: -1 }]] as const) {
+      const res = await t.call(method, path, { token: key, body });
+      expect(res.status).toBe(429);
+      expect(res.body).toEqual({ error: "Rate limit exceeded" });
+    }
+    // A publishable key may not call /usage/consume: 403 comes before, and spends nothing.
+    const { key: publishable } = await newKey(t.db.sql, team.teamId, "PUBLISHABLE", "development", t.clock.now());
+    expect(count(await burst(t, 5, "POST", "/usage/consume", { token: publishable, body: { company: "rl-co", feature: "api-calls" } }), 403)).toBe(5);
+    expect(count(await burst(t, 500, "GET", "/check?company=rl-co&feature=sso", { token: publishable }), 200)).toBe(500);
+  });
+
   test("embed-token reads do not spend the server key's quota", async () => {
     const { key } = await newKey(t.db.sql, team.teamId, "SECRET", "development", t.clock.now());
     const token = (await t.call("POST", "/api-keys/tokens", { token: key, body: { company: { id: "rl-co" } } })).body.token;
