@@ -20,7 +20,7 @@ The path \`id\` is our \`comp_…\` id or your own id for the company (\`externa
   The first time a company gets a plan, its \`billingAnchor\` is set to now; it never moves after that (quota periods reset on it).
 - \`activeAddOnIds\` replaces the list of add-on plans; every id must be a plan of this team and environment (else 400 with \`details["body.activeAddOnIds"]\`).
 
-No proration or charge happens here: \`POST /companies/plan\` is the billed plan change. Each change is written to the audit log as \`company.update\`.
+No proration or charge happens here: the billed plan change is the spec's \`POST /companies/plan\` (not built yet; it comes with subscriptions). Each change is written to the audit log as \`company.update\`.
 404 \`{error}\` for an unknown company or one of another team or environment.`;
 
 /** `search` as an ILIKE pattern that matches the text literally (its % and _ escaped). */
