@@ -37,6 +37,11 @@ describe("POST /events track: behaviour 1, metered features", () => {
     expect((await track("eventkey-co", "api_call")).status).toBe(200);
     const check = await t.call("GET", "/check?company=eventkey-co&feature=api-calls", { token: team.keys.secret });
     expect(check.body.data).toMatchObject({ companyId, used: 1, remaining: 4, limit: 5 });
+    // The entitlement endpoints take the eventKey too, naming the same feature.
+    const byEventKey = await t.call("GET", "/check?company=eventkey-co&feature=api_call", { token: team.keys.secret });
+    expect(byEventKey.body.data).toEqual(check.body.data);
+    const consumed = await t.call("POST", "/usage/consume", { token: team.keys.secret, body: { company: "eventkey-co", feature: "api_call" } });
+    expect(consumed.body.data).toMatchObject({ featureKey: "api-calls", used: 2 });
   });
 
   test("credits: each track burns creditsPerUse; out of credits 402 Insufficient credits", async () => {

@@ -35,9 +35,9 @@ export class CatalogSnapshot {
     }
   }
 
-  /** A feature named by its cflag_ id or its featureKey. */
+  /** A feature named by its cflag_ id, or by a name a track event meters it under (featureForEvent). */
   feature(ref: string): FeatureDef | undefined {
-    return ref.startsWith("cflag_") ? this.byId.get(ref) : this.byKey.get(ref);
+    return ref.startsWith("cflag_") ? this.byId.get(ref) : this.featureForEvent(ref);
   }
 
   /** The feature a track event of this name meters: its featureKey first, then its eventKey. */

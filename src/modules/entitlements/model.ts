@@ -9,20 +9,20 @@ const CompanyParam = t.String({ minLength: 1, maxLength: 200, description: "The 
 
 export const CheckQuery = t.Object({
   company: t.Optional(CompanyParam),
-  feature: t.String({ minLength: 1, maxLength: 200, description: "featureKey or cflag_ id" }),
+  feature: t.String({ minLength: 1, maxLength: 200, description: "featureKey, eventKey or cflag_ id" }),
   quantity: t.Optional(queryCount("Would this many more units be allowed? Default 1.")),
 });
 
 export const FlagQuery = t.Object({
   company: t.Optional(CompanyParam),
-  flag: t.String({ minLength: 1, maxLength: 200, description: "featureKey or cflag_ id" }),
+  flag: t.String({ minLength: 1, maxLength: 200, description: "featureKey, eventKey or cflag_ id" }),
 });
 
 export const EntitlementsQuery = t.Object({ company: t.Optional(CompanyParam) });
 
 export const ConsumeBody = t.Object({
   company: t.Optional(CompanyParam),
-  feature: t.String({ minLength: 1, maxLength: 200, description: "featureKey or cflag_ id" }),
+  feature: t.String({ minLength: 1, maxLength: 200, description: "featureKey, eventKey or cflag_ id" }),
   quantity: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000, description: "Units to consume, all or nothing (default 1)" })),
   idempotencyKey: t.Optional(IdempotencyKey("A retry with the same key returns the first outcome and consumes nothing more")),
 });
