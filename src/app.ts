@@ -10,6 +10,7 @@ import { withBodyLimit } from "./plugins/body-limit";
 import { withJsonBodies } from "./plugins/json-body";
 import { withMemoryAnswers } from "./modules/entitlements/from-memory";
 import { errorHandler } from "./plugins/errors";
+import { completeDocument } from "./lib/openapi-complete";
 import type { AppDeps } from "./app-deps";
 import { healthRoutes } from "./modules/health";
 import { tokenRoutes } from "./modules/tokens";
@@ -34,6 +35,26 @@ export function createApp(deps: AppDeps) {
   return new Elysia({ normalize: "typebox" })
     .use(requestContext({ logger: deps.logger }))
     .use(errorHandler({ logger: deps.logger }))
+    .use(apiDocument())
+    .group(API_PREFIX, (api) =>
+      api
+        .use(healthRoutes(deps))
+        .use(tokenRoutes(deps))
+        .use(customerRoutes(deps))
+        .use(featureRoutes(deps))
+        .use(auditRoutes(deps))
+        .use(entitlementRoutes(deps))
+        .use(eventRoutes(deps))
+        .use(paymentRoutes(deps)),
+    );
+}
+
+/** The OpenAPI document and its reference page; the hook is local, so it sees only these two routes. */
+function apiDocument() {
+  return new Elysia({ name: "api-document" })
+    .onAfterHandle(({ response }) => {
+      if (response && typeof response === "object" && "openapi" in response) completeDocument(response, API_PREFIX);
+    })
     .use(
       openapi({
         path: `${API_PREFIX}/reference`,
@@ -52,17 +73,6 @@ export function createApp(deps: AppDeps) {
           security: [{ bearer: [] }, { dashboardCookie: [] }],
         },
       }),
-    )
-    .group(API_PREFIX, (api) =>
-      api
-        .use(healthRoutes(deps))
-        .use(tokenRoutes(deps))
-        .use(customerRoutes(deps))
-        .use(featureRoutes(deps))
-        .use(auditRoutes(deps))
-        .use(entitlementRoutes(deps))
-        .use(eventRoutes(deps))
-        .use(paymentRoutes(deps)),
     );
 }
 

@@ -24,6 +24,26 @@ test("GET /openapi.json lists every route built, with request and response schem
   expect(companies.responses["200"].content["application/json"].schema.properties.nextCursor).toBeDefined();
 });
 
+test("every authenticated operation documents 401 and 403, limited ones 429, bodies JSON only with 413 and 415", async () => {
+  const doc = (await t.call("GET", "/openapi.json")).body;
+  for (const [route, policy] of Object.entries(ACCESS)) {
+    const [method, path] = route.split(" ") as [string, string];
+    const operation = doc.paths[`/api/v1${path}`][method.toLowerCase()];
+    expect(operation.responses["401"].content["application/json"].schema.required).toEqual(["error", "code"]);
+    expect(operation.responses["403"]).toBeDefined();
+    expect(operation.responses["429"] !== undefined).toBe(Boolean((policy as { rateLimited?: true }).rateLimited) || route === "POST /events");
+    if (operation.requestBody) {
+      expect(Object.keys(operation.requestBody.content)).toEqual(["application/json"]);
+      expect(operation.responses["413"].content["application/json"].schema.required).toEqual(["error"]);
+      expect(operation.responses["415"]).toBeDefined();
+      expect(operation.responses["400"].content["application/json"].schema.required).toEqual(["error", "details"]);
+    }
+  }
+  // What a route documents itself is kept: the consume's 429 is a refusal ({error, code}) or the rate limit ({error}).
+  expect(doc.paths["/api/v1/usage/consume"].post.responses["429"].content["application/json"].schema.anyOf).toHaveLength(2);
+  expect(doc.paths["/api/v1/health"].get.responses["401"]).toBeUndefined();
+});
+
 test("the browsable reference page is served", async () => {
   const res = await t.call("GET", "/reference");
   expect(res.status).toBe(200);

@@ -1,0 +1,54 @@
+/**
+ * The responses every route shares, added to the generated OpenAPI document in one place instead of
+ * on each route: 401 and 403 on every authenticated operation (the access matrix, src/auth/access.ts),
+ * 429 on the rate-limited ones, 400 wherever parameters or a body are validated, and 413 and 415
+ * wherever a body is read. The generator also lists
+ * form and multipart bodies for every JSON body; the service refuses those (415), so only JSON stays.
+ * A status a route documents itself is kept as it is.
+ */
+import type { TSchema } from "elysia";
+import { ACCESS, type AccessPolicy, type RouteKey } from "../auth/access";
+import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "./error-schemas";
+
+type Responses = Record<string, { description: string; content: { "application/json": { schema: TSchema } } }>;
+interface Operation {
+  responses?: Responses;
+  requestBody?: { content?: Record<string, unknown> };
+  parameters?: unknown[];
+}
+interface Document {
+  paths?: Record<string, Record<string, Operation>>;
+}
+
+const reply = (description: string, schema: TSchema) => ({ description, content: { "application/json": { schema } } });
+
+const SHARED = {
+  400: reply("Invalid input: details maps each field path to what is wrong", ValidationErrorBody),
+  401: reply("Missing, invalid, expired or revoked credentials", CodedErrorBody),
+  403: reply("A valid credential of the wrong kind, or without the route's permission or role", CodedErrorBody),
+  413: reply("The body exceeds BODY_LIMIT_BYTES", ErrorBody),
+  415: reply("The body is not application/json", ErrorBody),
+  429: reply("Rate limit exceeded: 500 requests per credential per sliding 60 s", ErrorBody),
+};
+
+export function completeDocument(doc: object, prefix: string): void {
+  for (const [path, operations] of Object.entries((doc as Document).paths ?? {})) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const policy: AccessPolicy | undefined = ACCESS[`${method.toUpperCase()} ${path.slice(prefix.length)}` as RouteKey];
+      const responses = (operation.responses ??= {});
+      const add = (status: keyof typeof SHARED) => (responses[status] ??= SHARED[status]);
+      if (policy) {
+        add(401);
+        add(403);
+        if (policy.rateLimited) add(429);
+      }
+      if (operation.parameters?.length || operation.requestBody) add(400);
+      const json = operation.requestBody?.content?.["application/json"];
+      if (json) {
+        operation.requestBody!.content = { "application/json": json };
+        add(413);
+        add(415);
+      }
+    }
+  }
+}
