@@ -153,10 +153,14 @@ describe("GET /entitlements", () => {
     expect(res.body.data.features.find((f: { featureKey: string }) => f.featureKey === "ai-tokens")).toMatchObject({ access: true, creditBalance: "10" });
   });
 
-  test("an unknown company is 404", async () => {
+  test("an unknown company is not an error, as for /check: every feature is off with reason company_not_found", async () => {
     const res = await t.call("GET", "/entitlements?company=nobody", { token: sk });
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ error: "No company nobody" });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ companyId: "nobody", planId: null, addOnIds: [] });
+    expect(res.body.data.features.length).toBe(6);
+    for (const f of res.body.data.features) expect(f).toMatchObject({ companyId: "nobody", access: false, reason: "company_not_found" });
+    const [created] = await t.db.sql`select count(*)::int as n from companies where external_id = 'nobody'`;
+    expect(created!.n).toBe(0);
   });
 });
 
@@ -254,7 +258,8 @@ describe("tenant and environment isolation", () => {
     const other = await createTeamFixture(t, "Other team");
     for (const token of [other.keys.secret, team.keys.secretLive]) {
       expect((await t.call("GET", `/check?company=${companyId}&feature=api-calls`, { token })).status).toBe(404); // no such feature there
-      expect((await t.call("GET", "/entitlements?company=iso-co", { token })).status).toBe(404);
+      const listed = await t.call("GET", "/entitlements?company=iso-co", { token });
+      expect(listed.body.data.features.every((f: { reason: string }) => f.reason === "company_not_found")).toBe(true);
       expect((await t.call("POST", "/usage/consume", { token, body: { company: companyId, feature: "api-calls" } })).status).toBe(404);
     }
     // Same feature key in the other tenant: the company is still unknown there.

@@ -52,8 +52,8 @@ export function entitlementRoutes(deps: AppDeps) {
       detail: {
         tags,
         summary: "Every feature of the catalog as GET /check answers it for one company",
-        description: `404 for an unknown company.\n\n${COMMON}\n\n${RULES}`,
-        responses: documentedResponses({ 200: EntitlementsResponse, 400: ValidationErrorBody, 404: ErrorBody, 403: CodedErrorBody, 429: ErrorBody }),
+        description: `An unknown company lists every feature off (reason \`company_not_found\`), as /check answers it.\n\n${COMMON}\n\n${RULES}`,
+        responses: documentedResponses({ 200: EntitlementsResponse, 400: ValidationErrorBody, 403: CodedErrorBody, 429: ErrorBody }),
       },
     })
     .post("/usage/consume", async ({ principal, body }) => ({ data: await consume(deps, principal, body) }), {

@@ -58,7 +58,7 @@ export type FlagData = Static<typeof FlagData>;
 export const FlagResponse = t.Object({ data: FlagData });
 
 export const EntitlementsData = t.Object({
-  companyId: t.String(),
+  companyId: t.String({ description: "Our comp_ id (or the id asked for, when the company does not exist: then every feature is off, reason company_not_found)" }),
   planId: Nullable(t.String()),
   addOnIds: t.Array(t.String()),
   features: t.Array(CheckResult),

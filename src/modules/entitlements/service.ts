@@ -160,10 +160,10 @@ export function checkFlag(deps: LookupDeps, principal: Principal, query: { compa
 
 export function listEntitlements(deps: LookupDeps, principal: Principal, query: { company?: string }): MaybePromise<EntitlementsData> {
   return andThen(load(deps, principal, query.company, "query.company"), ({ catalog, company, companyRef }) => {
-    if (!company) throw notFound(`No company ${companyRef}`);
+    // As /check: a company not identified yet is not an error; it has no plan, so every feature is off.
     const now = deps.clock.now();
     const features = catalog.sorted.map((f) => present(evaluate(catalog, f, company, now), companyRef));
-    return { companyId: company.id, planId: company.planId, addOnIds: company.addOnIds, features };
+    return { companyId: company?.id ?? companyRef, planId: company?.planId ?? null, addOnIds: company?.addOnIds ?? [], features };
   });
 }
 
