@@ -7,7 +7,7 @@ import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
 import { requestContext } from "./plugins/request-context";
 import { withBodyLimit } from "./plugins/body-limit";
-import { withJsonBodies } from "./plugins/json-body";
+import { withJsonMediaType } from "./plugins/json-body";
 import { withMemoryAnswers } from "./modules/entitlements/from-memory";
 import { errorHandler } from "./plugins/errors";
 import { completeDocument } from "./lib/openapi-complete";
@@ -80,7 +80,8 @@ export type App = ReturnType<typeof createApp>;
 
 /**
  * What the HTTP server runs for each request (src/index.ts; the tests' request helper is the same):
- * the checks answered from memory (GETs without a body), the body limit, JSON bodies only, then the app.
+ * the checks answered from memory (GETs without a body), the body limit, JSON media types in the case
+ * Elysia reads, then the app.
  */
 export const serverFetch = (deps: AppDeps, app: App) =>
-  withMemoryAnswers(deps, withBodyLimit(deps.config.bodyLimitBytes, withJsonBodies((request) => app.handle(request))));
+  withMemoryAnswers(deps, withBodyLimit(deps.config.bodyLimitBytes, withJsonMediaType((request) => app.handle(request))));

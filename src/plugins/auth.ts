@@ -11,6 +11,7 @@ import { resolvePrincipal, type ResolveDeps } from "../auth/resolve";
 import { ApiError } from "../lib/errors";
 import { andThen, type MaybePromise } from "../lib/maybe-promise";
 import type { RateLimiter } from "../ratelimit/types";
+import { assertJsonBody } from "./json-body";
 import { requestState } from "./request-context";
 
 export interface AuthDeps extends ResolveDeps {
@@ -35,16 +36,16 @@ export function authPlugin(deps: AuthDeps) {
       const policy: AccessPolicy = ACCESS[route];
       // Who calls, whether they may call this route, and whether their window has room are settled
       // before the request is validated (spec, Authentication rule 9): a caller without a valid
-      // credential for the route gets 401 or 403 and learns nothing of its schema from a 400, and a
-      // credential past its limit gets 429 for whatever it sends: the limit counts requests, valid or
-      // not. (Only a body that is not JSON at all is reported first: Elysia reads the body before any
-      // hook of the route runs.)
+      // credential for the route gets 401 or 403 and learns nothing of its schema from a 400; a
+      // credential past its limit gets 429 for whatever it sends (the limit counts requests, valid or
+      // not); then a body that is not JSON is 415. (Only a JSON body that does not parse is reported
+      // first: Elysia reads the body before any hook of the route runs.)
       return {
         transform({ request }: { request: Request }): MaybePromise<void> {
           return andThen(resolvePrincipal(deps, request.headers), (principal) => {
             requestState(request).principal = principal; // logged, refused or not
             authorize(policy, principal);
-            return spend(deps, policy, principal);
+            return andThen(spend(deps, policy, principal), () => assertJsonBody(request));
           });
         },
         resolve: ({ request }: { request: Request }) => ({ principal: requestState(request).principal! }),

@@ -187,6 +187,10 @@ describe("415: request bodies are JSON", () => {
     expect(identify.status).toBe(415);
     const [after] = await t.db.sql`select (select count(*) from payment_links)::int as links, (select count(*) from companies)::int as companies`;
     expect(after).toEqual(before!);
+    // Credentials come first (spec rule 9): no credential is 401, a wrong kind 403, whatever the body.
+    const formPost = { headers: { "content-type": "application/x-www-form-urlencoded" }, rawBody: "a=b" };
+    expect((await t.call("POST", "/events", formPost)).status).toBe(401);
+    expect((await t.call("POST", "/events", { ...formPost, token: team.keys.secret })).status).toBe(403);
   });
 
   test("a JSON media type in any case, with parameters, is read as JSON", async () => {
