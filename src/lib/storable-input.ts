@@ -3,7 +3,8 @@
  * NUL character (neither `text` nor `jsonb` accepts it) and objects nested beyond any sensible depth
  * (a deeply nested `traits` would exhaust the stack of whatever walks it next). Also numbers that would
  * not be stored as sent: JSON's 1e400 decodes to Infinity, which is written as null (in traits, where
- * null removes a key, it deleted one), and an integer beyond ±(2^53 − 1) silently loses digits. All are
+ * null removes a key, it deleted one), and a whole number of magnitude 2^53 or more may have lost
+ * digits in decoding already. All are
  * the caller's input, so they are a 400 naming the field, not a 500 halfway through a write or a
  * changed value.
  */
@@ -22,7 +23,8 @@ export function unstorableInput(value: unknown, root: string): Record<string, st
     }
     if (typeof v === "number") {
       if (!Number.isFinite(v)) return { [path]: "Number out of range" };
-      if (Number.isInteger(v) && !Number.isSafeInteger(v)) return { [path]: "Integer beyond ±9007199254740991 would lose digits: send it as a string" };
+      // A decoded number cannot tell 1e20 from 100000000000000000001: every whole number this large is refused.
+      if (Number.isInteger(v) && !Number.isSafeInteger(v)) return { [path]: "Whole numbers of magnitude 2^53 or more may not be stored exactly: send them as strings" };
       continue;
     }
     if (v === null || typeof v !== "object") continue;

@@ -18,16 +18,22 @@ export interface AuthDeps extends ResolveDeps {
   rateLimiter: RateLimiter | null;
 }
 
-/**
- * The request of an authorised principal: one request of the credential's rate-limit window where the
- * route is limited (429), then lastUsedAt.
- */
-export function spend(deps: AuthDeps, policy: AccessPolicy, principal: Principal): MaybePromise<void> {
+/** One request of the credential's rate-limit window where the route is limited; past it, 429. */
+function admit(deps: AuthDeps, policy: AccessPolicy, principal: Principal): MaybePromise<void> {
   const withinRate = policy.rateLimited && deps.rateLimiter ? deps.rateLimiter.take(principal.credentialId, deps.clock.now()) : true;
   return andThen(withinRate, (ok) => {
     if (!ok) throw new ApiError(429, "Rate limit exceeded");
-    if (principal.kind !== "dashboard" && principal.kind !== "embed") deps.credentials.markUsed(principal.credentialId);
   });
+}
+
+/** A key's lastUsedAt ("last successful authenticated call"): marked once the request is valid. */
+function recordUse(deps: AuthDeps, principal: Principal): void {
+  if (principal.kind !== "dashboard" && principal.kind !== "embed") deps.credentials.markUsed(principal.credentialId);
+}
+
+/** A valid request of an authorised principal (the memory answers' path): admitted, then recorded. */
+export function spend(deps: AuthDeps, policy: AccessPolicy, principal: Principal): MaybePromise<void> {
+  return andThen(admit(deps, policy, principal), () => recordUse(deps, principal));
 }
 
 export function authPlugin(deps: AuthDeps) {
@@ -45,10 +51,15 @@ export function authPlugin(deps: AuthDeps) {
           return andThen(resolvePrincipal(deps, request.headers), (principal) => {
             requestState(request).principal = principal; // logged, refused or not
             authorize(policy, principal);
-            return andThen(spend(deps, policy, principal), () => assertJsonBody(request));
+            return andThen(admit(deps, policy, principal), () => assertJsonBody(request));
           });
         },
-        resolve: ({ request }: { request: Request }) => ({ principal: requestState(request).principal! }),
+        // After validation.
+        resolve: ({ request }: { request: Request }) => {
+          const principal = requestState(request).principal!;
+          recordUse(deps, principal);
+          return { principal };
+        },
       };
     },
   });

@@ -47,6 +47,14 @@ test("a refused call does not count as use", async () => {
   expect(row!.last_used_at).toBeNull();
 });
 
+test("an invalid call (400) does not count as use either, though it spends rate limit", async () => {
+  await t.credentials.flushLastUsed();
+  expect((await t.call("GET", "/companies?limit=0", { token: team.keys.secretLive })).status).toBe(400);
+  await t.credentials.flushLastUsed();
+  const [row] = await t.db.sql`select last_used_at from api_keys where id = ${team.keyIds.secretLive!}`;
+  expect(row!.last_used_at).toBeNull();
+});
+
 test("a failed lastUsedAt flush keeps the batch for the next one", async () => {
   const { CredentialStore } = await import("../../src/auth/credential-store");
   const { createSql } = await import("../../src/db/client");

@@ -80,7 +80,8 @@ describe("400 {error, details} with field paths", () => {
     const cases: [string, string, string, string, string][] = [
       ["PATCH", `/companies/${companyId}`, '{"traits":{"seats":1e400}}', "body.traits.seats", "Number out of range"],
       ["POST", "/events", '{"event_type":"identify","company":{"id":"big-number-co","traits":{"seats":-1e400}}}', "body.company.traits.seats", "Number out of range"],
-      ["POST", "/events", '{"event_type":"identify","company":{"id":"big-number-co","traits":{"ref":9007199254740993}}}', "body.company.traits.ref", "Integer beyond ±9007199254740991 would lose digits: send it as a string"],
+      ["POST", "/events", '{"event_type":"identify","company":{"id":"big-number-co","traits":{"ref":9007199254740993}}}', "body.company.traits.ref", "Whole numbers of magnitude 2^53 or more may not be stored exactly: send them as strings"],
+      ["POST", "/events", '{"event_type":"identify","company":{"id":"big-number-co","traits":{"ref":1e300}}}', "body.company.traits.ref", "Whole numbers of magnitude 2^53 or more may not be stored exactly: send them as strings"],
     ];
     for (const [method, path, rawBody, field, message] of cases) {
       const token = path === "/events" ? team.keys.legacy : team.keys.secret;
@@ -91,10 +92,10 @@ describe("400 {error, details} with field paths", () => {
     const [company] = await t.db.sql`select traits from companies where id = ${companyId}`;
     expect(company!.traits).toEqual({ seats: 5 });
     // The largest exact integer and ordinary fractions are stored as sent.
-    const ok = await t.call("POST", "/events", { token: team.keys.legacy, rawBody: '{"event_type":"identify","company":{"id":"big-number-co","traits":{"ref":9007199254740991,"ratio":0.25}}}', headers: { "content-type": "application/json" } });
+    const ok = await t.call("POST", "/events", { token: team.keys.legacy, rawBody: '{"event_type":"identify","company":{"id":"big-number-co","traits":{"ref":9007199254740991,"ratio":0.25,"tiny":1.5e-300}}}', headers: { "content-type": "application/json" } });
     expect(ok.status).toBe(200);
     const [stored] = await t.db.sql`select traits from companies where id = ${companyId}`;
-    expect(stored!.traits).toEqual({ seats: 5, ref: 9007199254740991, ratio: 0.25 });
+    expect(stored!.traits).toEqual({ seats: 5, ref: 9007199254740991, ratio: 0.25, tiny: 1.5e-300 });
   });
   test("bad input changes nothing", async () => {
     const before = await t.db.sql`select count(*)::int as n from companies`;

@@ -162,8 +162,13 @@ describe("POST /events idempotencyKey", () => {
       details: { "body.idempotencyKey": "First used for 'api-calls' with quantity 1" },
     });
     expect(await countEvents("company_id = $2", companyId)).toBe(1);
-    // The real retry still replays.
-    expect((await track("idem-reused", "api-calls", { idempotencyKey: "reused-1" })).status).toBe(200);
+    // The real retry still replays: the same answer, nothing counted twice.
+    const retry = await track("idem-reused", "api-calls", { idempotencyKey: "reused-1" });
+    expect(retry.status).toBe(200);
+    expect(retry.body.data.companyId).toBe(companyId);
+    expect(await countEvents("company_id = $2", companyId)).toBe(1);
+    const [counter] = await t.db.sql`select used from usage_counters where company_id = ${companyId}`;
+    expect(counter!.used).toBe(1n);
   });
 
   test("an idempotencyKey over 128 characters is a 400 and records nothing", async () => {

@@ -111,9 +111,14 @@ export class Meter {
     const key = idempotencyKeyOf(request);
     if (key !== null) {
       // The same key twice in flight on this instance: the second waits for the first's outcome.
+      // Decided once the first has settled: if it fails, the key was never used, and this one fails with it.
       const first = this.sameKey.get(key);
-      if (first && !sameRequest(first.request, request)) return Promise.reject(keyReusedError(first.request));
-      if (first) return first.promise.then((r) => ({ ...r, replayed: true }));
+      if (first) {
+        return first.promise.then((r) => {
+          if (!sameRequest(first.request, request)) throw keyReusedError(first.request);
+          return { ...r, replayed: true };
+        });
+      }
     }
     const promise = new Promise<MeterResult>((resolve, reject) => {
       this.queue.push({ request, resolve, reject });

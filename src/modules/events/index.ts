@@ -20,7 +20,7 @@ const POST_DESCRIPTION = `One event per call.
   one unit of a quota or \`creditsPerUse\` credits are consumed, or the event is refused with 402 \`{error: "Insufficient credits", code: "insufficient_credits"}\`,
   429 \`{error: "Limit reached", code: "limit_reached"}\`, or 429 \`{error: "Feature not enabled", code: "feature_not_enabled"}\` (boolean feature off, no entitlement, trait rule not met).
   A metered track must name its company; unknown companies are created (and then have no plan).
-- \`idempotencyKey\` (1-128 characters): a retry with the same key returns the first attempt's outcome, refusals included, and never counts twice. The key used again for another event name is 422 \`{error, details}\` and records nothing.
+- \`idempotencyKey\` (1-128 characters): a retry with the same key returns the first attempt's outcome, refusals included, and never counts twice. The key used again for another event name is 422 \`{error, details}\` and records no event.
 
 Acknowledged only after the event is committed. With an embed token, the company (and user) default to the token's; naming another company is 403 \`wrong_company\`, and describing it (a company \`name\`, \`wallet\`, \`email\` or \`traits\`, or top-level \`traits\` of an identify naming no user) is 403 \`wrong_credential_kind\`: those come from your server.`;
 
