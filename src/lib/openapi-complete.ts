@@ -2,9 +2,9 @@
  * The responses every route shares, added to the generated OpenAPI document in one place instead of
  * on each route: 401 and 403 on every authenticated operation (the access matrix, src/auth/access.ts),
  * 429 on the rate-limited ones, 400 wherever parameters or a body are validated, and 413 and 415
- * wherever a body is read. The generator also lists
- * form and multipart bodies for every JSON body; the service refuses those (415), so only JSON stays.
- * A status a route documents itself is kept as it is.
+ * wherever a body is read. Routes document only what is their own. The generator also lists form and
+ * multipart bodies for every JSON body; the service refuses those (415), so only JSON stays. A status
+ * a route documents itself is kept as it is.
  */
 import type { TSchema } from "elysia";
 import { ACCESS, type AccessPolicy, type RouteKey } from "../auth/access";

@@ -4,9 +4,8 @@
  * (a deeply nested `traits` would exhaust the stack of whatever walks it next). Also numbers that would
  * not be stored as sent: JSON's 1e400 decodes to Infinity, which is written as null (in traits, where
  * null removes a key, it deleted one), and a whole number of magnitude 2^53 or more may have lost
- * digits in decoding already. All are
- * the caller's input, so they are a 400 naming the field, not a 500 halfway through a write or a
- * changed value.
+ * digits in decoding already. All are the caller's input, so they are a 400 naming the field, not a
+ * 500 halfway through a write or a changed value.
  */
 
 export const MAX_NESTING = 32;

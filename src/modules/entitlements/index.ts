@@ -29,7 +29,7 @@ export function entitlementRoutes(deps: AppDeps) {
         tags,
         summary: "May this company use this feature now?",
         description: `${COMMON}\n\n${RULES}`,
-        responses: documentedResponses({ 200: CheckResponse, 400: ValidationErrorBody, 404: ErrorBody, 403: CodedErrorBody, 429: ErrorBody }),
+        responses: documentedResponses({ 200: CheckResponse, 404: ErrorBody }),
       },
     })
     .get(
@@ -42,7 +42,7 @@ export function entitlementRoutes(deps: AppDeps) {
           tags,
           summary: "A feature as an on/off flag for a company",
           description: `\`value\` is \`access\` of GET /check, without the quota and credit figures.\n\n${COMMON}`,
-          responses: documentedResponses({ 200: FlagResponse, 400: ValidationErrorBody, 404: ErrorBody, 403: CodedErrorBody, 429: ErrorBody }),
+          responses: documentedResponses({ 200: FlagResponse, 404: ErrorBody }),
         },
       },
     )
@@ -53,7 +53,7 @@ export function entitlementRoutes(deps: AppDeps) {
         tags,
         summary: "Every feature of the catalog as GET /check answers it for one company",
         description: `An unknown company lists every feature off (reason \`company_not_found\`), as /check answers it.\n\n${COMMON}\n\n${RULES}`,
-        responses: documentedResponses({ 200: EntitlementsResponse, 400: ValidationErrorBody, 403: CodedErrorBody, 429: ErrorBody }),
+        responses: documentedResponses({ 200: EntitlementsResponse }),
       },
     })
     .post("/usage/consume", async ({ principal, body }) => ({ data: await consume(deps, principal, body) }), {
@@ -61,7 +61,7 @@ export function entitlementRoutes(deps: AppDeps) {
       body: ConsumeBody,
       detail: {
         tags,
-        responses: documentedResponses({ 200: ConsumeResponse, 400: ValidationErrorBody, 402: CodedErrorBody, 404: ErrorBody, 403: CodedErrorBody, 422: ValidationErrorBody, 429: t.Union([CodedErrorBody, ErrorBody]) }),
+        responses: documentedResponses({ 200: ConsumeResponse, 402: CodedErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: t.Union([CodedErrorBody, ErrorBody]) }),
         summary: "Consume units of a feature for a company, exactly",
         description: `All or nothing: \`quantity\` units are used, or none. Refusals: 402 \`{error: "Insufficient credits", code: "insufficient_credits"}\`;
 429 \`{error: "Limit reached", code: "limit_reached"}\`; 429 \`{error: "Feature not enabled", code: "feature_not_enabled"}\` (no entitlement,

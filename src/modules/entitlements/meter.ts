@@ -80,7 +80,7 @@ interface Asked {
  * A key already used for a different request: answering the first attempt's outcome would report a
  * use that never happened (IETF draft-ietf-httpapi-idempotency-key-header: 422).
  */
-export const keyReusedError = (first: Asked) =>
+const keyReusedError = (first: Asked) =>
   new ApiError(422, "idempotencyKey was already used for a different request", undefined, {
     "body.idempotencyKey": `First used for '${first.name}' with quantity ${first.quantity}`,
   });

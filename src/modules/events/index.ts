@@ -35,7 +35,7 @@ export function eventRoutes(deps: AppDeps) {
         tags: ["Events"],
         summary: "Ingest a track or identify event",
         description: POST_DESCRIPTION,
-        responses: documentedResponses({ 200: EventAccepted, 400: ValidationErrorBody, 402: CodedErrorBody, 403: CodedErrorBody, 422: ValidationErrorBody, 429: CodedErrorBody }),
+        responses: documentedResponses({ 200: EventAccepted, 402: CodedErrorBody, 422: ValidationErrorBody, 429: CodedErrorBody }),
       },
     })
     .get(
