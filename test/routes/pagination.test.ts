@@ -129,6 +129,15 @@ describe("GET /audit-log pagination and filters", () => {
     expect(page1.body.data[0]).toMatchObject({ actorKind: "secret", actorId: team.keyIds.secret, resourceType: "company", requestId: expect.stringMatching(/^req_/) });
     expect((await t.call("GET", "/audit-log?limit=0", { cookie })).status).toBe(400);
   });
+
+  test("an empty filter is a 400 naming it, as on the other lists, not a page of nothing", async () => {
+    const cookie = `be_session=${team.dashboardAdmin}`;
+    for (const filter of ["action", "resourceType", "resourceId", "actorId"]) {
+      const res = await t.call("GET", `/audit-log?${filter}=`, { cookie });
+      expect(res.status).toBe(400);
+      expect(Object.keys(res.body.details)).toEqual([`query.${filter}`]);
+    }
+  });
 });
 
 describe("cursor scope", () => {
