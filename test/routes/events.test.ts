@@ -265,6 +265,20 @@ describe("POST /events validation", () => {
     expect(res.body.error).toBeString();
     expect(Object.keys(res.body.details)).toContain(field);
   });
+
+  test.each([
+    [{ event_type: "identify", company: { id: "   " } }, "body.company.id"],
+    [{ event_type: "identify", company: { id: "blank-keys-co", wallet: "\t" } }, "body.company.wallet"],
+    [{ event_type: "identify", company: { id: "blank-keys-co", name: " \n " } }, "body.company.name"],
+    [{ event_type: "identify", company: { id: "blank-keys-co" }, user: { id: "  " } }, "body.user.id"],
+    [{ event_type: "identify", company: { id: "blank-keys-co" }, user: { idp_user_id: " " } }, "body.user.idp_user_id"],
+  ])("a key or name of only whitespace is refused like an empty one: %j", async (body, field) => {
+    const res = await t.call("POST", "/events", { token: api, body });
+    expect(res.status).toBe(400);
+    expect(res.body.details).toEqual({ [field]: "Expected 1 to 200 characters, not all whitespace" });
+    const [written] = await t.db.sql`select count(*)::int as n from companies where team_id = ${team.teamId} and (external_id = 'blank-keys-co' or trim(external_id) = '')`;
+    expect(written!.n).toBe(0);
+  });
 });
 
 describe("POST /events: input PostgreSQL cannot store", () => {
@@ -321,6 +335,12 @@ describe("POST /events with an embed token: the company is the server's to descr
     expect(after).toEqual(before!);
     expect(await countEvents("company_id = $2", companyId)).toBe(eventsBefore);
     expect(await bulk()).toBe(false);
+    // An empty traits object describes nothing: it is not refused, and the traits stay as they were.
+    for (const body of [{ event_type: "identify", traits: {} }, { event_type: "identify", company: { id: "embed-facts-co", traits: {} } }]) {
+      expect((await t.call("POST", "/events", { token, body })).status).toBe(200);
+    }
+    const [unchanged] = await t.db.sql`select traits::text from companies where id = ${companyId}`;
+    expect(unchanged!.traits).toBe(before!.traits);
     // Its user's traits are the browser's to send, top-level ones included; the company's server key still sets its traits.
     const userToken = (await t.call("POST", "/access-tokens", { token: team.keys.secret, body: { company: { id: "embed-facts-co" }, user: { id: "facts-user" } } })).body.token;
     const own = await t.call("POST", "/events", { token: userToken, body: { event_type: "identify", traits: { theme: "dark" } } });

@@ -110,7 +110,10 @@ export async function assertEmbedCompany(deps: IdentityDeps, principal: Principa
   if (principal.kind !== "embed") return;
   if (company && !company.id) throw forbidden("This token is scoped to another company", "wrong_company");
   if (company?.id) await companyRefFor(deps, principal, company.id, "body.company");
-  if ((company && !onlyId(company)) || (companyTraits && Object.keys(companyTraits).length > 0)) {
+  const describes = (traits: Record<string, unknown> | undefined) => traits !== undefined && Object.keys(traits).length > 0;
+  const { id: _id, traits, ...facts } = company ?? {};
+  // An empty traits object changes nothing, so it is no attempt to describe the company.
+  if (Object.keys(facts).length > 0 || describes(traits) || describes(companyTraits)) {
     throw forbidden("An embed token cannot change its company's name, wallet, email or traits: send them from your server", "wrong_credential_kind");
   }
 }
