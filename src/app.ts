@@ -84,4 +84,4 @@ export type App = ReturnType<typeof createApp>;
  * Elysia reads, then the app.
  */
 export const serverFetch = (deps: AppDeps, app: App) =>
-  withMemoryAnswers(deps, withBodyLimit(deps.config.bodyLimitBytes, withJsonMediaType((request) => app.handle(request))));
+  withMemoryAnswers(deps, withBodyLimit(deps.config.bodyLimitBytes, deps.logger, withJsonMediaType((request) => app.handle(request))));

@@ -5,16 +5,22 @@
  * `maxRequestBodySize` natively, with an empty 413 that no handler sees, so Bun's limit is only a far
  * backstop (`bunBodyBackstop`).
  */
+import type { Logger } from "../lib/logger";
 import { errorResponse } from "./errors";
-import { requestState } from "./request-context";
+import { logRequest, requestState } from "./request-context";
 
 /** Bun's own limit: far above ours, so that only absurd declared lengths meet Bun's empty 413. */
 export const bunBodyBackstop = (limitBytes: number) => Math.max(limitBytes * 4, 64 * 1024 * 1024);
 
 type Handler = (request: Request) => Response | Promise<Response>;
 
-export function withBodyLimit(limitBytes: number, handle: Handler): Handler {
-  const tooLarge = (request: Request) => errorResponse(413, { error: `Request body exceeds ${limitBytes} bytes` }, requestState(request).requestId);
+export function withBodyLimit(limitBytes: number, logger: Logger, handle: Handler): Handler {
+  // Answered before Elysia sees the request, so its request log is written here.
+  const tooLarge = (request: Request) => {
+    const response = errorResponse(413, { error: `Request body exceeds ${limitBytes} bytes` }, requestState(request).requestId);
+    logRequest(logger, request, 413);
+    return response;
+  };
   return async (request) => {
     const declared = request.headers.get("content-length");
     if (declared !== null) return Number(declared) > limitBytes ? tooLarge(request) : handle(request);

@@ -139,6 +139,15 @@ describe("413 body limit", () => {
     expect(res.body).toEqual({ error: "Request body exceeds 2048 bytes" });
   });
 
+  test("the 413 is in the request log like any other answer, with its request id", async () => {
+    t.logs.length = 0;
+    const body = JSON.stringify({ blob: "a".repeat(4000) });
+    const res = await t.call("POST", "/events", { token: team.keys.legacy, rawBody: body, headers: { "content-type": "application/json", "x-request-id": "too-large-000001" } });
+    expect(res.status).toBe(413);
+    const lines = t.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === "request");
+    expect(lines).toEqual([expect.objectContaining({ requestId: "too-large-000001", method: "POST", path: "/api/v1/events", status: 413 })]);
+  });
+
   test("over a real socket, declared or chunked, the 413 is the spec's {error} with a request id", async () => {
     // As src/index.ts serves: Bun's own limit is a far backstop, ours answers.
     const server = Bun.serve({ port: 0, maxRequestBodySize: bunBodyBackstop(2048), fetch: serverFetch(t.deps, t.app) });
