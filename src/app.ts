@@ -63,7 +63,8 @@ function apiDocument() {
         scalar: { url: `${API_PREFIX}/openapi.json` },
         documentation: {
           info: { title: "Billing and Entitlements API", version: "1.0.0", description: API_DESCRIPTION },
-          servers: [{ url: "http://localhost:3000", description: "Local development" }],
+          // Relative: the origin the document was fetched from, whatever host and port this server runs on.
+          servers: [{ url: "/", description: "This server" }],
           components: {
             securitySchemes: {
               bearer: { type: "http", scheme: "bearer", description: "sk_/rk_/pk_ live or test keys, legacy api_ keys, embed tokens (be_tok_… or JWT), or a dashboard session" },

@@ -10,6 +10,8 @@ test("GET /openapi.json lists every route built, with request and response schem
   expect(res.status).toBe(200);
   const doc = res.body;
   expect(doc.openapi).toStartWith("3.");
+  // Paths carry /api/v1, so the server is the document's own origin, on whatever port it runs.
+  expect(doc.servers).toEqual([{ url: "/", description: "This server" }]);
   const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
     Object.keys(ops).map((method) => `${method.toUpperCase()} ${path.replace(/^\/api\/v1/, "")}`),
   );
