@@ -4,7 +4,9 @@
  * 429 on the rate-limited ones, 400 wherever parameters or a body are validated, and 413 and 415
  * wherever a body is read. Routes document only what is their own. The generator also lists form and
  * multipart bodies for every JSON body; the service refuses those (415), so only JSON stays. A status
- * a route documents itself is kept as it is.
+ * a route documents itself is kept as it is. And Elysia's `t.Integer` documents "an integer, or a
+ * string of one" (what it accepts in a request); in a response the service always writes a number, so
+ * responses say integer only.
  */
 import type { TSchema } from "elysia";
 import { ACCESS, type AccessPolicy, type RouteKey } from "../auth/access";
@@ -42,6 +44,10 @@ export function completeDocument(doc: object, prefix: string): void {
         add(403);
         if (policy.rateLimited) add(429);
       }
+      for (const response of Object.values(responses)) {
+        const content = response.content?.["application/json"];
+        if (content) content.schema = integersOnly(content.schema);
+      }
       if (operation.parameters?.length || operation.requestBody) add(400);
       const json = operation.requestBody?.content?.["application/json"];
       if (json) {
@@ -51,4 +57,16 @@ export function completeDocument(doc: object, prefix: string): void {
       }
     }
   }
+}
+
+/** `{anyOf: [string of an integer, integer]}` → the integer, throughout a copy of `schema` (never the route's own objects). */
+function integersOnly(schema: TSchema): TSchema {
+  if (Array.isArray(schema)) return schema.map(integersOnly) as never;
+  if (!schema || typeof schema !== "object") return schema;
+  const branches = schema.anyOf as TSchema[] | undefined;
+  if (branches?.length === 2 && branches[0]!.type === "string" && branches[0]!.format === "integer" && branches[1]!.type === "integer") {
+    const { anyOf: _, ...outer } = schema;
+    return { ...outer, ...branches[1] } as TSchema;
+  }
+  return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, integersOnly(value)])) as TSchema;
 }

@@ -26,6 +26,19 @@ test("GET /openapi.json lists every route built, with request and response schem
   expect(companies.responses["200"].content["application/json"].schema.properties.nextCursor).toBeDefined();
 });
 
+test("integers in responses are documented as integers: the service never answers a string of digits there", async () => {
+  const doc = (await t.call("GET", "/openapi.json")).body;
+  const schemaOf = (path: string, method: string, status: string) => doc.paths[path][method].responses[status].content["application/json"].schema;
+  const check = schemaOf("/api/v1/check", "get", "200").properties.data.properties;
+  expect(check.limit.anyOf).toEqual([{ description: "Quota: units per period", type: "integer" }, { type: "null" }]);
+  const link = schemaOf("/api/v1/payment-links/{id}", "get", "200").properties.paymentLink.properties;
+  expect(link.decimals).toEqual({ type: "integer" });
+  expect(link.chainId.anyOf).toEqual([{ description: "EVM chain id; null on Stellar and Solana", type: "integer" }, { type: "null" }]);
+  // A request still documents what it accepts: an integer, or a string of one.
+  const consume = doc.paths["/api/v1/usage/consume"].post.requestBody.content["application/json"].schema.properties.quantity;
+  expect(consume.anyOf.map((s: { type: string }) => s.type)).toEqual(["string", "integer"]);
+});
+
 test("every authenticated operation documents 401 and 403, limited ones 429, bodies JSON only with 413 and 415", async () => {
   const doc = (await t.call("GET", "/openapi.json")).body;
   for (const [route, policy] of Object.entries(ACCESS)) {
