@@ -37,16 +37,17 @@ export function completeDocument(doc: object, prefix: string): void {
   for (const [path, operations] of Object.entries((doc as Document).paths ?? {})) {
     for (const [method, operation] of Object.entries(operations)) {
       const policy: AccessPolicy | undefined = ACCESS[`${method.toUpperCase()} ${path.slice(prefix.length)}` as RouteKey];
-      const responses = (operation.responses ??= {});
+      // A copy: the generator hands over some routes' own `detail.responses`, which must stay as they are.
+      const responses: Responses = (operation.responses = { ...operation.responses });
       const add = (status: keyof typeof SHARED) => (responses[status] ??= SHARED[status]);
       if (policy) {
         add(401);
         add(403);
         if (policy.rateLimited) add(429);
       }
-      for (const response of Object.values(responses)) {
+      for (const [status, response] of Object.entries(responses)) {
         const content = response.content?.["application/json"];
-        if (content) content.schema = integersOnly(content.schema);
+        if (content) responses[status] = { ...response, content: { ...response.content, "application/json": { ...content, schema: integersOnly(content.schema) } } };
       }
       if (operation.parameters?.length || operation.requestBody) add(400);
       const json = operation.requestBody?.content?.["application/json"];

@@ -172,6 +172,7 @@ describe("PATCH /companies/{id} 400", () => {
     ["unknown add-on ids", () => ({ activeAddOnIds: [addOnA.id, "plan_x", otherPlan.id] }), { "body.activeAddOnIds": `No plan plan_x, ${otherPlan.id}` }],
     ["a bad plan and bad add-ons together", () => ({ activePlanId: "plan_a", activeAddOnIds: ["plan_b"] }), { "body.activePlanId": "No plan plan_a", "body.activeAddOnIds": "No plan plan_b" }],
     ["an empty name", () => ({ name: "" }), { "body.name": expect.any(String) }],
+    ["a name of only whitespace", () => ({ name: " \t " }), { "body.name": "Expected a string of 1 to 200 characters, not all whitespace" }],
     ["traits that are a string", () => ({ traits: "seats=5" }), { "body.traits": "Expected object" }],
     ["traits that are an array", () => ({ traits: ["a"] }), { "body.traits": "Expected object" }],
     ["activeAddOnIds that is not an array", () => ({ activeAddOnIds: addOnA.id }), { "body.activeAddOnIds": expect.any(String) }],

@@ -275,7 +275,7 @@ describe("POST /events validation", () => {
   ])("a key or name of only whitespace is refused like an empty one: %j", async (body, field) => {
     const res = await t.call("POST", "/events", { token: api, body });
     expect(res.status).toBe(400);
-    expect(res.body.details).toEqual({ [field]: "Expected 1 to 200 characters, not all whitespace" });
+    expect(res.body.details).toEqual({ [field]: "Expected a string of 1 to 200 characters, not all whitespace" });
     const [written] = await t.db.sql`select count(*)::int as n from companies where team_id = ${team.teamId} and (external_id = 'blank-keys-co' or trim(external_id) = '')`;
     expect(written!.n).toBe(0);
   });

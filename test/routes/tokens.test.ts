@@ -66,6 +66,18 @@ describe("POST /access-tokens", () => {
     expect(res.status).toBe(400);
     expect(res.body.details).toEqual({ "body.user": "At least one of id, idp_user_id, wallet, email is required" });
   });
+
+  test("400 for a company or user key of only whitespace; nothing is created", async () => {
+    const blank = "Expected a string of 1 to 200 characters, not all whitespace";
+    const company = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "  " } } });
+    expect(company.status).toBe(400);
+    expect(company.body.details).toEqual({ "body.company.id": blank });
+    const user = await t.call("POST", "/access-tokens", { token: team.keys.secret, body: { company: { id: "blank-user-co" }, user: { id: "\u00a0" } } });
+    expect(user.status).toBe(400);
+    expect(user.body.details).toEqual({ "body.user.id": blank });
+    const [created] = await t.db.sql`select count(*)::int as n from companies where team_id = ${team.teamId} and (trim(external_id) = '' or external_id = 'blank-user-co')`;
+    expect(created!.n).toBe(0);
+  });
 });
 
 describe("identity keys held by two different companies", () => {

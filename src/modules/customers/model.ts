@@ -8,7 +8,7 @@ const Nullable = <S extends ReturnType<typeof t.String>>(s: S) => t.Union([s, t.
  * company or user that no later call can tell apart from a typo, so it is refused like an empty one.
  */
 const Text = (description?: string) =>
-  t.String({ minLength: 1, maxLength: 200, pattern: "\\S", "x-expected": "Expected 1 to 200 characters, not all whitespace", ...(description ? { description } : {}) });
+  t.String({ minLength: 1, maxLength: 200, pattern: "\\S", "x-expected": "Expected a string of 1 to 200 characters, not all whitespace", ...(description ? { description } : {}) });
 
 /** How a caller names a company: any of its keys; unknown companies are created. */
 export const CompanyRef = t.Object(
