@@ -1,7 +1,8 @@
 /**
  * Address checks per family, run on a payment link's recipient and a checkout session's customer
  * wallet: a typo in a recipient sends a customer's money somewhere nobody can recover it, and one in a
- * customer wallet refuses their real payment, so the checksum is verified, not only the shape. Also the one place that says how each family spells a transaction hash.
+ * customer wallet refuses their real payment, so the checksum is verified, not only the shape. Also
+ * the one place that says how each family spells a transaction hash.
  */
 import { isAddress } from "viem";
 import { StrKey } from "@stellar/stellar-sdk";

@@ -10,7 +10,6 @@ import { companyIdFilter, listCompanyPage, listUserPage } from "./repo";
 import { updateCompany } from "./update";
 import { actorOf } from "../audit/repo";
 
-
 const PATCH_DESCRIPTION = `Partial update: omitted fields keep their value, and an empty body changes nothing (it returns the company).
 The path \`id\` is our \`comp_…\` id or your own id for the company (\`externalId\`).
 

@@ -12,7 +12,6 @@ import { companyIdFilter } from "../customers/repo";
 
 const Q = queries(["event_list_page"]);
 
-
 const POST_DESCRIPTION = `One event per call.
 
 - \`identify\` upserts the company and user (matched on any of their keys, traits merged; top-level \`traits\` go to the user, or to the company when no user is named). It records no event and consumes nothing.
