@@ -9,7 +9,7 @@ import { migrate } from "../../src/db/migrate";
 
 export const TEMPLATE_DB = "billing_test_template";
 // TEST_PG_PORT lets two checkouts on one machine run their suites side by side.
-const TEST_PG_PORT = Number(process.env.TEST_PG_PORT ?? 54330);
+export const TEST_PG_PORT = Number(process.env.TEST_PG_PORT ?? 54330);
 
 async function prepare(): Promise<string> {
   let serverUrl = process.env.TEST_DATABASE_URL;
