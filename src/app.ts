@@ -8,7 +8,6 @@ import { openapi } from "@elysiajs/openapi";
 import { requestContext } from "./plugins/request-context";
 import { withBodyLimit } from "./plugins/body-limit";
 import { withJsonMediaType } from "./plugins/json-body";
-import { withMemoryAnswers } from "./modules/entitlements/from-memory";
 import { errorHandler } from "./plugins/errors";
 import { completeDocument } from "./lib/openapi-complete";
 import type { AppDeps } from "./app-deps";
@@ -81,8 +80,7 @@ export type App = ReturnType<typeof createApp>;
 
 /**
  * What the HTTP server runs for each request (src/index.ts; the tests' request helper is the same):
- * the checks answered from memory (GETs without a body), the body limit, JSON media types in the case
- * Elysia reads, then the app.
+ * the body limit, JSON media types in the case Elysia reads, then the app.
  */
 export const serverFetch = (deps: AppDeps, app: App) =>
-  withMemoryAnswers(deps, withBodyLimit(deps.config.bodyLimitBytes, deps.logger, withJsonMediaType((request) => app.handle(request))));
+  withBodyLimit(deps.config.bodyLimitBytes, deps.logger, withJsonMediaType((request) => app.handle(request)));

@@ -136,11 +136,6 @@ export class CredentialStore {
     return this.keysByRaw.lookup(raw);
   }
 
-  /** The cached API key of this raw value (null: known not to exist); undefined when it would have to be loaded. */
-  peekKeyByRaw(raw: string): KeyRecord | null | undefined {
-    return this.keysByRaw.peek(raw);
-  }
-
   keyById(teamId: string, environment: Environment, id: string): KeyRecord | null | Promise<KeyRecord | null> {
     return this.keysById.lookup(`${teamId}|${environment}|${id}`);
   }

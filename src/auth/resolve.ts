@@ -47,24 +47,6 @@ export function resolvePrincipal(deps: ResolveDeps, headers: Headers): Principal
   return resolveKey(deps, raw);
 }
 
-/**
- * The principal of an API key sent as `Authorization: Bearer`, when the key is already in memory and
- * usable; undefined for anything else (another kind of credential, a key not cached, any refusal), which
- * resolvePrincipal then handles. Loads nothing and throws nothing.
- */
-export function cachedKeyPrincipal(deps: ResolveDeps, headers: Headers): Principal | undefined {
-  const auth = headers.get("authorization");
-  const raw = auth === null ? undefined : BEARER.exec(auth)?.[1];
-  const parsed = raw === undefined ? null : parseRawKey(raw);
-  const key = parsed ? deps.credentials.peekKeyByRaw(raw!) : undefined;
-  if (!key) return undefined;
-  try {
-    return keyPrincipal(deps, parsed!, key);
-  } catch {
-    return undefined;
-  }
-}
-
 function checkKeyUsable(key: KeyRecord, now: number): void {
   if (key.revokedAt !== null) throw unauthorized("API key has been revoked", "revoked_credentials");
   if (key.expiresAt !== null && key.expiresAt <= now) throw unauthorized("API key has expired", "expired_credentials");

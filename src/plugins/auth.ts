@@ -31,11 +31,6 @@ function recordUse(deps: AuthDeps, principal: Principal): void {
   if (principal.kind !== "dashboard" && principal.kind !== "embed") deps.credentials.markUsed(principal.credentialId);
 }
 
-/** A valid request of an authorised principal (the memory answers' path): admitted, then recorded. */
-export function spend(deps: AuthDeps, policy: AccessPolicy, principal: Principal): MaybePromise<void> {
-  return andThen(admit(deps, policy, principal), () => recordUse(deps, principal));
-}
-
 export function authPlugin(deps: AuthDeps) {
   return new Elysia().macro({
     access: (route: RouteKey) => {

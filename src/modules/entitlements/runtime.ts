@@ -32,12 +32,6 @@ export interface EntitlementLookups {
   company(tenant: Tenant, ref: string): MaybePromise<CompanyState | null>;
 }
 
-/** Thrown by `EntitlementRuntime.memoryOnly` lookups where the normal ones would load. */
-export class NotInMemory extends Error {}
-const notInMemory = (): never => {
-  throw new NotInMemory("not in memory");
-};
-
 export const tenantKey = (t: Tenant) => `${t.teamId}|${t.environment}`;
 const splitKey = (key: string) => {
   const [teamId, environment, ref] = key.split("|") as [string, Environment, string];
@@ -122,18 +116,6 @@ export class EntitlementRuntime {
     if (id === null) return null;
     return id === undefined ? undefined : this.companies.peek(`${tk}|${id}`);
   }
-
-  /**
-   * The same lookups as `catalog` and `company`, answered from memory only: where those would load,
-   * these throw NotInMemory, so a caller can hand the request to a path that may load.
-   */
-  readonly memoryOnly: EntitlementLookups = {
-    catalog: (tenant) => this.catalogs.peek(tenantKey(tenant)) ?? notInMemory(),
-    company: (tenant, ref) => {
-      const cached = this.peekCompany(tenant, ref);
-      return cached === undefined ? notInMemory() : cached;
-    },
-  };
 
   /**
    * Our comp_ id of a company this tenant has, from memory only (undefined: not cached). A comp_ ref
