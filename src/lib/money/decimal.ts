@@ -15,7 +15,7 @@ export interface FixedFormat {
   /** Smallest and largest value in smallest units (both inclusive). */
   min: bigint;
   max: bigint;
-  /** What a caller is told when a value is refused ("Expected ..."); see `describe`. */
+  /** What a caller is told when a value is refused ("Expected ..."); see `expectation`. */
   expected: string;
 }
 
@@ -56,11 +56,11 @@ export function formatFixed(units: bigint, scale: number): string {
 }
 
 /** The refusal message of a format, written once from its bounds so it cannot drift from them. */
-export function describe(scale: number, min: bigint, max: bigint, maxText = formatFixed(max, scale)): string {
+function expectation(scale: number, min: bigint, max: bigint, maxText = formatFixed(max, scale)): string {
   const kind = scale === 0 ? "an integer string" : `a decimal string with at most ${scale} fractional digits`;
   return `Expected ${kind} from ${formatFixed(min, scale)} to ${maxText} (no exponent, no + sign, no spaces)`;
 }
 
 export function fixedFormat(scale: number, min: bigint, max: bigint, maxText?: string): FixedFormat {
-  return { scale, min, max, expected: describe(scale, min, max, maxText) };
+  return { scale, min, max, expected: expectation(scale, min, max, maxText) };
 }
