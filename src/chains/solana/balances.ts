@@ -4,6 +4,7 @@
  * floats in the RPC response are never looked at.
  */
 import type { TokenBalance } from "@solana/web3.js";
+import { parseTokenUnits } from "../../lib/money/units";
 import { refuse, type PaymentRefusal } from "../types";
 
 /** A qualifying rise: which account rose (its index in the message's account keys) and by how much. */
@@ -14,12 +15,11 @@ export interface Rise {
 
 export type Judgement = { ok: true; rises: Rise[] } | PaymentRefusal;
 
-const INTEGER = /^\d+$/;
-
 /** Parses an RPC integer string; anything else means the endpoint answered garbage, so it throws. */
 function units(text: string): bigint {
-  if (!INTEGER.test(text)) throw new Error("token amount is not an integer string");
-  return BigInt(text);
+  const parsed = parseTokenUnits(text);
+  if (!parsed.ok) throw new Error("token amount is not an integer string");
+  return parsed.value;
 }
 
 /**
