@@ -114,11 +114,24 @@ export interface CreditLot {
   expiresAt: number | null;
 }
 
+/** A lot expiring exactly at `now` is already gone (meter_settle() spends only `expires_at > now`). */
+export const isSpendable = (lot: CreditLot, now: number): boolean => lot.expiresAt === null || lot.expiresAt > now;
+
 /** Credits spendable at `now`: lots that have not expired. */
 export function creditBalance(lots: readonly CreditLot[], now: number): bigint {
   let total = 0n;
-  for (const lot of lots) if (lot.expiresAt === null || lot.expiresAt > now) total += lot.remaining;
+  for (const lot of lots) if (isSpendable(lot, now)) total += lot.remaining;
   return total;
+}
+
+/**
+ * The burn order, as meter_settle() spends (sql: `expires_at nulls last, created_at, id`): the spendable lots,
+ * soonest-expiring first, never-expiring last. Lots of one expiry keep the order given: list them oldest first.
+ * The database decides every burn; this order is what the caches hold, and test/rules checks the two agree.
+ */
+export function inBurnOrder<L extends CreditLot>(lots: readonly L[], now: number): L[] {
+  const expiry = (lot: CreditLot) => lot.expiresAt ?? Number.POSITIVE_INFINITY;
+  return lots.filter((lot) => isSpendable(lot, now)).sort((a, b) => (expiry(a) === expiry(b) ? 0 : expiry(a) < expiry(b) ? -1 : 1));
 }
 
 export type Reason =

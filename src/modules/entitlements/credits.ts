@@ -12,6 +12,7 @@ import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
 import { OPERATOR } from "../teams/service";
 import { publishBalance } from "./changes";
+import { inBurnOrder } from "./compute";
 
 const Q = queries(["credit_grant_lock_many", "credit_grant_insert"]);
 
@@ -44,11 +45,8 @@ export async function grantCreditsInTx(tx: Sql, tenant: Tenant, companyId: strin
     newId("cgr"), tenant.teamId, tenant.environment, companyId, input.amount, input.reason ?? null, input.expiresAt ?? null,
   ]))!;
   await recordAudit(tx, { ...tenant, actor, action: "credit.grant", resourceType: "credit_grant", resourceId: grant.id, details: { companyId, amount: input.amount.toString() } });
-  // Burn order: soonest-expiring first, never-expiring last (the new grant is the newest of its expiry).
-  const lots = [...held, grant]
-    .filter((g) => g.expires_at === null || g.expires_at.getTime() > now)
-    .map((g) => ({ remaining: g.remaining, expiresAt: g.expires_at?.getTime() ?? null }))
-    .sort((a, b) => (a.expiresAt ?? Infinity) - (b.expiresAt ?? Infinity));
+  // `held` comes locked in burn order and the new grant is the newest of its expiry: oldest first, as inBurnOrder asks.
+  const lots = inBurnOrder([...held, grant].map((g) => ({ remaining: g.remaining, expiresAt: g.expires_at?.getTime() ?? null })), now);
   await publishBalance(tx, tenant, companyId, lots.map((l) => [l.remaining.toString(), l.expiresAt]));
   return grant;
 }

@@ -17,7 +17,7 @@ Rate limited: 500 requests per credential per sliding 60 s (429 \`{error: "Rate 
 const RULES = `Which entitlement applies: a company override if there is one; otherwise the most generous of the company's plan and
 add-on plans (unlimited boolean > quota (higher limit first) > credits (cheaper first) > trait rule > switched off).
 Quotas reset on the company's billing anchor (day, week, month by the anchor's day of the month, or lifetime).
-Credits are spendable when unexpired; they burn soonest-expiring first.`;
+Credits are spendable until they expire; they burn soonest-expiring first, never-expiring last, then oldest first.`;
 
 export function entitlementRoutes(deps: AppDeps) {
   return new Elysia()
