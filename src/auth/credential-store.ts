@@ -184,7 +184,7 @@ export class CredentialStore {
     const batch = this.used;
     this.used = new Map();
     try {
-      // Keys this store never loaded have no tenant here and are left out: only tests mark such keys.
+      // The auth plugin marks only keys this store resolved; an id it never loaded has no tenant here and is left out.
       const ids = [...batch.keys()].filter((id) => this.tenantOfKey.has(id));
       const tenants = ids.map((id) => this.tenantOfKey.get(id)!);
       await run(this.sql, Q.api_key_touch_many, [
