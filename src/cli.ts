@@ -23,8 +23,8 @@ const USAGE = `Usage: npm run cli -- <command> [options]
   team create --name <name>
   key create --team <id> --kind secret|restricted|publishable|legacy [--environment development|production]
              [--name <name>] [--description <text>] [--permissions a,b] [--expires-at <ISO date>]
-  key list --team <id>
-  key revoke --team <id> --id <key id>
+  key list --team <id> [--environment ...]
+  key revoke --team <id> --id <key id> [--environment ...]
   session create --team <id> --email <user email> --roles admin,catalog:read,... [--environment ...] [--ttl-hours N]
   plan create --team <id> --name <name> [--tier <tier>] [--environment ...]
   feature create --team <id> --name <name> --key <featureKey> --type boolean|event|trait
@@ -110,9 +110,9 @@ async function dispatch(sql: Sql, command: string, o: Opts, baseUrl: string): Pr
       }, now);
     }
     case "key list":
-      return { keys: await listKeys(sql, need(o, "team")) };
+      return { keys: await listKeys(sql, need(o, "team"), environment(o)) };
     case "key revoke":
-      return revokeKey(sql, need(o, "team"), need(o, "id"));
+      return revokeKey(sql, need(o, "team"), environment(o), need(o, "id"));
     case "session create":
       return createDashboardSession(sql, {
         teamId: need(o, "team"), environment: environment(o), userEmail: need(o, "email"), roles: list(need(o, "roles")) ?? [],

@@ -30,10 +30,13 @@ test("team, key, list, revoke: each prints one JSON object; the raw key only at 
   const team = JSON.parse(cli("team", "create", "--name", "CLI team").out);
   const key = JSON.parse(cli("key", "create", "--team", team.id, "--kind", "restricted", "--permissions", "customers.read,tokens.create", "--environment", "production", "--name", "ci").out);
   expect(key).toMatchObject({ type: "RESTRICTED", environmentMode: "PRODUCTION", permissions: ["customers.read", "tokens.create"], prefix: key.key.slice(0, 16) });
-  const listed = JSON.parse(cli("key", "list", "--team", team.id).out);
+  const listed = JSON.parse(cli("key", "list", "--team", team.id, "--environment", "production").out);
   expect(listed.keys).toHaveLength(1);
   expect(JSON.stringify(listed)).not.toContain(key.key);
-  const revoked = JSON.parse(cli("key", "revoke", "--team", team.id, "--id", key.id).out);
+  // Key commands act within one environment, development unless named, like every other command.
+  expect(JSON.parse(cli("key", "list", "--team", team.id).out).keys).toHaveLength(0);
+  expect(cli("key", "revoke", "--team", team.id, "--id", key.id).err).toContain(`No key ${key.id} in team ${team.id} (development)`);
+  const revoked = JSON.parse(cli("key", "revoke", "--team", team.id, "--id", key.id, "--environment", "production").out);
   expect(revoked.revokedAt).not.toBeNull();
 });
 

@@ -1,5 +1,5 @@
 -- Settles one metering batch in one statement and one transaction: see meter_settle() in
--- sql/migrations/00010_idempotency_per_company.sql (its current definition). Returns one row:
+-- sql/functions/meter_settle.sql. Returns one row:
 -- `settled` jsonb {r, changes}.
 -- Per request (parallel arrays): $1 id[], $2 team_id[], $3 environment[], $4 source[], $5 name[], $6 company_id[],
 -- $7 user_id[], $8 feature_id[], $9 quantity[] as text, $10 traits[] as JSON text, $11 idempotency_key[],

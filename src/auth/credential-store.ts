@@ -88,7 +88,15 @@ export class CredentialStore {
   /** by `team|environment|id`: an embed token names its issuing key within its own tenant */
   private readonly keysById: LoadingCache<KeyRecord>;
   private readonly sessions: LoadingCache<SessionRecord>;
+  /** key id -> when last used, since the last flush */
   private used = new Map<string, number>();
+  /**
+   * The tenant of every key this store has loaded, so the lastUsedAt flush can name each key's team and
+   * environment, as every tenant statement does. A key's tenant never changes, so no entry goes stale;
+   * there is one per key this process has seen, and a key is only ever marked used after this store
+   * resolved it.
+   */
+  private readonly tenantOfKey = new Map<string, { teamId: string; environment: Environment }>();
   private flushTimer: ReturnType<typeof setInterval> | undefined;
   private unlisten: (() => Promise<void>) | undefined;
 
@@ -99,19 +107,19 @@ export class CredentialStore {
     private onFlushError: (error: unknown) => void = () => {},
   ) {
     const options = { maxEntries: MAX_ENTRIES, ttlMs, negativeTtlMs: Math.min(ttlMs, NEGATIVE_TTL_MS) };
-    this.keysByRaw = new LoadingCache(async (raw) => {
-      const row = await runOne<KeyRow>(this.sql, Q.api_key_find_by_hash, [sha256Hex(raw)]);
-      return row ? toKey(row) : null;
-    }, clock, options);
-    this.keysById = new LoadingCache(async (key) => {
-      const row = await runOne<KeyRow>(this.sql, Q.api_key_find_by_id, key.split("|"));
-      return row ? toKey(row) : null;
-    }, clock, options);
+    this.keysByRaw = new LoadingCache(async (raw) => this.loadedKey(await runOne<KeyRow>(this.sql, Q.api_key_find_by_hash, [sha256Hex(raw)])), clock, options);
+    this.keysById = new LoadingCache(async (key) => this.loadedKey(await runOne<KeyRow>(this.sql, Q.api_key_find_by_id, key.split("|"))), clock, options);
     this.sessions = new LoadingCache(async (hash) => {
       const r = await runOne<SessionRow>(this.sql, Q.dashboard_session_find_by_hash, [hash]);
       if (!r) return null;
       return { id: r.id, teamId: r.team_id, environment: r.environment, userEmail: r.user_email, roles: r.roles, expiresAt: r.expires_at.getTime(), revokedAt: r.revoked_at?.getTime() ?? null };
     }, clock, options);
+  }
+
+  private loadedKey(row: KeyRow | undefined): KeyRecord | null {
+    if (!row) return null;
+    this.tenantOfKey.set(row.id, { teamId: row.team_id, environment: row.environment });
+    return toKey(row);
   }
 
   /** Subscribes to revocations from every instance and starts the lastUsedAt flusher. */
@@ -171,7 +179,12 @@ export class CredentialStore {
     const batch = this.used;
     this.used = new Map();
     try {
-      await run(this.sql, Q.api_key_touch_many, [[...batch.keys()], [...batch.values()].map((ms) => new Date(ms).toISOString())]);
+      // The auth plugin marks only keys this store resolved; an id it never loaded has no tenant here and is left out.
+      const ids = [...batch.keys()].filter((id) => this.tenantOfKey.has(id));
+      const tenants = ids.map((id) => this.tenantOfKey.get(id)!);
+      await run(this.sql, Q.api_key_touch_many, [
+        tenants.map((t) => t.teamId), tenants.map((t) => t.environment), ids, ids.map((id) => new Date(batch.get(id)!).toISOString()),
+      ]);
     } catch (error) {
       // Put the batch back (newer uses recorded meanwhile win) so the next flush retries it.
       for (const [id, at] of batch) if ((this.used.get(id) ?? 0) < at) this.used.set(id, at);

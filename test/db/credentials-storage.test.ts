@@ -55,9 +55,11 @@ test("a refused (403) or invalid (400, though it spends rate limit) call does no
 test("a failed lastUsedAt flush keeps the batch for the next one", async () => {
   const { CredentialStore } = await import("../../src/auth/credential-store");
   const { createSql } = await import("../../src/db/client");
+  const store = new CredentialStore(t.db.sql, t.clock, 30_000);
+  await store.keyByRaw(team.keys.legacy!); // a key is marked used once the store has resolved it
   const closed = createSql(t.db.url, { max: 1 });
   await closed.end();
-  const store = new CredentialStore(closed, t.clock, 30_000);
+  (store as unknown as { sql: unknown }).sql = closed;
   store.markUsed(team.keyIds.legacy!);
   await expect(store.flushLastUsed()).rejects.toThrow();
   // Same store, pool swapped for a live one: the retained batch is written.

@@ -8,11 +8,14 @@ afterAll(() => db.drop());
 
 const files = [...new Glob("*.sql").scanSync("sql/queries")].sort();
 // Statements that legitimately span tenants: lookups by a secret's hash (the hash names the tenant),
-// the operator's team-wide key list, revocation and entitlement-change notices (their payload names the tenant), and the batched lastUsedAt flush by key id.
+// revocation and entitlement-change notices (their payload names the tenant), and teams themselves.
 // meter_settle.sql passes each request's tenant to meter_settle(), whose every statement joins on team_id and environment.
 // Settlement: the sweeper's work list spans every tenant (each row carries its own), and the replay guard
 // looks a transaction up across every team, since one transaction proves one payment anywhere.
-const CROSS_TENANT = new Set(["checkout_session_list_due.sql", "payment_find_by_tx.sql", "meter_settle.sql", "api_key_find_by_hash.sql", "dashboard_session_find_by_hash.sql", "api_key_touch_many.sql", "credential_notify_revoked.sql", "entitlement_change_notify.sql", "team_insert.sql", "team_find_by_id.sql"]);
+const CROSS_TENANT = new Set(["checkout_session_list_due.sql", "payment_find_by_tx.sql", "meter_settle.sql", "api_key_find_by_hash.sql", "dashboard_session_find_by_hash.sql", "credential_notify_revoked.sql", "entitlement_change_notify.sql", "team_insert.sql", "team_find_by_id.sql"]);
+
+// Repository modules load their statements with `queries([...names])` and run them as `Q.<name>`.
+const srcText = (await Promise.all([...new Glob("src/**/*.ts").scanSync(".")].map((f) => Bun.file(f).text()))).join("\n");
 
 describe("sql/queries", () => {
   for (const file of files) {
@@ -22,11 +25,19 @@ describe("sql/queries", () => {
       const described = await db.sql.unsafe(text).describe();
       expect(described.string).toBe(text);
     });
+    test(`${file} is run by src`, () => {
+      expect(srcText).toMatch(new RegExp(`\\bQ\\.${file.slice(0, -4)}\\b`));
+    });
     if (!CROSS_TENANT.has(file)) {
       test(`${file} filters on team_id and environment`, async () => {
         const text = (await Bun.file(`sql/queries/${file}`).text()).replace(/^--.*$/gm, "");
         expect(text).toContain("team_id");
         expect(text).toContain("environment");
+        // A statement that finds existing rows compares both keys: `environment in (every environment)` is no filter.
+        if (/\bwhere\b/i.test(text)) {
+          expect(text).toMatch(/team_id\s*=/);
+          expect(text).toMatch(/environment\s*=/);
+        }
       });
     }
   }

@@ -17,6 +17,7 @@ test("a failing shutdown step does not skip the ones after it, and its error is 
   const deps = await startAppDeps(db.sql, config, clock, new Logger("silent", () => {}));
   const team = await createTeam(db.sql, "Shutdown");
   const key = await createKey(db.sql, { teamId: team.id, environment: "development", type: "SECRET", name: "k" }, clock.now());
+  await deps.credentials.keyByRaw(key.key); // a key is marked used once the store has resolved it
   deps.credentials.markUsed(key.id); // flushed by the credentials step, which comes after the entitlements one
   deps.entitlements.stop = () => Promise.reject(new Error("entitlements failed to stop"));
   await expect(deps.stop()).rejects.toThrow("entitlements failed to stop");

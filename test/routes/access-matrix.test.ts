@@ -172,7 +172,7 @@ describe("401: missing or invalid credentials", () => {
     const minted = await t.call("POST", "/api-keys/tokens", { token: key.key, body: { company: { id: "matrix-co" } } });
     expect(minted.status).toBe(201);
     expect((await t.call("GET", "/companies", { token: key.key })).status).toBe(200);
-    await revokeKey(t.db.sql, team.teamId, key.id);
+    await revokeKey(t.db.sql, team.teamId, "development", key.id);
     // The NOTIFY reaches this instance's cache asynchronously; wait for it (bounded).
     for (let i = 0; i < 50 && (await t.call("GET", "/companies", { token: key.key })).status === 200; i++) await Bun.sleep(20);
     await expect401({ token: key.key }, "revoked_credentials");

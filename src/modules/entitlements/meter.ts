@@ -1,8 +1,7 @@
 /**
  * The metering write path: group commit. Each request joins a queue and waits; a flush takes what
- * has queued (up to `maxBatch`) and settles all of it in ONE statement, meter_settle() (current
- * definition: sql/migrations/00010_idempotency_per_company.sql; first written in 00004),
- * which in one transaction:
+ * has queued (up to `maxBatch`) and settles all of it in ONE statement, meter_settle() (defined in
+ * sql/functions/meter_settle.sql), which in one transaction:
  *   1. reads stored outcomes of idempotency keys already used (retries: they consume nothing)
  *   2. creates missing usage counters, then locks the counters and credit grants the batch spends
  *      from, in a fixed order

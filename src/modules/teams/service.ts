@@ -102,15 +102,15 @@ export async function createKey(sql: Sql, input: NewKey, now: number) {
   return { ...presentKey(row), key: raw };
 }
 
-export async function listKeys(sql: Sql, teamId: string) {
-  return (await run<KeyRow>(sql, Q.api_key_list_by_team, [teamId])).map(presentKey);
+export async function listKeys(sql: Sql, teamId: string, environment: Environment) {
+  return (await run<KeyRow>(sql, Q.api_key_list_by_team, [teamId, environment])).map(presentKey);
 }
 
-export async function revokeKey(sql: Sql, teamId: string, keyId: string) {
+export async function revokeKey(sql: Sql, teamId: string, environment: Environment, keyId: string) {
   const row = await sql.begin(async (tx) => {
-    const revoked = await runOne<KeyRow>(tx, Q.api_key_revoke, [teamId, keyId]);
-    if (!revoked) throw notFound(`No key ${keyId} in team ${teamId}`);
-    await recordAudit(tx, { teamId, environment: revoked.environment, actor: OPERATOR, action: "api_key.revoke", resourceType: "api_key", resourceId: keyId });
+    const revoked = await runOne<KeyRow>(tx, Q.api_key_revoke, [teamId, environment, keyId]);
+    if (!revoked) throw notFound(`No key ${keyId} in team ${teamId} (${environment})`);
+    await recordAudit(tx, { teamId, environment, actor: OPERATOR, action: "api_key.revoke", resourceType: "api_key", resourceId: keyId });
     // Every instance evicts the key from its cache when this commits.
     await run(tx, Q.credential_notify_revoked, [keyId]);
     return revoked;

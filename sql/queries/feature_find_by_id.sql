@@ -1,4 +1,0 @@
--- A feature by id. Returns one row or none.
--- $1 team_id, $2 environment, $3 id
-select id, name, feature_key, feature_type, event_key, icon, description, created_at from features
-where team_id = $1 and environment = $2 and id = $3
