@@ -61,7 +61,8 @@ declare
   r record;
   found_n int;
   s int; j int;
-  cost bigint; balance bigint; take bigint;
+  -- numeric: a cost (per use x quantity) or a balance (the sum of a company's lots) may pass int8.
+  cost numeric; balance numeric; take bigint;
   changes jsonb[] := '{}';
 begin
   -- 1. Retries: the first attempt's outcome, stored with its event (a key is one company's).
@@ -142,7 +143,8 @@ begin
       when 'deny' then outcome[i] := 'feature_not_enabled';
       when 'quota' then
         s := p_counter_slot[i];
-        if c_used[s] + p_quantity[i] > p_limit[i] then
+        -- Compared without adding, so that a count near int8 max cannot overflow (used may exceed a lowered limit).
+        if p_quantity[i] > p_limit[i] - c_used[s] then
           outcome[i] := 'limit_reached';
         else
           c_used[s] := c_used[s] + p_quantity[i];
@@ -151,10 +153,11 @@ begin
         end if;
       when 'credit' then
         s := p_credit_slot[i];
-        cost := p_per_use[i] * p_quantity[i];
+        cost := p_per_use[i]::numeric * p_quantity[i];
         balance := 0;
         for j in k_first[s] .. k_last[s] loop balance := balance + l_remaining[j]; end loop;
-        if balance < cost then
+        -- One use burns at most int8 max credits (the events column); more is refused, as in decide().
+        if balance < cost or cost > 9223372036854775807 then
           outcome[i] := 'insufficient_credits';
         else
           burned[i] := cost;

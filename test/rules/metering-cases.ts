@@ -41,12 +41,6 @@ export interface MeteringCase {
   usedAfter?: bigint;
   /** each lot's remaining after the use, in `lots` order (default: unchanged) */
   lotsAfter?: bigint[];
-  /**
-   * Known defect of meter_settle() (sql/migrations/00010): it adds in int8, so a sum past 2^63-1 raises
-   * 22003 (bigint out of range) and the use fails with a 500 instead of the outcome here, which TypeScript
-   * answers. The database side asserts that failure, so fixing the SQL makes it fail: then drop the flag.
-   */
-  sqlOverflows?: true;
 }
 
 /** What a use is made of, without what it should give. */
@@ -79,8 +73,8 @@ export const METERING_CASES: MeteringCase[] = [
   { name: "quota: usage above a lowered limit", grant: quota(3n), used: 5n, quantity: 1n, outcome: "limit_reached" },
   { name: "quota: the last unit of an int8-max limit", grant: quota(INT8_MAX), used: INT8_MAX - 1n, quantity: 1n, outcome: "accepted", usedAfter: INT8_MAX },
   { name: "quota: at a limit of int8 max - 1", grant: quota(INT8_MAX - 1n), used: INT8_MAX - 1n, quantity: 1n, outcome: "limit_reached" },
-  { name: "quota: at an int8-max limit, one more", grant: quota(INT8_MAX), used: INT8_MAX, quantity: 1n, outcome: "limit_reached", sqlOverflows: true },
-  { name: "quota: quantity crossing an int8-max limit", grant: quota(INT8_MAX), used: INT8_MAX - 1n, quantity: 2n, outcome: "limit_reached", sqlOverflows: true },
+  { name: "quota: at an int8-max limit, one more", grant: quota(INT8_MAX), used: INT8_MAX, quantity: 1n, outcome: "limit_reached" },
+  { name: "quota: quantity crossing an int8-max limit", grant: quota(INT8_MAX), used: INT8_MAX - 1n, quantity: 2n, outcome: "limit_reached" },
   { name: "quota: a retry of the last unit replays, not refused", grant: quota(5n), used: 4n, quantity: 1n, retry: true, outcome: "accepted", usedAfter: 5n },
   { name: "quota: a retry of a refusal stays refused", grant: quota(5n), used: 5n, quantity: 1n, retry: true, outcome: "limit_reached" },
 
@@ -101,7 +95,7 @@ export const METERING_CASES: MeteringCase[] = [
   { name: "credit: empty lots are passed over", grant: credit(1n), lots: [expiring(0n, HOUR), expiring(5n, 2 * HOUR)], quantity: 2n, outcome: "accepted", lotsAfter: [0n, 3n] },
   { name: "credit: one credit of an int8-max lot", grant: credit(1n), lots: [never(INT8_MAX)], quantity: 1n, outcome: "accepted", lotsAfter: [INT8_MAX - 1n] },
   { name: "credit: an int8-max cost that empties an int8-max lot", grant: credit(INT8_MAX), lots: [never(INT8_MAX)], quantity: 1n, outcome: "accepted", lotsAfter: [0n] },
-  { name: "credit: a cost past int8 max", grant: credit(INT8_MAX), lots: [never(INT8_MAX)], quantity: 2n, outcome: "insufficient_credits", sqlOverflows: true },
-  { name: "credit: a balance past int8 max", grant: credit(1n), lots: [never(INT8_MAX), expiring(1n, DAY)], quantity: 1n, outcome: "accepted", lotsAfter: [INT8_MAX, 0n], sqlOverflows: true },
+  { name: "credit: a cost past int8 max", grant: credit(INT8_MAX), lots: [never(INT8_MAX)], quantity: 2n, outcome: "insufficient_credits" },
+  { name: "credit: a balance past int8 max", grant: credit(1n), lots: [never(INT8_MAX), expiring(1n, DAY)], quantity: 1n, outcome: "accepted", lotsAfter: [INT8_MAX, 0n] },
   { name: "credit: a retry replays the first outcome and burns once", grant: credit(2n), lots: [never(5n)], quantity: 2n, retry: true, outcome: "accepted", lotsAfter: [1n] },
 ];

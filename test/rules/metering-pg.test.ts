@@ -95,11 +95,6 @@ async function runInDatabase(c: CaseInput) {
 for (const c of METERING_CASES) {
   test(c.name, async () => {
     const { first, retried, state } = await runInDatabase(c);
-    if (c.sqlOverflows) {
-      expect(first).toMatchObject({ code: "22003" }); // bigint out of range: the known defect, nothing written
-      expect(state).toEqual({ usedAfter: c.used ?? 0n, lotsAfter: (c.lots ?? []).map((l) => l.remaining) });
-      return;
-    }
     if (first instanceof Error) throw first;
     const expected = expectedOf(c);
     expect({ outcome: first.outcome, ...state }).toEqual(expected);
@@ -107,7 +102,7 @@ for (const c of METERING_CASES) {
   });
 }
 
-// Small values only: past int8 the database fails by design of the table's `sqlOverflows` cases.
+// Small values: the int8 edges are the table's own cases; random ones look for disagreements in the ordinary range.
 const lot = fc.record({
   remaining: fc.bigInt({ min: 0n, max: 12n }),
   expiresIn: fc.option(fc.constantFrom(-HOUR, -1, 0, 1, HOUR, 2 * HOUR), { nil: null }),

@@ -181,6 +181,9 @@ export function currentPeriod(company: CompanyFacts, period: Period, now: number
   return bounds;
 }
 
+/** One use burns at most this many credits (events.credits_burned is an int8); more is refused, as meter_settle() does. */
+const MAX_BURN = 2n ** 63n - 1n;
+
 const denied = (reason: Reason): Decision => ({ access: false, reason, limit: null, used: null, remaining: null, period: null, creditsPerUse: null, creditBalance: null });
 
 /** What a check answers for `quantity` more units of a feature under `grant`. */
@@ -203,7 +206,8 @@ export function decide(grant: Grant | null, company: CompanyFacts, featureId: st
     }
     case "credit": {
       const balance = creditBalance(company.lots, now);
-      const access = balance >= grant.creditsPerUse! * quantity;
+      const cost = grant.creditsPerUse! * quantity;
+      const access = balance >= cost && cost <= MAX_BURN;
       return { access, reason: access ? "credits_available" : "insufficient_credits", limit: null, used: null, remaining: null, period: null, creditsPerUse: grant.creditsPerUse, creditBalance: balance };
     }
   }
