@@ -94,8 +94,9 @@ describe("forged session JWTs", () => {
     }
   });
 
-  test("401 expired_credentials once past exp", async () => {
+  test("401 expired_credentials once past exp, also for a token verified (and remembered) while valid", async () => {
     const token = await mintJwt(t.call);
+    expect(await answer(t.call, token)).toEqual(OK);
     t.clock.advance(3_600_000);
     try {
       expect(await answer(t.call, token)).toEqual({ status: 401, code: "expired_credentials" });
