@@ -7,6 +7,8 @@ import type { Config } from "./config";
 import type { Clock } from "./lib/clock";
 import type { Logger } from "./lib/logger";
 import { CredentialStore } from "./auth/credential-store";
+import { EmbedTokens } from "./auth/embed-tokens";
+import { TokenKeys } from "./auth/token-keys";
 import { EntitlementRuntime } from "./modules/entitlements/runtime";
 import { createRateLimiter, type RateLimiter } from "./ratelimit";
 import { ChainPool } from "./chains/pool";
@@ -22,7 +24,8 @@ export interface AppDeps {
   entitlements: EntitlementRuntime;
   /** null when RATE_LIMIT_ENABLED=false */
   rateLimiter: RateLimiter | null;
-  tokenSigningSecret: string;
+  /** signs and verifies embed tokens and session JWTs (current and, during a rotation, previous secret) */
+  embedTokens: EmbedTokens;
   /** chain registry, worker pool and cache hook for payment settlement */
   settlement: SettlementDeps;
 }
@@ -32,6 +35,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logger: Logger): Promise<AppDeps & { stop(): Promise<void> }> {
   const credentials = new CredentialStore(sql, clock, config.keyCacheTtlMs, (error) => logger.warn("lastUsedAt flush failed; will retry", { error: message(error) }));
   await credentials.start();
+  const embedTokens = new EmbedTokens(await TokenKeys.create(config.tokenSigningSecret, config.previousTokenSigningSecret), clock);
   const entitlements = new EntitlementRuntime(sql, clock, logger);
   await entitlements.start();
   const rateLimiter = createRateLimiter({ enabled: config.rateLimitEnabled, redisUrl: config.redisUrl }, (error) =>
@@ -57,7 +61,7 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     credentials,
     entitlements,
     rateLimiter,
-    tokenSigningSecret: config.tokenSigningSecret,
+    embedTokens,
     settlement,
     /** Settles queued usage, flushes lastUsedAt, closes the limiter; the pool stays open for the caller. */
     async stop() {

@@ -18,6 +18,7 @@ const EnvSchema = T.Object({
   DATABASE_POOL_SIZE: T.Optional(T.Integer({ minimum: 1, maximum: 200 })),
   REDIS_URL: T.Optional(T.String({ pattern: "^rediss?://" })),
   TOKEN_SIGNING_SECRET: T.Optional(T.String({ minLength: 32 })),
+  TOKEN_SIGNING_SECRET_PREVIOUS: T.Optional(T.String({ minLength: 32 })),
   LINK_SIGNING_SECRET: T.Optional(T.String({ minLength: 32 })),
   BODY_LIMIT_BYTES: T.Optional(T.Integer({ minimum: 1024, maximum: 50 * 1024 * 1024 })),
   KEY_CACHE_TTL_SECONDS: T.Optional(T.Integer({ minimum: 0, maximum: 3600 })),
@@ -34,7 +35,7 @@ const EnvSchema = T.Object({
 type Env = Static<typeof EnvSchema>;
 
 // Never echoed in a configuration error: they hold secrets or credentials.
-const SECRET_VARIABLES = new Set(["TOKEN_SIGNING_SECRET", "LINK_SIGNING_SECRET", "DATABASE_URL", "REDIS_URL"]);
+const SECRET_VARIABLES = new Set(["TOKEN_SIGNING_SECRET", "TOKEN_SIGNING_SECRET_PREVIOUS", "LINK_SIGNING_SECRET", "DATABASE_URL", "REDIS_URL"]);
 
 export interface Config {
   port: number;
@@ -46,6 +47,8 @@ export interface Config {
   databasePoolSize: number;
   redisUrl: string | undefined;
   tokenSigningSecret: string;
+  /** During a rotation: the secret tokens were signed with before, still accepted (never used to sign). */
+  previousTokenSigningSecret: string | undefined;
   linkSigningSecret: string;
   bodyLimitBytes: number;
   keyCacheTtlMs: number;
@@ -97,6 +100,7 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     databasePoolSize: env.DATABASE_POOL_SIZE ?? 10,
     redisUrl: env.REDIS_URL,
     tokenSigningSecret: secrets.tokenSigningSecret,
+    previousTokenSigningSecret: env.TOKEN_SIGNING_SECRET_PREVIOUS,
     linkSigningSecret: secrets.linkSigningSecret,
     bodyLimitBytes: env.BODY_LIMIT_BYTES ?? 1024 * 1024,
     keyCacheTtlMs: (env.KEY_CACHE_TTL_SECONDS ?? 30) * 1000,

@@ -7,14 +7,14 @@ import { sha256Hex } from "../lib/hash";
 import { unauthorized } from "../lib/errors";
 import type { Clock } from "../lib/clock";
 import type { CredentialStore, KeyRecord } from "./credential-store";
+import type { EmbedTokens } from "./embed-tokens";
 import { DASHBOARD_COOKIE, DASHBOARD_SESSION_PREFIX, EMBED_TOKEN_PREFIX, parseRawKey, type ParsedKey } from "./key-format";
 import { KIND_BY_KEY_TYPE, type Principal } from "./kinds";
-import { verifyEmbedToken } from "./tokens";
 
 export interface ResolveDeps {
   credentials: CredentialStore;
   clock: Clock;
-  tokenSigningSecret: string;
+  embedTokens: EmbedTokens;
 }
 
 const invalid = () => unauthorized("Invalid credentials", "invalid_credentials");
@@ -79,7 +79,7 @@ function keyPrincipal(deps: ResolveDeps, parsed: ParsedKey, key: KeyRecord | nul
 }
 
 async function resolveEmbedToken(deps: ResolveDeps, raw: string): Promise<Principal> {
-  const claims = verifyEmbedToken(deps.tokenSigningSecret, raw);
+  const claims = await deps.embedTokens.verify(raw);
   if (!claims) throw invalid();
   const now = deps.clock.now();
   if (claims.exp * 1000 <= now) throw unauthorized("Access token has expired", "expired_credentials");

@@ -5,10 +5,11 @@
  * Both are company-scoped browser credentials. Each names the key that issued it, and stops working
  * when that key is revoked or expires.
  */
-import { base64url, fromBase64url, hmacSha256, signPayload, verifyPayload } from "../lib/hash";
-import { timingSafeEqual } from "../lib/timing-safe";
+import { errors, jwtVerify, SignJWT, type JWTPayload } from "jose";
+import { fromBase64url, signPayload, verifyPayload } from "../lib/hash";
 import { EMBED_TOKEN_PREFIX } from "./key-format";
 import type { Environment } from "./kinds";
+import type { TokenKey, TokenKeys } from "./token-keys";
 
 export interface EmbedClaims {
   jti: string;
@@ -23,34 +24,33 @@ export interface EmbedClaims {
 
 const PURPOSE = "embed-token";
 const JWT_ISSUER = "billing-entitlements";
+const JWT_AUDIENCE = "embed";
 
 export function signEmbedToken(secret: string, claims: EmbedClaims): string {
   return EMBED_TOKEN_PREFIX + signPayload(secret, PURPOSE, claims);
 }
 
-export function signSessionJwt(secret: string, claims: EmbedClaims, nowSeconds: number): string {
-  const header = base64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
-  const payload = base64url(
-    JSON.stringify({
-      iss: JWT_ISSUER,
-      aud: "embed",
-      sub: claims.userId,
-      jti: claims.jti,
-      tid: claims.teamId,
-      env: claims.environment,
-      cid: claims.companyId,
-      kid: claims.issuedByKeyId,
-      iat: nowSeconds,
-      exp: claims.exp,
-    }),
-  );
-  return `${header}.${payload}.${base64url(hmacSha256(secret, `${header}.${payload}`))}`;
+export function signSessionJwt(key: TokenKey, claims: EmbedClaims, nowSeconds: number): Promise<string> {
+  const payload = { iss: JWT_ISSUER, aud: JWT_AUDIENCE, sub: claims.userId, jti: claims.jti, tid: claims.teamId, env: claims.environment, cid: claims.companyId, kid: claims.issuedByKeyId, iat: nowSeconds, exp: claims.exp };
+  return new SignJWT(payload).setProtectedHeader({ alg: "HS256", typ: "JWT", kid: key.kid }).sign(key.cryptoKey);
 }
 
-/** Claims of a well-formed, correctly signed token (expiry is the caller's check); null otherwise. */
-export function verifyEmbedToken(secret: string, raw: string): EmbedClaims | null {
-  const claims = raw.startsWith(EMBED_TOKEN_PREFIX) ? verifyPayload<EmbedClaims>(secret, PURPOSE, raw.slice(EMBED_TOKEN_PREFIX.length)) : verifyJwt(secret, raw);
+/**
+ * Claims of a well-formed token signed by an accepted key; null otherwise. Expiry is the caller's check
+ * (an expired but genuine token is returned, so the caller can say "expired" rather than "invalid").
+ */
+export async function verifyEmbedToken(keys: TokenKeys, raw: string, nowMs: number): Promise<EmbedClaims | null> {
+  const claims = raw.startsWith(EMBED_TOKEN_PREFIX) ? verifyBeTok(keys, raw.slice(EMBED_TOKEN_PREFIX.length)) : await verifyJwt(keys, raw, nowMs);
   return claims && wellTyped(claims) ? claims : null;
+}
+
+// be_tok_ tokens carry no key id (their format predates rotation): each accepted secret is tried in turn.
+function verifyBeTok(keys: TokenKeys, signed: string): EmbedClaims | null {
+  for (const key of keys.accepted) {
+    const claims = verifyPayload<EmbedClaims>(key.secret, PURPOSE, signed);
+    if (claims) return claims;
+  }
+  return null;
 }
 
 // A signed token with a missing or non-numeric `exp` must not become a token that never expires.
@@ -63,19 +63,42 @@ function wellTyped(c: EmbedClaims): boolean {
   );
 }
 
-function verifyJwt(secret: string, raw: string): EmbedClaims | null {
-  const parts = raw.split(".");
-  if (parts.length !== 3) return null;
-  const [header, payload, signature] = parts as [string, string, string];
+const toClaims = (p: JWTPayload): EmbedClaims =>
+  ({ jti: p.jti, teamId: p.tid, environment: p.env, companyId: p.cid, userId: p.sub, issuedByKeyId: p.kid, exp: p.exp }) as EmbedClaims;
+
+async function verifyJwt(keys: TokenKeys, raw: string, nowMs: number): Promise<EmbedClaims | null> {
+  // jose decodes leniently (padding, stray bits); a credential has one spelling, so every segment must be canonical.
+  if (!isCanonicalJws(raw)) return null;
   try {
-    const h = JSON.parse(new TextDecoder().decode(fromBase64url(header)));
-    // Only our own algorithm: never "none", never an asymmetric algorithm keyed with our secret.
-    if (h.alg !== "HS256") return null;
-    if (!timingSafeEqual(fromBase64url(signature), hmacSha256(secret, `${header}.${payload}`))) return null;
-    const p = JSON.parse(new TextDecoder().decode(fromBase64url(payload)));
-    if (p.iss !== JWT_ISSUER || p.aud !== "embed") return null;
-    return { jti: p.jti, teamId: p.tid, environment: p.env, companyId: p.cid, userId: p.sub, issuedByKeyId: p.kid, exp: p.exp };
-  } catch {
+    const { payload } = await jwtVerify(raw, (header) => keyFor(keys, header.kid), {
+      // Only our own algorithm: never "none", never HS512 or an asymmetric algorithm keyed with our secret.
+      algorithms: ["HS256"],
+      typ: "JWT",
+      issuer: JWT_ISSUER,
+      audience: JWT_AUDIENCE,
+      currentDate: new Date(nowMs),
+    });
+    return toClaims(payload);
+  } catch (error) {
+    // jose checks expiry only after the signature, so this payload is genuine.
+    if (error instanceof errors.JWTExpired) return toClaims(error.payload);
     return null;
+  }
+}
+
+function keyFor(keys: TokenKeys, kid: string | undefined): CryptoKey {
+  const key = keys.byKid(kid);
+  if (!key) throw new errors.JWKSNoMatchingKey();
+  return key.cryptoKey;
+}
+
+function isCanonicalJws(raw: string): boolean {
+  const parts = raw.split(".");
+  if (parts.length !== 3) return false;
+  try {
+    for (const part of parts) fromBase64url(part);
+    return true;
+  } catch {
+    return false;
   }
 }

@@ -24,9 +24,17 @@ export function base64url(bytes: Uint8Array | string): string {
   return (buf as unknown as Base64Bytes).toBase64({ alphabet: "base64url", omitPadding: true });
 }
 
-/** Throws on characters outside the base64url alphabet; callers treat that as a malformed value. */
+/**
+ * The bytes of canonical base64url text; throws on anything else, which callers treat as a malformed value.
+ * The standard decoder is lenient: it skips whitespace, takes `=` padding and ignores the unused low bits of
+ * the last character, so one signature could be written several ways. A credential must have exactly one
+ * spelling (it is a cache key, a rate-limit identity, a value compared by users), so only the text that
+ * re-encodes to itself is accepted.
+ */
 export function fromBase64url(text: string): Uint8Array {
-  return Uint8ArrayBase64.fromBase64(text, { alphabet: "base64url" });
+  const bytes = Uint8ArrayBase64.fromBase64(text, { alphabet: "base64url" });
+  if (base64url(bytes) !== text) throw new TypeError("Not canonical base64url");
+  return bytes;
 }
 
 /** `payload.signature`, both base64url; the secret is namespaced by purpose so one signature never serves two uses. */

@@ -92,11 +92,12 @@ function caller(app: ReturnType<typeof createApp>, deps: AppDeps, logger: Logger
 
 /**
  * A second server instance on the same database (its own pool, caches, meter and listener), as a
- * second process would be. It is closed at the end of the file, before the database is dropped.
+ * second process would be, optionally configured differently (another signing secret). It is closed at
+ * the end of the file, before the database is dropped.
  */
-export async function createPeerInstance(t: TestApp) {
+export async function createPeerInstance(t: TestApp, config: Partial<Config> = {}) {
   const sql = createSql(t.db.url, { max: 10 });
-  const deps = await startAppDeps(sql, t.config, t.clock, t.logger);
+  const deps = await startAppDeps(sql, { ...t.config, ...config }, t.clock, t.logger);
   const app = createApp(deps);
   t.closers.push(async () => {
     await deps.stop();

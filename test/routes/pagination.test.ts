@@ -2,6 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
+import { nonCanonicalSpellings, withStandardAlphabetSpelling } from "../helpers/base64-variants";
 import { upsertCompany, upsertUser } from "../../src/modules/customers/identify";
 
 const t = await createTestApp();
@@ -78,6 +79,20 @@ describe("GET /companies pagination", () => {
       expect(res.status).toBe(400);
       expect(Object.keys(res.body).sort()).toEqual(["details", "error"]);
     }
+  });
+
+  test("a cursor spelled any other way (padding, stray bits, the + / alphabet, whitespace) is 400", async () => {
+    let limit = 0; // each page size ends on another row, so its cursor has another signature
+    const { value: cursor, spelled } = await withStandardAlphabetSpelling(async () => (await get(`/companies?limit=${++limit}`)).body.nextCursor);
+    const cut = cursor.length - 5;
+    const spellings = { ...nonCanonicalSpellings(cursor), "standard alphabet": spelled, space: `${cursor.slice(0, cut)} ${cursor.slice(cut)}`, newline: `${cursor.slice(0, cut)}\n${cursor.slice(cut)}` };
+    const answers: Record<string, unknown> = {};
+    for (const [name, bad] of Object.entries(spellings)) {
+      const res = await get(`/companies?cursor=${encodeURIComponent(bad)}`);
+      answers[name] = { status: res.status, details: Object.keys(res.body.details ?? {}) };
+    }
+    expect(answers).toEqual(Object.fromEntries(Object.keys(spellings).map((name) => [name, { status: 400, details: ["query.cursor"] }])));
+    expect((await get(`/companies?cursor=${encodeURIComponent(cursor)}`)).status).toBe(200);
   });
 
   test("a cursor from another list or another team is 400", async () => {

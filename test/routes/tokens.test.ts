@@ -1,6 +1,6 @@
 /** POST /api-keys/tokens and POST /access-tokens: what they mint, upsert and record. */
 import { describe, expect, test } from "bun:test";
-import { createTestApp } from "../helpers/app";
+import { createTestApp, TEST_SECRETS } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 
 const t = await createTestApp();
@@ -52,9 +52,14 @@ describe("POST /access-tokens", () => {
     });
     expect(res.status).toBe(201);
     const [header, payload] = res.body.token.split(".");
-    expect(decode(header)).toEqual({ alg: "HS256", typ: "JWT" });
+    // kid: the first 8 bytes of the signing secret's SHA-256 (the key id the README documents)
+    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(TEST_SECRETS.TOKEN_SIGNING_SECRET)));
+    expect(decode(header)).toEqual({ alg: "HS256", typ: "JWT", kid: Buffer.from(digest.slice(0, 8)).toString("base64url") });
     const claims = decode(payload);
-    expect(claims).toMatchObject({ sub: res.body.userId, cid: res.body.companyId, tid: team.teamId, env: "development", kid: team.keyIds.legacy });
+    expect(claims).toEqual({
+      iss: "billing-entitlements", aud: "embed", sub: res.body.userId, jti: expect.stringMatching(/^tok_/), tid: team.teamId, env: "development",
+      cid: res.body.companyId, kid: team.keyIds.legacy, iat: expect.any(Number), exp: expect.any(Number),
+    });
     expect(claims.exp - claims.iat).toBe(120);
     const users = await t.call("GET", `/users?companyId=${res.body.companyId}`, { token: team.keys.secret });
     expect(users.body.data).toHaveLength(1);

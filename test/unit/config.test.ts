@@ -15,6 +15,7 @@ test.each([
   ["DATABASE_URL", "mysql://x"],
   ["REDIS_URL", "localhost:6379"],
   ["TOKEN_SIGNING_SECRET", "short"],
+  ["TOKEN_SIGNING_SECRET_PREVIOUS", "short"],
   ["LOG_LEVEL", "loud"],
   ["BODY_LIMIT_BYTES", "12"],
 ])("%s=%s stops the boot with a message naming the variable", async (name, value) => {
@@ -41,6 +42,15 @@ test("a bad secret or URL is named but never echoed", async () => {
   expect(message).toContain("DATABASE_URL=(value hidden)");
   expect(message).not.toContain("hunter2");
   expect(message).not.toContain("pa55word");
+});
+
+test("TOKEN_SIGNING_SECRET_PREVIOUS is optional, and never echoed when bad", async () => {
+  expect((await loadConfig({ DATA_DIR: tmp() })).previousTokenSigningSecret).toBeUndefined();
+  const previous = "an-earlier-signing-secret-0123456789abcdef";
+  expect((await loadConfig({ DATA_DIR: tmp(), TOKEN_SIGNING_SECRET_PREVIOUS: previous })).previousTokenSigningSecret).toBe(previous);
+  const message = await loadConfig({ DATA_DIR: tmp(), TOKEN_SIGNING_SECRET_PREVIOUS: "hunter2-short" }).catch((e: Error) => e.message);
+  expect(message).toContain("TOKEN_SIGNING_SECRET_PREVIOUS=(value hidden)");
+  expect(message).not.toContain("hunter2");
 });
 
 test("RATE_LIMIT_ENABLED defaults to true, accepts true/false/1/0, rejects anything else", async () => {

@@ -6,7 +6,8 @@ import type { Sql } from "../../db/client";
 import type { EntitlementRuntime } from "../entitlements/runtime";
 import type { Clock } from "../../lib/clock";
 import type { Principal } from "../../auth/kinds";
-import { signEmbedToken, signSessionJwt, type EmbedClaims } from "../../auth/tokens";
+import type { EmbedTokens } from "../../auth/embed-tokens";
+import type { EmbedClaims } from "../../auth/tokens";
 import { newId } from "../../lib/ids";
 import { actorOf, recordAudit } from "../audit/repo";
 import { assertCompanyRef, assertUserRef, upsertCompany, upsertUser } from "../customers/identify";
@@ -16,7 +17,7 @@ import { EMBED_TTL, SESSION_TTL } from "./model";
 interface Deps {
   sql: Sql;
   clock: Clock;
-  tokenSigningSecret: string;
+  embedTokens: EmbedTokens;
   entitlements: EntitlementRuntime;
 }
 
@@ -71,7 +72,7 @@ async function mint(deps: Deps, principal: Principal, requestId: string, input: 
     issuedByKeyId: principal.credentialId,
     exp: nowSeconds + ttl,
   };
-  const token = kind === "embed" ? signEmbedToken(deps.tokenSigningSecret, claims) : signSessionJwt(deps.tokenSigningSecret, claims, nowSeconds);
+  const token = await deps.embedTokens.sign(kind, claims, nowSeconds);
   return { token, tokenType: "Bearer", expiresAt: new Date(claims.exp * 1000).toISOString(), expiresIn: ttl, companyId, userId };
 }
 
