@@ -10,6 +10,7 @@ import { withBodyLimit } from "./plugins/body-limit";
 import { withJsonMediaType } from "./plugins/json-body";
 import { errorHandler } from "./plugins/errors";
 import { completeDocument } from "./lib/openapi-complete";
+import { apiReference } from "./api-reference";
 import type { AppDeps } from "./app-deps";
 import { healthRoutes } from "./modules/health";
 import { tokenRoutes } from "./modules/tokens";
@@ -48,20 +49,22 @@ export function createApp(deps: AppDeps) {
     );
 }
 
-/** The OpenAPI document and its reference page; the hook is local, so it sees only these two routes. */
+const API_TITLE = "Billing and Entitlements API";
+
+/** The OpenAPI document and its reference page; the hook is local, so it sees only the document's route. */
 function apiDocument() {
   return new Elysia({ name: "api-document" })
     .onAfterHandle(({ response }) => {
       if (response && typeof response === "object" && "openapi" in response) completeDocument(response, API_PREFIX);
     })
+    .use(apiReference({ path: `${API_PREFIX}/reference`, specPath: `${API_PREFIX}/openapi.json`, title: API_TITLE }))
     .use(
       openapi({
-        path: `${API_PREFIX}/reference`,
         specPath: `${API_PREFIX}/openapi.json`,
-        // The plugin's default is a relative URL, which resolves under /api/v1/ to a path that does not exist.
-        scalar: { url: `${API_PREFIX}/openapi.json` },
+        // Only the document: the plugin's own page loads its UI from a CDN; ours (apiReference) is served from node_modules.
+        provider: null,
         documentation: {
-          info: { title: "Billing and Entitlements API", version: "1.0.0", description: API_DESCRIPTION },
+          info: { title: API_TITLE, version: "1.0.0", description: API_DESCRIPTION },
           // Relative: the origin the document was fetched from, whatever host and port this server runs on.
           servers: [{ url: "/", description: "This server" }],
           components: {

@@ -8,6 +8,9 @@ import type { Environment } from "../auth/kinds";
 import { createDashboardSession, createKey, createTeam } from "../modules/teams/service";
 import { assignPlan, createFeature, createPlan, grantCredits, setEntitlement } from "../modules/catalog/service";
 import { upsertCompany } from "../modules/customers/identify";
+import { presentCompany } from "../modules/customers/model";
+import { presentFeature, presentPlan } from "../modules/catalog/model";
+import { findFeatureWithPlans } from "../modules/catalog/repo";
 
 export async function seed(sql: Sql, now: number, baseUrl: string) {
   const team = await createTeam(sql, "Demo Team");
@@ -38,16 +41,16 @@ export async function seed(sql: Sql, now: number, baseUrl: string) {
   await setEntitlement(sql, tenant, { planId: pro.id, featureId: seats.id, kind: "trait", traitKey: "seats", traitOperator: "lte", traitValue: "25" });
 
   const { company } = await sql.begin((tx) => upsertCompany(tx, tenant, { id: "acme", name: "Acme Inc.", email: "billing@acme.test", traits: { seats: 10 } }));
-  await assignPlan(sql, tenant, company.id, pro.id);
-  await grantCredits(sql, tenant, { company: company.id, amount: 500n, reason: "demo" });
+  const onPro = await assignPlan(sql, tenant, company.id, pro.id);
+  const credits = await grantCredits(sql, tenant, { company: company.id, amount: 500n, reason: "demo" }, now);
 
   return {
     team,
     keys,
     dashboardSession: dashboard,
-    plans: { free, pro },
-    features: { apiCalls, sso, aiTokens, seats },
-    company: { id: company.id, externalId: company.external_id, planId: pro.id, credits: "500" },
+    plans: { free: presentPlan(free), pro: presentPlan(pro) },
+    features: Object.fromEntries(await Promise.all(Object.entries({ apiCalls, sso, aiTokens, seats }).map(async ([name, f]) => [name, presentFeature((await findFeatureWithPlans(sql, tenant, f.id))!)]))),
+    company: { ...presentCompany(onPro), creditBalance: credits.remaining.toString() },
     tryIt: `curl -s -X POST ${baseUrl}/api-keys/tokens -H 'Authorization: Bearer ${keys.secret.key}' -H 'content-type: application/json' -d '{"company":{"id":"acme"}}'`,
   };
 }

@@ -59,9 +59,32 @@ test("every authenticated operation documents 401 and 403, limited ones 429, bod
   expect(doc.paths["/api/v1/health"].get.responses["401"]).toBeUndefined();
 });
 
-test("the browsable reference page is served", async () => {
+test("GET /reference: Swagger UI from the installed package, every asset same-origin, no outside URL", async () => {
   const res = await t.call("GET", "/reference");
   expect(res.status).toBe(200);
-  expect(res.headers.get("content-type")).toContain("text/html");
-  expect(res.body).toContain("/api/v1/openapi.json");
+  expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+  // The browser is held to the same rule: nothing loads from another origin.
+  expect(res.headers.get("content-security-policy")).toStartWith("default-src 'self';");
+  const html = res.body as string;
+  expect(html).not.toContain("https://");
+  expect(html).not.toContain("http://");
+  const urls = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+  expect(urls.filter((u) => u !== "data:,").every((u) => u.startsWith("/api/v1/reference/"))).toBe(true);
+  const version = (await Bun.file("node_modules/swagger-ui-dist/package.json").json()).version;
+  const types: Record<string, string> = { "swagger-ui-bundle.js": "text/javascript", "swagger-ui.css": "text/css", "init.js": "text/javascript" };
+  expect(urls.filter((u) => u !== "data:,").sort()).toEqual(Object.keys(types).map((name) => `/api/v1/reference/${name}?v=${version}`).sort());
+  for (const [name, type] of Object.entries(types)) {
+    const asset = await t.call("GET", `/reference/${name}?v=${version}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("content-type")).toBe(`${type}; charset=utf-8`);
+    expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+  }
+  const bundle = await t.call("GET", "/reference/swagger-ui-bundle.js");
+  expect(bundle.body).toBe(await Bun.file("node_modules/swagger-ui-dist/swagger-ui-bundle.js").text());
+  const init = (await t.call("GET", "/reference/init.js")).body as string;
+  expect(init).toContain(`url: "/api/v1/openapi.json"`);
+  // Swagger UI's default validator badge is an image from validator.swagger.io.
+  expect(init).toContain("validatorUrl: null");
+  const doc = (await t.call("GET", "/openapi.json")).body as { paths: Record<string, unknown> };
+  expect(Object.keys(doc.paths).filter((p) => p.includes("reference"))).toEqual([]);
 });

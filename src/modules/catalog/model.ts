@@ -77,3 +77,54 @@ export const presentFeature = (r: FeatureRow): Static<typeof Feature> => ({
   linkedPlans: r.linked_plans ?? [],
   createdAt: r.created_at.toISOString(),
 });
+
+/** A plan as the CLI shows it (the spec leaves the Plan record "not shown"; these are its columns). */
+export interface PlanRow {
+  id: string;
+  name: string;
+  tier: string;
+  description: string | null;
+  created_at: Date;
+}
+
+export const presentPlan = (r: PlanRow) => ({ id: r.id, name: r.name, tier: r.tier, description: r.description, createdAt: r.created_at.toISOString() });
+
+/** The columns a plan entitlement and a company override share; only those of the row's kind are set. */
+export interface GrantRow {
+  id: string;
+  feature_id: string;
+  kind: EntitlementKind;
+  enabled: boolean;
+  limit_amount: bigint | null;
+  period: string | null;
+  credits_per_use: bigint | null;
+  trait_key: string | null;
+  trait_operator: string | null;
+  trait_value: string | null;
+}
+
+// Quantities are bigint in the database: printed as integer strings, like the API's creditsPerUse and creditBalance.
+const presentGrant = (r: GrantRow) => ({
+  id: r.id,
+  featureId: r.feature_id,
+  kind: r.kind,
+  enabled: r.enabled,
+  limit: r.limit_amount?.toString() ?? null,
+  period: r.period,
+  creditsPerUse: r.credits_per_use?.toString() ?? null,
+  traitKey: r.trait_key,
+  traitOperator: r.trait_operator,
+  traitValue: r.trait_value,
+});
+
+export const presentPlanEntitlement = (r: GrantRow & { plan_id: string }) => ({ planId: r.plan_id, ...presentGrant(r) });
+
+export const presentOverride = (r: GrantRow & { company_id: string }) => ({ companyId: r.company_id, ...presentGrant(r) });
+
+/** What is left to show of a removed override: which company and feature it was for. */
+export const presentRemovedOverride = (r: { id: string; company_id: string; feature_id: string; kind: EntitlementKind }) => ({
+  id: r.id,
+  companyId: r.company_id,
+  featureId: r.feature_id,
+  kind: r.kind,
+});

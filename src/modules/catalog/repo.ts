@@ -1,7 +1,7 @@
 /** Typed wrappers over the feature, plan and company-override queries. */
 import { queries, run, runOne, type Db } from "../../db/queries";
 import type { Environment } from "../../auth/kinds";
-import type { EntitlementKind, FeatureRow, FeatureType } from "./model";
+import type { EntitlementKind, FeatureRow, FeatureType, GrantRow } from "./model";
 
 const Q = queries([
   "feature_find_by_id_with_plans",
@@ -71,7 +71,7 @@ export const plansByIds = (db: Db, t: Tenant, ids: string[]) =>
   run<{ id: string; name: string; tier: string }>(db, Q.plan_list_by_ids, [t.teamId, t.environment, ids]);
 
 export const upsertOverride = (db: Db, t: Tenant, id: string, companyId: string, featureId: string, g: GrantFields) =>
-  runOne<{ id: string; company_id: string; feature_id: string; kind: EntitlementKind }>(db, Q.company_override_upsert, [
+  runOne<GrantRow & { company_id: string }>(db, Q.company_override_upsert, [
     id, t.teamId, t.environment, companyId, featureId, g.kind, g.enabled, g.limit, g.period, g.creditsPerUse, g.traitKey, g.traitOperator, g.traitValue,
   ]);
 

@@ -20,7 +20,8 @@ import { recordAudit, type Actor } from "../audit/repo";
 import { OPERATOR } from "../teams/service";
 import { findCompanyByKeys } from "../customers/repo";
 import { publishCatalogChanged, publishCompanyChanged } from "../entitlements/changes";
-import { FEATURE_TYPES, TRACK_NAME, kindFits, type EntitlementKind, type FeatureRow, type FeatureType, type FeatureUpdate } from "./model";
+import { FEATURE_TYPES, TRACK_NAME, kindFits, type EntitlementKind, type FeatureRow, type FeatureType, type FeatureUpdate, type GrantRow, type PlanRow } from "./model";
+import type { CompanyRow } from "../customers/model";
 import {
   deleteFeatureRow, deleteOverride, featuresNamedBy, findFeatureWithPlans, grantsOfFeature, lockFeature, lockTrackNames, updateFeatureRow, upsertOverride,
   type FeatureFields, type GrantFields,
@@ -58,7 +59,7 @@ const catalogChanged = (tenant: Tenant): AuditOptions => ({ publish: (tx) => pub
 
 export function createPlan(sql: Sql, tenant: Tenant, input: { name: string; tier?: string; description?: string }) {
   return audited(sql, tenant, "plan.create", "plan", async (tx) =>
-    (await runOne<{ id: string }>(tx, Q.plan_insert, [newId("plan"), tenant.teamId, tenant.environment, input.name, input.tier ?? "standard", input.description ?? null]))!,
+    (await runOne<PlanRow>(tx, Q.plan_insert, [newId("plan"), tenant.teamId, tenant.environment, input.name, input.tier ?? "standard", input.description ?? null]))!,
     catalogChanged(tenant),
   );
 }
@@ -207,7 +208,7 @@ export async function setEntitlement(sql: Sql, tenant: Tenant, e: EntitlementInp
     if (!(await runOne(tx, Q.plan_find_by_id, [tenant.teamId, tenant.environment, e.planId]))) throw notFound(`No plan ${e.planId}`);
     await lockFeatureFor(tx, tenant, e);
     const g = grantFields(e);
-    return (await runOne<{ id: string }>(tx, Q.plan_entitlement_upsert, [
+    return (await runOne<GrantRow & { plan_id: string }>(tx, Q.plan_entitlement_upsert, [
       newId("ent"), tenant.teamId, tenant.environment, e.planId, e.featureId, g.kind, g.enabled, g.limit, g.period, g.creditsPerUse, g.traitKey, g.traitOperator, g.traitValue,
     ]))!;
   }, catalogChanged(tenant));
@@ -248,7 +249,7 @@ export async function assignPlan(sql: Sql, tenant: Tenant, companyRef: string, p
   const company = await requireCompany(sql, tenant, companyRef);
   if (!(await runOne(sql, Q.plan_find_by_id, [tenant.teamId, tenant.environment, planId]))) throw notFound(`No plan ${planId}`);
   return audited(sql, tenant, "company.plan_assign", "company", async (tx) =>
-    (await runOne<{ id: string }>(tx, Q.company_set_plan, [tenant.teamId, tenant.environment, company.id, planId, now]))!,
+    (await runOne<CompanyRow>(tx, Q.company_set_plan, [tenant.teamId, tenant.environment, company.id, planId, now]))!,
     { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
   );
 }

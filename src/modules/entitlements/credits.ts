@@ -36,7 +36,26 @@ export async function grantCredits(sql: Sql, tenant: Tenant, input: CreditGrantI
   }) as Promise<CreditGrant>;
 }
 
-type CreditGrant = { id: string; remaining: bigint; expires_at: Date | null };
+export interface CreditGrant {
+  id: string;
+  company_id: string;
+  amount: bigint;
+  remaining: bigint;
+  reason: string | null;
+  expires_at: Date | null;
+  created_at: Date;
+}
+
+// Credits are bigint: integer strings, like the API's creditBalance.
+export const presentCreditGrant = (g: CreditGrant) => ({
+  id: g.id,
+  companyId: g.company_id,
+  amount: g.amount.toString(),
+  remaining: g.remaining.toString(),
+  reason: g.reason,
+  expiresAt: g.expires_at?.toISOString() ?? null,
+  createdAt: g.created_at.toISOString(),
+});
 
 /** The grant inside the caller's transaction (a paid checkout session grants with its own commit). */
 export async function grantCreditsInTx(tx: Sql, tenant: Tenant, companyId: string, input: Omit<CreditGrantInput, "company">, actor: Actor, now: number): Promise<CreditGrant> {

@@ -1,0 +1,95 @@
+/**
+ * The dispatcher: finds the command, answers help, checks every argument, then connects, migrates (so a
+ * fresh database works at once) and runs it. `npm run --silent cli -- help` lists the commands.
+ */
+import { parseArgs } from "node:util";
+import { loadConfig } from "../config";
+import { Logger } from "../lib/logger";
+import { systemClock } from "../lib/clock";
+import { connectDatabase } from "../db/connect";
+import { migrate } from "../db/migrate";
+import { UsageError, type Args, type Command } from "./command";
+import { catalogCommands } from "./catalog";
+import { companyCommands } from "./companies";
+import { databaseCommands } from "./database";
+import { teamCommands } from "./teams";
+import { commandHelp, overview } from "./help";
+import { EXIT, describeFailure, envelope, toJson } from "./output";
+
+export const COMMANDS: Command[] = [...databaseCommands, ...teamCommands, ...catalogCommands, ...companyCommands];
+
+interface Io {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+const stdio: Io = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
+
+/** The command named by the leading words of `argv` (two words, or one: "key create", "seed"). */
+function findCommand(words: string[]): Command {
+  const command = COMMANDS.find((c) => c.name === words.slice(0, 2).join(" ")) ?? COMMANDS.find((c) => c.name === words[0]);
+  if (!command) throw new UsageError(`Unknown command '${words.join(" ")}'; \`npm run --silent cli -- help\` lists the commands`);
+  return command;
+}
+
+function parseOptions(command: Command, argv: string[]): { args: Args; help: boolean } {
+  const options = Object.fromEntries(Object.keys(command.options).map((name) => [name, { type: "string" as const }]));
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { ...options, help: { type: "boolean", short: "h" } }, strict: true, allowPositionals: true });
+  } catch (error) {
+    // Node's message goes on to explain `--` for positionals, which no command takes.
+    const reason = (error as Error).message.split(". ")[0];
+    throw new UsageError(`${reason} (\`npm run --silent cli -- help ${command.name}\` lists its options)`);
+  }
+  if (parsed.positionals.length) throw new UsageError(`Unexpected argument '${parsed.positionals[0]}' after '${command.name}'`);
+  const { help, ...args } = parsed.values as Args & { help?: boolean };
+  const missing = Object.keys(command.options).filter((name) => command.options[name]!.required && !args[name]);
+  if (!help && missing.length) throw new UsageError(`${missing.map((m) => `--${m}`).join(", ")} ${missing.length > 1 ? "are" : "is"} required`);
+  return { args, help: help === true };
+}
+
+async function execute(argv: string[], io: Io): Promise<number> {
+  const firstOption = argv.findIndex((a) => a.startsWith("-"));
+  const words = firstOption === -1 ? argv : argv.slice(0, firstOption);
+  if (words[0] === "help") {
+    io.out(words.length > 1 ? commandHelp(findCommand(words.slice(1))) : overview(COMMANDS));
+    return EXIT.ok;
+  }
+  if (words.length === 0) {
+    if (argv.length > 0 && argv[0] !== "--help" && argv[0] !== "-h") throw new UsageError(`Unknown option '${argv[0]}'; \`npm run --silent cli -- help\` lists the commands`);
+    io.out(overview(COMMANDS));
+    return EXIT.ok;
+  }
+  const command = findCommand(words);
+  const { args, help } = parseOptions(command, argv.slice(command.name.split(" ").length));
+  if (help) {
+    io.out(commandHelp(command));
+    return EXIT.ok;
+  }
+  const input = command.parse(args);
+
+  const config = await loadConfig();
+  const logger = new Logger("warn", io.err);
+  const db = await connectDatabase(config, logger);
+  try {
+    if (!command.migrates) await migrate(db.sql);
+    const result = await command.run({ sql: db.sql, now: systemClock.now(), baseUrl: `http://localhost:${config.port}/api/v1` }, input);
+    io.out(toJson(envelope(result), 2) + "\n");
+    return EXIT.ok;
+  } finally {
+    await db.close();
+    logger.flush();
+  }
+}
+
+/** Runs one command line; returns the exit code. Nothing is thrown: every failure is printed to stderr. */
+export async function runCli(argv: string[], io: Io = stdio): Promise<number> {
+  try {
+    return await execute(argv, io);
+  } catch (error) {
+    const { body, exitCode } = describeFailure(error);
+    io.err(toJson(body) + "\n");
+    return exitCode;
+  }
+}

@@ -1,0 +1,28 @@
+/**
+ * What the CLI prints. Results go to stdout in the API's envelopes; failures go to stderr as one line of
+ * the API's error shapes ({error}, {error, code}, {error, details}), with an exit code a script can branch on.
+ */
+import postgres from "postgres";
+import { ApiError, type ErrorBody } from "../lib/errors";
+import { UsageError } from "./command";
+
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+/** bigint prints as an integer string (exact, and valid JSON); dates as ISO strings. */
+export const toJson = (value: unknown, indent?: number) =>
+  JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v instanceof Date ? v.toISOString() : v), indent);
+
+/** One envelope for every command, as the API answers: a list is {data, count, nextCursor}, anything else {data}. */
+export const envelope = (result: unknown) => (Array.isArray(result) ? { data: result, count: result.length, nextCursor: null } : { data: result });
+
+/**
+ * Exit 2 when the input was wrong (an argument, or a value a service refused with 400); 1 for any other
+ * failure. A database error never shows PostgreSQL's own message: arguments are checked before they reach
+ * SQL, so one reaching here is a defect, named by its SQLSTATE only.
+ */
+export function describeFailure(error: unknown): { body: ErrorBody; exitCode: number } {
+  if (error instanceof UsageError) return { body: { error: error.message }, exitCode: EXIT.usage };
+  if (error instanceof ApiError) return { body: error.body(), exitCode: error.status === 400 ? EXIT.usage : EXIT.failure };
+  if (error instanceof postgres.PostgresError) return { body: { error: `Database error (SQLSTATE ${error.code})` }, exitCode: EXIT.failure };
+  return { body: { error: error instanceof Error ? error.message : String(error) }, exitCode: EXIT.failure };
+}
