@@ -10,6 +10,7 @@ import { withBodyLimit } from "./plugins/body-limit";
 import { withJsonMediaType } from "./plugins/json-body";
 import { withMemoryAnswers } from "./modules/entitlements/from-memory";
 import { errorHandler } from "./plugins/errors";
+import { idempotencyPlugin, withIdempotency } from "./plugins/idempotency";
 import { completeDocument } from "./lib/openapi-complete";
 import type { AppDeps } from "./app-deps";
 import { healthRoutes } from "./modules/health";
@@ -35,6 +36,7 @@ export function createApp(deps: AppDeps) {
   return new Elysia({ normalize: "typebox" })
     .use(requestContext({ logger: deps.logger }))
     .use(errorHandler({ logger: deps.logger }))
+    .use(idempotencyPlugin(deps))
     .use(apiDocument())
     .group(API_PREFIX, (api) =>
       api
@@ -82,7 +84,7 @@ export type App = ReturnType<typeof createApp>;
 /**
  * What the HTTP server runs for each request (src/index.ts; the tests' request helper is the same):
  * the checks answered from memory (GETs without a body), the body limit, JSON media types in the case
- * Elysia reads, then the app.
+ * Elysia reads, the Idempotency-Key store's body hash and record of the final response, then the app.
  */
 export const serverFetch = (deps: AppDeps, app: App) =>
-  withMemoryAnswers(deps, withBodyLimit(deps.config.bodyLimitBytes, deps.logger, withJsonMediaType((request) => app.handle(request))));
+  withMemoryAnswers(deps, withBodyLimit(deps.config.bodyLimitBytes, deps.logger, withJsonMediaType(withIdempotency(deps, (request) => app.handle(request)))));
