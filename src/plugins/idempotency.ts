@@ -44,25 +44,32 @@ const ATTEMPT = Symbol("idempotencyAttempt");
 type WithAttempt = Request & { [ATTEMPT]?: Attempt };
 
 export function withIdempotency(deps: IdempotencyDeps, handle: Handler): Handler {
-  return async (request) => {
+  return (request) => {
     const key = request.headers.get("idempotency-key");
-    if (key === null || !KEYED_METHODS.has(request.method)) return handle(request);
-    const url = request.url;
-    const body = await request.clone().arrayBuffer();
-    const attempt: Attempt = { key, fingerprint: requestFingerprint(request.method, url.slice(urlParts(url).pathStart), body), claim: randomToken(24) };
-    (request as WithAttempt)[ATTEMPT] = attempt;
-    const response = await handle(request);
-    return attempt.slot ? finish(deps, request, attempt, attempt.slot, response) : response;
+    if (key === null || !KEYED_METHODS.has(request.method)) return handle(request); // synchronously: not even a promise more
+    return handleKeyed(deps, handle, request, key);
   };
 }
 
+async function handleKeyed(deps: IdempotencyDeps, handle: Handler, request: Request, key: string): Promise<Response> {
+  const url = request.url;
+  const body = await request.clone().arrayBuffer();
+  const attempt: Attempt = { key, fingerprint: requestFingerprint(request.method, url.slice(urlParts(url).pathStart), body), claim: randomToken(24) };
+  (request as WithAttempt)[ATTEMPT] = attempt;
+  const response = await handle(request);
+  return attempt.slot ? finish(deps, request, attempt, attempt.slot, response) : response;
+}
+
 export function idempotencyPlugin(deps: IdempotencyDeps) {
-  return new Elysia({ name: "idempotency" }).onBeforeHandle({ as: "global" }, ({ request }) => {
+  return new Elysia().onBeforeHandle({ as: "global" }, ({ request, set }) => {
     const attempt = (request as WithAttempt)[ATTEMPT];
     if (attempt === undefined) return;
     const principal = requestState(request).principal;
     if (principal === undefined) return; // a route that takes no credential: no scope to keep keys in
-    return begin(deps, request, principal, attempt);
+    return begin(deps, request, principal, attempt).then((replayed) => {
+      if (replayed) set.status = replayed.status; // for the request's log line
+      return replayed;
+    });
   });
 }
 

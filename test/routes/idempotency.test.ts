@@ -23,13 +23,20 @@ const rowsFor = async (key: string) => [...(await sql`select environment, scope,
 const replayed = (res: CallResult) => res.headers.get("idempotent-replayed");
 
 /** The first response and its replay agree on everything but the request id and the replay marker. */
-function expectReplayOf(retry: CallResult, first: CallResult) {
+async function expectReplayOf(retry: CallResult, first: CallResult) {
   expect(replayed(first)).toBeNull();
   expect(replayed(retry)).toBe("true");
   expect(retry.status).toBe(first.status);
   expect(retry.body).toEqual(first.body);
   expect(retry.headers.get("content-type")).toBe(first.headers.get("content-type"));
   expect(retry.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
+  // The retry's log line (written after the response, so looked for a moment) carries the status it answered.
+  const logLine = () => t.logs.map((l) => JSON.parse(l)).find((l) => l.msg === "request" && l.requestId === retry.headers.get("x-request-id"));
+  for (let i = 0; i < 50 && !logLine(); i++) {
+    await Bun.sleep(10);
+    t.logger.flush();
+  }
+  expect(logLine()?.status).toBe(retry.status);
 }
 
 async function newCompany() {
@@ -45,7 +52,7 @@ describe("replay: the same key and request", () => {
     const first = await mint(key, body);
     expect(first.status).toBe(201);
     const retry = await mint(key, body);
-    expectReplayOf(retry, first);
+    await expectReplayOf(retry, first);
     const unkeyed = await mint(null, body);
     expect(unkeyed.status).toBe(201);
     expect(unkeyed.body.token).not.toBe(first.body.token);
@@ -60,7 +67,7 @@ describe("replay: the same key and request", () => {
     expect(first.status).toBe(200);
     expect(await audits()).toBe(1);
     const retry = await t.call("PATCH", `/companies/${id}`, { token: team.keys.secret, body: { name: "Acme GmbH" }, headers: { "idempotency-key": key } });
-    expectReplayOf(retry, first);
+    await expectReplayOf(retry, first);
     expect(await audits()).toBe(1);
   });
 
@@ -71,7 +78,7 @@ describe("replay: the same key and request", () => {
     const before = await links();
     const first = await t.call("POST", "/payment-links", { token: team.keys.secret, body, headers: { "idempotency-key": key } });
     expect(first.status).toBe(201);
-    for (let i = 0; i < 3; i++) expectReplayOf(await t.call("POST", "/payment-links", { token: team.keys.secret, body, headers: { "idempotency-key": key } }), first);
+    for (let i = 0; i < 3; i++) await expectReplayOf(await t.call("POST", "/payment-links", { token: team.keys.secret, body, headers: { "idempotency-key": key } }), first);
     expect(await links()).toBe(before + 1);
   });
 
@@ -80,7 +87,7 @@ describe("replay: the same key and request", () => {
     const first = await t.call("PATCH", "/companies/comp_unknown", { token: team.keys.secret, body: { name: "x" }, headers: { "idempotency-key": key } });
     expect(first.status).toBe(404);
     const retry = await t.call("PATCH", "/companies/comp_unknown", { token: team.keys.secret, body: { name: "x" }, headers: { "idempotency-key": key } });
-    expectReplayOf(retry, first);
+    await expectReplayOf(retry, first);
   });
 
   test("GET requests ignore the header, even a malformed one, and store nothing", async () => {
@@ -135,7 +142,7 @@ describe("409 idempotency_key_in_use: the key held by a request still running", 
     });
     const done = await first!;
     expect(done.status).toBe(200);
-    expectReplayOf(await patch(), done);
+    await expectReplayOf(await patch(), done);
   });
 
   test("concurrent requests with one key: exactly one runs, the others get 409 or its replay", async () => {
@@ -281,7 +288,7 @@ describe("POST /events: the header and the body's idempotencyKey together", () =
     const headerKey = freshKey();
     const first = await track(headerKey);
     expect(first.status).toBe(200);
-    expectReplayOf(await track(headerKey), first);
+    await expectReplayOf(await track(headerKey), first);
     const otherHeader = await track(freshKey());
     expect(otherHeader.status).toBe(200);
     expect(replayed(otherHeader)).toBeNull();
