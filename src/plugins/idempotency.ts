@@ -21,6 +21,7 @@ import { urlParts } from "../lib/url-parts";
 import { claimKey, completeKey, findKey, releaseKey, type HeldKey, type KeySlot } from "../modules/idempotency/repo";
 import { isKeptStatus, keptHeaders, keyProblem, KEYED_METHODS, requestFingerprint } from "../modules/idempotency/rules";
 import { requestState } from "./request-context";
+import { recordUse, type AuthDeps } from "./auth";
 
 export interface IdempotencyDeps {
   sql: Db;
@@ -60,14 +61,17 @@ async function handleKeyed(deps: IdempotencyDeps, handle: Handler, request: Requ
   return attempt.slot ? finish(deps, request, attempt, attempt.slot, response) : response;
 }
 
-export function idempotencyPlugin(deps: IdempotencyDeps) {
+export function idempotencyPlugin(deps: IdempotencyDeps & AuthDeps) {
   return new Elysia().onBeforeHandle({ as: "global" }, ({ request, set }) => {
     const attempt = (request as WithAttempt)[ATTEMPT];
     if (attempt === undefined) return;
     const principal = requestState(request).principal;
     if (principal === undefined) return; // a route that takes no credential: no scope to keep keys in
     return begin(deps, request, principal, attempt).then((replayed) => {
-      if (replayed) set.status = replayed.status; // for the request's log line
+      if (replayed) {
+        set.status = replayed.status; // for the request's log line
+        recordUse(deps, principal); // a replay is a successful call of the key too (this hook runs before the route's resolve)
+      }
       return replayed;
     });
   });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { createTestApp, type CallResult } from "../helpers/app";
-import { createTeamFixture } from "../helpers/fixtures";
+import { createTeamFixture, newKey } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
 import { randomToken } from "../../src/lib/ids";
 import { pruneExpiredKeys } from "../../src/modules/idempotency/repo";
@@ -88,6 +88,19 @@ describe("replay: the same key and request", () => {
     expect(first.status).toBe(404);
     const retry = await t.call("PATCH", "/companies/comp_unknown", { token: team.keys.secret, body: { name: "x" }, headers: { "idempotency-key": key } });
     await expectReplayOf(retry, first);
+  });
+
+  test("a replay counts as a use of the key: lastUsedAt moves", async () => {
+    const made = await newKey(sql, team.teamId, "SECRET", "development", t.clock.now());
+    const key = freshKey();
+    const body = mintBody();
+    expect((await mint(key, body, made.key)).status).toBe(201);
+    await t.credentials.flushLastUsed();
+    t.clock.advance(60_000);
+    expect(replayed(await mint(key, body, made.key))).toBe("true");
+    await t.credentials.flushLastUsed();
+    const [row] = await sql`select last_used_at from api_keys where id = ${made.id}`;
+    expect(row!.last_used_at.getTime()).toBe(t.clock.now());
   });
 
   test("GET requests ignore the header, even a malformed one, and store nothing", async () => {
