@@ -9,6 +9,7 @@ import { requestContext } from "./plugins/request-context";
 import { withBodyLimit } from "./plugins/body-limit";
 import { withJsonMediaType } from "./plugins/json-body";
 import { errorHandler } from "./plugins/errors";
+import { idempotencyPlugin, withIdempotency } from "./plugins/idempotency";
 import { completeDocument } from "./lib/openapi-complete";
 import { apiReference } from "./api-reference";
 import type { AppDeps } from "./app-deps";
@@ -35,6 +36,7 @@ export function createApp(deps: AppDeps) {
   return new Elysia({ normalize: "typebox" })
     .use(requestContext({ logger: deps.logger }))
     .use(errorHandler({ logger: deps.logger }))
+    .use(idempotencyPlugin(deps))
     .use(apiDocument())
     .group(API_PREFIX, (api) =>
       api
@@ -83,7 +85,8 @@ export type App = ReturnType<typeof createApp>;
 
 /**
  * What the HTTP server runs for each request (src/index.ts; the tests' request helper is the same):
- * the body limit, JSON media types in the case Elysia reads, then the app.
+ * the body limit, JSON media types in the case Elysia reads, the Idempotency-Key store's body hash and
+ * record of the final response, then the app.
  */
 export const serverFetch = (deps: AppDeps, app: App) =>
-  withBodyLimit(deps.config.bodyLimitBytes, deps.logger, withJsonMediaType((request) => app.handle(request)));
+  withBodyLimit(deps.config.bodyLimitBytes, deps.logger, withJsonMediaType(withIdempotency(deps, (request) => app.handle(request))));

@@ -34,7 +34,7 @@ export function queries<const N extends string>(names: readonly N[]): Record<N, 
 }
 
 export type Db = Sql | TransactionSql;
-type Param = string | number | bigint | boolean | Date | null | readonly string[] | Record<string, unknown>;
+type Param = string | number | bigint | boolean | Date | null | Uint8Array | readonly string[] | Record<string, unknown>;
 
 /** Runs a loaded statement prepared, with positional parameters. */
 export function run<R = Record<string, unknown>>(db: Db, text: string, params: readonly Param[] = []): Promise<R[]> {

@@ -27,6 +27,9 @@ export const ERROR_CODES = [
   "memo_mismatch",
   "invalid_transaction",
   "wrong_payer",
+  // Idempotency-Key header: the key is held by a request still running; the key was used for another request.
+  "idempotency_key_in_use",
+  "idempotency_key_reused",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

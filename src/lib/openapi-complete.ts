@@ -6,7 +6,9 @@
  * multipart bodies for every JSON body; the service refuses those (415), so only JSON stays. A status
  * a route documents itself is kept as it is. And Elysia's `t.Integer` documents "an integer, or a
  * string of one" (what it accepts in a request); in a response the service always writes a number, so
- * responses say integer only.
+ * responses say integer only. Every state-changing operation takes the shared `Idempotency-Key` header
+ * parameter (a component, referenced) and documents its 409 and 422; where the route documents that status
+ * itself, the two descriptions and shapes are joined.
  */
 import type { TSchema } from "elysia";
 import { ACCESS, type AccessPolicy, type RouteKey } from "../auth/access";
@@ -20,6 +22,7 @@ interface Operation {
 }
 interface Document {
   paths?: Record<string, Record<string, Operation>>;
+  components?: { parameters?: Record<string, unknown> };
 }
 
 const reply = (description: string, schema: TSchema) => ({ description, content: { "application/json": { schema } } });
@@ -33,7 +36,38 @@ const SHARED = {
   429: reply("Rate limit exceeded: 500 requests per credential per sliding 60 s", ErrorBody),
 };
 
+const KEYED_OPERATIONS = new Set(["post", "put", "patch", "delete"]);
+
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  description:
+    "Makes a retry safe: the first response (2xx and 4xx other than 400, 401 and 403) is kept 24 h for this credential and environment and replayed to a retry with the same key, method, path and body, with `Idempotent-Replayed: true`. 1 to 255 printable ASCII characters (else 400); a V4 UUID is a good key.",
+  schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x20-\\x7e]+$" },
+};
+
+const IDEMPOTENCY_KEY_REF = { $ref: "#/components/parameters/IdempotencyKey" };
+
+const IDEMPOTENCY = {
+  409: reply("Idempotency-Key: a request with this key is still in progress (code idempotency_key_in_use); retry later", CodedErrorBody),
+  422: reply("Idempotency-Key: the key was already used for a different method, path or body (code idempotency_key_reused)", CodedErrorBody),
+};
+
+/** `shared` where the route documents nothing for the status; else the route's response, joined with it. */
+function joined(own: Responses[string] | undefined, shared: Responses[string]): Responses[string] {
+  if (!own) return shared;
+  const ownSchema = own.content?.["application/json"]?.schema;
+  const sharedSchema = shared.content["application/json"].schema;
+  const schema = ownSchema === undefined || JSON.stringify(ownSchema) === JSON.stringify(sharedSchema) ? sharedSchema : { anyOf: [ownSchema, sharedSchema] };
+  // The generator's placeholder ("Response for status 422") says nothing worth keeping.
+  const description = /^Response for status \d+$/.test(own.description) ? shared.description : `${own.description}. Or: ${shared.description}`;
+  return { description, content: { "application/json": { schema: schema as TSchema } } };
+}
+
 export function completeDocument(doc: object, prefix: string): void {
+  const components = ((doc as Document).components ??= {});
+  (components.parameters ??= {}).IdempotencyKey = IDEMPOTENCY_KEY_PARAMETER;
   for (const [path, operations] of Object.entries((doc as Document).paths ?? {})) {
     for (const [method, operation] of Object.entries(operations)) {
       const policy: AccessPolicy | undefined = ACCESS[`${method.toUpperCase()} ${path.slice(prefix.length)}` as RouteKey];
@@ -44,6 +78,12 @@ export function completeDocument(doc: object, prefix: string): void {
         add(401);
         add(403);
         if (policy.rateLimited) add(429);
+        // Once: the generator may hand over the same document again.
+        if (KEYED_OPERATIONS.has(method) && !operation.parameters?.includes(IDEMPOTENCY_KEY_REF)) {
+          operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_REF];
+          responses[409] = joined(responses[409], IDEMPOTENCY[409]);
+          responses[422] = joined(responses[422], IDEMPOTENCY[422]);
+        }
       }
       for (const [status, response] of Object.entries(responses)) {
         const content = response.content?.["application/json"];

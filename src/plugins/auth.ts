@@ -27,7 +27,7 @@ function admit(deps: AuthDeps, policy: AccessPolicy, principal: Principal): Mayb
 }
 
 /** A key's lastUsedAt ("last successful authenticated call"): marked once the request is valid. */
-function recordUse(deps: AuthDeps, principal: Principal): void {
+export function recordUse(deps: AuthDeps, principal: Principal): void {
   if (principal.kind !== "dashboard" && principal.kind !== "embed") deps.credentials.markUsed(principal.credentialId);
 }
 

@@ -88,3 +88,20 @@ test("GET /reference: Swagger UI from the installed package, every asset same-or
   const doc = (await t.call("GET", "/openapi.json")).body as { paths: Record<string, unknown> };
   expect(Object.keys(doc.paths).filter((p) => p.includes("reference"))).toEqual([]);
 });
+
+test("every state-changing operation takes the shared Idempotency-Key header and documents its 409 and 422", async () => {
+  await t.call("GET", "/openapi.json"); // a second fetch must not add the parameter twice
+  const doc = (await t.call("GET", "/openapi.json")).body;
+  expect(doc.components.parameters.IdempotencyKey).toMatchObject({ name: "Idempotency-Key", in: "header", required: false, schema: { minLength: 1, maxLength: 255 } });
+  for (const route of Object.keys(ACCESS)) {
+    const [method, path] = route.split(" ") as [string, string];
+    const operation = doc.paths[`/api/v1${path}`][method.toLowerCase()];
+    const refs = (operation.parameters ?? []).filter((p: { $ref?: string }) => p.$ref === "#/components/parameters/IdempotencyKey");
+    expect(refs).toHaveLength(method === "GET" ? 0 : 1);
+    if (method === "GET") continue;
+    expect(operation.responses["400"]).toBeDefined();
+    for (const status of ["409", "422"]) expect(JSON.stringify(operation.responses[status])).toContain(status === "409" ? "idempotency_key_in_use" : "idempotency_key_reused");
+  }
+  // POST /events' own 422 (the body's idempotencyKey reused: {error, details}) is kept beside the header's coded one.
+  expect(doc.paths["/api/v1/events"].post.responses["422"].content["application/json"].schema.anyOf).toHaveLength(2);
+});

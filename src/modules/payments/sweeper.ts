@@ -9,6 +9,7 @@
  * checks the state it moves from, so a session swept twice all the same is never moved twice.
  */
 import type { Logger } from "../../lib/logger";
+import { startIntervalTask } from "../../lib/interval-task";
 import { refuse } from "../../chains/types";
 import type { Actor } from "../audit/repo";
 import { listDueSessions, lockCheckoutSession, setSessionStatus, type Tenant } from "./repo";
@@ -71,17 +72,7 @@ async function expire(sql: Sql, tenant: Tenant, id: string, from: "PENDING" | "C
 
 /** Runs sweepOnce every `intervalMs` until stopped; a tick is skipped while the previous sweep still runs. */
 export function startSweeper(deps: SettlementDeps, clock: { now(): number }, logger: Logger, intervalMs: number): { stop(): Promise<void> } {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = sweepOnce(deps, new Date(clock.now()), logger)
-      .catch((error) => logger.warn("settlement sweep failed", { error: error instanceof Error ? error.message : String(error) }))
-      .finally(() => (running = null));
-  }, intervalMs);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+  return startIntervalTask(intervalMs, () => sweepOnce(deps, new Date(clock.now()), logger), (error) =>
+    logger.warn("settlement sweep failed", { error: error instanceof Error ? error.message : String(error) }),
+  );
 }

@@ -1,0 +1,7 @@
+-- Deletes up to $2 expired idempotency keys, across every tenant (the service's own periodic clean-up,
+-- not a request); the caller repeats while a full batch was deleted. Returns none (the command's count).
+-- $1 now, $2 batch size
+delete from idempotency_keys
+where (team_id, environment, scope, key) in (
+  select team_id, environment, scope, key from idempotency_keys where expires_at <= $1 limit $2
+)

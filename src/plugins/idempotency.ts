@@ -1,0 +1,121 @@
+/**
+ * The Idempotency-Key header on state-changing requests (rules: src/modules/idempotency/rules.ts; README
+ * "Idempotent requests"). Two halves, each where its step can see what it needs:
+ *
+ * - `withIdempotency`, around `app.handle`: a POST/PUT/PATCH/DELETE carrying the header has its raw body
+ *   hashed (Elysia has parsed the body before any hook runs) and, once the app has answered, its final
+ *   response, error responses included, stored under the key or the key released. Any other request is
+ *   passed straight through: reads and requests without the header cost nothing here.
+ * - `idempotencyPlugin`, a global before-handle hook: it runs once the credential is authenticated,
+ *   authorised and rate-limited and the input validated, so those refusals never touch the store; it
+ *   claims the key (the request then runs) or answers from what the key holds.
+ */
+import { Elysia } from "elysia";
+import type { Principal } from "../auth/kinds";
+import type { Db } from "../db/queries";
+import type { Clock } from "../lib/clock";
+import type { Logger } from "../lib/logger";
+import { ApiError, badRequest } from "../lib/errors";
+import { randomToken } from "../lib/ids";
+import { urlParts } from "../lib/url-parts";
+import { claimKey, completeKey, findKey, releaseKey, type HeldKey, type KeySlot } from "../modules/idempotency/repo";
+import { isKeptStatus, keptHeaders, keyProblem, KEYED_METHODS, requestFingerprint } from "../modules/idempotency/rules";
+import { requestState } from "./request-context";
+import { recordUse, type AuthDeps } from "./auth";
+
+export interface IdempotencyDeps {
+  sql: Db;
+  clock: Clock;
+  logger: Logger;
+}
+
+type Handler = (request: Request) => Response | Promise<Response>;
+
+interface Attempt {
+  key: string;
+  fingerprint: string;
+  /** this attempt's mark on the row it claims */
+  claim: string;
+  /** set once the key is claimed: the response must then be stored or the key released */
+  slot?: KeySlot;
+}
+
+// Carried on the Request, as the request state is (request-context.ts), from the wrapper to the hook and back.
+const ATTEMPT = Symbol("idempotencyAttempt");
+type WithAttempt = Request & { [ATTEMPT]?: Attempt };
+
+export function withIdempotency(deps: IdempotencyDeps, handle: Handler): Handler {
+  return (request) => {
+    const key = request.headers.get("idempotency-key");
+    if (key === null || !KEYED_METHODS.has(request.method)) return handle(request); // synchronously: not even a promise more
+    return handleKeyed(deps, handle, request, key);
+  };
+}
+
+async function handleKeyed(deps: IdempotencyDeps, handle: Handler, request: Request, key: string): Promise<Response> {
+  const url = request.url;
+  const body = await request.clone().arrayBuffer();
+  const attempt: Attempt = { key, fingerprint: requestFingerprint(request.method, url.slice(urlParts(url).pathStart), body), claim: randomToken(24) };
+  (request as WithAttempt)[ATTEMPT] = attempt;
+  const response = await handle(request);
+  return attempt.slot ? finish(deps, request, attempt, attempt.slot, response) : response;
+}
+
+export function idempotencyPlugin(deps: IdempotencyDeps & AuthDeps) {
+  return new Elysia().onBeforeHandle({ as: "global" }, ({ request, set }) => {
+    const attempt = (request as WithAttempt)[ATTEMPT];
+    if (attempt === undefined) return;
+    const principal = requestState(request).principal;
+    if (principal === undefined) return; // a route that takes no credential: no scope to keep keys in
+    return begin(deps, request, principal, attempt).then((replayed) => {
+      if (replayed) {
+        set.status = replayed.status; // for the request's log line
+        recordUse(deps, principal); // a replay is a successful call of the key too (this hook runs before the route's resolve)
+      }
+      return replayed;
+    });
+  });
+}
+
+/** Claims the key, so the handler runs (undefined), or answers from the row holding it. */
+async function begin(deps: IdempotencyDeps, request: Request, principal: Principal, attempt: Attempt): Promise<Response | undefined> {
+  const problem = keyProblem(attempt.key);
+  if (problem) throw badRequest("Validation failed", { "header.idempotency-key": problem });
+  const slot: KeySlot = { teamId: principal.teamId, environment: principal.environment, scope: principal.credentialId, key: attempt.key };
+  // Twice at most: the row found holding the key can be released between the claim and the read.
+  for (let tries = 0; tries < 2; tries++) {
+    if (await claimKey(deps.sql, slot, attempt.claim, attempt.fingerprint, deps.clock.now())) {
+      attempt.slot = slot;
+      return undefined;
+    }
+    const held = await findKey(deps.sql, slot);
+    if (!held) continue;
+    if (held.fingerprint !== attempt.fingerprint) {
+      throw new ApiError(422, "Idempotency-Key was already used for a different request (method, path or body)", "idempotency_key_reused");
+    }
+    if (held.status === "complete") return replay(held, requestState(request).requestId);
+    break;
+  }
+  throw new ApiError(409, "A request with this Idempotency-Key is still in progress; retry later", "idempotency_key_in_use");
+}
+
+function replay(held: HeldKey, requestId: string): Response {
+  const headers = new Headers(held.response_headers!);
+  headers.set("x-request-id", requestId);
+  headers.set("idempotent-replayed", "true");
+  return new Response(held.response_body, { status: held.response_status!, headers });
+}
+
+/** Stores a kept response under the key, or frees the key, before the client can retry. */
+async function finish(deps: IdempotencyDeps, request: Request, attempt: Attempt, slot: KeySlot, response: Response): Promise<Response> {
+  const kept = isKeptStatus(response.status);
+  const body = kept ? new Uint8Array(await response.arrayBuffer()) : null;
+  try {
+    if (body) await completeKey(deps.sql, slot, attempt.claim, response.status, keptHeaders(response.headers), body);
+    else await releaseKey(deps.sql, slot, attempt.claim);
+  } catch (error) {
+    // The request's own work is done and its answer is true; a retry meanwhile gets 409 until the claim goes stale.
+    deps.logger.warn("idempotency key not recorded", { requestId: requestState(request).requestId, error: error instanceof Error ? error.message : String(error) });
+  }
+  return body ? new Response(body, { status: response.status, headers: response.headers }) : response;
+}
