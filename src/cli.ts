@@ -150,6 +150,8 @@ async function main(argv: string[]) {
   const config = await loadConfig();
   const logger = new Logger("warn", (text) => process.stderr.write(text));
   const db = await connectDatabase(config, logger);
+  // An interrupted command still stops the database it started (it runs in a session of its own, out of Ctrl-C's reach).
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void db.close().finally(() => process.exit(130)));
   try {
     if (command !== "migrate") await migrate(db.sql);
     const result = await dispatch(db.sql, command, values as Opts, `http://localhost:${config.port}/api/v1`);
