@@ -158,6 +158,9 @@ async function originalLayout(): Promise<{ migrations: string; runner: string }>
   const dirs = await scratchDirs(false);
   const files = (await $`git ls-tree --name-only 1f203df sql/migrations/`.text()).trim().split("\n");
   for (const path of files) await Bun.write(`${dirs.migrations}${path.split("/").pop()}`, await $`git show 1f203df:${path}`.text());
+  // Migrations added since then are the same in both layouts.
+  const last = files.map((f) => f.split("/").pop()!.slice(0, -4)).sort().at(-1)!;
+  for (const name of migrationFiles.filter((f) => f > last)) await Bun.write(`${dirs.migrations}${name}.sql`, Bun.file(`sql/migrations/${name}.sql`));
   const runner = `${dirs.functions}../migrate-1f203df.ts`;
   await Bun.write(runner, await $`git show 1f203df:src/db/migrate.ts`.text());
   return { migrations: dirs.migrations, runner };
