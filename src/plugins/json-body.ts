@@ -10,7 +10,7 @@
  *   bodies too, and a cross-site HTML form can post those with a dashboard session's cookie and no
  *   preflight; with JSON only, such a request never reaches a handler.
  */
-import { ApiError } from "../lib/errors";
+import { apiError } from "../lib/errors";
 
 type Handler = (request: Request) => Response | Promise<Response>;
 
@@ -40,5 +40,5 @@ export function assertJsonBody(request: Request): void {
   const headers = request.headers;
   const type = headers.get("content-type");
   if (type !== null && isJsonAsElysiaReadsIt(type)) return;
-  if (hasBody(headers)) throw new ApiError(415, "Content-Type must be application/json");
+  if (hasBody(headers)) throw apiError("unsupported_media_type", "Content-Type must be application/json");
 }

@@ -8,7 +8,7 @@
 import { Elysia } from "elysia";
 import type { Logger } from "../lib/logger";
 import type { Principal } from "../auth/kinds";
-import { badRequest } from "../lib/errors";
+import { apiError } from "../lib/errors";
 import { unstorableInput } from "../lib/storable-input";
 import { randomToken } from "../lib/ids";
 import { urlPath } from "../lib/url-parts";
@@ -69,7 +69,7 @@ export function requestContext(deps: { logger: Logger }) {
   // After the route's own checks (credentials, then its schemas), before its handler writes anything.
   plugin.onBeforeHandle(({ body, query, params }) => {
     const problem = unstorableInput(body, "body") ?? unstorableInput(query, "query") ?? unstorableInput(params, "path");
-    if (problem) throw badRequest("Validation failed", problem);
+    if (problem) throw apiError("validation_failed", "Validation failed", problem);
   });
   // The level is fixed for the process: with request logging off, register no after-response hook at
   // all, since Elysia schedules one per request for every such hook, even one that returns at once.

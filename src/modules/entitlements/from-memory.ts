@@ -89,12 +89,12 @@ function answerFromMemory(deps: Deps, memory: LookupDeps, route: MemoryRoute, re
 
   const state = startRequest(request);
   state.principal = principal;
-  const ok = () => Response.json({ data }, { headers: { "x-request-id": state.requestId } });
+  const ok = (windowHeaders?: Record<string, string>) => Response.json({ data }, { headers: { ...windowHeaders, "x-request-id": state.requestId } });
   const fail = (error: unknown) =>
-    error instanceof ApiError ? errorResponse(error.status, error.body(), state.requestId) : unexpectedErrorResponse(deps.logger, error, state.requestId);
+    error instanceof ApiError ? errorResponse(error, state.requestId) : unexpectedErrorResponse(deps.logger, error, state.requestId);
   try {
     const admission = spend(deps, policy, principal); // authorised above (denial)
-    return admission instanceof Promise ? admission.then(ok, fail) : ok();
+    return admission instanceof Promise ? admission.then(ok, fail) : ok(admission);
   } catch (error) {
     return fail(error);
   }
