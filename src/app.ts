@@ -7,7 +7,7 @@ import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
 import { requestContext } from "./plugins/request-context";
 import { withBodyLimit } from "./plugins/body-limit";
-import { withJsonMediaType } from "./plugins/json-body";
+import { exactJsonBody, withJsonMediaType } from "./plugins/json-body";
 import { withMemoryAnswers } from "./modules/entitlements/from-memory";
 import { errorHandler } from "./plugins/errors";
 import { completeDocument } from "./lib/openapi-complete";
@@ -35,6 +35,7 @@ export function createApp(deps: AppDeps) {
   return new Elysia({ normalize: "typebox" })
     .use(requestContext({ logger: deps.logger }))
     .use(errorHandler({ logger: deps.logger }))
+    .use(exactJsonBody())
     .use(apiDocument())
     .group(API_PREFIX, (api) =>
       api
