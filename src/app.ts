@@ -27,6 +27,8 @@ const API_DESCRIPTION = `Subscription billing and entitlements with on-chain set
 
 Authenticate every call with \`Authorization: Bearer <credential>\` (dashboard sessions may use the \`be_session\` cookie).
 Errors have exactly one of three shapes: \`{error}\`, \`{error, code}\` (401, 403 and billing failures) or \`{error, details}\` (400, with field paths).
+Every error has a code in one table, \`x-error-codes\` (code, status, shape); only the \`code\` shape writes it into the body.
+Rate-limited routes answer with \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 for the request rate adds \`Retry-After\` (seconds).
 Lists paginate with \`limit\` (1-200, default 50; larger values are rejected with 400) and an opaque \`cursor\`; responses are \`{data, count, nextCursor}\`.`;
 
 export function createApp(deps: AppDeps) {

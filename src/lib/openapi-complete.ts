@@ -1,18 +1,19 @@
 /**
  * The responses every route shares, added to the generated OpenAPI document in one place instead of
  * on each route: 401 and 403 on every authenticated operation (the access matrix, src/auth/access.ts),
- * 429 on the rate-limited ones, 400 wherever parameters or a body are validated, and 413 and 415
+ * 429 on the rate-limited ones (with Retry-After and the RateLimit-* headers), 400 wherever parameters or a body are validated, and 413 and 415
  * wherever a body is read. Routes document only what is their own. The generator also lists form and
  * multipart bodies for every JSON body; the service refuses those (415), so only JSON stays. A status
  * a route documents itself is kept as it is. And Elysia's `t.Integer` documents "an integer, or a
  * string of one" (what it accepts in a request); in a response the service always writes a number, so
- * responses say integer only.
+ * responses say integer only. The document also lists the error table as `x-error-codes`.
  */
 import type { TSchema } from "elysia";
 import { ACCESS, type AccessPolicy, type RouteKey } from "../auth/access";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "./error-schemas";
+import { ERRORS } from "./errors";
 
-type Responses = Record<string, { description: string; content: { "application/json": { schema: TSchema } } }>;
+type Responses = Record<string, { description: string; content: { "application/json": { schema: TSchema } }; headers?: object }>;
 interface Operation {
   responses?: Responses;
   requestBody?: { content?: Record<string, unknown> };
@@ -20,6 +21,7 @@ interface Operation {
 }
 interface Document {
   paths?: Record<string, Record<string, Operation>>;
+  "x-error-codes"?: unknown;
 }
 
 const reply = (description: string, schema: TSchema) => ({ description, content: { "application/json": { schema } } });
@@ -30,10 +32,20 @@ const SHARED = {
   403: reply("A valid credential of the wrong kind, or without the route's permission or role", CodedErrorBody),
   413: reply("The body exceeds BODY_LIMIT_BYTES", ErrorBody),
   415: reply("The body is not application/json", ErrorBody),
-  429: reply("Rate limit exceeded: 500 requests per credential per sliding 60 s", ErrorBody),
+  429: {
+    ...reply("Rate limit exceeded (code rate_limited): 500 requests per credential per sliding 60 s", ErrorBody),
+    headers: {
+      "Retry-After": { description: "Whole seconds until the window admits the next request", schema: { type: "integer" } },
+      "RateLimit-Limit": { description: "Requests the window admits (500)", schema: { type: "integer" } },
+      "RateLimit-Remaining": { description: "Requests the window still admits now (0 here)", schema: { type: "integer" } },
+      "RateLimit-Reset": { description: "Whole seconds until the oldest counted request leaves the window", schema: { type: "integer" } },
+    },
+  },
 };
 
 export function completeDocument(doc: object, prefix: string): void {
+  // The one error table (src/lib/errors.ts): every code with its status and body shape.
+  (doc as Document)["x-error-codes"] = Object.entries(ERRORS).map(([code, { status, shape, description }]) => ({ code, status, shape, description }));
   for (const [path, operations] of Object.entries((doc as Document).paths ?? {})) {
     for (const [method, operation] of Object.entries(operations)) {
       const policy: AccessPolicy | undefined = ACCESS[`${method.toUpperCase()} ${path.slice(prefix.length)}` as RouteKey];
