@@ -10,7 +10,7 @@ import { withBodyLimit } from "./plugins/body-limit";
 import { exactJsonBody, withJsonMediaType } from "./plugins/json-body";
 import { withMemoryAnswers } from "./modules/entitlements/from-memory";
 import { errorHandler } from "./plugins/errors";
-import { completeDocument } from "./lib/openapi-complete";
+import { completeDocument, type BodySchemaOf } from "./lib/openapi-complete";
 import type { AppDeps } from "./app-deps";
 import { healthRoutes } from "./modules/health";
 import { tokenRoutes } from "./modules/tokens";
@@ -34,11 +34,14 @@ Lists paginate with \`limit\` (1-200, default 50; larger values are rejected wit
 export function createApp(deps: AppDeps) {
   // "typebox" normalisation: the default (exactMirror) coerces a string or number given for a record field
   // into an object before validating it, so `traits: "x"` would pass as {"0":"x"}.
-  return new Elysia({ normalize: "typebox" })
+  // The OpenAPI pass looks up routes' body schemas once the app is built (see completeDocument).
+  let routes: { method: string; path: string; hooks: { body?: unknown } }[] = [];
+  const bodyOf: BodySchemaOf = (method, path) => routes.find((r) => r.method === method && r.path === path)?.hooks.body as never;
+  const app = new Elysia({ normalize: "typebox" })
     .use(requestContext({ logger: deps.logger }))
     .use(errorHandler({ logger: deps.logger }))
     .use(exactJsonBody())
-    .use(apiDocument())
+    .use(apiDocument(bodyOf))
     .group(API_PREFIX, (api) =>
       api
         .use(healthRoutes(deps))
@@ -50,13 +53,15 @@ export function createApp(deps: AppDeps) {
         .use(eventRoutes(deps))
         .use(paymentRoutes(deps)),
     );
+  routes = app.routes as never;
+  return app;
 }
 
 /** The OpenAPI document and its reference page; the hook is local, so it sees only these two routes. */
-function apiDocument() {
+function apiDocument(bodyOf: BodySchemaOf) {
   return new Elysia({ name: "api-document" })
     .onAfterHandle(({ response }) => {
-      if (response && typeof response === "object" && "openapi" in response) completeDocument(response, API_PREFIX);
+      if (response && typeof response === "object" && "openapi" in response) completeDocument(response, API_PREFIX, bodyOf);
     })
     .use(
       openapi({

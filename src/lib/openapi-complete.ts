@@ -43,7 +43,10 @@ const SHARED = {
   },
 };
 
-export function completeDocument(doc: object, prefix: string): void {
+/** A route's body schema by method and Elysia path (`/api/v1/companies/:id`). */
+export type BodySchemaOf = (method: string, path: string) => TSchema | undefined;
+
+export function completeDocument(doc: object, prefix: string, bodyOf: BodySchemaOf): void {
   // The one error table (src/lib/errors.ts): every code with its status and body shape.
   (doc as Document)["x-error-codes"] = Object.entries(ERRORS).map(([code, { status, shape, description }]) => ({ code, status, shape, description }));
   for (const [path, operations] of Object.entries((doc as Document).paths ?? {})) {
@@ -62,6 +65,11 @@ export function completeDocument(doc: object, prefix: string): void {
         if (content) responses[status] = { ...response, content: { ...response.content, "application/json": { ...content, schema: integersOnly(content.schema) } } };
       }
       if (operation.parameters?.length || operation.requestBody) add(400);
+      // The generator lists no media type for a body read by a function parser (src/plugins/json-body.ts).
+      if (operation.requestBody && !Object.keys(operation.requestBody.content ?? {}).length) {
+        const schema = bodyOf(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ":$1"));
+        if (schema) operation.requestBody.content = { "application/json": { schema } };
+      }
       const json = operation.requestBody?.content?.["application/json"];
       if (json) {
         operation.requestBody!.content = { "application/json": json };
