@@ -7,10 +7,10 @@ import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
 import { requestContext } from "./plugins/request-context";
 import { withBodyLimit } from "./plugins/body-limit";
-import { withJsonMediaType } from "./plugins/json-body";
+import { exactJsonBody, withJsonMediaType } from "./plugins/json-body";
 import { errorHandler } from "./plugins/errors";
 import { idempotencyPlugin, withIdempotency } from "./plugins/idempotency";
-import { completeDocument } from "./lib/openapi-complete";
+import { completeDocument, type BodySchemaOf } from "./lib/openapi-complete";
 import { apiReference } from "./api-reference";
 import type { AppDeps } from "./app-deps";
 import { healthRoutes } from "./modules/health";
@@ -28,16 +28,22 @@ const API_DESCRIPTION = `Subscription billing and entitlements with on-chain set
 
 Authenticate every call with \`Authorization: Bearer <credential>\` (dashboard sessions may use the \`be_session\` cookie).
 Errors have exactly one of three shapes: \`{error}\`, \`{error, code}\` (401, 403 and billing failures) or \`{error, details}\` (400, with field paths).
+Every error has a code in one table, \`x-error-codes\` (code, status, shape); only the \`code\` shape writes it into the body.
+Rate-limited routes answer with \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 for the request rate adds \`Retry-After\` (seconds).
 Lists paginate with \`limit\` (1-200, default 50; larger values are rejected with 400) and an opaque \`cursor\`; responses are \`{data, count, nextCursor}\`.`;
 
 export function createApp(deps: AppDeps) {
   // "typebox" normalisation: the default (exactMirror) coerces a string or number given for a record field
   // into an object before validating it, so `traits: "x"` would pass as {"0":"x"}.
-  return new Elysia({ normalize: "typebox" })
+  // The OpenAPI pass looks up routes' body schemas once the app is built (see completeDocument).
+  let routes: { method: string; path: string; hooks: { body?: unknown } }[] = [];
+  const bodyOf: BodySchemaOf = (method, path) => routes.find((r) => r.method === method && r.path === path)?.hooks.body as never;
+  const app = new Elysia({ normalize: "typebox" })
     .use(requestContext({ logger: deps.logger }))
     .use(errorHandler({ logger: deps.logger }))
+    .use(exactJsonBody())
     .use(idempotencyPlugin(deps))
-    .use(apiDocument())
+    .use(apiDocument(bodyOf))
     .group(API_PREFIX, (api) =>
       api
         .use(healthRoutes(deps))
@@ -49,15 +55,17 @@ export function createApp(deps: AppDeps) {
         .use(eventRoutes(deps))
         .use(paymentRoutes(deps)),
     );
+  routes = app.routes as never;
+  return app;
 }
 
 const API_TITLE = "Billing and Entitlements API";
 
 /** The OpenAPI document and its reference page; the hook is local, so it sees only the document's route. */
-function apiDocument() {
+function apiDocument(bodyOf: BodySchemaOf) {
   return new Elysia({ name: "api-document" })
     .onAfterHandle(({ response }) => {
-      if (response && typeof response === "object" && "openapi" in response) completeDocument(response, API_PREFIX);
+      if (response && typeof response === "object" && "openapi" in response) completeDocument(response, API_PREFIX, bodyOf);
     })
     .use(apiReference({ path: `${API_PREFIX}/reference`, specPath: `${API_PREFIX}/openapi.json`, title: API_TITLE }))
     .use(

@@ -10,7 +10,7 @@
  * rate limit; the window is per credential (an embed token has its own, so browser reads never spend
  * the server key's quota).
  */
-import { forbidden, type ApiError } from "../lib/errors";
+import { apiError, type ApiError } from "../lib/errors";
 import type { CredentialKind, DashboardRole, Permission, Principal } from "./kinds";
 
 export interface AccessPolicy {
@@ -55,17 +55,17 @@ export type RouteKey = keyof typeof ACCESS;
 /** The spec's 403 when a verified principal may not use the route; null when it may. */
 export function denial(policy: AccessPolicy, principal: Principal): ApiError | null {
   if (!policy.kinds.includes(principal.kind)) {
-    return forbidden(`This endpoint does not accept ${principal.kind} credentials`, "wrong_credential_kind");
+    return apiError("wrong_credential_kind", `This endpoint does not accept ${principal.kind} credentials`);
   }
   if (principal.kind === "dashboard") {
     if (policy.role && !principal.roles.includes("admin") && !principal.roles.includes(policy.role)) {
-      return forbidden(`Dashboard role '${policy.role}' is required`, "missing_permission");
+      return apiError("missing_permission", `Dashboard role '${policy.role}' is required`);
     }
     return null;
   }
   if (principal.kind === "legacy" || principal.kind === "embed") return null;
   if (policy.permission && principal.permissions !== null && !principal.permissions.includes(policy.permission)) {
-    return forbidden(`Permission '${policy.permission}' is required`, "missing_permission");
+    return apiError("missing_permission", `Permission '${policy.permission}' is required`);
   }
   return null;
 }

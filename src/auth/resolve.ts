@@ -4,7 +4,7 @@
  * `be_session` cookie; never from the query string (so they never land in access logs or Referer headers).
  */
 import { sha256Hex } from "../lib/hash";
-import { unauthorized } from "../lib/errors";
+import { apiError } from "../lib/errors";
 import type { Clock } from "../lib/clock";
 import type { CredentialStore, KeyRecord } from "./credential-store";
 import type { EmbedTokens } from "./embed-tokens";
@@ -17,7 +17,7 @@ export interface ResolveDeps {
   embedTokens: EmbedTokens;
 }
 
-const invalid = () => unauthorized("Invalid credentials", "invalid_credentials");
+const invalid = () => apiError("invalid_credentials", "Invalid credentials");
 
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 
@@ -25,7 +25,7 @@ export function presentedCredential(headers: Headers): string | null {
   const auth = headers.get("authorization");
   if (auth !== null) {
     const m = BEARER.exec(auth);
-    if (!m) throw unauthorized("Authorization header must be 'Bearer <credential>'", "invalid_credentials");
+    if (!m) throw apiError("invalid_credentials", "Authorization header must be 'Bearer <credential>'");
     return m[1]!;
   }
   const cookie = headers.get("cookie");
@@ -41,15 +41,15 @@ export function presentedCredential(headers: Headers): string | null {
 /** Synchronous for a warm API key (the hot path pays no promise); a promise when something must be loaded. */
 export function resolvePrincipal(deps: ResolveDeps, headers: Headers): Principal | Promise<Principal> {
   const raw = presentedCredential(headers);
-  if (!raw) throw unauthorized("Missing credentials: send 'Authorization: Bearer <credential>'", "missing_credentials");
+  if (!raw) throw apiError("missing_credentials", "Missing credentials: send 'Authorization: Bearer <credential>'");
   if (raw.startsWith(DASHBOARD_SESSION_PREFIX)) return resolveSession(deps, raw);
   if (raw.startsWith(EMBED_TOKEN_PREFIX) || raw.startsWith("eyJ")) return resolveEmbedToken(deps, raw);
   return resolveKey(deps, raw);
 }
 
 function checkKeyUsable(key: KeyRecord, now: number): void {
-  if (key.revokedAt !== null) throw unauthorized("API key has been revoked", "revoked_credentials");
-  if (key.expiresAt !== null && key.expiresAt <= now) throw unauthorized("API key has expired", "expired_credentials");
+  if (key.revokedAt !== null) throw apiError("revoked_credentials", "API key has been revoked");
+  if (key.expiresAt !== null && key.expiresAt <= now) throw apiError("expired_credentials", "API key has expired");
 }
 
 function resolveKey(deps: ResolveDeps, raw: string): Principal | Promise<Principal> {
@@ -82,7 +82,7 @@ async function resolveEmbedToken(deps: ResolveDeps, raw: string): Promise<Princi
   const claims = await deps.embedTokens.verify(raw);
   if (!claims) throw invalid();
   const now = deps.clock.now();
-  if (claims.exp * 1000 <= now) throw unauthorized("Access token has expired", "expired_credentials");
+  if (claims.exp * 1000 <= now) throw apiError("expired_credentials", "Access token has expired");
   // A token dies with the key that issued it.
   const issuer = await deps.credentials.keyById(claims.teamId, claims.environment, claims.issuedByKeyId);
   if (!issuer || issuer.teamId !== claims.teamId || issuer.environment !== claims.environment) throw invalid();
@@ -102,8 +102,8 @@ async function resolveEmbedToken(deps: ResolveDeps, raw: string): Promise<Princi
 async function resolveSession(deps: ResolveDeps, raw: string): Promise<Principal> {
   const session = await deps.credentials.sessionByHash(sha256Hex(raw));
   if (!session) throw invalid();
-  if (session.revokedAt !== null) throw unauthorized("Dashboard session has been revoked", "revoked_credentials");
-  if (session.expiresAt <= deps.clock.now()) throw unauthorized("Dashboard session has expired", "expired_credentials");
+  if (session.revokedAt !== null) throw apiError("revoked_credentials", "Dashboard session has been revoked");
+  if (session.expiresAt <= deps.clock.now()) throw apiError("expired_credentials", "Dashboard session has expired");
   return {
     kind: "dashboard",
     credentialId: session.id,

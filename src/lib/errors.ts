@@ -1,59 +1,89 @@
 /**
- * The one place that turns failures into the spec's three error shapes:
- *   {error}            general (404, 409, 413, 500, ...)
- *   {error, code}      authorisation failures (401, 403) and billing failures (invoices, plan changes)
- *   {error, details}   validation-style failures (400)
- * `code` values come only from this closed list, documented in README.md.
+ * The one error vocabulary: every error the service answers has a `code` in ERRORS, and ERRORS alone
+ * says its HTTP status and which of the spec's three body shapes it is written in:
+ *   "error"    {error}
+ *   "code"     {error, code}     (the only shape whose body carries the code)
+ *   "details"  {error, details}  (details: field path -> what is wrong)
+ * Throw sites raise a code (`throw apiError("limit_reached", "Limit reached")`), never a status.
+ * README.md ("Errors") and the OpenAPI document list this table; a test keeps them equal.
  */
-export const ERROR_CODES = [
-  "missing_credentials",
-  "invalid_credentials",
-  "expired_credentials",
-  "revoked_credentials",
-  "wrong_credential_kind",
-  "missing_permission",
-  "wrong_company",
-  "insufficient_credits",
-  "limit_reached",
-  "feature_not_enabled",
-  // Checkout: the session can no longer be paid; the transaction already paid for a session.
-  "checkout_session_closed",
-  "payment_replayed",
-  // Checkout: the submitted transaction does not prove the payment (the session is FAILED with it).
-  "transaction_failed",
-  "wrong_token",
-  "wrong_recipient",
-  "amount_too_low",
-  "memo_mismatch",
-  "invalid_transaction",
-  "wrong_payer",
-  // Idempotency-Key header: the key is held by a request still running; the key was used for another request.
-  "idempotency_key_in_use",
-  "idempotency_key_reused",
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export type ErrorShape = "error" | "code" | "details";
 
-export type ErrorBody = { error: string } | { error: string; code: ErrorCode } | { error: string; details: Record<string, unknown> };
+interface ErrorKind {
+  status: number;
+  shape: ErrorShape;
+  description: string;
+}
+
+export const ERRORS = {
+  validation_failed: { status: 400, shape: "details", description: "Invalid input: a field, query parameter or path segment" },
+  malformed_json: { status: 400, shape: "details", description: "The body is not a valid JSON document" },
+  missing_credentials: { status: 401, shape: "code", description: "No credential in the Authorization header" },
+  invalid_credentials: { status: 401, shape: "code", description: "The credential is malformed or unknown" },
+  expired_credentials: { status: 401, shape: "code", description: "The credential has expired" },
+  revoked_credentials: { status: 401, shape: "code", description: "The credential has been revoked" },
+  insufficient_credits: { status: 402, shape: "code", description: "Track on a metered feature without enough credits" },
+  wrong_credential_kind: { status: 403, shape: "code", description: "A credential of a kind this route does not accept" },
+  missing_permission: { status: 403, shape: "code", description: "The credential lacks the route's permission or dashboard role" },
+  wrong_company: { status: 403, shape: "code", description: "An embed token used for another company" },
+  not_found: { status: 404, shape: "error", description: "Unknown route or resource" },
+  conflict: { status: 409, shape: "error", description: "A unique value already taken, or a change the current state forbids" },
+  checkout_session_closed: { status: 409, shape: "code", description: "The checkout session can no longer be paid" },
+  payment_replayed: { status: 409, shape: "code", description: "The transaction already paid for a checkout session" },
+  idempotency_key_in_use: { status: 409, shape: "code", description: "Idempotency-Key header: a request with this key is still running" },
+  payload_too_large: { status: 413, shape: "error", description: "The body exceeds BODY_LIMIT_BYTES" },
+  unsupported_media_type: { status: 415, shape: "error", description: "A body that is not application/json" },
+  idempotency_key_reused: { status: 422, shape: "code", description: "Idempotency-Key header: the key was used for another method, path or body" },
+  idempotency_key_mismatch: { status: 422, shape: "details", description: "POST /events: idempotencyKey already used for a different request" },
+  transaction_failed: { status: 422, shape: "code", description: "Checkout payment: the transaction failed on chain" },
+  wrong_token: { status: 422, shape: "code", description: "Checkout payment: the transaction moved another token" },
+  wrong_recipient: { status: 422, shape: "code", description: "Checkout payment: the transaction paid someone else" },
+  amount_too_low: { status: 422, shape: "code", description: "Checkout payment: the transaction paid less than the session's amount" },
+  memo_mismatch: { status: 422, shape: "code", description: "Checkout payment: the transaction's memo is not the session's" },
+  invalid_transaction: { status: 422, shape: "code", description: "Checkout payment: the transaction does not prove the payment" },
+  wrong_payer: { status: 422, shape: "code", description: "Checkout payment: the transaction was sent by another wallet" },
+  limit_reached: { status: 429, shape: "code", description: "Track on a metered feature beyond its quota" },
+  feature_not_enabled: { status: 429, shape: "code", description: "Track on a boolean feature the company does not have" },
+  rate_limited: { status: 429, shape: "error", description: "Request rate limit exceeded; exactly {error: \"Rate limit exceeded\"}, with Retry-After" },
+  internal_error: { status: 500, shape: "error", description: "Anything unexpected; reveals nothing, logged with the request id" },
+} as const satisfies Record<string, ErrorKind>;
+
+export type ErrorCode = keyof typeof ERRORS;
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/** The codes whose body carries `code`, i.e. the values a client can read in a `{error, code}` body. */
+export type CodedErrorCode = { [C in ErrorCode]: (typeof ERRORS)[C]["shape"] extends "code" ? C : never }[ErrorCode];
+export const CODED_ERROR_CODES = ERROR_CODES.filter((code): code is CodedErrorCode => ERRORS[code].shape === "code");
+
+export type ErrorBody = { error: string } | { error: string; code: CodedErrorCode } | { error: string; details: Record<string, unknown> };
 
 export class ApiError extends Error {
   constructor(
-    readonly status: number,
+    readonly code: ErrorCode,
     message: string,
-    readonly code?: ErrorCode,
-    readonly details?: Record<string, unknown>,
+    readonly details: Record<string, unknown> = {},
+    /** Extra response headers, such as the rate limit's Retry-After. */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
 
+  get status(): number {
+    return ERRORS[this.code].status;
+  }
+
   body(): ErrorBody {
-    if (this.details) return { error: this.message, details: this.details };
-    if (this.code) return { error: this.message, code: this.code };
-    return { error: this.message };
+    switch (ERRORS[this.code].shape) {
+      case "details":
+        return { error: this.message, details: this.details };
+      case "code":
+        return { error: this.message, code: this.code as CodedErrorCode };
+      case "error":
+        return { error: this.message };
+    }
   }
 }
 
-export const badRequest = (message: string, details: Record<string, unknown>) => new ApiError(400, message, undefined, details);
-export const unauthorized = (message: string, code: ErrorCode) => new ApiError(401, message, code);
-export const forbidden = (message: string, code: ErrorCode) => new ApiError(403, message, code);
-export const notFound = (message = "Not found") => new ApiError(404, message);
-export const conflict = (message: string) => new ApiError(409, message);
+/** The one way to raise an error: its code (status and shape follow from ERRORS), its message, and details for the "details" shape. */
+export const apiError = (code: ErrorCode, message: string, details?: Record<string, unknown>, headers?: Record<string, string>) =>
+  new ApiError(code, message, details, headers);

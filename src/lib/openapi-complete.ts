@@ -1,20 +1,21 @@
 /**
  * The responses every route shares, added to the generated OpenAPI document in one place instead of
  * on each route: 401 and 403 on every authenticated operation (the access matrix, src/auth/access.ts),
- * 429 on the rate-limited ones, 400 wherever parameters or a body are validated, and 413 and 415
+ * 429 on the rate-limited ones (with Retry-After and the RateLimit-* headers), 400 wherever parameters or a body are validated, and 413 and 415
  * wherever a body is read. Routes document only what is their own. The generator also lists form and
  * multipart bodies for every JSON body; the service refuses those (415), so only JSON stays. A status
  * a route documents itself is kept as it is. And Elysia's `t.Integer` documents "an integer, or a
  * string of one" (what it accepts in a request); in a response the service always writes a number, so
  * responses say integer only. Every state-changing operation takes the shared `Idempotency-Key` header
  * parameter (a component, referenced) and documents its 409 and 422; where the route documents that status
- * itself, the two descriptions and shapes are joined.
+ * itself, the two descriptions and shapes are joined. The document also lists the error table as `x-error-codes`.
  */
 import type { TSchema } from "elysia";
 import { ACCESS, type AccessPolicy, type RouteKey } from "../auth/access";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "./error-schemas";
+import { ERRORS } from "./errors";
 
-type Responses = Record<string, { description: string; content: { "application/json": { schema: TSchema } } }>;
+type Responses = Record<string, { description: string; content: { "application/json": { schema: TSchema } }; headers?: object }>;
 interface Operation {
   responses?: Responses;
   requestBody?: { content?: Record<string, unknown> };
@@ -23,6 +24,7 @@ interface Operation {
 interface Document {
   paths?: Record<string, Record<string, Operation>>;
   components?: { parameters?: Record<string, unknown> };
+  "x-error-codes"?: unknown;
 }
 
 const reply = (description: string, schema: TSchema) => ({ description, content: { "application/json": { schema } } });
@@ -33,7 +35,15 @@ const SHARED = {
   403: reply("A valid credential of the wrong kind, or without the route's permission or role", CodedErrorBody),
   413: reply("The body exceeds BODY_LIMIT_BYTES", ErrorBody),
   415: reply("The body is not application/json", ErrorBody),
-  429: reply("Rate limit exceeded: 500 requests per credential per sliding 60 s", ErrorBody),
+  429: {
+    ...reply("Rate limit exceeded (code rate_limited): 500 requests per credential per sliding 60 s", ErrorBody),
+    headers: {
+      "Retry-After": { description: "Whole seconds until the window admits the next request", schema: { type: "integer" } },
+      "RateLimit-Limit": { description: "Requests the window admits (500)", schema: { type: "integer" } },
+      "RateLimit-Remaining": { description: "Requests the window still admits now (0 here)", schema: { type: "integer" } },
+      "RateLimit-Reset": { description: "Whole seconds until the oldest counted request leaves the window", schema: { type: "integer" } },
+    },
+  },
 };
 
 const KEYED_OPERATIONS = new Set(["post", "put", "patch", "delete"]);
@@ -65,9 +75,14 @@ function joined(own: Responses[string] | undefined, shared: Responses[string]): 
   return { description, content: { "application/json": { schema: schema as TSchema } } };
 }
 
-export function completeDocument(doc: object, prefix: string): void {
+/** A route's body schema by method and Elysia path (`/api/v1/companies/:id`). */
+export type BodySchemaOf = (method: string, path: string) => TSchema | undefined;
+
+export function completeDocument(doc: object, prefix: string, bodyOf: BodySchemaOf): void {
   const components = ((doc as Document).components ??= {});
   (components.parameters ??= {}).IdempotencyKey = IDEMPOTENCY_KEY_PARAMETER;
+  // The one error table (src/lib/errors.ts): every code with its status and body shape.
+  (doc as Document)["x-error-codes"] = Object.entries(ERRORS).map(([code, { status, shape, description }]) => ({ code, status, shape, description }));
   for (const [path, operations] of Object.entries((doc as Document).paths ?? {})) {
     for (const [method, operation] of Object.entries(operations)) {
       const policy: AccessPolicy | undefined = ACCESS[`${method.toUpperCase()} ${path.slice(prefix.length)}` as RouteKey];
@@ -90,6 +105,11 @@ export function completeDocument(doc: object, prefix: string): void {
         if (content) responses[status] = { ...response, content: { ...response.content, "application/json": { ...content, schema: integersOnly(content.schema) } } };
       }
       if (operation.parameters?.length || operation.requestBody) add(400);
+      // The generator lists no media type for a body read by a function parser (src/plugins/json-body.ts).
+      if (operation.requestBody && !Object.keys(operation.requestBody.content ?? {}).length) {
+        const schema = bodyOf(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ":$1"));
+        if (schema) operation.requestBody.content = { "application/json": { schema } };
+      }
       const json = operation.requestBody?.content?.["application/json"];
       if (json) {
         operation.requestBody!.content = { "application/json": json };

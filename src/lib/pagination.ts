@@ -8,7 +8,7 @@
  */
 import { t, type TSchema } from "elysia";
 import { signPayload, verifyPayload } from "./hash";
-import { badRequest } from "./errors";
+import { apiError } from "./errors";
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
@@ -71,7 +71,7 @@ export function pageRequest(secret: string, list: string, tenant: Tenant, query:
   if (query.cursor !== undefined) {
     const payload = verifyPayload<CursorPayload>(secret, "cursor", query.cursor);
     if (!payload || payload.l !== list || payload.t !== tenant.teamId || payload.e !== tenant.environment || !/^\d{1,19}$/.test(payload.s)) {
-      throw badRequest("Invalid cursor", { "query.cursor": "Not a cursor returned by this list; pass nextCursor unchanged" });
+      throw apiError("validation_failed", "Invalid cursor", { "query.cursor": "Not a cursor returned by this list; pass nextCursor unchanged" });
     }
     beforeSeq = BigInt(payload.s);
   }

@@ -1,6 +1,8 @@
 /**
  * What PostgreSQL cannot store, found in a decoded request before anything is written: text holding the
- * NUL character (neither `text` nor `jsonb` accepts it) and objects nested beyond any sensible depth
+ * NUL character (neither `text` nor `jsonb` accepts it), text holding a lone UTF-16 surrogate (JSON's
+ * `"\ud800"`: `jsonb` refuses it, and `text` would get U+FFFD, so two different ids would become one)
+ * and objects nested beyond any sensible depth
  * (a deeply nested `traits` would exhaust the stack of whatever walks it next). Also numbers that would
  * not be stored as sent: JSON's 1e400 decodes to Infinity, which is written as null (in traits, where
  * null removes a key, it deleted one), and a whole number of magnitude 2^53 or more may have lost
@@ -10,6 +12,13 @@
 
 export const MAX_NESTING = 32;
 
+/** Why text cannot be stored as sent, or null when it can. */
+function unstorableText(text: string): string | null {
+  if (text.includes("\u0000")) return "Must not contain the NUL character (\\u0000)";
+  if (!text.isWellFormed()) return "Must not contain a lone UTF-16 surrogate (\\ud800-\\udfff without its pair)";
+  return null;
+}
+
 /** The first unstorable value under `root` as `{field path: what is wrong}`, or null when all is storable. */
 export function unstorableInput(value: unknown, root: string): Record<string, string> | null {
   // Iterative, so that the walk itself cannot overflow the stack on the input it exists to refuse.
@@ -17,7 +26,8 @@ export function unstorableInput(value: unknown, root: string): Record<string, st
   while (pending.length > 0) {
     const [v, path, depth] = pending.pop()!;
     if (typeof v === "string") {
-      if (v.includes("\u0000")) return { [path]: "Must not contain the NUL character (\\u0000)" };
+      const problem = unstorableText(v);
+      if (problem) return { [path]: problem };
       continue;
     }
     if (typeof v === "number") {
@@ -30,7 +40,8 @@ export function unstorableInput(value: unknown, root: string): Record<string, st
     if (depth >= MAX_NESTING) return { [path]: `Nested more than ${MAX_NESTING} levels deep` };
     for (const [key, child] of Object.entries(v)) {
       const at = `${path}.${key}`;
-      if (key.includes("\u0000")) return { [at]: "Must not contain the NUL character (\\u0000)" };
+      const problem = unstorableText(key);
+      if (problem) return { [at]: problem };
       pending.push([child, at, depth + 1]);
     }
   }

@@ -8,8 +8,9 @@ import { Elysia } from "elysia";
 import { ACCESS, authorize, type AccessPolicy, type RouteKey } from "../auth/access";
 import type { Principal } from "../auth/kinds";
 import { resolvePrincipal, type ResolveDeps } from "../auth/resolve";
-import { ApiError } from "../lib/errors";
+import { apiError } from "../lib/errors";
 import { andThen, type MaybePromise } from "../lib/maybe-promise";
+import { rateLimitHeaders } from "../ratelimit/headers";
 import type { RateLimiter } from "../ratelimit/types";
 import { assertJsonBody } from "./json-body";
 import { requestState } from "./request-context";
@@ -18,11 +19,20 @@ export interface AuthDeps extends ResolveDeps {
   rateLimiter: RateLimiter | null;
 }
 
-/** One request of the credential's rate-limit window where the route is limited; past it, 429. */
-function admit(deps: AuthDeps, policy: AccessPolicy, principal: Principal): MaybePromise<void> {
-  const withinRate = policy.rateLimited && deps.rateLimiter ? deps.rateLimiter.take(principal.credentialId, deps.clock.now()) : true;
-  return andThen(withinRate, (ok) => {
-    if (!ok) throw new ApiError(429, "Rate limit exceeded");
+type WindowHeaders = Record<string, string> | undefined;
+
+/**
+ * One request of the credential's rate-limit window where the route is limited: the window's headers
+ * for the response; past the limit, 429 `rate_limited` with them and Retry-After.
+ */
+function admit(deps: AuthDeps, policy: AccessPolicy, principal: Principal): MaybePromise<WindowHeaders> {
+  const limiter = deps.rateLimiter;
+  if (!policy.rateLimited || !limiter) return undefined;
+  const now = deps.clock.now();
+  return andThen(limiter.take(principal.credentialId, now), (admission) => {
+    const headers = rateLimitHeaders(limiter.limit, admission, now);
+    if (!admission.admitted) throw apiError("rate_limited", "Rate limit exceeded", undefined, headers);
+    return headers;
   });
 }
 
@@ -42,11 +52,14 @@ export function authPlugin(deps: AuthDeps) {
       // not); then a body that is not JSON is 415. (Only a JSON body that does not parse is reported
       // first: Elysia reads the body before any hook of the route runs.)
       return {
-        transform({ request }: { request: Request }): MaybePromise<void> {
+        transform({ request, set }: { request: Request; set: { headers: Record<string, unknown> } }): MaybePromise<void> {
           return andThen(resolvePrincipal(deps, request.headers), (principal) => {
             requestState(request).principal = principal; // logged, refused or not
             authorize(policy, principal);
-            return andThen(admit(deps, policy, principal), () => assertJsonBody(request));
+            return andThen(admit(deps, policy, principal), (headers) => {
+              if (headers) Object.assign(set.headers, headers);
+              assertJsonBody(request);
+            });
           });
         },
         // After validation.

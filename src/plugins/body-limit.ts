@@ -6,6 +6,7 @@
  * backstop (`bunBodyBackstop`).
  */
 import type { Logger } from "../lib/logger";
+import { apiError } from "../lib/errors";
 import { errorResponse } from "./errors";
 import { logRequest, requestState } from "./request-context";
 
@@ -17,7 +18,7 @@ type Handler = (request: Request) => Response | Promise<Response>;
 export function withBodyLimit(limitBytes: number, logger: Logger, handle: Handler): Handler {
   // Answered before Elysia sees the request, so its request log is written here.
   const tooLarge = (request: Request) => {
-    const response = errorResponse(413, { error: `Request body exceeds ${limitBytes} bytes` }, requestState(request).requestId);
+    const response = errorResponse(apiError("payload_too_large", `Request body exceeds ${limitBytes} bytes`), requestState(request).requestId);
     logRequest(logger, request, 413);
     return response;
   };

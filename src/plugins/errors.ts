@@ -1,18 +1,18 @@
 /**
- * Maps every failure to the spec's shapes (see src/lib/errors.ts). Validation failures list field paths
- * such as `body.company.email` or `query.limit`. Unique violations become 409. Anything unexpected is a
- * 500 `{error}` that reveals nothing, logged with its request id.
+ * Maps every failure to a code of the one table (src/lib/errors.ts), which gives its status and shape.
+ * Validation failures list field paths such as `body.company.email` or `query.limit`. Unique violations
+ * become 409. Anything unexpected is a 500 `{error}` that reveals nothing, logged with its request id.
  */
 import { Elysia, ValidationError } from "elysia";
-import { ApiError } from "../lib/errors";
+import { ApiError, apiError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { requestState } from "./request-context";
 
-/** An error response in the spec's shapes, with the request's id: the only way errors are written. */
-export function errorResponse(status: number, body: unknown, requestId: string): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: { "content-type": "application/json", "x-request-id": requestId },
+/** An error response in its code's status and shape, with the request's id: the only way errors are written. */
+export function errorResponse(error: ApiError, requestId: string): Response {
+  return new Response(JSON.stringify(error.body()), {
+    status: error.status,
+    headers: { ...error.headers, "content-type": "application/json", "x-request-id": requestId },
   });
 }
 
@@ -60,37 +60,33 @@ export function unexpectedErrorResponse(logger: Logger, error: unknown, requestI
     code,
     error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
   });
-  return errorResponse(500, { error: "Internal server error" }, requestId);
+  return errorResponse(apiError("internal_error", "Internal server error"), requestId);
 }
 
 export function errorHandler(deps: { logger: Logger }) {
   return new Elysia()
     .onError(({ code, error, request, set }) => {
       const { requestId } = requestState(request);
-      if (error instanceof ApiError) {
-        set.status = error.status;
-        return errorResponse(error.status, error.body(), requestId);
-      }
-      const responseInvalid = code === "VALIDATION" && (error as ValidationError).type === "response";
-      switch (responseInvalid ? "INTERNAL" : code) {
-        case "VALIDATION":
-          set.status = 400;
-          return errorResponse(400, { error: "Validation failed", details: validationDetails(error as ValidationError) }, requestId);
-        case "PARSE":
-          set.status = 400;
-          return errorResponse(400, { error: "Malformed request body", details: { body: "Expected a valid JSON document" } }, requestId);
-        case "NOT_FOUND":
-          set.status = 404;
-          return errorResponse(404, { error: "Not found" }, requestId);
-      }
-      if (isUniqueViolation(error)) {
-        set.status = 409;
-        return errorResponse(409, { error: "A resource with the same unique value already exists" }, requestId);
+      const known = error instanceof ApiError ? error : asApiError(code, error);
+      if (known) {
+        set.status = known.status;
+        return errorResponse(known, requestId);
       }
       set.status = 500;
       return unexpectedErrorResponse(deps.logger, error, requestId, String(code));
     })
     .as("global");
+}
+
+/** Elysia's own failures and PostgreSQL's unique violation as codes of the table; null when unexpected. */
+function asApiError(code: unknown, error: unknown): ApiError | null {
+  if (code === "VALIDATION" && (error as ValidationError).type !== "response") {
+    return apiError("validation_failed", "Validation failed", validationDetails(error as ValidationError));
+  }
+  if (code === "PARSE") return apiError("malformed_json", "Malformed request body", { body: "Expected a valid JSON document" });
+  if (code === "NOT_FOUND") return apiError("not_found", "Not found");
+  if (isUniqueViolation(error)) return apiError("conflict", "A resource with the same unique value already exists");
+  return null;
 }
 
 function isUniqueViolation(error: unknown): boolean {

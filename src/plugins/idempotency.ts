@@ -15,7 +15,7 @@ import type { Principal } from "../auth/kinds";
 import type { Db } from "../db/queries";
 import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
-import { ApiError, badRequest } from "../lib/errors";
+import { apiError } from "../lib/errors";
 import { randomToken } from "../lib/ids";
 import { urlParts } from "../lib/url-parts";
 import { claimKey, completeKey, findKey, releaseKey, type HeldKey, type KeySlot } from "../modules/idempotency/repo";
@@ -80,7 +80,7 @@ export function idempotencyPlugin(deps: IdempotencyDeps & AuthDeps) {
 /** Claims the key, so the handler runs (undefined), or answers from the row holding it. */
 async function begin(deps: IdempotencyDeps, request: Request, principal: Principal, attempt: Attempt): Promise<Response | undefined> {
   const problem = keyProblem(attempt.key);
-  if (problem) throw badRequest("Validation failed", { "header.idempotency-key": problem });
+  if (problem) throw apiError("validation_failed", "Validation failed", { "header.idempotency-key": problem });
   const slot: KeySlot = { teamId: principal.teamId, environment: principal.environment, scope: principal.credentialId, key: attempt.key };
   // Twice at most: the row found holding the key can be released between the claim and the read.
   for (let tries = 0; tries < 2; tries++) {
@@ -91,12 +91,12 @@ async function begin(deps: IdempotencyDeps, request: Request, principal: Princip
     const held = await findKey(deps.sql, slot);
     if (!held) continue;
     if (held.fingerprint !== attempt.fingerprint) {
-      throw new ApiError(422, "Idempotency-Key was already used for a different request (method, path or body)", "idempotency_key_reused");
+      throw apiError("idempotency_key_reused", "Idempotency-Key was already used for a different request (method, path or body)");
     }
     if (held.status === "complete") return replay(held, requestState(request).requestId);
     break;
   }
-  throw new ApiError(409, "A request with this Idempotency-Key is still in progress; retry later", "idempotency_key_in_use");
+  throw apiError("idempotency_key_in_use", "A request with this Idempotency-Key is still in progress; retry later");
 }
 
 function replay(held: HeldKey, requestId: string): Response {

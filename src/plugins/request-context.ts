@@ -8,8 +8,9 @@
 import { Elysia } from "elysia";
 import type { Logger } from "../lib/logger";
 import type { Principal } from "../auth/kinds";
-import { badRequest } from "../lib/errors";
+import { apiError } from "../lib/errors";
 import { unstorableInput } from "../lib/storable-input";
+import { INEXACT_NUMBER } from "../lib/exact-json";
 import { randomToken } from "../lib/ids";
 import { urlPath } from "../lib/url-parts";
 
@@ -17,6 +18,8 @@ export interface RequestState {
   requestId: string;
   startedAt: number;
   principal?: Principal;
+  /** The field path of a JSON number the body parser had to round (src/lib/exact-json.ts). */
+  roundedNumber?: string;
 }
 
 // Carried on the Request object itself, so state follows a request through every hook, 404s and
@@ -67,9 +70,11 @@ export function requestContext(deps: { logger: Logger }) {
     set.headers["x-request-id"] = requestState(request).requestId;
   });
   // After the route's own checks (credentials, then its schemas), before its handler writes anything.
-  plugin.onBeforeHandle(({ body, query, params }) => {
-    const problem = unstorableInput(body, "body") ?? unstorableInput(query, "query") ?? unstorableInput(params, "path");
-    if (problem) throw badRequest("Validation failed", problem);
+  plugin.onBeforeHandle(({ body, query, params, request }) => {
+    const rounded = requestState(request).roundedNumber;
+    const problem =
+      unstorableInput(body, "body") ?? unstorableInput(query, "query") ?? unstorableInput(params, "path") ?? (rounded ? { [rounded]: INEXACT_NUMBER } : null);
+    if (problem) throw apiError("validation_failed", "Validation failed", problem);
   });
   // The level is fixed for the process: with request logging off, register no after-response hook at
   // all, since Elysia schedules one per request for every such hook, even one that returns at once.

@@ -18,7 +18,7 @@
  * bounded by the keys seen in the last two windows, each holding at most twice the admissions it has
  * had since it was first seen (rings never shrink while a key stays active), and never over 4 KB at 500.
  */
-import { assertLimits, RATE_LIMIT, type RateLimiter } from "./types";
+import { assertLimits, RATE_LIMIT, type Admission, type RateLimiter } from "./types";
 
 const FIRST_SLOTS = 8;
 
@@ -41,7 +41,7 @@ export class MemoryRateLimiter implements RateLimiter {
     assertLimits(limit, windowMs);
   }
 
-  take(key: string, nowMs: number): boolean {
+  take(key: string, nowMs: number): Admission {
     if (nowMs >= this.nextSweepAt) this.sweep(nowMs);
     let log = this.logs.get(key);
     if (log === undefined) {
@@ -49,7 +49,8 @@ export class MemoryRateLimiter implements RateLimiter {
       this.logs.set(key, log);
     }
     if (log.count === this.limit) {
-      if (log.times[log.next]! > nowMs - this.windowMs) return false; // refused: not recorded
+      const oldest = log.times[log.next]!;
+      if (oldest > nowMs - this.windowMs) return { admitted: false, remaining: 0, resetAtMs: oldest + this.windowMs }; // not recorded
     } else {
       if (log.count === log.times.length) log.times = grown(log.times, this.limit); // not wrapped yet: next === count
       log.count++;
@@ -60,7 +61,25 @@ export class MemoryRateLimiter implements RateLimiter {
     log.times[log.next] = at;
     log.newest = at;
     log.next = log.next + 1 === this.limit ? 0 : log.next + 1; // below `limit` slots, the next take grows the ring first
-    return true;
+    return this.standing(log, nowMs);
+  }
+
+  /**
+   * The window after an admission: the ring is sorted from its oldest slot (`next` once full, else 0),
+   * so the first entry still inside the window is found by binary search, O(log limit).
+   */
+  private standing(log: KeyLog, nowMs: number): Admission {
+    const start = log.count === this.limit ? log.next : 0;
+    const at = (i: number) => log.times[(start + i) % log.times.length]!;
+    const horizon = nowMs - this.windowMs;
+    let low = 0;
+    let high = log.count - 1; // the newest, just written, is inside
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (at(mid) > horizon) high = mid;
+      else low = mid + 1;
+    }
+    return { admitted: true, remaining: this.limit - (log.count - low), resetAtMs: at(low) + this.windowMs };
   }
 
   /** Drops keys with nothing inside the window at `nowMs`; returns how many were dropped. */

@@ -16,20 +16,23 @@
  * find the limiter in backoff are admitted silently, so an outage cannot flood the log.
  */
 import { RedisClient } from "bun";
-import { assertLimits, RATE_LIMIT, type RateLimitErrorHandler, type RateLimiter } from "./types";
+import { assertLimits, RATE_LIMIT, type Admission, type RateLimitErrorHandler, type RateLimiter } from "./types";
 
-// KEYS[1] key; ARGV: now, windowMs, limit, member, ttlMs. Returns 1 admitted, 0 refused.
+// KEYS[1] key; ARGV: now, windowMs, limit, member, ttlMs. Returns {1 admitted or 0 refused, requests
+// counted in the window after the take, score of the oldest of them (a string: Lua numbers become integers)}.
 // Entries with t <= now - window are out of the window (types.ts: t > now - window counts).
 const TAKE_SCRIPT = `
 local key = KEYS[1]
 local now = tonumber(ARGV[1])
 redis.call('ZREMRANGEBYSCORE', key, '-inf', now - tonumber(ARGV[2]))
+local admitted = 0
 if redis.call('ZCARD', key) < tonumber(ARGV[3]) then
   redis.call('ZADD', key, now, ARGV[4])
   redis.call('PEXPIRE', key, ARGV[5])
-  return 1
+  admitted = 1
 end
-return 0
+local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+return {admitted, redis.call('ZCARD', key), oldest[2]}
 `;
 const TAKE_SHA = new Bun.CryptoHasher("sha1").update(TAKE_SCRIPT).digest("hex");
 
@@ -78,15 +81,18 @@ export class RedisRateLimiter implements RateLimiter {
     });
   }
 
-  async take(key: string, nowMs: number): Promise<boolean> {
+  async take(key: string, nowMs: number): Promise<Admission> {
     if (this.closed) throw new Error("rate limiter is closed");
+    // Failing open counts nothing: the whole limit remains, and there is nothing to wait for.
+    const open: Admission = { admitted: true, remaining: this.limit, resetAtMs: nowMs };
     try {
-      if (!this.client.connected && !(await this.connect())) return true; // in reconnect backoff
+      if (!this.client.connected && !(await this.connect())) return open; // in reconnect backoff
       const args = [this.prefix + key, nowMs, this.windowMs, this.limit, this.member(nowMs), this.windowMs + CLOCK_SKEW_SLACK_MS];
-      return (await this.withTimeout(this.run(args))) === 1;
+      const [admitted, counted, oldest] = (await this.withTimeout(this.run(args))) as [number, number, string];
+      return { admitted: admitted === 1, remaining: this.limit - counted, resetAtMs: Number(oldest) + this.windowMs };
     } catch (error) {
       this.onError(error);
-      return true; // fail open, see the header
+      return open; // fail open, see the header
     }
   }
 

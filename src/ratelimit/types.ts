@@ -9,10 +9,22 @@
  *   at t0 + 60_000 the first 500 have aged out and it is admitted.
  *
  * `now` always comes from the caller's clock (src/lib/clock.ts), so the rule can be tested at exact instants.
+ *
+ * Each take also says where the window stands after it: how many more requests it admits now, and
+ * when the oldest counted request leaves it (the instant a refused caller may next be admitted).
  */
-export interface RateLimiter {
+export interface Admission {
   /** True: admitted (and recorded). False: refused; the caller answers 429. */
-  take(key: string, nowMs: number): boolean | Promise<boolean>;
+  admitted: boolean;
+  /** Requests the window still admits at `now`, after this one. */
+  remaining: number;
+  /** When the oldest request counted in the window leaves it (`now` when none is counted). */
+  resetAtMs: number;
+}
+
+export interface RateLimiter {
+  readonly limit: number;
+  take(key: string, nowMs: number): Admission | Promise<Admission>;
   /** Releases timers, memory and connections. */
   close(): Promise<void>;
 }

@@ -32,7 +32,7 @@ test("the CLI shares the running service's database without stopping it, and Ctr
   const seeded = cliOn(dataDir, "seed");
   expect(seeded.err).toBe("");
   expect(seeded.code).toBe(0);
-  const key: string = JSON.parse(seeded.out).keys.secret.key;
+  const key: string = JSON.parse(seeded.out).data.keys.secret.key;
   const get = () => fetch(`${base}/companies`, { headers: { authorization: `Bearer ${key}` } });
   expect((await get()).status).toBe(200); // the CLI's exit left the database up
 

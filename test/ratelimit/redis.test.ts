@@ -31,8 +31,8 @@ withRedis(`${label}: two instances share one window: 800 concurrent takes across
   const b = make({ prefix });
   const now = Date.UTC(2026, 0, 1);
   const results = await Promise.all(Array.from({ length: 800 }, (_, i) => (i % 2 ? a : b).take("shared", now + (i % 7))));
-  expect(results.filter(Boolean).length).toBe(500);
-  expect(await b.take("shared", now + 60_007)).toBe(true); // and both see the same window age out
+  expect(results.filter((r) => r.admitted).length).toBe(500);
+  expect((await b.take("shared", now + 60_007)).admitted).toBe(true); // and both see the same window age out
 });
 
 withRedis(`${label}: a key holds at most the limit and expires after the window`, async () => {
@@ -51,13 +51,13 @@ test("redis unreachable: take fails open at once and reports the error, retrying
   const errors: unknown[] = [];
   const l = new RedisRateLimiter({ url: "redis://127.0.0.1:1", onError: (e) => errors.push(e), reconnectDelayMs: 200 });
   const started = performance.now();
-  expect(await l.take("k", Date.now())).toBe(true);
+  expect((await l.take("k", Date.now())).admitted).toBe(true);
   expect(errors.length).toBe(1);
   expect(await takeMany(l, "k", Date.now(), 50)).toBe(50); // in backoff: admitted, no connect storm, no log storm
   expect(errors.length).toBe(1);
   expect(performance.now() - started).toBeLessThan(1_000);
   await Bun.sleep(250);
-  expect(await l.take("k", Date.now())).toBe(true);
+  expect((await l.take("k", Date.now())).admitted).toBe(true);
   expect(errors.length).toBe(2);
   await l.close();
 });
@@ -73,7 +73,7 @@ withRedis(`${label}: fails open while Redis is away and enforces again once it i
   expect(await takeMany(l, "k", now, 3)).toBe(3); // outage: fail open
   expect(errors.length).toBeGreaterThan(0);
   proxy.restore();
-  expect(await l.take("k", now)).toBe(false); // back: the window kept in Redis applies again
+  expect((await l.take("k", now)).admitted).toBe(false); // back: the window kept in Redis applies again
   proxy.stop();
 });
 

@@ -40,6 +40,29 @@ describe("GET /check is limited to 500 per key per sliding 60 s", () => {
     expect((await t.call("GET", "/check?company=rl-co&feature=sso", options)).status).toBe(429);
   });
 
+  test("every limited response carries RateLimit-*; a refusal says when to retry (Retry-After), on both the memory and the route path", async () => {
+    const { key } = await newKey(t.db.sql, team.teamId, "SECRET", "development", t.clock.now());
+    const t0 = t.clock.now();
+    const window = (res: { headers: Headers }) => ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after"].map((h) => res.headers.get(h));
+    expect(window(await t.call("GET", "/check?company=rl-co&feature=sso", { token: key }))).toEqual(["500", "499", "60", null]);
+    t.clock.set(t0 + 20_500);
+    expect(window(await t.call("POST", "/usage/consume", { token: key, body: { company: "rl-co", feature: "api-calls" } }))).toEqual(["500", "498", "40", null]);
+    expect(count(await burst(t, 498, "GET", "/check?company=rl-co&feature=sso", { token: key }), 200)).toBe(498);
+    t.clock.set(t0 + 30_000);
+    for (const [method, path, body] of [["GET", "/check?company=rl-co&feature=sso", undefined], ["POST", "/usage/consume", { company: "rl-co", feature: "api-calls" }]] as const) {
+      const refused = await t.call(method, path, { token: key, body });
+      expect(refused.status).toBe(429);
+      expect(refused.body).toEqual({ error: "Rate limit exceeded" });
+      expect(window(refused)).toEqual(["500", "0", "30", "30"]); // the first request leaves the window at t0+60_000
+    }
+    t.clock.set(t0 + 59_999);
+    expect(window(await t.call("GET", "/check?company=rl-co&feature=sso", { token: key }))).toEqual(["500", "0", "1", "1"]);
+    t.clock.set(t0 + 60_000);
+    expect((await t.call("GET", "/check?company=rl-co&feature=sso", { token: key })).status).toBe(200);
+    // Unlimited routes say nothing of a window.
+    expect((await t.call("GET", "/companies", { token: key })).headers.get("ratelimit-limit")).toBeNull();
+  });
+
   test("the five endpoints share the key's window; other routes do not spend it", async () => {
     const { key } = await newKey(t.db.sql, team.teamId, "SECRET", "development", t.clock.now());
     expect(count(await burst(t, 10, "GET", "/companies", { token: key }), 200)).toBe(10);

@@ -2,14 +2,14 @@
  * Money at the HTTP edge: parse a request field or answer 400 `{error, details: {<field>: "Expected ..."}}`,
  * e.g. `const amount = parseMoney(body.amount, "body.amount")`.
  */
-import { badRequest } from "../errors";
+import { apiError } from "../errors";
 import { parseFixed, type FixedFormat, type MoneyResult } from "./decimal";
 import { MICRO, SIGNED_MICRO, TAX_RATE, TOKEN_UNITS } from "./units";
 
 /** The value, or the 400 that names `field` and says what was expected. */
 export function valueOr400(result: MoneyResult, field: string): bigint {
   if (result.ok) return result.value;
-  throw badRequest("Validation failed", { [field]: result.expected });
+  throw apiError("validation_failed", "Validation failed", { [field]: result.expected });
 }
 
 /**

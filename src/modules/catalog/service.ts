@@ -14,7 +14,7 @@ import { queries, runOne } from "../../db/queries";
 import type { Sql } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { systemClock } from "../../lib/clock";
-import { badRequest, conflict, notFound } from "../../lib/errors";
+import { apiError } from "../../lib/errors";
 import type { Environment } from "../../auth/kinds";
 import { recordAudit, type Actor } from "../audit/repo";
 import { OPERATOR } from "../teams/service";
@@ -70,7 +70,7 @@ async function assertTrackNamesFree(tx: Sql, tenant: Tenant, featureId: string, 
   const taken = await featuresNamedBy(tx, tenant, featureId, names.filter(Boolean));
   if (taken.length) {
     const name = names.find((n) => taken.some((f) => f.feature_key === n || f.event_key === n))!;
-    throw conflict(`'${name}' already names feature ${taken[0]!.id} (${taken[0]!.name}); a track event name must name exactly one feature`);
+    throw apiError("conflict", `'${name}' already names feature ${taken[0]!.id} (${taken[0]!.name}); a track event name must name exactly one feature`);
   }
 }
 
@@ -79,10 +79,10 @@ export async function createFeature(
   tenant: Tenant,
   input: { name: string; featureKey: string; featureType: string; eventKey?: string; icon?: string; description?: string },
 ) {
-  if (!(FEATURE_TYPES as readonly string[]).includes(input.featureType)) throw badRequest("Invalid feature type", { featureType: FEATURE_TYPES.join(", ") });
-  if (!TRACK_NAME.test(input.featureKey)) throw badRequest("Invalid feature key", { featureKey: "lowercase letters, digits, _ . : -" });
+  if (!(FEATURE_TYPES as readonly string[]).includes(input.featureType)) throw apiError("validation_failed", "Invalid feature type", { featureType: FEATURE_TYPES.join(", ") });
+  if (!TRACK_NAME.test(input.featureKey)) throw apiError("validation_failed", "Invalid feature key", { featureKey: "lowercase letters, digits, _ . : -" });
   const eventKey = input.eventKey ?? "";
-  if (eventKey !== "" && !TRACK_NAME.test(eventKey)) throw badRequest("Invalid event key", { eventKey: "lowercase letters, digits, _ . : -" });
+  if (eventKey !== "" && !TRACK_NAME.test(eventKey)) throw apiError("validation_failed", "Invalid event key", { eventKey: "lowercase letters, digits, _ . : -" });
   const id = newId("cflag");
   return audited(sql, tenant, "feature.create", "feature", async (tx) => {
     await assertTrackNamesFree(tx, tenant, id, [input.featureKey, eventKey]);
@@ -98,7 +98,7 @@ async function assertGrantsFit(tx: Sql, tenant: Tenant, featureId: string, type:
   if (!misfits.length) return;
   const list = (source: string) => misfits.filter((g) => g.source === source).map((g) => `${g.owner_name} (${g.kind})`).join(", ");
   const where = [list("plan") && `plans: ${list("plan")}`, list("company") && `company overrides: ${list("company")}`].filter(Boolean).join("; ");
-  throw conflict(`Feature type '${type}' does not fit its entitlements on ${where}; change or remove them first`);
+  throw apiError("conflict", `Feature type '${type}' does not fit its entitlements on ${where}; change or remove them first`);
 }
 
 /** PUT /features/{id}: a partial update (omitted fields keep their value); featureKey never changes. */
@@ -106,7 +106,7 @@ export async function updateFeature(sql: Sql, tenant: Tenant, actor: Actor, id: 
   return sql.begin(async (t) => {
     const tx = t as unknown as Sql;
     const current = await lockFeature(tx, tenant, id);
-    if (!current) throw notFound(`No feature ${id}`);
+    if (!current) throw apiError("not_found", `No feature ${id}`);
     const sent = (Object.keys(patch) as (keyof FeatureUpdate)[]).filter((k) => patch[k] !== undefined);
     if (sent.length === 0) return (await findFeatureWithPlans(tx, tenant, id))!;
     const next: FeatureFields = {
@@ -136,10 +136,10 @@ export async function deleteFeature(sql: Sql, tenant: Tenant, actor: Actor, id: 
   await sql.begin(async (t) => {
     const tx = t as unknown as Sql;
     const feature = await lockFeature(tx, tenant, id);
-    if (!feature) throw notFound(`No feature ${id}`);
+    if (!feature) throw apiError("not_found", `No feature ${id}`);
     const grants = await grantsOfFeature(tx, tenant, id);
     const plans = grants.filter((g) => g.source === "plan").map((g) => g.owner_name);
-    if (plans.length) throw conflict(`Feature is used by plans: ${plans.join(", ")}; remove it from them first`);
+    if (plans.length) throw apiError("conflict", `Feature is used by plans: ${plans.join(", ")}; remove it from them first`);
     await deleteFeatureRow(tx, tenant, id);
     await recordAudit(tx, {
       ...tenant, actor, action: "feature.delete", resourceType: "feature", resourceId: id,
@@ -173,17 +173,17 @@ export interface OverrideInput extends Omit<EntitlementInput, "planId"> {
 type Grant = Omit<EntitlementInput, "planId">;
 
 function checkEntitlement(e: Grant): void {
-  if (e.kind === "quota" && (e.limit === undefined || e.limit < 0n || !e.period)) throw badRequest("Quota needs limit and period", { limit: ">= 0", period: "day, week, month or lifetime" });
-  if (e.kind === "credit" && (e.creditsPerUse === undefined || e.creditsPerUse <= 0n)) throw badRequest("Credit entitlement needs creditsPerUse", { creditsPerUse: "> 0" });
-  if (e.kind === "trait" && (!e.traitKey || !e.traitOperator || e.traitValue === undefined)) throw badRequest("Trait entitlement needs key, operator, value", { traitKey: "required" });
+  if (e.kind === "quota" && (e.limit === undefined || e.limit < 0n || !e.period)) throw apiError("validation_failed", "Quota needs limit and period", { limit: ">= 0", period: "day, week, month or lifetime" });
+  if (e.kind === "credit" && (e.creditsPerUse === undefined || e.creditsPerUse <= 0n)) throw apiError("validation_failed", "Credit entitlement needs creditsPerUse", { creditsPerUse: "> 0" });
+  if (e.kind === "trait" && (!e.traitKey || !e.traitOperator || e.traitValue === undefined)) throw apiError("validation_failed", "Trait entitlement needs key, operator, value", { traitKey: "required" });
 }
 
 /** Locks the feature and checks that the grant's kind fits its type. */
 async function lockFeatureFor(tx: Sql, tenant: Tenant, e: Grant): Promise<FeatureRow> {
   const feature = await lockFeature(tx, tenant, e.featureId);
-  if (!feature) throw notFound(`No feature ${e.featureId}`);
+  if (!feature) throw apiError("not_found", `No feature ${e.featureId}`);
   if (!kindFits(e.kind, feature.feature_type)) {
-    throw badRequest("Entitlement kind does not fit the feature type", {
+    throw apiError("validation_failed", "Entitlement kind does not fit the feature type", {
       kind: `A ${e.kind} entitlement needs a${e.kind === "trait" ? " trait" : "n event"} feature; ${feature.feature_key} is a ${feature.feature_type} feature`,
     });
   }
@@ -205,7 +205,7 @@ const grantFields = (e: Grant): GrantFields => ({
 export async function setEntitlement(sql: Sql, tenant: Tenant, e: EntitlementInput) {
   checkEntitlement(e);
   return audited(sql, tenant, "entitlement.set", "plan_entitlement", async (tx) => {
-    if (!(await runOne(tx, Q.plan_find_by_id, [tenant.teamId, tenant.environment, e.planId]))) throw notFound(`No plan ${e.planId}`);
+    if (!(await runOne(tx, Q.plan_find_by_id, [tenant.teamId, tenant.environment, e.planId]))) throw apiError("not_found", `No plan ${e.planId}`);
     await lockFeatureFor(tx, tenant, e);
     const g = grantFields(e);
     return (await runOne<GrantRow & { plan_id: string }>(tx, Q.plan_entitlement_upsert, [
@@ -229,7 +229,7 @@ export async function removeOverride(sql: Sql, tenant: Tenant, input: { company:
   const company = await requireCompany(sql, tenant, input.company);
   return audited(sql, tenant, "override.remove", "company_override", async (tx) => {
     const removed = await deleteOverride(tx, tenant, company.id, input.featureId);
-    if (!removed) throw notFound(`No override of feature ${input.featureId} for company ${input.company}`);
+    if (!removed) throw apiError("not_found", `No override of feature ${input.featureId} for company ${input.company}`);
     return removed;
   }, { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) });
 }
@@ -237,7 +237,7 @@ export async function removeOverride(sql: Sql, tenant: Tenant, input: { company:
 /** Looks a company up by our id, the integrator's id, wallet or email. */
 async function requireCompany(sql: Sql, tenant: Tenant, ref: string) {
   const company = await sql.begin((tx) => findCompanyByKeys(tx, tenant, ref, ref, ref));
-  if (!company) throw notFound(`No company ${ref}`);
+  if (!company) throw apiError("not_found", `No company ${ref}`);
   return company;
 }
 
@@ -247,7 +247,7 @@ async function requireCompany(sql: Sql, tenant: Tenant, ref: string) {
  */
 export async function assignPlan(sql: Sql, tenant: Tenant, companyRef: string, planId: string, now: Date = new Date(systemClock.now())) {
   const company = await requireCompany(sql, tenant, companyRef);
-  if (!(await runOne(sql, Q.plan_find_by_id, [tenant.teamId, tenant.environment, planId]))) throw notFound(`No plan ${planId}`);
+  if (!(await runOne(sql, Q.plan_find_by_id, [tenant.teamId, tenant.environment, planId]))) throw apiError("not_found", `No plan ${planId}`);
   return audited(sql, tenant, "company.plan_assign", "company", async (tx) =>
     (await runOne<CompanyRow>(tx, Q.company_set_plan, [tenant.teamId, tenant.environment, company.id, planId, now]))!,
     { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },

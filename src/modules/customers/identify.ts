@@ -3,7 +3,7 @@
  * key, merge traits, fill in missing keys, create when unknown. Safe under concurrency: a racing
  * insert that loses on a unique key re-reads the winner instead of failing.
  */
-import { badRequest, forbidden } from "../../lib/errors";
+import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { TransactionSql } from "../../db/client";
 import type { Environment } from "../../auth/kinds";
@@ -17,12 +17,12 @@ type Tenant = { teamId: string; environment: Environment };
 const externalOf = (id: string | undefined, ownPrefix: string) => (id && !id.startsWith(ownPrefix) ? id : null);
 
 export function assertCompanyRef(ref: CompanyRef, field = "body.company"): void {
-  if (!ref.id && !ref.wallet && !ref.email) throw badRequest("Validation failed", { [field]: "At least one of id, wallet, email is required" });
+  if (!ref.id && !ref.wallet && !ref.email) throw apiError("validation_failed", "Validation failed", { [field]: "At least one of id, wallet, email is required" });
 }
 
 export function assertUserRef(ref: UserRef, field = "body.user"): void {
   if (!ref.id && !ref.idp_user_id && !ref.wallet && !ref.email) {
-    throw badRequest("Validation failed", { [field]: "At least one of id, idp_user_id, wallet, email is required" });
+    throw apiError("validation_failed", "Validation failed", { [field]: "At least one of id, idp_user_id, wallet, email is required" });
   }
 }
 
@@ -50,7 +50,7 @@ export async function upsertCompany(tx: TransactionSql, tenant: Tenant, ref: Com
     const found = await findCompanyByKeys(tx, tenant, ref.id ?? null, facts.wallet, facts.email);
     let company: CompanyRow | null | undefined;
     if (found) company = (await mergeCompany(tx, tenant, found.id, facts))!;
-    else if (ref.id?.startsWith("comp_")) throw badRequest("Validation failed", { "body.company.id": `No company ${ref.id}` });
+    else if (ref.id?.startsWith("comp_")) throw apiError("validation_failed", "Validation failed", { "body.company.id": `No company ${ref.id}` });
     else company = await insertCompany(tx, tenant, newId("comp"), facts);
     if (!company) continue; // lost an insert race on a unique key: the winner is found next time
     const changed = !found || found.external_id !== company.external_id || !Bun.deepEquals(found.traits, company.traits);
@@ -77,10 +77,10 @@ export async function upsertUser(tx: TransactionSql, tenant: Tenant, ref: UserRe
   for (let attempt = 0; attempt < 3 && !user; attempt++) {
     const found = await findUserByKeys(tx, tenant, ref.id ?? null, facts.idpUserId, facts.wallet, facts.email);
     if (found && onlyOfCompany && !(companyId && (await isCompanyMember(tx, tenant, companyId, found.id)))) {
-      throw forbidden("This token is scoped to another company", "wrong_company");
+      throw apiError("wrong_company", "This token is scoped to another company");
     }
     if (found) user = await mergeUser(tx, tenant, found.id, facts);
-    else if (ref.id?.startsWith("user_")) throw badRequest("Validation failed", { "body.user.id": `No user ${ref.id}` });
+    else if (ref.id?.startsWith("user_")) throw apiError("validation_failed", "Validation failed", { "body.user.id": `No user ${ref.id}` });
     else user = await insertUser(tx, tenant, newId("user"), facts);
   }
   if (!user) throw new Error("user upsert did not converge");

@@ -6,7 +6,7 @@
  */
 import type { Sql } from "../../db/client";
 import type { Environment } from "../../auth/kinds";
-import { badRequest, notFound } from "../../lib/errors";
+import { apiError } from "../../lib/errors";
 import { recordAudit, type Actor } from "../audit/repo";
 import { plansByIds } from "../catalog/repo";
 import { publishCompanyChanged } from "../entitlements/changes";
@@ -25,14 +25,14 @@ async function assertPlansExist(tx: Sql, tenant: Tenant, patch: CompanyPatch): P
   if (patch.activePlanId && !known.has(patch.activePlanId)) details["body.activePlanId"] = `No plan ${patch.activePlanId}`;
   const unknown = addOns.filter((id) => !known.has(id));
   if (unknown.length) details["body.activeAddOnIds"] = `No plan ${unknown.join(", ")}`;
-  if (Object.keys(details).length) throw badRequest("Validation failed", details);
+  if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
 }
 
 export async function updateCompany(sql: Sql, tenant: Tenant, actor: Actor, ref: string, patch: CompanyPatch, now: Date): Promise<CompanyRow> {
   return sql.begin(async (t) => {
     const tx = t as unknown as Sql;
     const company = await findCompanyByKeys(tx, tenant, ref, null, null); // our id or the integrator's, locked
-    if (!company) throw notFound(`No company ${ref}`);
+    if (!company) throw apiError("not_found", `No company ${ref}`);
     const sent = (Object.keys(patch) as (keyof CompanyPatch)[]).filter((k) => patch[k] !== undefined);
     if (sent.length === 0) return company;
     await assertPlansExist(tx, tenant, patch);

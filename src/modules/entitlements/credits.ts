@@ -6,7 +6,7 @@
 import type { Sql } from "../../db/client";
 import { queries, run, runOne } from "../../db/queries";
 import type { Environment } from "../../auth/kinds";
-import { badRequest, notFound } from "../../lib/errors";
+import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
@@ -27,11 +27,11 @@ export interface CreditGrantInput {
 }
 
 export async function grantCredits(sql: Sql, tenant: Tenant, input: CreditGrantInput, now: number = Date.now()) {
-  if (input.amount <= 0n) throw badRequest("Amount must be positive", { amount: "> 0" });
+  if (input.amount <= 0n) throw apiError("validation_failed", "Amount must be positive", { amount: "> 0" });
   return sql.begin(async (t) => {
     const tx = t as unknown as Sql;
     const company = await findCompanyByKeys(tx, tenant, input.company, input.company, input.company);
-    if (!company) throw notFound(`No company ${input.company}`);
+    if (!company) throw apiError("not_found", `No company ${input.company}`);
     return grantCreditsInTx(tx, tenant, company.id, input, OPERATOR, now);
   }) as Promise<CreditGrant>;
 }

@@ -17,7 +17,7 @@ import type { Sql } from "../../db/client";
 import { queries, run, runOne } from "../../db/queries";
 import type { Environment } from "../../auth/kinds";
 import type { Clock } from "../../lib/clock";
-import { ApiError } from "../../lib/errors";
+import { apiError } from "../../lib/errors";
 import { newTimeOrderedId } from "../../lib/ids";
 import type { Change } from "./changes";
 
@@ -80,7 +80,7 @@ interface Asked {
  * use that never happened (IETF draft-ietf-httpapi-idempotency-key-header: 422).
  */
 const keyReusedError = (first: Asked) =>
-  new ApiError(422, "idempotencyKey was already used for a different request", undefined, {
+  apiError("idempotency_key_mismatch", "idempotencyKey was already used for a different request", {
     "body.idempotencyKey": `First used for '${first.name}' with quantity ${first.quantity}`,
   });
 

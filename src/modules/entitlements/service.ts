@@ -4,7 +4,7 @@
  */
 import type { Principal } from "../../auth/kinds";
 import type { Clock } from "../../lib/clock";
-import { ApiError, badRequest, forbidden, notFound } from "../../lib/errors";
+import { ApiError, apiError } from "../../lib/errors";
 import { andThen, type MaybePromise } from "../../lib/maybe-promise";
 import type { CatalogSnapshot, FeatureDef } from "./catalog";
 import type { CompanyState } from "./company-state";
@@ -29,11 +29,11 @@ export function companyRefFor(deps: { entitlements: EntitlementLookups }, princi
     const own = principal.companyId!;
     if (ref === undefined || ref === own) return own;
     return andThen(deps.entitlements.company(principal, ref), (company) => {
-      if (company?.id !== own) throw forbidden("This token is scoped to another company", "wrong_company");
+      if (company?.id !== own) throw apiError("wrong_company", "This token is scoped to another company");
       return own;
     });
   }
-  if (!ref) throw badRequest("Validation failed", { [field]: "Required: the company's id (comp_…) or your id for it" });
+  if (!ref) throw apiError("validation_failed", "Validation failed", { [field]: "Required: the company's id (comp_…) or your id for it" });
   return ref;
 }
 
@@ -65,11 +65,11 @@ export function enforcementOf(e: Evaluation): Enforcement {
 export function refusal(outcome: Exclude<Outcome, "accepted">): ApiError {
   switch (outcome) {
     case "insufficient_credits":
-      return new ApiError(402, "Insufficient credits", "insufficient_credits");
+      return apiError("insufficient_credits", "Insufficient credits");
     case "limit_reached":
-      return new ApiError(429, "Limit reached", "limit_reached");
+      return apiError("limit_reached", "Limit reached");
     case "feature_not_enabled":
-      return new ApiError(429, "Feature not enabled", "feature_not_enabled");
+      return apiError("feature_not_enabled", "Feature not enabled");
   }
 }
 
@@ -137,7 +137,7 @@ function load(deps: LookupDeps, principal: Principal, ref: string | undefined, f
 
 function requireFeature(catalog: CatalogSnapshot, ref: string): FeatureDef {
   const feature = catalog.feature(ref);
-  if (!feature) throw notFound(`No feature ${ref}`);
+  if (!feature) throw apiError("not_found", `No feature ${ref}`);
   return feature;
 }
 
@@ -177,7 +177,7 @@ export interface ConsumeInput {
 export async function consume(deps: EntitlementDeps, principal: Principal, input: ConsumeInput): Promise<CheckResult & { eventId: string; consumed: number; replayed: boolean }> {
   const { catalog, company, companyRef } = await load(deps, principal, input.company, "body.company");
   const feature = requireFeature(catalog, input.feature);
-  if (!company) throw notFound(`No company ${companyRef}`);
+  if (!company) throw apiError("not_found", `No company ${companyRef}`);
   const quantity = BigInt(input.quantity ?? 1);
   const evaluation = evaluate(catalog, feature, company, deps.clock.now(), quantity);
   const result: MeterResult = await deps.entitlements.meter.submit({

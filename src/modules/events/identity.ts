@@ -5,7 +5,7 @@
  */
 import type { Principal } from "../../auth/kinds";
 import type { Sql } from "../../db/client";
-import { badRequest, forbidden } from "../../lib/errors";
+import { apiError } from "../../lib/errors";
 import { upsertCompany, upsertUser, type CompanyUpsert } from "../customers/identify";
 import { findCompanyIdByKeys } from "../customers/repo";
 import type { CompanyRef, UserRef } from "../customers/model";
@@ -75,7 +75,7 @@ export async function existingCompanyId(deps: IdentityDeps, principal: Principal
     ? await cachedCompanyId(deps, principal, ref.id!)
     : await findCompanyIdByKeys(deps.sql, principal, ref.id ?? null, ref.wallet ?? null, ref.email ?? null);
   // Our own id names a company that must exist, as for the upsert (upsertCompany).
-  if (id === null && ref.id?.startsWith("comp_")) throw badRequest("Validation failed", { "body.company.id": `No company ${ref.id}` });
+  if (id === null && ref.id?.startsWith("comp_")) throw apiError("validation_failed", "Validation failed", { "body.company.id": `No company ${ref.id}` });
   return id;
 }
 
@@ -108,12 +108,12 @@ export async function resolveTrackIdentity(deps: IdentityDeps, principal: Princi
  */
 export async function assertEmbedCompany(deps: IdentityDeps, principal: Principal, company: CompanyRef | undefined, companyTraits?: Record<string, unknown>): Promise<void> {
   if (principal.kind !== "embed") return;
-  if (company && !company.id) throw forbidden("This token is scoped to another company", "wrong_company");
+  if (company && !company.id) throw apiError("wrong_company", "This token is scoped to another company");
   if (company?.id) await companyRefFor(deps, principal, company.id, "body.company");
   const describes = (traits: Record<string, unknown> | undefined) => traits !== undefined && Object.keys(traits).length > 0;
   const { id: _id, traits, ...facts } = company ?? {};
   // An empty traits object changes nothing, so it is no attempt to describe the company.
   if (Object.keys(facts).length > 0 || describes(traits) || describes(companyTraits)) {
-    throw forbidden("An embed token cannot change its company's name, wallet, email or traits: send them from your server", "wrong_credential_kind");
+    throw apiError("wrong_credential_kind", "An embed token cannot change its company's name, wallet, email or traits: send them from your server");
   }
 }

@@ -3,7 +3,7 @@
  * a feature's featureKey or eventKey, enforces that feature first (spec, Events, behaviour 1-3).
  */
 import type { Principal } from "../../auth/kinds";
-import { badRequest } from "../../lib/errors";
+import { apiError } from "../../lib/errors";
 import { assertCompanyRef, assertUserRef } from "../customers/identify";
 import { enforcementOf, evaluate, refusal, type EntitlementDeps } from "../entitlements/service";
 import type { Enforcement } from "../entitlements/meter";
@@ -20,7 +20,7 @@ export async function ingestEvent(deps: Deps, principal: Principal, body: EventB
 
 async function identify(deps: Deps, principal: Principal, body: EventBody) {
   if (!body.company && !body.user && principal.kind !== "embed") {
-    throw badRequest("Validation failed", { "body.company": "identify needs a company or a user" });
+    throw apiError("validation_failed", "Validation failed", { "body.company": "identify needs a company or a user" });
   }
   const user = body.user ?? (principal.kind === "embed" && principal.userId ? { id: principal.userId } : undefined);
   // Top-level traits describe the user when one is named, else the company (Segment's identify).
@@ -39,7 +39,7 @@ async function identify(deps: Deps, principal: Principal, body: EventBody) {
  * merged and the meter, deciding under the counter's lock, still refuses.
  */
 async function track(deps: Deps, principal: Principal, body: EventBody) {
-  if (!body.name) throw badRequest("Validation failed", { "body.name": "Required for track events" });
+  if (!body.name) throw apiError("validation_failed", "Validation failed", { "body.name": "Required for track events" });
   const catalog = await deps.entitlements.catalog(principal);
   const feature = catalog.featureForEvent(body.name);
   if (!feature) {
@@ -48,7 +48,7 @@ async function track(deps: Deps, principal: Principal, body: EventBody) {
     return { companyId: settled.companyId, userId: settled.userId };
   }
   if (!body.company && principal.kind !== "embed") {
-    throw badRequest("Validation failed", { "body.company": `'${body.name}' is a metered feature: name the company (id, wallet or email)` });
+    throw apiError("validation_failed", "Validation failed", { "body.company": `'${body.name}' is a metered feature: name the company (id, wallet or email)` });
   }
   const existing = await existingCompanyId(deps, principal, body.company);
   const company = existing === null ? null : await deps.entitlements.company(principal, existing);

@@ -4,7 +4,7 @@ import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../lib/error-
 import { authPlugin } from "../../plugins/auth";
 import { requestState } from "../../plugins/request-context";
 import type { AppDeps } from "../../app-deps";
-import { ApiError, notFound } from "../../lib/errors";
+import { ApiError, apiError } from "../../lib/errors";
 import { actorOf } from "../audit/repo";
 import { CheckoutSession, CheckoutSessionCreate, PaymentLink, PaymentLinkCreate, PaymentSubmit } from "./model";
 import { presentCheckoutSession, presentPaymentLink } from "./present";
@@ -49,7 +49,7 @@ export function paymentRoutes(deps: AppDeps) {
       "/payment-links/:id",
       async ({ principal, params }) => {
         const link = await findPaymentLink(deps.sql, principal, params.id);
-        if (!link) throw notFound(`No payment link ${params.id}`);
+        if (!link) throw apiError("not_found", `No payment link ${params.id}`);
         return { paymentLink: presentPaymentLink(link) };
       },
       {
@@ -78,7 +78,7 @@ export function paymentRoutes(deps: AppDeps) {
       async ({ principal, params, body, request, set }) => {
         const outcome = await submitPayment(settlement, principal, actorOf(principal, requestState(request).requestId), params.id, body.txHash, new Date(deps.clock.now()));
         const checkoutSession = presentCheckoutSession(outcome.session);
-        if (outcome.kind === "failed") throw new ApiError(422, outcome.session.failure_detail ?? "The transaction does not prove the payment", refusalCode(outcome.session.failure_reason ?? ""));
+        if (outcome.kind === "failed") throw apiError(refusalCode(outcome.session.failure_reason ?? ""), outcome.session.failure_detail ?? "The transaction does not prove the payment");
         if (outcome.kind === "pending") {
           set.status = 202;
           return { checkoutSession, verification: { reason: outcome.reason, detail: outcome.detail } };
@@ -110,7 +110,7 @@ export function paymentRoutes(deps: AppDeps) {
       "/checkout-sessions/:id",
       async ({ principal, params }) => {
         const session = await findCheckoutSession(deps.sql, principal, params.id);
-        if (!session) throw notFound(`No checkout session ${params.id}`);
+        if (!session) throw apiError("not_found", `No checkout session ${params.id}`);
         return { checkoutSession: presentCheckoutSession(session) };
       },
       {

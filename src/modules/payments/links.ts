@@ -6,7 +6,7 @@
 import type { Sql } from "../../db/client";
 import { ChainRegistry, findToken, networkAllowedIn } from "../../chains/registry";
 import { isValidAddress } from "../../chains/addresses";
-import { badRequest } from "../../lib/errors";
+import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
@@ -32,14 +32,14 @@ export async function createPaymentLink(sql: Sql, registry: ChainRegistry, tenan
   if (purpose !== "ADDON" && input.addOnPlanId) details["body.addOnPlanId"] = "Only for purpose ADDON";
   if (purpose === "CREDITS" && !input.creditAmount) details["body.creditAmount"] = "Required when purpose is CREDITS";
   if (purpose !== "CREDITS" && input.creditAmount) details["body.creditAmount"] = "Only for purpose CREDITS";
-  if (Object.keys(details).length) throw badRequest("Validation failed", details);
+  if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
 
   return sql.begin(async (t) => {
     const tx = t as unknown as Sql;
     const company = input.companyId ? await findCompanyByKeys(tx, tenant, input.companyId, null, null) : null;
     if (input.companyId && !company) details["body.companyId"] = `No company ${input.companyId}`;
     if (input.addOnPlanId && (await plansByIds(tx, tenant, [input.addOnPlanId])).length === 0) details["body.addOnPlanId"] = `No plan ${input.addOnPlanId}`;
-    if (Object.keys(details).length) throw badRequest("Validation failed", details);
+    if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
     const link = await insertPaymentLink(tx, {
       id: newId("plink"), team_id: tenant.teamId, environment: tenant.environment, network: network!.id, chain_id: network!.chainId,
       token_symbol: token!.symbol, token: token!, amount: input.amount, recipient_wallet: input.recipientWallet,

@@ -6,7 +6,7 @@
 import type { Sql } from "../../db/client";
 import type { ChainRegistry } from "../../chains/registry";
 import { isValidAddress } from "../../chains/addresses";
-import { badRequest, conflict } from "../../lib/errors";
+import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
@@ -23,23 +23,23 @@ export async function openCheckoutSession(sql: Sql, registry: ChainRegistry, ten
   return sql.begin(async (t) => {
     const tx = t as unknown as Sql;
     const link = await findPaymentLink(tx, tenant, input.paymentLinkId);
-    if (!link) throw badRequest("Validation failed", { "body.paymentLinkId": `No payment link ${input.paymentLinkId}` });
-    if (!link.active) throw conflict("Payment link is not active");
+    if (!link) throw apiError("validation_failed", "Validation failed", { "body.paymentLinkId": `No payment link ${input.paymentLinkId}` });
+    if (!link.active) throw apiError("conflict", "Payment link is not active");
     const network = registry.get(link.network);
-    if (!network) throw conflict(`Network ${link.network} is no longer configured`);
+    if (!network) throw apiError("conflict", `Network ${link.network} is no longer configured`);
     // A mistyped wallet would refuse the customer's real payment as wrong_payer: refuse it here instead.
     if (input.customerWallet !== undefined && !isValidAddress(network.family, input.customerWallet)) {
-      throw badRequest("Validation failed", { "body.customerWallet": `Not a valid ${network.family} address` });
+      throw apiError("validation_failed", "Validation failed", { "body.customerWallet": `Not a valid ${network.family} address` });
     }
     let companyId = link.company_id;
     if (input.companyId) {
       const company = await findCompanyByKeys(tx, tenant, input.companyId, null, null);
-      if (!company) throw badRequest("Validation failed", { "body.companyId": `No company ${input.companyId}` });
-      if (link.company_id && link.company_id !== company.id) throw badRequest("Validation failed", { "body.companyId": "The payment link is for another company" });
+      if (!company) throw apiError("validation_failed", "Validation failed", { "body.companyId": `No company ${input.companyId}` });
+      if (link.company_id && link.company_id !== company.id) throw apiError("validation_failed", "Validation failed", { "body.companyId": "The payment link is for another company" });
       companyId = company.id;
     }
     if (link.purpose !== "PAYMENT" && !companyId) {
-      throw badRequest("Validation failed", { "body.companyId": `Required: the link's purpose ${link.purpose} applies to a company` });
+      throw apiError("validation_failed", "Validation failed", { "body.companyId": `Required: the link's purpose ${link.purpose} applies to a company` });
     }
     const id = newId("cs");
     const session = await insertCheckoutSession(tx, {

@@ -13,7 +13,7 @@ import type { ChainPool } from "../../chains/pool";
 import type { ChainRegistry } from "../../chains/registry";
 import { HASH_FORMAT, normalizeTxHash } from "../../chains/addresses";
 import { RETRYABLE_REASONS, refuse, type ChainFamily, type NetworkConfig, type PaymentExpectation, type PaymentVerdict } from "../../chains/types";
-import { ApiError, badRequest, notFound } from "../../lib/errors";
+import { ApiError, apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
 import { grantCreditsInTx } from "../entitlements/credits";
@@ -37,16 +37,16 @@ export type SettleOutcome =
   | { kind: "replayed"; session: CheckoutSessionRow };
 
 const closed = (session: CheckoutSessionRow) =>
-  new ApiError(409, `Checkout session is ${session.status.toLowerCase()}${session.failure_reason ? ` (${session.failure_reason})` : ""}`, "checkout_session_closed");
-const replayed = () => new ApiError(409, "This transaction already paid for a checkout session", "payment_replayed");
+  apiError("checkout_session_closed", `Checkout session is ${session.status.toLowerCase()}${session.failure_reason ? ` (${session.failure_reason})` : ""}`);
+const replayed = () => apiError("payment_replayed", "This transaction already paid for a checkout session");
 
 export async function submitPayment(deps: SettlementDeps, tenant: Tenant, actor: Actor, sessionId: string, rawHash: string, now: Date): Promise<SettleOutcome> {
   const found = await findCheckoutSession(deps.sql, tenant, sessionId);
-  if (!found) throw notFound(`No checkout session ${sessionId}`);
+  if (!found) throw apiError("not_found", `No checkout session ${sessionId}`);
   const network = deps.registry.get(found.network);
-  if (!network) throw new ApiError(409, `Network ${found.network} is no longer configured`, "checkout_session_closed");
+  if (!network) throw apiError("checkout_session_closed", `Network ${found.network} is no longer configured`);
   const txHash = normalizeTxHash(network.family, rawHash);
-  if (!txHash) throw badRequest("Validation failed", { "body.txHash": `Expected ${HASH_FORMAT[network.family]}` });
+  if (!txHash) throw apiError("validation_failed", "Validation failed", { "body.txHash": `Expected ${HASH_FORMAT[network.family]}` });
   // A retry of the submission that paid the session answers as the first one did.
   if (found.status === "PAID" && found.tx_hash === txHash) return { kind: "paid", session: found };
   if ((await paymentsOfTransaction(deps.sql, network.id, txHash)).length > 0) {

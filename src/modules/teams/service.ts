@@ -7,7 +7,7 @@ import { queries, run, runOne } from "../../db/queries";
 import type { Sql } from "../../db/client";
 import { newId, randomToken } from "../../lib/ids";
 import { sha256Hex } from "../../lib/hash";
-import { ApiError, badRequest, notFound } from "../../lib/errors";
+import { ApiError, apiError } from "../../lib/errors";
 import { DASHBOARD_ROLES, PERMISSIONS, PUBLISHABLE_PERMISSIONS, type Environment, type KeyType } from "../../auth/kinds";
 import { DASHBOARD_SESSION_PREFIX, KEY_PREFIX_LENGTH, generateRawKey } from "../../auth/key-format";
 import { recordAudit, type Actor } from "../audit/repo";
@@ -59,7 +59,7 @@ export async function createTeam(sql: Sql, name: string) {
 }
 
 export async function requireTeam(sql: Sql, teamId: string): Promise<void> {
-  if (!(await runOne(sql, Q.team_find_by_id, [teamId]))) throw notFound(`No team ${teamId}`);
+  if (!(await runOne(sql, Q.team_find_by_id, [teamId]))) throw apiError("not_found", `No team ${teamId}`);
 }
 
 export interface NewKey {
@@ -75,20 +75,20 @@ export interface NewKey {
 function checkPermissions(type: KeyType, requested: string[] | undefined): string[] {
   const permissions = [...new Set(requested ?? [])];
   const unknown = permissions.filter((p) => !(PERMISSIONS as readonly string[]).includes(p));
-  if (unknown.length) throw badRequest("Unknown permission", { permissions: `Not in the catalog: ${unknown.join(", ")}` });
-  if (type === "RESTRICTED" && permissions.length === 0) throw badRequest("Restricted keys need permissions", { permissions: "At least one permission" });
-  if (type === "LEGACY" && permissions.length) throw badRequest("Legacy keys carry no permissions", { permissions: "Must be empty" });
+  if (unknown.length) throw apiError("validation_failed", "Unknown permission", { permissions: `Not in the catalog: ${unknown.join(", ")}` });
+  if (type === "RESTRICTED" && permissions.length === 0) throw apiError("validation_failed", "Restricted keys need permissions", { permissions: "At least one permission" });
+  if (type === "LEGACY" && permissions.length) throw apiError("validation_failed", "Legacy keys carry no permissions", { permissions: "Must be empty" });
   if (type === "PUBLISHABLE") {
     if (permissions.length === 0) return [...PUBLISHABLE_PERMISSIONS];
     const unsafe = permissions.filter((p) => !(PUBLISHABLE_PERMISSIONS as readonly string[]).includes(p));
-    if (unsafe.length) throw badRequest("Publishable keys are client-safe only", { permissions: `Not allowed on a publishable key: ${unsafe.join(", ")}` });
+    if (unsafe.length) throw apiError("validation_failed", "Publishable keys are client-safe only", { permissions: `Not allowed on a publishable key: ${unsafe.join(", ")}` });
   }
   return permissions;
 }
 
 export async function createKey(sql: Sql, input: NewKey, now: number) {
   const permissions = checkPermissions(input.type, input.permissions);
-  if (input.expiresAt && input.expiresAt.getTime() <= now) throw badRequest("Expiry must be in the future", { expiresAt: "Must be in the future" });
+  if (input.expiresAt && input.expiresAt.getTime() <= now) throw apiError("validation_failed", "Expiry must be in the future", { expiresAt: "Must be in the future" });
   await requireTeam(sql, input.teamId);
   const raw = generateRawKey(input.type, input.environment);
   const row = await sql.begin(async (tx) => {
@@ -109,7 +109,7 @@ export async function listKeys(sql: Sql, teamId: string, environment: Environmen
 export async function revokeKey(sql: Sql, teamId: string, environment: Environment, keyId: string) {
   const row = await sql.begin(async (tx) => {
     const revoked = await runOne<KeyRow>(tx, Q.api_key_revoke, [teamId, environment, keyId]);
-    if (!revoked) throw notFound(`No key ${keyId} in team ${teamId} (${environment})`);
+    if (!revoked) throw apiError("not_found", `No key ${keyId} in team ${teamId} (${environment})`);
     await recordAudit(tx, { teamId, environment, actor: OPERATOR, action: "api_key.revoke", resourceType: "api_key", resourceId: keyId });
     // Every instance evicts the key from its cache when this commits.
     await run(tx, Q.credential_notify_revoked, [keyId]);
@@ -129,10 +129,10 @@ export interface NewSession {
 export async function createDashboardSession(sql: Sql, input: NewSession, now: number) {
   const unknown = input.roles.filter((r) => !(DASHBOARD_ROLES as readonly string[]).includes(r));
   if (unknown.length || input.roles.length === 0) {
-    throw badRequest("Invalid roles", { roles: `One or more of: ${DASHBOARD_ROLES.join(", ")}` });
+    throw apiError("validation_failed", "Invalid roles", { roles: `One or more of: ${DASHBOARD_ROLES.join(", ")}` });
   }
   const ttlHours = input.ttlHours ?? 12;
-  if (!(ttlHours > 0 && ttlHours <= 24 * 30)) throw new ApiError(400, "Invalid ttl", undefined, { ttlHours: "1 to 720" });
+  if (!(ttlHours > 0 && ttlHours <= 24 * 30)) throw apiError("validation_failed", "Invalid ttl", { ttlHours: "1 to 720" });
   await requireTeam(sql, input.teamId);
   const raw = `${DASHBOARD_SESSION_PREFIX}${randomToken(48)}`;
   const row = await sql.begin(async (tx) => {
