@@ -4,10 +4,10 @@
  * companies on it, each with a credit grant far larger than any run can burn.
  */
 import type { Sql } from "../src/db/client";
-import type { Environment } from "../src/auth/kinds";
 import { createKey, createTeam } from "../src/modules/teams/service";
 import { assignPlan, createFeature, createPlan, grantCredits, setEntitlement } from "../src/modules/catalog/service";
 import { upsertCompany } from "../src/modules/customers/identify";
+import { type Environment } from "../src/lib/tenant";
 
 export interface BenchSeed {
   teamId: string;

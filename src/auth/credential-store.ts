@@ -18,7 +18,8 @@ import type { Sql } from "../db/client";
 import type { Clock } from "../lib/clock";
 import { sha256Hex } from "../lib/hash";
 import { LoadingCache } from "../lib/loading-cache";
-import type { Environment, KeyType } from "./kinds";
+import type { KeyType } from "./kinds";
+import type { Environment, Tenant } from "../lib/tenant";
 
 const Q = queries([
   "api_key_find_by_hash",
@@ -96,7 +97,7 @@ export class CredentialStore {
    * there is one per key this process has seen, and a key is only ever marked used after this store
    * resolved it.
    */
-  private readonly tenantOfKey = new Map<string, { teamId: string; environment: Environment }>();
+  private readonly tenantOfKey = new Map<string, Tenant>();
   private flushTimer: ReturnType<typeof setInterval> | undefined;
   private unlisten: (() => Promise<void>) | undefined;
 

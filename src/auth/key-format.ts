@@ -7,7 +7,8 @@
  *   dsess_…                        dashboard sessions (normally sent as the `be_session` cookie)
  */
 import { randomToken } from "../lib/ids";
-import type { Environment, KeyType } from "./kinds";
+import type { KeyType } from "./kinds";
+import type { Environment } from "../lib/tenant";
 
 const TYPE_PREFIX: Record<Exclude<KeyType, "LEGACY">, string> = { SECRET: "sk", RESTRICTED: "rk", PUBLISHABLE: "pk" };
 export const KEY_PREFIX_LENGTH = 16;

@@ -1,4 +1,6 @@
 /** Credential kinds, permissions and dashboard roles: the vocabulary of the access matrix. */
+import type { Environment } from "../lib/tenant";
+
 export const CREDENTIAL_KINDS = ["secret", "restricted", "publishable", "legacy", "embed", "dashboard"] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
@@ -30,9 +32,6 @@ export const DASHBOARD_ROLES = [
   "audit:read",
 ] as const;
 export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
-
-export const ENVIRONMENTS = ["development", "production"] as const;
-export type Environment = (typeof ENVIRONMENTS)[number];
 
 export type KeyType = "SECRET" | "RESTRICTED" | "PUBLISHABLE" | "LEGACY";
 

@@ -8,7 +8,7 @@
 import { errors, jwtVerify, SignJWT, type JWTPayload } from "jose";
 import { fromBase64url, signPayload, verifyPayload } from "../lib/hash";
 import { EMBED_TOKEN_PREFIX } from "./key-format";
-import type { Environment } from "./kinds";
+import type { Environment } from "../lib/tenant";
 import type { TokenKey, TokenKeys } from "./token-keys";
 
 export interface EmbedClaims {

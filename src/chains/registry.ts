@@ -6,8 +6,8 @@
  */
 import { Type as T, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import type { Environment } from "../auth/kinds";
 import type { NetworkConfig, TokenConfig } from "./types";
+import { type Environment } from "../lib/tenant";
 
 const Token = T.Object({
   symbol: T.String({ minLength: 1, maxLength: 32 }),

@@ -2,8 +2,8 @@
  * Checks and conversions of option values, so nothing malformed reaches a service or SQL: whole numbers
  * within bigint's range, dates, closed lists of words. Each failure names the option.
  */
-import { ENVIRONMENTS, type Environment } from "../auth/kinds";
 import { UsageError, type Args, type OptionSpec } from "./command";
+import { ENVIRONMENTS, type Environment } from "../lib/tenant";
 
 /** PostgreSQL bigint's ceiling: larger quantities would fail in SQL with the database's own message. */
 export const BIGINT_MAX = 2n ** 63n - 1n;

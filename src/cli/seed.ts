@@ -4,13 +4,13 @@
  * credits, so the first curl call works at once.
  */
 import type { Sql } from "../db/client";
-import type { Environment } from "../auth/kinds";
 import { createDashboardSession, createKey, createTeam } from "../modules/teams/service";
 import { assignPlan, createFeature, createPlan, grantCredits, setEntitlement } from "../modules/catalog/service";
 import { upsertCompany } from "../modules/customers/identify";
 import { presentCompany } from "../modules/customers/model";
 import { presentFeature, presentPlan } from "../modules/catalog/model";
 import { findFeatureWithPlans } from "../modules/catalog/repo";
+import { type Environment } from "../lib/tenant";
 
 export async function seed(sql: Sql, now: number, baseUrl: string) {
   const team = await createTeam(sql, "Demo Team");

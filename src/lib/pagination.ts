@@ -9,6 +9,7 @@
 import { t, type TSchema } from "elysia";
 import { signPayload, verifyPayload } from "./hash";
 import { apiError } from "./errors";
+import type { Tenant } from "./tenant";
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;
@@ -54,8 +55,6 @@ interface CursorPayload {
   e: string;
   s: string;
 }
-
-type Tenant = { teamId: string; environment: string };
 
 export interface PageRequest {
   /** rows with seq below this (null: from the newest) */

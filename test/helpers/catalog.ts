@@ -8,9 +8,9 @@
  *   bulk       trait, company trait seats >= 10
  *   exports    event, not on Pro (only on the add-on plan: quota 3 per day)
  */
-import type { Environment } from "../../src/auth/kinds";
 import { assignPlan, createFeature, createPlan, grantCredits, setEntitlement } from "../../src/modules/catalog/service";
 import type { TestApp } from "./app";
+import { type Environment } from "../../src/lib/tenant";
 
 export interface CatalogFixture {
   planId: string;

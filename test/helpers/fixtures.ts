@@ -1,8 +1,9 @@
 /** A fresh team per test with one credential of every kind, made through the real operator services. */
 import type { Sql } from "../../src/db/client";
-import type { Environment, KeyType } from "../../src/auth/kinds";
+import type { KeyType } from "../../src/auth/kinds";
 import { createDashboardSession, createKey, createTeam } from "../../src/modules/teams/service";
 import type { TestApp } from "./app";
+import { type Environment } from "../../src/lib/tenant";
 
 export interface TeamFixture {
   teamId: string;

@@ -4,7 +4,7 @@ import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { assignPlan, createPlan } from "../../src/modules/catalog/service";
 import { randomToken } from "../../src/lib/ids";
-import type { Environment } from "../../src/auth/kinds";
+import { type Environment } from "../../src/lib/tenant";
 
 const t = await createTestApp();
 const team = await createTeamFixture(t, "Companies");

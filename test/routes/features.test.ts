@@ -5,7 +5,7 @@ import { createTeamFixture } from "../helpers/fixtures";
 import { createFeature, createPlan, setEntitlement, setOverride } from "../../src/modules/catalog/service";
 import { upsertCompany } from "../../src/modules/customers/identify";
 import { randomToken } from "../../src/lib/ids";
-import type { Environment } from "../../src/auth/kinds";
+import { type Environment } from "../../src/lib/tenant";
 
 const t = await createTestApp();
 const team = await createTeamFixture(t, "Features");

@@ -1,7 +1,8 @@
 /** Typed access to the audit log. Writes take the caller's transaction so the record commits with the change. */
 import { queries, run, type Db } from "../../db/queries";
 import { newId } from "../../lib/ids";
-import type { Environment, Principal } from "../../auth/kinds";
+import type { Principal } from "../../auth/kinds";
+import { type Environment } from "../../lib/tenant";
 
 const Q = queries(["audit_log_insert", "audit_log_list_page"]);
 

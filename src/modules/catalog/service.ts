@@ -15,7 +15,6 @@ import type { Sql } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { systemClock } from "../../lib/clock";
 import { apiError } from "../../lib/errors";
-import type { Environment } from "../../auth/kinds";
 import { recordAudit, type Actor } from "../audit/repo";
 import { OPERATOR } from "../teams/service";
 import { findCompanyByKeys } from "../customers/repo";
@@ -26,6 +25,7 @@ import {
   deleteFeatureRow, deleteOverride, featuresNamedBy, findFeatureWithPlans, grantsOfFeature, lockFeature, lockTrackNames, updateFeatureRow, upsertOverride,
   type FeatureFields, type GrantFields,
 } from "./repo";
+import { type Environment, type Tenant } from "../../lib/tenant";
 
 export { FEATURE_TYPES };
 
@@ -36,8 +36,6 @@ const Q = queries([
   "plan_entitlement_upsert",
   "company_set_plan",
 ]);
-
-type Tenant = { teamId: string; environment: Environment };
 
 interface AuditOptions {
   /** Who made the change; the operator CLI when not given. */

@@ -6,12 +6,10 @@
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { TransactionSql } from "../../db/client";
-import type { Environment } from "../../auth/kinds";
 import type { CompanyRef, CompanyRow, UserRef, UserRow } from "./model";
 import { publishCompanyChanged } from "../entitlements/changes";
 import { findCompanyByKeys, findUserByKeys, insertCompany, insertUser, isCompanyMember, linkUserToCompany, mergeCompany, mergeUser, type CompanyFacts, type UserFacts } from "./repo";
-
-type Tenant = { teamId: string; environment: Environment };
+import { type Environment, type Tenant } from "../../lib/tenant";
 
 // An `id` shaped like our own ids names our row; anything else is the integrator's id.
 const externalOf = (id: string | undefined, ownPrefix: string) => (id && !id.startsWith(ownPrefix) ? id : null);

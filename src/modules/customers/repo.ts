@@ -1,7 +1,7 @@
 /** Typed wrappers over the company and user queries. */
 import { queries, run, runOne, type Db } from "../../db/queries";
-import type { Environment } from "../../auth/kinds";
 import type { CompanyRow, UserRow } from "./model";
+import { type Environment, type Tenant } from "../../lib/tenant";
 
 const Q = queries([
   "company_find_by_keys",
@@ -30,8 +30,6 @@ export interface CompanyFacts {
 export interface UserFacts extends CompanyFacts {
   idpUserId: string | null;
 }
-
-type Tenant = { teamId: string; environment: Environment };
 
 export const findCompanyByKeys = (db: Db, t: Tenant, idOrExternal: string | null, wallet: string | null, email: string | null) =>
   runOne<CompanyRow>(db, Q.company_find_by_keys, [t.teamId, t.environment, idOrExternal, wallet, email]);

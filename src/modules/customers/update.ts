@@ -5,15 +5,13 @@
  * clock); after that it never moves, whatever plan changes follow.
  */
 import type { Sql } from "../../db/client";
-import type { Environment } from "../../auth/kinds";
 import { apiError } from "../../lib/errors";
 import { recordAudit, type Actor } from "../audit/repo";
 import { plansByIds } from "../catalog/repo";
 import { publishCompanyChanged } from "../entitlements/changes";
 import type { CompanyPatch, CompanyRow } from "./model";
 import { findCompanyByKeys, updateCompanyRow } from "./repo";
-
-type Tenant = { teamId: string; environment: Environment };
+import { type Environment, type Tenant } from "../../lib/tenant";
 
 /** 400 naming each plan id that is not a plan of the tenant. */
 async function assertPlansExist(tx: Sql, tenant: Tenant, patch: CompanyPatch): Promise<void> {

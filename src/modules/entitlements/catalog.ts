@@ -3,9 +3,9 @@
  * Loaded once per tenant, dropped when a `catalog` change is published (see changes.ts).
  */
 import { queries, run, type Db } from "../../db/queries";
-import type { Environment } from "../../auth/kinds";
 import type { EntitlementKind, FeatureType } from "../catalog/model";
 import type { Grant, Period, TraitOperator } from "./compute";
+import { type Environment } from "../../lib/tenant";
 
 const Q = queries(["catalog_feature_list", "catalog_grant_list"]);
 

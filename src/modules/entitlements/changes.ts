@@ -7,13 +7,11 @@
  *   usage    counters and credit lots after a metering batch or a credit grant: apply the new values
  */
 import { queries, run, type Db } from "../../db/queries";
-import type { Environment } from "../../auth/kinds";
+import { type Environment, type Tenant } from "../../lib/tenant";
 
 const Q = queries(["entitlement_change_notify"]);
 
 export const CHANGE_CHANNEL = "entitlement_changes";
-
-type Tenant = { teamId: string; environment: Environment };
 
 /** One counter's value after a batch: company, feature, period start (ms), used. */
 export type CounterValue = [companyId: string, featureId: string, periodStart: number, used: string];

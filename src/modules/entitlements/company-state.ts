@@ -4,10 +4,10 @@
  * miss; kept current by the changes published after every write (see changes.ts).
  */
 import { queries, runOne, type Db } from "../../db/queries";
-import type { Environment } from "../../auth/kinds";
 import { toGrant, type GrantRow } from "./catalog";
 import type { EntitlementKind } from "../catalog/model";
 import { counterKey, type CompanyFacts, type CreditLot, type Grant, type Period, type TraitOperator } from "./compute";
+import { type Environment } from "../../lib/tenant";
 
 const Q = queries(["company_state_find"]);
 

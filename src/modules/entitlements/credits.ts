@@ -5,7 +5,6 @@
  */
 import type { Sql } from "../../db/client";
 import { queries, run, runOne } from "../../db/queries";
-import type { Environment } from "../../auth/kinds";
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
@@ -13,10 +12,9 @@ import { findCompanyByKeys } from "../customers/repo";
 import { OPERATOR } from "../teams/service";
 import { publishBalance } from "./changes";
 import { inBurnOrder } from "./compute";
+import { type Environment, type Tenant } from "../../lib/tenant";
 
 const Q = queries(["credit_grant_lock_many", "credit_grant_insert"]);
-
-type Tenant = { teamId: string; environment: Environment };
 
 export interface CreditGrantInput {
   /** our comp_ id, the integrator's id, a wallet or an email */

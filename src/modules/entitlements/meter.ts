@@ -15,11 +15,11 @@
  */
 import type { Sql } from "../../db/client";
 import { queries, run, runOne } from "../../db/queries";
-import type { Environment } from "../../auth/kinds";
 import type { Clock } from "../../lib/clock";
 import { apiError } from "../../lib/errors";
 import { newTimeOrderedId } from "../../lib/ids";
 import type { Change } from "./changes";
+import { type Environment } from "../../lib/tenant";
 
 const Q = queries(["meter_settle", "event_request_find_many"]);
 

@@ -15,16 +15,14 @@ import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
 import { LoadingCache } from "../../lib/loading-cache";
 import type { MaybePromise } from "../../lib/maybe-promise";
-import type { Environment } from "../../auth/kinds";
 import { loadCatalog, type CatalogSnapshot } from "./catalog";
 import { loadCompanyState, toLots, type CompanyState } from "./company-state";
 import { CHANGE_CHANNEL, type Change } from "./changes";
 import { counterKey } from "./compute";
 import { Meter } from "./meter";
+import { type Environment, type Tenant } from "../../lib/tenant";
 
 const Q = queries(["company_id_find_by_ref"]);
-
-export type Tenant = { teamId: string; environment: Environment };
 
 /** What a check reads: the tenant's catalog and one company. */
 export interface EntitlementLookups {

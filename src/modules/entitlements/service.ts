@@ -10,7 +10,8 @@ import type { CatalogSnapshot, FeatureDef } from "./catalog";
 import type { CompanyState } from "./company-state";
 import { decide, resolveGrant, type Decision, type Grant, type PeriodBounds } from "./compute";
 import type { Enforcement, MeterResult, Outcome } from "./meter";
-import type { EntitlementLookups, EntitlementRuntime, Tenant } from "./runtime";
+import type { EntitlementLookups, EntitlementRuntime } from "./runtime";
+import type { Tenant } from "../../lib/tenant";
 import type { CheckResult, EntitlementsData, FlagData } from "./model";
 
 export interface Evaluation {

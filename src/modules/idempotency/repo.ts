@@ -1,7 +1,7 @@
 /** The idempotency_keys table (migration 00011): claim, read, complete, release, prune. */
 import { queries, run, runOne, type Db } from "../../db/queries";
-import type { Environment } from "../../auth/kinds";
 import { RETENTION_MS, STALE_CLAIM_MS } from "./rules";
+import { type Environment } from "../../lib/tenant";
 
 const Q = queries(["idempotency_key_claim", "idempotency_key_find", "idempotency_key_complete", "idempotency_key_release", "idempotency_key_prune_expired"]);
 

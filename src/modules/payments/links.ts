@@ -12,7 +12,8 @@ import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
 import { plansByIds } from "../catalog/repo";
 import type { PaymentLinkCreate, PaymentLinkRow } from "./model";
-import { insertPaymentLink, type Tenant } from "./repo";
+import { insertPaymentLink } from "./repo";
+import type { Tenant } from "../../lib/tenant";
 
 const DEFAULT_TTL_SECONDS = 1800;
 

@@ -1,7 +1,7 @@
 /** Payment link and checkout session shapes: what callers send, and what the API returns. */
 import { t, type Static } from "elysia";
 import type { TokenConfig } from "../../chains/types";
-import type { Environment } from "../../auth/kinds";
+import { type Environment } from "../../lib/tenant";
 
 const Nullable = <S extends ReturnType<typeof t.String | typeof t.Integer>>(s: S) => t.Union([s, t.Null()]);
 

@@ -1,7 +1,7 @@
 /** Typed access to payment links, checkout sessions and payments (sql/queries/payment_*, checkout_session_*). */
 import { queries, run, runOne, type Db } from "../../db/queries";
-import type { Environment } from "../../auth/kinds";
 import type { CheckoutSessionRow, PaymentLinkRow, SessionStatus } from "./model";
+import { type Environment, type Tenant } from "../../lib/tenant";
 
 const Q = queries([
   "payment_link_insert", "payment_link_find_by_id", "payment_link_list_recent",
@@ -9,8 +9,6 @@ const Q = queries([
   "checkout_session_set_status", "checkout_session_list_due",
   "checkout_session_touch", "payment_insert", "payment_find_by_tx", "company_add_on_add",
 ]);
-
-export type Tenant = { teamId: string; environment: Environment };
 
 export const insertPaymentLink = (db: Db, row: Omit<PaymentLinkRow, "active" | "created_at">) =>
   runOne<PaymentLinkRow>(db, Q.payment_link_insert, [

@@ -11,7 +11,8 @@ import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
 import type { CheckoutSessionRow } from "./model";
-import { findPaymentLink, insertCheckoutSession, type Tenant } from "./repo";
+import { findPaymentLink, insertCheckoutSession } from "./repo";
+import type { Tenant } from "../../lib/tenant";
 
 export interface OpenSessionInput {
   paymentLinkId: string;

@@ -19,7 +19,8 @@ import { recordAudit, type Actor } from "../audit/repo";
 import { grantCreditsInTx } from "../entitlements/credits";
 import { publishCompanyChanged } from "../entitlements/changes";
 import type { CheckoutSessionRow } from "./model";
-import { addAddOnToCompany, findCheckoutSession, insertPayment, lockCheckoutSession, paymentsOfTransaction, setSessionStatus, touchSession, type Tenant } from "./repo";
+import { addAddOnToCompany, findCheckoutSession, insertPayment, lockCheckoutSession, paymentsOfTransaction, setSessionStatus, touchSession } from "./repo";
+import type { Tenant } from "../../lib/tenant";
 
 export interface SettlementDeps {
   sql: Sql;
