@@ -41,6 +41,11 @@ export function run<R = Record<string, unknown>>(db: Db, text: string, params: r
   return db.unsafe(text, params as never[], { prepare: true }) as unknown as Promise<R[]>;
 }
 
+/** Runs a loaded statement that returns no rows; resolves to how many rows it affected. */
+export async function runCount(db: Db, text: string, params: readonly Param[] = []): Promise<number> {
+  return (await db.unsafe(text, params as never[], { prepare: true })).count;
+}
+
 export async function runOne<R = Record<string, unknown>>(db: Db, text: string, params: readonly Param[] = []): Promise<R | undefined> {
   const rows = await run<R>(db, text, params);
   return rows[0];

@@ -10,7 +10,7 @@
  * - a feature that plans still use is not deleted.
  * Writes that depend on a feature's type lock the feature row first, so they serialize.
  */
-import { queries, runOne } from "../../db/queries";
+import { queries, runOne, type Db } from "../../db/queries";
 import type { Sql } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { systemClock } from "../../lib/clock";
@@ -41,14 +41,14 @@ interface AuditOptions {
   /** Who made the change; the operator CLI when not given. */
   actor?: Actor;
   /** The change notice to publish in the same transaction. */
-  publish?: (tx: Sql) => Promise<void>;
+  publish?: (tx: Db) => Promise<void>;
 }
 
-async function audited<T extends { id: string }>(sql: Sql, tenant: Tenant, action: string, resourceType: string, work: (tx: Sql) => Promise<T>, options: AuditOptions = {}): Promise<T> {
+async function audited<T extends { id: string }>(sql: Sql, tenant: Tenant, action: string, resourceType: string, work: (tx: Db) => Promise<T>, options: AuditOptions = {}): Promise<T> {
   return sql.begin(async (tx) => {
-    const result = await work(tx as unknown as Sql);
+    const result = await work(tx);
     await recordAudit(tx, { ...tenant, actor: options.actor ?? OPERATOR, action, resourceType, resourceId: result.id });
-    await options.publish?.(tx as unknown as Sql);
+    await options.publish?.(tx);
     return result;
   }) as Promise<T>;
 }
@@ -63,7 +63,7 @@ export function createPlan(sql: Sql, tenant: Tenant, input: { name: string; tier
 }
 
 /** 409 when another feature of the tenant already answers to one of `names` (as featureKey or eventKey). */
-async function assertTrackNamesFree(tx: Sql, tenant: Tenant, featureId: string, names: string[]): Promise<void> {
+async function assertTrackNamesFree(tx: Db, tenant: Tenant, featureId: string, names: string[]): Promise<void> {
   await lockTrackNames(tx, tenant);
   const taken = await featuresNamedBy(tx, tenant, featureId, names.filter(Boolean));
   if (taken.length) {
@@ -91,7 +91,7 @@ export async function createFeature(
 }
 
 /** 409 when the feature's plan entitlements or company overrides need another type (see kindFits). */
-async function assertGrantsFit(tx: Sql, tenant: Tenant, featureId: string, type: FeatureType): Promise<void> {
+async function assertGrantsFit(tx: Db, tenant: Tenant, featureId: string, type: FeatureType): Promise<void> {
   const misfits = (await grantsOfFeature(tx, tenant, featureId)).filter((g) => !kindFits(g.kind, type));
   if (!misfits.length) return;
   const list = (source: string) => misfits.filter((g) => g.source === source).map((g) => `${g.owner_name} (${g.kind})`).join(", ");
@@ -101,8 +101,7 @@ async function assertGrantsFit(tx: Sql, tenant: Tenant, featureId: string, type:
 
 /** PUT /features/{id}: a partial update (omitted fields keep their value); featureKey never changes. */
 export async function updateFeature(sql: Sql, tenant: Tenant, actor: Actor, id: string, patch: FeatureUpdate) {
-  return sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx) => {
     const current = await lockFeature(tx, tenant, id);
     if (!current) throw apiError("not_found", `No feature ${id}`);
     const sent = (Object.keys(patch) as (keyof FeatureUpdate)[]).filter((k) => patch[k] !== undefined);
@@ -131,8 +130,7 @@ export async function updateFeature(sql: Sql, tenant: Tenant, actor: Actor, id: 
  * their name (and the id of the feature they were metered against).
  */
 export async function deleteFeature(sql: Sql, tenant: Tenant, actor: Actor, id: string): Promise<{ ok: true }> {
-  await sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  await sql.begin(async (tx) => {
     const feature = await lockFeature(tx, tenant, id);
     if (!feature) throw apiError("not_found", `No feature ${id}`);
     const grants = await grantsOfFeature(tx, tenant, id);
@@ -177,7 +175,7 @@ function checkEntitlement(e: Grant): void {
 }
 
 /** Locks the feature and checks that the grant's kind fits its type. */
-async function lockFeatureFor(tx: Sql, tenant: Tenant, e: Grant): Promise<FeatureRow> {
+async function lockFeatureFor(tx: Db, tenant: Tenant, e: Grant): Promise<FeatureRow> {
   const feature = await lockFeature(tx, tenant, e.featureId);
   if (!feature) throw apiError("not_found", `No feature ${e.featureId}`);
   if (!kindFits(e.kind, feature.feature_type)) {

@@ -5,6 +5,7 @@
  * clock); after that it never moves, whatever plan changes follow.
  */
 import type { Sql } from "../../db/client";
+import type { Db } from "../../db/queries";
 import { apiError } from "../../lib/errors";
 import { recordAudit, type Actor } from "../audit/repo";
 import { plansByIds } from "../catalog/repo";
@@ -14,7 +15,7 @@ import { findCompanyByKeys, updateCompanyRow } from "./repo";
 import { type Environment, type Tenant } from "../../lib/tenant";
 
 /** 400 naming each plan id that is not a plan of the tenant. */
-async function assertPlansExist(tx: Sql, tenant: Tenant, patch: CompanyPatch): Promise<void> {
+async function assertPlansExist(tx: Db, tenant: Tenant, patch: CompanyPatch): Promise<void> {
   const addOns = patch.activeAddOnIds ?? [];
   const wanted = [...(patch.activePlanId ? [patch.activePlanId] : []), ...addOns];
   if (!wanted.length) return;
@@ -27,8 +28,7 @@ async function assertPlansExist(tx: Sql, tenant: Tenant, patch: CompanyPatch): P
 }
 
 export async function updateCompany(sql: Sql, tenant: Tenant, actor: Actor, ref: string, patch: CompanyPatch, now: Date): Promise<CompanyRow> {
-  return sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx) => {
     const company = await findCompanyByKeys(tx, tenant, ref, null, null); // our id or the integrator's, locked
     if (!company) throw apiError("not_found", `No company ${ref}`);
     const sent = (Object.keys(patch) as (keyof CompanyPatch)[]).filter((k) => patch[k] !== undefined);

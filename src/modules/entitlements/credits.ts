@@ -4,7 +4,7 @@
  * at commit is always the latest one.
  */
 import type { Sql } from "../../db/client";
-import { queries, run, runOne } from "../../db/queries";
+import { queries, run, runOne, type Db } from "../../db/queries";
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
@@ -26,8 +26,7 @@ export interface CreditGrantInput {
 
 export async function grantCredits(sql: Sql, tenant: Tenant, input: CreditGrantInput, now: number = Date.now()) {
   if (input.amount <= 0n) throw apiError("validation_failed", "Amount must be positive", { amount: "> 0" });
-  return sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx) => {
     const company = await findCompanyByKeys(tx, tenant, input.company, input.company, input.company);
     if (!company) throw apiError("not_found", `No company ${input.company}`);
     return grantCreditsInTx(tx, tenant, company.id, input, OPERATOR, now);
@@ -56,7 +55,7 @@ export const presentCreditGrant = (g: CreditGrant) => ({
 });
 
 /** The grant inside the caller's transaction (a paid checkout session grants with its own commit). */
-export async function grantCreditsInTx(tx: Sql, tenant: Tenant, companyId: string, input: Omit<CreditGrantInput, "company">, actor: Actor, now: number): Promise<CreditGrant> {
+export async function grantCreditsInTx(tx: Db, tenant: Tenant, companyId: string, input: Omit<CreditGrantInput, "company">, actor: Actor, now: number): Promise<CreditGrant> {
   const held = await run<{ remaining: bigint; expires_at: Date | null }>(tx, Q.credit_grant_lock_many, [[tenant.teamId], [tenant.environment], [companyId], new Date(now)]);
   const grant = (await runOne<CreditGrant>(tx, Q.credit_grant_insert, [
     newId("cgr"), tenant.teamId, tenant.environment, companyId, input.amount, input.reason ?? null, input.expiresAt ?? null,

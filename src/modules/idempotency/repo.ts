@@ -1,5 +1,5 @@
 /** The idempotency_keys table (migration 00011): claim, read, complete, release, prune. */
-import { queries, run, runOne, type Db } from "../../db/queries";
+import { queries, run, runCount, runOne, type Db } from "../../db/queries";
 import { RETENTION_MS, STALE_CLAIM_MS } from "./rules";
 import { type Environment } from "../../lib/tenant";
 
@@ -46,8 +46,8 @@ const PRUNE_BATCH = 1000;
 export async function pruneExpiredKeys(db: Db, now: number): Promise<number> {
   let total = 0;
   for (;;) {
-    const result = (await run(db, Q.idempotency_key_prune_expired, [new Date(now), PRUNE_BATCH])) as unknown as { count: number };
-    total += result.count;
-    if (result.count < PRUNE_BATCH) return total;
+    const deleted = await runCount(db, Q.idempotency_key_prune_expired, [new Date(now), PRUNE_BATCH]);
+    total += deleted;
+    if (deleted < PRUNE_BATCH) return total;
   }
 }

@@ -35,8 +35,7 @@ export async function createPaymentLink(sql: Sql, registry: ChainRegistry, tenan
   if (purpose !== "CREDITS" && input.creditAmount) details["body.creditAmount"] = "Only for purpose CREDITS";
   if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
 
-  return sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx) => {
     const company = input.companyId ? await findCompanyByKeys(tx, tenant, input.companyId, null, null) : null;
     if (input.companyId && !company) details["body.companyId"] = `No company ${input.companyId}`;
     if (input.addOnPlanId && (await plansByIds(tx, tenant, [input.addOnPlanId])).length === 0) details["body.addOnPlanId"] = `No plan ${input.addOnPlanId}`;

@@ -21,8 +21,7 @@ export interface OpenSessionInput {
 }
 
 export async function openCheckoutSession(sql: Sql, registry: ChainRegistry, tenant: Tenant, actor: Actor, input: OpenSessionInput, now: Date): Promise<CheckoutSessionRow> {
-  return sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx) => {
     const link = await findPaymentLink(tx, tenant, input.paymentLinkId);
     if (!link) throw apiError("validation_failed", "Validation failed", { "body.paymentLinkId": `No payment link ${input.paymentLinkId}` });
     if (!link.active) throw apiError("conflict", "Payment link is not active");

@@ -9,6 +9,7 @@
  * The verdict is computed outside any transaction: chain calls never hold a database lock.
  */
 import type { Sql } from "../../db/client";
+import type { Db } from "../../db/queries";
 import type { ChainPool } from "../../chains/pool";
 import type { ChainRegistry } from "../../chains/registry";
 import { HASH_FORMAT, normalizeTxHash } from "../../chains/addresses";
@@ -83,8 +84,7 @@ export function bindToPayer(verdict: PaymentVerdict, session: CheckoutSessionRow
  */
 async function claim(sql: Sql, tenant: Tenant, actor: Actor, sessionId: string, txHash: string, now: Date): Promise<void> {
   let closedSession: CheckoutSessionRow | null = null;
-  await sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  await sql.begin(async (tx) => {
     const session = (await lockCheckoutSession(tx, tenant, sessionId))!;
     if (session.status === "PENDING" && session.expires_at <= now) {
       // Committed before the 409: the deadline passing is a fact, whatever the caller does next.
@@ -108,8 +108,7 @@ async function claim(sql: Sql, tenant: Tenant, actor: Actor, sessionId: string, 
 
 /** CONFIRMING on `txHash` -> PENDING: the transaction proved another session's payment. */
 async function releaseClaim(sql: Sql, tenant: Tenant, sessionId: string, txHash: string, now: Date): Promise<void> {
-  await sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  await sql.begin(async (tx) => {
     const session = await lockCheckoutSession(tx, tenant, sessionId);
     if (session?.status === "CONFIRMING" && session.tx_hash === txHash) await setSessionStatus(tx, tenant, sessionId, { status: "PENDING", txHash: null, at: now });
   });
@@ -117,8 +116,7 @@ async function releaseClaim(sql: Sql, tenant: Tenant, sessionId: string, txHash:
 
 /** Applies a verdict to a session still waiting on that transaction; used by submit and by the sweeper. */
 export async function applyVerdict(deps: SettlementDeps, tenant: Tenant, actor: Actor, sessionId: string, txHash: string, verdict: PaymentVerdict, now: Date): Promise<SettleOutcome> {
-  const outcome = await deps.sql.begin(async (t): Promise<SettleOutcome> => {
-    const tx = t as unknown as Sql;
+  const outcome = await deps.sql.begin(async (tx): Promise<SettleOutcome> => {
     const session = (await lockCheckoutSession(tx, tenant, sessionId))!;
     // Someone else moved it meanwhile (another submission, the sweeper, another instance): report as is.
     if (session.status !== "CONFIRMING" || session.tx_hash !== txHash) return current(session);
@@ -158,7 +156,7 @@ function current(session: CheckoutSessionRow): SettleOutcome {
  * rule as the PAID index on checkout_sessions, so two sessions claiming one transaction collide here,
  * where the loser is told `payment_replayed`, and never later on that index with a generic 409.
  */
-async function recordPayment(tx: Sql, tenant: Tenant, session: CheckoutSessionRow, txHash: string, verdict: Extract<PaymentVerdict, { ok: true }>) {
+async function recordPayment(tx: Db, tenant: Tenant, session: CheckoutSessionRow, txHash: string, verdict: Extract<PaymentVerdict, { ok: true }>) {
   const transfer = verdict.transfers[0]!;
   const row = await insertPayment(tx, tenant, {
     id: newId("pay"), sessionId: session.id, network: session.network, txHash, transferIndex: transfer.transferIndex,
@@ -168,7 +166,7 @@ async function recordPayment(tx: Sql, tenant: Tenant, session: CheckoutSessionRo
 }
 
 /** What a paid session buys, committed with the payment: an add-on on the company, or credits. */
-async function grantPurchase(tx: Sql, tenant: Tenant, actor: Actor, session: CheckoutSessionRow, now: Date): Promise<void> {
+async function grantPurchase(tx: Db, tenant: Tenant, actor: Actor, session: CheckoutSessionRow, now: Date): Promise<void> {
   if (session.purpose === "ADDON") {
     await addAddOnToCompany(tx, tenant, session.company_id!, session.add_on_plan_id!);
     await publishCompanyChanged(tx, tenant, session.company_id!);

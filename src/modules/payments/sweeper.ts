@@ -62,8 +62,7 @@ async function sweepSession(deps: SettlementDeps, session: CheckoutSessionRow, n
 
 /** Moves a session from `from` to EXPIRED if it is still there; the last retryable reason is kept. */
 async function expire(sql: Sql, tenant: Tenant, id: string, from: "PENDING" | "CONFIRMING", now: Date, last: { reason: string; detail: string } | null): Promise<boolean> {
-  return sql.begin(async (t) => {
-    const tx = t as unknown as Sql;
+  return sql.begin(async (tx) => {
     const session = await lockCheckoutSession(tx, tenant, id);
     if (!session || session.status !== from) return false;
     await setSessionStatus(tx, tenant, id, { status: "EXPIRED", txHash: from === "CONFIRMING" ? session.tx_hash : null, failureReason: last?.reason ?? null, failureDetail: last?.detail ?? null, at: now });
