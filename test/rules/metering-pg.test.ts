@@ -6,7 +6,7 @@
  */
 import { expect, test } from "bun:test";
 import fc from "fast-check";
-import type { Change } from "../../src/modules/entitlements/changes";
+import type { Change } from "../../src/modules/changes/publish";
 import { loadCompanyState } from "../../src/modules/entitlements/company-state";
 import { decide, inBurnOrder, periodBounds } from "../../src/modules/entitlements/compute";
 import { Meter, type MeterRequest } from "../../src/modules/entitlements/meter";

@@ -18,7 +18,7 @@ import { apiError } from "../../lib/errors";
 import { recordAudit, type Actor } from "../audit/repo";
 import { OPERATOR } from "../teams/service";
 import { findCompanyByKeys } from "../customers/repo";
-import { publishCatalogChanged, publishCompanyChanged } from "../entitlements/changes";
+import { publishCatalogChanged, publishCompanyChanged } from "../changes/publish";
 import { FEATURE_TYPES, TRACK_NAME, kindFits, type EntitlementKind, type FeatureRow, type FeatureType, type FeatureUpdate, type GrantRow, type PlanRow } from "./model";
 import type { CompanyRow } from "../customers/model";
 import {

@@ -7,7 +7,7 @@ import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { TransactionSql } from "../../db/client";
 import type { CompanyRef, CompanyRow, UserRef, UserRow } from "./model";
-import { publishCompanyChanged } from "../entitlements/changes";
+import { publishCompanyChanged } from "../changes/publish";
 import { findCompanyByKeys, findUserByKeys, insertCompany, insertUser, isCompanyMember, linkUserToCompany, mergeCompany, mergeUser, type CompanyFacts, type UserFacts } from "./repo";
 import { type Environment, type Tenant } from "../../lib/tenant";
 

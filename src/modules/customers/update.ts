@@ -9,7 +9,7 @@ import type { Db } from "../../db/queries";
 import { apiError } from "../../lib/errors";
 import { recordAudit, type Actor } from "../audit/repo";
 import { plansByIds } from "../catalog/repo";
-import { publishCompanyChanged } from "../entitlements/changes";
+import { publishCompanyChanged } from "../changes/publish";
 import type { CompanyPatch, CompanyRow } from "./model";
 import { findCompanyByKeys, updateCompanyRow } from "./repo";
 import { type Environment, type Tenant } from "../../lib/tenant";

@@ -10,7 +10,7 @@ import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
 import { OPERATOR } from "../teams/service";
-import { publishBalance } from "./changes";
+import { publishBalance } from "../changes/publish";
 import { inBurnOrder } from "./compute";
 import { type Environment, type Tenant } from "../../lib/tenant";
 

@@ -18,7 +18,7 @@ import { queries, run, runOne } from "../../db/queries";
 import type { Clock } from "../../lib/clock";
 import { apiError } from "../../lib/errors";
 import { newTimeOrderedId } from "../../lib/ids";
-import type { Change } from "./changes";
+import type { Change } from "../changes/publish";
 import { type Environment } from "../../lib/tenant";
 
 const Q = queries(["meter_settle", "event_request_find_many"]);

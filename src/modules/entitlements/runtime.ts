@@ -17,7 +17,7 @@ import { LoadingCache } from "../../lib/loading-cache";
 import type { MaybePromise } from "../../lib/maybe-promise";
 import { loadCatalog, type CatalogSnapshot } from "./catalog";
 import { loadCompanyState, toLots, type CompanyState } from "./company-state";
-import { CHANGE_CHANNEL, type Change } from "./changes";
+import { CHANGE_CHANNEL, type Change } from "../changes/publish";
 import { counterKey } from "./compute";
 import { Meter } from "./meter";
 import { type Environment, type Tenant } from "../../lib/tenant";

@@ -18,7 +18,7 @@ import { ApiError, apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
 import { grantCreditsInTx } from "../entitlements/credits";
-import { publishCompanyChanged } from "../entitlements/changes";
+import { publishCompanyChanged } from "../changes/publish";
 import type { CheckoutSessionRow } from "./model";
 import { addAddOnToCompany, findCheckoutSession, insertPayment, lockCheckoutSession, paymentsOfTransaction, setSessionStatus, touchSession } from "./repo";
 import type { Tenant } from "../../lib/tenant";
