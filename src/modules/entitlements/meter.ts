@@ -12,6 +12,8 @@
  * A request is answered only after its batch committed, so an acknowledged unit is durable. Limits
  * are exact on any number of instances because every decision is made under the row locks.
  * Up to `maxConcurrent` batches run at once; they serialise only where they share a counter.
+ * A request may carry the writes of who it is about (IdentityWrite): a batch holding any runs them and
+ * meter_settle() in one transaction (meter-identity.ts), so nothing a request writes outlives its event.
  */
 import type { Sql, TransactionSql } from "../../db/client";
 import { queries, run, runOne, type Db } from "../../db/queries";
