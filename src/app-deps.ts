@@ -14,6 +14,7 @@ import { createRateLimiter, type RateLimiter } from "./ratelimit";
 import { ChainPool } from "./chains/pool";
 import type { SettlementDeps } from "./modules/payments/settle";
 import { startSweeper } from "./modules/payments/sweeper";
+import { startRefusalPruner } from "./modules/events/retention";
 
 export interface AppDeps {
   sql: Sql;
@@ -53,6 +54,7 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     companyChanged: (tenant, companyId) => entitlements.companyChanged(tenant, companyId),
   };
   const sweeper = config.checkoutSweepIntervalMs > 0 ? startSweeper(settlement, clock, logger, config.checkoutSweepIntervalMs) : null;
+  const pruner = config.refusalPruneIntervalMs > 0 ? startRefusalPruner(sql, clock, logger, config.refusalPruneIntervalMs) : null;
   return {
     sql,
     config,
@@ -66,7 +68,7 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     /** Settles queued usage, flushes lastUsedAt, closes the limiter; the pool stays open for the caller. */
     async stop() {
       // Every step runs even when an earlier one fails: queued usage and lastUsedAt must still be flushed.
-      const steps = [() => sweeper?.stop(), () => pool.close(), () => entitlements.stop(), () => credentials.stop(), () => rateLimiter?.close()];
+      const steps = [() => sweeper?.stop(), () => pruner?.stop(), () => pool.close(), () => entitlements.stop(), () => credentials.stop(), () => rateLimiter?.close()];
       const errors: unknown[] = [];
       for (const step of steps) await Promise.resolve().then(step).catch((error) => errors.push(error));
       if (errors.length === 1) throw errors[0];

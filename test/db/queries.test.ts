@@ -12,7 +12,7 @@ const files = [...new Glob("*.sql").scanSync("sql/queries")].sort();
 // meter_settle.sql passes each request's tenant to meter_settle(), whose every statement joins on team_id and environment.
 // Settlement: the sweeper's work list spans every tenant (each row carries its own), and the replay guard
 // looks a transaction up across every team, since one transaction proves one payment anywhere.
-const CROSS_TENANT = new Set(["checkout_session_list_due.sql", "payment_find_by_tx.sql", "meter_settle.sql", "api_key_find_by_hash.sql", "dashboard_session_find_by_hash.sql", "credential_notify_revoked.sql", "entitlement_change_notify.sql", "team_insert.sql", "team_find_by_id.sql"]);
+const CROSS_TENANT = new Set(["checkout_session_list_due.sql", "payment_find_by_tx.sql", "meter_settle.sql", "api_key_find_by_hash.sql", "dashboard_session_find_by_hash.sql", "credential_notify_revoked.sql", "entitlement_change_notify.sql", "team_insert.sql", "team_find_by_id.sql", "event_delete_refused_before.sql"]);
 
 // Repository modules load their statements with `queries([...names])` and run them as `Q.<name>`.
 const srcText = (await Promise.all([...new Glob("src/**/*.ts").scanSync(".")].map((f) => Bun.file(f).text()))).join("\n");
