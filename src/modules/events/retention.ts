@@ -9,6 +9,7 @@
 import type { Sql } from "../../db/client";
 import type { Logger } from "../../lib/logger";
 import { queries, runOne } from "../../db/queries";
+import { startPeriodic, type Periodic } from "../../lib/periodic";
 
 const Q = queries(["event_delete_refused_before"]);
 
@@ -26,19 +27,9 @@ export async function pruneRefusedEvents(sql: Sql, now: number, batch = BATCH): 
   }
 }
 
-/** Runs pruneRefusedEvents every `intervalMs` until stopped; a tick is skipped while the previous prune still runs. */
-export function startRefusalPruner(sql: Sql, clock: { now(): number }, logger: Logger, intervalMs: number): { stop(): Promise<void> } {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = pruneRefusedEvents(sql, clock.now())
-      .catch((error) => logger.warn("pruning stored refusals failed; will retry", { error: error instanceof Error ? error.message : String(error) }))
-      .finally(() => (running = null));
-  }, intervalMs);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+/** Runs pruneRefusedEvents every `intervalMs` until stopped. */
+export function startRefusalPruner(sql: Sql, clock: { now(): number }, logger: Logger, intervalMs: number): Periodic {
+  return startPeriodic(() => pruneRefusedEvents(sql, clock.now()), intervalMs, (error) =>
+    logger.warn("pruning stored refusals failed; will retry", { error: error instanceof Error ? error.message : String(error) }),
+  );
 }

@@ -15,6 +15,7 @@ import { listDueSessions, lockCheckoutSession, setSessionStatus, type Tenant } f
 import type { CheckoutSessionRow } from "./model";
 import { applyVerdict, bindToPayer, expectationOf, type SettlementDeps } from "./settle";
 import type { Sql } from "../../db/client";
+import { startPeriodic, type Periodic } from "../../lib/periodic";
 
 export const CONFIRMATION_GRACE_MS = 60 * 60 * 1000;
 const BATCH = 50;
@@ -70,18 +71,8 @@ async function expire(sql: Sql, tenant: Tenant, id: string, from: "PENDING" | "C
 }
 
 /** Runs sweepOnce every `intervalMs` until stopped; a tick is skipped while the previous sweep still runs. */
-export function startSweeper(deps: SettlementDeps, clock: { now(): number }, logger: Logger, intervalMs: number): { stop(): Promise<void> } {
-  let running: Promise<unknown> | null = null;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = sweepOnce(deps, new Date(clock.now()), logger)
-      .catch((error) => logger.warn("settlement sweep failed", { error: error instanceof Error ? error.message : String(error) }))
-      .finally(() => (running = null));
-  }, intervalMs);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+export function startSweeper(deps: SettlementDeps, clock: { now(): number }, logger: Logger, intervalMs: number): Periodic {
+  return startPeriodic(() => sweepOnce(deps, new Date(clock.now()), logger), intervalMs, (error) =>
+    logger.warn("settlement sweep failed", { error: error instanceof Error ? error.message : String(error) }),
+  );
 }
