@@ -15,6 +15,7 @@ import { ChainPool } from "./chains/pool";
 import type { SettlementDeps } from "./modules/payments/settle";
 import { startSweeper } from "./modules/payments/sweeper";
 import { startKeyPruner } from "./modules/idempotency/pruner";
+import { startRefusalPruner } from "./modules/events/retention";
 
 export interface AppDeps {
   sql: Sql;
@@ -55,6 +56,7 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
   };
   const sweeper = config.checkoutSweepIntervalMs > 0 ? startSweeper(settlement, clock, logger, config.checkoutSweepIntervalMs) : null;
   const keyPruner = startKeyPruner(sql, clock, logger);
+  const refusalPruner = config.refusalPruneIntervalMs > 0 ? startRefusalPruner(sql, clock, logger, config.refusalPruneIntervalMs) : null;
   return {
     sql,
     config,
@@ -68,7 +70,7 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     /** Stops the background loops, settles queued usage, flushes lastUsedAt, closes the limiter; the pool stays open for the caller. */
     async stop() {
       // Every step runs even when an earlier one fails: queued usage and lastUsedAt must still be flushed.
-      const steps = [() => sweeper?.stop(), () => keyPruner.stop(), () => pool.close(), () => entitlements.stop(), () => credentials.stop(), () => rateLimiter?.close()];
+      const steps = [() => sweeper?.stop(), () => keyPruner.stop(), () => refusalPruner?.stop(), () => pool.close(), () => entitlements.stop(), () => credentials.stop(), () => rateLimiter?.close()];
       const errors: unknown[] = [];
       for (const step of steps) await Promise.resolve().then(step).catch((error) => errors.push(error));
       if (errors.length === 1) throw errors[0];

@@ -30,6 +30,8 @@ const EnvSchema = T.Object({
   CHAIN_JOB_TIMEOUT_MS: T.Optional(T.Integer({ minimum: 100, maximum: 300_000 })),
   // 0 turns the settlement sweeper off (tests drive it by hand).
   CHECKOUT_SWEEP_INTERVAL_MS: T.Optional(T.Integer({ minimum: 0, maximum: 3_600_000 })),
+  // 0 turns the pruning of stored refusals off.
+  REFUSAL_PRUNE_INTERVAL_MS: T.Optional(T.Integer({ minimum: 0, maximum: 86_400_000 })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -60,6 +62,8 @@ export interface Config {
   chainWorkers: number;
   chainJobTimeoutMs: number;
   checkoutSweepIntervalMs: number;
+  /** how often stored refusals past their retention are deleted (src/modules/events/retention.ts); 0: never */
+  refusalPruneIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -110,6 +114,7 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     chainWorkers: env.CHAIN_WORKERS ?? 2,
     chainJobTimeoutMs: env.CHAIN_JOB_TIMEOUT_MS ?? 20_000,
     checkoutSweepIntervalMs: env.CHECKOUT_SWEEP_INTERVAL_MS ?? 5_000,
+    refusalPruneIntervalMs: env.REFUSAL_PRUNE_INTERVAL_MS ?? 3_600_000,
   };
 }
 

@@ -10,8 +10,9 @@
 --   2. row locks on the usage counters and spendable credit grants the batch may spend from, each
 --      taken in key order (so concurrent batches never deadlock); missing counters are created first
 --   3. each request decided in arrival order against the locked values
---   4. events inserted (keyed ones in key order), counters and grants written, and the new values published
---      on `entitlement_changes` (delivered at commit, in commit order; see changes.ts)
+--   4. events inserted (keyed ones in key order; a refusal only with a key, the others counted in
+--      usage_refusals), counters and grants written, and the new values published on
+--      `entitlement_changes` (delivered at commit, in commit order; see changes.ts)
 -- Limits are exact on any number of instances because every decision is made under the row locks.
 --
 -- Requests are parallel arrays, one element per request. The caller names the distinct counters and
@@ -64,6 +65,7 @@ declare
   -- numeric: a cost (per use x quantity) or a balance (the sum of a company's lots) may pass int8.
   cost numeric; balance numeric; take bigint;
   changes jsonb[] := '{}';
+  any_unkeyed_refusal boolean := false;
 begin
   -- 1. Retries: the first attempt's outcome, stored with its event (a key is one company's).
   if exists (select from unnest(p_key) x where x is not null) then
@@ -171,6 +173,7 @@ begin
           outcome[i] := 'accepted';
         end if;
     end case;
+    any_unkeyed_refusal := any_unkeyed_refusal or (outcome[i] <> 'accepted' and p_key[i] is null);
   end loop;
 
   -- 4. Write: events (not the replays), spent counters and grants. Events with an idempotency key go
@@ -183,8 +186,22 @@ begin
          v.quantity, v.burned, v.outcome, v.traits, v.idempotency_key, p_now
   from unnest(p_id, p_team, p_env, p_source, p_name, p_company, p_user, p_feature, p_quantity, burned, outcome, p_traits, p_key, replayed)
     with ordinality as v (id, team_id, environment, source, name, company_id, user_id, feature_id, quantity, burned, outcome, traits, idempotency_key, replayed, i)
-  where not v.replayed
+  where not v.replayed and (v.outcome = 'accepted' or v.idempotency_key is not null)
   order by v.idempotency_key is null, v.team_id, v.environment, v.source, v.idempotency_key, coalesce(v.company_id, ''), v.i;
+
+  -- A refusal without an idempotency key is counted, not stored: no retry will ask for it, and a caller
+  -- hammering a limit must not grow storage without bound. Written in key order, so that two batches
+  -- counting the same refusals never wait for each other's rows in opposite orders.
+  if any_unkeyed_refusal then
+    insert into usage_refusals as u (team_id, environment, day, source, company_id, feature_id, outcome, count)
+    select v.team_id, v.environment, (p_now at time zone 'UTC')::date, v.source, v.company_id, v.feature_id, v.outcome, count(*)
+    from unnest(p_team, p_env, p_source, p_company, p_feature, outcome, p_key, replayed)
+      as v (team_id, environment, source, company_id, feature_id, outcome, idempotency_key, replayed)
+    where v.outcome <> 'accepted' and v.idempotency_key is null and not v.replayed
+    group by 1, 2, 3, 4, 5, 6, 7
+    order by 1, 2, 3, 4, 5, 6, 7
+    on conflict on constraint usage_refusals_key do update set count = u.count + excluded.count;
+  end if;
 
   if cardinality(c_team) > 0 then
     update usage_counters u set used = v.used, updated_at = now()

@@ -154,22 +154,32 @@ test("first run with checksums: applied migrations without one take their file's
 });
 
 /** sql/migrations and the migration runner as they were before function files existed (commit 1f203df). */
-async function originalLayout(): Promise<{ migrations: string; runner: string }> {
+async function originalLayout(): Promise<{ migrations: string; runner: string; added: string[] }> {
   const dirs = await scratchDirs(false);
   const files = (await $`git ls-tree --name-only 1f203df sql/migrations/`.text()).trim().split("\n");
   for (const path of files) await Bun.write(`${dirs.migrations}${path.split("/").pop()}`, await $`git show 1f203df:${path}`.text());
-  // Migrations added since then are the same in both layouts.
-  const last = files.map((f) => f.split("/").pop()!.slice(0, -4)).sort().at(-1)!;
-  for (const name of migrationFiles.filter((f) => f > last)) await Bun.write(`${dirs.migrations}${name}.sql`, Bun.file(`sql/migrations/${name}.sql`));
   const runner = `${dirs.functions}../migrate-1f203df.ts`;
   await Bun.write(runner, await $`git show 1f203df:src/db/migrate.ts`.text());
-  return { migrations: dirs.migrations, runner };
+  // Migrations written since 1f203df belong to neither layout: they apply on top of either.
+  const added = migrationFiles.filter((version) => !files.includes(`sql/migrations/${version}.sql`));
+  return { migrations: dirs.migrations, runner, added };
+}
+
+/** Copies the migrations written since 1f203df into `dir`, beside its original files. */
+async function addLaterMigrations(dir: string, added: string[]) {
+  for (const version of added) await Bun.write(`${dir}${version}.sql`, Bun.file(`sql/migrations/${version}.sql`));
 }
 
 test("the new layout builds the schema the original migrations built, and upgrades a database they built", async () => {
   const original = await originalLayout();
+  // A deployment of 1f203df (its runner, no checksum column), upgraded to this layout below.
+  const deployed = await emptyDatabase();
+  const { migrate: oldMigrate } = (await import(original.runner)) as { migrate: (sql: Sql, dir: string) => Promise<unknown> };
+  await oldMigrate(deployed, original.migrations);
+
   // The original files with today's runner and today's function files: every restated body applied in
   // turn, then replaced by the function file (which has changed since: its int8 overflows were fixed).
+  await addLaterMigrations(original.migrations, original.added);
   const fromOriginal = await emptyDatabase();
   await migrate(fromOriginal, original.migrations);
   const fromNew = await emptyDatabase();
@@ -178,12 +188,8 @@ test("the new layout builds the schema the original migrations built, and upgrad
   expect(expected.functions).toHaveLength(1);
   expect(await schemaDump(fromNew)).toEqual(expected);
 
-  // A deployment of 1f203df (its runner, no checksum column) upgrading to this layout.
-  const deployed = await emptyDatabase();
-  const { migrate: oldMigrate } = (await import(original.runner)) as { migrate: (sql: Sql, dir: string) => Promise<unknown> };
-  await oldMigrate(deployed, original.migrations);
   const upgrade = await migrate(deployed);
-  expect(upgrade).toEqual({ applied: [], alreadyApplied: migrationFiles.length, functions: functionFiles });
+  expect(upgrade).toEqual({ applied: original.added, alreadyApplied: migrationFiles.length - original.added.length, functions: functionFiles });
   expect(await schemaDump(deployed)).toEqual(expected);
   expect(await deployed`select 1 from schema_migrations where checksum is null`).toHaveLength(0);
 });

@@ -67,7 +67,7 @@ export function entitlementRoutes(deps: AppDeps) {
 429 \`{error: "Limit reached", code: "limit_reached"}\`; 429 \`{error: "Feature not enabled", code: "feature_not_enabled"}\` (no entitlement,
 switched off, or trait rule not met). The reply is sent after the use is committed (durable), and shows the state after it.
 Exact under any concurrency and across instances: each use is decided under a row lock in PostgreSQL.
-With \`idempotencyKey\`, a retry returns the first attempt's outcome (\`replayed: true\`) and consumes nothing more; the key
+With \`idempotencyKey\`, a retry returns the first attempt's outcome (\`replayed: true\`; a refusal's for 7 days) and consumes nothing more; the key
 used again with another feature or quantity is 422 \`{error, details}\` and consumes nothing.
 404 for an unknown company or feature. Recorded as usage (listed by GET /events under the feature's key).\n\n${RULES}`,
       },

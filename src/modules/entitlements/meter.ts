@@ -12,14 +12,17 @@
  * A request is answered only after its batch committed, so an acknowledged unit is durable. Limits
  * are exact on any number of instances because every decision is made under the row locks.
  * Up to `maxConcurrent` batches run at once; they serialise only where they share a counter.
+ * A request may carry the writes of who it is about (IdentityWrite): a batch holding any runs them and
+ * meter_settle() in one transaction (meter-identity.ts), so nothing a request writes outlives its event.
  */
-import type { Sql } from "../../db/client";
-import { queries, run, runOne } from "../../db/queries";
+import type { Sql, TransactionSql } from "../../db/client";
+import { queries, run, runOne, type Db } from "../../db/queries";
 import type { Clock } from "../../lib/clock";
 import { apiError } from "../../lib/errors";
-import { newTimeOrderedId } from "../../lib/ids";
+import type { Environment } from "../../lib/tenant";
+import { settleParams } from "./meter-params";
+import { RequestFailed, settleWithIdentity, type BatchSettlement } from "./meter-identity";
 import type { Change } from "../changes/publish";
-import { type Environment } from "../../lib/tenant";
 
 const Q = queries(["meter_settle", "event_request_find_many"]);
 
@@ -44,6 +47,28 @@ export interface MeterRequest {
   traits: Record<string, unknown>;
   idempotencyKey: string | null;
   enforcement: Enforcement;
+  /** who the use is about, still to be written in the batch's transaction (null: nothing to write) */
+  identity?: IdentityWrite | null;
+}
+
+/**
+ * Writes a request carries into its batch's transaction, so that they commit with its event or not at
+ * all. `before`: run before the batch is decided, whatever the outcome (a use that enforces nothing),
+ * each in a savepoint, so that one request's failure fails it alone; the ids written go into its event.
+ * `ifAccepted`: run after the decision, only for a use accepted (not a replay): a refusal writes nothing
+ * about who it is about. Its user id is then set on the stored event; a failure there undoes the whole
+ * batch, which is settled again without that request.
+ */
+export interface IdentityWrite {
+  when: "before" | "ifAccepted";
+  write(tx: TransactionSql): Promise<WrittenIdentity>;
+}
+
+export interface WrittenIdentity {
+  companyId: string | null;
+  userId: string | null;
+  /** called once the batch has committed: tells this instance's caches */
+  committed(): void;
 }
 
 export interface MeterResult {
@@ -65,6 +90,7 @@ interface Pending {
 // instance while this batch ran (the retry then finds and replays it).
 const RETRYABLE = new Set(["40P01", "40001", "23505"]);
 const MAX_ATTEMPTS = 5;
+const isRetryable = (error: unknown) => RETRYABLE.has((error as { code?: string }).code ?? "");
 
 // An idempotency key is unique per tenant, endpoint and company (events_idempotency, migration 00010).
 const idempotencyKeyOf = (r: MeterRequest) => (r.idempotencyKey === null ? null : `${r.teamId}|${r.environment}|${r.source}|${r.companyId ?? ""}|${r.idempotencyKey}`);
@@ -173,15 +199,27 @@ export class Meter {
   private async flush(batch: Pending[]): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        const { results, changes } = await this.settle(batch.map((p) => p.request));
+        const { results, changes, written } = await this.settle(batch.map((p) => p.request));
         this.onCommitted(changes);
+        for (const w of written) w.committed();
         const replays: number[] = [];
-        batch.forEach((p, i) => (results[i]!.replayed ? replays.push(i) : p.resolve(results[i]!)));
-        if (replays.length) await this.answerReplays(replays.map((i) => batch[i]!), replays.map((i) => results[i]!));
+        batch.forEach((p, i) => {
+          const r = results[i]!;
+          if ("error" in r) p.reject(r.error);
+          else if (r.replayed) replays.push(i);
+          else p.resolve(r);
+        });
+        if (replays.length) await this.answerReplays(replays.map((i) => batch[i]!), replays.map((i) => results[i] as MeterResult));
         return;
       } catch (error) {
-        const code = (error as { code?: string }).code;
-        if (attempt < MAX_ATTEMPTS && code !== undefined && RETRYABLE.has(code)) continue;
+        if (error instanceof RequestFailed) {
+          // The batch was undone because of this one request: it fails alone, the others settle again.
+          batch[error.index]!.reject(error.failure);
+          const rest = batch.filter((_, i) => i !== error.index);
+          if (rest.length) await this.flush(rest);
+          return;
+        }
+        if (attempt < MAX_ATTEMPTS && isRetryable(error)) continue;
         if (batch.length > 1) {
           // One bad request (say, its feature deleted a moment ago) must not fail its neighbours:
           // split the batch until the failure is isolated.
@@ -216,9 +254,17 @@ export class Meter {
     }
   }
 
-  /** One statement (one transaction) for the whole batch; returns each request's result, in order. */
-  private async settle(requests: MeterRequest[]): Promise<{ results: MeterResult[]; changes: Change[] }> {
-    const row = await runOne<{ settled: Settled }>(this.sql, Q.meter_settle, settleParams(requests, this.clock.now()));
+  /**
+   * One transaction for the whole batch; returns each request's result (or its own failure), in order.
+   * Without identity writes, that transaction is the one meter_settle() statement.
+   */
+  private async settle(requests: MeterRequest[]): Promise<BatchSettlement> {
+    if (!requests.some((r) => r.identity)) return { ...(await this.decide(this.sql, requests)), written: [] };
+    return (await this.sql.begin((tx) => settleWithIdentity(tx, requests, (db, rs) => this.decide(db, rs), isRetryable))) as BatchSettlement;
+  }
+
+  private async decide(db: Db, requests: MeterRequest[]): Promise<{ results: MeterResult[]; changes: Change[] }> {
+    const row = await runOne<{ settled: Settled }>(db, Q.meter_settle, settleParams(requests, this.clock.now()));
     const { r, changes } = row!.settled;
     const results = r.map(([outcome, eventId, companyId, userId, replayed]) => ({ outcome, eventId, companyId, userId, replayed }));
     return { results, changes };
@@ -229,71 +275,4 @@ export class Meter {
 interface Settled {
   r: [Outcome, string, string | null, string | null, boolean][];
   changes: Change[];
-}
-
-/**
- * The statement's parameters: the requests as parallel arrays, plus the batch's distinct counters and
- * credit companies, each request pointing at its own by a 1-based slot.
- */
-function settleParams(requests: MeterRequest[], now: number) {
-  const counterSlots = new Map<string, number>();
-  const creditSlots = new Map<string, number>();
-  const counters = { team: [] as string[], env: [] as string[], company: [] as string[], feature: [] as string[], period: [] as string[] };
-  const credits = { team: [] as string[], env: [] as string[], company: [] as string[] };
-  const counterSlot: (string | null)[] = [];
-  const creditSlot: (string | null)[] = [];
-  const limit: (string | null)[] = [];
-  const perUse: (string | null)[] = [];
-  for (const r of requests) {
-    const e = r.enforcement;
-    let counter: number | null = null;
-    let credit: number | null = null;
-    if (e.kind === "quota") {
-      const key = `${r.teamId}|${r.environment}|${r.companyId}|${r.featureId}|${e.periodStart}`;
-      counter = counterSlots.get(key) ?? null;
-      if (counter === null) {
-        counterSlots.set(key, (counter = counterSlots.size + 1));
-        counters.team.push(r.teamId);
-        counters.env.push(r.environment);
-        counters.company.push(r.companyId!);
-        counters.feature.push(r.featureId!);
-        counters.period.push(new Date(e.periodStart).toISOString());
-      }
-    } else if (e.kind === "credit") {
-      const key = `${r.teamId}|${r.environment}|${r.companyId}`;
-      credit = creditSlots.get(key) ?? null;
-      if (credit === null) {
-        creditSlots.set(key, (credit = creditSlots.size + 1));
-        credits.team.push(r.teamId);
-        credits.env.push(r.environment);
-        credits.company.push(r.companyId!);
-      }
-    }
-    counterSlot.push(counter === null ? null : String(counter));
-    creditSlot.push(credit === null ? null : String(credit));
-    limit.push(e.kind === "quota" ? e.limit.toString() : null);
-    perUse.push(e.kind === "credit" ? e.creditsPerUse.toString() : null);
-  }
-  const col = <T>(f: (r: MeterRequest) => T) => requests.map(f);
-  return [
-    requests.map(() => newTimeOrderedId("evt", now)),
-    col((r) => r.teamId),
-    col((r) => r.environment),
-    col((r) => r.source),
-    col((r) => r.name),
-    col((r) => r.companyId) as string[],
-    col((r) => r.userId) as string[],
-    col((r) => r.featureId) as string[],
-    col((r) => r.quantity.toString()),
-    col((r) => JSON.stringify(r.traits)),
-    col((r) => r.idempotencyKey) as string[],
-    col((r) => r.enforcement.kind),
-    limit as string[],
-    perUse as string[],
-    counterSlot as string[],
-    creditSlot as string[],
-    counters.team, counters.env, counters.company, counters.feature, counters.period,
-    credits.team, credits.env, credits.company,
-    new Date(now),
-  ];
 }

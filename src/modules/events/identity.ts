@@ -1,15 +1,17 @@
 /**
  * Who an event is about. Known companies and users named only by id are resolved from memory (the
- * hot path writes nothing for them); anything new or carrying new facts is upserted in a short
- * transaction that also tells every instance's cache when what a check reads has changed.
+ * hot path writes nothing for them); anything new or carrying new facts is upserted. A track's writes
+ * run inside the meter's batch transaction (see IdentityWrite in meter.ts), so an event and who it is
+ * about commit together or not at all; an identify's run in a short transaction of their own.
  */
 import type { Principal } from "../../auth/kinds";
-import type { Sql } from "../../db/client";
+import type { Sql, TransactionSql } from "../../db/client";
 import { apiError } from "../../lib/errors";
 import { upsertCompany, upsertUser, type CompanyUpsert } from "../customers/identify";
 import { findCompanyIdByKeys } from "../customers/repo";
 import type { CompanyRef, UserRef } from "../customers/model";
 import type { EntitlementRuntime } from "../entitlements/runtime";
+import type { WrittenIdentity } from "../entitlements/meter";
 import { companyRefFor } from "../entitlements/service";
 
 export interface IdentityDeps {
@@ -22,43 +24,51 @@ const onlyId = (ref: { id?: string }) => Object.keys(ref).length === 1 && ref.id
 // tenant|company|user ref -> user id, for users named only by id (bounded; oldest dropped first).
 const knownUsers = new Map<string, string>();
 const MAX_KNOWN_USERS = 100_000;
+const knownUserKey = (principal: Principal, companyId: string | null, ref: UserRef) => `${principal.teamId}|${principal.environment}|${companyId}|${ref.id}`;
 
+/** What memory knows of who a track is about, and the writes still needed (null: none). */
+export interface TrackIdentity {
+  companyId: string | null;
+  userId: string | null;
+  write: ((tx: TransactionSql) => Promise<WrittenIdentity>) | null;
+}
+
+/**
+ * Upserts `company` and `user` (each unless null) in `tx`; `known` holds the ids of those not upserted.
+ * The caches learn of it only once the caller's transaction has committed.
+ */
+function writeIdentity(deps: IdentityDeps, principal: Principal, company: CompanyRef | null, user: UserRef | null, known: { companyId: string | null; userId: string | null }) {
+  return async (tx: TransactionSql): Promise<WrittenIdentity> => {
+    const c: CompanyUpsert | null = company ? await upsertCompany(tx, principal, company) : null;
+    const companyId = c?.company.id ?? known.companyId;
+    const userId = user ? (await upsertUser(tx, principal, user, companyId, principal.kind === "embed")).id : known.userId;
+    return {
+      companyId,
+      userId,
+      committed() {
+        // Remember the integrator's id, and drop this instance's copy when what a check reads changed
+        // (other instances learn of it by NOTIFY).
+        if (c) deps.entitlements.rememberCompany(principal, c.company.external_id, c.company.id);
+        if (c?.changed) deps.entitlements.companyChanged(principal, c.company.id);
+        if (user && userId && onlyId(user)) {
+          knownUsers.set(knownUserKey(principal, companyId, user), userId);
+          if (knownUsers.size > MAX_KNOWN_USERS) knownUsers.delete(knownUsers.keys().next().value!);
+        }
+      },
+    };
+  };
+}
+
+/** identify: upserts the company and the user in one transaction. */
 export async function upsertIdentity(deps: IdentityDeps, principal: Principal, company: CompanyRef | undefined, user: UserRef | undefined): Promise<{ companyId: string | null; userId: string | null }> {
-  const { c, userId } = (await deps.sql.begin(async (tx) => {
-    const c = company ? await upsertCompany(tx, principal, company) : null;
-    const u = user ? await upsertUser(tx, principal, user, c?.company.id ?? null, principal.kind === "embed") : null;
-    return { c, userId: u?.id ?? null };
-  })) as { c: CompanyUpsert | null; userId: string | null };
-  // Committed: remember the integrator's id, and drop this instance's copy when what a check reads changed
-  // (other instances learn of it by NOTIFY).
-  if (c) deps.entitlements.rememberCompany(principal, c.company.external_id, c.company.id);
-  if (c?.changed) deps.entitlements.companyChanged(principal, c.company.id);
-  return { companyId: c?.company.id ?? null, userId };
+  const written = (await deps.sql.begin((tx) => writeIdentity(deps, principal, company ?? null, user ?? null, { companyId: null, userId: null })(tx))) as WrittenIdentity;
+  written.committed();
+  return { companyId: written.companyId, userId: written.userId };
 }
 
 /** Our comp_ id of a company named by its id alone, from the entitlement caches (loading on a miss). */
 async function cachedCompanyId(deps: IdentityDeps, principal: Principal, id: string): Promise<string | null> {
   return deps.entitlements.knownCompanyId(principal, id) ?? (await deps.entitlements.company(principal, id))?.id ?? null;
-}
-
-/** Our comp_ id for the event's company, creating the company when it is new. */
-async function companyIdOf(deps: IdentityDeps, principal: Principal, ref: CompanyRef): Promise<string> {
-  const known = onlyId(ref) ? await cachedCompanyId(deps, principal, ref.id!) : null;
-  return known ?? (await upsertIdentity(deps, principal, ref, undefined)).companyId!;
-}
-
-async function userIdOf(deps: IdentityDeps, principal: Principal, ref: UserRef, companyId: string | null): Promise<string> {
-  const key = `${principal.teamId}|${principal.environment}|${companyId}|${ref.id}`;
-  if (onlyId(ref)) {
-    const known = knownUsers.get(key);
-    if (known) return known;
-  }
-  const id = await deps.sql.begin(async (tx) => (await upsertUser(tx, principal, ref, companyId, principal.kind === "embed")).id);
-  if (onlyId(ref)) {
-    knownUsers.set(key, id as string);
-    if (knownUsers.size > MAX_KNOWN_USERS) knownUsers.delete(knownUsers.keys().next().value!);
-  }
-  return id as string;
 }
 
 /**
@@ -80,20 +90,29 @@ export async function existingCompanyId(deps: IdentityDeps, principal: Principal
 }
 
 /**
- * Resolves the company and user of a track event. An embed token acts for its own company (and
- * user) only: it may omit them, and naming another company is a 403.
+ * Who a track event is about: the ids memory knows, and the writes that establish the rest (a new
+ * company or user, new facts, a membership), for the meter to run inside the event's transaction.
+ * Reads only. `existingId` is the company's id when the caller has already found it (a metered track).
+ * An embed token acts for its own company (and user) only: it may omit them, and naming another company is a 403.
  */
-export async function resolveTrackIdentity(deps: IdentityDeps, principal: Principal, company: CompanyRef | undefined, user: UserRef | undefined) {
-  let companyId: string | null;
+export async function planTrackIdentity(deps: IdentityDeps, principal: Principal, company: CompanyRef | undefined, user: UserRef | undefined, existingId?: string | null): Promise<TrackIdentity> {
+  let companyId: string | null = null;
+  let companyToWrite: CompanyRef | null = null;
   if (principal.kind === "embed") {
     await assertEmbedCompany(deps, principal, company);
     companyId = principal.companyId!;
-  } else {
-    companyId = company ? await companyIdOf(deps, principal, company) : null;
+  } else if (company) {
+    companyId = existingId !== undefined ? existingId : onlyId(company) ? await cachedCompanyId(deps, principal, company.id!) : null;
+    // Our own id names a company that must exist (upsertCompany's rule, checked here before anything is queued).
+    if (companyId === null && onlyId(company) && company.id!.startsWith("comp_")) throw apiError("validation_failed", "Validation failed", { "body.company.id": `No company ${company.id}` });
+    if (companyId === null || !onlyId(company)) companyToWrite = company;
   }
-  let userId = user ? await userIdOf(deps, principal, user, companyId) : null;
-  if (principal.kind === "embed" && userId === null) userId = principal.userId ?? null;
-  return { companyId, userId };
+  // A user is remembered under its company's id, so only once that id is known.
+  const knownUser = user && onlyId(user) && (companyId !== null || !company) ? (knownUsers.get(knownUserKey(principal, companyId, user)) ?? null) : null;
+  const userToWrite = user && !knownUser ? user : null;
+  const userId = knownUser ?? (principal.kind === "embed" && !user ? (principal.userId ?? null) : null);
+  const write = companyToWrite || userToWrite ? writeIdentity(deps, principal, companyToWrite, userToWrite, { companyId, userId }) : null;
+  return { companyId, userId, write };
 }
 
 /**

@@ -18,8 +18,8 @@ const POST_DESCRIPTION = `One event per call.
 - \`track\` records the event. When \`name\` equals a feature's \`featureKey\` (or else its \`eventKey\`), that feature's entitlement is enforced first:
   one unit of a quota or \`creditsPerUse\` credits are consumed, or the event is refused with 402 \`{error: "Insufficient credits", code: "insufficient_credits"}\`,
   429 \`{error: "Limit reached", code: "limit_reached"}\`, or 429 \`{error: "Feature not enabled", code: "feature_not_enabled"}\` (boolean feature off, no entitlement, trait rule not met).
-  A metered track must name its company; unknown companies are created (and then have no plan).
-- \`idempotencyKey\` (1-128 characters): a retry with the same key returns the first attempt's outcome, refusals included, and never counts twice. The key used again for another event name is 422 \`{error, details}\` and records no event.
+  A metered track must name its company; an unknown one has no plan, so the track is refused, and a refusal creates or changes no company or user.
+- \`idempotencyKey\` (1-128 characters): a retry with the same key returns the first attempt's outcome, refusals included (kept 7 days), and never counts twice. The key used again for another event name is 422 \`{error, details}\` and records no event.
 
 Acknowledged only after the event is committed. With an embed token, the company (and user) default to the token's; naming another company is 403 \`wrong_company\`, and describing it (a company \`name\`, \`wallet\`, \`email\` or \`traits\`, or top-level \`traits\` of an identify naming no user) is 403 \`wrong_credential_kind\`: those come from your server.`;
 
@@ -49,7 +49,7 @@ export function eventRoutes(deps: AppDeps) {
         access: "GET /events",
         query: EventListQuery,
         response: { 200: Page(Event), 400: ValidationErrorBody, 404: ErrorBody },
-        detail: { tags: ["Events"], summary: "List ingested usage, newest first", description: "Accepted track events and /usage/consume records of the session's environment (refused attempts are kept only to answer retries). Filters: `eventType`, `companyId` (our comp_ id or your id for the company)." },
+        detail: { tags: ["Events"], summary: "List ingested usage, newest first", description: "Accepted track events and /usage/consume records of the session's environment (refusals are never listed: those with an idempotencyKey are kept 7 days to answer retries, the others only counted). Filters: `eventType`, `companyId` (our comp_ id or your id for the company)." },
       },
     );
 }

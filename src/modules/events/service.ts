@@ -6,8 +6,8 @@ import type { Principal } from "../../auth/kinds";
 import { apiError } from "../../lib/errors";
 import { assertCompanyRef, assertUserRef } from "../customers/identify";
 import { enforcementOf, evaluate, refusal, type EntitlementDeps } from "../entitlements/service";
-import type { Enforcement } from "../entitlements/meter";
-import { assertEmbedCompany, existingCompanyId, resolveTrackIdentity, upsertIdentity, type IdentityDeps } from "./identity";
+import type { MeterRequest } from "../entitlements/meter";
+import { assertEmbedCompany, existingCompanyId, planTrackIdentity, upsertIdentity, type IdentityDeps } from "./identity";
 import type { EventBody } from "./model";
 
 type Deps = EntitlementDeps & IdentityDeps;
@@ -33,19 +33,19 @@ async function identify(deps: Deps, principal: Principal, body: EventBody) {
 /**
  * A track whose name is a feature's key is enforced first (spec, Events): the use is decided against
  * the company as it stands, and who the event is about (a new company or user, new traits, a wallet)
- * is written only when the use goes ahead. A refusal changes nothing but the record of the refusal
- * itself, which an idempotent retry replays. The decision from memory can only be behind the
- * database's when another instance spent the last units a moment ago: then the identity has been
- * merged and the meter, deciding under the counter's lock, still refuses.
+ * is written only when the use goes ahead, in the same transaction as the event (the meter runs the
+ * writes inside its batch). A refusal writes nothing about who it is about. The decision from memory
+ * can only be behind the database's when another instance spent the last units a moment ago: the
+ * meter, deciding under the counter's lock, has the last word either way.
  */
 async function track(deps: Deps, principal: Principal, body: EventBody) {
   if (!body.name) throw apiError("validation_failed", "Validation failed", { "body.name": "Required for track events" });
   const catalog = await deps.entitlements.catalog(principal);
   const feature = catalog.featureForEvent(body.name);
   if (!feature) {
-    const { companyId, userId } = await resolveTrackIdentity(deps, principal, body.company, body.user);
-    const settled = await settle(deps, principal, body, { companyId, userId, featureId: null, enforcement: { kind: "record" } });
-    return { companyId: settled.companyId, userId: settled.userId };
+    // Nothing is enforced, so the use is always accepted: who it is about is written before it is recorded.
+    const who = await planTrackIdentity(deps, principal, body.company, body.user);
+    return settle(deps, principal, body, { companyId: who.companyId, userId: who.userId, featureId: null, enforcement: { kind: "record" }, identity: who.write && { when: "before", write: who.write } });
   }
   if (!body.company && principal.kind !== "embed") {
     throw apiError("validation_failed", "Validation failed", { "body.company": `'${body.name}' is a metered feature: name the company (id, wallet or email)` });
@@ -54,34 +54,24 @@ async function track(deps: Deps, principal: Principal, body: EventBody) {
   const company = existing === null ? null : await deps.entitlements.company(principal, existing);
   const evaluation = evaluate(catalog, feature, company, deps.clock.now());
   const enforcement = enforcementOf(evaluation);
-  if (!evaluation.decision.access) {
-    const settled = await settle(deps, principal, body, { companyId: company?.id ?? null, userId: principal.userId ?? null, featureId: feature.id, enforcement });
-    // Not refused after all: a retry of a use accepted earlier (replayed as it was), or memory was
-    // behind the database (say, credits granted on another instance) and the use went ahead.
-    if (settled.replayed) return { companyId: settled.companyId, userId: settled.userId };
-    const who = await resolveTrackIdentity(deps, principal, body.company, body.user);
-    return { companyId: settled.companyId, userId: who.userId };
-  }
-  const { companyId, userId } = await resolveTrackIdentity(deps, principal, body.company, body.user);
-  const settled = await settle(deps, principal, body, { companyId, userId, featureId: feature.id, enforcement });
-  return { companyId: settled.companyId, userId: settled.userId };
+  // An unknown company has no grant: refused whatever happens, so nothing about it is planned.
+  if (!company) return settle(deps, principal, body, { companyId: null, userId: principal.userId ?? null, featureId: feature.id, enforcement });
+  const who = await planTrackIdentity(deps, principal, body.company, body.user, company.id);
+  return settle(deps, principal, body, { companyId: company.id, userId: who.userId, featureId: feature.id, enforcement, identity: who.write && { when: "ifAccepted", write: who.write } });
 }
 
 /** Meters one track event; a refusal is thrown as the spec's 402 or 429. */
-async function settle(deps: Deps, principal: Principal, body: EventBody, use: { companyId: string | null; userId: string | null; featureId: string | null; enforcement: Enforcement }) {
+async function settle(deps: Deps, principal: Principal, body: EventBody, use: Pick<MeterRequest, "companyId" | "userId" | "featureId" | "enforcement" | "identity">) {
   const result = await deps.entitlements.meter.submit({
     teamId: principal.teamId,
     environment: principal.environment,
     source: "events",
     name: body.name!,
-    companyId: use.companyId,
-    userId: use.userId,
-    featureId: use.featureId,
     quantity: 1n,
     traits: body.traits ?? {},
     idempotencyKey: body.idempotencyKey ?? null,
-    enforcement: use.enforcement,
+    ...use,
   });
   if (result.outcome !== "accepted") throw refusal(result.outcome);
-  return result;
+  return { companyId: result.companyId, userId: result.userId };
 }

@@ -1,0 +1,87 @@
+/**
+ * A metering batch whose requests carry identity writes (IdentityWrite in meter.ts): the writes, the
+ * decision (meter_settle()) and the user ids set on the events it stored, in ONE transaction, so that
+ * a request's event and who it is about commit together or not at all. Batches without such writes
+ * (the hot path: companies and users known by id) never come here and stay one autocommitted statement.
+ */
+import type { TransactionSql } from "../../db/client";
+import { queries, run } from "../../db/queries";
+import type { Change } from "../changes/publish";
+import type { MeterRequest, MeterResult, WrittenIdentity } from "./meter";
+
+const Q = queries(["event_set_user_many"]);
+
+/** A request's own failure: the batch's result for it, next to its neighbours' outcomes. */
+export interface Failed {
+  error: unknown;
+}
+
+export interface BatchSettlement {
+  results: (MeterResult | Failed)[];
+  changes: Change[];
+  /** identity writes of the batch, to be told once it has committed */
+  written: WrittenIdentity[];
+}
+
+/**
+ * An `ifAccepted` write failed after the batch was decided: its use is already counted in this
+ * transaction, so the whole batch is undone, and the meter settles the rest again without it.
+ */
+export class RequestFailed extends Error {
+  constructor(
+    readonly index: number,
+    readonly failure: unknown,
+  ) {
+    super("identity write of one metered request failed");
+  }
+}
+
+type Decide = (tx: TransactionSql, requests: MeterRequest[]) => Promise<{ results: MeterResult[]; changes: Change[] }>;
+
+export async function settleWithIdentity(tx: TransactionSql, requests: MeterRequest[], decide: Decide, isRetryable: (error: unknown) => boolean): Promise<BatchSettlement> {
+  const written = new Map<number, WrittenIdentity>();
+  const failed = new Map<number, unknown>();
+  for (const [i, r] of requests.entries()) {
+    if (r.identity?.when !== "before") continue;
+    try {
+      written.set(i, await tx.savepoint((sp) => r.identity!.write(sp)));
+    } catch (error) {
+      // A deadlock or a lost race is the batch's, not the request's: retried whole.
+      if (isRetryable(error)) throw error;
+      failed.set(i, error);
+    }
+  }
+  const live = requests.flatMap((_, i) => (failed.has(i) ? [] : [i]));
+  const withIds = live.map((i) => {
+    const w = written.get(i);
+    return w ? { ...requests[i]!, companyId: w.companyId, userId: w.userId } : requests[i]!;
+  });
+  const decided = withIds.length ? await decide(tx, withIds) : { results: [], changes: [] };
+
+  const fix = { ids: [] as string[], users: [] as (string | null)[], teams: [] as string[], envs: [] as string[] };
+  for (const [k, i] of live.entries()) {
+    const r = requests[i]!;
+    const result = decided.results[k]!;
+    if (r.identity?.when !== "ifAccepted" || result.outcome !== "accepted" || result.replayed) continue;
+    let w: WrittenIdentity;
+    try {
+      w = await r.identity.write(tx);
+    } catch (error) {
+      if (isRetryable(error)) throw error;
+      throw new RequestFailed(i, error);
+    }
+    written.set(i, w);
+    if (w.userId !== result.userId) {
+      fix.ids.push(result.eventId);
+      fix.users.push(w.userId);
+      fix.teams.push(r.teamId);
+      fix.envs.push(r.environment);
+      result.userId = w.userId;
+    }
+  }
+  if (fix.ids.length) await run(tx, Q.event_set_user_many, [fix.ids, fix.users as string[], fix.teams, fix.envs]);
+
+  const byIndex = new Map(live.map((i, k) => [i, decided.results[k]!]));
+  const results = requests.map((_, i) => byIndex.get(i) ?? { error: failed.get(i) });
+  return { results, changes: decided.changes, written: [...written.values()] };
+}

@@ -1,0 +1,70 @@
+/** meter_settle()'s parameters, built from a batch of requests (see sql/queries/meter_settle.sql). */
+import { newTimeOrderedId } from "../../lib/ids";
+import type { MeterRequest } from "./meter";
+
+/**
+ * The statement's parameters: the requests as parallel arrays, plus the batch's distinct counters and
+ * credit companies, each request pointing at its own by a 1-based slot.
+ */
+export function settleParams(requests: MeterRequest[], now: number) {
+  const counterSlots = new Map<string, number>();
+  const creditSlots = new Map<string, number>();
+  const counters = { team: [] as string[], env: [] as string[], company: [] as string[], feature: [] as string[], period: [] as string[] };
+  const credits = { team: [] as string[], env: [] as string[], company: [] as string[] };
+  const counterSlot: (string | null)[] = [];
+  const creditSlot: (string | null)[] = [];
+  const limit: (string | null)[] = [];
+  const perUse: (string | null)[] = [];
+  for (const r of requests) {
+    const e = r.enforcement;
+    let counter: number | null = null;
+    let credit: number | null = null;
+    if (e.kind === "quota") {
+      const key = `${r.teamId}|${r.environment}|${r.companyId}|${r.featureId}|${e.periodStart}`;
+      counter = counterSlots.get(key) ?? null;
+      if (counter === null) {
+        counterSlots.set(key, (counter = counterSlots.size + 1));
+        counters.team.push(r.teamId);
+        counters.env.push(r.environment);
+        counters.company.push(r.companyId!);
+        counters.feature.push(r.featureId!);
+        counters.period.push(new Date(e.periodStart).toISOString());
+      }
+    } else if (e.kind === "credit") {
+      const key = `${r.teamId}|${r.environment}|${r.companyId}`;
+      credit = creditSlots.get(key) ?? null;
+      if (credit === null) {
+        creditSlots.set(key, (credit = creditSlots.size + 1));
+        credits.team.push(r.teamId);
+        credits.env.push(r.environment);
+        credits.company.push(r.companyId!);
+      }
+    }
+    counterSlot.push(counter === null ? null : String(counter));
+    creditSlot.push(credit === null ? null : String(credit));
+    limit.push(e.kind === "quota" ? e.limit.toString() : null);
+    perUse.push(e.kind === "credit" ? e.creditsPerUse.toString() : null);
+  }
+  const col = <T>(f: (r: MeterRequest) => T) => requests.map(f);
+  return [
+    requests.map(() => newTimeOrderedId("evt", now)),
+    col((r) => r.teamId),
+    col((r) => r.environment),
+    col((r) => r.source),
+    col((r) => r.name),
+    col((r) => r.companyId) as string[],
+    col((r) => r.userId) as string[],
+    col((r) => r.featureId) as string[],
+    col((r) => r.quantity.toString()),
+    col((r) => JSON.stringify(r.traits)),
+    col((r) => r.idempotencyKey) as string[],
+    col((r) => r.enforcement.kind),
+    limit as string[],
+    perUse as string[],
+    counterSlot as string[],
+    creditSlot as string[],
+    counters.team, counters.env, counters.company, counters.feature, counters.period,
+    credits.team, credits.env, credits.company,
+    new Date(now),
+  ];
+}

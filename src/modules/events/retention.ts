@@ -1,0 +1,35 @@
+/**
+ * How long a refusal is kept. A refusal's event row is stored only when it carries an idempotency key
+ * (meter_settle(): its retries must replay it); it is kept REFUSED_EVENT_RETENTION_MS, after which a retry
+ * with that key is decided afresh. Refusals without a key are only counted (usage_refusals), never stored.
+ * Until a job queue lands (a later issue), each instance prunes on a timer started and stopped with the
+ * app (src/app-deps.ts); deletes are small batches that skip locked rows, so concurrent instances and the
+ * meter never wait on a prune.
+ */
+import type { Sql } from "../../db/client";
+import type { Logger } from "../../lib/logger";
+import { queries, runOne } from "../../db/queries";
+import { startIntervalTask } from "../../lib/interval-task";
+
+const Q = queries(["event_delete_refused_before"]);
+
+export const REFUSED_EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+const BATCH = 1000;
+
+/** Deletes every stored refusal older than the retention, `batch` rows per statement. Returns how many. */
+export async function pruneRefusedEvents(sql: Sql, now: number, batch = BATCH): Promise<number> {
+  const before = new Date(now - REFUSED_EVENT_RETENTION_MS);
+  let total = 0;
+  for (;;) {
+    const n = (await runOne<{ n: number }>(sql, Q.event_delete_refused_before, [before, batch]))!.n;
+    total += n;
+    if (n < batch) return total;
+  }
+}
+
+/** Runs pruneRefusedEvents every `intervalMs` until stopped. */
+export function startRefusalPruner(sql: Sql, clock: { now(): number }, logger: Logger, intervalMs: number): { stop(): Promise<void> } {
+  return startIntervalTask(intervalMs, () => pruneRefusedEvents(sql, clock.now()), (error) =>
+    logger.warn("pruning stored refusals failed; will retry", { error: error instanceof Error ? error.message : String(error) }),
+  );
+}
