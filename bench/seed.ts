@@ -5,7 +5,9 @@
  */
 import type { Sql } from "../src/db/client";
 import { createKey, createTeam } from "../src/modules/teams/service";
-import { assignPlan, createFeature, createPlan, grantCredits, setEntitlement } from "../src/modules/catalog/service";
+import { createFeature, createPlan, setEntitlement } from "../src/modules/catalog/service";
+import { assignPlan } from "../src/modules/customers/plan";
+import { grantCredits } from "../src/modules/entitlements/credits";
 import { upsertCompany } from "../src/modules/customers/identify";
 import { type Environment } from "../src/lib/tenant";
 

@@ -1,6 +1,7 @@
 /** `override set | remove`, `company plan`, `credit grant`: what one company gets beyond the catalog. */
 import { presentOverride, presentRemovedOverride } from "../modules/catalog/model";
-import { assignPlan, grantCredits, removeOverride, setOverride } from "../modules/catalog/service";
+import { assignPlan, removeOverride, setOverride } from "../modules/customers/plan";
+import { grantCredits } from "../modules/entitlements/credits";
 import { presentCompany } from "../modules/customers/model";
 import { presentCreditGrant } from "../modules/entitlements/credits";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, isoDate, tenant, wholeNumber } from "./args";

@@ -5,7 +5,9 @@
  */
 import type { Sql } from "../db/client";
 import { createDashboardSession, createKey, createTeam } from "../modules/teams/service";
-import { assignPlan, createFeature, createPlan, grantCredits, setEntitlement } from "../modules/catalog/service";
+import { createFeature, createPlan, setEntitlement } from "../modules/catalog/service";
+import { assignPlan } from "../modules/customers/plan";
+import { grantCredits } from "../modules/entitlements/credits";
 import { upsertCompany } from "../modules/customers/identify";
 import { presentCompany } from "../modules/customers/model";
 import { presentFeature, presentPlan } from "../modules/catalog/model";

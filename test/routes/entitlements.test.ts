@@ -3,7 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { createPeerInstance, createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
-import { grantCredits, setOverride } from "../../src/modules/catalog/service";
+import { setOverride } from "../../src/modules/customers/plan";
+import { grantCredits } from "../../src/modules/entitlements/credits";
 
 const t = await createTestApp();
 // Mid-month, so the monthly period is easy to read: anchor 2026-03-10T12:00Z.

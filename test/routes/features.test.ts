@@ -2,7 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
-import { createFeature, createPlan, setEntitlement, setOverride } from "../../src/modules/catalog/service";
+import { createFeature, createPlan, setEntitlement } from "../../src/modules/catalog/service";
+import { setOverride } from "../../src/modules/customers/plan";
 import { upsertCompany } from "../../src/modules/customers/identify";
 import { randomToken } from "../../src/lib/ids";
 import { type Environment } from "../../src/lib/tenant";

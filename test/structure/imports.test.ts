@@ -9,12 +9,15 @@ import { Glob } from "bun";
 import { dirname, relative, resolve } from "node:path";
 
 const SRC = resolve(import.meta.dir, "../../src");
-const BOOT_FILES = new Set(["index", "app", "app-deps", "config", "cli"]);
+// Entry points and their wiring: they may import anything; nothing imports them.
+const BOOT_FILES = new Set(["index", "app", "app-deps", "config", "cli", "api-reference"]);
 
 /** The unit the rules talk about: a domain (`modules/<name>`), a top-level folder, or `boot`. */
 function unitOf(file: string): string {
   const parts = relative(SRC, file).replace(/\.ts$/, "").split("/");
   if (parts.length === 1) return BOOT_FILES.has(parts[0]!) ? "boot" : parts[0]!;
+  // The operator CLI is an entry point like index.ts: it reads the configuration and opens the database.
+  if (parts[0] === "cli") return "boot";
   if (parts[0] === "modules") return `modules/${parts[1]}`;
   return parts[0]!;
 }
@@ -65,6 +68,6 @@ test("src/lib imports no other folder of src and not Elysia", () => {
 });
 
 test("domains, db, auth and chains do not reach back into boot", () => {
-  const back = edges.filter((e) => e.to === "boot" && e.from !== "cli").map((e) => e.example);
+  const back = edges.filter((e) => e.to === "boot").map((e) => e.example);
   expect(back).toEqual([]);
 });

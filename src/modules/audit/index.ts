@@ -2,7 +2,8 @@
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../plugins/auth";
 import { Page, PageQuery, pageRequest, pageResponse } from "../../lib/pagination";
-import type { AppDeps } from "../../app-deps";
+import { type AuthDeps } from "../../plugins/auth";
+import type { Sql } from "../../db/client";
 import { listAuditPage, type AuditRow } from "./repo";
 
 const AuditRecord = t.Object({
@@ -29,7 +30,10 @@ const present = (r: AuditRow) => ({
   createdAt: r.created_at.toISOString(),
 });
 
-export function auditRoutes(deps: AppDeps) {
+/** What these routes need; the service's wiring (src/app-deps.ts) provides it. */
+type RouteDeps = AuthDeps & { sql: Sql; config: { tokenSigningSecret: string } };
+
+export function auditRoutes(deps: RouteDeps) {
   return new Elysia().use(authPlugin(deps)).get(
     "/audit-log",
     async ({ principal, query }) => {

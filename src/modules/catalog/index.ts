@@ -3,7 +3,9 @@ import { Elysia, t } from "elysia";
 import { ErrorBody, ValidationErrorBody } from "../../lib/error-schemas";
 import { authPlugin } from "../../plugins/auth";
 import { requestState } from "../../plugins/request-context";
-import type { AppDeps } from "../../app-deps";
+import { type AuthDeps } from "../../plugins/auth";
+import type { Sql } from "../../db/client";
+import type { Tenant } from "../../lib/tenant";
 import { actorOf } from "../audit/repo";
 import { Feature, FeatureParams, FeatureUpdate, presentFeature } from "./model";
 import { deleteFeature, updateFeature } from "./service";
@@ -22,7 +24,10 @@ const DELETE_DESCRIPTION = `Deletes a feature that no plan uses. A feature still
 Company overrides and usage counters of the feature are deleted with it; stored events keep their name. Audited as \`feature.delete\`.
 404 \`{error}\` for an unknown feature or one of another team or environment.`;
 
-export function featureRoutes(deps: AppDeps) {
+/** What these routes need; the service's wiring (src/app-deps.ts) provides it (entitlements: this instance's caches). */
+type RouteDeps = AuthDeps & { sql: Sql; entitlements: { catalogChanged(tenant: Tenant): void } };
+
+export function featureRoutes(deps: RouteDeps) {
   return new Elysia()
     .use(authPlugin(deps))
     .put(

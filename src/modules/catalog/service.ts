@@ -1,7 +1,8 @@
 /**
- * Catalog use cases: plans, features (create, update, delete), the entitlement of a feature on a plan,
- * company overrides, putting a company on a plan, and credit grants. Each write is one transaction
- * holding the change, its audit record and its change notice (src/modules/entitlements/changes.ts), so
+ * Catalog use cases: plans, features (create, update, delete) and the entitlement of a feature on a plan
+ * (a company's own plan and overrides are customers/plan.ts; credit grants entitlements/credits.ts).
+ * Each write is one transaction holding the change, its audit record and its change notice
+ * (src/modules/changes/publish.ts), so
  * every instance drops what it cached at commit. Quantities are bigint: never a float.
  *
  * Invariants kept here:
@@ -13,16 +14,13 @@
 import { queries, runOne, type Db } from "../../db/queries";
 import type { Sql } from "../../db/client";
 import { newId } from "../../lib/ids";
-import { systemClock } from "../../lib/clock";
 import { apiError } from "../../lib/errors";
 import { recordAudit, type Actor } from "../audit/repo";
 import { OPERATOR } from "../teams/service";
-import { findCompanyByKeys } from "../customers/repo";
 import { publishCatalogChanged, publishCompanyChanged } from "../changes/publish";
 import { FEATURE_TYPES, TRACK_NAME, kindFits, type EntitlementKind, type FeatureRow, type FeatureType, type FeatureUpdate, type GrantRow, type PlanRow } from "./model";
-import type { CompanyRow } from "../customers/model";
 import {
-  deleteFeatureRow, deleteOverride, featuresNamedBy, findFeatureWithPlans, grantsOfFeature, lockFeature, lockTrackNames, updateFeatureRow, upsertOverride,
+  deleteFeatureRow, featuresNamedBy, findFeatureWithPlans, grantsOfFeature, lockFeature, lockTrackNames, updateFeatureRow,
   type FeatureFields, type GrantFields,
 } from "./repo";
 import { type Environment, type Tenant } from "../../lib/tenant";
@@ -34,7 +32,6 @@ const Q = queries([
   "plan_find_by_id",
   "feature_insert",
   "plan_entitlement_upsert",
-  "company_set_plan",
 ]);
 
 interface AuditOptions {
@@ -44,7 +41,7 @@ interface AuditOptions {
   publish?: (tx: Db) => Promise<void>;
 }
 
-async function audited<T extends { id: string }>(sql: Sql, tenant: Tenant, action: string, resourceType: string, work: (tx: Db) => Promise<T>, options: AuditOptions = {}): Promise<T> {
+export async function audited<T extends { id: string }>(sql: Sql, tenant: Tenant, action: string, resourceType: string, work: (tx: Db) => Promise<T>, options: AuditOptions = {}): Promise<T> {
   return sql.begin(async (tx) => {
     const result = await work(tx);
     await recordAudit(tx, { ...tenant, actor: options.actor ?? OPERATOR, action, resourceType, resourceId: result.id });
@@ -166,16 +163,16 @@ export interface OverrideInput extends Omit<EntitlementInput, "planId"> {
   company: string;
 }
 
-type Grant = Omit<EntitlementInput, "planId">;
+export type Grant = Omit<EntitlementInput, "planId">;
 
-function checkEntitlement(e: Grant): void {
+export function checkEntitlement(e: Grant): void {
   if (e.kind === "quota" && (e.limit === undefined || e.limit < 0n || !e.period)) throw apiError("validation_failed", "Quota needs limit and period", { limit: ">= 0", period: "day, week, month or lifetime" });
   if (e.kind === "credit" && (e.creditsPerUse === undefined || e.creditsPerUse <= 0n)) throw apiError("validation_failed", "Credit entitlement needs creditsPerUse", { creditsPerUse: "> 0" });
   if (e.kind === "trait" && (!e.traitKey || !e.traitOperator || e.traitValue === undefined)) throw apiError("validation_failed", "Trait entitlement needs key, operator, value", { traitKey: "required" });
 }
 
 /** Locks the feature and checks that the grant's kind fits its type. */
-async function lockFeatureFor(tx: Db, tenant: Tenant, e: Grant): Promise<FeatureRow> {
+export async function lockFeatureFor(tx: Db, tenant: Tenant, e: Grant): Promise<FeatureRow> {
   const feature = await lockFeature(tx, tenant, e.featureId);
   if (!feature) throw apiError("not_found", `No feature ${e.featureId}`);
   if (!kindFits(e.kind, feature.feature_type)) {
@@ -187,7 +184,7 @@ async function lockFeatureFor(tx: Db, tenant: Tenant, e: Grant): Promise<Feature
 }
 
 /** Only the columns of the grant's kind are stored. */
-const grantFields = (e: Grant): GrantFields => ({
+export const grantFields = (e: Grant): GrantFields => ({
   kind: e.kind,
   enabled: e.enabled ?? true,
   limit: e.kind === "quota" ? e.limit! : null,
@@ -209,46 +206,3 @@ export async function setEntitlement(sql: Sql, tenant: Tenant, e: EntitlementInp
     ]))!;
   }, catalogChanged(tenant));
 }
-
-/** Sets a company's override of one feature; it replaces whatever the company's plans grant. */
-export async function setOverride(sql: Sql, tenant: Tenant, o: OverrideInput) {
-  checkEntitlement(o);
-  const company = await requireCompany(sql, tenant, o.company);
-  return audited(sql, tenant, "override.set", "company_override", async (tx) => {
-    await lockFeatureFor(tx, tenant, o);
-    return (await upsertOverride(tx, tenant, newId("ent"), company.id, o.featureId, grantFields(o)))!;
-  }, { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) });
-}
-
-/** Removes a company's override of one feature: its plans' entitlements apply again. */
-export async function removeOverride(sql: Sql, tenant: Tenant, input: { company: string; featureId: string }) {
-  const company = await requireCompany(sql, tenant, input.company);
-  return audited(sql, tenant, "override.remove", "company_override", async (tx) => {
-    const removed = await deleteOverride(tx, tenant, company.id, input.featureId);
-    if (!removed) throw apiError("not_found", `No override of feature ${input.featureId} for company ${input.company}`);
-    return removed;
-  }, { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) });
-}
-
-/** Looks a company up by our id, the integrator's id, wallet or email. */
-async function requireCompany(sql: Sql, tenant: Tenant, ref: string) {
-  const company = await sql.begin((tx) => findCompanyByKeys(tx, tenant, ref, ref, ref));
-  if (!company) throw apiError("not_found", `No company ${ref}`);
-  return company;
-}
-
-/**
- * Puts a company on a plan. The first plan a company gets sets its billing anchor (quota periods
- * reset on it); later plan changes keep the anchor.
- */
-export async function assignPlan(sql: Sql, tenant: Tenant, companyRef: string, planId: string, now: Date = new Date(systemClock.now())) {
-  const company = await requireCompany(sql, tenant, companyRef);
-  if (!(await runOne(sql, Q.plan_find_by_id, [tenant.teamId, tenant.environment, planId]))) throw apiError("not_found", `No plan ${planId}`);
-  return audited(sql, tenant, "company.plan_assign", "company", async (tx) =>
-    (await runOne<CompanyRow>(tx, Q.company_set_plan, [tenant.teamId, tenant.environment, company.id, planId, now]))!,
-    { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
-  );
-}
-
-// Credit grants share locks with metering, so they live with it.
-export { grantCredits } from "../entitlements/credits";

@@ -4,7 +4,10 @@ import { ErrorBody, ValidationErrorBody } from "../../lib/error-schemas";
 import { authPlugin } from "../../plugins/auth";
 import { requestState } from "../../plugins/request-context";
 import { Page, PageQuery, SearchQuery, pageRequest, pageResponse } from "../../lib/pagination";
-import type { AppDeps } from "../../app-deps";
+import { type AuthDeps } from "../../plugins/auth";
+import type { Sql } from "../../db/client";
+import type { Clock } from "../../lib/clock";
+import type { Tenant } from "../../lib/tenant";
 import { Company, CompanyPatch, User, presentCompany, presentUser } from "./model";
 import { companyIdFilter, listCompanyPage, listUserPage } from "./repo";
 import { updateCompany } from "./update";
@@ -28,7 +31,10 @@ export function containsPattern(search: string | undefined): string | null {
   return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
-export function customerRoutes(deps: AppDeps) {
+/** What these routes need; the service's wiring (src/app-deps.ts) provides it (entitlements: this instance's caches). */
+type RouteDeps = AuthDeps & { sql: Sql; clock: Clock; config: { tokenSigningSecret: string }; entitlements: { companyChanged(tenant: Tenant, companyId: string): void } };
+
+export function customerRoutes(deps: RouteDeps) {
   const secret = deps.config.tokenSigningSecret;
   return new Elysia()
     .use(authPlugin(deps))

@@ -2,8 +2,8 @@
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../plugins/auth";
 import { documentedResponses } from "../../lib/openapi";
-import type { AppDeps } from "../../app-deps";
-import { checkFeature, checkFlag, consume, listEntitlements } from "./service";
+import { type AuthDeps } from "../../plugins/auth";
+import { checkFeature, checkFlag, consume, listEntitlements, type EntitlementDeps } from "./service";
 import { CheckQuery, CheckResponse, ConsumeBody, ConsumeResponse, EntitlementsQuery, EntitlementsResponse, FlagQuery, FlagResponse } from "./model";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../lib/error-schemas";
 
@@ -19,7 +19,10 @@ add-on plans (unlimited boolean > quota (higher limit first) > credits (cheaper 
 Quotas reset on the company's billing anchor (day, week, month by the anchor's day of the month, or lifetime).
 Credits are spendable until they expire; they burn soonest-expiring first, never-expiring last, then oldest first.`;
 
-export function entitlementRoutes(deps: AppDeps) {
+/** What these routes need; the service's wiring (src/app-deps.ts) provides it. */
+type RouteDeps = AuthDeps & EntitlementDeps;
+
+export function entitlementRoutes(deps: RouteDeps) {
   return new Elysia()
     .use(authPlugin(deps))
     .get("/check", async ({ principal, query }) => ({ data: await checkFeature(deps, principal, query) }), {

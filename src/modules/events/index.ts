@@ -5,7 +5,9 @@ import { authPlugin } from "../../plugins/auth";
 import { documentedResponses } from "../../lib/openapi";
 import { Page, pageRequest, pageResponse } from "../../lib/pagination";
 import { queries, run } from "../../db/queries";
-import type { AppDeps } from "../../app-deps";
+import { type AuthDeps } from "../../plugins/auth";
+import type { EntitlementDeps } from "../entitlements/service";
+import type { IdentityDeps } from "./identity";
 import { Event, EventAccepted, EventBody, EventListQuery, presentEvent, type EventRow } from "./model";
 import { ingestEvent } from "./service";
 import { companyIdFilter } from "../customers/repo";
@@ -23,7 +25,10 @@ const POST_DESCRIPTION = `One event per call.
 
 Acknowledged only after the event is committed. With an embed token, the company (and user) default to the token's; naming another company is 403 \`wrong_company\`, and describing it (a company \`name\`, \`wallet\`, \`email\` or \`traits\`, or top-level \`traits\` of an identify naming no user) is 403 \`wrong_credential_kind\`: those come from your server.`;
 
-export function eventRoutes(deps: AppDeps) {
+/** What these routes need; the service's wiring (src/app-deps.ts) provides it. */
+type RouteDeps = AuthDeps & EntitlementDeps & IdentityDeps & { config: { tokenSigningSecret: string } };
+
+export function eventRoutes(deps: RouteDeps) {
   const secret = deps.config.tokenSigningSecret;
   return new Elysia()
     .use(authPlugin(deps))

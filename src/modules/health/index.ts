@@ -1,8 +1,10 @@
 /** GET /health: the process is up and the database answers. No credential needed. */
 import { Elysia, t } from "elysia";
-import type { AppDeps } from "../../app-deps";
+import type { Sql } from "../../db/client";
 
-export function healthRoutes(deps: AppDeps) {
+type RouteDeps = { sql: Sql };
+
+export function healthRoutes(deps: RouteDeps) {
   return new Elysia().get(
     "/health",
     async ({ set }) => {

@@ -3,7 +3,10 @@ import { Elysia, t } from "elysia";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../lib/error-schemas";
 import { authPlugin } from "../../plugins/auth";
 import { requestState } from "../../plugins/request-context";
-import type { AppDeps } from "../../app-deps";
+import { type AuthDeps } from "../../plugins/auth";
+import type { Sql } from "../../db/client";
+import type { Clock } from "../../lib/clock";
+import type { SettlementDeps } from "./settle";
 import { ApiError, apiError } from "../../lib/errors";
 import { actorOf } from "../audit/repo";
 import { CheckoutSession, CheckoutSessionCreate, PaymentLink, PaymentLinkCreate, PaymentSubmit } from "./model";
@@ -18,7 +21,10 @@ import { DESCRIPTIONS } from "./docs";
 const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 const RECENT = 100; // the spec's "most recent 100, no cursor"
 
-export function paymentRoutes(deps: AppDeps) {
+/** What these routes need; the service's wiring (src/app-deps.ts) provides it. */
+type RouteDeps = AuthDeps & { sql: Sql; clock: Clock; settlement: SettlementDeps };
+
+export function paymentRoutes(deps: RouteDeps) {
   const settlement = deps.settlement;
   return new Elysia()
     .use(authPlugin(deps))

@@ -2,11 +2,14 @@
 import { Elysia } from "elysia";
 import { authPlugin } from "../../plugins/auth";
 import { requestState } from "../../plugins/request-context";
-import type { AppDeps } from "../../app-deps";
+import { type AuthDeps } from "../../plugins/auth";
 import { AccessTokenRequest, EmbedTokenRequest, TokenResponse } from "./model";
-import { mintEmbedToken, mintSessionToken } from "./service";
+import { mintEmbedToken, mintSessionToken, type TokenDeps } from "./service";
 
-export function tokenRoutes(deps: AppDeps) {
+/** What these routes need; the service's wiring (src/app-deps.ts) provides it. */
+type RouteDeps = AuthDeps & TokenDeps;
+
+export function tokenRoutes(deps: RouteDeps) {
   return new Elysia()
     .use(authPlugin(deps))
     .post(

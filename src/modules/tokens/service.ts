@@ -14,7 +14,7 @@ import { assertCompanyRef, assertUserRef, upsertCompany, upsertUser } from "../c
 import type { CompanyRef, UserRef } from "../customers/model";
 import { EMBED_TTL, SESSION_TTL } from "./model";
 
-interface Deps {
+export interface TokenDeps {
   sql: Sql;
   clock: Clock;
   embedTokens: EmbedTokens;
@@ -36,7 +36,7 @@ export interface MintedToken {
   userId: string | null;
 }
 
-async function mint(deps: Deps, principal: Principal, requestId: string, input: MintInput, kind: "embed" | "session"): Promise<MintedToken> {
+async function mint(deps: TokenDeps, principal: Principal, requestId: string, input: MintInput, kind: "embed" | "session"): Promise<MintedToken> {
   assertCompanyRef(input.company);
   if (input.user) assertUserRef(input.user);
   const ttl = input.ttlSeconds ?? (kind === "embed" ? EMBED_TTL.default : SESSION_TTL.default);
@@ -76,5 +76,5 @@ async function mint(deps: Deps, principal: Principal, requestId: string, input: 
   return { token, tokenType: "Bearer", expiresAt: new Date(claims.exp * 1000).toISOString(), expiresIn: ttl, companyId, userId };
 }
 
-export const mintEmbedToken = (deps: Deps, principal: Principal, requestId: string, input: MintInput) => mint(deps, principal, requestId, input, "embed");
-export const mintSessionToken = (deps: Deps, principal: Principal, requestId: string, input: MintInput) => mint(deps, principal, requestId, input, "session");
+export const mintEmbedToken = (deps: TokenDeps, principal: Principal, requestId: string, input: MintInput) => mint(deps, principal, requestId, input, "embed");
+export const mintSessionToken = (deps: TokenDeps, principal: Principal, requestId: string, input: MintInput) => mint(deps, principal, requestId, input, "session");

@@ -1,0 +1,58 @@
+/**
+ * A company's entitlements: the plan it is on and its overrides of single features. Each write is one
+ * transaction with its audit record and the company's change notice (src/modules/changes/publish.ts), so
+ * every instance drops the company's cached state at commit.
+ */
+import { queries, runOne } from "../../db/queries";
+import type { Sql } from "../../db/client";
+import { newId } from "../../lib/ids";
+import { systemClock } from "../../lib/clock";
+import { apiError } from "../../lib/errors";
+import type { Tenant } from "../../lib/tenant";
+import { publishCompanyChanged } from "../changes/publish";
+import { audited, checkEntitlement, grantFields, lockFeatureFor, type OverrideInput } from "../catalog/service";
+import { deleteOverride, upsertOverride } from "../catalog/repo";
+import type { CompanyRow } from "./model";
+import { findCompanyByKeys } from "./repo";
+
+const Q = queries(["plan_find_by_id", "company_set_plan"]);
+
+/** Sets a company's override of one feature; it replaces whatever the company's plans grant. */
+export async function setOverride(sql: Sql, tenant: Tenant, o: OverrideInput) {
+  checkEntitlement(o);
+  const company = await requireCompany(sql, tenant, o.company);
+  return audited(sql, tenant, "override.set", "company_override", async (tx) => {
+    await lockFeatureFor(tx, tenant, o);
+    return (await upsertOverride(tx, tenant, newId("ent"), company.id, o.featureId, grantFields(o)))!;
+  }, { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) });
+}
+
+/** Removes a company's override of one feature: its plans' entitlements apply again. */
+export async function removeOverride(sql: Sql, tenant: Tenant, input: { company: string; featureId: string }) {
+  const company = await requireCompany(sql, tenant, input.company);
+  return audited(sql, tenant, "override.remove", "company_override", async (tx) => {
+    const removed = await deleteOverride(tx, tenant, company.id, input.featureId);
+    if (!removed) throw apiError("not_found", `No override of feature ${input.featureId} for company ${input.company}`);
+    return removed;
+  }, { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) });
+}
+
+/** Looks a company up by our id, the integrator's id, wallet or email. */
+async function requireCompany(sql: Sql, tenant: Tenant, ref: string) {
+  const company = await sql.begin((tx) => findCompanyByKeys(tx, tenant, ref, ref, ref));
+  if (!company) throw apiError("not_found", `No company ${ref}`);
+  return company;
+}
+
+/**
+ * Puts a company on a plan. The first plan a company gets sets its billing anchor (quota periods
+ * reset on it); later plan changes keep the anchor.
+ */
+export async function assignPlan(sql: Sql, tenant: Tenant, companyRef: string, planId: string, now: Date = new Date(systemClock.now())) {
+  const company = await requireCompany(sql, tenant, companyRef);
+  if (!(await runOne(sql, Q.plan_find_by_id, [tenant.teamId, tenant.environment, planId]))) throw apiError("not_found", `No plan ${planId}`);
+  return audited(sql, tenant, "company.plan_assign", "company", async (tx) =>
+    (await runOne<CompanyRow>(tx, Q.company_set_plan, [tenant.teamId, tenant.environment, company.id, planId, now]))!,
+    { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
+  );
+}
