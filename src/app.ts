@@ -5,13 +5,13 @@
  */
 import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
-import { requestContext } from "./plugins/request-context";
-import { withBodyLimit } from "./plugins/body-limit";
-import { exactJsonBody, withJsonMediaType } from "./plugins/json-body";
-import { errorHandler } from "./plugins/errors";
-import { idempotencyPlugin, withIdempotency } from "./plugins/idempotency";
-import { completeDocument, type BodySchemaOf } from "./lib/openapi-complete";
-import { apiReference } from "./api-reference";
+import { requestContext } from "./http/request-context";
+import { withBodyLimit } from "./http/body-limit";
+import { exactJsonBody, withJsonMediaType } from "./http/json-body";
+import { errorHandler } from "./http/errors";
+import { idempotencyPlugin, withIdempotency } from "./http/idempotency";
+import { completeDocument, type BodySchemaOf } from "./http/openapi-complete";
+import { apiReference } from "./http/api-reference";
 import type { AppDeps } from "./app-deps";
 import { healthRoutes } from "./modules/health";
 import { tokenRoutes } from "./modules/tokens";

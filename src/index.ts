@@ -12,7 +12,7 @@ import { connectDatabase, type Database } from "./db/connect";
 import { migrate } from "./db/migrate";
 import { startAppDeps } from "./app-deps";
 import { API_PREFIX, createApp, serverFetch } from "./app";
-import { bunBodyBackstop } from "./plugins/body-limit";
+import { bunBodyBackstop } from "./http/body-limit";
 import { EmbeddedStartError } from "./db/embedded";
 import { watchParent } from "./lib/parent-watch";
 

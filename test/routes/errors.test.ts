@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { createApp, serverFetch } from "../../src/app";
 import { Logger } from "../../src/lib/logger";
 import { createTestApp } from "../helpers/app";
-import { bunBodyBackstop } from "../../src/plugins/body-limit";
+import { bunBodyBackstop } from "../../src/http/body-limit";
 
 import { createTeamFixture } from "../helpers/fixtures";
 
@@ -271,8 +271,8 @@ describe("health", () => {
 describe("a response that breaks its own schema", () => {
   test("is a logged 500 {error}, not a 400 blaming the client", async () => {
     const { Elysia, t: tb } = await import("elysia");
-    const { requestContext } = await import("../../src/plugins/request-context");
-    const { errorHandler } = await import("../../src/plugins/errors");
+    const { requestContext } = await import("../../src/http/request-context");
+    const { errorHandler } = await import("../../src/http/errors");
     const lines: string[] = [];
     const logger = new Logger("info", (text) => lines.push(text));
     const app = new Elysia()

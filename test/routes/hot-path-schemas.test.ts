@@ -1,6 +1,6 @@
 /**
  * The hot routes document their reply schemas without Elysia checking each reply against them (see
- * src/lib/openapi.ts): here every reply shape they send, success and refusal, is checked against the
+ * src/http/openapi.ts): here every reply shape they send, success and refusal, is checked against the
  * documented schema instead, and the OpenAPI document still carries those schemas.
  */
 import { describe, expect, test } from "bun:test";
@@ -10,7 +10,7 @@ import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
 import { CheckResponse, ConsumeResponse, EntitlementsResponse, FlagResponse } from "../../src/modules/entitlements/model";
-import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../src/lib/error-schemas";
+import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../src/http/error-schemas";
 import { EventAccepted } from "../../src/modules/events/model";
 
 const t = await createTestApp({ RATE_LIMIT_ENABLED: "false" });

@@ -1,8 +1,8 @@
 /** GET /audit-log: every mutating call, newest first (dashboard sessions with role audit:read). */
 import { Elysia, t } from "elysia";
-import { authPlugin } from "../../plugins/auth";
-import { Page, PageQuery, pageRequest, pageResponse } from "../../lib/pagination";
-import { type AuthDeps } from "../../plugins/auth";
+import { authPlugin } from "../../http/auth";
+import { Page, PageQuery, pageRequest, pageResponse } from "../../http/pagination";
+import { type AuthDeps } from "../../http/auth";
 import type { Sql } from "../../db/client";
 import { listAuditPage, type AuditRow } from "./repo";
 

@@ -1,9 +1,9 @@
 /** PUT /features/{id} and DELETE /features/{id}: editing the catalog's features (catalog.write). */
 import { Elysia, t } from "elysia";
-import { ErrorBody, ValidationErrorBody } from "../../lib/error-schemas";
-import { authPlugin } from "../../plugins/auth";
-import { requestState } from "../../plugins/request-context";
-import { type AuthDeps } from "../../plugins/auth";
+import { ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
+import { authPlugin } from "../../http/auth";
+import { requestState } from "../../http/request-context";
+import { type AuthDeps } from "../../http/auth";
 import type { Sql } from "../../db/client";
 import type { Tenant } from "../../lib/tenant";
 import { actorOf } from "../audit/repo";

@@ -1,10 +1,10 @@
 /** GET /companies and GET /users: paginated, searchable customer lists (customers.read); PATCH /companies/{id}. */
 import { Elysia, t } from "elysia";
-import { ErrorBody, ValidationErrorBody } from "../../lib/error-schemas";
-import { authPlugin } from "../../plugins/auth";
-import { requestState } from "../../plugins/request-context";
-import { Page, PageQuery, SearchQuery, pageRequest, pageResponse } from "../../lib/pagination";
-import { type AuthDeps } from "../../plugins/auth";
+import { ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
+import { authPlugin } from "../../http/auth";
+import { requestState } from "../../http/request-context";
+import { Page, PageQuery, SearchQuery, pageRequest, pageResponse } from "../../http/pagination";
+import { type AuthDeps } from "../../http/auth";
 import type { Sql } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import type { Tenant } from "../../lib/tenant";

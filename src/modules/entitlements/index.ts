@@ -1,11 +1,11 @@
 /** GET /check, GET /flags/check, GET /entitlements, POST /usage/consume: the client-safe hot path. */
 import { Elysia, t } from "elysia";
-import { authPlugin } from "../../plugins/auth";
-import { documentedResponses } from "../../lib/openapi";
-import { type AuthDeps } from "../../plugins/auth";
+import { authPlugin } from "../../http/auth";
+import { documentedResponses } from "../../http/openapi";
+import { type AuthDeps } from "../../http/auth";
 import { checkFeature, checkFlag, consume, listEntitlements, type EntitlementDeps } from "./service";
 import { CheckQuery, CheckResponse, ConsumeBody, ConsumeResponse, EntitlementsQuery, EntitlementsResponse, FlagQuery, FlagResponse } from "./model";
-import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../lib/error-schemas";
+import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
 
 const tags = ["Entitlements"];
 

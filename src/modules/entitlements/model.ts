@@ -1,7 +1,7 @@
 /** Request and response shapes of the client-safe entitlement endpoints (documented in the OpenAPI document). */
 import { t, type Static } from "elysia";
-import { IdempotencyKey } from "../../lib/idempotency-key";
-import { queryCount } from "../../lib/pagination";
+import { IdempotencyKey } from "../../http/idempotency-key";
+import { queryCount } from "../../http/pagination";
 
 const Nullable = <S extends Parameters<typeof t.Union>[0][number]>(s: S) => t.Union([s, t.Null()]);
 

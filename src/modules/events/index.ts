@@ -1,11 +1,11 @@
 /** POST /events (legacy api_ keys and embed tokens, spec rule 5) and GET /events (dashboard, catalog:read). */
 import { Elysia } from "elysia";
-import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../lib/error-schemas";
-import { authPlugin } from "../../plugins/auth";
-import { documentedResponses } from "../../lib/openapi";
-import { Page, pageRequest, pageResponse } from "../../lib/pagination";
+import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
+import { authPlugin } from "../../http/auth";
+import { documentedResponses } from "../../http/openapi";
+import { Page, pageRequest, pageResponse } from "../../http/pagination";
 import { queries, run } from "../../db/queries";
-import { type AuthDeps } from "../../plugins/auth";
+import { type AuthDeps } from "../../http/auth";
 import type { EntitlementDeps } from "../entitlements/service";
 import type { IdentityDeps } from "./identity";
 import { Event, EventAccepted, EventBody, EventListQuery, presentEvent, type EventRow } from "./model";

@@ -1,8 +1,8 @@
 /** POST /events and GET /events shapes: exactly the spec's body and Event object. */
 import { t, type Static } from "elysia";
-import { IdempotencyKey } from "../../lib/idempotency-key";
+import { IdempotencyKey } from "../../http/idempotency-key";
 import { CompanyRef, UserRef } from "../customers/model";
-import { PageQuery } from "../../lib/pagination";
+import { PageQuery } from "../../http/pagination";
 
 export const EventBody = t.Object({
   event_type: t.Union([t.Literal("track"), t.Literal("identify")], { description: "track or identify" }),

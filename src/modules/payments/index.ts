@@ -1,9 +1,9 @@
 /** Payment links and checkout sessions: open a session, submit the on-chain payment, read the outcome. */
 import { Elysia, t } from "elysia";
-import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../lib/error-schemas";
-import { authPlugin } from "../../plugins/auth";
-import { requestState } from "../../plugins/request-context";
-import { type AuthDeps } from "../../plugins/auth";
+import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
+import { authPlugin } from "../../http/auth";
+import { requestState } from "../../http/request-context";
+import { type AuthDeps } from "../../http/auth";
 import type { Sql } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import type { SettlementDeps } from "./settle";

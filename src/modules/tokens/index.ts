@@ -1,8 +1,8 @@
 /** POST /api-keys/tokens (embed tokens) and POST /access-tokens (customer session JWTs). */
 import { Elysia } from "elysia";
-import { authPlugin } from "../../plugins/auth";
-import { requestState } from "../../plugins/request-context";
-import { type AuthDeps } from "../../plugins/auth";
+import { authPlugin } from "../../http/auth";
+import { requestState } from "../../http/request-context";
+import { type AuthDeps } from "../../http/auth";
 import { AccessTokenRequest, EmbedTokenRequest, TokenResponse } from "./model";
 import { mintEmbedToken, mintSessionToken, type TokenDeps } from "./service";
 

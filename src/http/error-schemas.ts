@@ -4,7 +4,7 @@
  * derived from the one error table: exactly the codes whose shape carries `code`.
  */
 import { t } from "elysia";
-import { CODED_ERROR_CODES, type CodedErrorCode } from "./errors";
+import { CODED_ERROR_CODES, type CodedErrorCode } from "../lib/errors";
 
 export const ErrorBody = t.Object({ error: t.String() });
 export const CodedErrorBody = t.Object({ error: t.String(), code: t.UnionEnum(CODED_ERROR_CODES as [CodedErrorCode, ...CodedErrorCode[]], { description: "One of the codes whose body carries `code` (the table in x-error-codes)" }) });

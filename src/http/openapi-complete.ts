@@ -13,7 +13,7 @@
 import type { TSchema } from "elysia";
 import { ACCESS, type AccessPolicy, type RouteKey } from "../auth/access";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "./error-schemas";
-import { ERRORS } from "./errors";
+import { ERRORS } from "../lib/errors";
 
 type Responses = Record<string, { description: string; content: { "application/json": { schema: TSchema } }; headers?: object }>;
 interface Operation {
@@ -105,7 +105,7 @@ export function completeDocument(doc: object, prefix: string, bodyOf: BodySchema
         if (content) responses[status] = { ...response, content: { ...response.content, "application/json": { ...content, schema: integersOnly(content.schema) } } };
       }
       if (operation.parameters?.length || operation.requestBody) add(400);
-      // The generator lists no media type for a body read by a function parser (src/plugins/json-body.ts).
+      // The generator lists no media type for a body read by a function parser (src/http/json-body.ts).
       if (operation.requestBody && !Object.keys(operation.requestBody.content ?? {}).length) {
         const schema = bodyOf(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ":$1"));
         if (schema) operation.requestBody.content = { "application/json": { schema } };

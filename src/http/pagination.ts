@@ -7,9 +7,9 @@
  * truncated or foreign cursor is a 400.
  */
 import { t, type TSchema } from "elysia";
-import { signPayload, verifyPayload } from "./hash";
-import { apiError } from "./errors";
-import type { Tenant } from "./tenant";
+import { signPayload, verifyPayload } from "../lib/hash";
+import { apiError } from "../lib/errors";
+import type { Tenant } from "../lib/tenant";
 
 export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 200;

@@ -11,7 +11,7 @@
  *   preflight; with JSON only, such a request never reaches a handler.
  * - `exactJsonBody`, Elysia's JSON parser replaced: a number the service cannot hold exactly is noted on
  *   the request (src/lib/exact-json.ts) and refused with the other unstorable input, after credentials
- *   and the route's schemas (src/plugins/request-context.ts), never rounded in silence. (Here rather than
+ *   and the route's schemas (src/http/request-context.ts), never rounded in silence. (Here rather than
  *   in front of Elysia, which would cost a second Request per body, ~12 us; a function parser hides the
  *   routes' JSON bodies from the OpenAPI generator, so completeDocument puts them back.)
  */
