@@ -2,6 +2,7 @@
 import { expect, test } from "bun:test";
 import { ACCESS } from "../../src/auth/access";
 import { createTestApp } from "../helpers/app";
+import { createTeamFixture } from "../helpers/fixtures";
 
 const t = await createTestApp();
 
@@ -39,24 +40,63 @@ test("integers in responses are documented as integers: the service never answer
   expect(consume.anyOf.map((s: { type: string }) => s.type)).toEqual(["string", "integer"]);
 });
 
-test("every authenticated operation documents 401 and 403, limited ones 429, bodies JSON only with 413 and 415", async () => {
+/** Every operation in the document, with its access-matrix key (`GET /companies`). */
+const operationsOf = (doc: any) =>
+  Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path.replace(/^\/api\/v1/, "")}`, method, operation })),
+  );
+
+test("every operation: a unique readable operationId, its security, and a response for every status its rules imply", async () => {
   const doc = (await t.call("GET", "/openapi.json")).body;
-  for (const [route, policy] of Object.entries(ACCESS)) {
-    const [method, path] = route.split(" ") as [string, string];
-    const operation = doc.paths[`/api/v1${path}`][method.toLowerCase()];
-    expect(operation.responses["401"].content["application/json"].schema.required).toEqual(["error", "code"]);
-    expect(operation.responses["403"]).toBeDefined();
-    expect(operation.responses["429"] !== undefined).toBe(Boolean((policy as { rateLimited?: true }).rateLimited) || route === "POST /events");
-    if (operation.requestBody) {
-      expect(Object.keys(operation.requestBody.content)).toEqual(["application/json"]);
-      expect(operation.responses["413"].content["application/json"].schema.required).toEqual(["error"]);
-      expect(operation.responses["415"]).toBeDefined();
-      expect(operation.responses["400"].content["application/json"].schema.required).toEqual(["error", "details"]);
+  const operations = operationsOf(doc);
+  const ids = operations.map((o) => o.operation.operationId);
+  expect(new Set(ids).size).toBe(operations.length);
+  for (const id of ids) expect(id).toMatch(/^[a-z]+[A-Za-z]*$/);
+  expect(doc.paths["/api/v1/companies"].get.operationId).toBe("listCompanies");
+  expect(doc.paths["/api/v1/companies/{id}"].patch.operationId).toBe("updateCompany");
+  expect(doc.paths["/api/v1/access-tokens"].post.operationId).toBe("createAccessToken");
+  expect(doc.paths["/api/v1/check"].get.operationId).toBe("checkFeature");
+  for (const { route, method, operation } of operations) {
+    const policy = (ACCESS as Record<string, { kinds: readonly string[]; rateLimited?: true }>)[route];
+    const expected = ["413", "500"];
+    if (policy) expected.push("401", "403", "415");
+    if (policy?.rateLimited) expected.push("429");
+    if (policy && method !== "get") expected.push("409", "422");
+    if (operation.parameters?.length || operation.requestBody) expected.push("400");
+    expect({ route, statuses: Object.keys(operation.responses) }).toEqual({ route, statuses: expect.arrayContaining(expected) });
+    if (!policy) {
+      expect(operation.security).toEqual([]);
+      continue;
     }
+    const schemes = operation.security.flatMap((s: object) => Object.keys(s));
+    expect({ route, schemes }).toEqual({ route, schemes: policy.kinds.includes("dashboard") ? ["bearer", "dashboardCookie"] : ["bearer"] });
+    expect(operation["x-access"]).toEqual(JSON.parse(JSON.stringify(policy)));
+    if (operation.requestBody) expect(Object.keys(operation.requestBody.content)).toEqual(["application/json"]);
   }
+  // The health check takes no credential; the audit log takes a dashboard session only, by cookie or bearer; /check a bearer only.
+  expect(doc.paths["/api/v1/health"].get.responses["401"]).toBeUndefined();
+  expect(doc.paths["/api/v1/audit-log"].get.security).toEqual([{ bearer: [] }, { dashboardCookie: [] }]);
+  expect(doc.paths["/api/v1/check"].get.security).toEqual([{ bearer: [] }]);
+  // 403 says which codes the row can produce: an embed route adds wrong_company; a dashboard-only route names its role.
+  expect(doc.paths["/api/v1/check"].get.responses["403"].description).toContain("wrong_company");
+  expect(doc.paths["/api/v1/events"].post.responses["403"].description).not.toContain("missing_permission");
+  expect(doc.paths["/api/v1/audit-log"].get.responses["403"].description).toContain("audit:read");
   // What a route documents itself is kept: the consume's 429 is a refusal ({error, code}) or the rate limit ({error}).
   expect(doc.paths["/api/v1/usage/consume"].post.responses["429"].content["application/json"].schema.anyOf).toHaveLength(2);
-  expect(doc.paths["/api/v1/health"].get.responses["401"]).toBeUndefined();
+});
+
+test("the statuses the document adds everywhere are what the service answers: 413 on a bodyless GET, 415 on an authenticated GET", async () => {
+  const big = "x".repeat(t.config.bodyLimitBytes + 1);
+  const health = await t.call("GET", "/health", { rawBody: big });
+  expect(health.status).toBe(413);
+  expect(health.body).toEqual({ error: `Request body exceeds ${t.config.bodyLimitBytes} bytes` });
+  const links = await t.call("GET", "/payment-links", { token: "sk_test_unknown", rawBody: "x", headers: { "content-type": "text/plain" } });
+  expect(links.status).toBe(401); // credentials first
+  const team = await createTeamFixture(t);
+  const typed = await t.call("GET", "/payment-links", { token: team.keys.secret, rawBody: "x", headers: { "content-type": "text/plain" } });
+  expect(typed.status).toBe(415);
+  // A public route reads no body: no 415 there (and none documented).
+  expect((await t.call("GET", "/health", { rawBody: "x", headers: { "content-type": "text/plain" } })).status).toBe(200);
 });
 
 test("GET /reference: Swagger UI from the installed package, every asset same-origin, no outside URL", async () => {
