@@ -11,11 +11,13 @@
  * - request bodies JSON only (the generator also lists form and multipart; the service refuses those);
  *   responses say integer where Elysia's `t.Integer` documents "an integer, or a string of one" (what a
  *   request may send; the service always writes a number);
+ * - named schemas (`components.schemas`, referenced) and an example per operation (src/lib/openapi-components.ts);
  * - the error table as `x-error-codes`.
  */
 import type { TSchema } from "elysia";
 import { ACCESS, type RouteKey } from "../auth/access";
 import { ERRORS } from "./errors";
+import { exampleOf, hoistNamed } from "./openapi-components";
 import { accessResponses, BODY_MEDIA_TYPE, IDEMPOTENCY, securityOf, UNIVERSAL, VALIDATED, type AccessRow, type Reply } from "./openapi-responses";
 
 type Responses = Record<string, Reply>;
@@ -23,13 +25,13 @@ interface Operation {
   operationId?: string;
   security?: unknown[];
   responses?: Responses;
-  requestBody?: { content?: Record<string, unknown> };
+  requestBody?: { content?: Record<string, { schema: unknown; example?: unknown }> };
   parameters?: unknown[];
   "x-access"?: AccessRow;
 }
 interface Document {
   paths?: Record<string, Record<string, Operation>>;
-  components?: { parameters?: Record<string, unknown> };
+  components?: { parameters?: Record<string, unknown>; schemas?: Record<string, unknown> };
   "x-error-codes"?: unknown;
 }
 
@@ -106,6 +108,8 @@ export function completeDocument(doc: object, prefix: string, bodyOf: BodySchema
   completed.add(doc);
   const components = ((doc as Document).components ??= {});
   (components.parameters ??= {}).IdempotencyKey = IDEMPOTENCY_KEY_PARAMETER;
+  // Resources and error shapes, by the names their models give them (src/lib/openapi-components.ts).
+  const named = (components.schemas ??= {});
   // The one error table (src/lib/errors.ts): every code with its status and body shape.
   (doc as Document)["x-error-codes"] = Object.entries(ERRORS).map(([code, { status, shape, description }]) => ({ code, status, shape, description }));
   for (const [path, operations] of Object.entries((doc as Document).paths ?? {})) {
@@ -139,7 +143,14 @@ export function completeDocument(doc: object, prefix: string, bodyOf: BodySchema
       if (operation.parameters?.length || operation.requestBody) add(VALIDATED);
       for (const [status, response] of Object.entries(responses)) {
         const content = response.content?.["application/json"];
-        if (content) responses[status] = { ...response, content: { ...response.content, "application/json": { ...content, schema: integersOnly(content.schema) } } };
+        if (!content) continue;
+        const schema = hoistNamed(integersOnly(content.schema), named) as TSchema;
+        const example = status.startsWith("2") ? { example: exampleOf(schema, named) } : {};
+        responses[status] = { ...response, content: { ...response.content, "application/json": { ...content, schema, ...example } } };
+      }
+      if (body) {
+        const schema = hoistNamed(body.schema, named);
+        operation.requestBody!.content = { "application/json": { ...body, schema, example: exampleOf(schema, named) } };
       }
     }
   }
