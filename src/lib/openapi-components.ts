@@ -23,7 +23,9 @@ export function hoistNamed(schema: unknown, named: Record<string, unknown>): unk
   if (Array.isArray(schema)) return schema.map((item) => hoistNamed(item, named));
   if (!isObject(schema)) return schema;
   const { $id, ...rest } = schema;
-  const copy = Object.fromEntries(Object.entries(rest).map(([key, value]) => [key, key === "examples" || key === "example" ? value : hoistNamed(value, named)]));
+  const copy = Object.fromEntries(
+    Object.entries(rest).map(([key, value]) => [key, key === "examples" || key === "example" ? value : hoistNamed(value, named)]),
+  );
   if (typeof $id !== "string") return copy;
   const known = named[$id];
   if (known !== undefined && JSON.stringify(known) !== JSON.stringify(copy)) throw new Error(`OpenAPI: two different schemas are named ${$id}`);
@@ -50,7 +52,11 @@ export function exampleOf(schema: unknown, named: Record<string, unknown>): unkn
     case "object": {
       const properties = (schema.properties ?? {}) as Record<string, unknown>;
       const required = new Set((schema.required ?? []) as string[]);
-      return Object.fromEntries(Object.entries(properties).filter(([key]) => required.has(key)).map(([key, value]) => [key, exampleOf(value, named)]));
+      return Object.fromEntries(
+        Object.entries(properties)
+          .filter(([key]) => required.has(key))
+          .map(([key, value]) => [key, exampleOf(value, named)]),
+      );
     }
     case "array":
       return [exampleOf(schema.items, named)];

@@ -40,7 +40,7 @@ function replyFor(lead: string, codes: ErrorCode[]): Reply {
 }
 
 const RATE_LIMITED: Reply = {
-  ...reply("Rate limit exceeded (`rate_limited`, exactly `{error: \"Rate limit exceeded\"}`): 500 requests per credential per sliding 60 s", ErrorBody),
+  ...reply('Rate limit exceeded (`rate_limited`, exactly `{error: "Rate limit exceeded"}`): 500 requests per credential per sliding 60 s', ErrorBody),
   headers: {
     "Retry-After": { description: "Whole seconds until the window admits the next request", schema: { type: "integer" } },
     "RateLimit-Limit": { description: "Requests the window admits (500)", schema: { type: "integer" } },
@@ -88,4 +88,5 @@ export const IDEMPOTENCY = {
 };
 
 /** The security requirements of a row: the bearer header always; the dashboard cookie where dashboard sessions are accepted. */
-export const securityOf = (row: AccessRow | undefined) => (!row ? [] : row.kinds.includes("dashboard") ? [{ bearer: [] }, { dashboardCookie: [] }] : [{ bearer: [] }]);
+export const securityOf = (row: AccessRow | undefined) =>
+  !row ? [] : row.kinds.includes("dashboard") ? [{ bearer: [] }, { dashboardCookie: [] }] : [{ bearer: [] }];
