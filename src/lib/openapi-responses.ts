@@ -10,7 +10,7 @@
  * Statuses and shapes come from the one error table (src/lib/errors.ts); the access row is taken by
  * shape so this file stays free of src/auth.
  */
-import type { TSchema } from "elysia";
+import type { TSchema } from "@sinclair/typebox";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "./error-schemas";
 import { ERRORS, type ErrorCode } from "./errors";
 
