@@ -18,7 +18,7 @@ import type { TSchema } from "elysia";
 import { ACCESS, type RouteKey } from "../auth/access";
 import { ERRORS } from "./errors";
 import { exampleOf, hoistNamed } from "./openapi-components";
-import { accessResponses, BODY_MEDIA_TYPE, IDEMPOTENCY, securityOf, UNIVERSAL, VALIDATED, type AccessRow, type Reply } from "./openapi-responses";
+import { accessResponses, IDEMPOTENCY, securityOf, UNIVERSAL, VALIDATED, type AccessRow, type Reply } from "./openapi-responses";
 
 type Responses = Record<string, Reply>;
 interface Operation {
@@ -100,7 +100,7 @@ function joined(own: Reply | undefined, shared: Reply): Reply {
 /** A route's body schema by method and Elysia path (`/api/v1/companies/:id`). */
 export type BodySchemaOf = (method: string, path: string) => TSchema | undefined;
 
-/** The generator hands over the same document object on every fetch; it is completed once. */
+/** The generator may hand over the same document object again; it is completed once. */
 const completed = new WeakSet<object>();
 
 export function completeDocument(doc: object, prefix: string, bodyOf: BodySchemaOf): void {

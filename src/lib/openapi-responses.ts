@@ -30,7 +30,7 @@ export interface AccessRow {
 
 const SHAPES = { error: ErrorBody, code: CodedErrorBody, details: ValidationErrorBody } as const;
 
-export const reply = (description: string, schema: TSchema): Reply => ({ description, content: { "application/json": { schema } } });
+const reply = (description: string, schema: TSchema): Reply => ({ description, content: { "application/json": { schema } } });
 
 /** A response for the codes given: their one status and shape, each code with its table description. */
 function replyFor(lead: string, codes: ErrorCode[]): Reply {
