@@ -1,49 +1,70 @@
 /**
- * The responses every route shares, added to the generated OpenAPI document in one place instead of
- * on each route: 401 and 403 on every authenticated operation (the access matrix, src/auth/access.ts),
- * 429 on the rate-limited ones (with Retry-After and the RateLimit-* headers), 400 wherever parameters or a body are validated, and 413 and 415
- * wherever a body is read. Routes document only what is their own. The generator also lists form and
- * multipart bodies for every JSON body; the service refuses those (415), so only JSON stays. A status
- * a route documents itself is kept as it is. And Elysia's `t.Integer` documents "an integer, or a
- * string of one" (what it accepts in a request); in a response the service always writes a number, so
- * responses say integer only. Every state-changing operation takes the shared `Idempotency-Key` header
- * parameter (a component, referenced) and documents its 409 and 422; where the route documents that status
- * itself, the two descriptions and shapes are joined. The document also lists the error table as `x-error-codes`.
+ * The generated OpenAPI document, completed in one place from the rules that decide what the service
+ * does, instead of on each route:
+ * - the statuses every operation can return without its route saying so (src/http/openapi-responses.ts:
+ *   413 and 500 everywhere; 401, 403, 415 and 429 from the operation's row of the access matrix,
+ *   src/auth/access.ts; 400 wherever parameters or a body are validated), joined with what a route
+ *   documents itself;
+ * - each operation's `operationId` (OPERATION_IDS), its `security` and `x-access` (its access row);
+ * - every state-changing operation takes the shared `Idempotency-Key` header parameter (a component,
+ *   referenced) and documents its 409 and 422;
+ * - request bodies JSON only (the generator also lists form and multipart; the service refuses those);
+ *   responses say integer where Elysia's `t.Integer` documents "an integer, or a string of one" (what a
+ *   request may send; the service always writes a number);
+ * - named schemas (`components.schemas`, referenced) and an example per operation (src/http/openapi-components.ts);
+ * - the error table as `x-error-codes`.
  */
 import type { TSchema } from "elysia";
-import { ACCESS, type AccessPolicy, type RouteKey } from "../auth/access";
-import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "./error-schemas";
+import { ACCESS, type RouteKey } from "../auth/access";
 import { ERRORS } from "../lib/errors";
+import { exampleOf, hoistNamed } from "./openapi-components";
+import { accessResponses, IDEMPOTENCY, securityOf, UNIVERSAL, VALIDATED, type AccessRow, type Reply } from "./openapi-responses";
 
-type Responses = Record<string, { description: string; content: { "application/json": { schema: TSchema } }; headers?: object }>;
+type Responses = Record<string, Reply>;
 interface Operation {
+  operationId?: string;
+  security?: unknown[];
   responses?: Responses;
-  requestBody?: { content?: Record<string, unknown> };
+  requestBody?: { content?: Record<string, { schema: unknown; example?: unknown }> };
   parameters?: unknown[];
+  "x-access"?: AccessRow;
 }
 interface Document {
   paths?: Record<string, Record<string, Operation>>;
-  components?: { parameters?: Record<string, unknown> };
+  components?: { parameters?: Record<string, unknown>; schemas?: Record<string, unknown> };
   "x-error-codes"?: unknown;
 }
 
-const reply = (description: string, schema: TSchema) => ({ description, content: { "application/json": { schema } } });
+/** Routes that take no credential (no row of the access matrix). */
+type PublicRoute = "GET /health";
 
-const SHARED = {
-  400: reply("Invalid input: details maps each field path to what is wrong", ValidationErrorBody),
-  401: reply("Missing, invalid, expired or revoked credentials", CodedErrorBody),
-  403: reply("A valid credential of the wrong kind, or without the route's permission or role", CodedErrorBody),
-  413: reply("The body exceeds BODY_LIMIT_BYTES", ErrorBody),
-  415: reply("The body is not application/json", ErrorBody),
-  429: {
-    ...reply("Rate limit exceeded (code rate_limited): 500 requests per credential per sliding 60 s", ErrorBody),
-    headers: {
-      "Retry-After": { description: "Whole seconds until the window admits the next request", schema: { type: "integer" } },
-      "RateLimit-Limit": { description: "Requests the window admits (500)", schema: { type: "integer" } },
-      "RateLimit-Remaining": { description: "Requests the window still admits now (0 here)", schema: { type: "integer" } },
-      "RateLimit-Reset": { description: "Whole seconds until the oldest counted request leaves the window", schema: { type: "integer" } },
-    },
-  },
+/**
+ * Every operation's id, keyed as the access matrix is: the type makes a route without one a compile
+ * error, and the generated clients' method names are these.
+ */
+export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
+  "GET /health": "getHealth",
+  "POST /api-keys/tokens": "createEmbedToken",
+  "POST /access-tokens": "createAccessToken",
+  "GET /companies": "listCompanies",
+  "GET /users": "listUsers",
+  "GET /audit-log": "listAuditLog",
+  "PATCH /companies/{id}": "updateCompany",
+  "PUT /features/{id}": "updateFeature",
+  "DELETE /features/{id}": "deleteFeature",
+  "GET /check": "checkFeature",
+  "GET /flags/check": "checkFlag",
+  "GET /entitlements": "listEntitlements",
+  "POST /usage/consume": "consumeUsage",
+  "POST /events": "ingestEvent",
+  "GET /events": "listEvents",
+  "POST /payment-links": "createPaymentLink",
+  "GET /payment-links": "listPaymentLinks",
+  "GET /payment-links/{id}": "getPaymentLink",
+  "POST /checkout-sessions": "createCheckoutSession",
+  "POST /checkout-sessions/{id}/payments": "submitCheckoutPayment",
+  "GET /checkout-sessions": "listCheckoutSessions",
+  "GET /checkout-sessions/{id}": "getCheckoutSession",
 };
 
 const KEYED_OPERATIONS = new Set(["post", "put", "patch", "delete"]);
@@ -59,62 +80,77 @@ const IDEMPOTENCY_KEY_PARAMETER = {
 
 const IDEMPOTENCY_KEY_REF = { $ref: "#/components/parameters/IdempotencyKey" };
 
-const IDEMPOTENCY = {
-  409: reply("Idempotency-Key: a request with this key is still in progress (code idempotency_key_in_use); retry later", CodedErrorBody),
-  422: reply("Idempotency-Key: the key was already used for a different method, path or body (code idempotency_key_reused)", CodedErrorBody),
-};
+const json = (value: unknown) => JSON.stringify(value);
 
-/** `shared` where the route documents nothing for the status; else the route's response, joined with it. */
-function joined(own: Responses[string] | undefined, shared: Responses[string]): Responses[string] {
+/**
+ * `shared` where the route documents nothing for the status; else the route's response, joined with it:
+ * the route's schema where it already allows the shared shape, else either of them.
+ */
+function joined(own: Reply | undefined, shared: Reply): Reply {
   if (!own) return shared;
   const ownSchema = own.content?.["application/json"]?.schema;
   const sharedSchema = shared.content["application/json"].schema;
-  const schema = ownSchema === undefined || JSON.stringify(ownSchema) === JSON.stringify(sharedSchema) ? sharedSchema : { anyOf: [ownSchema, sharedSchema] };
+  const allows = ownSchema !== undefined && [ownSchema, ...((ownSchema.anyOf as TSchema[] | undefined) ?? [])].some((s) => json(s) === json(sharedSchema));
+  const schema = ownSchema === undefined ? sharedSchema : allows ? ownSchema : { anyOf: [ownSchema, sharedSchema] };
   // The generator's placeholder ("Response for status 422") says nothing worth keeping.
   const description = /^Response for status \d+$/.test(own.description) ? shared.description : `${own.description}. Or: ${shared.description}`;
-  return { description, content: { "application/json": { schema: schema as TSchema } } };
+  return { ...shared, description, content: { "application/json": { schema: schema as TSchema } } };
 }
 
 /** A route's body schema by method and Elysia path (`/api/v1/companies/:id`). */
 export type BodySchemaOf = (method: string, path: string) => TSchema | undefined;
 
+/** The generator may hand over the same document object again; it is completed once. */
+const completed = new WeakSet<object>();
+
 export function completeDocument(doc: object, prefix: string, bodyOf: BodySchemaOf): void {
+  if (completed.has(doc)) return;
+  completed.add(doc);
   const components = ((doc as Document).components ??= {});
   (components.parameters ??= {}).IdempotencyKey = IDEMPOTENCY_KEY_PARAMETER;
+  // Resources and error shapes, by the names their models give them (src/http/openapi-components.ts).
+  const named = (components.schemas ??= {});
   // The one error table (src/lib/errors.ts): every code with its status and body shape.
   (doc as Document)["x-error-codes"] = Object.entries(ERRORS).map(([code, { status, shape, description }]) => ({ code, status, shape, description }));
   for (const [path, operations] of Object.entries((doc as Document).paths ?? {})) {
     for (const [method, operation] of Object.entries(operations)) {
-      const policy: AccessPolicy | undefined = ACCESS[`${method.toUpperCase()} ${path.slice(prefix.length)}` as RouteKey];
+      const route = `${method.toUpperCase()} ${path.slice(prefix.length)}`;
+      const row: AccessRow | undefined = ACCESS[route as RouteKey];
+      operation.operationId = OPERATION_IDS[route as RouteKey] ?? operation.operationId;
+      operation.security = securityOf(row);
+      if (row) operation["x-access"] = row;
       // A copy: the generator hands over some routes' own `detail.responses`, which must stay as they are.
       const responses: Responses = (operation.responses = { ...operation.responses });
-      const add = (status: keyof typeof SHARED) => (responses[status] ??= SHARED[status]);
-      if (policy) {
-        add(401);
-        add(403);
-        if (policy.rateLimited) add(429);
-        // Once: the generator may hand over the same document again.
-        if (KEYED_OPERATIONS.has(method) && !operation.parameters?.includes(IDEMPOTENCY_KEY_REF)) {
+      const add = (shared: Responses) => {
+        for (const [status, response] of Object.entries(shared)) responses[status] = joined(responses[status], response);
+      };
+      add(UNIVERSAL);
+      if (row) {
+        add(accessResponses(row));
+        if (KEYED_OPERATIONS.has(method)) {
           operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_REF];
-          responses[409] = joined(responses[409], IDEMPOTENCY[409]);
-          responses[422] = joined(responses[422], IDEMPOTENCY[422]);
+          add(IDEMPOTENCY);
         }
       }
-      for (const [status, response] of Object.entries(responses)) {
-        const content = response.content?.["application/json"];
-        if (content) responses[status] = { ...response, content: { ...response.content, "application/json": { ...content, schema: integersOnly(content.schema) } } };
-      }
-      if (operation.parameters?.length || operation.requestBody) add(400);
-      // The generator lists no media type for a body read by a function parser (src/http/json-body.ts).
+      // The generator lists no media type for a body read by a function parser (src/plugins/json-body.ts).
       if (operation.requestBody && !Object.keys(operation.requestBody.content ?? {}).length) {
         const schema = bodyOf(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ":$1"));
         if (schema) operation.requestBody.content = { "application/json": { schema } };
       }
-      const json = operation.requestBody?.content?.["application/json"];
-      if (json) {
-        operation.requestBody!.content = { "application/json": json };
-        add(413);
-        add(415);
+      // The generator also lists form and multipart bodies; the service refuses those (415).
+      const body = operation.requestBody?.content?.["application/json"];
+      if (body) operation.requestBody!.content = { "application/json": body };
+      if (operation.parameters?.length || operation.requestBody) add(VALIDATED);
+      for (const [status, response] of Object.entries(responses)) {
+        const content = response.content?.["application/json"];
+        if (!content) continue;
+        const schema = hoistNamed(integersOnly(content.schema), named) as TSchema;
+        const example = status.startsWith("2") ? { example: exampleOf(schema, named) } : {};
+        responses[status] = { ...response, content: { ...response.content, "application/json": { ...content, schema, ...example } } };
+      }
+      if (body) {
+        const schema = hoistNamed(body.schema, named);
+        operation.requestBody!.content = { "application/json": { ...body, schema, example: exampleOf(schema, named) } };
       }
     }
   }

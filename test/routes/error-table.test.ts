@@ -15,7 +15,8 @@ test("the OpenAPI document lists the table, and its code enum is exactly the cod
   const t = await createTestApp();
   const doc = (await t.call("GET", "/openapi.json")).body;
   expect(doc["x-error-codes"]).toEqual(Object.entries(ERRORS).map(([code, kind]) => ({ code, ...kind })));
-  const coded = doc.paths["/api/v1/companies"].get.responses["401"].content["application/json"].schema.properties.code;
+  expect(doc.paths["/api/v1/companies"].get.responses["401"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/CodedError" });
+  const coded = doc.components.schemas.CodedError.properties.code;
   const values = coded.enum ?? coded.anyOf.map((branch: { const: string }) => branch.const);
   expect([...values].sort()).toEqual([...CODED_ERROR_CODES].sort());
   expect(values).not.toContain("rate_limited");

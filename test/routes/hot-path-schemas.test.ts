@@ -12,6 +12,7 @@ import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
 import { CheckResponse, ConsumeResponse, EntitlementsResponse, FlagResponse } from "../../src/modules/entitlements/model";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../src/http/error-schemas";
 import { EventAccepted } from "../../src/modules/events/model";
+import { resolved } from "../helpers/openapi";
 
 const t = await createTestApp({ RATE_LIMIT_ENABLED: "false" });
 const team = await createTeamFixture(t);
@@ -51,7 +52,7 @@ describe("replies of the hot routes match their documented schemas", () => {
 
   test("the OpenAPI document still carries them", async () => {
     const doc = (await t.call("GET", "/openapi.json")).body;
-    const schemaOf = (path: string, method: string, status: string) => doc.paths[`/api/v1${path}`][method].responses[status].content["application/json"].schema;
+    const schemaOf = (path: string, method: string, status: string) => resolved(doc, doc.paths[`/api/v1${path}`][method].responses[status].content["application/json"].schema);
     expect(schemaOf("/check", "get", "200").properties.data.properties.remaining).toBeDefined();
     expect(schemaOf("/flags/check", "get", "200").properties.data.properties.value).toBeDefined();
     expect(schemaOf("/entitlements", "get", "200").properties.data.properties.features).toBeDefined();

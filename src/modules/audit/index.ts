@@ -16,6 +16,12 @@ const AuditRecord = t.Object({
   requestId: t.Union([t.String(), t.Null()]),
   details: t.Record(t.String(), t.Unknown()),
   createdAt: t.String({ format: "date-time" }),
+}, {
+  $id: "AuditLogEntry",
+  examples: [{
+    id: "audit_01JH5Q8T0M3V9X2Y4Z6A8B0C1L", actorKind: "secret", actorId: "key_01JH5Q8T0M3V9X2Y4Z6A8B0C1M", action: "company.update", resourceType: "company",
+    resourceId: "comp_01JH5Q8T0M3V9X2Y4Z6A8B0C1D", requestId: "req_01JH5Q8T0M3V9X2Y4Z6A8B0C1N", details: { before: { name: "Acme" }, after: { name: "Acme Inc." } }, createdAt: "2026-01-15T09:30:00.000Z",
+  }],
 });
 
 const present = (r: AuditRow) => ({

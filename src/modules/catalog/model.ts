@@ -21,7 +21,7 @@ export const kindFits = (kind: EntitlementKind, type: FeatureType): boolean => K
 
 const FeatureTypeSchema = t.Union([t.Literal("boolean"), t.Literal("event"), t.Literal("trait")]);
 
-export const LinkedPlan = t.Object({ id: t.String(), name: t.String(), tier: t.String() });
+export const LinkedPlan = t.Object({ id: t.String(), name: t.String(), tier: t.String() }, { $id: "LinkedPlan", examples: [{ id: "plan_01JH5Q8T0M3V9X2Y4Z6A8B0C1E", name: "Pro", tier: "pro" }] });
 
 export const Feature = t.Object({
   id: t.String({ description: "cflag_…" }),
@@ -33,6 +33,12 @@ export const Feature = t.Object({
   description: t.String(),
   linkedPlans: t.Array(LinkedPlan, { description: "The plans that hold an entitlement for the feature (any kind, enabled or not), oldest first" }),
   createdAt: t.String({ format: "date-time" }),
+}, {
+  $id: "Feature",
+  examples: [{
+    id: "cflag_01JH5Q8T0M3V9X2Y4Z6A8B0C1G", name: "API calls", featureKey: "api-calls", featureType: "event", eventKey: "api.call", icon: "", description: "Calls to the public API",
+    linkedPlans: [{ id: "plan_01JH5Q8T0M3V9X2Y4Z6A8B0C1E", name: "Pro", tier: "pro" }], createdAt: "2026-01-15T09:30:00.000Z",
+  }],
 });
 
 export const FeatureUpdate = t.Object(
@@ -48,7 +54,7 @@ export const FeatureUpdate = t.Object(
     icon: t.Optional(t.String({ maxLength: 200 })),
     featureType: t.Optional(FeatureTypeSchema),
   },
-  { description: "Partial update: omitted fields keep their value" },
+  { $id: "FeatureUpdate", description: "Partial update: omitted fields keep their value", examples: [{ name: "API calls", eventKey: "api.call" }] },
 );
 export type FeatureUpdate = Static<typeof FeatureUpdate>;
 

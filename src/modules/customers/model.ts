@@ -19,7 +19,7 @@ export const CompanyRef = t.Object(
     name: t.Optional(Text()),
     traits: t.Optional(t.Record(t.String(), t.Unknown())),
   },
-  { description: "At least one of id, wallet, email" },
+  { $id: "CompanyRef", description: "At least one of id, wallet, email", examples: [{ id: "acme", name: "Acme Inc.", email: "billing@acme.example" }] },
 );
 export type CompanyRef = Static<typeof CompanyRef>;
 
@@ -32,7 +32,7 @@ export const UserRef = t.Object(
     name: t.Optional(Text()),
     traits: t.Optional(t.Record(t.String(), t.Unknown())),
   },
-  { description: "At least one of id, idp_user_id, wallet, email" },
+  { $id: "UserRef", description: "At least one of id, idp_user_id, wallet, email", examples: [{ id: "u-42", email: "ada@acme.example", name: "Ada" }] },
 );
 export type UserRef = Static<typeof UserRef>;
 
@@ -54,6 +54,13 @@ export const Company = t.Object({
   }),
   createdAt: t.String({ format: "date-time" }),
   lastSeenAt: t.String({ format: "date-time" }),
+}, {
+  $id: "Company",
+  examples: [{
+    id: "comp_01JH5Q8T0M3V9X2Y4Z6A8B0C1D", name: "Acme Inc.", walletAddress: "", email: "billing@acme.example", externalId: "acme", logoUrl: "",
+    traits: { seats: 12 }, activePlanId: "plan_01JH5Q8T0M3V9X2Y4Z6A8B0C1E", activeAddOnIds: [], billingAnchor: "2026-01-15T09:30:00.000Z",
+    createdAt: "2026-01-15T09:30:00.000Z", lastSeenAt: "2026-02-01T12:00:00.000Z",
+  }],
 });
 
 /** PATCH /companies/{id}. Every field is optional; an empty body changes nothing. */
@@ -68,7 +75,7 @@ export const CompanyPatch = t.Object({
   activeAddOnIds: t.Optional(
     t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 100, uniqueItems: true, description: "Plan ids of the team and environment; replaces the list" }),
   ),
-});
+}, { $id: "CompanyUpdate", examples: [{ name: "Acme Inc.", traits: { seats: 20, trial: null }, activePlanId: "plan_01JH5Q8T0M3V9X2Y4Z6A8B0C1E" }] });
 export type CompanyPatch = Static<typeof CompanyPatch>;
 
 export const User = t.Object({
@@ -82,6 +89,12 @@ export const User = t.Object({
   companyIds: t.Array(t.String()),
   createdAt: t.String({ format: "date-time" }),
   lastSeenAt: t.String({ format: "date-time" }),
+}, {
+  $id: "User",
+  examples: [{
+    id: "user_01JH5Q8T0M3V9X2Y4Z6A8B0C1F", name: "Ada", email: "ada@acme.example", walletAddress: null, externalId: "u-42", idpUserId: null,
+    traits: {}, companyIds: ["comp_01JH5Q8T0M3V9X2Y4Z6A8B0C1D"], createdAt: "2026-01-15T09:30:00.000Z", lastSeenAt: "2026-02-01T12:00:00.000Z",
+  }],
 });
 
 export interface CompanyRow {

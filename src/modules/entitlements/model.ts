@@ -25,7 +25,7 @@ export const ConsumeBody = t.Object({
   feature: t.String({ minLength: 1, maxLength: 200, description: "featureKey, eventKey or cflag_ id" }),
   quantity: t.Optional(t.Integer({ minimum: 1, maximum: 1_000_000, description: "Units to consume, all or nothing (default 1)" })),
   idempotencyKey: t.Optional(IdempotencyKey("A retry with the same key returns the first outcome and consumes nothing more")),
-});
+}, { $id: "ConsumeRequest", examples: [{ company: "acme", feature: "api-calls", quantity: 1, idempotencyKey: "req-7f3a" }] });
 
 export const REASONS = ["enabled", "within_limit", "credits_available", "trait_matched", "not_in_plan", "disabled", "limit_reached", "insufficient_credits", "trait_not_matched", "company_not_found"] as const;
 
@@ -47,12 +47,19 @@ export const CheckResult = t.Object({
   periodEnd: Nullable(t.String({ format: "date-time", description: "When the quota resets (on the company's billing anchor)" })),
   creditsPerUse: Nullable(t.String({ description: "Credit-backed: credits burned per unit (integer, as a string)" })),
   creditBalance: Nullable(t.String({ description: "Credit-backed: spendable credits now (integer, as a string)" })),
+}, {
+  $id: "CheckResult",
+  examples: [{
+    companyId: "comp_01JH5Q8T0M3V9X2Y4Z6A8B0C1D", featureId: "cflag_01JH5Q8T0M3V9X2Y4Z6A8B0C1G", featureKey: "api-calls", featureType: "event", access: true, reason: "within_limit", kind: "quota",
+    source: "plan", planId: "plan_01JH5Q8T0M3V9X2Y4Z6A8B0C1E", limit: 1000, used: 42, remaining: 958, period: "month", periodStart: "2026-02-15T09:30:00.000Z",
+    periodEnd: "2026-03-15T09:30:00.000Z", creditsPerUse: null, creditBalance: null,
+  }],
 });
 export type CheckResult = Static<typeof CheckResult>;
 
 export const CheckResponse = t.Object({ data: CheckResult });
 
-export const FlagData = t.Object({ companyId: t.String(), flag: t.String(), value: t.Boolean(), reason: t.UnionEnum(REASONS) });
+export const FlagData = t.Object({ companyId: t.String(), flag: t.String(), value: t.Boolean(), reason: t.UnionEnum(REASONS) }, { $id: "Flag", examples: [{ companyId: "comp_01JH5Q8T0M3V9X2Y4Z6A8B0C1D", flag: "sso", value: true, reason: "enabled" }] });
 export type FlagData = Static<typeof FlagData>;
 
 export const FlagResponse = t.Object({ data: FlagData });
@@ -62,7 +69,7 @@ export const EntitlementsData = t.Object({
   planId: Nullable(t.String()),
   addOnIds: t.Array(t.String()),
   features: t.Array(CheckResult),
-});
+}, { $id: "Entitlements" });
 export type EntitlementsData = Static<typeof EntitlementsData>;
 
 export const EntitlementsResponse = t.Object({ data: EntitlementsData });

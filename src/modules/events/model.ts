@@ -11,7 +11,7 @@ export const EventBody = t.Object({
   user: t.Optional(UserRef),
   traits: t.Optional(t.Record(t.String(), t.Unknown(), { description: "Event properties (track); merged into the user, or the company when no user is named (identify)" })),
   idempotencyKey: t.Optional(IdempotencyKey("A retry with the same key returns the first outcome and never counts twice")),
-});
+}, { $id: "EventRequest", examples: [{ event_type: "track", name: "api-calls", company: { id: "acme" }, traits: { endpoint: "/v1/search" }, idempotencyKey: "evt-7f3a" }] });
 export type EventBody = Static<typeof EventBody>;
 
 export const EventAccepted = t.Object({
@@ -27,6 +27,9 @@ export const Event = t.Object({
   userId: t.Union([t.String(), t.Null()]),
   traits: t.Record(t.String(), t.Unknown()),
   sentAt: t.String({ format: "date-time", description: "Time of receipt" }),
+}, {
+  $id: "Event",
+  examples: [{ id: "evt_01JH5Q8T0M3V9X2Y4Z6A8B0C1K", eventType: "track", name: "api-calls", companyId: "comp_01JH5Q8T0M3V9X2Y4Z6A8B0C1D", userId: null, traits: { endpoint: "/v1/search" }, sentAt: "2026-01-15T09:30:00.000Z" }],
 });
 
 export const EventListQuery = t.Object({

@@ -23,6 +23,9 @@ export const PaymentLinkCreate = t.Object({
   creditAmount: t.Optional(t.String({ pattern: "^[1-9][0-9]{0,17}$", description: "Credits granted when paid (CREDITS), integer as a string" })),
   ttlSeconds: t.Optional(t.Integer({ minimum: 60, maximum: 604800, description: "Time a checkout session stays open for payment; default 1800" })),
   description: t.Optional(t.String({ maxLength: 500 })),
+}, {
+  $id: "PaymentLinkCreate",
+  examples: [{ amount: "25000000", network: "base", acceptedToken: "USDC", recipientWallet: "0x52908400098527886E0F7030069857D2E4169EE7", companyId: "acme", description: "Pro plan, one month" }],
 });
 export type PaymentLinkCreate = Static<typeof PaymentLinkCreate>;
 
@@ -43,17 +46,24 @@ export const PaymentLink = t.Object({
   description: Nullable(t.String()),
   active: t.Boolean(),
   createdAt: t.String({ format: "date-time" }),
+}, {
+  $id: "PaymentLink",
+  examples: [{
+    id: "plink_01JH5Q8T0M3V9X2Y4Z6A8B0C1H", amount: "25000000", currency: "USDC", acceptedToken: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", decimals: 6, network: "base",
+    chainId: 8453, recipientWallet: "0x52908400098527886E0F7030069857D2E4169EE7", companyId: "comp_01JH5Q8T0M3V9X2Y4Z6A8B0C1D", purpose: "PAYMENT", addOnPlanId: null, creditAmount: null,
+    ttlSeconds: 1800, description: "Pro plan, one month", active: true, createdAt: "2026-01-15T09:30:00.000Z",
+  }],
 });
 
 export const CheckoutSessionCreate = t.Object({
   paymentLinkId: t.String({ minLength: 1, maxLength: 64 }),
   companyId: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "When the link names none; must match the link's when it does" })),
   customerWallet: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "The wallet that must pay: a payment from any other wallet is refused (wrong_payer); 400 when it is not an address of the link's chain (EIP-55 checksum checked on EVM). Set it whenever known: on EVM and Solana nothing else binds a plain transfer to this session. Filled with the payer when left out" })),
-});
+}, { $id: "CheckoutSessionCreate", examples: [{ paymentLinkId: "plink_01JH5Q8T0M3V9X2Y4Z6A8B0C1H", customerWallet: "0x8ba1f109551bD432803012645Ac136ddd64DBA72" }] });
 
 export const PaymentSubmit = t.Object({
   txHash: t.String({ minLength: 1, maxLength: 100, description: "EVM: 0x + 64 hex; Stellar: 64 hex; Solana: the base58 signature" }),
-});
+}, { $id: "PaymentSubmit", examples: [{ txHash: "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060" }] });
 
 export const CheckoutSession = t.Object({
   id: t.String({ description: "cs_…" }),
@@ -79,6 +89,15 @@ export const CheckoutSession = t.Object({
   expiresAt: t.String({ format: "date-time" }),
   paidAt: Nullable(t.String({ format: "date-time" })),
   createdAt: t.String({ format: "date-time" }),
+}, {
+  $id: "CheckoutSession",
+  examples: [{
+    id: "cs_01JH5Q8T0M3V9X2Y4Z6A8B0C1J", status: "PAID", purpose: "PAYMENT", amount: "25000000", currency: "USDC", acceptedToken: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+    decimals: 6, chainId: 8453, network: "base", customerWallet: "0x8ba1f109551bD432803012645Ac136ddd64DBA72", recipientWallet: "0x52908400098527886E0F7030069857D2E4169EE7",
+    paymentLinkId: "plink_01JH5Q8T0M3V9X2Y4Z6A8B0C1H", companyId: "comp_01JH5Q8T0M3V9X2Y4Z6A8B0C1D", addOnPlanId: null, creditAmount: null, memo: null,
+    txHash: "0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060", failureReason: null, failureDetail: null,
+    expiresAt: "2026-01-15T10:00:00.000Z", paidAt: "2026-01-15T09:41:07.000Z", createdAt: "2026-01-15T09:30:00.000Z",
+  }],
 });
 export type CheckoutSession = Static<typeof CheckoutSession>;
 
