@@ -18,7 +18,15 @@ async function measure(workers: number) {
   try {
     await waitReady(server, `http://127.0.0.1:${port}/`);
     const before = await cpuSeconds(server.proc.pid);
-    const result = await runLoader({ scenario: "ceiling_trivial_bun_serve", url: `http://127.0.0.1:${port}`, requestsFile, connections: 64, durationS, warmupS, workers });
+    const result = await runLoader({
+      scenario: "ceiling_trivial_bun_serve",
+      url: `http://127.0.0.1:${port}`,
+      requestsFile,
+      connections: 64,
+      durationS,
+      warmupS,
+      workers,
+    });
     const after = await cpuSeconds(server.proc.pid);
     const serverCpuCores = before === null || after === null ? null : Math.round(((after - before) / (durationS + warmupS)) * 100) / 100;
     console.log(JSON.stringify({ ...result, serverCpuCores, cpus: cpus().length }));

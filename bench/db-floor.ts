@@ -111,12 +111,18 @@ try {
     const seconds = (t1 - t0) / 1000;
     const rows = (n1 - n0) * batch;
     const dbSeconds = db0 === null || db1 === null ? null : db1 - db0;
-    console.log(JSON.stringify({
-      scenario, batch, clients, durationS, retries,
-      rowsPerS: Math.round(rows / seconds),
-      dbCpuCores: dbSeconds === null ? null : Math.round((dbSeconds / seconds) * 100) / 100,
-      dbCpuUsPerRow: dbSeconds === null ? null : Math.round((dbSeconds / rows) * 1e7) / 10,
-    }));
+    console.log(
+      JSON.stringify({
+        scenario,
+        batch,
+        clients,
+        durationS,
+        retries,
+        rowsPerS: Math.round(rows / seconds),
+        dbCpuCores: dbSeconds === null ? null : Math.round((dbSeconds / seconds) * 100) / 100,
+        dbCpuUsPerRow: dbSeconds === null ? null : Math.round((dbSeconds / rows) * 1e7) / 10,
+      }),
+    );
   }
 } finally {
   await sql.end({ timeout: 5 });

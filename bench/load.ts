@@ -45,7 +45,10 @@ function parseOptions(argv: string[]): Options {
     if (name === "--raw") a.raw = "1";
     else a[name.slice(2)] = argv[++i] ?? "";
   }
-  if (!a.url || !a.requests) throw new Error("Usage: bun bench/load.ts --url URL --requests FILE.json [--connections N --duration S --warmup S --allow 200,201 --workers N --scenario NAME]");
+  if (!a.url || !a.requests)
+    throw new Error(
+      "Usage: bun bench/load.ts --url URL --requests FILE.json [--connections N --duration S --warmup S --allow 200,201 --workers N --scenario NAME]",
+    );
   return {
     url: new URL(a.url),
     requestsFile: a.requests,
@@ -176,21 +179,39 @@ async function fanOut(o: Options, n: number): Promise<Raw[]> {
   const base = Math.floor(o.connections / n);
   const procs = Array.from({ length: n }, (_, i) => {
     const connections = base + (i < o.connections % n ? 1 : 0);
-    const args = ["--url", o.url.href, "--requests", o.requestsFile, "--connections", String(connections), "--duration", String(o.durationS),
-      "--warmup", String(o.warmupS), "--allow", [...o.allow].join(","), "--raw"];
+    const args = [
+      "--url",
+      o.url.href,
+      "--requests",
+      o.requestsFile,
+      "--connections",
+      String(connections),
+      "--duration",
+      String(o.durationS),
+      "--warmup",
+      String(o.warmupS),
+      "--allow",
+      [...o.allow].join(","),
+      "--raw",
+    ];
     return Bun.spawn([process.execPath, import.meta.path, ...args], { stdout: "pipe", stderr: "inherit" });
   });
-  return Promise.all(procs.map(async (p) => {
-    const text = await new Response(p.stdout).text();
-    if ((await p.exited) !== 0) throw new Error(`loader worker exited with ${p.exitCode}`);
-    return JSON.parse(text) as Raw;
-  }));
+  return Promise.all(
+    procs.map(async (p) => {
+      const text = await new Response(p.stdout).text();
+      if ((await p.exited) !== 0) throw new Error(`loader worker exited with ${p.exitCode}`);
+      return JSON.parse(text) as Raw;
+    }),
+  );
 }
 
 function summarize(o: Options, parts: Raw[]) {
   const hist = new Histogram();
   const statuses: Record<string, number> = {};
-  let acknowledged = 0, socketErrors = 0, unanswered = 0, cpuCores = 0;
+  let acknowledged = 0,
+    socketErrors = 0,
+    unanswered = 0,
+    cpuCores = 0;
   for (const p of parts) {
     hist.addSparse(p.hist);
     for (const [s, n] of Object.entries(p.statuses)) statuses[s] = (statuses[s] ?? 0) + n;

@@ -31,12 +31,22 @@ try {
   await migrate(sql);
   const seed = await seedBench(sql, companyCount);
   const [feature] = await sql<{ id: string }[]>`select id from features where team_id = ${seed.teamId} and feature_key = 'api-calls'`;
-  const companies = await sql<{ id: string; anchor: Date }[]>`select id, coalesce(billing_anchor, created_at) as anchor from companies where team_id = ${seed.teamId}`;
+  const companies = await sql<
+    { id: string; anchor: Date }[]
+  >`select id, coalesce(billing_anchor, created_at) as anchor from companies where team_id = ${seed.teamId}`;
   const meter = new Meter(sql, { now: () => Date.now() }, () => {}, { maxBatch: 2000, maxConcurrent: lanes });
   // What the service submits for a track of the quota-metered `api-calls` (seed: 10^12 a month).
   const requests: MeterRequest[] = companies.map((c) => ({
-    teamId: seed.teamId, environment: "development", source: "events", name: "api-calls", companyId: c.id, userId: null,
-    featureId: feature!.id, quantity: 1n, traits: {}, idempotencyKey: null,
+    teamId: seed.teamId,
+    environment: "development",
+    source: "events",
+    name: "api-calls",
+    companyId: c.id,
+    userId: null,
+    featureId: feature!.id,
+    quantity: 1n,
+    traits: {},
+    idempotencyKey: null,
     enforcement: { kind: "quota", periodStart: periodBounds(c.anchor.getTime(), "month", Date.now()).start, limit: 1_000_000_000_000n },
   }));
   const pgPid = Number((await Bun.file(`${dir}/pg/postmaster.pid`).text()).split("\n")[0]);
@@ -60,13 +70,18 @@ try {
   await Promise.all(running);
   const seconds = (t1 - t0) / 1000;
   const dbSeconds = db0 === null || db1 === null ? null : db1 - db0;
-  console.log(JSON.stringify({
-    scenario: "meter_only", clients, lanes, durationS,
-    eventsPerS: Math.round((n1 - n0) / seconds),
-    dbCpuCores: dbSeconds === null ? null : Math.round((dbSeconds / seconds) * 100) / 100,
-    dbCpuUsPerEvent: dbSeconds === null ? null : Math.round((dbSeconds / (n1 - n0)) * 1e7) / 10,
-    clientCpuCores: Math.round(((cpu1.user + cpu1.system) / 1e6 / seconds) * 100) / 100,
-  }));
+  console.log(
+    JSON.stringify({
+      scenario: "meter_only",
+      clients,
+      lanes,
+      durationS,
+      eventsPerS: Math.round((n1 - n0) / seconds),
+      dbCpuCores: dbSeconds === null ? null : Math.round((dbSeconds / seconds) * 100) / 100,
+      dbCpuUsPerEvent: dbSeconds === null ? null : Math.round((dbSeconds / (n1 - n0)) * 1e7) / 10,
+      clientCpuCores: Math.round(((cpu1.user + cpu1.system) / 1e6 / seconds) * 100) / 100,
+    }),
+  );
 } finally {
   await sql.end({ timeout: 5 });
   await db.stop();

@@ -29,41 +29,45 @@ const monthStart = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.ge
 // Thrown inside the transaction so that postgres.js rolls it back: a refused event leaves no trace.
 class LimitReached extends Error {}
 
-const app = new Elysia().get("/api/v1/health", () => ({ status: "ok" })).post(
-  "/api/v1/events",
-  async ({ body, headers, set }) => {
-    if (headers.authorization !== `Bearer ${key}`) {
-      set.status = 401;
-      return { error: "Invalid credentials", code: "invalid_credentials" };
-    }
-    const company = body.company.id;
-    const accepted = await sql.begin(async (tx) => {
-      const [row] = await tx<{ used: bigint }[]>`
+const app = new Elysia()
+  .get("/api/v1/health", () => ({ status: "ok" }))
+  .post(
+    "/api/v1/events",
+    async ({ body, headers, set }) => {
+      if (headers.authorization !== `Bearer ${key}`) {
+        set.status = 401;
+        return { error: "Invalid credentials", code: "invalid_credentials" };
+      }
+      const company = body.company.id;
+      const accepted = await sql
+        .begin(async (tx) => {
+          const [row] = await tx<{ used: bigint }[]>`
         insert into bench_naive_counters (company_id, feature, period_start, used)
         values (${company}, ${body.name}, ${monthStart(new Date())}, 1)
         on conflict (company_id, feature, period_start) do update set used = bench_naive_counters.used + 1
         returning used`;
-      if (row!.used > LIMIT) throw new LimitReached();
-      await tx`insert into bench_naive_events (company_id, feature, quantity) values (${company}, ${body.name}, 1)`;
-      return true;
-    }).catch((error: unknown) => {
-      if (error instanceof LimitReached) return false;
-      throw error;
-    });
-    if (!accepted) {
-      set.status = 429;
-      return { error: "Limit reached", code: "limit_reached" };
-    }
-    return { ok: true };
-  },
-  {
-    body: t.Object({
-      event_type: t.Literal("track"),
-      name: t.String({ minLength: 1, maxLength: 200 }),
-      company: t.Object({ id: t.String({ minLength: 1, maxLength: 200 }) }),
-    }),
-  },
-);
+          if (row!.used > LIMIT) throw new LimitReached();
+          await tx`insert into bench_naive_events (company_id, feature, quantity) values (${company}, ${body.name}, 1)`;
+          return true;
+        })
+        .catch((error: unknown) => {
+          if (error instanceof LimitReached) return false;
+          throw error;
+        });
+      if (!accepted) {
+        set.status = 429;
+        return { error: "Limit reached", code: "limit_reached" };
+      }
+      return { ok: true };
+    },
+    {
+      body: t.Object({
+        event_type: t.Literal("track"),
+        name: t.String({ minLength: 1, maxLength: 200 }),
+        company: t.Object({ id: t.String({ minLength: 1, maxLength: 200 }) }),
+      }),
+    },
+  );
 
 const server = Bun.serve({ port, hostname: "127.0.0.1", fetch: (request) => app.handle(request) });
 process.on("SIGTERM", async () => {

@@ -38,7 +38,9 @@ export function startServer(name: string, args: string[], env: Record<string, st
 }
 
 export async function tail(file: string, lines = 20): Promise<string> {
-  const text = await Bun.file(file).text().catch(() => "");
+  const text = await Bun.file(file)
+    .text()
+    .catch(() => "");
   return text.trimEnd().split("\n").slice(-lines).join("\n");
 }
 
@@ -49,7 +51,10 @@ export async function waitReady(server: Server, url: string, timeoutMs = 60_000)
     if (server.proc.exitCode !== null || server.proc.signalCode !== null) {
       throw new Error(`${server.name} exited before it was ready:\n${await tail(server.logFile)}`);
     }
-    const ok = await fetch(url).then((r) => r.status === 200, () => false);
+    const ok = await fetch(url).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return;
     await Bun.sleep(100);
   }
@@ -69,7 +74,9 @@ export async function stopServer(server: Server): Promise<void> {
 
 /** Fields of /proc/PID/stat after the command name: [0] state, [1] ppid, [11] utime, [12] stime. */
 async function procStat(pid: number | string): Promise<string[] | null> {
-  const stat = await Bun.file(`/proc/${pid}/stat`).text().catch(() => null);
+  const stat = await Bun.file(`/proc/${pid}/stat`)
+    .text()
+    .catch(() => null);
   return stat ? stat.slice(stat.lastIndexOf(")") + 2).split(" ") : null;
 }
 const ticks = (f: string[]) => (Number(f[11]) + Number(f[12])) / 100; // clock ticks are 1/100 s
@@ -95,7 +102,12 @@ export async function treeCpuSeconds(pid: number): Promise<number | null> {
 
 /** CPU seconds the whole machine has been busy (all but idle and iowait); Linux only, else null. */
 export async function machineBusySeconds(): Promise<number | null> {
-  const line = (await Bun.file("/proc/stat").text().catch(() => "")).split("\n")[0] ?? "";
+  const line =
+    (
+      await Bun.file("/proc/stat")
+        .text()
+        .catch(() => "")
+    ).split("\n")[0] ?? "";
   if (!line.startsWith("cpu ")) return null;
   const [user, nice, system, , , irq, softirq, steal] = line.split(/\s+/).slice(1).map(Number);
   return (user! + nice! + system! + irq! + softirq! + steal!) / 100;
@@ -116,9 +128,30 @@ export interface LoadArgs {
 
 /** Runs bench/load.ts as its own process and returns the JSON line it printed. */
 export async function runLoader(a: LoadArgs): Promise<Record<string, unknown>> {
-  const args = ["--scenario", a.scenario, "--url", a.url, "--requests", a.requestsFile, "--connections", String(a.connections),
-    "--duration", String(a.durationS), "--warmup", String(a.warmupS), "--allow", (a.allow ?? [200]).join(","), "--workers", String(a.workers ?? 1)];
-  const proc = Bun.spawn([BUN, new URL("./load.ts", import.meta.url).pathname, ...args], { stdout: "pipe", stderr: "inherit", stdin: "ignore", signal: a.signal });
+  const args = [
+    "--scenario",
+    a.scenario,
+    "--url",
+    a.url,
+    "--requests",
+    a.requestsFile,
+    "--connections",
+    String(a.connections),
+    "--duration",
+    String(a.durationS),
+    "--warmup",
+    String(a.warmupS),
+    "--allow",
+    (a.allow ?? [200]).join(","),
+    "--workers",
+    String(a.workers ?? 1),
+  ];
+  const proc = Bun.spawn([BUN, new URL("./load.ts", import.meta.url).pathname, ...args], {
+    stdout: "pipe",
+    stderr: "inherit",
+    stdin: "ignore",
+    signal: a.signal,
+  });
   const text = await new Response(proc.stdout).text();
   if ((await proc.exited) !== 0) throw new Error(`loader for ${a.scenario} exited with ${proc.exitCode}`);
   return JSON.parse(text.trim().split("\n").pop()!);

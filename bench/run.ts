@@ -15,7 +15,19 @@ import { migrate } from "../src/db/migrate";
 import { startEmbeddedPostgres } from "../src/db/embedded";
 import { seedBench, type BenchSeed } from "./seed";
 import { scenarios, type Target } from "./scenarios";
-import { cpuSeconds, machineBusySeconds, treeCpuSeconds, freePort, log, runLoader, startServer, stopServer, tail, waitReady, type Server } from "./procs";
+import {
+  cpuSeconds,
+  machineBusySeconds,
+  treeCpuSeconds,
+  freePort,
+  log,
+  runLoader,
+  startServer,
+  stopServer,
+  tail,
+  waitReady,
+  type Server,
+} from "./procs";
 
 const env = process.env;
 const durationS = Number(env.BENCH_DURATION_S ?? 10);
@@ -58,14 +70,16 @@ async function storedCount(query: () => Promise<{ n: number }[]>): Promise<numbe
 
 async function main() {
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
-  const url = env.BENCH_DATABASE_URL ?? (await (async () => {
-    const port = freePort(54340);
-    log(`starting a fresh embedded PostgreSQL on ${port} in ${dir}`);
-    const db = await startEmbeddedPostgres(dir, port, () => {});
-    cleanups.push(() => db.stop());
-    ownSignals();
-    return db.url;
-  })());
+  const url =
+    env.BENCH_DATABASE_URL ??
+    (await (async () => {
+      const port = freePort(54340);
+      log(`starting a fresh embedded PostgreSQL on ${port} in ${dir}`);
+      const db = await startEmbeddedPostgres(dir, port, () => {});
+      cleanups.push(() => db.stop());
+      ownSignals();
+      return db.url;
+    })());
   await Bun.write(`${dir}/.keep`, ""); // the folder for logs and request files, also with BENCH_DATABASE_URL
   const sql = createSql(url, { max: POOL_SIZE });
   cleanups.push(() => sql.end({ timeout: 5 }));
@@ -105,8 +119,13 @@ async function main() {
     // BENCH_CPU_PROFILE=<dir>: the app server writes a CPU profile (and its markdown summary) there on exit.
     const profile = env.BENCH_CPU_PROFILE ? ["--cpu-prof", "--cpu-prof-md", `--cpu-prof-dir=${env.BENCH_CPU_PROFILE}`] : [];
     await start("app", [...profile, `${root}src/index.ts`], {
-      DATABASE_URL: url, PORT: String(ports.app), HOST: "127.0.0.1", DATA_DIR: dir, LOG_LEVEL: "warn",
-      RATE_LIMIT_ENABLED: "false", DATABASE_POOL_SIZE: String(POOL_SIZE),
+      DATABASE_URL: url,
+      PORT: String(ports.app),
+      HOST: "127.0.0.1",
+      DATA_DIR: dir,
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_ENABLED: "false",
+      DATABASE_POOL_SIZE: String(POOL_SIZE),
     });
   } else notReady.app = "migrate/seed failed";
   await start("baseline", [bench("baseline-server.ts"), String(ports.baseline)], {}, "/api/v1/ping");
@@ -115,7 +134,8 @@ async function main() {
   const results: Record<string, Record<string, unknown>> = {};
   // Exactness: every acknowledged write must already be a stored row the moment its scenario ends.
   const teamId = seed?.teamId ?? "";
-  const accepted = (source: string) => () => sql<{ n: number }[]>`select count(*)::int as n from events where team_id = ${teamId} and source = ${source} and outcome = 'accepted'`;
+  const accepted = (source: string) => () =>
+    sql<{ n: number }[]>`select count(*)::int as n from events where team_id = ${teamId} and source = ${source} and outcome = 'accepted'`;
   const storedQueries: Record<string, () => Promise<{ n: number }[]>> = {
     events_metered: accepted("events"),
     usage_consume: accepted("consume"),
@@ -125,7 +145,15 @@ async function main() {
   const loaders = new AbortController();
   cleanups.push(async () => loaders.abort());
   // CPU of the server process and, with the embedded database, of PostgreSQL: it shows who the bottleneck is.
-  const pgPid = env.BENCH_DATABASE_URL ? null : Number((await Bun.file(`${dir}/pg/postmaster.pid`).text().catch(() => "")).split("\n")[0]) || null;
+  const pgPid = env.BENCH_DATABASE_URL
+    ? null
+    : Number(
+        (
+          await Bun.file(`${dir}/pg/postmaster.pid`)
+            .text()
+            .catch(() => "")
+        ).split("\n")[0],
+      ) || null;
   const cores = (a: number | null, b: number | null) => (a === null || b === null ? null : Math.round(((b - a) / (warmupS + durationS)) * 100) / 100);
   for (const s of scenarios(seed?.companies ?? ["bench-co-0"], seed?.secretKey ?? "", legacyKey).filter((s) => !only || only.has(s.name))) {
     if (cleaning) return; // interrupted: the servers are going away
@@ -140,8 +168,17 @@ async function main() {
     const cpuBefore = await cpuSeconds(server.proc.pid);
     const dbBefore = pgPid ? await treeCpuSeconds(pgPid) : null;
     const machineBefore = await machineBusySeconds();
-    const result = await runLoader({ scenario: s.name, url: `http://127.0.0.1:${ports[s.target]}`, requestsFile, connections, durationS, warmupS, allow: s.allow, workers, signal: loaders.signal })
-      .catch((e) => ({ scenario: s.name, error: e instanceof Error ? e.message : String(e) }) as Record<string, unknown>);
+    const result = await runLoader({
+      scenario: s.name,
+      url: `http://127.0.0.1:${ports[s.target]}`,
+      requestsFile,
+      connections,
+      durationS,
+      warmupS,
+      allow: s.allow,
+      workers,
+      signal: loaders.signal,
+    }).catch((e) => ({ scenario: s.name, error: e instanceof Error ? e.message : String(e) }) as Record<string, unknown>);
     const cpuAfter = await cpuSeconds(server.proc.pid);
     const dbAfter = pgPid ? await treeCpuSeconds(pgPid) : null;
     const machineAfter = await machineBusySeconds();
@@ -149,7 +186,9 @@ async function main() {
     result.dbCpuCores = cores(dbBefore, dbAfter);
     // Whatever else kept the cores busy (other jobs on the machine): a large value means noisy figures.
     const machine = cores(machineBefore, machineAfter);
-    if (machine !== null) result.otherCpuCores = Math.round((machine - Number(result.serverCpuCores ?? 0) - Number(result.dbCpuCores ?? 0) - Number(result.loaderCpuCores ?? 0)) * 100) / 100;
+    if (machine !== null)
+      result.otherCpuCores =
+        Math.round((machine - Number(result.serverCpuCores ?? 0) - Number(result.dbCpuCores ?? 0) - Number(result.loaderCpuCores ?? 0)) * 100) / 100;
     // CPU per successful request, the figure to compare between runs (ratios move with the machine's mood).
     // CPU is measured over warmup and run alike; the warmup's rate is taken to be the run's.
     const perRequest = (a: number | null, b: number | null) =>
@@ -178,9 +217,15 @@ async function main() {
     naiveAcknowledged: results.naive_events?.acknowledged ?? null,
     naiveStored: stored.naive_events ?? null,
     targets: { check_vs_baseline: ">= 0.6", checkP99Ms: "< 2", events_okRps: ">= 20000", usage_consume_okRps: ">= 20000" },
-    notes: "ratios use okRps (allowed statuses only); acknowledged/stored count the whole scenario, warmup included; stored is counted as soon as the scenario ends",
+    notes:
+      "ratios use okRps (allowed statuses only); acknowledged/stored count the whole scenario, warmup included; stored is counted as soon as the scenario ends",
     config: {
-      connections, durationS, warmupS, loaderWorkers: workers, companies: companyCount, poolSize: POOL_SIZE,
+      connections,
+      durationS,
+      warmupS,
+      loaderWorkers: workers,
+      companies: companyCount,
+      poolSize: POOL_SIZE,
       database: env.BENCH_DATABASE_URL ? "BENCH_DATABASE_URL" : "fresh embedded PostgreSQL",
       appServer: "LOG_LEVEL=warn (request logging off, as a production deployment that samples), RATE_LIMIT_ENABLED=false",
     },

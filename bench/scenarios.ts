@@ -41,7 +41,12 @@ export function scenarios(companies: string[], secretKey: string, legacyKey: str
       name: "usage_consume",
       target: "app",
       allow: WRITE_OK,
-      requests: companies.map((c) => ({ method: "POST", path: "/api/v1/usage/consume", headers: { ...secret, ...json }, body: { company: c, feature: "ai-tokens", quantity: 1 } })),
+      requests: companies.map((c) => ({
+        method: "POST",
+        path: "/api/v1/usage/consume",
+        headers: { ...secret, ...json },
+        body: { company: c, feature: "ai-tokens", quantity: 1 },
+      })),
     },
     {
       name: "naive_events",

@@ -40,11 +40,13 @@ export async function seedBench(sql: Sql, companyCount: number, now = Date.now()
   // A few at a time: well inside the pool, and ten times faster than one by one.
   const PARALLEL = 8;
   for (let i = 0; i < companies.length; i += PARALLEL) {
-    await Promise.all(companies.slice(i, i + PARALLEL).map(async (externalId) => {
-      const { company } = await sql.begin((tx) => upsertCompany(tx, tenant, { id: externalId, name: externalId }));
-      await assignPlan(sql, tenant, company.id, plan.id);
-      await grantCredits(sql, tenant, { company: company.id, amount: CREDITS, reason: "bench" });
-    }));
+    await Promise.all(
+      companies.slice(i, i + PARALLEL).map(async (externalId) => {
+        const { company } = await sql.begin((tx) => upsertCompany(tx, tenant, { id: externalId, name: externalId }));
+        await assignPlan(sql, tenant, company.id, plan.id);
+        await grantCredits(sql, tenant, { company: company.id, amount: CREDITS, reason: "bench" });
+      }),
+    );
   }
   return { teamId: team.id, secretKey: secret.key, legacyKey: legacy.key, companies };
 }

@@ -17,7 +17,15 @@ const clock = { now: () => Date.now() };
 const keys = await TokenKeys.create("bench-token-signing-secret-0123456789abcdef", "bench-previous-signing-secret-0123456789ab");
 const nowSeconds = Math.floor(Date.now() / 1000);
 const id = (prefix: string) => `${prefix}_${"x".repeat(24)}`;
-const claims: EmbedClaims = { jti: id("tok"), teamId: id("team"), environment: "development", companyId: id("comp"), userId: id("user"), issuedByKeyId: id("key"), exp: nowSeconds + 3600 };
+const claims: EmbedClaims = {
+  jti: id("tok"),
+  teamId: id("team"),
+  environment: "development",
+  companyId: id("comp"),
+  userId: id("user"),
+  issuedByKeyId: id("key"),
+  exp: nowSeconds + 3600,
+};
 const jwt = await signSessionJwt(keys.current, claims, nowSeconds);
 const beTok = signEmbedToken(keys.current.secret, claims);
 const remembered = new EmbedTokens(keys, clock);

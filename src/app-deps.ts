@@ -35,7 +35,9 @@ export interface AppDeps {
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logger: Logger): Promise<AppDeps & { stop(): Promise<void> }> {
-  const credentials = new CredentialStore(sql, clock, config.keyCacheTtlMs, (error) => logger.warn("lastUsedAt flush failed; will retry", { error: message(error) }));
+  const credentials = new CredentialStore(sql, clock, config.keyCacheTtlMs, (error) =>
+    logger.warn("lastUsedAt flush failed; will retry", { error: message(error) }),
+  );
   await credentials.start();
   const embedTokens = new EmbedTokens(await TokenKeys.create(config.tokenSigningSecret, config.previousTokenSigningSecret), clock);
   const entitlements = new EntitlementRuntime(sql, clock, logger);
@@ -70,9 +72,20 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     /** Stops the background loops, settles queued usage, flushes lastUsedAt, closes the limiter; the pool stays open for the caller. */
     async stop() {
       // Every step runs even when an earlier one fails: queued usage and lastUsedAt must still be flushed.
-      const steps = [() => sweeper?.stop(), () => keyPruner.stop(), () => refusalPruner?.stop(), () => pool.close(), () => entitlements.stop(), () => credentials.stop(), () => rateLimiter?.close()];
+      const steps = [
+        () => sweeper?.stop(),
+        () => keyPruner.stop(),
+        () => refusalPruner?.stop(),
+        () => pool.close(),
+        () => entitlements.stop(),
+        () => credentials.stop(),
+        () => rateLimiter?.close(),
+      ];
       const errors: unknown[] = [];
-      for (const step of steps) await Promise.resolve().then(step).catch((error) => errors.push(error));
+      for (const step of steps)
+        await Promise.resolve()
+          .then(step)
+          .catch((error) => errors.push(error));
       if (errors.length === 1) throw errors[0];
       if (errors.length > 1) throw new AggregateError(errors, `${errors.length} shutdown steps failed: ${errors.map(message).join("; ")}`);
     },

@@ -79,7 +79,11 @@ function apiDocument(bodyOf: BodySchemaOf) {
           servers: [{ url: "/", description: "This server" }],
           components: {
             securitySchemes: {
-              bearer: { type: "http", scheme: "bearer", description: "sk_/rk_/pk_ live or test keys, legacy api_ keys, embed tokens (be_tok_… or JWT), or a dashboard session" },
+              bearer: {
+                type: "http",
+                scheme: "bearer",
+                description: "sk_/rk_/pk_ live or test keys, legacy api_ keys, embed tokens (be_tok_… or JWT), or a dashboard session",
+              },
               dashboardCookie: { type: "apiKey", in: "cookie", name: "be_session" },
             },
           },

@@ -126,6 +126,8 @@ async function loadChainRegistry(path: string | undefined): Promise<ChainRegistr
   try {
     return ChainRegistry.fromFile(await file.json());
   } catch (error) {
-    throw new ConfigError(`Invalid configuration:\n  CHAIN_REGISTRY_FILE=${JSON.stringify(path)}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ConfigError(
+      `Invalid configuration:\n  CHAIN_REGISTRY_FILE=${JSON.stringify(path)}: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -46,7 +46,10 @@ async function main() {
     await db.close().catch(() => {});
     throw error;
   });
-  logger.info("listening", { url: `http://localhost:${server.port}${API_PREFIX}`, database: config.databaseUrl ? "DATABASE_URL" : `embedded (${config.dataDir}/pg)` });
+  logger.info("listening", {
+    url: `http://localhost:${server.port}${API_PREFIX}`,
+    database: config.databaseUrl ? "DATABASE_URL" : `embedded (${config.dataDir}/pg)`,
+  });
   logger.flush();
 
   let stopping = false;
@@ -78,7 +81,10 @@ async function main() {
 }
 
 main().catch((error) => {
-  const message = error instanceof ConfigError || error instanceof EmbeddedStartError ? error.message : `Failed to start: ${error instanceof Error ? error.stack : String(error)}`;
+  const message =
+    error instanceof ConfigError || error instanceof EmbeddedStartError
+      ? error.message
+      : `Failed to start: ${error instanceof Error ? error.stack : String(error)}`;
   process.stderr.write(message + "\n");
   process.exit(1);
 });

@@ -39,9 +39,13 @@ beforeAll(async () => {
   });
   const deadline = Date.now() + 50_000;
   for (;;) {
-    if (service.exitCode !== null) throw new Error(`the service exited (${service.exitCode}): ${await new Response(service.stderr as ReadableStream).text()}`);
+    if (service.exitCode !== null)
+      throw new Error(`the service exited (${service.exitCode}): ${await new Response(service.stderr as ReadableStream).text()}`);
     if (Date.now() > deadline) throw new Error("the service did not answer within 50 s");
-    const up = await fetch(`http://localhost:${port}/api/v1/health`).then(() => true, () => false);
+    const up = await fetch(`http://localhost:${port}/api/v1/health`).then(
+      () => true,
+      () => false,
+    );
     if (up) break;
     await Bun.sleep(200);
   }
@@ -67,21 +71,32 @@ test("the README's first-call walkthrough runs as written: seed, then five calls
 calls=0
 curl() { calls=$((calls + 1)); command curl -o "${dir}/$calls.body" -w '%{http_code}' "$@" > "${dir}/$calls.status"; }
 `;
-  const run = Bun.spawnSync(["bash", "-c", recorder + script], { env: { ...process.env, DATABASE_URL: db.url, DATA_DIR: `${dir}/data`, PORT: String(port) } });
+  const run = Bun.spawnSync(["bash", "-c", recorder + script], {
+    env: { ...process.env, DATABASE_URL: db.url, DATA_DIR: `${dir}/data`, PORT: String(port) },
+  });
   expect(run.stderr.toString()).toBe("");
   expect(run.exitCode).toBe(0);
 
   const seed = await Bun.file(`${dir}/seed.json`).json();
   expect(seed.data.keys.secret.key).toStartWith("sk_test_");
-  const call = async (n: number) => ({ status: Number(await Bun.file(`${dir}/${n}.status`).text()), body: await Bun.file(`${dir}/${n}.body`).json() });
+  const call = async (n: number) => ({
+    status: Number(await Bun.file(`${dir}/${n}.status`).text()),
+    body: await Bun.file(`${dir}/${n}.body`).json(),
+  });
 
   const token = await call(1);
   expect(token.status).toBe(201);
   expect(token.body).toMatchObject({ token: expect.any(String), tokenType: "Bearer", companyId: seed.data.company.id });
   const companies = await call(2);
-  expect(companies).toMatchObject({ status: 200, body: { count: 1, nextCursor: null, data: [{ externalId: "acme", activePlanId: seed.data.plans.pro.id }] } });
+  expect(companies).toMatchObject({
+    status: 200,
+    body: { count: 1, nextCursor: null, data: [{ externalId: "acme", activePlanId: seed.data.plans.pro.id }] },
+  });
   const check = await call(3);
-  expect(check).toMatchObject({ status: 200, body: { data: { featureKey: "api-calls", access: true, reason: "within_limit", used: 0, limit: 10_000 } } });
+  expect(check).toMatchObject({
+    status: 200,
+    body: { data: { featureKey: "api-calls", access: true, reason: "within_limit", used: 0, limit: 10_000 } },
+  });
   expect(await call(4)).toEqual({ status: 200, body: { ok: true, data: { companyId: seed.data.company.id, userId: null } } });
   const audit = await call(5);
   expect(audit.status).toBe(200);

@@ -21,12 +21,7 @@ import { LoadingCache } from "../lib/loading-cache";
 import type { KeyType } from "./kinds";
 import type { Environment, Tenant } from "../lib/tenant";
 
-const Q = queries([
-  "api_key_find_by_hash",
-  "api_key_find_by_id",
-  "api_key_touch_many",
-  "dashboard_session_find_by_hash",
-]);
+const Q = queries(["api_key_find_by_hash", "api_key_find_by_id", "api_key_touch_many", "dashboard_session_find_by_hash"]);
 
 export interface KeyRecord {
   id: string;
@@ -108,13 +103,33 @@ export class CredentialStore {
     private onFlushError: (error: unknown) => void = () => {},
   ) {
     const options = { maxEntries: MAX_ENTRIES, ttlMs, negativeTtlMs: Math.min(ttlMs, NEGATIVE_TTL_MS) };
-    this.keysByRaw = new LoadingCache(async (raw) => this.loadedKey(await runOne<KeyRow>(this.sql, Q.api_key_find_by_hash, [sha256Hex(raw)])), clock, options);
-    this.keysById = new LoadingCache(async (key) => this.loadedKey(await runOne<KeyRow>(this.sql, Q.api_key_find_by_id, key.split("|"))), clock, options);
-    this.sessions = new LoadingCache(async (hash) => {
-      const r = await runOne<SessionRow>(this.sql, Q.dashboard_session_find_by_hash, [hash]);
-      if (!r) return null;
-      return { id: r.id, teamId: r.team_id, environment: r.environment, userEmail: r.user_email, roles: r.roles, expiresAt: r.expires_at.getTime(), revokedAt: r.revoked_at?.getTime() ?? null };
-    }, clock, options);
+    this.keysByRaw = new LoadingCache(
+      async (raw) => this.loadedKey(await runOne<KeyRow>(this.sql, Q.api_key_find_by_hash, [sha256Hex(raw)])),
+      clock,
+      options,
+    );
+    this.keysById = new LoadingCache(
+      async (key) => this.loadedKey(await runOne<KeyRow>(this.sql, Q.api_key_find_by_id, key.split("|"))),
+      clock,
+      options,
+    );
+    this.sessions = new LoadingCache(
+      async (hash) => {
+        const r = await runOne<SessionRow>(this.sql, Q.dashboard_session_find_by_hash, [hash]);
+        if (!r) return null;
+        return {
+          id: r.id,
+          teamId: r.team_id,
+          environment: r.environment,
+          userEmail: r.user_email,
+          roles: r.roles,
+          expiresAt: r.expires_at.getTime(),
+          revokedAt: r.revoked_at?.getTime() ?? null,
+        };
+      },
+      clock,
+      options,
+    );
   }
 
   private loadedKey(row: KeyRow | undefined): KeyRecord | null {
@@ -126,7 +141,11 @@ export class CredentialStore {
   /** Subscribes to revocations from every instance and starts the lastUsedAt flusher. */
   async start(): Promise<void> {
     // Revocations sent while the listener was disconnected are lost: every (re)connection starts clean.
-    const sub = await this.sql.listen("credential_revoked", (id) => this.evict(id), () => this.clear());
+    const sub = await this.sql.listen(
+      "credential_revoked",
+      (id) => this.evict(id),
+      () => this.clear(),
+    );
     this.unlisten = () => sub.unlisten();
     this.flushTimer = setInterval(() => {
       // A failed flush (database briefly unreachable) must not crash the process; the batch is kept.
@@ -184,7 +203,10 @@ export class CredentialStore {
       const ids = [...batch.keys()].filter((id) => this.tenantOfKey.has(id));
       const tenants = ids.map((id) => this.tenantOfKey.get(id)!);
       await run(this.sql, Q.api_key_touch_many, [
-        tenants.map((t) => t.teamId), tenants.map((t) => t.environment), ids, ids.map((id) => new Date(batch.get(id)!).toISOString()),
+        tenants.map((t) => t.teamId),
+        tenants.map((t) => t.environment),
+        ids,
+        ids.map((id) => new Date(batch.get(id)!).toISOString()),
       ]);
     } catch (error) {
       // Put the batch back (newer uses recorded meanwhile win) so the next flush retries it.

@@ -21,7 +21,10 @@ export class EmbedTokens {
     readonly keys: TokenKeys,
     clock: Clock,
   ) {
-    this.verified = new LoadingCache((raw) => verifyEmbedToken(keys, raw, clock.now()), clock, { maxEntries: MAX_ENTRIES, negativeTtlMs: REFUSAL_TTL_MS });
+    this.verified = new LoadingCache((raw) => verifyEmbedToken(keys, raw, clock.now()), clock, {
+      maxEntries: MAX_ENTRIES,
+      negativeTtlMs: REFUSAL_TTL_MS,
+    });
   }
 
   /** `be_tok_…` for POST /api-keys/tokens, a session JWT for POST /access-tokens; always with the current key. */

@@ -36,7 +36,12 @@ export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
 export type KeyType = "SECRET" | "RESTRICTED" | "PUBLISHABLE" | "LEGACY";
 
 export const KEY_TYPE_BY_KIND = { secret: "SECRET", restricted: "RESTRICTED", publishable: "PUBLISHABLE", legacy: "LEGACY" } as const;
-export const KIND_BY_KEY_TYPE: Record<KeyType, CredentialKind> = { SECRET: "secret", RESTRICTED: "restricted", PUBLISHABLE: "publishable", LEGACY: "legacy" };
+export const KIND_BY_KEY_TYPE: Record<KeyType, CredentialKind> = {
+  SECRET: "secret",
+  RESTRICTED: "restricted",
+  PUBLISHABLE: "publishable",
+  LEGACY: "legacy",
+};
 
 /** Who is calling, once the credential is verified. Services receive this, never the request. */
 export interface Principal {

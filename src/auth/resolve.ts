@@ -72,7 +72,14 @@ function keyPrincipal(deps: ResolveDeps, parsed: ParsedKey, key: KeyRecord | nul
   let principal = keyPrincipals.get(key);
   if (!principal) {
     const everything = key.type === "LEGACY" || (key.type === "SECRET" && key.permissions.length === 0);
-    principal = { kind: KIND_BY_KEY_TYPE[key.type], credentialId: key.id, teamId: key.teamId, environment: key.environment, permissions: everything ? null : key.permissions, roles: [] };
+    principal = {
+      kind: KIND_BY_KEY_TYPE[key.type],
+      credentialId: key.id,
+      teamId: key.teamId,
+      environment: key.environment,
+      permissions: everything ? null : key.permissions,
+      roles: [],
+    };
     keyPrincipals.set(key, principal);
   }
   return principal;

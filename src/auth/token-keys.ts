@@ -19,7 +19,10 @@ export function keyIdOf(secret: string): string {
 }
 
 async function tokenKey(secret: string): Promise<TokenKey> {
-  const cryptoKey = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+  const cryptoKey = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]);
   return { kid: keyIdOf(secret), secret, cryptoKey };
 }
 

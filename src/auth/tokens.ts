@@ -31,7 +31,18 @@ export function signEmbedToken(secret: string, claims: EmbedClaims): string {
 }
 
 export function signSessionJwt(key: TokenKey, claims: EmbedClaims, nowSeconds: number): Promise<string> {
-  const payload = { iss: JWT_ISSUER, aud: JWT_AUDIENCE, sub: claims.userId, jti: claims.jti, tid: claims.teamId, env: claims.environment, cid: claims.companyId, kid: claims.issuedByKeyId, iat: nowSeconds, exp: claims.exp };
+  const payload = {
+    iss: JWT_ISSUER,
+    aud: JWT_AUDIENCE,
+    sub: claims.userId,
+    jti: claims.jti,
+    tid: claims.teamId,
+    env: claims.environment,
+    cid: claims.companyId,
+    kid: claims.issuedByKeyId,
+    iat: nowSeconds,
+    exp: claims.exp,
+  };
   return new SignJWT(payload).setProtectedHeader({ alg: "HS256", typ: "JWT", kid: key.kid }).sign(key.cryptoKey);
 }
 
@@ -57,9 +68,13 @@ function verifyBeTok(keys: TokenKeys, signed: string): EmbedClaims | null {
 function wellTyped(c: EmbedClaims): boolean {
   const text = (v: unknown) => typeof v === "string" && v.length > 0;
   return (
-    text(c.jti) && text(c.teamId) && text(c.companyId) && text(c.issuedByKeyId) &&
+    text(c.jti) &&
+    text(c.teamId) &&
+    text(c.companyId) &&
+    text(c.issuedByKeyId) &&
     (c.environment === "development" || c.environment === "production") &&
-    Number.isSafeInteger(c.exp) && (c.userId === undefined || text(c.userId))
+    Number.isSafeInteger(c.exp) &&
+    (c.userId === undefined || text(c.userId))
   );
 }
 

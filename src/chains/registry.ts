@@ -38,22 +38,104 @@ const PUBNET = "Public Global Stellar Network ; September 2015";
 const TESTNET = "Test SDF Network ; September 2015";
 
 export const BUILT_IN_NETWORKS: readonly NetworkConfig[] = [
-  { id: "ethereum", family: "evm", testnet: false, chainId: 1, rpcUrl: "https://ethereum-rpc.publicnode.com", confirmations: 12,
-    tokens: [{ ...USDC, contract: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48" }, { symbol: "ETH", decimals: 18, native: true }] },
-  { id: "base", family: "evm", testnet: false, chainId: 8453, rpcUrl: "https://mainnet.base.org", confirmations: 10,
-    tokens: [{ ...USDC, contract: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" }, { symbol: "ETH", decimals: 18, native: true }] },
-  { id: "sepolia", family: "evm", testnet: true, chainId: 11155111, rpcUrl: "https://ethereum-sepolia-rpc.publicnode.com", confirmations: 3,
-    tokens: [{ ...USDC, contract: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238" }, { symbol: "ETH", decimals: 18, native: true }] },
-  { id: "base-sepolia", family: "evm", testnet: true, chainId: 84532, rpcUrl: "https://sepolia.base.org", confirmations: 3,
-    tokens: [{ ...USDC, contract: "0x036CbD53842c5426634e7929541eC2318f3dCF7e" }, { symbol: "ETH", decimals: 18, native: true }] },
-  { id: "stellar", family: "stellar", testnet: false, chainId: null, rpcUrl: "https://horizon.stellar.org", networkPassphrase: PUBNET, confirmations: 0,
-    tokens: [{ ...STELLAR_USDC, assetIssuer: "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN" }, { symbol: "XLM", decimals: 7, native: true }] },
-  { id: "stellar-testnet", family: "stellar", testnet: true, chainId: null, rpcUrl: "https://horizon-testnet.stellar.org", networkPassphrase: TESTNET, confirmations: 0,
-    tokens: [{ ...STELLAR_USDC, assetIssuer: "GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5" }, { symbol: "XLM", decimals: 7, native: true }] },
-  { id: "solana", family: "solana", testnet: false, chainId: null, rpcUrl: "https://api.mainnet-beta.solana.com", confirmations: 0,
-    tokens: [{ ...USDC, mint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" }, { symbol: "SOL", decimals: 9, native: true }] },
-  { id: "solana-devnet", family: "solana", testnet: true, chainId: null, rpcUrl: "https://api.devnet.solana.com", confirmations: 0,
-    tokens: [{ ...USDC, mint: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU" }, { symbol: "SOL", decimals: 9, native: true }] },
+  {
+    id: "ethereum",
+    family: "evm",
+    testnet: false,
+    chainId: 1,
+    rpcUrl: "https://ethereum-rpc.publicnode.com",
+    confirmations: 12,
+    tokens: [
+      { ...USDC, contract: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48" },
+      { symbol: "ETH", decimals: 18, native: true },
+    ],
+  },
+  {
+    id: "base",
+    family: "evm",
+    testnet: false,
+    chainId: 8453,
+    rpcUrl: "https://mainnet.base.org",
+    confirmations: 10,
+    tokens: [
+      { ...USDC, contract: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" },
+      { symbol: "ETH", decimals: 18, native: true },
+    ],
+  },
+  {
+    id: "sepolia",
+    family: "evm",
+    testnet: true,
+    chainId: 11155111,
+    rpcUrl: "https://ethereum-sepolia-rpc.publicnode.com",
+    confirmations: 3,
+    tokens: [
+      { ...USDC, contract: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238" },
+      { symbol: "ETH", decimals: 18, native: true },
+    ],
+  },
+  {
+    id: "base-sepolia",
+    family: "evm",
+    testnet: true,
+    chainId: 84532,
+    rpcUrl: "https://sepolia.base.org",
+    confirmations: 3,
+    tokens: [
+      { ...USDC, contract: "0x036CbD53842c5426634e7929541eC2318f3dCF7e" },
+      { symbol: "ETH", decimals: 18, native: true },
+    ],
+  },
+  {
+    id: "stellar",
+    family: "stellar",
+    testnet: false,
+    chainId: null,
+    rpcUrl: "https://horizon.stellar.org",
+    networkPassphrase: PUBNET,
+    confirmations: 0,
+    tokens: [
+      { ...STELLAR_USDC, assetIssuer: "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN" },
+      { symbol: "XLM", decimals: 7, native: true },
+    ],
+  },
+  {
+    id: "stellar-testnet",
+    family: "stellar",
+    testnet: true,
+    chainId: null,
+    rpcUrl: "https://horizon-testnet.stellar.org",
+    networkPassphrase: TESTNET,
+    confirmations: 0,
+    tokens: [
+      { ...STELLAR_USDC, assetIssuer: "GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5" },
+      { symbol: "XLM", decimals: 7, native: true },
+    ],
+  },
+  {
+    id: "solana",
+    family: "solana",
+    testnet: false,
+    chainId: null,
+    rpcUrl: "https://api.mainnet-beta.solana.com",
+    confirmations: 0,
+    tokens: [
+      { ...USDC, mint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" },
+      { symbol: "SOL", decimals: 9, native: true },
+    ],
+  },
+  {
+    id: "solana-devnet",
+    family: "solana",
+    testnet: true,
+    chainId: null,
+    rpcUrl: "https://api.devnet.solana.com",
+    confirmations: 0,
+    tokens: [
+      { ...USDC, mint: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU" },
+      { symbol: "SOL", decimals: 9, native: true },
+    ],
+  },
 ];
 
 /** Problems that TypeBox cannot express: each token names exactly the locator its family uses. */
@@ -67,7 +149,10 @@ function familyErrors(network: NetworkConfig): string[] {
     if (symbols.has(token.symbol)) errors.push(`${network.id}: token ${token.symbol} is listed twice`);
     symbols.add(token.symbol);
     const locator = { evm: token.contract, solana: token.mint, stellar: token.assetCode && token.assetIssuer }[network.family];
-    if (!token.native === !locator) errors.push(`${network.id}: token ${token.symbol} must be either native or name its ${network.family === "evm" ? "contract" : network.family === "solana" ? "mint" : "assetCode and assetIssuer"}`);
+    if (!token.native === !locator)
+      errors.push(
+        `${network.id}: token ${token.symbol} must be either native or name its ${network.family === "evm" ? "contract" : network.family === "solana" ? "mint" : "assetCode and assetIssuer"}`,
+      );
   }
   return errors;
 }
@@ -129,5 +214,4 @@ export function findToken(network: NetworkConfig, ref: string): TokenConfig | un
 }
 
 /** Test credentials settle only on test networks and live ones only on main networks. */
-export const networkAllowedIn = (network: NetworkConfig, environment: Environment): boolean =>
-  network.testnet === (environment === "development");
+export const networkAllowedIn = (network: NetworkConfig, environment: Environment): boolean => network.testnet === (environment === "development");

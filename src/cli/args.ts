@@ -15,7 +15,8 @@ export function wholeNumber(name: string, value: string, min = 0n): bigint {
   return n;
 }
 
-export const optionalWholeNumber = (name: string, value: string | undefined, min = 0n) => (value === undefined ? undefined : wholeNumber(name, value, min));
+export const optionalWholeNumber = (name: string, value: string | undefined, min = 0n) =>
+  value === undefined ? undefined : wholeNumber(name, value, min);
 
 export function isoDate(name: string, value: string | undefined): Date | null {
   if (value === undefined) return null;
@@ -30,9 +31,18 @@ export function oneOf<const T extends string>(name: string, value: string | unde
   return value as T;
 }
 
-export const list = (value: string | undefined) => (value ? value.split(",").map((s) => s.trim()).filter(Boolean) : undefined);
+export const list = (value: string | undefined) =>
+  value
+    ? value
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : undefined;
 
 export const ENVIRONMENT_OPTION: Record<string, OptionSpec> = { environment: { value: ENVIRONMENTS.join("|"), help: "Default development" } };
 export const TEAM_OPTION: Record<string, OptionSpec> = { team: { value: "<team id>", help: "team_…", required: true } };
 
-export const tenant = (a: Args) => ({ teamId: a.team!, environment: oneOf("environment", a.environment, ENVIRONMENTS) ?? ("development" as Environment) });
+export const tenant = (a: Args) => ({
+  teamId: a.team!,
+  environment: oneOf("environment", a.environment, ENVIRONMENTS) ?? ("development" as Environment),
+});

@@ -10,7 +10,11 @@ const TRAIT_OPERATORS = ["eq", "neq", "gt", "gte", "lt", "lte"] as const;
 /** The options of a grant, shared by `entitlement set` (on a plan) and `override set` (for one company). */
 export const GRANT_OPTIONS: Options = {
   feature: { value: "<feature id>", help: "cflag_…", required: true },
-  kind: { value: ENTITLEMENT_KINDS.join("|"), help: "boolean: on/off; quota: --limit per --period; credit: --credits-per-use; trait: a rule on a company trait", required: true },
+  kind: {
+    value: ENTITLEMENT_KINDS.join("|"),
+    help: "boolean: on/off; quota: --limit per --period; credit: --credits-per-use; trait: a rule on a company trait",
+    required: true,
+  },
   enabled: { value: "true|false", help: "Default true" },
   limit: { value: "<N>", help: "quota: units per period" },
   period: { value: PERIODS.join("|"), help: "quota: when the count resets (on the company's billing anchor)" },
@@ -40,7 +44,13 @@ export const catalogCommands = [
   command({
     name: "plan create",
     summary: "Create a plan",
-    options: { ...TEAM_OPTION, name: { value: "<name>", help: "", required: true }, tier: { value: "<tier>", help: "Default standard" }, description: { value: "<text>", help: "" }, ...ENVIRONMENT_OPTION },
+    options: {
+      ...TEAM_OPTION,
+      name: { value: "<name>", help: "", required: true },
+      tier: { value: "<tier>", help: "Default standard" },
+      description: { value: "<text>", help: "" },
+      ...ENVIRONMENT_OPTION,
+    },
     parse: (a) => ({ tenant: tenant(a), plan: { name: a.name!, tier: a.tier, description: a.description } }),
     run: async ({ sql }, { tenant, plan }) => presentPlan(await createPlan(sql, tenant, plan)),
   }),
@@ -59,7 +69,14 @@ export const catalogCommands = [
     },
     parse: (a) => ({
       tenant: tenant(a),
-      feature: { name: a.name!, featureKey: a.key!, featureType: oneOf("type", a.type, FEATURE_TYPES)!, eventKey: a["event-key"], icon: a.icon, description: a.description },
+      feature: {
+        name: a.name!,
+        featureKey: a.key!,
+        featureType: oneOf("type", a.type, FEATURE_TYPES)!,
+        eventKey: a["event-key"],
+        icon: a.icon,
+        description: a.description,
+      },
     }),
     run: async ({ sql }, { tenant, feature }) => presentFeature(await createFeature(sql, tenant, feature)),
   }),

@@ -8,7 +8,9 @@ import { ENVIRONMENT_OPTION, TEAM_OPTION, isoDate, tenant, wholeNumber } from ".
 import { GRANT_OPTIONS, parseGrant } from "./catalog";
 import { command, type OptionSpec } from "./command";
 
-const COMPANY_OPTION: Record<string, OptionSpec> = { company: { value: "<company>", help: "Our comp_ id, your id for it, its wallet or its email", required: true } };
+const COMPANY_OPTION: Record<string, OptionSpec> = {
+  company: { value: "<company>", help: "Our comp_ id, your id for it, its wallet or its email", required: true },
+};
 
 export const companyCommands = [
   command({
@@ -45,7 +47,12 @@ export const companyCommands = [
     },
     parse: (a) => ({
       tenant: tenant(a),
-      grant: { company: a.company!, amount: wholeNumber("amount", a.amount!, 1n), reason: a.reason, expiresAt: isoDate("expires-at", a["expires-at"]) },
+      grant: {
+        company: a.company!,
+        amount: wholeNumber("amount", a.amount!, 1n),
+        reason: a.reason,
+        expiresAt: isoDate("expires-at", a["expires-at"]),
+      },
     }),
     run: async ({ sql, now }, { tenant, grant }) => presentCreditGrant(await grantCredits(sql, tenant, grant, now)),
   }),

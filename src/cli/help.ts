@@ -8,7 +8,10 @@ const synopsis = (c: Command) =>
   [PROGRAM, c.name, ...Object.entries(c.options).map(([name, o]) => (o.required ? `--${name} ${o.value}` : `[--${name} ${o.value}]`))].join(" ");
 
 export function commandHelp(c: Command): string {
-  const rows = Object.entries(c.options).map(([name, o]) => [`--${name} ${o.value}`, [o.required ? "required" : "", o.help].filter(Boolean).join("; ")]);
+  const rows = Object.entries(c.options).map(([name, o]) => [
+    `--${name} ${o.value}`,
+    [o.required ? "required" : "", o.help].filter(Boolean).join("; "),
+  ]);
   const width = Math.max(0, ...rows.map(([left]) => left!.length));
   const options = rows.length ? `\n\nOptions:\n${rows.map(([left, right]) => `  ${left!.padEnd(width)}  ${right}`.trimEnd()).join("\n")}` : "";
   return `${c.summary}.\n\nUsage: ${synopsis(c)}${options}\n`;

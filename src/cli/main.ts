@@ -57,7 +57,8 @@ async function execute(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   if (words.length === 0) {
-    if (argv.length > 0 && argv[0] !== "--help" && argv[0] !== "-h") throw new UsageError(`Unknown option '${argv[0]}'; \`npm run --silent cli -- help\` lists the commands`);
+    if (argv.length > 0 && argv[0] !== "--help" && argv[0] !== "-h")
+      throw new UsageError(`Unknown option '${argv[0]}'; \`npm run --silent cli -- help\` lists the commands`);
     io.out(overview(COMMANDS));
     return EXIT.ok;
   }

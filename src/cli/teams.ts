@@ -30,8 +30,13 @@ export const teamCommands = [
       const kind = oneOf("kind", a.kind, KEY_KINDS)!;
       const { teamId, environment } = tenant(a);
       return {
-        teamId, environment, type: KEY_TYPE_BY_KIND[kind], name: a.name ?? `${kind} key`, description: a.description ?? null,
-        permissions: list(a.permissions), expiresAt: isoDate("expires-at", a["expires-at"]),
+        teamId,
+        environment,
+        type: KEY_TYPE_BY_KIND[kind],
+        name: a.name ?? `${kind} key`,
+        description: a.description ?? null,
+        permissions: list(a.permissions),
+        expiresAt: isoDate("expires-at", a["expires-at"]),
       };
     },
     run: ({ sql, now }, input) => createKey(sql, input, now),
@@ -61,7 +66,9 @@ export const teamCommands = [
       "ttl-hours": { value: "<N>", help: "1 to 720, default 12" },
     },
     parse: (a) => ({
-      ...tenant(a), userEmail: a.email!, roles: list(a.roles) ?? [],
+      ...tenant(a),
+      userEmail: a.email!,
+      roles: list(a.roles) ?? [],
       // The service holds the 1-720 rule; this only makes sure a number reaches it.
       ttlHours: a["ttl-hours"] === undefined ? undefined : Number(wholeNumber("ttl-hours", a["ttl-hours"], 1n)),
     }),

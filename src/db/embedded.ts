@@ -90,7 +90,8 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     await check(runAs([pgCtl, "stop", "-m", "fast", "-w", "-D", pgDir]), `Stopping the stale embedded PostgreSQL in ${pgDir}`);
   }
   const other = await runningDataDirectory(embeddedUrl(port));
-  if (other !== null) throw new EmbeddedStartError(`Port ${port} is taken by another PostgreSQL (data in ${other}); set EMBEDDED_PG_PORT to a free port`);
+  if (other !== null)
+    throw new EmbeddedStartError(`Port ${port} is taken by another PostgreSQL (data in ${other}); set EMBEDDED_PG_PORT to a free port`);
 
   if (!(await Bun.file(`${pgDir}/PG_VERSION`).exists())) await initialise(runAs, initdb, dataDir, pgDir, owner);
   await claimOwnership(dataDir);
@@ -100,7 +101,15 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   const started = await runAs([pgCtl, "start", "-w", "-t", "60", "-D", pgDir, "-l", logFile, "-o", `-p ${port} -c listen_addresses=127.0.0.1`]);
   if (started.code !== 0) {
     await releaseOwnership(dataDir);
-    const serverLog = (await Bun.file(logFile).text().catch(() => "")).trim().split("\n").slice(-10).join(" | ");
+    const serverLog = (
+      await Bun.file(logFile)
+        .text()
+        .catch(() => "")
+    )
+      .trim()
+      .split("\n")
+      .slice(-10)
+      .join(" | ");
     throw new EmbeddedStartError(`Embedded PostgreSQL failed to start in ${pgDir} on port ${port}: ${started.output} ${serverLog}`.trim());
   }
   log(`embedded PostgreSQL started in ${pgDir} on port ${port}`);

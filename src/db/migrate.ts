@@ -39,11 +39,13 @@ async function readSqlFiles(dir: string, namePattern: RegExp, what: string): Pro
   const names: string[] = [];
   for await (const name of new Glob("*.sql").scan(dir)) names.push(name);
   names.sort();
-  return Promise.all(names.map(async (name) => {
-    if (!namePattern.test(name)) throw new Error(`${what} file name must be ${namePattern.source}: ${name}`);
-    const text = await Bun.file(dir + name).text();
-    return { name, text, checksum: sha256Hex(text) };
-  }));
+  return Promise.all(
+    names.map(async (name) => {
+      if (!namePattern.test(name)) throw new Error(`${what} file name must be ${namePattern.source}: ${name}`);
+      const text = await Bun.file(dir + name).text();
+      return { name, text, checksum: sha256Hex(text) };
+    }),
+  );
 }
 
 /** Applies pending migrations and stops at an applied one whose file changed. Returns the versions applied. */

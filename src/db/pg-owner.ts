@@ -37,7 +37,11 @@ export async function livePostmaster(pgDir: string): Promise<Postmaster | null> 
 
 /** The pid of the live process that owns the data folder's server, or null when it is gone. */
 export async function liveOwner(dataDir: string): Promise<number | null> {
-  const pid = Number(await Bun.file(ownerFile(dataDir)).text().catch(() => ""));
+  const pid = Number(
+    await Bun.file(ownerFile(dataDir))
+      .text()
+      .catch(() => ""),
+  );
   return Number.isInteger(pid) && pid > 0 && isAlive(pid) ? pid : null;
 }
 
@@ -47,6 +51,8 @@ export async function claimOwnership(dataDir: string): Promise<void> {
 
 /** Drops the claim, unless another process has taken it since. */
 export async function releaseOwnership(dataDir: string): Promise<void> {
-  const holder = await Bun.file(ownerFile(dataDir)).text().catch(() => "");
+  const holder = await Bun.file(ownerFile(dataDir))
+    .text()
+    .catch(() => "");
   if (holder === String(process.pid)) await rm(ownerFile(dataDir), { force: true });
 }

@@ -47,10 +47,25 @@ export function apiReference(options: { path: string; specPath: string; title: s
   const html = page(options.path, options.title);
   const init = initScript(options.specPath);
   const app = new Elysia({ name: "api-reference" })
-    .get(options.path, () => new Response(html, { headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": PAGE_POLICY, "cache-control": "no-cache" } }), hidden)
-    .get(`${options.path}/init.js`, () => new Response(init, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": ASSET_CACHE } }), hidden);
+    .get(
+      options.path,
+      () =>
+        new Response(html, {
+          headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": PAGE_POLICY, "cache-control": "no-cache" },
+        }),
+      hidden,
+    )
+    .get(
+      `${options.path}/init.js`,
+      () => new Response(init, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": ASSET_CACHE } }),
+      hidden,
+    );
   for (const [name, type] of Object.entries(ASSETS)) {
-    app.get(`${options.path}/${name}`, () => new Response(Bun.file(PACKAGE_DIR + name), { headers: { "content-type": type, "cache-control": ASSET_CACHE } }), hidden);
+    app.get(
+      `${options.path}/${name}`,
+      () => new Response(Bun.file(PACKAGE_DIR + name), { headers: { "content-type": type, "cache-control": ASSET_CACHE } }),
+      hidden,
+    );
   }
   return app;
 }

@@ -115,7 +115,10 @@ async function finish(deps: IdempotencyDeps, request: Request, attempt: Attempt,
     else await releaseKey(deps.sql, slot, attempt.claim);
   } catch (error) {
     // The request's own work is done and its answer is true; a retry meanwhile gets 409 until the claim goes stale.
-    deps.logger.warn("idempotency key not recorded", { requestId: requestState(request).requestId, error: error instanceof Error ? error.message : String(error) });
+    deps.logger.warn("idempotency key not recorded", {
+      requestId: requestState(request).requestId,
+      error: error instanceof Error ? error.message : String(error),
+    });
   }
   return body ? new Response(body, { status: response.status, headers: response.headers }) : response;
 }

@@ -90,7 +90,8 @@ function joined(own: Reply | undefined, shared: Reply): Reply {
   if (!own) return shared;
   const ownSchema = own.content?.["application/json"]?.schema;
   const sharedSchema = shared.content["application/json"].schema;
-  const allows = ownSchema !== undefined && [ownSchema, ...((ownSchema.anyOf as TSchema[] | undefined) ?? [])].some((s) => json(s) === json(sharedSchema));
+  const allows =
+    ownSchema !== undefined && [ownSchema, ...((ownSchema.anyOf as TSchema[] | undefined) ?? [])].some((s) => json(s) === json(sharedSchema));
   const schema = ownSchema === undefined ? sharedSchema : allows ? ownSchema : { anyOf: [ownSchema, sharedSchema] };
   // The generator's placeholder ("Response for status 422") says nothing worth keeping.
   const description = /^Response for status \d+$/.test(own.description) ? shared.description : `${own.description}. Or: ${shared.description}`;

@@ -29,12 +29,29 @@ export function queryInteger(name: string, options: { minimum?: number; maximum?
  * nothing. A 400 names and explains it as queryInteger's do (`x-expected`).
  */
 export function queryCount(description: string) {
-  return t.String({ pattern: "^0*(?:[1-9][0-9]{0,5}|1000000)$", description: `${description} An integer from 1 to 1000000.`, "x-expected": "Expected an integer from 1 to 1000000" });
+  return t.String({
+    pattern: "^0*(?:[1-9][0-9]{0,5}|1000000)$",
+    description: `${description} An integer from 1 to 1000000.`,
+    "x-expected": "Expected an integer from 1 to 1000000",
+  });
 }
 
 export const PageQuery = {
-  limit: t.Optional(queryInteger("limit", { minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE, description: "Page size, 1 to 200 (default 50). Over 200 is rejected with 400." })),
-  cursor: t.Optional(t.String({ minLength: 1, maxLength: 512, description: "Opaque: nextCursor of the previous page, unchanged. An empty string is rejected with 400." })),
+  limit: t.Optional(
+    queryInteger("limit", {
+      minimum: 1,
+      maximum: MAX_PAGE_SIZE,
+      default: DEFAULT_PAGE_SIZE,
+      description: "Page size, 1 to 200 (default 50). Over 200 is rejected with 400.",
+    }),
+  ),
+  cursor: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 512,
+      description: "Opaque: nextCursor of the previous page, unchanged. An empty string is rejected with 400.",
+    }),
+  ),
 };
 
 export const SearchQuery = {
@@ -88,6 +105,9 @@ export function pageResponse<R extends { seq: bigint }, O>(
   const more = rows.length > request.limit;
   const page = more ? rows.slice(0, request.limit) : rows;
   const last = page[page.length - 1];
-  const nextCursor = more && last ? signPayload(secret, "cursor", { l: list, t: tenant.teamId, e: tenant.environment, s: last.seq.toString() } satisfies CursorPayload) : null;
+  const nextCursor =
+    more && last
+      ? signPayload(secret, "cursor", { l: list, t: tenant.teamId, e: tenant.environment, s: last.seq.toString() } satisfies CursorPayload)
+      : null;
   return { data: page.map(present), count: page.length, nextCursor };
 }

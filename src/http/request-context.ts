@@ -73,7 +73,10 @@ export function requestContext(deps: { logger: Logger }) {
   plugin.onBeforeHandle(({ body, query, params, request }) => {
     const rounded = requestState(request).roundedNumber;
     const problem =
-      unstorableInput(body, "body") ?? unstorableInput(query, "query") ?? unstorableInput(params, "path") ?? (rounded ? { [rounded]: INEXACT_NUMBER } : null);
+      unstorableInput(body, "body") ??
+      unstorableInput(query, "query") ??
+      unstorableInput(params, "path") ??
+      (rounded ? { [rounded]: INEXACT_NUMBER } : null);
     if (problem) throw apiError("validation_failed", "Validation failed", problem);
   });
   // The level is fixed for the process: with request logging off, register no after-response hook at

@@ -44,7 +44,7 @@ export const ERRORS = {
   wrong_payer: { status: 422, shape: "code", description: "Checkout payment: the transaction was sent by another wallet" },
   limit_reached: { status: 429, shape: "code", description: "Track on a metered feature beyond its quota" },
   feature_not_enabled: { status: 429, shape: "code", description: "Track on a boolean feature the company does not have" },
-  rate_limited: { status: 429, shape: "error", description: "Request rate limit exceeded; exactly {error: \"Rate limit exceeded\"}, with Retry-After" },
+  rate_limited: { status: 429, shape: "error", description: 'Request rate limit exceeded; exactly {error: "Rate limit exceeded"}, with Retry-After' },
   internal_error: { status: 500, shape: "error", description: "Anything unexpected; reveals nothing, logged with the request id" },
 } as const satisfies Record<string, ErrorKind>;
 

@@ -62,7 +62,8 @@ export function roundedNumberIn(text: string, root: string): string | null {
   let value: unknown;
   try {
     value = JSON.parse(text, function (this: object, key: string, v: unknown, context?: SourceContext) {
-      if (typeof v === "number" && rounded === undefined && Number.isFinite(v) && context?.source !== undefined && !isExact(v, context.source)) rounded = [this, key];
+      if (typeof v === "number" && rounded === undefined && Number.isFinite(v) && context?.source !== undefined && !isExact(v, context.source))
+        rounded = [this, key];
       return v;
     } as never);
   } catch {

@@ -13,7 +13,23 @@ export function randomToken(length: number): string {
   return out;
 }
 
-export type IdPrefix = "team" | "key" | "comp" | "user" | "dsess" | "aud" | "req" | "evt" | "plan" | "cflag" | "ent" | "cgr" | "tok" | "plink" | "cs" | "pay";
+export type IdPrefix =
+  | "team"
+  | "key"
+  | "comp"
+  | "user"
+  | "dsess"
+  | "aud"
+  | "req"
+  | "evt"
+  | "plan"
+  | "cflag"
+  | "ent"
+  | "cgr"
+  | "tok"
+  | "plink"
+  | "cs"
+  | "pay";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;

@@ -15,10 +15,18 @@ export class Logger {
     private sink: (text: string) => void = (text) => void process.stdout.write(text),
   ) {}
 
-  debug(msg: string, fields?: Record<string, unknown>) { this.log("debug", msg, fields); }
-  info(msg: string, fields?: Record<string, unknown>) { this.log("info", msg, fields); }
-  warn(msg: string, fields?: Record<string, unknown>) { this.log("warn", msg, fields); }
-  error(msg: string, fields?: Record<string, unknown>) { this.log("error", msg, fields); }
+  debug(msg: string, fields?: Record<string, unknown>) {
+    this.log("debug", msg, fields);
+  }
+  info(msg: string, fields?: Record<string, unknown>) {
+    this.log("info", msg, fields);
+  }
+  warn(msg: string, fields?: Record<string, unknown>) {
+    this.log("warn", msg, fields);
+  }
+  error(msg: string, fields?: Record<string, unknown>) {
+    this.log("error", msg, fields);
+  }
 
   /** Lets hot paths skip building a line that would be dropped. */
   enabled(level: Exclude<LogLevel, "silent">): boolean {

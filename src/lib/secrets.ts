@@ -11,10 +11,7 @@ interface Secrets {
   linkSigningSecret: string;
 }
 
-export async function loadOrCreateSecrets(
-  dataDir: string,
-  fromEnv: { tokenSigningSecret?: string; linkSigningSecret?: string },
-): Promise<Secrets> {
+export async function loadOrCreateSecrets(dataDir: string, fromEnv: { tokenSigningSecret?: string; linkSigningSecret?: string }): Promise<Secrets> {
   if (fromEnv.tokenSigningSecret && fromEnv.linkSigningSecret) {
     return { tokenSigningSecret: fromEnv.tokenSigningSecret, linkSigningSecret: fromEnv.linkSigningSecret };
   }

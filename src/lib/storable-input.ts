@@ -33,7 +33,8 @@ export function unstorableInput(value: unknown, root: string): Record<string, st
     if (typeof v === "number") {
       if (!Number.isFinite(v)) return { [path]: "Number out of range" };
       // A decoded number cannot tell 1e20 from 100000000000000000001: every whole number this large is refused.
-      if (Number.isInteger(v) && !Number.isSafeInteger(v)) return { [path]: "Whole numbers of magnitude 2^53 or more may not be stored exactly: send them as strings" };
+      if (Number.isInteger(v) && !Number.isSafeInteger(v))
+        return { [path]: "Whole numbers of magnitude 2^53 or more may not be stored exactly: send them as strings" };
       continue;
     }
     if (v === null || typeof v !== "object") continue;

@@ -9,7 +9,11 @@ import type { Admission } from "./types";
 export function rateLimitHeaders(limit: number, admission: Admission, nowMs: number): Record<string, string> {
   // Rounded up: a client that waits exactly this long is admitted, never refused again.
   const reset = String(Math.max(0, Math.ceil((admission.resetAtMs - nowMs) / 1000)));
-  const headers: Record<string, string> = { "ratelimit-limit": String(limit), "ratelimit-remaining": String(admission.remaining), "ratelimit-reset": reset };
+  const headers: Record<string, string> = {
+    "ratelimit-limit": String(limit),
+    "ratelimit-remaining": String(admission.remaining),
+    "ratelimit-reset": reset,
+  };
   if (!admission.admitted) headers["retry-after"] = reset;
   return headers;
 }

@@ -10,10 +10,7 @@ export { MemoryRateLimiter } from "./memory";
 export { RedisRateLimiter, type RedisRateLimiterOptions } from "./redis";
 export { RATE_LIMIT, type RateLimitErrorHandler, type RateLimiter } from "./types";
 
-export function createRateLimiter(
-  config: { enabled: boolean; redisUrl?: string },
-  onError?: RateLimitErrorHandler,
-): RateLimiter | null {
+export function createRateLimiter(config: { enabled: boolean; redisUrl?: string }, onError?: RateLimitErrorHandler): RateLimiter | null {
   if (!config.enabled) return null;
   if (config.redisUrl) return new RedisRateLimiter({ url: config.redisUrl, onError });
   return new MemoryRateLimiter();

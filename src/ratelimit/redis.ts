@@ -116,7 +116,9 @@ export class RedisRateLimiter implements RateLimiter {
     if (!this.connecting) {
       if (performance.now() - this.lastConnectFailure < this.reconnectDelayMs) return false;
       this.connecting = this.withTimeout(this.client.connect()).then(
-        () => { this.connecting = undefined; },
+        () => {
+          this.connecting = undefined;
+        },
         (error: unknown) => {
           this.connecting = undefined;
           this.lastConnectFailure = performance.now();
@@ -127,7 +129,10 @@ export class RedisRateLimiter implements RateLimiter {
       await this.connecting;
       return true;
     }
-    return this.connecting.then(() => true, () => false);
+    return this.connecting.then(
+      () => true,
+      () => false,
+    );
   }
 
   private withTimeout<T>(work: Promise<T>): Promise<T> {

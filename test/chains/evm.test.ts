@@ -26,9 +26,27 @@ beforeAll(async () => {
   usdc = await deploy(anvil, contracts.TestToken, ["Test USD", "USDC"]);
   other = await deploy(anvil, contracts.TestToken, ["Other USD", "OUSD"]);
   impostor = await deploy(anvil, contracts.ImpostorToken);
-  for (const t of [usdc, other]) await mine(await anvil.client.writeContract({ address: t, abi: contracts.TestToken.abi, functionName: "mint", args: [payer.address, 1_000_000_000n], account: account(0), chain: foundry }));
+  for (const t of [usdc, other])
+    await mine(
+      await anvil.client.writeContract({
+        address: t,
+        abi: contracts.TestToken.abi,
+        functionName: "mint",
+        args: [payer.address, 1_000_000_000n],
+        account: account(0),
+        chain: foundry,
+      }),
+    );
   token = { symbol: "USDC", decimals: 6, contract: usdc };
-  network = { id: "anvil", family: "evm", testnet: true, chainId: 31337, rpcUrl: anvil.rpcUrl, confirmations: 3, tokens: [token, { symbol: "ETH", decimals: 18, native: true }] };
+  network = {
+    id: "anvil",
+    family: "evm",
+    testnet: true,
+    chainId: 31337,
+    rpcUrl: anvil.rpcUrl,
+    confirmations: 3,
+    tokens: [token, { symbol: "ETH", decimals: 18, native: true }],
+  };
   pool = new ChainPool({ size: 2, jobTimeoutMs: 15_000 });
 }, 30_000);
 
@@ -44,10 +62,19 @@ async function mine(hash: Hex) {
 
 /** Sends `amount` of an ERC-20 from the payer; `gas` set skips estimation so a reverting call still lands. */
 function pay(contract: Address, to: Address, amount: bigint, gas?: bigint) {
-  return anvil.client.writeContract({ address: contract, abi: erc20Abi, functionName: "transfer", args: [to, amount], account: payer, chain: foundry, gas }).then(mine);
+  return anvil.client
+    .writeContract({ address: contract, abi: erc20Abi, functionName: "transfer", args: [to, amount], account: payer, chain: foundry, gas })
+    .then(mine);
 }
 
-const expect$ = (txHash: string, over: Partial<PaymentExpectation> = {}): PaymentExpectation => ({ network, token, txHash, recipient: merchant, amount: 25_000_000n, ...over });
+const expect$ = (txHash: string, over: Partial<PaymentExpectation> = {}): PaymentExpectation => ({
+  network,
+  token,
+  txHash,
+  recipient: merchant,
+  amount: 25_000_000n,
+  ...over,
+});
 const confirm = (blocks = 2) => anvil.client.mine({ blocks });
 
 describe("EVM payment verification on anvil", () => {
@@ -121,7 +148,10 @@ describe("EVM payment verification on anvil", () => {
 
   test("a payment dropped by a reorg and mined again in another block is judged on its new block", async () => {
     const request = await anvil.client.prepareTransactionRequest({
-      to: usdc, data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [merchant, 25_000_000n] }), account: payer, chain: foundry,
+      to: usdc,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [merchant, 25_000_000n] }),
+      account: payer,
+      chain: foundry,
     });
     const raw = await payer.signTransaction(request as never);
     const hash = await mine(await anvil.client.sendRawTransaction({ serializedTransaction: raw }));
@@ -145,7 +175,10 @@ describe("EVM payment verification on anvil", () => {
     await confirm();
     const good = await pool.verifyPayment(expect$(exact, { token: eth, amount: parseEther("0.5") }));
     expect(good.ok && good.transfers[0]).toEqual({ transferIndex: 0, amount: parseEther("0.5"), payer: payer.address });
-    expect(await pool.verifyPayment(expect$(short, { token: eth, amount: parseEther("0.5") }))).toMatchObject({ ok: false, reason: "amount_too_low" });
+    expect(await pool.verifyPayment(expect$(short, { token: eth, amount: parseEther("0.5") }))).toMatchObject({
+      ok: false,
+      reason: "amount_too_low",
+    });
   });
 
   test("an unknown hash is not_found and a malformed one invalid_transaction", async () => {
@@ -157,7 +190,11 @@ describe("EVM payment verification on anvil", () => {
     const hash = await pay(usdc, merchant, 25_000_000n);
     await confirm();
     const mislabelled = { ...network, chainId: 1 }; // a test node configured under a main network's chain id
-    expect(await pool.verifyPayment(expect$(hash, { network: mislabelled }))).toEqual({ ok: false, reason: "rpc_unavailable", detail: "The endpoint of anvil serves chain 31337, not 1" });
+    expect(await pool.verifyPayment(expect$(hash, { network: mislabelled }))).toEqual({
+      ok: false,
+      reason: "rpc_unavailable",
+      detail: "The endpoint of anvil serves chain 31337, not 1",
+    });
   });
 
   test("an RPC endpoint that is down is rpc_unavailable, promptly", async () => {

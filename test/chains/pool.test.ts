@@ -7,7 +7,9 @@ const WORKER = new URL("../fixtures/misbehaving-worker.ts", import.meta.url);
 const job = (txHash: string): PaymentExpectation => ({
   network: { id: "anvil", family: "evm", testnet: true, chainId: 31337, rpcUrl: "http://127.0.0.1:1", confirmations: 1, tokens: [] },
   token: { symbol: "USDC", decimals: 6, contract: `0x${"1".repeat(40)}` },
-  txHash, recipient: `0x${"2".repeat(40)}`, amount: 1n,
+  txHash,
+  recipient: `0x${"2".repeat(40)}`,
+  amount: 1n,
 });
 
 let pool: ChainPool | null = null;

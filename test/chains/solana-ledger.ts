@@ -96,7 +96,11 @@ export class SolanaLedger {
 
   /** Signs and runs a v0 transaction, optionally loading accounts through lookup tables. */
   sendV0(instructions: TransactionInstruction[], signers: Keypair[], tables: AddressLookupTableAccount[] = []): Executed {
-    const message = new TransactionMessage({ payerKey: signers[0]!.publicKey, recentBlockhash: this.svm.latestBlockhash(), instructions }).compileToV0Message(tables);
+    const message = new TransactionMessage({
+      payerKey: signers[0]!.publicKey,
+      recentBlockhash: this.svm.latestBlockhash(),
+      instructions,
+    }).compileToV0Message(tables);
     const tx = new VersionedTransaction(message);
     tx.sign(signers);
     return this.execute(tx, tables);
@@ -126,8 +130,7 @@ export class SolanaLedger {
     const meta: TransactionMetadata = failed ? outcome.meta() : outcome;
     const err = failed ? rpcTransactionError(outcome.err()) : null;
     const signature = encodeBase58(tx.signatures[0]!);
-    const tokenBalances = (snapshots: Snapshot[]) =>
-      snapshots.flatMap((s, accountIndex) => (s.token ? [{ accountIndex, ...s.token }] : []));
+    const tokenBalances = (snapshots: Snapshot[]) => snapshots.flatMap((s, accountIndex) => (s.token ? [{ accountIndex, ...s.token }] : []));
     const preBalances = before.map((s) => s.lamports);
     const postBalances = after.map((s) => s.lamports);
     const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
@@ -175,7 +178,13 @@ export class SolanaLedger {
     const account = this.svm.getAccount(asAddress(key));
     if (!account.exists) return { lamports: 0, token: null };
     const programId = new PublicKey(account.programAddress);
-    const info = { data: Buffer.from(account.data), executable: account.executable, lamports: Number(account.lamports), owner: programId, rentEpoch: 0 };
+    const info = {
+      data: Buffer.from(account.data),
+      executable: account.executable,
+      lamports: Number(account.lamports),
+      owner: programId,
+      rentEpoch: 0,
+    };
     const isTokenProgram = programId.equals(TOKEN_PROGRAM_ID) || programId.equals(TOKEN_2022_PROGRAM_ID);
     if (!isTokenProgram || account.data.length < 165) return { lamports: info.lamports, token: null };
     const token = unpackAccount(key, info, programId);

@@ -58,7 +58,10 @@ export class FakeSolanaRpc {
         // A node reports a transaction only once it has reached the commitment asked for.
         if (!entry || RANK[entry.commitment] < RANK[config.commitment ?? "finalized"]) return { jsonrpc: "2.0", id, result: null };
         if (entry.result.version !== "legacy" && config.maxSupportedTransactionVersion === undefined) {
-          return error(-32015, "Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: \"maxSupportedTransactionVersion\": 0");
+          return error(
+            -32015,
+            'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
+          );
         }
         return { jsonrpc: "2.0", id, result: entry.result };
       }

@@ -23,7 +23,13 @@ export function encodeBase58(bytes: Uint8Array): string {
     if (byte !== 0) break;
     zeros += "1";
   }
-  return zeros + digits.reverse().map((d) => ALPHABET[d]).join("");
+  return (
+    zeros +
+    digits
+      .reverse()
+      .map((d) => ALPHABET[d])
+      .join("")
+  );
 }
 
 /** The JSON the RPC prints for a transaction error (serde's externally tagged enum). */

@@ -61,7 +61,10 @@ function expectRefusal(verdict: PaymentVerdict, reason: RefusalReason): void {
 
 /** Runs a token transfer signed by the payer and serves its result as finalized. */
 function payToken(mint: Keypair, to: Keypair, amount: bigint): Executed {
-  const executed = ledger.send([createTransferCheckedInstruction(ata(mint, payer), mint.publicKey, ata(mint, to), payer.publicKey, amount, DECIMALS)], [payer]);
+  const executed = ledger.send(
+    [createTransferCheckedInstruction(ata(mint, payer), mint.publicKey, ata(mint, to), payer.publicKey, amount, DECIMALS)],
+    [payer],
+  );
   rpc.put(executed.signature, executed.result);
   return executed;
 }
@@ -85,13 +88,25 @@ beforeAll(() => {
   for (const mint of [usdcMint, otherMint]) {
     ledger.mustSend(
       [
-        SystemProgram.createAccount({ fromPubkey: payer.publicKey, newAccountPubkey: mint.publicKey, lamports: rent, space: MINT_SIZE, programId: TOKEN_PROGRAM_ID }),
+        SystemProgram.createAccount({
+          fromPubkey: payer.publicKey,
+          newAccountPubkey: mint.publicKey,
+          lamports: rent,
+          space: MINT_SIZE,
+          programId: TOKEN_PROGRAM_ID,
+        }),
         createInitializeMint2Instruction(mint.publicKey, DECIMALS, payer.publicKey, null),
       ],
       [payer, mint],
     );
   }
-  const accounts: [Keypair, Keypair][] = [[usdcMint, payer], [otherMint, payer], [usdcMint, merchant], [otherMint, merchant], [usdcMint, stranger]];
+  const accounts: [Keypair, Keypair][] = [
+    [usdcMint, payer],
+    [otherMint, payer],
+    [usdcMint, merchant],
+    [otherMint, merchant],
+    [usdcMint, stranger],
+  ];
   ledger.mustSend(
     accounts.map(([mint, owner]) => createAssociatedTokenAccountInstruction(payer.publicKey, ata(mint, owner), owner.publicKey, mint.publicKey)),
     [payer],
@@ -139,7 +154,10 @@ describe("solana verifyPayment: SPL token", () => {
 
   test("a transfer exceeding the balance fails on chain and is failed", async () => {
     // A plain Transfer this time (not TransferChecked): the SPL program answers InsufficientFunds = Custom(1).
-    const executed = ledger.send([createTransferInstruction(ata(usdcMint, payer), ata(usdcMint, merchant), payer.publicKey, 5_000_000_000n)], [payer]);
+    const executed = ledger.send(
+      [createTransferInstruction(ata(usdcMint, payer), ata(usdcMint, merchant), payer.publicKey, 5_000_000_000n)],
+      [payer],
+    );
     expect(executed.ok).toBe(false);
     expect(executed.result.meta.err).toEqual({ InstructionError: [0, { Custom: 1 }] });
     rpc.put(executed.signature, executed.result);
@@ -147,7 +165,10 @@ describe("solana verifyPayment: SPL token", () => {
   });
 
   test("a transaction only confirmed, not finalized, is not_final", async () => {
-    const executed = ledger.send([createTransferCheckedInstruction(ata(usdcMint, payer), usdcMint.publicKey, ata(usdcMint, merchant), payer.publicKey, 25_000_000n, DECIMALS)], [payer]);
+    const executed = ledger.send(
+      [createTransferCheckedInstruction(ata(usdcMint, payer), usdcMint.publicKey, ata(usdcMint, merchant), payer.publicKey, 25_000_000n, DECIMALS)],
+      [payer],
+    );
     rpc.put(executed.signature, executed.result, "confirmed");
     expectRefusal(await adapter.verifyPayment(expectation(executed.signature)), "not_final");
   });
@@ -165,15 +186,28 @@ describe("solana verifyPayment: native SOL", () => {
   });
 
   test("a v0 SOL transfer whose recipient is loaded from a lookup table is ok", async () => {
-    const [create, table] = AddressLookupTableProgram.createLookupTable({ authority: payer.publicKey, payer: payer.publicKey, recentSlot: recentSlot() });
-    const extend = AddressLookupTableProgram.extendLookupTable({ authority: payer.publicKey, payer: payer.publicKey, lookupTable: table, addresses: [merchant.publicKey] });
+    const [create, table] = AddressLookupTableProgram.createLookupTable({
+      authority: payer.publicKey,
+      payer: payer.publicKey,
+      recentSlot: recentSlot(),
+    });
+    const extend = AddressLookupTableProgram.extendLookupTable({
+      authority: payer.publicKey,
+      payer: payer.publicKey,
+      lookupTable: table,
+      addresses: [merchant.publicKey],
+    });
     ledger.mustSend([create, extend], [payer]);
     ledger.svm.warpToSlot(ledger.slot + 1n); // addresses extended in this slot are usable from the next
     const stored = ledger.svm.getAccount(table.toBase58() as Parameters<typeof ledger.svm.getAccount>[0]);
     if (!stored.exists) throw new Error("lookup table missing");
     const lookup = new AddressLookupTableAccount({ key: table, state: AddressLookupTableAccount.deserialize(stored.data) });
 
-    const paid = ledger.sendV0([SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: merchant.publicKey, lamports: 300_000_000n })], [payer], [lookup]);
+    const paid = ledger.sendV0(
+      [SystemProgram.transfer({ fromPubkey: payer.publicKey, toPubkey: merchant.publicKey, lamports: 300_000_000n })],
+      [payer],
+      [lookup],
+    );
     expect(paid.result.version).toBe(0);
     expect(paid.result.meta.loadedAddresses.writable).toEqual([merchant.publicKey.toBase58()]);
     rpc.put(paid.signature, paid.result);
@@ -217,7 +251,16 @@ describe("solana verifyPayment: a sponsored transfer names the sender, not the f
 
   test("USDC from the customer's token account, fee paid by the sponsor", async () => {
     const paid = ledger.send(
-      [createTransferCheckedInstruction(ata(usdcMint, customer), usdcMint.publicKey, ata(usdcMint, merchant), customer.publicKey, 25_000_000n, DECIMALS)],
+      [
+        createTransferCheckedInstruction(
+          ata(usdcMint, customer),
+          usdcMint.publicKey,
+          ata(usdcMint, merchant),
+          customer.publicKey,
+          25_000_000n,
+          DECIMALS,
+        ),
+      ],
       [sponsor, customer],
     );
     expect(paid.ok).toBe(true);
@@ -235,14 +278,27 @@ describe("solana verifyPayment: a sponsored transfer names the sender, not the f
     const rent = ledger.svm.minimumBalanceForRentExemption(BigInt(ACCOUNT_SIZE));
     ledger.mustSend(
       [
-        SystemProgram.createAccount({ fromPubkey: sponsor.publicKey, newAccountPubkey: second.publicKey, lamports: Number(rent), space: ACCOUNT_SIZE, programId: TOKEN_PROGRAM_ID }),
+        SystemProgram.createAccount({
+          fromPubkey: sponsor.publicKey,
+          newAccountPubkey: second.publicKey,
+          lamports: Number(rent),
+          space: ACCOUNT_SIZE,
+          programId: TOKEN_PROGRAM_ID,
+        }),
         createInitializeAccount3Instruction(second.publicKey, usdcMint.publicKey, sponsor.publicKey),
       ],
       [sponsor, second],
     );
     const paid = ledger.send(
       [
-        createTransferCheckedInstruction(ata(usdcMint, customer), usdcMint.publicKey, ata(usdcMint, merchant), customer.publicKey, 25_000_000n, DECIMALS),
+        createTransferCheckedInstruction(
+          ata(usdcMint, customer),
+          usdcMint.publicKey,
+          ata(usdcMint, merchant),
+          customer.publicKey,
+          25_000_000n,
+          DECIMALS,
+        ),
         createTransferCheckedInstruction(ata(usdcMint, sponsor), usdcMint.publicKey, second.publicKey, sponsor.publicKey, 100_000_000n, DECIMALS),
       ],
       [sponsor, customer],
@@ -257,7 +313,10 @@ describe("solana verifyPayment: a sponsored transfer names the sender, not the f
 
   test("SOL from the customer, fee paid by the sponsor", async () => {
     // Less than the fee itself, so the fee payer's whole drop is larger than the customer's.
-    const paid = ledger.send([SystemProgram.transfer({ fromPubkey: customer.publicKey, toPubkey: merchant.publicKey, lamports: 1_000n })], [sponsor, customer]);
+    const paid = ledger.send(
+      [SystemProgram.transfer({ fromPubkey: customer.publicKey, toPubkey: merchant.publicKey, lamports: 1_000n })],
+      [sponsor, customer],
+    );
     expect(paid.ok).toBe(true);
     expect(paid.result.meta.fee).toBeGreaterThan(1_000);
     rpc.put(paid.signature, paid.result);

@@ -35,7 +35,16 @@ export const USDC: TokenConfig = { symbol: "USDC", decimals: 7, assetCode: "USDC
 export const XLM: TokenConfig = { symbol: "XLM", decimals: 7, native: true };
 
 export function stellarNetwork(rpcUrl: string): NetworkConfig {
-  return { id: "stellar-testnet", family: "stellar", testnet: true, chainId: null, rpcUrl, networkPassphrase: PASSPHRASE, confirmations: 0, tokens: [USDC, XLM] };
+  return {
+    id: "stellar-testnet",
+    family: "stellar",
+    testnet: true,
+    chainId: null,
+    rpcUrl,
+    networkPassphrase: PASSPHRASE,
+    confirmations: 0,
+    tokens: [USDC, XLM],
+  };
 }
 
 export const pay = (destination: string, asset: Asset, amount: string, source?: string) =>
@@ -107,7 +116,9 @@ export function feeBumpResult(tx: FeeBumpTransaction, innerApplied = true): stri
     feeCharged: 100n,
     result: innerApplied
       ? xdr.InnerTransactionResultResult.txSuccess(appliedOpResults(inner))
-      : xdr.InnerTransactionResultResult.txFailed([xdr.OperationResult.opInner(xdr.OperationResultTr.payment(xdr.PaymentResult.paymentUnderfunded()))]),
+      : xdr.InnerTransactionResultResult.txFailed([
+          xdr.OperationResult.opInner(xdr.OperationResultTr.payment(xdr.PaymentResult.paymentUnderfunded())),
+        ]),
     ext: xdr.InnerTransactionResultExt.v0(),
   });
   const pair = new xdr.InnerTransactionResultPair({ transactionHash: inner.hash(), result: innerResult });
@@ -183,7 +194,10 @@ export function horizonRecord(tx: Transaction | FeeBumpTransaction, resultXdr: s
 // --- the fake Horizon --------------------------------------------------------------------------------
 
 const problem = (status: number, title: string, detail: string, type: string) =>
-  Response.json({ type: `https://stellar.org/horizon-errors/${type}`, title, status, detail }, { status, headers: { "content-type": "application/problem+json; charset=utf-8" } });
+  Response.json(
+    { type: `https://stellar.org/horizon-errors/${type}`, title, status, detail },
+    { status, headers: { "content-type": "application/problem+json; charset=utf-8" } },
+  );
 
 export const notFound = () =>
   problem(
@@ -194,7 +208,12 @@ export const notFound = () =>
   );
 
 export const serverError = () =>
-  problem(500, "Internal Server Error", "An error occurred while processing this request.  This is usually due to a bug within the server software.", "server_error");
+  problem(
+    500,
+    "Internal Server Error",
+    "An error occurred while processing this request.  This is usually due to a bug within the server software.",
+    "server_error",
+  );
 
 type Handler = () => Response | Promise<Response>;
 
@@ -228,7 +247,9 @@ export function startFakeHorizon(): FakeHorizon {
     },
     serve(hash, record) {
       const handler: Handler =
-        typeof record === "function" ? (record as Handler) : () => Response.json(record, { headers: { "content-type": "application/hal+json; charset=utf-8" } });
+        typeof record === "function"
+          ? (record as Handler)
+          : () => Response.json(record, { headers: { "content-type": "application/hal+json; charset=utf-8" } });
       routes.set(hash, handler);
     },
     stop: () => void server.stop(true),

@@ -99,8 +99,18 @@ describe("verified payments", () => {
     const more = publish(signedTx([pay(merchant.publicKey(), usdc, "10.0000001")]));
     const exactVerdict = await verify(expecting(exact.hash));
     const moreVerdict = await verify(expecting(more.hash));
-    expect(exactVerdict).toEqual({ ok: true, transfers: [{ transferIndex: 0, amount: 100_000_000n, payer: payer.publicKey() }], blockNumber: exact.ledger, blockHash: null });
-    expect(moreVerdict).toEqual({ ok: true, transfers: [{ transferIndex: 0, amount: 100_000_001n, payer: payer.publicKey() }], blockNumber: more.ledger, blockHash: null });
+    expect(exactVerdict).toEqual({
+      ok: true,
+      transfers: [{ transferIndex: 0, amount: 100_000_000n, payer: payer.publicKey() }],
+      blockNumber: exact.ledger,
+      blockHash: null,
+    });
+    expect(moreVerdict).toEqual({
+      ok: true,
+      transfers: [{ transferIndex: 0, amount: 100_000_001n, payer: payer.publicKey() }],
+      blockNumber: more.ledger,
+      blockHash: null,
+    });
   });
 
   test("the payment as the second operation is reported at index 1, with the operation's own source", async () => {
@@ -131,7 +141,14 @@ describe("verified payments", () => {
   });
 
   test("a strict-receive path payment counts for its exact destination amount", async () => {
-    const op = Operation.pathPaymentStrictReceive({ sendAsset: xlm, sendMax: "100", destination: merchant.publicKey(), destAsset: usdc, destAmount: "10", path: [] });
+    const op = Operation.pathPaymentStrictReceive({
+      sendAsset: xlm,
+      sendMax: "100",
+      destination: merchant.publicKey(),
+      destAsset: usdc,
+      destAmount: "10",
+      path: [],
+    });
     const verdict = await verify(expecting(publish(signedTx([op])).hash));
     expect(verdict.ok && verdict.transfers).toEqual([{ transferIndex: 0, amount: 100_000_000n, payer: payer.publicKey() }]);
   });
@@ -229,7 +246,14 @@ describe("the XDR decides, not the JSON summary", () => {
 
   test("JSON denies the memo and misstates source, hash and op count, but the envelope proves the payment -> ok", async () => {
     const tx = signedTx([pay(merchant.publicKey(), usdc, "10")], { memo: Memo.text("inv_123") });
-    const lies = { memo_type: "none", memo: undefined, source_account: stranger.publicKey(), hash: "00".repeat(32), id: "00".repeat(32), operation_count: 7 };
+    const lies = {
+      memo_type: "none",
+      memo: undefined,
+      source_account: stranger.publicKey(),
+      hash: "00".repeat(32),
+      id: "00".repeat(32),
+      operation_count: 7,
+    };
     const { hash, ledger } = publish(tx, undefined, lies);
     expect(await verify(expecting(hash, { memo: "inv_123" }))).toEqual({
       ok: true,

@@ -18,7 +18,10 @@ async function everyRowAsText(): Promise<string> {
 
 test("no raw key, session or token is stored anywhere; the prefix and the SHA-256 are", async () => {
   const minted = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "storage-co" } } });
-  const jwt = await t.call("POST", "/access-tokens", { token: team.keys.legacy, body: { company: { id: "storage-co" }, user: { id: "storage-user" } } });
+  const jwt = await t.call("POST", "/access-tokens", {
+    token: team.keys.legacy,
+    body: { company: { id: "storage-co" }, user: { id: "storage-user" } },
+  });
   const dump = await everyRowAsText();
   for (const secret of [...Object.values(team.keys), team.dashboardAdmin, team.dashboardCatalog, minted.body.token, jwt.body.token]) {
     expect(dump.includes(secret)).toBe(false);

@@ -46,15 +46,18 @@ await sql.unsafe(`
   create trigger test_slow_event before insert on events for each row execute function test_slow_event();
 `);
 
-const [first, second] = (await sql<{ id: string }[]>`
+const [first, second] = (
+  await sql<{ id: string }[]>`
   insert into companies (id, team_id, environment, name)
   values ('comp_lock_1', ${team.teamId}, 'development', 'first'), ('comp_lock_2', ${team.teamId}, 'development', 'second')
-  returning id`).map((r) => r.id) as [string, string];
+  returning id`
+).map((r) => r.id) as [string, string];
 const period = new Date(Date.UTC(2026, 5, 1));
 const used = async () =>
-  (await sql<{ company_id: string; used: bigint }[]>`
-    select company_id, used from usage_counters where feature_id = ${catalog.features.apiCalls} and period_start = ${period} order by company_id`)
-    .map((r) => [r.company_id, r.used]);
+  (
+    await sql<{ company_id: string; used: bigint }[]>`
+    select company_id, used from usage_counters where feature_id = ${catalog.features.apiCalls} and period_start = ${period} order by company_id`
+  ).map((r) => [r.company_id, r.used]);
 
 /** Polls until the backend is in the given wait (`wait_event_type` or `wait_event`). */
 async function waitUntil(pid: () => number, wait: string) {
@@ -89,7 +92,10 @@ test("a batch that finds one of its counters created meanwhile does not deadlock
   const outcomes = (rows: { settled: { r: [string][] } }[]) => rows[0]!.settled.r.map(([outcome]) => outcome);
   expect(outcomes(a as never)).toEqual(["accepted", "accepted"]);
   expect(outcomes(b as never)).toEqual(["accepted", "accepted"]);
-  expect(await used()).toEqual([[first, 2n], [second, 2n]]);
+  expect(await used()).toEqual([
+    [first, 2n],
+    [second, 2n],
+  ]);
 });
 
 test("two batches with the same idempotency keys in opposite orders do not deadlock: the second finds them taken", async () => {

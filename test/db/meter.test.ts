@@ -26,7 +26,10 @@ const request = (featureId: string): MeterRequest => ({
 });
 
 // The batching tests count in a period of their own, so the tests below start from a known count.
-const elsewhere = () => ({ ...request(catalog.features.apiCalls), enforcement: { kind: "quota" as const, periodStart: Date.UTC(2025, 0, 1), limit: 100n } });
+const elsewhere = () => ({
+  ...request(catalog.features.apiCalls),
+  enforcement: { kind: "quota" as const, periodStart: Date.UTC(2025, 0, 1), limit: 100n },
+});
 
 test("requests that arrive in one turn of the event loop settle in one transaction", async () => {
   const batches: number[] = [];
@@ -68,7 +71,8 @@ test("a request that fails in the database fails alone; its batch neighbours are
   expect((await first).outcome).toBe("accepted");
   await expect(broken).rejects.toMatchObject({ code: "23503" });
   expect((await neighbour).outcome).toBe("accepted");
-  const [row] = await t.db.sql`select used from usage_counters where company_id = ${companyId} and feature_id = ${catalog.features.apiCalls} and period_start = ${new Date(Date.UTC(2026, 0, 1))}`;
+  const [row] = await t.db
+    .sql`select used from usage_counters where company_id = ${companyId} and feature_id = ${catalog.features.apiCalls} and period_start = ${new Date(Date.UTC(2026, 0, 1))}`;
   expect(row!.used).toBe(2n);
 });
 
@@ -78,26 +82,38 @@ test("a large batch publishes every new value once, per tenant, in notices Postg
   const other = await createTeamFixture(t, "Other meter team");
   const otherCatalog = await createCatalogFixture(t, other.teamId);
   const companies = async (teamId: string, prefix: string, n: number) =>
-    (await t.db.sql<{ id: string }[]>`
+    (
+      await t.db.sql<{ id: string }[]>`
       insert into companies (id, team_id, environment, name)
       select ${prefix} || i, ${teamId}, 'development', 'bulk' from generate_series(1, ${n}) i
-      returning id`).map((r) => r.id);
+      returning id`
+    ).map((r) => r.id);
   const mine = await companies(team.teamId, "cmp_notice_a_", 204);
   const theirs = await companies(other.teamId, "cmp_notice_b_", 60);
   const expiry = new Date(t.clock.now() + 86_400_000);
-  for (const [company, lots] of [[mine[200]!, 1], [mine[201]!, 2], [mine[202]!, 150], [mine[203]!, 400]] as const) {
+  for (const [company, lots] of [
+    [mine[200]!, 1],
+    [mine[201]!, 2],
+    [mine[202]!, 150],
+    [mine[203]!, 400],
+  ] as const) {
     await t.db.sql`
       insert into credit_grants (id, team_id, environment, company_id, amount, remaining, reason, expires_at)
       select ${company} || '_lot_' || i, ${team.teamId}, 'development', ${company}, 1000000, 1000000, 'lots', ${expiry}
       from generate_series(1, ${lots}) i`;
   }
   const quota = (teamId: string, companyId: string, featureId: string): MeterRequest => ({
-    ...request(featureId), teamId, companyId, enforcement: { kind: "quota", periodStart: Date.UTC(2024, 0, 1), limit: 100n },
+    ...request(featureId),
+    teamId,
+    companyId,
+    enforcement: { kind: "quota", periodStart: Date.UTC(2024, 0, 1), limit: 100n },
   });
   const requests = [
     ...mine.slice(0, 200).map((c) => quota(team.teamId, c, catalog.features.apiCalls)),
     ...theirs.map((c) => quota(other.teamId, c, otherCatalog.features.apiCalls)),
-    ...mine.slice(200).map((c): MeterRequest => ({ ...request(catalog.features.aiTokens), companyId: c, enforcement: { kind: "credit", creditsPerUse: 2n } })),
+    ...mine
+      .slice(200)
+      .map((c): MeterRequest => ({ ...request(catalog.features.aiTokens), companyId: c, enforcement: { kind: "credit", creditsPerUse: 2n } })),
   ];
   const published: string[] = [];
   const listening = await t.db.sql.listen("entitlement_changes", (payload) => published.push(payload));
@@ -109,10 +125,23 @@ test("a large batch publishes every new value once, per tenant, in notices Postg
   const usage = notices.filter((n) => n.k === "usage");
   expect(usage.length).toBeGreaterThan(2); // more than fits one notice per tenant
   const counted = (teamId: string) => usage.filter((n) => n.t === teamId).flatMap((n) => n.counters);
-  expect(counted(team.teamId).map(([c]) => c).sort()).toEqual(mine.slice(0, 200).sort());
-  expect(counted(other.teamId).map(([c]) => c).sort()).toEqual(theirs.sort());
+  expect(
+    counted(team.teamId)
+      .map(([c]) => c)
+      .sort(),
+  ).toEqual(mine.slice(0, 200).sort());
+  expect(
+    counted(other.teamId)
+      .map(([c]) => c)
+      .sort(),
+  ).toEqual(theirs.sort());
   expect(usage.flatMap((n) => n.counters).every(([, , , used]) => used === "1")).toBe(true);
-  expect(usage.flatMap((n) => n.balances).map(([c]) => c).sort()).toEqual(mine.slice(200, 203).sort());
+  expect(
+    usage
+      .flatMap((n) => n.balances)
+      .map(([c]) => c)
+      .sort(),
+  ).toEqual(mine.slice(200, 203).sort());
   const balances = new Map(usage.flatMap((n) => n.balances));
   expect(balances.get(mine[202]!)!.length).toBe(150);
   expect(balances.get(mine[200]!)).toEqual([["999998", expiry.getTime()]]);

@@ -93,7 +93,12 @@ test("running the migrations again changes nothing, and re-applies no unchanged 
 test("meter_settle keeps its planner settings, and event ids compare bytewise (00007)", async () => {
   // A `create or replace` of the function silently drops SET clauses it does not state: this catches that.
   const [fn] = await a`select proconfig from pg_proc where proname = 'meter_settle'`;
-  expect([...fn!.proconfig].sort()).toEqual(["enable_hashjoin=off", "enable_mergejoin=off", "enable_seqscan=off", "plan_cache_mode=force_generic_plan"]);
+  expect([...fn!.proconfig].sort()).toEqual([
+    "enable_hashjoin=off",
+    "enable_mergejoin=off",
+    "enable_seqscan=off",
+    "plan_cache_mode=force_generic_plan",
+  ]);
   const [id] = await a`select collation_name from information_schema.columns where table_name = 'events' and column_name = 'id'`;
   expect(id!.collation_name).toBe("C");
 });

@@ -13,7 +13,19 @@ const files = [...new Glob("*.sql").scanSync("sql/queries")].sort();
 // Settlement: the sweeper's work list spans every tenant (each row carries its own), and the replay guard
 // looks a transaction up across every team, since one transaction proves one payment anywhere.
 // The idempotency-key and refused-event prunes delete old rows of every tenant by age (each row carries its own tenant).
-const CROSS_TENANT = new Set(["checkout_session_list_due.sql", "idempotency_key_prune_expired.sql", "payment_find_by_tx.sql", "meter_settle.sql", "api_key_find_by_hash.sql", "dashboard_session_find_by_hash.sql", "credential_notify_revoked.sql", "entitlement_change_notify.sql", "team_insert.sql", "team_find_by_id.sql", "event_delete_refused_before.sql"]);
+const CROSS_TENANT = new Set([
+  "checkout_session_list_due.sql",
+  "idempotency_key_prune_expired.sql",
+  "payment_find_by_tx.sql",
+  "meter_settle.sql",
+  "api_key_find_by_hash.sql",
+  "dashboard_session_find_by_hash.sql",
+  "credential_notify_revoked.sql",
+  "entitlement_change_notify.sql",
+  "team_insert.sql",
+  "team_find_by_id.sql",
+  "event_delete_refused_before.sql",
+]);
 
 // Repository modules load their statements with `queries([...names])` and run them as `Q.<name>`.
 const srcText = (await Promise.all([...new Glob("src/**/*.ts").scanSync(".")].map((f) => Bun.file(f).text()))).join("\n");

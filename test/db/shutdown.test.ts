@@ -12,7 +12,13 @@ const db = await cloneTestDatabase();
 afterAll(() => db.drop());
 
 test("a failing shutdown step does not skip the ones after it, and its error is raised", async () => {
-  const config = await loadConfig({ DATA_DIR: `${process.cwd()}/.data/test`, DATABASE_URL: db.url, LOG_LEVEL: "silent", CHECKOUT_SWEEP_INTERVAL_MS: "0", ...TEST_SECRETS });
+  const config = await loadConfig({
+    DATA_DIR: `${process.cwd()}/.data/test`,
+    DATABASE_URL: db.url,
+    LOG_LEVEL: "silent",
+    CHECKOUT_SWEEP_INTERVAL_MS: "0",
+    ...TEST_SECRETS,
+  });
   const clock = new ManualClock(Date.now());
   const deps = await startAppDeps(db.sql, config, clock, new Logger("silent", () => {}));
   const team = await createTeam(db.sql, "Shutdown");

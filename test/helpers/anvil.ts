@@ -3,10 +3,7 @@
  * per-platform package), plus solc-js to compile and deploy the test tokens in test/fixtures.
  */
 import solc from "solc";
-import {
-  createTestClient, http, publicActions, walletActions,
-  type Abi, type Address, type Hex,
-} from "viem";
+import { createTestClient, http, publicActions, walletActions, type Abi, type Address, type Hex } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 
@@ -33,7 +30,9 @@ export interface Anvil {
 }
 
 function makeClient(rpcUrl: string) {
-  return createTestClient({ chain: foundry, mode: "anvil", transport: http(rpcUrl) }).extend(publicActions).extend(walletActions);
+  return createTestClient({ chain: foundry, mode: "anvil", transport: http(rpcUrl) })
+    .extend(publicActions)
+    .extend(walletActions);
 }
 
 /** Starts anvil with automining on a free port and waits until it answers. */
@@ -81,7 +80,9 @@ export async function testContracts(): Promise<Record<"TestToken" | "ImpostorTok
     const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === "error");
     if (errors.length) throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join("\n"));
     compiled = {};
-    for (const [name, contract] of Object.entries(output.contracts["TestTokens.sol"] as Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>)) {
+    for (const [name, contract] of Object.entries(
+      output.contracts["TestTokens.sol"] as Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>,
+    )) {
       compiled[name] = { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
     }
   }

@@ -48,7 +48,14 @@ export interface CallResult {
 
 export async function createTestApp(overrides: Record<string, string> = {}): Promise<TestApp> {
   const db = await cloneTestDatabase();
-  const config = await loadConfig({ DATA_DIR: `${process.cwd()}/.data/test`, DATABASE_URL: db.url, LOG_LEVEL: "info", CHECKOUT_SWEEP_INTERVAL_MS: "0", ...TEST_SECRETS, ...overrides });
+  const config = await loadConfig({
+    DATA_DIR: `${process.cwd()}/.data/test`,
+    DATABASE_URL: db.url,
+    LOG_LEVEL: "info",
+    CHECKOUT_SWEEP_INTERVAL_MS: "0",
+    ...TEST_SECRETS,
+    ...overrides,
+  });
   const clock = new ManualClock(Date.now());
   const logs: string[] = [];
   const logger = new Logger("info", (text) => logs.push(...text.trimEnd().split("\n")));

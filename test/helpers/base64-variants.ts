@@ -5,7 +5,8 @@
 import { expect } from "bun:test";
 
 const URL_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-const lenient = (text: string) => (Uint8Array as unknown as { fromBase64(t: string, o: object): Uint8Array }).fromBase64(text, { alphabet: "base64url" });
+const lenient = (text: string) =>
+  (Uint8Array as unknown as { fromBase64(t: string, o: object): Uint8Array }).fromBase64(text, { alphabet: "base64url" });
 
 export function nonCanonicalSpellings(value: string): Record<string, string> {
   const dot = value.lastIndexOf(".");

@@ -20,7 +20,12 @@ export interface CatalogFixture {
   features: Record<"apiCalls" | "aiTokens" | "sso" | "beta" | "bulk" | "exports", string>;
 }
 
-export async function createCatalogFixture(t: TestApp, teamId: string, environment: Environment = "development", quota = 5n): Promise<CatalogFixture> {
+export async function createCatalogFixture(
+  t: TestApp,
+  teamId: string,
+  environment: Environment = "development",
+  quota = 5n,
+): Promise<CatalogFixture> {
   const sql = t.db.sql;
   const tenant = { teamId, environment };
   const plan = await createPlan(sql, tenant, { name: "Pro", tier: "pro" });
@@ -39,13 +44,28 @@ export async function createCatalogFixture(t: TestApp, teamId: string, environme
   await setEntitlement(sql, tenant, { planId: plan.id, featureId: features.aiTokens, kind: "credit", creditsPerUse: 2n });
   await setEntitlement(sql, tenant, { planId: plan.id, featureId: features.sso, kind: "boolean" });
   await setEntitlement(sql, tenant, { planId: plan.id, featureId: features.beta, kind: "boolean", enabled: false });
-  await setEntitlement(sql, tenant, { planId: plan.id, featureId: features.bulk, kind: "trait", traitKey: "seats", traitOperator: "gte", traitValue: "10" });
+  await setEntitlement(sql, tenant, {
+    planId: plan.id,
+    featureId: features.bulk,
+    kind: "trait",
+    traitKey: "seats",
+    traitOperator: "gte",
+    traitValue: "10",
+  });
   await setEntitlement(sql, tenant, { planId: addOn.id, featureId: features.exports, kind: "quota", limit: 3n, period: "day" });
   return { planId: plan.id, addOnId: addOn.id, features };
 }
 
 /** A company (by the integrator's id) created through POST /events identify, put on `planId`, with optional credits. */
-export async function createCompanyOnPlan(t: TestApp, apiKey: string, teamId: string, externalId: string, planId: string, credits?: bigint, environment: Environment = "development") {
+export async function createCompanyOnPlan(
+  t: TestApp,
+  apiKey: string,
+  teamId: string,
+  externalId: string,
+  planId: string,
+  credits?: bigint,
+  environment: Environment = "development",
+) {
   const res = await t.call("POST", "/events", { token: apiKey, body: { event_type: "identify", company: { id: externalId, name: externalId } } });
   if (res.status !== 200) throw new Error(`identify failed: ${res.status} ${JSON.stringify(res.body)}`);
   const companyId = res.body.data.companyId as string;

@@ -21,7 +21,14 @@ export interface TeamFixture {
   dashboardCatalog: string;
 }
 
-export async function newKey(sql: Sql, teamId: string, type: KeyType, environment: Environment, now: number, extra: { permissions?: string[]; expiresAt?: Date } = {}) {
+export async function newKey(
+  sql: Sql,
+  teamId: string,
+  type: KeyType,
+  environment: Environment,
+  now: number,
+  extra: { permissions?: string[]; expiresAt?: Date } = {},
+) {
   return createKey(sql, { teamId, environment, type, name: `${type} test key`, ...extra }, now);
 }
 
@@ -38,8 +45,16 @@ export async function createTeamFixture(t: TestApp, name = "Test team"): Promise
     publishable: await newKey(sql, team.id, "PUBLISHABLE", "development", now),
     legacy: await newKey(sql, team.id, "LEGACY", "development", now),
   };
-  const admin = await createDashboardSession(sql, { teamId: team.id, environment: "development", userEmail: "admin@test.dev", roles: ["admin"] }, now);
-  const catalog = await createDashboardSession(sql, { teamId: team.id, environment: "development", userEmail: "cat@test.dev", roles: ["catalog:read"] }, now);
+  const admin = await createDashboardSession(
+    sql,
+    { teamId: team.id, environment: "development", userEmail: "admin@test.dev", roles: ["admin"] },
+    now,
+  );
+  const catalog = await createDashboardSession(
+    sql,
+    { teamId: team.id, environment: "development", userEmail: "cat@test.dev", roles: ["catalog:read"] },
+    now,
+  );
   const keys = Object.fromEntries(Object.entries(made).map(([k, v]) => [k, v.key])) as TeamFixture["keys"];
   const keyIds = Object.fromEntries(Object.entries(made).map(([k, v]) => [k, v.id]));
   return { teamId: team.id, keys, keyIds, dashboardAdmin: admin.session, dashboardCatalog: catalog.session };

@@ -52,7 +52,9 @@ async function prepareOrExit(): Promise<string> {
   } catch (error) {
     await stopDatabase().catch(() => {});
     const reason = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`Test database setup failed: ${reason}\n(The suite uses .data/test; TEST_DATABASE_URL points it at a server of your own.)\n`);
+    process.stderr.write(
+      `Test database setup failed: ${reason}\n(The suite uses .data/test; TEST_DATABASE_URL points it at a server of your own.)\n`,
+    );
     process.exit(1);
   }
 }

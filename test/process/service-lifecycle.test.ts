@@ -20,43 +20,60 @@ afterEach(async () => {
 const SLOW = 90_000;
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-test("SIGTERM to the npm process stops the service and its database", async () => {
-  const service = await startService(dataDir);
-  expect(processesUsing(dataDir).some((p) => p.command.includes(`${dataDir}/pg`))).toBe(true);
-  process.kill(service.pid, "SIGTERM");
-  expect(await leftBehind(dataDir)).toEqual([]);
-}, SLOW);
+test(
+  "SIGTERM to the npm process stops the service and its database",
+  async () => {
+    const service = await startService(dataDir);
+    expect(processesUsing(dataDir).some((p) => p.command.includes(`${dataDir}/pg`))).toBe(true);
+    process.kill(service.pid, "SIGTERM");
+    expect(await leftBehind(dataDir)).toEqual([]);
+  },
+  SLOW,
+);
 
-test("the CLI shares the running service's database without stopping it, and Ctrl-C under load drains cleanly", async () => {
-  const service = await startService(dataDir);
-  const seeded = cliOn(dataDir, "seed");
-  expect(seeded.err).toBe("");
-  expect(seeded.code).toBe(0);
-  const key: string = JSON.parse(seeded.out).data.keys.secret.key;
-  const get = () => fetch(`${base}/companies`, { headers: { authorization: `Bearer ${key}` } });
-  expect((await get()).status).toBe(200); // the CLI's exit left the database up
+test(
+  "the CLI shares the running service's database without stopping it, and Ctrl-C under load drains cleanly",
+  async () => {
+    const service = await startService(dataDir);
+    const seeded = cliOn(dataDir, "seed");
+    expect(seeded.err).toBe("");
+    expect(seeded.code).toBe(0);
+    const key: string = JSON.parse(seeded.out).data.keys.secret.key;
+    const get = () => fetch(`${base}/companies`, { headers: { authorization: `Bearer ${key}` } });
+    expect((await get()).status).toBe(200); // the CLI's exit left the database up
 
-  // Requests in flight (each leaving a lastUsedAt write to flush) when the terminal's Ctrl-C reaches the group.
-  const inFlight = Array.from({ length: 20 }, () => get().then((r) => r.status, () => 0));
-  process.kill(-service.pid, "SIGINT");
-  await inFlight;
-  await service.exited; // npm's own code is 130 after a SIGINT; the service's log tells how its stop went
-  expect(service.output()).toContain('"msg":"stopped"');
-  expect(service.output()).not.toContain('"level":"error"');
-  expect(await leftBehind(dataDir)).toEqual([]);
-}, SLOW);
+    // Requests in flight (each leaving a lastUsedAt write to flush) when the terminal's Ctrl-C reaches the group.
+    const inFlight = Array.from({ length: 20 }, () =>
+      get().then(
+        (r) => r.status,
+        () => 0,
+      ),
+    );
+    process.kill(-service.pid, "SIGINT");
+    await inFlight;
+    await service.exited; // npm's own code is 130 after a SIGINT; the service's log tells how its stop went
+    expect(service.output()).toContain('"msg":"stopped"');
+    expect(service.output()).not.toContain('"level":"error"');
+    expect(await leftBehind(dataDir)).toEqual([]);
+  },
+  SLOW,
+);
 
-test("after kill -9 the next start stops the orphaned database, and its own stop leaves nothing", async () => {
-  const first = await startService(dataDir);
-  const bun = processesUsing(dataDir).find((p) => p.command.includes("src/index.ts") && !p.command.startsWith("sh"));
-  process.kill(bun!.pid, "SIGKILL");
-  await first.exited;
-  await waitFor(() => !processesUsing(dataDir).some((p) => p.command.includes("src/index.ts")), 5_000);
-  const orphan = processesUsing(dataDir).filter((p) => p.command.includes(`${dataDir}/pg`));
-  expect(orphan).toHaveLength(1); // PostgreSQL outlives a killed parent: this is what the next start must handle
+test(
+  "after kill -9 the next start stops the orphaned database, and its own stop leaves nothing",
+  async () => {
+    const first = await startService(dataDir);
+    const bun = processesUsing(dataDir).find((p) => p.command.includes("src/index.ts") && !p.command.startsWith("sh"));
+    process.kill(bun!.pid, "SIGKILL");
+    await first.exited;
+    await waitFor(() => !processesUsing(dataDir).some((p) => p.command.includes("src/index.ts")), 5_000);
+    const orphan = processesUsing(dataDir).filter((p) => p.command.includes(`${dataDir}/pg`));
+    expect(orphan).toHaveLength(1); // PostgreSQL outlives a killed parent: this is what the next start must handle
 
-  const second = await startService(dataDir);
-  expect(processesUsing(dataDir).some((p) => p.pid === orphan[0]!.pid)).toBe(false);
-  process.kill(second.pid, "SIGTERM");
-  expect(await leftBehind(dataDir)).toEqual([]);
-}, SLOW);
+    const second = await startService(dataDir);
+    expect(processesUsing(dataDir).some((p) => p.pid === orphan[0]!.pid)).toBe(false);
+    process.kill(second.pid, "SIGTERM");
+    expect(await leftBehind(dataDir)).toEqual([]);
+  },
+  SLOW,
+);

@@ -21,20 +21,25 @@ test.skipIf(!asRoot)("the launcher refuses a data folder the postgres user canno
   expect(Date.now() - began).toBeLessThan(5_000);
 });
 
-test.skipIf(!asRoot)("the test suite run from such a checkout exits non-zero with the reason instead of hanging", async () => {
-  // A checkout in the locked folder: the project's files linked in, so only its .data folder is unreachable.
-  const clone = `${locked}/clone`;
-  mkdirSync(clone);
-  for (const entry of ["src", "sql", "test", "node_modules", "package.json", "tsconfig.json"]) symlinkSync(`${process.cwd()}/${entry}`, `${clone}/${entry}`);
-  copyFileSync("bunfig.toml", `${clone}/bunfig.toml`);
-  const env: Record<string, string> = { ...(process.env as Record<string, string>), TEST_PG_PORT: String(TEST_PG_PORT + 102) };
-  delete env.TEST_DATABASE_URL;
-  const run = Bun.spawn([process.execPath, "test", "test/unit/config.test.ts"], { cwd: clone, env, stdout: "pipe", stderr: "pipe" });
-  const timer = setTimeout(() => run.kill("SIGKILL"), 30_000);
-  const [code, err] = await Promise.all([run.exited, new Response(run.stderr).text()]);
-  clearTimeout(timer);
-  expect(run.signalCode).toBeNull(); // it ended by itself
-  expect(code).toBe(1);
-  expect(err).toContain("Test database setup failed");
-  expect(err).toContain("cannot reach");
-}, 60_000);
+test.skipIf(!asRoot)(
+  "the test suite run from such a checkout exits non-zero with the reason instead of hanging",
+  async () => {
+    // A checkout in the locked folder: the project's files linked in, so only its .data folder is unreachable.
+    const clone = `${locked}/clone`;
+    mkdirSync(clone);
+    for (const entry of ["src", "sql", "test", "node_modules", "package.json", "tsconfig.json"])
+      symlinkSync(`${process.cwd()}/${entry}`, `${clone}/${entry}`);
+    copyFileSync("bunfig.toml", `${clone}/bunfig.toml`);
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), TEST_PG_PORT: String(TEST_PG_PORT + 102) };
+    delete env.TEST_DATABASE_URL;
+    const run = Bun.spawn([process.execPath, "test", "test/unit/config.test.ts"], { cwd: clone, env, stdout: "pipe", stderr: "pipe" });
+    const timer = setTimeout(() => run.kill("SIGKILL"), 30_000);
+    const [code, err] = await Promise.all([run.exited, new Response(run.stderr).text()]);
+    clearTimeout(timer);
+    expect(run.signalCode).toBeNull(); // it ended by itself
+    expect(code).toBe(1);
+    expect(err).toContain("Test database setup failed");
+    expect(err).toContain("cannot reach");
+  },
+  60_000,
+);

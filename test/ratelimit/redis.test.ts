@@ -10,7 +10,10 @@ import { defineRateLimiterCases, takeMany } from "./cases";
 
 const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 const probe = new RedisClient(url, { connectionTimeout: 1_000, autoReconnect: false });
-const reachable = await probe.send("PING", []).then(() => true, () => false);
+const reachable = await probe.send("PING", []).then(
+  () => true,
+  () => false,
+);
 probe.close();
 const withRedis = test.skipIf(!reachable);
 const label = reachable ? "redis" : `redis (skipped: no Redis reachable at ${new URL(url).host})`;

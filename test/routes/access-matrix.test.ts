@@ -15,7 +15,20 @@ import { createCompanyOnPlan } from "../helpers/catalog";
 // Created at module top level so the helpers' afterAll hooks belong to this file.
 // A test network whose endpoint is down: a submitted payment answers 202 (not verifiable yet) at once.
 const registryFile = `${process.cwd()}/.data/test/matrix-registry-${randomToken(8)}.json`;
-await Bun.write(registryFile, JSON.stringify([{ id: "matrix-chain", family: "evm", testnet: true, chainId: 31999, rpcUrl: "http://127.0.0.1:9", confirmations: 1, tokens: [{ symbol: "USDC", decimals: 6, contract: `0x${"1".repeat(40)}` }] }]));
+await Bun.write(
+  registryFile,
+  JSON.stringify([
+    {
+      id: "matrix-chain",
+      family: "evm",
+      testnet: true,
+      chainId: 31999,
+      rpcUrl: "http://127.0.0.1:9",
+      confirmations: 1,
+      tokens: [{ symbol: "USDC", decimals: 6, contract: `0x${"1".repeat(40)}` }],
+    },
+  ]),
+);
 const t: TestApp = await createTestApp({ CHAIN_REGISTRY_FILE: registryFile });
 const team: TeamFixture = await createTeamFixture(t);
 const creds: Record<string, { token?: string; cookie?: string }> = {};
@@ -35,11 +48,16 @@ const pathOf = (r: RouteCase) => (typeof r.path === "string" ? r.path : r.path()
 const bodyOf = (r: RouteCase) => (typeof r.body === "function" ? r.body() : r.body);
 const linkBody = { amount: "1000000", network: "matrix-chain", acceptedToken: "USDC", recipientWallet: `0x${"2".repeat(40)}` };
 const matrixLink = (await t.call("POST", "/payment-links", { token: team.keys.secret, body: linkBody })).body.paymentLink.id as string;
-const freshSession = async () => (await t.call("POST", "/checkout-sessions", { token: team.keys.secret, body: { paymentLinkId: matrixLink } })).body.checkoutSession.id as string;
+const freshSession = async () =>
+  (await t.call("POST", "/checkout-sessions", { token: team.keys.secret, body: { paymentLinkId: matrixLink } })).body.checkoutSession.id as string;
 const matrixSession = await freshSession();
 const randomHash = () => ({ txHash: `0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("")}` });
 const freshFeaturePath = async () => {
-  const f = await createFeature(t.db.sql, { teamId: team.teamId, environment: "development" }, { name: "Matrix feature", featureKey: `matrix-${randomToken(10).toLowerCase()}`, featureType: "boolean" });
+  const f = await createFeature(
+    t.db.sql,
+    { teamId: team.teamId, environment: "development" },
+    { name: "Matrix feature", featureKey: `matrix-${randomToken(10).toLowerCase()}`, featureType: "boolean" },
+  );
   return `/features/${f.id}`;
 };
 
@@ -62,7 +80,12 @@ const ROUTES: Record<string, RouteCase> = {
   "GET /payment-links": { method: "GET", path: "/payment-links", ok: 200 },
   "GET /payment-links/{id}": { method: "GET", path: `/payment-links/${matrixLink}`, ok: 200 },
   "POST /checkout-sessions": { method: "POST", path: "/checkout-sessions", body: { paymentLinkId: matrixLink }, ok: 201 },
-  "POST /checkout-sessions/{id}/payments": { method: "POST", path: async () => `/checkout-sessions/${await freshSession()}/payments`, body: randomHash, ok: 202 },
+  "POST /checkout-sessions/{id}/payments": {
+    method: "POST",
+    path: async () => `/checkout-sessions/${await freshSession()}/payments`,
+    body: randomHash,
+    ok: 202,
+  },
   "GET /checkout-sessions": { method: "GET", path: "/checkout-sessions", ok: 200 },
   "GET /checkout-sessions/{id}": { method: "GET", path: `/checkout-sessions/${matrixSession}`, ok: 200 },
 };
@@ -71,34 +94,269 @@ const ROUTES: Record<string, RouteCase> = {
 const Y = "ok" as const;
 const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
   //                        secret  secretScoped  restricted  restrictedNoTokens  publishable  legacy  embedToken  sessionJwt  dashboardAdmin  dashboardCatalog
-  "POST /api-keys/tokens": { secret: Y, secretScoped: 403, restricted: Y, restrictedNoTokens: 403, publishable: 403, legacy: 403, embedToken: 403, sessionJwt: 403, dashboardAdmin: 403, dashboardCatalog: 403 },
-  "POST /access-tokens": { secret: Y, secretScoped: 403, restricted: Y, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: 403, dashboardCatalog: 403 },
-  "GET /companies": { secret: Y, secretScoped: Y, restricted: Y, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
-  "GET /users": { secret: Y, secretScoped: Y, restricted: Y, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
-  "GET /audit-log": { secret: 403, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: 403, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
-  "PATCH /companies/{id}": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
-  "PUT /features/{id}": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
-  "DELETE /features/{id}": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
-  "GET /check": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: Y, publishable: Y, legacy: Y, embedToken: Y, sessionJwt: Y, dashboardAdmin: 403, dashboardCatalog: 403 },
-  "GET /flags/check": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: Y, publishable: Y, legacy: Y, embedToken: Y, sessionJwt: Y, dashboardAdmin: 403, dashboardCatalog: 403 },
-  "GET /entitlements": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: Y, publishable: Y, legacy: Y, embedToken: Y, sessionJwt: Y, dashboardAdmin: 403, dashboardCatalog: 403 },
-  "POST /usage/consume": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: Y, sessionJwt: Y, dashboardAdmin: 403, dashboardCatalog: 403 },
-  "POST /events": { secret: 403, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: Y, sessionJwt: Y, dashboardAdmin: 403, dashboardCatalog: 403 },
-  "GET /events": { secret: 403, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: 403, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: Y },
+  "POST /api-keys/tokens": {
+    secret: Y,
+    secretScoped: 403,
+    restricted: Y,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: 403,
+    dashboardCatalog: 403,
+  },
+  "POST /access-tokens": {
+    secret: Y,
+    secretScoped: 403,
+    restricted: Y,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: Y,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: 403,
+    dashboardCatalog: 403,
+  },
+  "GET /companies": {
+    secret: Y,
+    secretScoped: Y,
+    restricted: Y,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: Y,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /users": {
+    secret: Y,
+    secretScoped: Y,
+    restricted: Y,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: Y,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /audit-log": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "PATCH /companies/{id}": {
+    secret: Y,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: Y,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "PUT /features/{id}": {
+    secret: Y,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: Y,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "DELETE /features/{id}": {
+    secret: Y,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: Y,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /check": {
+    secret: Y,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: Y,
+    publishable: Y,
+    legacy: Y,
+    embedToken: Y,
+    sessionJwt: Y,
+    dashboardAdmin: 403,
+    dashboardCatalog: 403,
+  },
+  "GET /flags/check": {
+    secret: Y,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: Y,
+    publishable: Y,
+    legacy: Y,
+    embedToken: Y,
+    sessionJwt: Y,
+    dashboardAdmin: 403,
+    dashboardCatalog: 403,
+  },
+  "GET /entitlements": {
+    secret: Y,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: Y,
+    publishable: Y,
+    legacy: Y,
+    embedToken: Y,
+    sessionJwt: Y,
+    dashboardAdmin: 403,
+    dashboardCatalog: 403,
+  },
+  "POST /usage/consume": {
+    secret: Y,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: Y,
+    embedToken: Y,
+    sessionJwt: Y,
+    dashboardAdmin: 403,
+    dashboardCatalog: 403,
+  },
+  "POST /events": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: Y,
+    embedToken: Y,
+    sessionJwt: Y,
+    dashboardAdmin: 403,
+    dashboardCatalog: 403,
+  },
+  "GET /events": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: Y,
+  },
   // payments.write for payment-link and checkout writes; checkout-session reads: legacy key or dashboard only (rule 7).
-  "POST /payment-links": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
-  "GET /payment-links": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
-  "GET /payment-links/{id}": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
-  "POST /checkout-sessions": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
-  "POST /checkout-sessions/{id}/payments": { secret: Y, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
-  "GET /checkout-sessions": { secret: 403, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
-  "GET /checkout-sessions/{id}": { secret: 403, secretScoped: 403, restricted: 403, restrictedNoTokens: 403, publishable: 403, legacy: Y, embedToken: 403, sessionJwt: 403, dashboardAdmin: Y, dashboardCatalog: 403 },
+  "POST /payment-links": {
+    secret: Y,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: Y,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /payment-links": {
+    secret: Y,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: Y,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /payment-links/{id}": {
+    secret: Y,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: Y,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "POST /checkout-sessions": {
+    secret: Y,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: Y,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "POST /checkout-sessions/{id}/payments": {
+    secret: Y,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: Y,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /checkout-sessions": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: Y,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /checkout-sessions/{id}": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: Y,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
 };
 
 beforeAll(async () => {
-  for (const name of ["secret", "secretScoped", "restricted", "restrictedNoTokens", "publishable", "legacy"] as const) creds[name] = { token: team.keys[name] };
+  for (const name of ["secret", "secretScoped", "restricted", "restrictedNoTokens", "publishable", "legacy"] as const)
+    creds[name] = { token: team.keys[name] };
   const embed = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "matrix-co" }, ttlSeconds: 900 } });
-  const jwt = await t.call("POST", "/access-tokens", { token: team.keys.secret, body: { company: { id: "matrix-co" }, user: { email: "u@matrix.test" } } });
+  const jwt = await t.call("POST", "/access-tokens", {
+    token: team.keys.secret,
+    body: { company: { id: "matrix-co" }, user: { email: "u@matrix.test" } },
+  });
   creds.embedToken = { token: embed.body.token };
   creds.sessionJwt = { token: jwt.body.token };
   creds.dashboardAdmin = { cookie: `be_session=${team.dashboardAdmin}` };
@@ -137,14 +395,16 @@ describe("401: missing or invalid credentials", () => {
   };
 
   test("no Authorization header -> missing_credentials", () => expect401({}, "missing_credentials"));
-  test("a non-Bearer scheme -> invalid_credentials", () => expect401({ headers: { authorization: `Basic ${team.keys.secret}` } }, "invalid_credentials"));
+  test("a non-Bearer scheme -> invalid_credentials", () =>
+    expect401({ headers: { authorization: `Basic ${team.keys.secret}` } }, "invalid_credentials"));
   test("an unknown key of a valid shape -> invalid_credentials", () => expect401({ token: `sk_test_${"A".repeat(40)}` }, "invalid_credentials"));
   test("garbage -> invalid_credentials", () => expect401({ token: "hello" }, "invalid_credentials"));
   test("a real key with its environment segment changed -> invalid_credentials", () =>
     expect401({ token: team.keys.secret.replace("sk_test_", "sk_live_") }, "invalid_credentials"));
   test("a real key with its type segment changed -> invalid_credentials", () =>
     expect401({ token: team.keys.secret.replace("sk_test_", "rk_test_") }, "invalid_credentials"));
-  test("a tampered embed token -> invalid_credentials", () => expect401({ token: creds.embedToken!.token!.slice(0, -2) + "xx" }, "invalid_credentials"));
+  test("a tampered embed token -> invalid_credentials", () =>
+    expect401({ token: creds.embedToken!.token!.slice(0, -2) + "xx" }, "invalid_credentials"));
   test("a JWT with alg none -> invalid_credentials", () => {
     const [, payload] = creds.sessionJwt!.token!.split(".");
     const none = `${btoa(JSON.stringify({ alg: "none", typ: "JWT" })).replace(/=+$/, "")}.${payload}.`;
@@ -190,7 +450,11 @@ describe("401: missing or invalid credentials", () => {
   });
 
   test("an expired dashboard session -> expired_credentials", async () => {
-    const s = await createDashboardSession(t.db.sql, { teamId: team.teamId, environment: "development", userEmail: "x@test.dev", roles: ["admin"], ttlHours: 1 }, t.clock.now());
+    const s = await createDashboardSession(
+      t.db.sql,
+      { teamId: team.teamId, environment: "development", userEmail: "x@test.dev", roles: ["admin"], ttlHours: 1 },
+      t.clock.now(),
+    );
     t.clock.advance(3_600_001);
     try {
       await expect401({ cookie: `be_session=${s.session}` }, "expired_credentials");
@@ -220,7 +484,14 @@ describe("signed but malformed embed tokens", () => {
   test("a correctly signed token without a numeric exp is refused, not immortal", async () => {
     const { signEmbedToken } = await import("../../src/auth/tokens");
     const minted = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "matrix-co" } } });
-    const claims = { jti: "tok_x", teamId: team.teamId, environment: "development", companyId: minted.body.companyId, issuedByKeyId: team.keyIds.secret, exp: "never" };
+    const claims = {
+      jti: "tok_x",
+      teamId: team.teamId,
+      environment: "development",
+      companyId: minted.body.companyId,
+      issuedByKeyId: team.keyIds.secret,
+      exp: "never",
+    };
     const forged = signEmbedToken(t.config.tokenSigningSecret, claims as never);
     const res = await t.call("GET", "/companies", { token: forged });
     expect(res.status).toBe(401);
@@ -231,7 +502,14 @@ describe("signed but malformed embed tokens", () => {
     const { signEmbedToken } = await import("../../src/auth/tokens");
     const { createTeamFixture: makeTeam } = await import("../helpers/fixtures");
     const other = await makeTeam(t, "Issuer mismatch");
-    const claims = { jti: "tok_y", teamId: team.teamId, environment: "development" as const, companyId: "comp_x", issuedByKeyId: other.keyIds.secret!, exp: Math.floor(t.clock.now() / 1000) + 600 };
+    const claims = {
+      jti: "tok_y",
+      teamId: team.teamId,
+      environment: "development" as const,
+      companyId: "comp_x",
+      issuedByKeyId: other.keyIds.secret!,
+      exp: Math.floor(t.clock.now() / 1000) + 600,
+    };
     const res = await t.call("GET", "/companies", { token: signEmbedToken(t.config.tokenSigningSecret, claims) });
     expect(res.status).toBe(401);
   });

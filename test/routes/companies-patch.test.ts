@@ -23,14 +23,19 @@ const otherPlan = await createPlan(sql, { teamId: other.teamId, environment: "de
 /** A fresh company (through the real upsert path), returning its comp_ id and external id. */
 async function newCompany(token = team.keys.secret, traits: Record<string, unknown> = { seats: 10, region: "eu", limits: { api: 5 } }) {
   const externalId = `co-${randomToken(8)}`;
-  const res = await t.call("POST", "/api-keys/tokens", { token, body: { company: { id: externalId, name: "Acme", email: `${externalId}@acme.test`, traits } } });
+  const res = await t.call("POST", "/api-keys/tokens", {
+    token,
+    body: { company: { id: externalId, name: "Acme", email: `${externalId}@acme.test`, traits } },
+  });
   expect(res.status).toBe(201);
   return { id: res.body.companyId as string, externalId };
 }
-const patch = (id: string, body: unknown, token = team.keys.secret, headers?: Record<string, string>) => t.call("PATCH", `/companies/${id}`, { token, body, headers });
+const patch = (id: string, body: unknown, token = team.keys.secret, headers?: Record<string, string>) =>
+  t.call("PATCH", `/companies/${id}`, { token, body, headers });
 const row = async (id: string) =>
   (await sql`select name, traits, active_plan_id, active_add_on_ids, billing_anchor from companies where id = ${id}`)[0];
-const audits = (id: string) => sql`select actor_kind, actor_id, action, resource_type, request_id, details from audit_log where resource_id = ${id} and action = 'company.update' order by seq`;
+const audits = (id: string) =>
+  sql`select actor_kind, actor_id, action, resource_type, request_id, details from audit_log where resource_id = ${id} and action = 'company.update' order by seq`;
 
 describe("PATCH /companies/{id} 200", () => {
   test("by our id: returns {data: Company} with every field", async () => {
@@ -141,7 +146,14 @@ describe("PATCH /companies/{id} 200", () => {
     const res = await patch(c.id, { name: "Audited", traits: { region: null } }, team.keys.legacy, { "x-request-id": rid });
     expect(res.status).toBe(200);
     expect([...(await audits(c.id))]).toEqual([
-      { actor_kind: "legacy", actor_id: team.keyIds.legacy, action: "company.update", resource_type: "company", request_id: rid, details: { set: { name: "Audited", traits: { region: null } } } },
+      {
+        actor_kind: "legacy",
+        actor_id: team.keyIds.legacy,
+        action: "company.update",
+        resource_type: "company",
+        request_id: rid,
+        details: { set: { name: "Audited", traits: { region: null } } },
+      },
     ]);
     const viaDashboard = await t.call("PATCH", `/companies/${c.id}`, { cookie: `be_session=${team.dashboardAdmin}`, body: { name: "Dashboard" } });
     expect(viaDashboard.status).toBe(200);
@@ -170,8 +182,16 @@ describe("PATCH /companies/{id} 400", () => {
     ["an unknown activePlanId", () => ({ activePlanId: "plan_nope" }), { "body.activePlanId": "No plan plan_nope" }],
     ["another team's plan", () => ({ activePlanId: otherPlan.id }), { "body.activePlanId": `No plan ${otherPlan.id}` }],
     ["a plan of the other environment", () => ({ activePlanId: livePlan.id }), { "body.activePlanId": `No plan ${livePlan.id}` }],
-    ["unknown add-on ids", () => ({ activeAddOnIds: [addOnA.id, "plan_x", otherPlan.id] }), { "body.activeAddOnIds": `No plan plan_x, ${otherPlan.id}` }],
-    ["a bad plan and bad add-ons together", () => ({ activePlanId: "plan_a", activeAddOnIds: ["plan_b"] }), { "body.activePlanId": "No plan plan_a", "body.activeAddOnIds": "No plan plan_b" }],
+    [
+      "unknown add-on ids",
+      () => ({ activeAddOnIds: [addOnA.id, "plan_x", otherPlan.id] }),
+      { "body.activeAddOnIds": `No plan plan_x, ${otherPlan.id}` },
+    ],
+    [
+      "a bad plan and bad add-ons together",
+      () => ({ activePlanId: "plan_a", activeAddOnIds: ["plan_b"] }),
+      { "body.activePlanId": "No plan plan_a", "body.activeAddOnIds": "No plan plan_b" },
+    ],
     ["an empty name", () => ({ name: "" }), { "body.name": expect.any(String) }],
     ["a name of only whitespace", () => ({ name: " \t " }), { "body.name": "Expected a string of 1 to 200 characters, not all whitespace" }],
     ["traits that are a string", () => ({ traits: "seats=5" }), { "body.traits": "Expected object" }],

@@ -36,7 +36,11 @@ async function accepted(companyId: string) {
 describe("800 concurrent consumes against a quota of 500", () => {
   test("one instance: exactly 500 succeed", async () => {
     const companyId = await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "race-one", catalog.planId);
-    const results = await Promise.all(Array.from({ length: 800 }, () => t.call("POST", "/usage/consume", { token: team.keys.secret, body: { company: "race-one", feature: "api-calls" } })));
+    const results = await Promise.all(
+      Array.from({ length: 800 }, () =>
+        t.call("POST", "/usage/consume", { token: team.keys.secret, body: { company: "race-one", feature: "api-calls" } }),
+      ),
+    );
     expect(statuses(results)).toEqual({ "200": 500, "429 limit_reached": 300 });
     expect(await used(companyId)).toBe(500);
     expect(await accepted(companyId)).toBe(500);
@@ -45,7 +49,12 @@ describe("800 concurrent consumes against a quota of 500", () => {
   test("two instances on one database: exactly 500 succeed", async () => {
     const companyId = await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "race-two", catalog.planId);
     const results = await Promise.all(
-      Array.from({ length: 800 }, (_, i) => (i % 2 === 0 ? t.call : peer.call)("POST", "/usage/consume", { token: team.keys.secret, body: { company: "race-two", feature: "api-calls" } })),
+      Array.from({ length: 800 }, (_, i) =>
+        (i % 2 === 0 ? t.call : peer.call)("POST", "/usage/consume", {
+          token: team.keys.secret,
+          body: { company: "race-two", feature: "api-calls" },
+        }),
+      ),
     );
     expect(statuses(results)).toEqual({ "200": 500, "429 limit_reached": 300 });
     expect(await used(companyId)).toBe(500);
@@ -54,7 +63,9 @@ describe("800 concurrent consumes against a quota of 500", () => {
   test("track events through POST /events on two instances: exactly 500 succeed", async () => {
     const companyId = await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "race-events", catalog.planId);
     const body = { event_type: "track", name: "api-calls", company: { id: "race-events" } };
-    const results = await Promise.all(Array.from({ length: 800 }, (_, i) => (i % 2 === 0 ? t.call : peer.call)("POST", "/events", { token: team.keys.legacy, body })));
+    const results = await Promise.all(
+      Array.from({ length: 800 }, (_, i) => (i % 2 === 0 ? t.call : peer.call)("POST", "/events", { token: team.keys.legacy, body })),
+    );
     expect(statuses(results)).toEqual({ "200": 500, "429 limit_reached": 300 });
     expect(await used(companyId)).toBe(500);
     expect(await accepted(companyId)).toBe(500);
@@ -63,7 +74,12 @@ describe("800 concurrent consumes against a quota of 500", () => {
   test("credits: 800 concurrent uses at 2 credits against 1000 credits, on two instances: exactly 500 succeed", async () => {
     const companyId = await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "race-credits", catalog.planId, 1000n);
     const results = await Promise.all(
-      Array.from({ length: 800 }, (_, i) => (i % 2 === 0 ? t.call : peer.call)("POST", "/usage/consume", { token: team.keys.secret, body: { company: "race-credits", feature: "ai-tokens" } })),
+      Array.from({ length: 800 }, (_, i) =>
+        (i % 2 === 0 ? t.call : peer.call)("POST", "/usage/consume", {
+          token: team.keys.secret,
+          body: { company: "race-credits", feature: "ai-tokens" },
+        }),
+      ),
     );
     expect(statuses(results)).toEqual({ "200": 500, "402 insufficient_credits": 300 });
     const [left] = await t.db.sql`select sum(remaining)::int as n from credit_grants where company_id = ${companyId}`;
@@ -73,7 +89,9 @@ describe("800 concurrent consumes against a quota of 500", () => {
   test("retries of one idempotency key on two instances at once count once", async () => {
     const companyId = await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "race-idem", catalog.planId);
     const body = { company: "race-idem", feature: "api-calls", idempotencyKey: "same-on-both" };
-    const results = await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? t.call : peer.call)("POST", "/usage/consume", { token: team.keys.secret, body })));
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? t.call : peer.call)("POST", "/usage/consume", { token: team.keys.secret, body })),
+    );
     expect(statuses(results)).toEqual({ "200": 40 });
     expect(new Set(results.map((r) => r.body.data.eventId)).size).toBe(1);
     expect(await used(companyId)).toBe(1);

@@ -13,8 +13,10 @@ const team = await createTeamFixture(t);
 const company = { id: "encoding-co" };
 
 const mintEmbed = async () => (await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company } })).body.token as string;
-const mintJwt = async () => (await t.call("POST", "/access-tokens", { token: team.keys.secret, body: { company, user: { email: "u@encoding.test" } } })).body.token as string;
-const entitlements = (options: { token?: string; cookie?: string; headers?: Record<string, string> }) => t.call("GET", `/entitlements?company=${company.id}`, options);
+const mintJwt = async () =>
+  (await t.call("POST", "/access-tokens", { token: team.keys.secret, body: { company, user: { email: "u@encoding.test" } } })).body.token as string;
+const entitlements = (options: { token?: string; cookie?: string; headers?: Record<string, string> }) =>
+  t.call("GET", `/entitlements?company=${company.id}`, options);
 
 const REFUSED = { status: 401, code: "invalid_credentials" };
 const statusAndCode = async (options: { token?: string }) => {
@@ -28,7 +30,10 @@ async function expectRefused(options: { token?: string; cookie?: string; headers
   expect(res.body).toEqual({ error: expect.any(String), code: "invalid_credentials" });
 }
 
-for (const [kind, mint] of [["a be_tok_ embed token", mintEmbed], ["a session JWT", mintJwt]] as const) {
+for (const [kind, mint] of [
+  ["a be_tok_ embed token", mintEmbed],
+  ["a session JWT", mintJwt],
+] as const) {
   describe(`GET /entitlements with ${kind}`, () => {
     test("200 as minted (the control)", async () => {
       expect((await entitlements({ token: await mint() })).status).toBe(200);

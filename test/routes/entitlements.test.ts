@@ -25,11 +25,23 @@ describe("GET /check", () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       data: {
-        companyId, featureId: catalog.features.apiCalls, featureKey: "api-calls", featureType: "event",
-        access: true, reason: "within_limit", kind: "quota", source: "plan", planId: catalog.planId,
-        limit: 5, used: 2, remaining: 3, period: "month",
-        periodStart: "2026-03-10T12:00:00.000Z", periodEnd: "2026-04-10T12:00:00.000Z",
-        creditsPerUse: null, creditBalance: null,
+        companyId,
+        featureId: catalog.features.apiCalls,
+        featureKey: "api-calls",
+        featureType: "event",
+        access: true,
+        reason: "within_limit",
+        kind: "quota",
+        source: "plan",
+        planId: catalog.planId,
+        limit: 5,
+        used: 2,
+        remaining: 3,
+        period: "month",
+        periodStart: "2026-03-10T12:00:00.000Z",
+        periodEnd: "2026-04-10T12:00:00.000Z",
+        creditsPerUse: null,
+        creditBalance: null,
       },
     });
   });
@@ -41,7 +53,12 @@ describe("GET /check", () => {
     const saved = t.clock.now();
     t.clock.set(Date.UTC(2026, 3, 10, 12)); // the anchor's day next month
     try {
-      expect((await check("check-reset", "api-calls")).body.data).toMatchObject({ access: true, used: 0, remaining: 5, periodStart: "2026-04-10T12:00:00.000Z" });
+      expect((await check("check-reset", "api-calls")).body.data).toMatchObject({
+        access: true,
+        used: 0,
+        remaining: 5,
+        periodStart: "2026-04-10T12:00:00.000Z",
+      });
       expect((await consume({ company: "check-reset", feature: "api-calls" })).status).toBe(200);
     } finally {
       t.clock.set(saved);
@@ -50,9 +67,19 @@ describe("GET /check", () => {
 
   test("credits: balance and cost; access false when the balance is short", async () => {
     await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "check-credits", catalog.planId, 3n);
-    expect((await check("check-credits", "ai-tokens")).body.data).toMatchObject({ access: true, reason: "credits_available", kind: "credit", creditsPerUse: "2", creditBalance: "3" });
+    expect((await check("check-credits", "ai-tokens")).body.data).toMatchObject({
+      access: true,
+      reason: "credits_available",
+      kind: "credit",
+      creditsPerUse: "2",
+      creditBalance: "3",
+    });
     await consume({ company: "check-credits", feature: "ai-tokens" });
-    expect((await check("check-credits", "ai-tokens")).body.data).toMatchObject({ access: false, reason: "insufficient_credits", creditBalance: "1" });
+    expect((await check("check-credits", "ai-tokens")).body.data).toMatchObject({
+      access: false,
+      reason: "insufficient_credits",
+      creditBalance: "1",
+    });
   });
 
   test("boolean, switched off, trait, not in plan", async () => {
@@ -82,7 +109,8 @@ describe("GET /check", () => {
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ error: "Validation failed", details: { "query.quantity": "Expected an integer from 1 to 1000000" } });
     }
-    for (const quantity of ["1000000", "007"]) expect((await t.call("GET", `/check?company=check-qty&feature=api-calls&quantity=${quantity}`, { token: sk })).status).toBe(200);
+    for (const quantity of ["1000000", "007"])
+      expect((await t.call("GET", `/check?company=check-qty&feature=api-calls&quantity=${quantity}`, { token: sk })).status).toBe(200);
   });
 
   test("missing feature or company is a 400 naming the field", async () => {
@@ -98,7 +126,13 @@ describe("GET /check", () => {
     const companyId = await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "check-addon", catalog.planId);
     const patched = await t.call("PATCH", `/companies/${companyId}`, { token: sk, body: { activeAddOnIds: [catalog.addOnId] } });
     expect(patched.status).toBe(200);
-    expect((await check("check-addon", "exports")).body.data).toMatchObject({ access: true, source: "add_on", planId: catalog.addOnId, limit: 3, period: "day" });
+    expect((await check("check-addon", "exports")).body.data).toMatchObject({
+      access: true,
+      source: "add_on",
+      planId: catalog.addOnId,
+      limit: 3,
+      period: "day",
+    });
     await setOverride(t.db.sql, tenant, { company: companyId, featureId: catalog.features.beta, kind: "boolean", enabled: true });
     t.deps.entitlements.companyChanged(tenant, companyId); // the CLI runs in another process: its notice arrives by NOTIFY
     expect((await check("check-addon", "beta")).body.data).toMatchObject({ access: true, source: "override", planId: null });
@@ -135,7 +169,9 @@ describe("a company with very many credit lots", () => {
     expect(res.status).toBe(200);
     expect(res.body.data.creditBalance).toBe("399999994");
     expect((await check("many-lots-co", "ai-tokens")).body.data.creditBalance).toBe("399999994");
-    const [stored] = await t.db.sql<{ remaining: string }[]>`select sum(remaining)::text as remaining from credit_grants where company_id = ${companyId}`;
+    const [stored] = await t.db.sql<
+      { remaining: string }[]
+    >`select sum(remaining)::text as remaining from credit_grants where company_id = ${companyId}`;
     expect(stored!.remaining).toBe("399999994");
     const deadline = Date.now() + 1_000;
     while ((await peerBalance()) !== "399999994" && Date.now() < deadline) await Bun.sleep(20);
@@ -150,8 +186,18 @@ describe("GET /entitlements", () => {
     expect(res.status).toBe(200);
     expect(res.body.data.companyId).toBe(companyId);
     expect(res.body.data.planId).toBe(catalog.planId);
-    expect(res.body.data.features.map((f: { featureKey: string }) => f.featureKey)).toEqual(["ai-tokens", "api-calls", "beta", "bulk", "exports", "sso"]);
-    expect(res.body.data.features.find((f: { featureKey: string }) => f.featureKey === "ai-tokens")).toMatchObject({ access: true, creditBalance: "10" });
+    expect(res.body.data.features.map((f: { featureKey: string }) => f.featureKey)).toEqual([
+      "ai-tokens",
+      "api-calls",
+      "beta",
+      "bulk",
+      "exports",
+      "sso",
+    ]);
+    expect(res.body.data.features.find((f: { featureKey: string }) => f.featureKey === "ai-tokens")).toMatchObject({
+      access: true,
+      creditBalance: "10",
+    });
   });
 
   test("an unknown company is not an error, as for /check: every feature is off with reason company_not_found", async () => {
@@ -170,7 +216,14 @@ describe("POST /usage/consume", () => {
     await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "consume-co", catalog.planId);
     const ok = await consume({ company: "consume-co", feature: "api-calls", quantity: 4 });
     expect(ok.status).toBe(200);
-    expect(ok.body.data).toMatchObject({ access: true, used: 4, remaining: 1, consumed: 4, replayed: false, eventId: expect.stringMatching(/^evt_/) });
+    expect(ok.body.data).toMatchObject({
+      access: true,
+      used: 4,
+      remaining: 1,
+      consumed: 4,
+      replayed: false,
+      eventId: expect.stringMatching(/^evt_/),
+    });
     const tooMany = await consume({ company: "consume-co", feature: "api-calls", quantity: 2 });
     expect(tooMany.status).toBe(429);
     expect(tooMany.body).toEqual({ error: "Limit reached", code: "limit_reached" });
@@ -203,10 +256,16 @@ describe("POST /usage/consume", () => {
   test("idempotencyKey reused with another quantity or feature: 422, nothing consumed, never a made-up replay", async () => {
     await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "consume-reuse", catalog.planId);
     expect((await consume({ company: "consume-reuse", feature: "api-calls", idempotencyKey: "r-1" })).status).toBe(200);
-    for (const body of [{ feature: "api-calls", quantity: 7 }, { feature: "ai-tokens", quantity: 1 }]) {
+    for (const body of [
+      { feature: "api-calls", quantity: 7 },
+      { feature: "ai-tokens", quantity: 1 },
+    ]) {
       const res = await consume({ company: "consume-reuse", idempotencyKey: "r-1", ...body });
       expect(res.status).toBe(422);
-      expect(res.body).toEqual({ error: "idempotencyKey was already used for a different request", details: { "body.idempotencyKey": "First used for 'api-calls' with quantity 1" } });
+      expect(res.body).toEqual({
+        error: "idempotencyKey was already used for a different request",
+        details: { "body.idempotencyKey": "First used for 'api-calls' with quantity 1" },
+      });
     }
     expect((await check("consume-reuse", "api-calls")).body.data.used).toBe(1);
     // Two different requests with one key at once: one is used, the other refused.
@@ -265,7 +324,10 @@ describe("tenant and environment isolation", () => {
     }
     // Same feature key in the other tenant: the company is still unknown there.
     await createCatalogFixture(t, other.teamId);
-    expect((await t.call("GET", `/check?company=${companyId}&feature=api-calls`, { token: other.keys.secret })).body.data).toMatchObject({ access: false, reason: "company_not_found" });
+    expect((await t.call("GET", `/check?company=${companyId}&feature=api-calls`, { token: other.keys.secret })).body.data).toMatchObject({
+      access: false,
+      reason: "company_not_found",
+    });
     expect((await t.call("GET", `/check?company=iso-co&feature=api-calls`, { token: other.keys.secret })).body.data.reason).toBe("company_not_found");
     expect((await t.call("GET", `/events?companyId=${companyId}`, { cookie: `be_session=${other.dashboardAdmin}` })).body.count).toBe(0);
   });

@@ -7,7 +7,11 @@ const SHAPES = { error: "`{error}`", code: "`{error, code}`", details: "`{error,
 
 test("README.md lists every code of the table with its status and body shape, and no other", async () => {
   const readme = await Bun.file(new URL("../../README.md", import.meta.url)).text();
-  const rows = [...readme.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \| (`\{[^`]+\}`) \|/gm)].map(([, code, status, shape]) => [code, Number(status), shape]);
+  const rows = [...readme.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \| (`\{[^`]+\}`) \|/gm)].map(([, code, status, shape]) => [
+    code,
+    Number(status),
+    shape,
+  ]);
   expect(rows).toEqual(Object.entries(ERRORS).map(([code, kind]) => [code, kind.status, SHAPES[kind.shape]]));
 });
 
@@ -20,5 +24,10 @@ test("the OpenAPI document lists the table, and its code enum is exactly the cod
   const values = coded.enum ?? coded.anyOf.map((branch: { const: string }) => branch.const);
   expect([...values].sort()).toEqual([...CODED_ERROR_CODES].sort());
   expect(values).not.toContain("rate_limited");
-  expect(Object.keys(doc.paths["/api/v1/check"].get.responses["429"].headers)).toEqual(["Retry-After", "RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"]);
+  expect(Object.keys(doc.paths["/api/v1/check"].get.responses["429"].headers)).toEqual([
+    "Retry-After",
+    "RateLimit-Limit",
+    "RateLimit-Remaining",
+    "RateLimit-Reset",
+  ]);
 });

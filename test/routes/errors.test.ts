@@ -43,13 +43,20 @@ describe("400 {error, details} with field paths", () => {
     expect(res.body).toEqual({ error: "Validation failed", details: { "body.company": "At least one of id, wallet, email is required" } });
   });
   test("unknown body fields are ignored (documented), not stored", async () => {
-    const res = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "extra-field-co", shoeSize: 44 }, scope: "all" } });
+    const res = await t.call("POST", "/api-keys/tokens", {
+      token: team.keys.secret,
+      body: { company: { id: "extra-field-co", shoeSize: 44 }, scope: "all" },
+    });
     expect(res.status).toBe(201);
     const [row] = await t.db.sql`select traits from companies where external_id = 'extra-field-co'`;
     expect(row!.traits).toEqual({});
   });
   test("malformed JSON", async () => {
-    const res = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, rawBody: "{nope", headers: { "content-type": "application/json" } });
+    const res = await t.call("POST", "/api-keys/tokens", {
+      token: team.keys.secret,
+      rawBody: "{nope",
+      headers: { "content-type": "application/json" },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: "Malformed request body", details: { body: "Expected a valid JSON document" } });
   });
@@ -69,19 +76,46 @@ describe("400 {error, details} with field paths", () => {
     }
     let deep: Record<string, unknown> = { leaf: true };
     for (let i = 0; i < 40; i++) deep = { d: deep };
-    const nested = await t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "identify", company: { id: "nul-co" }, traits: deep } });
+    const nested = await t.call("POST", "/events", {
+      token: team.keys.legacy,
+      body: { event_type: "identify", company: { id: "nul-co" }, traits: deep },
+    });
     expect(nested.status).toBe(400);
     expect(Object.values(nested.body.details)).toEqual(["Nested more than 32 levels deep"]);
-    const [written] = await t.db.sql`select (select count(*)::int from companies where external_id = 'nul-co') + (select count(*)::int from users where external_id = 'nul-user') as n`;
+    const [written] = await t.db
+      .sql`select (select count(*)::int from companies where external_id = 'nul-co') + (select count(*)::int from users where external_id = 'nul-user') as n`;
     expect(written!.n).toBe(0);
   });
   test("numbers that would not be stored as sent (1e400, integers past 2^53) are a 400 and change nothing", async () => {
-    const companyId = (await t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "identify", company: { id: "big-number-co", traits: { seats: 5 } } } })).body.data.companyId;
+    const companyId = (
+      await t.call("POST", "/events", {
+        token: team.keys.legacy,
+        body: { event_type: "identify", company: { id: "big-number-co", traits: { seats: 5 } } },
+      })
+    ).body.data.companyId;
     const cases: [string, string, string, string, string][] = [
       ["PATCH", `/companies/${companyId}`, '{"traits":{"seats":1e400}}', "body.traits.seats", "Number out of range"],
-      ["POST", "/events", '{"event_type":"identify","company":{"id":"big-number-co","traits":{"seats":-1e400}}}', "body.company.traits.seats", "Number out of range"],
-      ["POST", "/events", '{"event_type":"identify","company":{"id":"big-number-co","traits":{"ref":9007199254740993}}}', "body.company.traits.ref", "Whole numbers of magnitude 2^53 or more may not be stored exactly: send them as strings"],
-      ["POST", "/events", '{"event_type":"identify","company":{"id":"big-number-co","traits":{"ref":1e300}}}', "body.company.traits.ref", "Whole numbers of magnitude 2^53 or more may not be stored exactly: send them as strings"],
+      [
+        "POST",
+        "/events",
+        '{"event_type":"identify","company":{"id":"big-number-co","traits":{"seats":-1e400}}}',
+        "body.company.traits.seats",
+        "Number out of range",
+      ],
+      [
+        "POST",
+        "/events",
+        '{"event_type":"identify","company":{"id":"big-number-co","traits":{"ref":9007199254740993}}}',
+        "body.company.traits.ref",
+        "Whole numbers of magnitude 2^53 or more may not be stored exactly: send them as strings",
+      ],
+      [
+        "POST",
+        "/events",
+        '{"event_type":"identify","company":{"id":"big-number-co","traits":{"ref":1e300}}}',
+        "body.company.traits.ref",
+        "Whole numbers of magnitude 2^53 or more may not be stored exactly: send them as strings",
+      ],
     ];
     for (const [method, path, rawBody, field, message] of cases) {
       const token = path === "/events" ? team.keys.legacy : team.keys.secret;
@@ -92,7 +126,11 @@ describe("400 {error, details} with field paths", () => {
     const [company] = await t.db.sql`select traits from companies where id = ${companyId}`;
     expect(company!.traits).toEqual({ seats: 5 });
     // The largest exact integer and ordinary fractions are stored as sent.
-    const ok = await t.call("POST", "/events", { token: team.keys.legacy, rawBody: '{"event_type":"identify","company":{"id":"big-number-co","traits":{"ref":9007199254740991,"ratio":0.25,"tiny":1.5e-300}}}', headers: { "content-type": "application/json" } });
+    const ok = await t.call("POST", "/events", {
+      token: team.keys.legacy,
+      rawBody: '{"event_type":"identify","company":{"id":"big-number-co","traits":{"ref":9007199254740991,"ratio":0.25,"tiny":1.5e-300}}}',
+      headers: { "content-type": "application/json" },
+    });
     expect(ok.status).toBe(200);
     const [stored] = await t.db.sql`select traits from companies where id = ${companyId}`;
     expect(stored!.traits).toEqual({ seats: 5, ref: 9007199254740991, ratio: 0.25, tiny: 1.5e-300 });
@@ -134,7 +172,11 @@ describe("credentials before input: 401 and 403 come before any 400 (spec, Authe
 describe("413 body limit", () => {
   test("a body over BODY_LIMIT_BYTES is refused before parsing", async () => {
     const body = JSON.stringify({ company: { id: "too-big", traits: { blob: "a".repeat(4000) } } });
-    const res = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, rawBody: body, headers: { "content-type": "application/json", "content-length": String(body.length) } });
+    const res = await t.call("POST", "/api-keys/tokens", {
+      token: team.keys.secret,
+      rawBody: body,
+      headers: { "content-type": "application/json", "content-length": String(body.length) },
+    });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ error: "Request body exceeds 2048 bytes" });
   });
@@ -142,7 +184,11 @@ describe("413 body limit", () => {
   test("the 413 is in the request log like any other answer, with its request id", async () => {
     t.logs.length = 0;
     const body = JSON.stringify({ blob: "a".repeat(4000) });
-    const res = await t.call("POST", "/events", { token: team.keys.legacy, rawBody: body, headers: { "content-type": "application/json", "x-request-id": "too-large-000001" } });
+    const res = await t.call("POST", "/events", {
+      token: team.keys.legacy,
+      rawBody: body,
+      headers: { "content-type": "application/json", "x-request-id": "too-large-000001" },
+    });
     expect(res.status).toBe(413);
     const lines = t.logs.map((l) => JSON.parse(l)).filter((l) => l.msg === "request");
     expect(lines).toEqual([expect.objectContaining({ requestId: "too-large-000001", method: "POST", path: "/api/v1/events", status: 413 })]);
@@ -162,7 +208,11 @@ describe("413 body limit", () => {
         expect(res.headers.get("x-request-id")).toMatch(/^req_/);
         expect(await res.json()).toEqual({ error: "Request body exceeds 2048 bytes" });
       }
-      const small = await fetch(url, { method: "POST", headers, body: chunked(JSON.stringify({ event_type: "identify", company: { id: "small-chunked" } })) });
+      const small = await fetch(url, {
+        method: "POST",
+        headers,
+        body: chunked(JSON.stringify({ event_type: "identify", company: { id: "small-chunked" } })),
+      });
       expect(small.status).toBe(200);
       const [created] = await t.db.sql`select count(*)::int as n from companies where external_id = 'too-big-socket'`;
       expect(created!.n).toBe(0);
@@ -193,7 +243,11 @@ describe("415: request bodies are JSON", () => {
     const handle = serverFetch(t.deps, t.app);
     const multipart = await handle(new Request("http://localhost/api/v1/payment-links", { method: "POST", headers: { cookie }, body: form }));
     expect(multipart.status).toBe(415);
-    const identify = await t.call("POST", "/events", { token: team.keys.legacy, headers: { "content-type": "application/x-www-form-urlencoded" }, rawBody: "event_type=identify&company[id]=form-co" });
+    const identify = await t.call("POST", "/events", {
+      token: team.keys.legacy,
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      rawBody: "event_type=identify&company[id]=form-co",
+    });
     expect(identify.status).toBe(415);
     const [after] = await t.db.sql`select (select count(*) from payment_links)::int as links, (select count(*) from companies)::int as companies`;
     expect(after).toEqual(before!);
@@ -235,7 +289,13 @@ describe("request log", () => {
     t.logger.flush();
     const lines = t.logs.map((l) => JSON.parse(l)).filter((l) => l.requestId === "log-check-000001");
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ msg: "request", method: "GET", path: "/api/v1/companies", status: 200, credential: { kind: "secret", id: team.keyIds.secret } });
+    expect(lines[0]).toMatchObject({
+      msg: "request",
+      method: "GET",
+      path: "/api/v1/companies",
+      status: 200,
+      credential: { kind: "secret", id: team.keyIds.secret },
+    });
     expect(t.logs.join("\n")).not.toContain(team.keys.secret);
   });
 });
@@ -249,13 +309,21 @@ describe("500 {error}", () => {
     const broken = createSql(t.db.url, { max: 1 });
     await broken.end();
     const app = createApp({ ...t.deps, sql: broken, logger });
-    const response = await app.handle(new Request("http://localhost/api/v1/companies", { headers: { authorization: `Bearer ${team.keys.secret}`, "x-request-id": "boom-request-0001" } }));
+    const response = await app.handle(
+      new Request("http://localhost/api/v1/companies", {
+        headers: { authorization: `Bearer ${team.keys.secret}`, "x-request-id": "boom-request-0001" },
+      }),
+    );
     expect(response.status).toBe(500);
     const body = await response.text();
     expect(JSON.parse(body)).toEqual({ error: "Internal server error" });
     expect(body).not.toContain("CONNECTION");
     logger.flush();
-    const logged = lines.join("").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const logged = lines
+      .join("")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     expect(logged.find((l) => l.msg === "unhandled error")?.requestId).toBe("boom-request-0001");
   });
 });

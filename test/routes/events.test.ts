@@ -86,7 +86,10 @@ describe("POST /events track: behaviour 2, boolean features", () => {
   test("trait feature: 429 until the company trait meets the rule", async () => {
     await createCompanyOnPlan(t, api, team.teamId, "trait-co", catalog.planId);
     expect((await track("trait-co", "bulk")).status).toBe(429);
-    const identify = await t.call("POST", "/events", { token: api, body: { event_type: "identify", company: { id: "trait-co", traits: { seats: 12 } } } });
+    const identify = await t.call("POST", "/events", {
+      token: api,
+      body: { event_type: "identify", company: { id: "trait-co", traits: { seats: 12 } } },
+    });
     expect(identify.status).toBe(200);
     expect((await track("trait-co", "bulk")).status).toBe(200);
   });
@@ -96,14 +99,22 @@ describe("POST /events identify: behaviour 3", () => {
   test("upserts company and user, merges traits, records no event and consumes nothing", async () => {
     const first = await t.call("POST", "/events", {
       token: api,
-      body: { event_type: "identify", company: { id: "ident-co", name: "Ident", traits: { tier: "gold", seats: 3 } }, user: { id: "u-1", email: "u1@ident.test" }, traits: { role: "admin" } },
+      body: {
+        event_type: "identify",
+        company: { id: "ident-co", name: "Ident", traits: { tier: "gold", seats: 3 } },
+        user: { id: "u-1", email: "u1@ident.test" },
+        traits: { role: "admin" },
+      },
     });
     expect(first.status).toBe(200);
     expect(first.body.ok).toBe(true);
     const { companyId, userId } = first.body.data;
     expect(companyId).toStartWith("comp_");
     expect(userId).toStartWith("user_");
-    const again = await t.call("POST", "/events", { token: api, body: { event_type: "identify", company: { id: "ident-co", traits: { seats: 4 } }, user: { email: "u1@ident.test" } } });
+    const again = await t.call("POST", "/events", {
+      token: api,
+      body: { event_type: "identify", company: { id: "ident-co", traits: { seats: 4 } }, user: { email: "u1@ident.test" } },
+    });
     expect(again.body.data).toEqual({ companyId, userId });
     const [company] = await t.db.sql`select traits from companies where id = ${companyId}`;
     expect(company!.traits).toEqual({ tier: "gold", seats: 4 });
@@ -114,7 +125,10 @@ describe("POST /events identify: behaviour 3", () => {
 
   test("identify of a metered feature's name still consumes nothing", async () => {
     const companyId = await createCompanyOnPlan(t, api, team.teamId, "ident-metered", catalog.planId);
-    const res = await t.call("POST", "/events", { token: api, body: { event_type: "identify", name: "api-calls", company: { id: "ident-metered" } } });
+    const res = await t.call("POST", "/events", {
+      token: api,
+      body: { event_type: "identify", name: "api-calls", company: { id: "ident-metered" } },
+    });
     expect(res.status).toBe(200);
     const rows = await t.db.sql`select * from usage_counters where company_id = ${companyId}`;
     expect(rows.length).toBe(0);
@@ -188,14 +202,23 @@ describe("POST /events idempotencyKey", () => {
     const long = await track("idem-emoji", "page_viewed", { idempotencyKey: "😀".repeat(129) });
     expect(long.status).toBe(400);
     expect(long.body).toEqual({ error: "Validation failed", details: { "body.idempotencyKey": "Expected 1 to 128 characters" } });
-    const consume = await t.call("POST", "/usage/consume", { token: team.keys.secret, body: { company: "idem-emoji", feature: "api-calls", idempotencyKey: "é".repeat(129) } });
+    const consume = await t.call("POST", "/usage/consume", {
+      token: team.keys.secret,
+      body: { company: "idem-emoji", feature: "api-calls", idempotencyKey: "é".repeat(129) },
+    });
     expect(consume.status).toBe(400);
   });
 
   test("the same key in two teams is two different events", async () => {
     const other = await createTeamFixture(t, "Other idem team");
-    const a = await t.call("POST", "/events", { token: api, body: { event_type: "track", name: "x", company: { id: "k-co" }, idempotencyKey: "shared" } });
-    const b = await t.call("POST", "/events", { token: other.keys.legacy, body: { event_type: "track", name: "x", company: { id: "k-co" }, idempotencyKey: "shared" } });
+    const a = await t.call("POST", "/events", {
+      token: api,
+      body: { event_type: "track", name: "x", company: { id: "k-co" }, idempotencyKey: "shared" },
+    });
+    const b = await t.call("POST", "/events", {
+      token: other.keys.legacy,
+      body: { event_type: "track", name: "x", company: { id: "k-co" }, idempotencyKey: "shared" },
+    });
     expect(a.status).toBe(200);
     expect(b.status).toBe(200);
     expect(a.body.data.companyId).not.toBe(b.body.data.companyId);
@@ -206,7 +229,8 @@ describe("POST /events and /usage/consume: an idempotencyKey is one company's", 
   test("the same key from two companies' embed tokens is two uses; neither answer names the other company", async () => {
     const acme = await createCompanyOnPlan(t, api, team.teamId, "idem-acme", catalog.planId);
     const globex = await createCompanyOnPlan(t, api, team.teamId, "idem-globex", catalog.planId);
-    const tokenOf = async (id: string) => (await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id } } })).body.token;
+    const tokenOf = async (id: string) =>
+      (await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id } } })).body.token;
     const body = { event_type: "track", name: "api-calls", idempotencyKey: "shared-across-companies" };
     const a = await t.call("POST", "/events", { token: await tokenOf("idem-acme"), body });
     const g = await t.call("POST", "/events", { token: await tokenOf("idem-globex"), body });
@@ -234,7 +258,8 @@ describe("POST /events and /usage/consume: an idempotencyKey is one company's", 
 describe("POST /events tenant isolation", () => {
   test("another team's comp_ id is 400 No company, whether or not that team's company is cached; nothing is written", async () => {
     const other = await createTeamFixture(t, "Other company team");
-    const theirs = (await t.call("POST", "/events", { token: other.keys.legacy, body: { event_type: "identify", company: { id: "their-co" } } })).body.data.companyId;
+    const theirs = (await t.call("POST", "/events", { token: other.keys.legacy, body: { event_type: "identify", company: { id: "their-co" } } })).body
+      .data.companyId;
     // Their company is now in this instance's cache (under their tenant); ours must not see it.
     expect((await t.call("GET", `/entitlements?company=${theirs}`, { token: other.keys.secret })).status).toBe(200);
     const before = await countEvents("true");
@@ -276,7 +301,8 @@ describe("POST /events validation", () => {
     const res = await t.call("POST", "/events", { token: api, body });
     expect(res.status).toBe(400);
     expect(res.body.details).toEqual({ [field]: "Expected a string of 1 to 200 characters, not all whitespace" });
-    const [written] = await t.db.sql`select count(*)::int as n from companies where team_id = ${team.teamId} and (external_id = 'blank-keys-co' or trim(external_id) = '')`;
+    const [written] = await t.db
+      .sql`select count(*)::int as n from companies where team_id = ${team.teamId} and (external_id = 'blank-keys-co' or trim(external_id) = '')`;
     expect(written!.n).toBe(0);
   });
 });
@@ -329,25 +355,36 @@ describe("POST /events with an embed token: the company is the server's to descr
     ]) {
       const res = await t.call("POST", "/events", { token, body });
       expect(res.status).toBe(403);
-      expect(res.body).toEqual({ error: "An embed token cannot change its company's name, wallet, email or traits: send them from your server", code: "wrong_credential_kind" });
+      expect(res.body).toEqual({
+        error: "An embed token cannot change its company's name, wallet, email or traits: send them from your server",
+        code: "wrong_credential_kind",
+      });
     }
     const [after] = await t.db.sql`select name, email, wallet_address, traits::text, last_seen_at from companies where id = ${companyId}`;
     expect(after).toEqual(before!);
     expect(await countEvents("company_id = $2", companyId)).toBe(eventsBefore);
     expect(await bulk()).toBe(false);
     // An empty traits object describes nothing: it is not refused, and the traits stay as they were.
-    for (const body of [{ event_type: "identify", traits: {} }, { event_type: "identify", company: { id: "embed-facts-co", traits: {} } }]) {
+    for (const body of [
+      { event_type: "identify", traits: {} },
+      { event_type: "identify", company: { id: "embed-facts-co", traits: {} } },
+    ]) {
       expect((await t.call("POST", "/events", { token, body })).status).toBe(200);
     }
     const [unchanged] = await t.db.sql`select traits::text from companies where id = ${companyId}`;
     expect(unchanged!.traits).toBe(before!.traits);
     // Its user's traits are the browser's to send, top-level ones included; the company's server key still sets its traits.
-    const userToken = (await t.call("POST", "/access-tokens", { token: team.keys.secret, body: { company: { id: "embed-facts-co" }, user: { id: "facts-user" } } })).body.token;
+    const userToken = (
+      await t.call("POST", "/access-tokens", { token: team.keys.secret, body: { company: { id: "embed-facts-co" }, user: { id: "facts-user" } } })
+    ).body.token;
     const own = await t.call("POST", "/events", { token: userToken, body: { event_type: "identify", traits: { theme: "dark" } } });
     expect(own.status).toBe(200);
     const [user] = await t.db.sql`select traits from users where id = ${own.body.data.userId}`;
     expect(user!.traits).toEqual({ theme: "dark" });
-    expect((await t.call("POST", "/events", { token: api, body: { event_type: "identify", company: { id: "embed-facts-co", traits: { seats: 12 } } } })).status).toBe(200);
+    expect(
+      (await t.call("POST", "/events", { token: api, body: { event_type: "identify", company: { id: "embed-facts-co", traits: { seats: 12 } } } }))
+        .status,
+    ).toBe(200);
     expect(await bulk()).toBe(true);
   });
 });
@@ -356,7 +393,10 @@ describe("POST /events with an embed token: users", () => {
   test("a user of another company is 403 wrong_company, by any of their keys, and is left as it was", async () => {
     await createCompanyOnPlan(t, api, team.teamId, "embed-users-co", catalog.planId);
     await createCompanyOnPlan(t, api, team.teamId, "embed-victim-co", catalog.planId);
-    const victim = await t.call("POST", "/events", { token: api, body: { event_type: "identify", company: { id: "embed-victim-co" }, user: { id: "victim-user", email: "victim@corp.test", name: "Victim" } } });
+    const victim = await t.call("POST", "/events", {
+      token: api,
+      body: { event_type: "identify", company: { id: "embed-victim-co" }, user: { id: "victim-user", email: "victim@corp.test", name: "Victim" } },
+    });
     const token = (await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "embed-users-co" } } })).body.token;
     const [before] = await t.db.sql`select name, traits::text, last_seen_at from users where id = ${victim.body.data.userId}`;
     for (const body of [
@@ -377,7 +417,10 @@ describe("POST /events with an embed token: users", () => {
 
   test("its own company's users and new users are fine; a new one joins the token's company", async () => {
     const companyId = await createCompanyOnPlan(t, api, team.teamId, "embed-own-users-co", catalog.planId);
-    await t.call("POST", "/events", { token: api, body: { event_type: "identify", company: { id: "embed-own-users-co" }, user: { id: "member-user" } } });
+    await t.call("POST", "/events", {
+      token: api,
+      body: { event_type: "identify", company: { id: "embed-own-users-co" }, user: { id: "member-user" } },
+    });
     const token = (await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "embed-own-users-co" } } })).body.token;
     const member = await t.call("POST", "/events", { token, body: { event_type: "identify", user: { id: "member-user", name: "Member" } } });
     expect(member.status).toBe(200);
@@ -390,7 +433,8 @@ describe("POST /events with an embed token: users", () => {
 
 describe("POST /events: a refused track writes nothing about who it is about", () => {
   const snapshot = async () => {
-    const companies = await t.db.sql`select id, external_id, wallet_address, traits::text, last_seen_at from companies where team_id = ${team.teamId} order by id`;
+    const companies = await t.db
+      .sql`select id, external_id, wallet_address, traits::text, last_seen_at from companies where team_id = ${team.teamId} order by id`;
     const users = await t.db.sql`select id, external_id, email, traits::text, last_seen_at from users where team_id = ${team.teamId} order by id`;
     const links = await t.db.sql`select company_id, user_id from company_memberships where team_id = ${team.teamId} order by 1, 2`;
     return JSON.stringify({ companies, users, links });
@@ -425,7 +469,8 @@ describe("POST /events: a refused track writes nothing about who it is about", (
     expect(res.status).toBe(200);
     const [company] = await t.db.sql`select traits from companies where id = ${companyId}`;
     expect(company!.traits).toMatchObject({ tier: "gold" });
-    const [link] = await t.db.sql`select m.company_id from company_memberships m join users u on u.id = m.user_id where u.external_id = 'accepted-user'`;
+    const [link] = await t.db
+      .sql`select m.company_id from company_memberships m join users u on u.id = m.user_id where u.external_id = 'accepted-user'`;
     expect(link!.company_id).toBe(companyId);
     expect(res.body.data.userId).toStartWith("user_");
   });
@@ -443,7 +488,15 @@ describe("GET /events", () => {
     expect(res.body.count).toBe(2);
     expect(res.body.nextCursor).toBeNull();
     expect(res.body.data.map((e: { name: string }) => e.name)).toEqual(["second", "first"]);
-    expect(res.body.data[0]).toEqual({ id: expect.stringMatching(/^evt_/), eventType: "track", name: "second", companyId, userId: null, traits: { n: 2 }, sentAt: expect.any(String) });
+    expect(res.body.data[0]).toEqual({
+      id: expect.stringMatching(/^evt_/),
+      eventType: "track",
+      name: "second",
+      companyId,
+      userId: null,
+      traits: { n: 2 },
+      sentAt: expect.any(String),
+    });
     const identify = await t.call("GET", `/events?companyId=${companyId}&eventType=identify`, { cookie });
     expect(identify.body).toEqual({ data: [], count: 0, nextCursor: null });
     const paged = await t.call("GET", `/events?companyId=${companyId}&limit=1`, { cookie });
@@ -473,7 +526,8 @@ describe("company details on events and access tokens", () => {
     const body = { event_type: "identify", company: { id: "facts-co", name: "Facts Co", traits: { seats: 3 } } };
     expect((await t.call("POST", "/events", { token: api, body })).status).toBe(200);
     const cached = await t.deps.entitlements.company(tenant, "facts-co");
-    for (let i = 0; i < 3; i++) expect((await track("facts-co", "page_viewed", { company: { id: "facts-co", name: "Facts Co", traits: { seats: 3 } } })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await track("facts-co", "page_viewed", { company: { id: "facts-co", name: "Facts Co", traits: { seats: 3 } } })).status).toBe(200);
     await Bun.sleep(200); // time for a notice, had one been sent
     expect(t.deps.entitlements.company(tenant, "facts-co")).toBe(cached!);
   });
@@ -493,7 +547,10 @@ describe("company details on events and access tokens", () => {
   test("minting an access token with new traits changes the next check at once", async () => {
     await createCompanyOnPlan(t, api, team.teamId, "facts-token-co", catalog.planId);
     expect(await checkBulk(t.call, "facts-token-co")).toBe(false);
-    const minted = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "facts-token-co", traits: { seats: 12 } } } });
+    const minted = await t.call("POST", "/api-keys/tokens", {
+      token: team.keys.secret,
+      body: { company: { id: "facts-token-co", traits: { seats: 12 } } },
+    });
     expect(minted.status).toBe(201);
     expect(await checkBulk(t.call, "facts-token-co")).toBe(true);
   });

@@ -16,11 +16,20 @@ const sql = t.db.sql;
 
 const uniqueKey = (prefix: string) => `${prefix}-${randomToken(8).toLowerCase()}`;
 const newFeature = (input: { featureType?: string; eventKey?: string; name?: string } = {}, tenant = dev) =>
-  createFeature(sql, tenant, { name: input.name ?? "Exports", featureKey: uniqueKey("exports"), featureType: input.featureType ?? "event", eventKey: input.eventKey, icon: "download", description: "CSV exports" });
-const put = (id: string, body: unknown, token = team.keys.secret, headers?: Record<string, string>) => t.call("PUT", `/features/${id}`, { token, body, headers });
+  createFeature(sql, tenant, {
+    name: input.name ?? "Exports",
+    featureKey: uniqueKey("exports"),
+    featureType: input.featureType ?? "event",
+    eventKey: input.eventKey,
+    icon: "download",
+    description: "CSV exports",
+  });
+const put = (id: string, body: unknown, token = team.keys.secret, headers?: Record<string, string>) =>
+  t.call("PUT", `/features/${id}`, { token, body, headers });
 const del = (id: string, token = team.keys.secret, headers?: Record<string, string>) => t.call("DELETE", `/features/${id}`, { token, headers });
 const row = async (id: string) => (await sql`select name, feature_type, event_key, icon, description from features where id = ${id}`)[0];
-const audits = (id: string) => sql`select actor_kind, actor_id, action, resource_type, request_id, details from audit_log where resource_id = ${id} and action <> 'feature.create' order by seq`;
+const audits = (id: string) =>
+  sql`select actor_kind, actor_id, action, resource_type, request_id, details from audit_log where resource_id = ${id} and action <> 'feature.create' order by seq`;
 const requestId = () => `req-test-${randomToken(12)}`;
 
 /**
@@ -39,7 +48,10 @@ async function notices(work: () => Promise<unknown>): Promise<Record<string, unk
     await mark(start);
     await work();
     await mark(end);
-    return seen.slice(seen.findIndex((n) => n.k === start) + 1, seen.findIndex((n) => n.k === end));
+    return seen.slice(
+      seen.findIndex((n) => n.k === start) + 1,
+      seen.findIndex((n) => n.k === end),
+    );
   } finally {
     await listener.unlisten();
   }
@@ -48,7 +60,13 @@ async function notices(work: () => Promise<unknown>): Promise<Record<string, unk
 describe("PUT /features/{id} 200", () => {
   test("replaces every field sent and returns the Feature object", async () => {
     const f = await newFeature();
-    const res = await put(f.id, { name: "Data exports", description: "Exports of any size", eventKey: "export.done", icon: "file", featureType: "event" });
+    const res = await put(f.id, {
+      name: "Data exports",
+      description: "Exports of any size",
+      eventKey: "export.done",
+      icon: "file",
+      featureType: "event",
+    });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
       id: f.id,
@@ -61,7 +79,13 @@ describe("PUT /features/{id} 200", () => {
       linkedPlans: [],
       createdAt: f.created_at.toISOString(),
     });
-    expect(await row(f.id)).toEqual({ name: "Data exports", feature_type: "event", event_key: "export.done", icon: "file", description: "Exports of any size" });
+    expect(await row(f.id)).toEqual({
+      name: "Data exports",
+      feature_type: "event",
+      event_key: "export.done",
+      icon: "file",
+      description: "Exports of any size",
+    });
   });
 
   test("partial update: omitted fields keep their value", async () => {
@@ -108,7 +132,11 @@ describe("PUT /features/{id} 200", () => {
     await put(f.id, { name: "Renamed", icon: "x" }, team.keys.secret, { "x-request-id": rid });
     expect([...(await audits(f.id))]).toEqual([
       {
-        actor_kind: "secret", actor_id: team.keyIds.secret, action: "feature.update", resource_type: "feature", request_id: rid,
+        actor_kind: "secret",
+        actor_id: team.keyIds.secret,
+        action: "feature.update",
+        resource_type: "feature",
+        request_id: rid,
         details: { before: { name: "Exports", icon: "download" }, after: { name: "Renamed", icon: "x" } },
       },
     ]);
@@ -215,7 +243,9 @@ describe("PUT /features/{id} 409", () => {
     await setEntitlement(sql, dev, { planId: basic.id, featureId: f.id, kind: "boolean" });
     const res = await put(f.id, { featureType: "boolean", name: "Not applied" });
     expect(res.status).toBe(409);
-    expect(res.body).toEqual({ error: "Feature type 'boolean' does not fit its entitlements on plans: Pro (quota), Scale (credit); change or remove them first" });
+    expect(res.body).toEqual({
+      error: "Feature type 'boolean' does not fit its entitlements on plans: Pro (quota), Scale (credit); change or remove them first",
+    });
     expect(await row(f.id)).toMatchObject({ name: "Exports", feature_type: "event" });
     expect((await put(f.id, { featureType: "trait" })).status).toBe(409);
     expect((await put(f.id, { featureType: "event", name: "Same type" })).status).toBe(200);
@@ -226,7 +256,10 @@ describe("PUT /features/{id} 409", () => {
     await sql.begin((tx) => upsertCompany(tx, dev, { id: "override-co", name: "Override Co" }));
     await setOverride(sql, dev, { company: "override-co", featureId: f.id, kind: "trait", traitKey: "seats", traitOperator: "lte", traitValue: "5" });
     const res = await put(f.id, { featureType: "event" });
-    expect(res).toMatchObject({ status: 409, body: { error: "Feature type 'event' does not fit its entitlements on company overrides: Override Co (trait); change or remove them first" } });
+    expect(res).toMatchObject({
+      status: 409,
+      body: { error: "Feature type 'event' does not fit its entitlements on company overrides: Override Co (trait); change or remove them first" },
+    });
   });
 
   test("boolean entitlements fit any type", async () => {
@@ -253,11 +286,18 @@ describe("DELETE /features/{id}", () => {
     expect([...(await sql`select used from usage_counters where feature_id = ${f.id}`)]).toEqual([]);
     expect([...(await audits(f.id))]).toEqual([
       {
-        actor_kind: "legacy", actor_id: team.keyIds.legacy, action: "feature.delete", resource_type: "feature", request_id: rid,
+        actor_kind: "legacy",
+        actor_id: team.keyIds.legacy,
+        action: "feature.delete",
+        resource_type: "feature",
+        request_id: rid,
         details: { name: "Exports", featureKey: f.feature_key, featureType: "event", eventKey: "", overridesRemoved: 1 },
       },
     ]);
-    expect(seen).toEqual([{ k: "catalog", t: team.teamId, e: "development" }, { k: "company", t: team.teamId, e: "development", c: company.id }]);
+    expect(seen).toEqual([
+      { k: "catalog", t: team.teamId, e: "development" },
+      { k: "company", t: team.teamId, e: "development", c: company.id },
+    ]);
     expect((await del(f.id)).status).toBe(404);
     expect((await put(f.id, { name: "Gone" })).status).toBe(404);
   });
@@ -292,14 +332,24 @@ describe("catalog rules behind the routes", () => {
   test("an entitlement's kind must fit the feature type (quota and credit need event, trait needs trait)", async () => {
     const f = await newFeature({ featureType: "boolean" });
     const plan = await createPlan(sql, dev, { name: "Misfit" });
-    await expect(setEntitlement(sql, dev, { planId: plan.id, featureId: f.id, kind: "quota", limit: 1n, period: "day" })).rejects.toMatchObject({ status: 400 });
-    await expect(setOverride(sql, dev, { company: "override-co", featureId: f.id, kind: "credit", creditsPerUse: 1n })).rejects.toMatchObject({ status: 400 });
+    await expect(setEntitlement(sql, dev, { planId: plan.id, featureId: f.id, kind: "quota", limit: 1n, period: "day" })).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(setOverride(sql, dev, { company: "override-co", featureId: f.id, kind: "credit", creditsPerUse: 1n })).rejects.toMatchObject({
+      status: 400,
+    });
   });
 
   test("a new feature cannot claim a track name another feature answers to", async () => {
     const owner = await newFeature({ eventKey: uniqueKey("ev") });
-    await expect(createFeature(sql, dev, { name: "Clash", featureKey: owner.event_key, featureType: "event" })).rejects.toMatchObject({ status: 409 });
-    await expect(createFeature(sql, dev, { name: "Clash", featureKey: uniqueKey("ok"), featureType: "event", eventKey: owner.feature_key })).rejects.toMatchObject({ status: 409 });
-    await expect(createFeature(sql, dev, { name: "Bad", featureKey: uniqueKey("ok"), featureType: "event", eventKey: "Not A Key" })).rejects.toMatchObject({ status: 400 });
+    await expect(createFeature(sql, dev, { name: "Clash", featureKey: owner.event_key, featureType: "event" })).rejects.toMatchObject({
+      status: 409,
+    });
+    await expect(
+      createFeature(sql, dev, { name: "Clash", featureKey: uniqueKey("ok"), featureType: "event", eventKey: owner.feature_key }),
+    ).rejects.toMatchObject({ status: 409 });
+    await expect(
+      createFeature(sql, dev, { name: "Bad", featureKey: uniqueKey("ok"), featureType: "event", eventKey: "Not A Key" }),
+    ).rejects.toMatchObject({ status: 400 });
   });
 });

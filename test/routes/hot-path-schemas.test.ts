@@ -40,19 +40,40 @@ describe("replies of the hot routes match their documented schemas", () => {
   });
 
   test("POST /usage/consume: 200, 402, 429", async () => {
-    conforms(ConsumeResponse, await t.call("POST", "/usage/consume", { token: sk, body: { company: "schema-co", feature: "api-calls", idempotencyKey: "schema-1" } }), 200);
-    conforms(ConsumeResponse, await t.call("POST", "/usage/consume", { token: sk, body: { company: "schema-co", feature: "api-calls", idempotencyKey: "schema-1" } }), 200);
-    conforms(CodedErrorBody, await t.call("POST", "/usage/consume", { token: sk, body: { company: "schema-co", feature: "ai-tokens", quantity: 1000 } }), 402);
-    conforms(CodedErrorBody, await t.call("POST", "/usage/consume", { token: sk, body: { company: "schema-co", feature: "api-calls", quantity: 100 } }), 429);
+    conforms(
+      ConsumeResponse,
+      await t.call("POST", "/usage/consume", { token: sk, body: { company: "schema-co", feature: "api-calls", idempotencyKey: "schema-1" } }),
+      200,
+    );
+    conforms(
+      ConsumeResponse,
+      await t.call("POST", "/usage/consume", { token: sk, body: { company: "schema-co", feature: "api-calls", idempotencyKey: "schema-1" } }),
+      200,
+    );
+    conforms(
+      CodedErrorBody,
+      await t.call("POST", "/usage/consume", { token: sk, body: { company: "schema-co", feature: "ai-tokens", quantity: 1000 } }),
+      402,
+    );
+    conforms(
+      CodedErrorBody,
+      await t.call("POST", "/usage/consume", { token: sk, body: { company: "schema-co", feature: "api-calls", quantity: 100 } }),
+      429,
+    );
   });
 
   test("POST /events: 200", async () => {
-    conforms(EventAccepted, await t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "track", name: "api-calls", company: { id: "schema-co" } } }), 200);
+    conforms(
+      EventAccepted,
+      await t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "track", name: "api-calls", company: { id: "schema-co" } } }),
+      200,
+    );
   });
 
   test("the OpenAPI document still carries them", async () => {
     const doc = (await t.call("GET", "/openapi.json")).body;
-    const schemaOf = (path: string, method: string, status: string) => resolved(doc, doc.paths[`/api/v1${path}`][method].responses[status].content["application/json"].schema);
+    const schemaOf = (path: string, method: string, status: string) =>
+      resolved(doc, doc.paths[`/api/v1${path}`][method].responses[status].content["application/json"].schema);
     expect(schemaOf("/check", "get", "200").properties.data.properties.remaining).toBeDefined();
     expect(schemaOf("/flags/check", "get", "200").properties.data.properties.value).toBeDefined();
     expect(schemaOf("/entitlements", "get", "200").properties.data.properties.features).toBeDefined();

@@ -19,7 +19,9 @@ const freshKey = () => `idem-${randomToken(16)}`;
 const mintBody = (companyId = `co-${randomToken(8)}`) => ({ company: { id: companyId, name: "Acme" } });
 const mint = (key: string | null, body: unknown = mintBody(), token = team.keys.secret, path = "/api-keys/tokens") =>
   t.call("POST", path, { token, body, headers: key === null ? {} : { "idempotency-key": key } });
-const rowsFor = async (key: string) => [...(await sql`select environment, scope, status, response_status from idempotency_keys where key = ${key} order by environment`)];
+const rowsFor = async (key: string) => [
+  ...(await sql`select environment, scope, status, response_status from idempotency_keys where key = ${key} order by environment`),
+];
 const replayed = (res: CallResult) => res.headers.get("idempotent-replayed");
 
 /** The first response and its replay agree on everything but the request id and the replay marker. */
@@ -63,30 +65,52 @@ describe("replay: the same key and request", () => {
     const id = await newCompany();
     const key = freshKey();
     const audits = async () => (await sql`select count(*)::int as n from audit_log where resource_id = ${id} and action = 'company.update'`)[0]!.n;
-    const first = await t.call("PATCH", `/companies/${id}`, { token: team.keys.secret, body: { name: "Acme GmbH" }, headers: { "idempotency-key": key } });
+    const first = await t.call("PATCH", `/companies/${id}`, {
+      token: team.keys.secret,
+      body: { name: "Acme GmbH" },
+      headers: { "idempotency-key": key },
+    });
     expect(first.status).toBe(200);
     expect(await audits()).toBe(1);
-    const retry = await t.call("PATCH", `/companies/${id}`, { token: team.keys.secret, body: { name: "Acme GmbH" }, headers: { "idempotency-key": key } });
+    const retry = await t.call("PATCH", `/companies/${id}`, {
+      token: team.keys.secret,
+      body: { name: "Acme GmbH" },
+      headers: { "idempotency-key": key },
+    });
     await expectReplayOf(retry, first);
     expect(await audits()).toBe(1);
   });
 
   test("POST /payment-links creates one link however often it is retried", async () => {
     const key = freshKey();
-    const body = { amount: "25000000", network: "base-sepolia", acceptedToken: "USDC", recipientWallet: "0x000000000000000000000000000000000000dEaD" };
+    const body = {
+      amount: "25000000",
+      network: "base-sepolia",
+      acceptedToken: "USDC",
+      recipientWallet: "0x000000000000000000000000000000000000dEaD",
+    };
     const links = async () => (await sql`select count(*)::int as n from payment_links where team_id = ${team.teamId}`)[0]!.n;
     const before = await links();
     const first = await t.call("POST", "/payment-links", { token: team.keys.secret, body, headers: { "idempotency-key": key } });
     expect(first.status).toBe(201);
-    for (let i = 0; i < 3; i++) await expectReplayOf(await t.call("POST", "/payment-links", { token: team.keys.secret, body, headers: { "idempotency-key": key } }), first);
+    for (let i = 0; i < 3; i++)
+      await expectReplayOf(await t.call("POST", "/payment-links", { token: team.keys.secret, body, headers: { "idempotency-key": key } }), first);
     expect(await links()).toBe(before + 1);
   });
 
   test("a kept 4xx is replayed: PATCH of an unknown company answers 404 again, from the store", async () => {
     const key = freshKey();
-    const first = await t.call("PATCH", "/companies/comp_unknown", { token: team.keys.secret, body: { name: "x" }, headers: { "idempotency-key": key } });
+    const first = await t.call("PATCH", "/companies/comp_unknown", {
+      token: team.keys.secret,
+      body: { name: "x" },
+      headers: { "idempotency-key": key },
+    });
     expect(first.status).toBe(404);
-    const retry = await t.call("PATCH", "/companies/comp_unknown", { token: team.keys.secret, body: { name: "x" }, headers: { "idempotency-key": key } });
+    const retry = await t.call("PATCH", "/companies/comp_unknown", {
+      token: team.keys.secret,
+      body: { name: "x" },
+      headers: { "idempotency-key": key },
+    });
     await expectReplayOf(retry, first);
   });
 
@@ -124,13 +148,21 @@ describe("422 idempotency_key_reused: the key with another request", () => {
       await mint(key, mintBody()),
       await mint(key, body, team.keys.secret, "/api-keys/tokens?ttl=1"),
       await mint(key, body, team.keys.secret, "/access-tokens"),
-      await t.call("PATCH", `/companies/${first.body.companyId}`, { token: team.keys.secret, body: { name: "x" }, headers: { "idempotency-key": key } }),
+      await t.call("PATCH", `/companies/${first.body.companyId}`, {
+        token: team.keys.secret,
+        body: { name: "x" },
+        headers: { "idempotency-key": key },
+      }),
     ]) {
       expect(res.status).toBe(422);
       expect(res.body).toEqual(reused);
     }
     // Whitespace counts: the fingerprint is of the raw bytes.
-    const spaced = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, rawBody: JSON.stringify(body, null, 1), headers: { "idempotency-key": key, "content-type": "application/json" } });
+    const spaced = await t.call("POST", "/api-keys/tokens", {
+      token: team.keys.secret,
+      rawBody: JSON.stringify(body, null, 1),
+      headers: { "idempotency-key": key, "content-type": "application/json" },
+    });
     expect(spaced.status).toBe(422);
     expect(await companies()).toBe(before);
   });
@@ -140,7 +172,8 @@ describe("409 idempotency_key_in_use: the key held by a request still running", 
   test("a second request while the first waits on a lock is 409; once the first is done, its response is replayed", async () => {
     const id = await newCompany();
     const key = freshKey();
-    const patch = () => t.call("PATCH", `/companies/${id}`, { token: team.keys.secret, body: { name: "Locked" }, headers: { "idempotency-key": key } });
+    const patch = () =>
+      t.call("PATCH", `/companies/${id}`, { token: team.keys.secret, body: { name: "Locked" }, headers: { "idempotency-key": key } });
     let first: Promise<CallResult> | undefined;
     await sql.begin(async (tx) => {
       await tx`select id from companies where id = ${id} for update`;
@@ -271,7 +304,8 @@ describe("what is never kept", () => {
   test("a 500 is not kept (the transaction wrote nothing): the retry runs again and succeeds", async () => {
     const id = await newCompany();
     const key = freshKey();
-    const patch = () => t.call("PATCH", `/companies/${id}`, { token: team.keys.secret, body: { name: "After the outage" }, headers: { "idempotency-key": key } });
+    const patch = () =>
+      t.call("PATCH", `/companies/${id}`, { token: team.keys.secret, body: { name: "After the outage" }, headers: { "idempotency-key": key } });
     // A real failure inside the handler's transaction: the database refuses the audit record.
     await sql.unsafe("alter table audit_log add constraint idempotency_test_refuses check (action <> 'company.update') not valid");
     try {
@@ -296,7 +330,11 @@ describe("POST /events: the header and the body's idempotencyKey together", () =
     const companyId = await createCompanyOnPlan(t, team.keys.legacy, team.teamId, `co-${randomToken(8)}`, catalog.planId);
     const bodyKey = `evt-${randomToken(8)}`;
     const track = (headerKey: string, idempotencyKey = bodyKey) =>
-      t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "track", name: "api-calls", company: { id: companyId }, idempotencyKey }, headers: { "idempotency-key": headerKey } });
+      t.call("POST", "/events", {
+        token: team.keys.legacy,
+        body: { event_type: "track", name: "api-calls", company: { id: companyId }, idempotencyKey },
+        headers: { "idempotency-key": headerKey },
+      });
     const counted = async () => (await sql`select count(*)::int as n from events where company_id = ${companyId} and outcome = 'accepted'`)[0]!.n;
     const headerKey = freshKey();
     const first = await track(headerKey);

@@ -13,10 +13,16 @@ const t = await createTestApp();
 const team = await createTeamFixture(t);
 const catalog = await createCatalogFixture(t, team.teamId, "development", 1_000n);
 await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "fidelity-co", catalog.planId);
-const companyId = (await t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "identify", company: { id: "fidelity-co", traits: { seats: 5 } } } })).body.data.companyId;
+const companyId = (
+  await t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "identify", company: { id: "fidelity-co", traits: { seats: 5 } } } })
+).body.data.companyId;
 const json = { "content-type": "application/json" };
 const send = (method: string, path: string, rawBody?: string) =>
-  t.call(method, path, { token: path === "/events" ? team.keys.legacy : team.keys.secret, rawBody, headers: rawBody === undefined ? undefined : json });
+  t.call(method, path, {
+    token: path === "/events" ? team.keys.legacy : team.keys.secret,
+    rawBody,
+    headers: rawBody === undefined ? undefined : json,
+  });
 const LONE = "Must not contain a lone UTF-16 surrogate (\\ud800-\\udfff without its pair)";
 
 test("a lone surrogate anywhere in a body (values, object keys) is a 400 naming the field, and nothing is written", async () => {
@@ -59,14 +65,27 @@ test("a JSON number no double holds exactly is a 400 naming the field, never rou
   ];
   for (const [method, path, rawBody, field] of cases) {
     const res = await send(method, path, rawBody);
-    expect([rawBody, res.status, res.body]).toEqual([rawBody, 400, { error: "Validation failed", details: { [field]: "Not exactly representable: send at most 15 significant digits" } }]);
+    expect([rawBody, res.status, res.body]).toEqual([
+      rawBody,
+      400,
+      { error: "Validation failed", details: { [field]: "Not exactly representable: send at most 15 significant digits" } },
+    ]);
   }
   expect((await t.db.sql`select count(*)::int as n from events`)[0]!.n).toBe(before[0]!.n);
   expect((await t.db.sql`select traits from companies where id = ${companyId}`)[0]!.traits).toEqual(traitsBefore);
   // Spellings of exactly representable values are taken: 1.0, 1e0, 0.3, -0, 5e-324, a string with digits.
   expect((await send("POST", "/usage/consume", '{"company":"fidelity-co","feature":"api-calls","quantity":1.0}')).status).toBe(200);
   expect((await send("POST", "/usage/consume", '{"company":"fidelity-co","feature":"api-calls","quantity":1e0}')).status).toBe(200);
-  const fine = await send("PATCH", `/companies/${companyId}`, '{"traits":{"ratio":0.3,"zero":-0,"min":5e-324,"small":1.5E-300,"id":"1.00000000000000000001"}}');
+  const fine = await send(
+    "PATCH",
+    `/companies/${companyId}`,
+    '{"traits":{"ratio":0.3,"zero":-0,"min":5e-324,"small":1.5E-300,"id":"1.00000000000000000001"}}',
+  );
   expect(fine.status).toBe(200);
-  expect((await t.db.sql`select traits from companies where id = ${companyId}`)[0]!.traits).toMatchObject({ ratio: 0.3, min: 5e-324, small: 1.5e-300, id: "1.00000000000000000001" });
+  expect((await t.db.sql`select traits from companies where id = ${companyId}`)[0]!.traits).toMatchObject({
+    ratio: 0.3,
+    min: 5e-324,
+    small: 1.5e-300,
+    id: "1.00000000000000000001",
+  });
 });

@@ -114,7 +114,11 @@ test("GET /reference: Swagger UI from the installed package, every asset same-or
   expect(urls.filter((u) => u !== "data:,").every((u) => u.startsWith("/api/v1/reference/"))).toBe(true);
   const version = (await Bun.file("node_modules/swagger-ui-dist/package.json").json()).version;
   const types: Record<string, string> = { "swagger-ui-bundle.js": "text/javascript", "swagger-ui.css": "text/css", "init.js": "text/javascript" };
-  expect(urls.filter((u) => u !== "data:,").sort()).toEqual(Object.keys(types).map((name) => `/api/v1/reference/${name}?v=${version}`).sort());
+  expect(urls.filter((u) => u !== "data:,").sort()).toEqual(
+    Object.keys(types)
+      .map((name) => `/api/v1/reference/${name}?v=${version}`)
+      .sort(),
+  );
   for (const [name, type] of Object.entries(types)) {
     const asset = await t.call("GET", `/reference/${name}?v=${version}`);
     expect(asset.status).toBe(200);
@@ -134,7 +138,12 @@ test("GET /reference: Swagger UI from the installed package, every asset same-or
 test("every state-changing operation takes the shared Idempotency-Key header and documents its 409 and 422", async () => {
   await t.call("GET", "/openapi.json"); // a second fetch must not add the parameter twice
   const doc = (await t.call("GET", "/openapi.json")).body;
-  expect(doc.components.parameters.IdempotencyKey).toMatchObject({ name: "Idempotency-Key", in: "header", required: false, schema: { minLength: 1, maxLength: 255 } });
+  expect(doc.components.parameters.IdempotencyKey).toMatchObject({
+    name: "Idempotency-Key",
+    in: "header",
+    required: false,
+    schema: { minLength: 1, maxLength: 255 },
+  });
   for (const route of Object.keys(ACCESS)) {
     const [method, path] = route.split(" ") as [string, string];
     const operation = doc.paths[`/api/v1${path}`][method.toLowerCase()];
@@ -142,7 +151,8 @@ test("every state-changing operation takes the shared Idempotency-Key header and
     expect(refs).toHaveLength(method === "GET" ? 0 : 1);
     if (method === "GET") continue;
     expect(operation.responses["400"]).toBeDefined();
-    for (const status of ["409", "422"]) expect(JSON.stringify(operation.responses[status])).toContain(status === "409" ? "idempotency_key_in_use" : "idempotency_key_reused");
+    for (const status of ["409", "422"])
+      expect(JSON.stringify(operation.responses[status])).toContain(status === "409" ? "idempotency_key_in_use" : "idempotency_key_reused");
   }
   // POST /events' own 422 (the body's idempotencyKey reused: {error, details}) is kept beside the header's coded one.
   expect(doc.paths["/api/v1/events"].post.responses["422"].content["application/json"].schema.anyOf).toHaveLength(2);
@@ -150,17 +160,35 @@ test("every state-changing operation takes the shared Idempotency-Key header and
 
 test("resources and error shapes are named components, referenced with $ref wherever they appear", async () => {
   const doc = (await t.call("GET", "/openapi.json")).body;
-  const names = ["Company", "User", "Feature", "Event", "PaymentLink", "CheckoutSession", "AuditLogEntry", "CheckResult", "Entitlements", "Flag", "Token", "Error", "CodedError", "ValidationError"];
+  const names = [
+    "Company",
+    "User",
+    "Feature",
+    "Event",
+    "PaymentLink",
+    "CheckoutSession",
+    "AuditLogEntry",
+    "CheckResult",
+    "Entitlements",
+    "Flag",
+    "Token",
+    "Error",
+    "CodedError",
+    "ValidationError",
+  ];
   expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(names));
   const text = JSON.stringify(doc);
   // Named once: `$id` never reaches the document (it would re-base the references inside a schema).
   expect(text).not.toContain('"$id"');
   for (const name of names) expect(text).toContain(`"$ref":"#/components/schemas/${name}"`);
-  const ref = (path: string, method: string, status: string) => doc.paths[`/api/v1${path}`][method].responses[status].content["application/json"].schema;
+  const ref = (path: string, method: string, status: string) =>
+    doc.paths[`/api/v1${path}`][method].responses[status].content["application/json"].schema;
   expect(ref("/companies", "get", "200").properties.data.items).toEqual({ $ref: "#/components/schemas/Company" });
   expect(ref("/companies/{id}", "patch", "404")).toEqual({ $ref: "#/components/schemas/Error" });
   expect(ref("/check", "get", "400")).toEqual({ $ref: "#/components/schemas/ValidationError" });
-  expect(doc.paths["/api/v1/companies/{id}"].patch.requestBody.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/CompanyUpdate" });
+  expect(doc.paths["/api/v1/companies/{id}"].patch.requestBody.content["application/json"].schema).toEqual({
+    $ref: "#/components/schemas/CompanyUpdate",
+  });
   expect(doc.components.schemas.Company.properties.id).toEqual({ description: "comp_…", type: "string" });
 });
 
@@ -169,7 +197,9 @@ test("every operation has an example for its body and its success responses, and
   for (const { route, operation } of operationsOf(doc)) {
     const media = [
       ...(operation.requestBody ? [["request", operation.requestBody.content["application/json"]]] : []),
-      ...Object.entries(operation.responses as Record<string, any>).filter(([status]) => status.startsWith("2")).map(([status, r]) => [status, r.content["application/json"]]),
+      ...Object.entries(operation.responses as Record<string, any>)
+        .filter(([status]) => status.startsWith("2"))
+        .map(([status, r]) => [status, r.content["application/json"]]),
     ] as [string, { schema: object; example: unknown }][];
     expect(media.length).toBeGreaterThan(0);
     for (const [what, { schema, example }] of media) {
@@ -178,14 +208,19 @@ test("every operation has an example for its body and its success responses, and
     }
   }
   // Composed from the resources' own examples, not invented per route.
-  expect(doc.paths["/api/v1/companies"].get.responses["200"].content["application/json"].example.data[0]).toEqual(doc.components.schemas.Company.examples[0]);
+  expect(doc.paths["/api/v1/companies"].get.responses["200"].content["application/json"].example.data[0]).toEqual(
+    doc.components.schemas.Company.examples[0],
+  );
 });
 
 test("real responses conform to the document's schema for their operation and status", async () => {
   const team = await createTeamFixture(t);
   const doc = (await t.call("GET", "/openapi.json")).body;
   const sk = team.keys.secret;
-  await t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "identify", company: { id: "doc-co", name: "Doc Co" }, user: { id: "doc-user" } } });
+  await t.call("POST", "/events", {
+    token: team.keys.legacy,
+    body: { event_type: "identify", company: { id: "doc-co", name: "Doc Co" }, user: { id: "doc-user" } },
+  });
   const calls: [string, string, Parameters<typeof t.call>[2]][] = [
     ["GET", "/health", {}],
     ["GET", "/companies", { token: sk }],
@@ -215,7 +250,11 @@ test("real responses conform to the document's schema for their operation and st
     const route = `${method} ${path.split("?")[0]!.replace(/\/(doc-co|nobody|cs_nothing|cflag_nothing)$/, "/{id}")}`;
     const documented = doc.paths[`/api/v1${route.split(" ")[1]}`][method.toLowerCase()].responses[String(res.status)];
     expect({ route, status: res.status, documented: documented !== undefined }).toEqual({ route, status: res.status, documented: true });
-    expect({ route, status: res.status, errors: schemaErrors(doc, documented.content["application/json"].schema, res.body) }).toEqual({ route, status: res.status, errors: [] });
+    expect({ route, status: res.status, errors: schemaErrors(doc, documented.content["application/json"].schema, res.body) }).toEqual({
+      route,
+      status: res.status,
+      errors: [],
+    });
     seen.add(String(res.status));
   }
   expect([...seen].sort()).toEqual(["200", "201", "400", "401", "403", "404", "413", "415"]);

@@ -13,7 +13,12 @@ const tenant = { teamId: team.teamId, environment: "development" as const };
 // 120 companies, each with one user; names and emails chosen to exercise search.
 await t.db.sql.begin(async (tx) => {
   for (let i = 0; i < 120; i++) {
-    const { company } = await upsertCompany(tx, tenant, { id: `co-${i}`, name: i % 10 === 0 ? `Acme ${i}` : `Company ${i}`, email: `billing${i}@example.com`, wallet: `0xWALLET${i}` });
+    const { company } = await upsertCompany(tx, tenant, {
+      id: `co-${i}`,
+      name: i % 10 === 0 ? `Acme ${i}` : `Company ${i}`,
+      email: `billing${i}@example.com`,
+      wallet: `0xWALLET${i}`,
+    });
     await upsertUser(tx, tenant, { id: `u-${i}`, email: `person${i}@Example.com`, name: `Person ${i}` }, company.id);
   }
   await upsertCompany(tx, tenant, { id: "odd", name: "100% Real_Name" });
@@ -85,7 +90,12 @@ describe("GET /companies pagination", () => {
     let limit = 0; // each page size ends on another row, so its cursor has another signature
     const { value: cursor, spelled } = await withStandardAlphabetSpelling(async () => (await get(`/companies?limit=${++limit}`)).body.nextCursor);
     const cut = cursor.length - 5;
-    const spellings = { ...nonCanonicalSpellings(cursor), "standard alphabet": spelled, space: `${cursor.slice(0, cut)} ${cursor.slice(cut)}`, newline: `${cursor.slice(0, cut)}\n${cursor.slice(cut)}` };
+    const spellings = {
+      ...nonCanonicalSpellings(cursor),
+      "standard alphabet": spelled,
+      space: `${cursor.slice(0, cut)} ${cursor.slice(cut)}`,
+      newline: `${cursor.slice(0, cut)}\n${cursor.slice(cut)}`,
+    };
     const answers: Record<string, unknown> = {};
     for (const [name, bad] of Object.entries(spellings)) {
       const res = await get(`/companies?cursor=${encodeURIComponent(bad)}`);
@@ -141,7 +151,12 @@ describe("GET /audit-log pagination and filters", () => {
     const page2 = await t.call("GET", `/audit-log?limit=2&action=embed_token.create&cursor=${encodeURIComponent(page1.body.nextCursor)}`, { cookie });
     expect(page2.body.count).toBe(1);
     expect(page2.body.nextCursor).toBeNull();
-    expect(page1.body.data[0]).toMatchObject({ actorKind: "secret", actorId: team.keyIds.secret, resourceType: "company", requestId: expect.stringMatching(/^req_/) });
+    expect(page1.body.data[0]).toMatchObject({
+      actorKind: "secret",
+      actorId: team.keyIds.secret,
+      resourceType: "company",
+      requestId: expect.stringMatching(/^req_/),
+    });
     expect((await t.call("GET", "/audit-log?limit=0", { cookie })).status).toBe(400);
   });
 

@@ -18,7 +18,14 @@ const usdc = await deploy(anvil, contracts.TestToken, ["Test USD", "USDC"]);
 const payer = account(1);
 const merchant = account(2).address;
 await anvil.client.waitForTransactionReceipt({
-  hash: await anvil.client.writeContract({ address: usdc, abi: contracts.TestToken.abi, functionName: "mint", args: [payer.address, 10n ** 12n], account: account(0), chain: foundry }),
+  hash: await anvil.client.writeContract({
+    address: usdc,
+    abi: contracts.TestToken.abi,
+    functionName: "mint",
+    args: [payer.address, 10n ** 12n],
+    account: account(0),
+    chain: foundry,
+  }),
 });
 
 const closedPort = (() => {
@@ -29,10 +36,21 @@ const closedPort = (() => {
 })();
 const registryFile = `${process.cwd()}/.data/test/registry-${crypto.randomUUID()}.json`;
 const usdcToken = { symbol: "USDC", decimals: 6, contract: usdc };
-await Bun.write(registryFile, JSON.stringify([
-  { id: "anvil", family: "evm", testnet: true, chainId: 31337, rpcUrl: anvil.rpcUrl, confirmations: 2, tokens: [usdcToken] },
-  { id: "anvil-down", family: "evm", testnet: true, chainId: 31338, rpcUrl: `http://127.0.0.1:${closedPort}`, confirmations: 2, tokens: [usdcToken] },
-]));
+await Bun.write(
+  registryFile,
+  JSON.stringify([
+    { id: "anvil", family: "evm", testnet: true, chainId: 31337, rpcUrl: anvil.rpcUrl, confirmations: 2, tokens: [usdcToken] },
+    {
+      id: "anvil-down",
+      family: "evm",
+      testnet: true,
+      chainId: 31338,
+      rpcUrl: `http://127.0.0.1:${closedPort}`,
+      confirmations: 2,
+      tokens: [usdcToken],
+    },
+  ]),
+);
 
 const t = await createTestApp({ CHAIN_REGISTRY_FILE: registryFile, RATE_LIMIT_ENABLED: "false", CHAIN_JOB_TIMEOUT_MS: "5000" });
 t.closers.push(() => anvil.stop());
@@ -42,13 +60,26 @@ const catalog = await createCatalogFixture(t, team.teamId);
 const secret = team.keys.secret;
 
 async function pay(to: Address, amount: bigint): Promise<Hex> {
-  const hash = await anvil.client.writeContract({ address: usdc, abi: erc20Abi, functionName: "transfer", args: [to, amount], account: payer, chain: foundry });
+  const hash = await anvil.client.writeContract({
+    address: usdc,
+    abi: erc20Abi,
+    functionName: "transfer",
+    args: [to, amount],
+    account: payer,
+    chain: foundry,
+  });
   await anvil.client.waitForTransactionReceipt({ hash });
   return hash;
 }
 const confirm = () => anvil.client.mine({ blocks: 1 });
 
-const linkBody = (over: Record<string, unknown> = {}) => ({ amount: "25000000", network: "anvil", acceptedToken: "USDC", recipientWallet: merchant, ...over });
+const linkBody = (over: Record<string, unknown> = {}) => ({
+  amount: "25000000",
+  network: "anvil",
+  acceptedToken: "USDC",
+  recipientWallet: merchant,
+  ...over,
+});
 async function link(over: Record<string, unknown> = {}) {
   const res = await t.call("POST", "/payment-links", { token: secret, body: linkBody(over) });
   expect(res.status).toBe(201);
@@ -66,8 +97,18 @@ describe("POST /payment-links", () => {
   test("201 with the link's terms in smallest units and the token's contract", async () => {
     const created = await link({ description: "Pro seats" });
     expect(created).toMatchObject({
-      amount: "25000000", currency: "USDC", acceptedToken: usdc, decimals: 6, network: "anvil", chainId: 31337,
-      recipientWallet: merchant, companyId: null, purpose: "PAYMENT", ttlSeconds: 1800, description: "Pro seats", active: true,
+      amount: "25000000",
+      currency: "USDC",
+      acceptedToken: usdc,
+      decimals: 6,
+      network: "anvil",
+      chainId: 31337,
+      recipientWallet: merchant,
+      companyId: null,
+      purpose: "PAYMENT",
+      ttlSeconds: 1800,
+      description: "Pro seats",
+      active: true,
     });
     expect(created.id).toStartWith("plink_");
     const fetched = await t.call("GET", `/payment-links/${created.id}`, { token: secret });
@@ -79,7 +120,8 @@ describe("POST /payment-links", () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.details["body.network"]).toStartWith("Unknown network; one of:");
     const bad = await t.call("POST", "/payment-links", {
-      token: secret, body: linkBody({ acceptedToken: "DAI", recipientWallet: merchant.toLowerCase().replace("0x", "0X"), purpose: "ADDON" }),
+      token: secret,
+      body: linkBody({ acceptedToken: "DAI", recipientWallet: merchant.toLowerCase().replace("0x", "0X"), purpose: "ADDON" }),
     });
     expect(bad.status).toBe(400);
     expect(bad.body.details).toEqual({
@@ -90,7 +132,10 @@ describe("POST /payment-links", () => {
     // One letter's case flipped: the EIP-55 checksum no longer holds, as after a typo.
     const at = merchant.slice(2).search(/[a-fA-F]/) + 2;
     const flipped = merchant[at] === merchant[at]!.toLowerCase() ? merchant[at]!.toUpperCase() : merchant[at]!.toLowerCase();
-    const typo = await t.call("POST", "/payment-links", { token: secret, body: linkBody({ recipientWallet: merchant.slice(0, at) + flipped + merchant.slice(at + 1) }) });
+    const typo = await t.call("POST", "/payment-links", {
+      token: secret,
+      body: linkBody({ recipientWallet: merchant.slice(0, at) + flipped + merchant.slice(at + 1) }),
+    });
     expect(typo.body.details).toEqual({ "body.recipientWallet": "Not a valid evm address" });
     const amount = await t.call("POST", "/payment-links", { token: secret, body: linkBody({ amount: "1.5" }) });
     expect(amount.status).toBe(400);
@@ -104,7 +149,10 @@ describe("POST /payment-links", () => {
   });
 
   test("403 without payments.write; publishable keys never", async () => {
-    expect((await t.call("POST", "/payment-links", { token: team.keys.restricted, body: linkBody() })).body).toEqual({ error: "Permission 'payments.write' is required", code: "missing_permission" });
+    expect((await t.call("POST", "/payment-links", { token: team.keys.restricted, body: linkBody() })).body).toEqual({
+      error: "Permission 'payments.write' is required",
+      code: "missing_permission",
+    });
     expect((await t.call("POST", "/payment-links", { token: team.keys.publishable, body: linkBody() })).status).toBe(403);
   });
 });
@@ -113,21 +161,38 @@ describe("POST /checkout-sessions", () => {
   test("201 PENDING with the link's terms and a deadline of now + ttl", async () => {
     const l = await link({ ttlSeconds: 600 });
     const s = await session(l.id, { customerWallet: payer.address });
-    expect(s).toMatchObject({ status: "PENDING", purpose: "PAYMENT", amount: "25000000", currency: "USDC", acceptedToken: usdc, chainId: 31337, paymentLinkId: l.id, customerWallet: payer.address, txHash: null, memo: null });
+    expect(s).toMatchObject({
+      status: "PENDING",
+      purpose: "PAYMENT",
+      amount: "25000000",
+      currency: "USDC",
+      acceptedToken: usdc,
+      chainId: 31337,
+      paymentLinkId: l.id,
+      customerWallet: payer.address,
+      txHash: null,
+      memo: null,
+    });
     expect(s.id).toStartWith("cs_");
     expect(Date.parse(s.expiresAt) - Date.parse(s.createdAt)).toBe(600_000);
   });
 
-  test("customerWallet and companyId, typed string by the spec, are \"\" when unset", async () => {
+  test('customerWallet and companyId, typed string by the spec, are "" when unset', async () => {
     const s = await session((await link()).id);
     expect(s).toMatchObject({ customerWallet: "", companyId: "" });
   });
 
   test("400 for an unknown link or an ADDON link with no company", async () => {
-    expect((await t.call("POST", "/checkout-sessions", { token: secret, body: { paymentLinkId: "plink_nope" } })).body).toEqual({ error: "Validation failed", details: { "body.paymentLinkId": "No payment link plink_nope" } });
+    expect((await t.call("POST", "/checkout-sessions", { token: secret, body: { paymentLinkId: "plink_nope" } })).body).toEqual({
+      error: "Validation failed",
+      details: { "body.paymentLinkId": "No payment link plink_nope" },
+    });
     const addOn = await link({ purpose: "ADDON", addOnPlanId: catalog.addOnId });
     const res = await t.call("POST", "/checkout-sessions", { token: secret, body: { paymentLinkId: addOn.id } });
-    expect(res.body).toEqual({ error: "Validation failed", details: { "body.companyId": "Required: the link's purpose ADDON applies to a company" } });
+    expect(res.body).toEqual({
+      error: "Validation failed",
+      details: { "body.companyId": "Required: the link's purpose ADDON applies to a company" },
+    });
   });
 
   test("400 for a customerWallet that is not an address of the link's chain (bad checksum included); nothing is written", async () => {
@@ -185,7 +250,10 @@ describe("POST /checkout-sessions/{id}/payments on anvil", () => {
     expect(await read(b.id)).toMatchObject({ status: "PENDING", txHash: null });
     // Nor can another team reuse it: one transaction proves one payment, everywhere.
     const theirs = await t.call("POST", "/payment-links", { token: other.keys.secret, body: linkBody() });
-    const theirSession = await t.call("POST", "/checkout-sessions", { token: other.keys.secret, body: { paymentLinkId: theirs.body.paymentLink.id } });
+    const theirSession = await t.call("POST", "/checkout-sessions", {
+      token: other.keys.secret,
+      body: { paymentLinkId: theirs.body.paymentLink.id },
+    });
     expect((await submit(theirSession.body.checkoutSession.id, hash, other.keys.secret)).body.code).toBe("payment_replayed");
   });
 
@@ -207,7 +275,15 @@ describe("POST /checkout-sessions/{id}/payments on anvil", () => {
     const b = await session((await link({ recipientWallet: second })).id);
     // Each session finds its own first qualifying transfer in this transaction: indexes 0 and 1.
     const hash = await anvil.client.writeContract({
-      address: usdc, abi: contracts.TestToken.abi, functionName: "batchTransfer", args: [[merchant, second], [25_000_000n, 25_000_000n]], account: payer, chain: foundry,
+      address: usdc,
+      abi: contracts.TestToken.abi,
+      functionName: "batchTransfer",
+      args: [
+        [merchant, second],
+        [25_000_000n, 25_000_000n],
+      ],
+      account: payer,
+      chain: foundry,
     });
     await anvil.client.waitForTransactionReceipt({ hash });
     expect((await submit(a.id, hash)).status).toBe(202); // both wait on it: not final yet
@@ -252,7 +328,10 @@ describe("POST /checkout-sessions/{id}/payments on anvil", () => {
     const someoneElse = await session(l.id, { customerWallet: account(3).address });
     const theirs = await pay(merchant, 25_000_000n); // sent by `payer`, not by the session's customer
     await confirm();
-    expect((await submit(someoneElse.id, theirs)).body).toEqual({ error: "The payment was not sent from the session's customerWallet", code: "wrong_payer" });
+    expect((await submit(someoneElse.id, theirs)).body).toEqual({
+      error: "The payment was not sent from the session's customerWallet",
+      code: "wrong_payer",
+    });
   });
 
   test("sessions waiting on the same transaction: the first proven takes it, the other reopens with 409", async () => {
@@ -270,7 +349,10 @@ describe("POST /checkout-sessions/{id}/payments on anvil", () => {
 
   test("400 for a malformed hash, 404 for another team's session", async () => {
     const s = await session((await link()).id);
-    expect((await submit(s.id, "0x1234")).body).toEqual({ error: "Validation failed", details: { "body.txHash": "Expected 0x followed by 64 hex digits" } });
+    expect((await submit(s.id, "0x1234")).body).toEqual({
+      error: "Validation failed",
+      details: { "body.txHash": "Expected 0x followed by 64 hex digits" },
+    });
     expect((await submit(s.id, `0x${"ab".repeat(32)}`, other.keys.secret)).status).toBe(404);
     expect((await t.call("GET", `/checkout-sessions/${s.id}`, { token: other.keys.legacy })).status).toBe(404);
     expect(await read(s.id)).toMatchObject({ status: "PENDING" });

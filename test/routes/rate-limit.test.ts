@@ -43,13 +43,22 @@ describe("GET /check is limited to 500 per key per sliding 60 s", () => {
   test("every limited response carries RateLimit-*; a refusal says when to retry (Retry-After), on both the memory and the route path", async () => {
     const { key } = await newKey(t.db.sql, team.teamId, "SECRET", "development", t.clock.now());
     const t0 = t.clock.now();
-    const window = (res: { headers: Headers }) => ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after"].map((h) => res.headers.get(h));
+    const window = (res: { headers: Headers }) =>
+      ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset", "retry-after"].map((h) => res.headers.get(h));
     expect(window(await t.call("GET", "/check?company=rl-co&feature=sso", { token: key }))).toEqual(["500", "499", "60", null]);
     t.clock.set(t0 + 20_500);
-    expect(window(await t.call("POST", "/usage/consume", { token: key, body: { company: "rl-co", feature: "api-calls" } }))).toEqual(["500", "498", "40", null]);
+    expect(window(await t.call("POST", "/usage/consume", { token: key, body: { company: "rl-co", feature: "api-calls" } }))).toEqual([
+      "500",
+      "498",
+      "40",
+      null,
+    ]);
     expect(count(await burst(t, 498, "GET", "/check?company=rl-co&feature=sso", { token: key }), 200)).toBe(498);
     t.clock.set(t0 + 30_000);
-    for (const [method, path, body] of [["GET", "/check?company=rl-co&feature=sso", undefined], ["POST", "/usage/consume", { company: "rl-co", feature: "api-calls" }]] as const) {
+    for (const [method, path, body] of [
+      ["GET", "/check?company=rl-co&feature=sso", undefined],
+      ["POST", "/usage/consume", { company: "rl-co", feature: "api-calls" }],
+    ] as const) {
       const refused = await t.call(method, path, { token: key, body });
       expect(refused.status).toBe(429);
       expect(refused.body).toEqual({ error: "Rate limit exceeded" });
@@ -76,7 +85,9 @@ describe("GET /check is limited to 500 per key per sliding 60 s", () => {
     expect(mixed.every((s) => s === 200 || s === 201)).toBe(true);
     expect((await t.call("GET", "/flags/check?company=rl-co&flag=sso", { token: key })).status).toBe(429);
     expect((await t.call("GET", "/companies", { token: key })).status).toBe(200);
-    expect((await t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "track", name: "x", company: { id: "rl-co" } } })).status).toBe(200);
+    expect(
+      (await t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "track", name: "x", company: { id: "rl-co" } } })).status,
+    ).toBe(200);
   });
 
   test("the limit counts requests, valid or not: past it, even an invalid one is 429; a credential without the permission spends nothing", async () => {
@@ -84,7 +95,11 @@ describe("GET /check is limited to 500 per key per sliding 60 s", () => {
     const invalid = await burst(t, 100, "GET", "/check?company=rl-co", { token: key }); // no feature: 400
     expect(count(invalid, 400)).toBe(100);
     expect(count(await burst(t, 400, "GET", "/check?company=rl-co&feature=sso", { token: key }), 200)).toBe(400);
-    for (const [method, path, body] of [["GET", "/check?company=rl-co", undefined], ["POST", "/api-keys/tokens", {}], ["POST", "/usage/consume", { quantity: -1 }]] as const) {
+    for (const [method, path, body] of [
+      ["GET", "/check?company=rl-co", undefined],
+      ["POST", "/api-keys/tokens", {}],
+      ["POST", "/usage/consume", { quantity: -1 }],
+    ] as const) {
       const res = await t.call(method, path, { token: key, body });
       expect(res.status).toBe(429);
       expect(res.body).toEqual({ error: "Rate limit exceeded" });

@@ -22,16 +22,23 @@ const track = (company: Record<string, unknown>, name: string, extra: Record<str
 // Plain arrays of rows, to compare with toEqual.
 const rows = async (query: Promise<Record<string, unknown>[]>) => [...(await query)];
 const refusalsOf = (featureId: string) =>
-  rows(sql`select source, company_id, outcome, day::text, count from usage_refusals where team_id = ${team.teamId} and feature_id = ${featureId} order by company_id nulls first, outcome`);
-const eventsNamed = async (name: string) => (await sql`select outcome from events where team_id = ${team.teamId} and name = ${name} order by seq`).map((r) => r.outcome);
+  rows(
+    sql`select source, company_id, outcome, day::text, count from usage_refusals where team_id = ${team.teamId} and feature_id = ${featureId} order by company_id nulls first, outcome`,
+  );
+const eventsNamed = async (name: string) =>
+  (await sql`select outcome from events where team_id = ${team.teamId} and name = ${name} order by seq`).map((r) => r.outcome);
 const today = () => new Date(t.clock.now()).toISOString().slice(0, 10);
 
 describe("refusals without an idempotency key", () => {
   test("1,000 refused tracks for an unknown company: no event row, one count of 1000, and no company created", async () => {
-    const results = await Promise.all(Array.from({ length: 1000 }, () => track({ id: "refused-unknown-co", traits: { plan: "x" } }, "sso", { user: { id: "refused-unknown-user" } })));
+    const results = await Promise.all(
+      Array.from({ length: 1000 }, () => track({ id: "refused-unknown-co", traits: { plan: "x" } }, "sso", { user: { id: "refused-unknown-user" } })),
+    );
     expect(new Set(results.map((r) => `${r.status} ${r.body.code}`))).toEqual(new Set(["429 feature_not_enabled"]));
     expect(await eventsNamed("sso")).toEqual([]);
-    expect(await refusalsOf(catalog.features.sso)).toEqual([{ source: "events", company_id: null, outcome: "feature_not_enabled", day: today(), count: 1000n }]);
+    expect(await refusalsOf(catalog.features.sso)).toEqual([
+      { source: "events", company_id: null, outcome: "feature_not_enabled", day: today(), count: 1000n },
+    ]);
     expect(await rows(sql`select id from companies where team_id = ${team.teamId} and external_id = 'refused-unknown-co'`)).toEqual([]);
     expect(await rows(sql`select id from users where team_id = ${team.teamId} and external_id = 'refused-unknown-user'`)).toEqual([]);
   });
@@ -43,9 +50,21 @@ describe("refusals without an idempotency key", () => {
     const consumed = [];
     for (let i = 0; i < 4; i++) consumed.push((await consume()).status);
     expect(consumed.filter((s) => s === 402).length).toBeGreaterThan(0);
-    expect(await rows(sql`select outcome, count(*)::int as n from events where company_id = ${quotaCo} group by outcome order by outcome`)).toEqual([{ outcome: "accepted", n: 5 + consumed.filter((s) => s === 200).length }]);
-    expect(await refusalsOf(catalog.features.apiCalls)).toEqual([{ source: "events", company_id: quotaCo, outcome: "limit_reached", day: today(), count: 3n }]);
-    expect(await refusalsOf(catalog.features.aiTokens)).toEqual([{ source: "consume", company_id: quotaCo, outcome: "insufficient_credits", day: today(), count: BigInt(consumed.filter((s) => s === 402).length) }]);
+    expect(await rows(sql`select outcome, count(*)::int as n from events where company_id = ${quotaCo} group by outcome order by outcome`)).toEqual([
+      { outcome: "accepted", n: 5 + consumed.filter((s) => s === 200).length },
+    ]);
+    expect(await refusalsOf(catalog.features.apiCalls)).toEqual([
+      { source: "events", company_id: quotaCo, outcome: "limit_reached", day: today(), count: 3n },
+    ]);
+    expect(await refusalsOf(catalog.features.aiTokens)).toEqual([
+      {
+        source: "consume",
+        company_id: quotaCo,
+        outcome: "insufficient_credits",
+        day: today(),
+        count: BigInt(consumed.filter((s) => s === 402).length),
+      },
+    ]);
   });
 });
 
@@ -68,7 +87,9 @@ describe("refusals with an idempotency key", () => {
     expect(recent.status).toBe(429);
     for (let waited = 0; (await eventsNamed("beta")).length > 1 && waited < 10_000; waited += 50) await Bun.sleep(50);
     // The old refusal is gone; the one made after the clock moved, and accepted events, stay.
-    expect(await rows(sql`select idempotency_key from events where team_id = ${team.teamId} and name = 'beta'`)).toEqual([{ idempotency_key: "keyed-refusal-2" }]);
+    expect(await rows(sql`select idempotency_key from events where team_id = ${team.teamId} and name = 'beta'`)).toEqual([
+      { idempotency_key: "keyed-refusal-2" },
+    ]);
     expect(await eventsNamed("page_viewed")).toEqual(["accepted"]);
     expect((await track({ id: "refused-keyed-co" }, "beta", { idempotencyKey: "keyed-refusal-1" })).status).toBe(429);
     expect((await sql`select count(*)::int as n from events where company_id = ${companyId} and name = 'beta'`)[0]!.n).toBe(2);

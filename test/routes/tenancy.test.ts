@@ -9,16 +9,25 @@ const beta = await createTeamFixture(t, "Beta");
 
 // The same external ids in both teams: they must stay two different companies and users.
 for (const team of [alpha, beta]) {
-  const res = await t.call("POST", "/access-tokens", { token: team.keys.secret, body: { company: { id: "shared-id", email: "same@corp.test" }, user: { id: "shared-user" } } });
+  const res = await t.call("POST", "/access-tokens", {
+    token: team.keys.secret,
+    body: { company: { id: "shared-id", email: "same@corp.test" }, user: { id: "shared-user" } },
+  });
   expect(res.status).toBe(201);
 }
-const alphaLive = await t.call("POST", "/access-tokens", { token: alpha.keys.secretLive, body: { company: { id: "shared-id" }, user: { id: "shared-user" } } });
+const alphaLive = await t.call("POST", "/access-tokens", {
+  token: alpha.keys.secretLive,
+  body: { company: { id: "shared-id" }, user: { id: "shared-user" } },
+});
 
 const ids = (res: { body: { data: { id: string }[] } }) => res.body.data.map((r) => r.id).sort();
 
 describe("team isolation", () => {
   test("GET /companies and GET /users return only the caller's own rows", async () => {
-    const [ac, bc] = [await t.call("GET", "/companies", { token: alpha.keys.secret }), await t.call("GET", "/companies", { token: beta.keys.secret })];
+    const [ac, bc] = [
+      await t.call("GET", "/companies", { token: alpha.keys.secret }),
+      await t.call("GET", "/companies", { token: beta.keys.secret }),
+    ];
     expect(ac.body.count).toBe(1);
     expect(bc.body.count).toBe(1);
     expect(ids(ac)).not.toEqual(ids(bc));

@@ -19,7 +19,8 @@ const team = await createTeamFixture(t);
 const company = { id: "rotation-co" };
 
 type Call = typeof t.call;
-const mintJwt = async (call: Call) => (await call("POST", "/access-tokens", { token: team.keys.secret, body: { company, user: { email: "u@rotation.test" } } })).body.token as string;
+const mintJwt = async (call: Call) =>
+  (await call("POST", "/access-tokens", { token: team.keys.secret, body: { company, user: { email: "u@rotation.test" } } })).body.token as string;
 const mintEmbed = async (call: Call) => (await call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company } })).body.token as string;
 const answer = async (call: Call, token: string) => {
   const res = await call("GET", `/entitlements?company=${company.id}`, { token });
@@ -33,7 +34,12 @@ const b64url = (bytes: Uint8Array | string) => Buffer.from(bytes).toString("base
 const keyId = async (secret: string) => b64url(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(secret))).slice(0, 8));
 const decode = (part: string) => JSON.parse(Buffer.from(part, "base64url").toString());
 
-function forge(header: Record<string, unknown>, payload: Record<string, unknown>, secret: string, hash: "sha256" | "sha512" | null = "sha256"): string {
+function forge(
+  header: Record<string, unknown>,
+  payload: Record<string, unknown>,
+  secret: string,
+  hash: "sha256" | "sha512" | null = "sha256",
+): string {
   const input = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(payload))}`;
   const signature = hash ? b64url(new Uint8Array(new Bun.CryptoHasher(hash, secret).update(input).digest())) : "";
   return `${input}.${signature}`;

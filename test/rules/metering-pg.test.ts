@@ -73,11 +73,21 @@ async function runInDatabase(c: CaseInput) {
   const loaded = (await loadCompanyState(sql, tenant.teamId, tenant.environment, companyId, now))!;
   expect(outcomeOf(decide(grant, loaded, featureId, now, c.quantity))).toBe(ts.outcome);
   const tsLots = (lots: bigint[]) =>
-    inBurnOrder(lots.map((remaining, i) => ({ remaining, expiresAt: c.lots![i]!.expiresIn === null ? null : now + c.lots![i]!.expiresIn! })), now).filter((l) => l.remaining > 0n);
+    inBurnOrder(
+      lots.map((remaining, i) => ({ remaining, expiresAt: c.lots![i]!.expiresIn === null ? null : now + c.lots![i]!.expiresIn! })),
+      now,
+    ).filter((l) => l.remaining > 0n);
   expect(loaded.lots).toEqual(tsLots((c.lots ?? []).map((l) => l.remaining)));
 
   const request: MeterRequest = {
-    ...tenant, source: "consume", name: "rules", companyId, userId: null, featureId, quantity: c.quantity, traits: {},
+    ...tenant,
+    source: "consume",
+    name: "rules",
+    companyId,
+    userId: null,
+    featureId,
+    quantity: c.quantity,
+    traits: {},
     idempotencyKey: c.retry ? `retry-${companyId}` : null,
     enforcement: enforcementOf({ grant, decision: ts.decision } as Evaluation),
   };
@@ -86,7 +96,10 @@ async function runInDatabase(c: CaseInput) {
   const retried = c.retry && !(first instanceof Error) ? await meter.submit(request) : undefined;
 
   // What this instance's cache is told after a burn: the lots left, in the burn order TypeScript keeps.
-  const balance = published.slice(seen).flatMap((ch) => (ch.k === "usage" ? ch.balances : [])).find(([id]) => id === companyId);
+  const balance = published
+    .slice(seen)
+    .flatMap((ch) => (ch.k === "usage" ? ch.balances : []))
+    .find(([id]) => id === companyId);
   const state = await stateOf(companyId, featureId);
   if (balance) expect(balance[1]).toEqual(tsLots(state.lotsAfter).map((l) => [l.remaining.toString(), l.expiresAt]));
   return { first, retried, state, ts };

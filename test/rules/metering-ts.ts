@@ -1,5 +1,14 @@
 /** The TypeScript side of a metering case: the facts a cached company holds, what `decide` answers, what a burn leaves. */
-import { counterKey, currentPeriod, decide, inBurnOrder, type CompanyFacts, type CreditLot, type Decision, type Grant } from "../../src/modules/entitlements/compute";
+import {
+  counterKey,
+  currentPeriod,
+  decide,
+  inBurnOrder,
+  type CompanyFacts,
+  type CreditLot,
+  type Decision,
+  type Grant,
+} from "../../src/modules/entitlements/compute";
 import type { Outcome } from "../../src/modules/entitlements/meter";
 import type { CaseGrant, CaseInput, MeteringCase } from "./metering-cases";
 
@@ -8,7 +17,18 @@ export const QUOTA_PERIOD = "month";
 
 export function grantOf(grant: CaseGrant): Grant | null {
   if (grant.kind === "none") return null;
-  const base: Grant = { kind: "boolean", enabled: true, limit: null, period: null, creditsPerUse: null, traitKey: null, traitOperator: null, traitValue: null, source: "plan", planId: "plan_rules" };
+  const base: Grant = {
+    kind: "boolean",
+    enabled: true,
+    limit: null,
+    period: null,
+    creditsPerUse: null,
+    traitKey: null,
+    traitOperator: null,
+    traitValue: null,
+    source: "plan",
+    planId: "plan_rules",
+  };
   switch (grant.kind) {
     case "boolean":
       return { ...base, enabled: grant.enabled };

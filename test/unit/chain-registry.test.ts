@@ -3,7 +3,15 @@ import { describe, expect, test } from "bun:test";
 import { BUILT_IN_NETWORKS, ChainRegistry, findToken, networkAllowedIn, tokenLocator } from "../../src/chains/registry";
 import { isValidAddress, normalizeTxHash } from "../../src/chains/addresses";
 
-const anvil = { id: "anvil", family: "evm", testnet: true, chainId: 31337, rpcUrl: "http://127.0.0.1:8545", confirmations: 2, tokens: [{ symbol: "USDC", decimals: 6, contract: `0x${"1".repeat(40)}` }] };
+const anvil = {
+  id: "anvil",
+  family: "evm",
+  testnet: true,
+  chainId: 31337,
+  rpcUrl: "http://127.0.0.1:8545",
+  confirmations: 2,
+  tokens: [{ symbol: "USDC", decimals: 6, contract: `0x${"1".repeat(40)}` }],
+};
 
 describe("ChainRegistry", () => {
   test("a registry file adds networks and replaces built-ins by id", () => {
@@ -18,8 +26,12 @@ describe("ChainRegistry", () => {
   });
 
   test("a token must name the locator of its family, and a file must have the registry's shape", () => {
-    expect(() => ChainRegistry.fromFile([{ ...anvil, tokens: [{ symbol: "USDC", decimals: 6 }] }])).toThrow("anvil: token USDC must be either native or name its contract");
-    expect(() => ChainRegistry.fromFile([{ ...anvil, family: "solana", chainId: null, tokens: [{ symbol: "USDC", decimals: 6, mint: "x".repeat(32) }] }])).not.toThrow();
+    expect(() => ChainRegistry.fromFile([{ ...anvil, tokens: [{ symbol: "USDC", decimals: 6 }] }])).toThrow(
+      "anvil: token USDC must be either native or name its contract",
+    );
+    expect(() =>
+      ChainRegistry.fromFile([{ ...anvil, family: "solana", chainId: null, tokens: [{ symbol: "USDC", decimals: 6, mint: "x".repeat(32) }] }]),
+    ).not.toThrow();
     expect(() => ChainRegistry.fromFile([{ id: "Bad Id" }])).toThrow("Invalid chain registry file");
   });
 

@@ -55,7 +55,12 @@ test("TOKEN_SIGNING_SECRET_PREVIOUS is optional, and never echoed when bad", asy
 
 test("RATE_LIMIT_ENABLED defaults to true, accepts true/false/1/0, rejects anything else", async () => {
   expect((await loadConfig({ DATA_DIR: tmp() })).rateLimitEnabled).toBe(true);
-  for (const [value, expected] of [["true", true], ["1", true], ["false", false], ["0", false]] as const) {
+  for (const [value, expected] of [
+    ["true", true],
+    ["1", true],
+    ["false", false],
+    ["0", false],
+  ] as const) {
     expect((await loadConfig({ DATA_DIR: tmp(), RATE_LIMIT_ENABLED: value })).rateLimitEnabled).toBe(expected);
   }
   await expect(loadConfig({ DATA_DIR: tmp(), RATE_LIMIT_ENABLED: "yes" })).rejects.toThrow(/RATE_LIMIT_ENABLED="yes"/);

@@ -36,7 +36,19 @@ describe("periodBounds: quotas reset on the billing anchor", () => {
   });
 });
 
-const grant = (g: Partial<Grant>): Grant => ({ kind: "boolean", enabled: true, limit: null, period: null, creditsPerUse: null, traitKey: null, traitOperator: null, traitValue: null, source: "plan", planId: "plan_a", ...g });
+const grant = (g: Partial<Grant>): Grant => ({
+  kind: "boolean",
+  enabled: true,
+  limit: null,
+  period: null,
+  creditsPerUse: null,
+  traitKey: null,
+  traitOperator: null,
+  traitValue: null,
+  source: "plan",
+  planId: "plan_a",
+  ...g,
+});
 
 describe("resolveGrant", () => {
   test("an override wins over every plan grant", () => {
@@ -74,13 +86,34 @@ describe("traitMatches", () => {
 
 describe("credits", () => {
   test("expired lots do not count", () => {
-    expect(creditBalance([{ remaining: 5n, expiresAt: 1000 }, { remaining: 7n, expiresAt: null }], 999)).toBe(12n);
-    expect(creditBalance([{ remaining: 5n, expiresAt: 1000 }, { remaining: 7n, expiresAt: null }], 1000)).toBe(7n);
+    expect(
+      creditBalance(
+        [
+          { remaining: 5n, expiresAt: 1000 },
+          { remaining: 7n, expiresAt: null },
+        ],
+        999,
+      ),
+    ).toBe(12n);
+    expect(
+      creditBalance(
+        [
+          { remaining: 5n, expiresAt: 1000 },
+          { remaining: 7n, expiresAt: null },
+        ],
+        1000,
+      ),
+    ).toBe(7n);
   });
 });
 
 describe("decide", () => {
-  const facts = { anchorMs: at("2026-01-01T00:00:00Z"), traits: { seats: 3 }, counters: new Map([["cflag_x:" + at("2026-03-01T00:00:00Z"), 4n]]), lots: [{ remaining: 3n, expiresAt: null }] };
+  const facts = {
+    anchorMs: at("2026-01-01T00:00:00Z"),
+    traits: { seats: 3 },
+    counters: new Map([["cflag_x:" + at("2026-03-01T00:00:00Z"), 4n]]),
+    lots: [{ remaining: 3n, expiresAt: null }],
+  };
   const now = at("2026-03-05T00:00:00Z");
 
   test("quota with quantity: all or nothing", () => {
@@ -98,6 +131,9 @@ describe("decide", () => {
   test("no grant, switched off, trait", () => {
     expect(decide(null, facts, "cflag_x", now).reason).toBe("not_in_plan");
     expect(decide(grant({ enabled: false }), facts, "cflag_x", now).reason).toBe("disabled");
-    expect(decide(grant({ kind: "trait", traitKey: "seats", traitOperator: "lt", traitValue: "5" }), facts, "cflag_x", now)).toMatchObject({ access: true, reason: "trait_matched" });
+    expect(decide(grant({ kind: "trait", traitKey: "seats", traitOperator: "lt", traitValue: "5" }), facts, "cflag_x", now)).toMatchObject({
+      access: true,
+      reason: "trait_matched",
+    });
   });
 });

@@ -98,7 +98,12 @@ test("with ttlMs a value is read again once it is older than that", async () => 
 
 test("invalidateWhere drops the matching entries and repeats every load in flight", async () => {
   const s = source();
-  for (const [k, v] of [["a", 1], ["b", 2], ["c", 3]] as const) s.data.set(k, v);
+  for (const [k, v] of [
+    ["a", 1],
+    ["b", 2],
+    ["c", 3],
+  ] as const)
+    s.data.set(k, v);
   const cache = new LoadingCache(s.load, new ManualClock(), options);
   await cache.get("a");
   await cache.get("b");

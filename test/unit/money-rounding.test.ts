@@ -1,7 +1,18 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { ApiError } from "../../src/lib/errors";
-import { divRound, formatTaxRate, lineTax, MAX_MICRO, mulDivRound, parseMoney, parseTaxRate, parseTaxRateField, parseTokenAmount, prorate } from "../../src/lib/money";
+import {
+  divRound,
+  formatTaxRate,
+  lineTax,
+  MAX_MICRO,
+  mulDivRound,
+  parseMoney,
+  parseTaxRate,
+  parseTaxRateField,
+  parseTokenAmount,
+  prorate,
+} from "../../src/lib/money";
 
 const abs = (n: bigint) => (n < 0n ? -n : n);
 const nonZero = fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }).filter((d) => d !== 0n);
@@ -51,7 +62,10 @@ describe("rounding: half away from zero", () => {
     fc.assert(
       fc.property(lines, rate, (subtotals, r) => {
         const sumOfRounded = subtotals.reduce((total, s) => total + lineTax(s, r), 0n);
-        const roundedSum = lineTax(subtotals.reduce((a, b) => a + b, 0n), r);
+        const roundedSum = lineTax(
+          subtotals.reduce((a, b) => a + b, 0n),
+          r,
+        );
         expect(2n * abs(sumOfRounded - roundedSum) <= BigInt(subtotals.length)).toBe(true);
       }),
     );
@@ -105,7 +119,10 @@ describe("money fields at the HTTP edge", () => {
     expect((error as ApiError).status).toBe(400);
     expect((error as ApiError).body()).toEqual({
       error: "Validation failed",
-      details: { "body.amount": "Expected a decimal string with at most 6 fractional digits from 0.000000 to 9223372036854.775807 (no exponent, no + sign, no spaces)" },
+      details: {
+        "body.amount":
+          "Expected a decimal string with at most 6 fractional digits from 0.000000 to 9223372036854.775807 (no exponent, no + sign, no spaces)",
+      },
     });
     expect((failure(() => parseTaxRateField("7.123456", "body.lines.0.taxRate")) as ApiError).details).toHaveProperty(["body.lines.0.taxRate"]);
     expect((failure(() => parseTokenAmount("1.5", "body.topupAmount")) as ApiError).details).toHaveProperty(["body.topupAmount"]);
@@ -123,6 +140,7 @@ describe("money fields at the HTTP edge", () => {
     expect(parseMoney(12.5, "body.amount")).toBe(12_500_000n);
     expect(parseMoney(0.1, "body.amount")).toBe(100_000n);
     expect(parseMoney(123456789.123456, "body.amount")).toBe(123_456_789_123_456n);
-    for (const bad of [0.1 + 0.2, 1e21, 1e-7, Number.NaN, Infinity, -1]) expect((failure(() => parseMoney(bad, "body.amount")) as ApiError).status).toBe(400);
+    for (const bad of [0.1 + 0.2, 1e21, 1e-7, Number.NaN, Infinity, -1])
+      expect((failure(() => parseMoney(bad, "body.amount")) as ApiError).status).toBe(400);
   });
 });

@@ -1,6 +1,17 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { formatFixed, formatMicro, MAX_MICRO, MAX_TOKEN_UNITS, microToToken, parseFixed, parseMicro, parseTokenUnits, tokenDecimalFormat, tokenToMicro } from "../../src/lib/money";
+import {
+  formatFixed,
+  formatMicro,
+  MAX_MICRO,
+  MAX_TOKEN_UNITS,
+  microToToken,
+  parseFixed,
+  parseMicro,
+  parseTokenUnits,
+  tokenDecimalFormat,
+  tokenToMicro,
+} from "../../src/lib/money";
 
 const micro = fc.bigInt({ min: 0n, max: MAX_MICRO });
 const signedMicro = fc.bigInt({ min: -MAX_MICRO, max: MAX_MICRO });
@@ -125,7 +136,8 @@ describe("micro-units <-> token units", () => {
     fc.assert(
       fc.property(fc.bigInt({ min: 0n, max: 10n ** 30n }), decimals, (units, d) => {
         const m = tokenToMicro(units, d);
-        const exact = d <= 6 ? units * 10n ** BigInt(6 - d) <= MAX_MICRO : units % 10n ** BigInt(d - 6) === 0n && units / 10n ** BigInt(d - 6) <= MAX_MICRO;
+        const exact =
+          d <= 6 ? units * 10n ** BigInt(6 - d) <= MAX_MICRO : units % 10n ** BigInt(d - 6) === 0n && units / 10n ** BigInt(d - 6) <= MAX_MICRO;
         expect(m.ok).toBe(exact);
         if (m.ok) expect(microToToken(m.value, d)).toEqual({ ok: true, value: units });
       }),

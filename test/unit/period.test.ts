@@ -17,8 +17,20 @@ describe("calendar arithmetic", () => {
     const anchor = at("2024-01-31T10:30:00.000Z");
     const starts = Array.from({ length: 14 }, (_, i) => iso(addMonths(anchor, i)).slice(0, 10));
     expect(starts).toEqual([
-      "2024-01-31", "2024-02-29", "2024-03-31", "2024-04-30", "2024-05-31", "2024-06-30", "2024-07-31",
-      "2024-08-31", "2024-09-30", "2024-10-31", "2024-11-30", "2024-12-31", "2025-01-31", "2025-02-28",
+      "2024-01-31",
+      "2024-02-29",
+      "2024-03-31",
+      "2024-04-30",
+      "2024-05-31",
+      "2024-06-30",
+      "2024-07-31",
+      "2024-08-31",
+      "2024-09-30",
+      "2024-10-31",
+      "2024-11-30",
+      "2024-12-31",
+      "2025-01-31",
+      "2025-02-28",
     ]);
     expect(iso(addMonths(anchor, 1))).toBe("2024-02-29T10:30:00.000Z");
     expect(iso(addMonths(anchor, -2))).toBe("2023-11-30T10:30:00.000Z");
@@ -58,7 +70,9 @@ describe("the period containing an instant", () => {
     const anchor = at("2024-01-31T00:00:00Z");
     const period = periodContaining(anchor, "monthly", at("2024-03-15T12:00:00Z"));
     expect({ index: period.index, start: iso(period.start), end: iso(period.end) }).toEqual({
-      index: 1, start: "2024-02-29T00:00:00.000Z", end: "2024-03-31T00:00:00.000Z",
+      index: 1,
+      start: "2024-02-29T00:00:00.000Z",
+      end: "2024-03-31T00:00:00.000Z",
     });
     expect(periodContaining(anchor, "monthly", at("2024-03-31T00:00:00Z")).index).toBe(2); // the end belongs to the next period
     expect(periodContaining(anchor, "monthly", at("2024-01-30T23:59:59Z")).index).toBe(-1);

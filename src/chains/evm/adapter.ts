@@ -9,11 +9,25 @@
  * Steps 1-2 are checked first so a wrong payment is refused at once instead of "not final" for minutes.
  */
 import {
-  createPublicClient, http, isAddressEqual, getAddress,
-  TransactionReceiptNotFoundError, TransactionNotFoundError, BlockNotFoundError,
-  type PublicClient, type TransactionReceipt,
+  createPublicClient,
+  http,
+  isAddressEqual,
+  getAddress,
+  TransactionReceiptNotFoundError,
+  TransactionNotFoundError,
+  BlockNotFoundError,
+  type PublicClient,
+  type TransactionReceipt,
 } from "viem";
-import { refuse, type ChainAdapter, type NetworkConfig, type PaymentExpectation, type PaymentVerdict, type VerifiedTransfer, type PaymentRefusal } from "../types";
+import {
+  refuse,
+  type ChainAdapter,
+  type NetworkConfig,
+  type PaymentExpectation,
+  type PaymentVerdict,
+  type VerifiedTransfer,
+  type PaymentRefusal,
+} from "../types";
 import { matchErc20Transfers } from "./transfers";
 import { isEvmTxHash } from "./hash";
 
@@ -54,15 +68,21 @@ async function receiptOrPending(client: PublicClient, hash: `0x${string}`): Prom
     await client.getTransaction({ hash });
     return refuse("not_final", "The transaction is pending and not yet in a block");
   } catch (error) {
-    if (error instanceof TransactionNotFoundError) return refuse("not_found", "No transaction with this hash on the network (or it was dropped by a reorg)");
+    if (error instanceof TransactionNotFoundError)
+      return refuse("not_found", "No transaction with this hash on the network (or it was dropped by a reorg)");
     throw error;
   }
 }
 
-async function nativeTransfer(client: PublicClient, receipt: TransactionReceipt, want: PaymentExpectation): Promise<VerifiedTransfer[] | PaymentRefusal> {
+async function nativeTransfer(
+  client: PublicClient,
+  receipt: TransactionReceipt,
+  want: PaymentExpectation,
+): Promise<VerifiedTransfer[] | PaymentRefusal> {
   const tx = await client.getTransaction({ hash: receipt.transactionHash });
   if (tx.value === 0n) return refuse("wrong_token", "The transaction moved none of the native coin");
-  if (!tx.to || !isAddressEqual(tx.to, want.recipient as `0x${string}`)) return refuse("wrong_recipient", "The coin was not sent to the expected recipient");
+  if (!tx.to || !isAddressEqual(tx.to, want.recipient as `0x${string}`))
+    return refuse("wrong_recipient", "The coin was not sent to the expected recipient");
   // Native payments must be exact: there is no log to tell an overpayment from an unrelated call's value.
   if (tx.value !== want.amount) return refuse("amount_too_low", `The transaction sent ${tx.value} wei, not exactly ${want.amount}`);
   return [{ transferIndex: 0, amount: tx.value, payer: getAddress(tx.from) }];

@@ -58,7 +58,11 @@ async function verify(rpc: SolanaRpc, expectation: PaymentExpectation): Promise<
     : nativeFalls(keys, meta.preBalances, meta.postBalances, meta.fee, signerCount);
   return {
     ok: true,
-    transfers: judgement.rises.map((rise) => ({ transferIndex: rise.accountIndex, amount: rise.amount, payer: senderOf(falls, rise.amount) ?? keys[0] ?? "" })),
+    transfers: judgement.rises.map((rise) => ({
+      transferIndex: rise.accountIndex,
+      amount: rise.amount,
+      payer: senderOf(falls, rise.amount) ?? keys[0] ?? "",
+    })),
     blockNumber: BigInt(tx.slot),
     blockHash: null, // finalized Solana slots are not rolled back
   };

@@ -6,11 +6,7 @@
  */
 import { Connection, type VersionedTransactionResponse } from "@solana/web3.js";
 
-export type Lookup =
-  | { kind: "found"; tx: VersionedTransactionResponse }
-  | { kind: "not_final" }
-  | { kind: "not_found" }
-  | { kind: "unavailable" };
+export type Lookup = { kind: "found"; tx: VersionedTransactionResponse } | { kind: "not_final" } | { kind: "not_found" } | { kind: "unavailable" };
 
 export interface SolanaRpc {
   lookup(rpcUrl: string, signature: string): Promise<Lookup>;

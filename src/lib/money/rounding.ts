@@ -14,7 +14,7 @@ export function divRound(numerator: bigint, denominator: bigint): bigint {
   const remainder = numerator % denominator; // carries the numerator's sign
   const abs = (n: bigint) => (n < 0n ? -n : n);
   if (2n * abs(remainder) < abs(denominator)) return quotient;
-  return (numerator < 0n) !== (denominator < 0n) ? quotient - 1n : quotient + 1n;
+  return numerator < 0n !== denominator < 0n ? quotient - 1n : quotient + 1n;
 }
 
 /** amount x numerator / denominator, with one rounding at the end (the product is exact in bigint). */

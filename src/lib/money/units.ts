@@ -28,7 +28,8 @@ export const TOKEN_UNITS = fixedFormat(0, 0n, MAX_TOKEN_UNITS, "2^256 - 1");
 export const TAX_RATE = fixedFormat(TAX_RATE_DECIMALS, 0n, TAX_RATE_DENOMINATOR);
 
 /** A token amount written as a decimal in whole tokens ("12.5" USDC), read into the token's smallest units. */
-export const tokenDecimalFormat = (decimals: number) => fixedFormat(decimals, 0n, MAX_TOKEN_UNITS, `the largest uint256 amount at ${decimals} decimals`);
+export const tokenDecimalFormat = (decimals: number) =>
+  fixedFormat(decimals, 0n, MAX_TOKEN_UNITS, `the largest uint256 amount at ${decimals} decimals`);
 
 export const parseMicro = (text: string, signed = false): MoneyResult => parseFixed(text, signed ? SIGNED_MICRO : MICRO);
 export const formatMicro = (micro: bigint): string => formatFixed(micro, MICRO_DECIMALS);
@@ -38,7 +39,9 @@ export const parseTaxRate = (text: string): MoneyResult => parseFixed(text, TAX_
 export const formatTaxRate = (rate: bigint): string => formatFixed(rate, TAX_RATE_DECIMALS);
 
 function checkDecimals(decimals: number): string | null {
-  return Number.isInteger(decimals) && decimals >= 0 && decimals <= MAX_TOKEN_DECIMALS ? null : `Expected token decimals from 0 to ${MAX_TOKEN_DECIMALS}`;
+  return Number.isInteger(decimals) && decimals >= 0 && decimals <= MAX_TOKEN_DECIMALS
+    ? null
+    : `Expected token decimals from 0 to ${MAX_TOKEN_DECIMALS}`;
 }
 
 /**
@@ -52,7 +55,8 @@ export function microToToken(micro: bigint, decimals: number): MoneyResult {
   if (micro < 0n) return { ok: false, expected: "Expected a non-negative amount (token transfers are never negative)" };
   if (decimals >= MICRO_DECIMALS) {
     const units = micro * pow10(decimals - MICRO_DECIMALS);
-    if (units > MAX_TOKEN_UNITS) return { ok: false, expected: `Expected an amount the token can represent (below 2^256 units at ${decimals} decimals)` };
+    if (units > MAX_TOKEN_UNITS)
+      return { ok: false, expected: `Expected an amount the token can represent (below 2^256 units at ${decimals} decimals)` };
     return { ok: true, value: units };
   }
   const divisor = pow10(MICRO_DECIMALS - decimals);
@@ -72,7 +76,8 @@ export function tokenToMicro(units: bigint, decimals: number): MoneyResult {
   let micro: bigint;
   if (decimals > MICRO_DECIMALS) {
     const divisor = pow10(decimals - MICRO_DECIMALS);
-    if (units % divisor !== 0n) return { ok: false, expected: `Expected a token amount in whole micro-units (multiples of ${divisor} at ${decimals} decimals)` };
+    if (units % divisor !== 0n)
+      return { ok: false, expected: `Expected a token amount in whole micro-units (multiples of ${divisor} at ${decimals} decimals)` };
     micro = units / divisor;
   } else {
     micro = units * pow10(MICRO_DECIMALS - decimals);

@@ -6,23 +6,35 @@ import { type AuthDeps } from "../../http/auth";
 import type { Sql } from "../../db/client";
 import { listAuditPage, type AuditRow } from "./repo";
 
-const AuditRecord = t.Object({
-  id: t.String(),
-  actorKind: t.String({ description: "secret, restricted, publishable, legacy, embed, dashboard or operator" }),
-  actorId: t.String({ description: "The credential id (key_…, dsess_…, tok_…) or the operator" }),
-  action: t.String({ description: "e.g. company.update, access_token.create" }),
-  resourceType: t.String(),
-  resourceId: t.String(),
-  requestId: t.Union([t.String(), t.Null()]),
-  details: t.Record(t.String(), t.Unknown()),
-  createdAt: t.String({ format: "date-time" }),
-}, {
-  $id: "AuditLogEntry",
-  examples: [{
-    id: "audit_01JH5Q8T0M3V9X2Y4Z6A8B0C1L", actorKind: "secret", actorId: "key_01JH5Q8T0M3V9X2Y4Z6A8B0C1M", action: "company.update", resourceType: "company",
-    resourceId: "comp_01JH5Q8T0M3V9X2Y4Z6A8B0C1D", requestId: "req_01JH5Q8T0M3V9X2Y4Z6A8B0C1N", details: { before: { name: "Acme" }, after: { name: "Acme Inc." } }, createdAt: "2026-01-15T09:30:00.000Z",
-  }],
-});
+const AuditRecord = t.Object(
+  {
+    id: t.String(),
+    actorKind: t.String({ description: "secret, restricted, publishable, legacy, embed, dashboard or operator" }),
+    actorId: t.String({ description: "The credential id (key_…, dsess_…, tok_…) or the operator" }),
+    action: t.String({ description: "e.g. company.update, access_token.create" }),
+    resourceType: t.String(),
+    resourceId: t.String(),
+    requestId: t.Union([t.String(), t.Null()]),
+    details: t.Record(t.String(), t.Unknown()),
+    createdAt: t.String({ format: "date-time" }),
+  },
+  {
+    $id: "AuditLogEntry",
+    examples: [
+      {
+        id: "audit_01JH5Q8T0M3V9X2Y4Z6A8B0C1L",
+        actorKind: "secret",
+        actorId: "key_01JH5Q8T0M3V9X2Y4Z6A8B0C1M",
+        action: "company.update",
+        resourceType: "company",
+        resourceId: "comp_01JH5Q8T0M3V9X2Y4Z6A8B0C1D",
+        requestId: "req_01JH5Q8T0M3V9X2Y4Z6A8B0C1N",
+        details: { before: { name: "Acme" }, after: { name: "Acme Inc." } },
+        createdAt: "2026-01-15T09:30:00.000Z",
+      },
+    ],
+  },
+);
 
 const present = (r: AuditRow) => ({
   id: r.id,

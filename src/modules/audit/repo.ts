@@ -28,7 +28,16 @@ export interface AuditEntry {
 
 export async function recordAudit(db: Db, e: AuditEntry): Promise<void> {
   await run(db, Q.audit_log_insert, [
-    newId("aud"), e.teamId, e.environment, e.actor.kind, e.actor.id, e.action, e.resourceType, e.resourceId, e.actor.requestId, e.details ?? {},
+    newId("aud"),
+    e.teamId,
+    e.environment,
+    e.actor.kind,
+    e.actor.id,
+    e.action,
+    e.resourceType,
+    e.resourceId,
+    e.actor.requestId,
+    e.details ?? {},
   ]);
 }
 
@@ -54,6 +63,13 @@ export interface AuditFilters {
 
 export function listAuditPage(db: Db, teamId: string, environment: Environment, beforeSeq: bigint | null, fetch: number, f: AuditFilters) {
   return run<AuditRow>(db, Q.audit_log_list_page, [
-    teamId, environment, beforeSeq, fetch, f.action ?? null, f.resourceType ?? null, f.resourceId ?? null, f.actorId ?? null,
+    teamId,
+    environment,
+    beforeSeq,
+    fetch,
+    f.action ?? null,
+    f.resourceType ?? null,
+    f.resourceId ?? null,
+    f.actorId ?? null,
   ]);
 }

@@ -10,7 +10,6 @@ import { actorOf } from "../audit/repo";
 import { Feature, FeatureParams, FeatureUpdate, presentFeature } from "./model";
 import { deleteFeature, updateFeature } from "./service";
 
-
 const PUT_DESCRIPTION = `Partial update: omitted fields keep their value; an empty body changes nothing and returns the feature. \`featureKey\` never changes.
 
 - \`eventKey\` uses the charset of feature keys (lowercase letters, digits, \`_ . : -\`); an empty string removes it.

@@ -21,25 +21,40 @@ export const kindFits = (kind: EntitlementKind, type: FeatureType): boolean => K
 
 const FeatureTypeSchema = t.Union([t.Literal("boolean"), t.Literal("event"), t.Literal("trait")]);
 
-export const LinkedPlan = t.Object({ id: t.String(), name: t.String(), tier: t.String() }, { $id: "LinkedPlan", examples: [{ id: "plan_01JH5Q8T0M3V9X2Y4Z6A8B0C1E", name: "Pro", tier: "pro" }] });
+export const LinkedPlan = t.Object(
+  { id: t.String(), name: t.String(), tier: t.String() },
+  { $id: "LinkedPlan", examples: [{ id: "plan_01JH5Q8T0M3V9X2Y4Z6A8B0C1E", name: "Pro", tier: "pro" }] },
+);
 
-export const Feature = t.Object({
-  id: t.String({ description: "cflag_…" }),
-  name: t.String(),
-  featureKey: t.String({ description: "Stable key; a track event with this name meters the feature. Never changes." }),
-  featureType: FeatureTypeSchema,
-  eventKey: t.String({ description: "Second track event name for the feature; empty when none" }),
-  icon: t.String(),
-  description: t.String(),
-  linkedPlans: t.Array(LinkedPlan, { description: "The plans that hold an entitlement for the feature (any kind, enabled or not), oldest first" }),
-  createdAt: t.String({ format: "date-time" }),
-}, {
-  $id: "Feature",
-  examples: [{
-    id: "cflag_01JH5Q8T0M3V9X2Y4Z6A8B0C1G", name: "API calls", featureKey: "api-calls", featureType: "event", eventKey: "api.call", icon: "", description: "Calls to the public API",
-    linkedPlans: [{ id: "plan_01JH5Q8T0M3V9X2Y4Z6A8B0C1E", name: "Pro", tier: "pro" }], createdAt: "2026-01-15T09:30:00.000Z",
-  }],
-});
+export const Feature = t.Object(
+  {
+    id: t.String({ description: "cflag_…" }),
+    name: t.String(),
+    featureKey: t.String({ description: "Stable key; a track event with this name meters the feature. Never changes." }),
+    featureType: FeatureTypeSchema,
+    eventKey: t.String({ description: "Second track event name for the feature; empty when none" }),
+    icon: t.String(),
+    description: t.String(),
+    linkedPlans: t.Array(LinkedPlan, { description: "The plans that hold an entitlement for the feature (any kind, enabled or not), oldest first" }),
+    createdAt: t.String({ format: "date-time" }),
+  },
+  {
+    $id: "Feature",
+    examples: [
+      {
+        id: "cflag_01JH5Q8T0M3V9X2Y4Z6A8B0C1G",
+        name: "API calls",
+        featureKey: "api-calls",
+        featureType: "event",
+        eventKey: "api.call",
+        icon: "",
+        description: "Calls to the public API",
+        linkedPlans: [{ id: "plan_01JH5Q8T0M3V9X2Y4Z6A8B0C1E", name: "Pro", tier: "pro" }],
+        createdAt: "2026-01-15T09:30:00.000Z",
+      },
+    ],
+  },
+);
 
 export const FeatureUpdate = t.Object(
   {
@@ -93,7 +108,13 @@ export interface PlanRow {
   created_at: Date;
 }
 
-export const presentPlan = (r: PlanRow) => ({ id: r.id, name: r.name, tier: r.tier, description: r.description, createdAt: r.created_at.toISOString() });
+export const presentPlan = (r: PlanRow) => ({
+  id: r.id,
+  name: r.name,
+  tier: r.tier,
+  description: r.description,
+  createdAt: r.created_at.toISOString(),
+});
 
 /** The columns a plan entitlement and a company override share; only those of the row's kind are set. */
 export interface GrantRow {

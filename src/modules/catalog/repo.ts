@@ -53,7 +53,12 @@ export const lockTrackNames = (db: Db, t: Tenant) => run(db, Q.feature_lock_name
 
 /** Features other than `exceptId` that one of `names` already names (as featureKey or eventKey). */
 export const featuresNamedBy = (db: Db, t: Tenant, exceptId: string, names: string[]) =>
-  run<{ id: string; name: string; feature_key: string; event_key: string }>(db, Q.feature_list_by_track_name, [t.teamId, t.environment, exceptId, names]);
+  run<{ id: string; name: string; feature_key: string; event_key: string }>(db, Q.feature_list_by_track_name, [
+    t.teamId,
+    t.environment,
+    exceptId,
+    names,
+  ]);
 
 export const updateFeatureRow = (db: Db, t: Tenant, id: string, f: FeatureFields) =>
   runOne<FeatureRow>(db, Q.feature_update, [t.teamId, t.environment, id, f.name, f.featureType, f.eventKey, f.icon, f.description]);
@@ -62,7 +67,8 @@ export const deleteFeatureRow = (db: Db, t: Tenant, id: string) =>
   runOne<{ id: string; name: string; feature_key: string }>(db, Q.feature_delete, [t.teamId, t.environment, id]);
 
 /** The plan entitlements and company overrides of a feature. */
-export const grantsOfFeature = (db: Db, t: Tenant, featureId: string) => run<FeatureGrant>(db, Q.entitlement_list_by_feature, [t.teamId, t.environment, featureId]);
+export const grantsOfFeature = (db: Db, t: Tenant, featureId: string) =>
+  run<FeatureGrant>(db, Q.entitlement_list_by_feature, [t.teamId, t.environment, featureId]);
 
 /** The tenant's plans among `ids`, share-locked. */
 export const plansByIds = (db: Db, t: Tenant, ids: string[]) =>
@@ -70,8 +76,25 @@ export const plansByIds = (db: Db, t: Tenant, ids: string[]) =>
 
 export const upsertOverride = (db: Db, t: Tenant, id: string, companyId: string, featureId: string, g: GrantFields) =>
   runOne<GrantRow & { company_id: string }>(db, Q.company_override_upsert, [
-    id, t.teamId, t.environment, companyId, featureId, g.kind, g.enabled, g.limit, g.period, g.creditsPerUse, g.traitKey, g.traitOperator, g.traitValue,
+    id,
+    t.teamId,
+    t.environment,
+    companyId,
+    featureId,
+    g.kind,
+    g.enabled,
+    g.limit,
+    g.period,
+    g.creditsPerUse,
+    g.traitKey,
+    g.traitOperator,
+    g.traitValue,
   ]);
 
 export const deleteOverride = (db: Db, t: Tenant, companyId: string, featureId: string) =>
-  runOne<{ id: string; company_id: string; feature_id: string; kind: EntitlementKind }>(db, Q.company_override_delete, [t.teamId, t.environment, companyId, featureId]);
+  runOne<{ id: string; company_id: string; feature_id: string; kind: EntitlementKind }>(db, Q.company_override_delete, [
+    t.teamId,
+    t.environment,
+    companyId,
+    featureId,
+  ]);

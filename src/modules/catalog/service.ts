@@ -18,21 +18,33 @@ import { apiError } from "../../lib/errors";
 import { recordAudit, type Actor } from "../audit/repo";
 import { OPERATOR } from "../teams/service";
 import { publishCatalogChanged, publishCompanyChanged } from "../changes/publish";
-import { FEATURE_TYPES, TRACK_NAME, kindFits, type EntitlementKind, type FeatureRow, type FeatureType, type FeatureUpdate, type GrantRow, type PlanRow } from "./model";
 import {
-  deleteFeatureRow, featuresNamedBy, findFeatureWithPlans, grantsOfFeature, lockFeature, lockTrackNames, updateFeatureRow,
-  type FeatureFields, type GrantFields,
+  FEATURE_TYPES,
+  TRACK_NAME,
+  kindFits,
+  type EntitlementKind,
+  type FeatureRow,
+  type FeatureType,
+  type FeatureUpdate,
+  type GrantRow,
+  type PlanRow,
+} from "./model";
+import {
+  deleteFeatureRow,
+  featuresNamedBy,
+  findFeatureWithPlans,
+  grantsOfFeature,
+  lockFeature,
+  lockTrackNames,
+  updateFeatureRow,
+  type FeatureFields,
+  type GrantFields,
 } from "./repo";
 import { type Environment, type Tenant } from "../../lib/tenant";
 
 export { FEATURE_TYPES };
 
-const Q = queries([
-  "plan_insert",
-  "plan_find_by_id",
-  "feature_insert",
-  "plan_entitlement_upsert",
-]);
+const Q = queries(["plan_insert", "plan_find_by_id", "feature_insert", "plan_entitlement_upsert"]);
 
 interface AuditOptions {
   /** Who made the change; the operator CLI when not given. */
@@ -41,7 +53,14 @@ interface AuditOptions {
   publish?: (tx: Db) => Promise<void>;
 }
 
-export async function audited<T extends { id: string }>(sql: Sql, tenant: Tenant, action: string, resourceType: string, work: (tx: Db) => Promise<T>, options: AuditOptions = {}): Promise<T> {
+export async function audited<T extends { id: string }>(
+  sql: Sql,
+  tenant: Tenant,
+  action: string,
+  resourceType: string,
+  work: (tx: Db) => Promise<T>,
+  options: AuditOptions = {},
+): Promise<T> {
   return sql.begin(async (tx) => {
     const result = await work(tx);
     await recordAudit(tx, { ...tenant, actor: options.actor ?? OPERATOR, action, resourceType, resourceId: result.id });
@@ -53,8 +72,20 @@ export async function audited<T extends { id: string }>(sql: Sql, tenant: Tenant
 const catalogChanged = (tenant: Tenant): AuditOptions => ({ publish: (tx) => publishCatalogChanged(tx, tenant) });
 
 export function createPlan(sql: Sql, tenant: Tenant, input: { name: string; tier?: string; description?: string }) {
-  return audited(sql, tenant, "plan.create", "plan", async (tx) =>
-    (await runOne<PlanRow>(tx, Q.plan_insert, [newId("plan"), tenant.teamId, tenant.environment, input.name, input.tier ?? "standard", input.description ?? null]))!,
+  return audited(
+    sql,
+    tenant,
+    "plan.create",
+    "plan",
+    async (tx) =>
+      (await runOne<PlanRow>(tx, Q.plan_insert, [
+        newId("plan"),
+        tenant.teamId,
+        tenant.environment,
+        input.name,
+        input.tier ?? "standard",
+        input.description ?? null,
+      ]))!,
     catalogChanged(tenant),
   );
 }
@@ -65,7 +96,10 @@ async function assertTrackNamesFree(tx: Db, tenant: Tenant, featureId: string, n
   const taken = await featuresNamedBy(tx, tenant, featureId, names.filter(Boolean));
   if (taken.length) {
     const name = names.find((n) => taken.some((f) => f.feature_key === n || f.event_key === n))!;
-    throw apiError("conflict", `'${name}' already names feature ${taken[0]!.id} (${taken[0]!.name}); a track event name must name exactly one feature`);
+    throw apiError(
+      "conflict",
+      `'${name}' already names feature ${taken[0]!.id} (${taken[0]!.name}); a track event name must name exactly one feature`,
+    );
   }
 }
 
@@ -74,24 +108,46 @@ export async function createFeature(
   tenant: Tenant,
   input: { name: string; featureKey: string; featureType: string; eventKey?: string; icon?: string; description?: string },
 ) {
-  if (!(FEATURE_TYPES as readonly string[]).includes(input.featureType)) throw apiError("validation_failed", "Invalid feature type", { featureType: FEATURE_TYPES.join(", ") });
-  if (!TRACK_NAME.test(input.featureKey)) throw apiError("validation_failed", "Invalid feature key", { featureKey: "lowercase letters, digits, _ . : -" });
+  if (!(FEATURE_TYPES as readonly string[]).includes(input.featureType))
+    throw apiError("validation_failed", "Invalid feature type", { featureType: FEATURE_TYPES.join(", ") });
+  if (!TRACK_NAME.test(input.featureKey))
+    throw apiError("validation_failed", "Invalid feature key", { featureKey: "lowercase letters, digits, _ . : -" });
   const eventKey = input.eventKey ?? "";
-  if (eventKey !== "" && !TRACK_NAME.test(eventKey)) throw apiError("validation_failed", "Invalid event key", { eventKey: "lowercase letters, digits, _ . : -" });
+  if (eventKey !== "" && !TRACK_NAME.test(eventKey))
+    throw apiError("validation_failed", "Invalid event key", { eventKey: "lowercase letters, digits, _ . : -" });
   const id = newId("cflag");
-  return audited(sql, tenant, "feature.create", "feature", async (tx) => {
-    await assertTrackNamesFree(tx, tenant, id, [input.featureKey, eventKey]);
-    return (await runOne<FeatureRow>(tx, Q.feature_insert, [
-      id, tenant.teamId, tenant.environment, input.name, input.featureKey, input.featureType, eventKey, input.icon ?? "", input.description ?? "",
-    ]))!;
-  }, catalogChanged(tenant));
+  return audited(
+    sql,
+    tenant,
+    "feature.create",
+    "feature",
+    async (tx) => {
+      await assertTrackNamesFree(tx, tenant, id, [input.featureKey, eventKey]);
+      return (await runOne<FeatureRow>(tx, Q.feature_insert, [
+        id,
+        tenant.teamId,
+        tenant.environment,
+        input.name,
+        input.featureKey,
+        input.featureType,
+        eventKey,
+        input.icon ?? "",
+        input.description ?? "",
+      ]))!;
+    },
+    catalogChanged(tenant),
+  );
 }
 
 /** 409 when the feature's plan entitlements or company overrides need another type (see kindFits). */
 async function assertGrantsFit(tx: Db, tenant: Tenant, featureId: string, type: FeatureType): Promise<void> {
   const misfits = (await grantsOfFeature(tx, tenant, featureId)).filter((g) => !kindFits(g.kind, type));
   if (!misfits.length) return;
-  const list = (source: string) => misfits.filter((g) => g.source === source).map((g) => `${g.owner_name} (${g.kind})`).join(", ");
+  const list = (source: string) =>
+    misfits
+      .filter((g) => g.source === source)
+      .map((g) => `${g.owner_name} (${g.kind})`)
+      .join(", ");
   const where = [list("plan") && `plans: ${list("plan")}`, list("company") && `company overrides: ${list("company")}`].filter(Boolean).join("; ");
   throw apiError("conflict", `Feature type '${type}' does not fit its entitlements on ${where}; change or remove them first`);
 }
@@ -113,9 +169,22 @@ export async function updateFeature(sql: Sql, tenant: Tenant, actor: Actor, id: 
     if (next.eventKey !== current.event_key) await assertTrackNamesFree(tx, tenant, id, [next.eventKey]);
     if (next.featureType !== current.feature_type) await assertGrantsFit(tx, tenant, id, next.featureType);
     await updateFeatureRow(tx, tenant, id, next);
-    const before = { name: current.name, featureType: current.feature_type, eventKey: current.event_key, icon: current.icon, description: current.description };
+    const before = {
+      name: current.name,
+      featureType: current.feature_type,
+      eventKey: current.event_key,
+      icon: current.icon,
+      description: current.description,
+    };
     const pick = (from: Record<string, unknown>) => Object.fromEntries(sent.map((k) => [k, from[k]]));
-    await recordAudit(tx, { ...tenant, actor, action: "feature.update", resourceType: "feature", resourceId: id, details: { before: pick(before), after: pick({ ...next }) } });
+    await recordAudit(tx, {
+      ...tenant,
+      actor,
+      action: "feature.update",
+      resourceType: "feature",
+      resourceId: id,
+      details: { before: pick(before), after: pick({ ...next }) },
+    });
     await publishCatalogChanged(tx, tenant);
     return (await findFeatureWithPlans(tx, tenant, id))!;
   });
@@ -135,8 +204,18 @@ export async function deleteFeature(sql: Sql, tenant: Tenant, actor: Actor, id: 
     if (plans.length) throw apiError("conflict", `Feature is used by plans: ${plans.join(", ")}; remove it from them first`);
     await deleteFeatureRow(tx, tenant, id);
     await recordAudit(tx, {
-      ...tenant, actor, action: "feature.delete", resourceType: "feature", resourceId: id,
-      details: { name: feature.name, featureKey: feature.feature_key, featureType: feature.feature_type, eventKey: feature.event_key, overridesRemoved: grants.length },
+      ...tenant,
+      actor,
+      action: "feature.delete",
+      resourceType: "feature",
+      resourceId: id,
+      details: {
+        name: feature.name,
+        featureKey: feature.feature_key,
+        featureType: feature.feature_type,
+        eventKey: feature.event_key,
+        overridesRemoved: grants.length,
+      },
     });
     await publishCatalogChanged(tx, tenant);
     for (const companyId of new Set(grants.map((g) => g.owner_id))) await publishCompanyChanged(tx, tenant, companyId);
@@ -166,9 +245,12 @@ export interface OverrideInput extends Omit<EntitlementInput, "planId"> {
 export type Grant = Omit<EntitlementInput, "planId">;
 
 export function checkEntitlement(e: Grant): void {
-  if (e.kind === "quota" && (e.limit === undefined || e.limit < 0n || !e.period)) throw apiError("validation_failed", "Quota needs limit and period", { limit: ">= 0", period: "day, week, month or lifetime" });
-  if (e.kind === "credit" && (e.creditsPerUse === undefined || e.creditsPerUse <= 0n)) throw apiError("validation_failed", "Credit entitlement needs creditsPerUse", { creditsPerUse: "> 0" });
-  if (e.kind === "trait" && (!e.traitKey || !e.traitOperator || e.traitValue === undefined)) throw apiError("validation_failed", "Trait entitlement needs key, operator, value", { traitKey: "required" });
+  if (e.kind === "quota" && (e.limit === undefined || e.limit < 0n || !e.period))
+    throw apiError("validation_failed", "Quota needs limit and period", { limit: ">= 0", period: "day, week, month or lifetime" });
+  if (e.kind === "credit" && (e.creditsPerUse === undefined || e.creditsPerUse <= 0n))
+    throw apiError("validation_failed", "Credit entitlement needs creditsPerUse", { creditsPerUse: "> 0" });
+  if (e.kind === "trait" && (!e.traitKey || !e.traitOperator || e.traitValue === undefined))
+    throw apiError("validation_failed", "Trait entitlement needs key, operator, value", { traitKey: "required" });
 }
 
 /** Locks the feature and checks that the grant's kind fits its type. */
@@ -197,12 +279,31 @@ export const grantFields = (e: Grant): GrantFields => ({
 
 export async function setEntitlement(sql: Sql, tenant: Tenant, e: EntitlementInput) {
   checkEntitlement(e);
-  return audited(sql, tenant, "entitlement.set", "plan_entitlement", async (tx) => {
-    if (!(await runOne(tx, Q.plan_find_by_id, [tenant.teamId, tenant.environment, e.planId]))) throw apiError("not_found", `No plan ${e.planId}`);
-    await lockFeatureFor(tx, tenant, e);
-    const g = grantFields(e);
-    return (await runOne<GrantRow & { plan_id: string }>(tx, Q.plan_entitlement_upsert, [
-      newId("ent"), tenant.teamId, tenant.environment, e.planId, e.featureId, g.kind, g.enabled, g.limit, g.period, g.creditsPerUse, g.traitKey, g.traitOperator, g.traitValue,
-    ]))!;
-  }, catalogChanged(tenant));
+  return audited(
+    sql,
+    tenant,
+    "entitlement.set",
+    "plan_entitlement",
+    async (tx) => {
+      if (!(await runOne(tx, Q.plan_find_by_id, [tenant.teamId, tenant.environment, e.planId]))) throw apiError("not_found", `No plan ${e.planId}`);
+      await lockFeatureFor(tx, tenant, e);
+      const g = grantFields(e);
+      return (await runOne<GrantRow & { plan_id: string }>(tx, Q.plan_entitlement_upsert, [
+        newId("ent"),
+        tenant.teamId,
+        tenant.environment,
+        e.planId,
+        e.featureId,
+        g.kind,
+        g.enabled,
+        g.limit,
+        g.period,
+        g.creditsPerUse,
+        g.traitKey,
+        g.traitOperator,
+        g.traitValue,
+      ]))!;
+    },
+    catalogChanged(tenant),
+  );
 }

@@ -8,14 +8,26 @@ import { newId } from "../../lib/ids";
 import type { TransactionSql } from "../../db/client";
 import type { CompanyRef, CompanyRow, UserRef, UserRow } from "./model";
 import { publishCompanyChanged } from "../changes/publish";
-import { findCompanyByKeys, findUserByKeys, insertCompany, insertUser, isCompanyMember, linkUserToCompany, mergeCompany, mergeUser, type CompanyFacts, type UserFacts } from "./repo";
+import {
+  findCompanyByKeys,
+  findUserByKeys,
+  insertCompany,
+  insertUser,
+  isCompanyMember,
+  linkUserToCompany,
+  mergeCompany,
+  mergeUser,
+  type CompanyFacts,
+  type UserFacts,
+} from "./repo";
 import { type Environment, type Tenant } from "../../lib/tenant";
 
 // An `id` shaped like our own ids names our row; anything else is the integrator's id.
 const externalOf = (id: string | undefined, ownPrefix: string) => (id && !id.startsWith(ownPrefix) ? id : null);
 
 export function assertCompanyRef(ref: CompanyRef, field = "body.company"): void {
-  if (!ref.id && !ref.wallet && !ref.email) throw apiError("validation_failed", "Validation failed", { [field]: "At least one of id, wallet, email is required" });
+  if (!ref.id && !ref.wallet && !ref.email)
+    throw apiError("validation_failed", "Validation failed", { [field]: "At least one of id, wallet, email is required" });
 }
 
 export function assertUserRef(ref: UserRef, field = "body.user"): void {
@@ -62,7 +74,13 @@ export async function upsertCompany(tx: TransactionSql, tenant: Tenant, ref: Com
  * Upserts a user and links it to `companyId`. With `onlyOfCompany` (a browser's embed token acts for
  * one company), an existing user who is not a member of that company is a 403, and nothing is written.
  */
-export async function upsertUser(tx: TransactionSql, tenant: Tenant, ref: UserRef, companyId: string | null, onlyOfCompany = false): Promise<UserRow> {
+export async function upsertUser(
+  tx: TransactionSql,
+  tenant: Tenant,
+  ref: UserRef,
+  companyId: string | null,
+  onlyOfCompany = false,
+): Promise<UserRow> {
   const facts: UserFacts = {
     externalId: externalOf(ref.id, "user_"),
     idpUserId: ref.idp_user_id ?? null,

@@ -32,7 +32,12 @@ export function containsPattern(search: string | undefined): string | null {
 }
 
 /** What these routes need; the service's wiring (src/app-deps.ts) provides it (entitlements: this instance's caches). */
-type RouteDeps = AuthDeps & { sql: Sql; clock: Clock; config: { tokenSigningSecret: string }; entitlements: { companyChanged(tenant: Tenant, companyId: string): void } };
+type RouteDeps = AuthDeps & {
+  sql: Sql;
+  clock: Clock;
+  config: { tokenSigningSecret: string };
+  entitlements: { companyChanged(tenant: Tenant, companyId: string): void };
+};
 
 export function customerRoutes(deps: RouteDeps) {
   const secret = deps.config.tokenSigningSecret;
@@ -56,12 +61,23 @@ export function customerRoutes(deps: RouteDeps) {
       "/users",
       async ({ principal, query }) => {
         const page = pageRequest(secret, "users", principal, query);
-        const rows = await listUserPage(deps.sql, principal, page.beforeSeq, page.fetch, containsPattern(query.search), await companyIdFilter(deps.sql, principal, query.companyId));
+        const rows = await listUserPage(
+          deps.sql,
+          principal,
+          page.beforeSeq,
+          page.fetch,
+          containsPattern(query.search),
+          await companyIdFilter(deps.sql, principal, query.companyId),
+        );
         return pageResponse(secret, "users", principal, page, rows, presentUser);
       },
       {
         access: "GET /users",
-        query: t.Object({ ...PageQuery, ...SearchQuery, companyId: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Our comp_ id or your id for the company" })) }),
+        query: t.Object({
+          ...PageQuery,
+          ...SearchQuery,
+          companyId: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Our comp_ id or your id for the company" })),
+        }),
         response: Page(User),
         detail: { tags: ["Companies"], summary: "List users, newest first" },
       },
@@ -69,7 +85,14 @@ export function customerRoutes(deps: RouteDeps) {
     .patch(
       "/companies/:id",
       async ({ principal, params, body, request }) => {
-        const company = await updateCompany(deps.sql, principal, actorOf(principal, requestState(request).requestId), params.id, body, new Date(deps.clock.now()));
+        const company = await updateCompany(
+          deps.sql,
+          principal,
+          actorOf(principal, requestState(request).requestId),
+          params.id,
+          body,
+          new Date(deps.clock.now()),
+        );
         deps.entitlements.companyChanged(principal, company.id); // this instance at once; others by NOTIFY
         return { data: presentCompany(company) };
       },

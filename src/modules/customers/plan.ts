@@ -21,20 +21,34 @@ const Q = queries(["plan_find_by_id", "company_set_plan"]);
 export async function setOverride(sql: Sql, tenant: Tenant, o: OverrideInput) {
   checkEntitlement(o);
   const company = await requireCompany(sql, tenant, o.company);
-  return audited(sql, tenant, "override.set", "company_override", async (tx) => {
-    await lockFeatureFor(tx, tenant, o);
-    return (await upsertOverride(tx, tenant, newId("ent"), company.id, o.featureId, grantFields(o)))!;
-  }, { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) });
+  return audited(
+    sql,
+    tenant,
+    "override.set",
+    "company_override",
+    async (tx) => {
+      await lockFeatureFor(tx, tenant, o);
+      return (await upsertOverride(tx, tenant, newId("ent"), company.id, o.featureId, grantFields(o)))!;
+    },
+    { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
+  );
 }
 
 /** Removes a company's override of one feature: its plans' entitlements apply again. */
 export async function removeOverride(sql: Sql, tenant: Tenant, input: { company: string; featureId: string }) {
   const company = await requireCompany(sql, tenant, input.company);
-  return audited(sql, tenant, "override.remove", "company_override", async (tx) => {
-    const removed = await deleteOverride(tx, tenant, company.id, input.featureId);
-    if (!removed) throw apiError("not_found", `No override of feature ${input.featureId} for company ${input.company}`);
-    return removed;
-  }, { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) });
+  return audited(
+    sql,
+    tenant,
+    "override.remove",
+    "company_override",
+    async (tx) => {
+      const removed = await deleteOverride(tx, tenant, company.id, input.featureId);
+      if (!removed) throw apiError("not_found", `No override of feature ${input.featureId} for company ${input.company}`);
+      return removed;
+    },
+    { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
+  );
 }
 
 /** Looks a company up by our id, the integrator's id, wallet or email. */
@@ -51,8 +65,12 @@ async function requireCompany(sql: Sql, tenant: Tenant, ref: string) {
 export async function assignPlan(sql: Sql, tenant: Tenant, companyRef: string, planId: string, now: Date = new Date(systemClock.now())) {
   const company = await requireCompany(sql, tenant, companyRef);
   if (!(await runOne(sql, Q.plan_find_by_id, [tenant.teamId, tenant.environment, planId]))) throw apiError("not_found", `No plan ${planId}`);
-  return audited(sql, tenant, "company.plan_assign", "company", async (tx) =>
-    (await runOne<CompanyRow>(tx, Q.company_set_plan, [tenant.teamId, tenant.environment, company.id, planId, now]))!,
+  return audited(
+    sql,
+    tenant,
+    "company.plan_assign",
+    "company",
+    async (tx) => (await runOne<CompanyRow>(tx, Q.company_set_plan, [tenant.teamId, tenant.environment, company.id, planId, now]))!,
     { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
   );
 }

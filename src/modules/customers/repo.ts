@@ -53,8 +53,14 @@ export const mergeCompany = (db: Db, t: Tenant, id: string, f: CompanyFacts) =>
 export const listCompanyPage = (db: Db, t: Tenant, beforeSeq: bigint | null, fetch: number, pattern: string | null) =>
   run<CompanyRow>(db, Q.company_list_page, [t.teamId, t.environment, beforeSeq, fetch, pattern]);
 
-export const findUserByKeys = (db: Db, t: Tenant, idOrExternal: string | null, idpUserId: string | null, wallet: string | null, email: string | null) =>
-  runOne<UserRow>(db, Q.user_find_by_keys, [t.teamId, t.environment, idOrExternal, idpUserId, wallet, email]);
+export const findUserByKeys = (
+  db: Db,
+  t: Tenant,
+  idOrExternal: string | null,
+  idpUserId: string | null,
+  wallet: string | null,
+  email: string | null,
+) => runOne<UserRow>(db, Q.user_find_by_keys, [t.teamId, t.environment, idOrExternal, idpUserId, wallet, email]);
 
 export const insertUser = (db: Db, t: Tenant, id: string, f: UserFacts) =>
   runOne<UserRow>(db, Q.user_insert, [id, t.teamId, t.environment, f.externalId, f.idpUserId, f.name, f.email, f.wallet, f.traits]);

@@ -42,7 +42,11 @@ export async function updateCompany(sql: Sql, tenant: Tenant, actor: Actor, ref:
       anchorIfUnset: patch.activePlanId ? now : null,
     });
     await recordAudit(tx, {
-      ...tenant, actor, action: "company.update", resourceType: "company", resourceId: company.id,
+      ...tenant,
+      actor,
+      action: "company.update",
+      resourceType: "company",
+      resourceId: company.id,
       details: { set: Object.fromEntries(sent.map((k) => [k, patch[k]])) },
     });
     await publishCompanyChanged(tx, tenant, company.id);

@@ -86,10 +86,15 @@ export function toGrant(row: GrantRow, source: Grant["source"], planId: string |
 
 export async function loadCatalog(db: Db, teamId: string, environment: Environment): Promise<CatalogSnapshot> {
   const [features, grants] = await Promise.all([
-    run<{ id: string; name: string; feature_key: string; feature_type: FeatureType; event_key: string }>(db, Q.catalog_feature_list, [teamId, environment]),
+    run<{ id: string; name: string; feature_key: string; feature_type: FeatureType; event_key: string }>(db, Q.catalog_feature_list, [
+      teamId,
+      environment,
+    ]),
     run<GrantRow & { plan_id: string; feature_id: string }>(db, Q.catalog_grant_list, [teamId, environment]),
   ]);
-  const snapshot = new CatalogSnapshot(features.map((f) => ({ id: f.id, name: f.name, key: f.feature_key, type: f.feature_type, eventKey: f.event_key })));
+  const snapshot = new CatalogSnapshot(
+    features.map((f) => ({ id: f.id, name: f.name, key: f.feature_key, type: f.feature_type, eventKey: f.event_key })),
+  );
   for (const row of grants) {
     let byFeature = snapshot.grants.get(row.plan_id);
     if (!byFeature) snapshot.grants.set(row.plan_id, (byFeature = new Map()));

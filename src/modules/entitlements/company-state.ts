@@ -28,7 +28,17 @@ export interface CompanyState extends CompanyFacts {
   lots: CreditLot[];
 }
 
-type OverrideTuple = [string, EntitlementKind, boolean, string | null, Period | null, string | null, string | null, TraitOperator | null, string | null];
+type OverrideTuple = [
+  string,
+  EntitlementKind,
+  boolean,
+  string | null,
+  Period | null,
+  string | null,
+  string | null,
+  TraitOperator | null,
+  string | null,
+];
 
 interface StateRow {
   id: string;
@@ -45,14 +55,24 @@ interface StateRow {
   lots: [string, number | null][];
 }
 
-export const toLots = (lots: readonly [string, number | null][]): CreditLot[] => lots.map(([remaining, expiresAt]) => ({ remaining: BigInt(remaining), expiresAt }));
+export const toLots = (lots: readonly [string, number | null][]): CreditLot[] =>
+  lots.map(([remaining, expiresAt]) => ({ remaining: BigInt(remaining), expiresAt }));
 
 export async function loadCompanyState(db: Db, teamId: string, environment: Environment, ref: string, now: number): Promise<CompanyState | null> {
   const row = await runOne<StateRow>(db, Q.company_state_find, [teamId, environment, ref, new Date(now), new Date(now - OLDEST_PERIOD_MS)]);
   if (!row) return null;
   const overrides = new Map<string, Grant>();
   for (const [featureId, kind, enabled, limit, period, perUse, traitKey, traitOperator, traitValue] of row.overrides) {
-    const grantRow: GrantRow = { kind, enabled, limit_amount: limit, period, credits_per_use: perUse, trait_key: traitKey, trait_operator: traitOperator, trait_value: traitValue };
+    const grantRow: GrantRow = {
+      kind,
+      enabled,
+      limit_amount: limit,
+      period,
+      credits_per_use: perUse,
+      trait_key: traitKey,
+      trait_operator: traitOperator,
+      trait_value: traitValue,
+    };
     overrides.set(featureId, toGrant(grantRow, "override", null));
   }
   const counters = new Map<string, bigint>();

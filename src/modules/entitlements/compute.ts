@@ -59,7 +59,15 @@ function addMonths(anchor: Date, months: number): number {
   const m = anchor.getUTCMonth() + months;
   const target = new Date(Date.UTC(y, m, 1));
   const day = Math.min(anchor.getUTCDate(), daysInMonth(target.getUTCFullYear(), target.getUTCMonth()));
-  return Date.UTC(target.getUTCFullYear(), target.getUTCMonth(), day, anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds());
+  return Date.UTC(
+    target.getUTCFullYear(),
+    target.getUTCMonth(),
+    day,
+    anchor.getUTCHours(),
+    anchor.getUTCMinutes(),
+    anchor.getUTCSeconds(),
+    anchor.getUTCMilliseconds(),
+  );
 }
 
 export interface PeriodBounds {
@@ -184,7 +192,16 @@ export function currentPeriod(company: CompanyFacts, period: Period, now: number
 /** One use burns at most this many credits (events.credits_burned is an int8); more is refused, as meter_settle() does. */
 const MAX_BURN = 2n ** 63n - 1n;
 
-const denied = (reason: Reason): Decision => ({ access: false, reason, limit: null, used: null, remaining: null, period: null, creditsPerUse: null, creditBalance: null });
+const denied = (reason: Reason): Decision => ({
+  access: false,
+  reason,
+  limit: null,
+  used: null,
+  remaining: null,
+  period: null,
+  creditsPerUse: null,
+  creditBalance: null,
+});
 
 /** What a check answers for `quantity` more units of a feature under `grant`. */
 export function decide(grant: Grant | null, company: CompanyFacts, featureId: string, now: number, quantity = 1n): Decision {
@@ -202,13 +219,31 @@ export function decide(grant: Grant | null, company: CompanyFacts, featureId: st
       const used = company.counters.get(counterKey(featureId, period.start)) ?? 0n;
       const remaining = grant.limit! > used ? grant.limit! - used : 0n;
       const access = remaining >= quantity;
-      return { access, reason: access ? "within_limit" : "limit_reached", limit: grant.limit, used, remaining, period, creditsPerUse: null, creditBalance: null };
+      return {
+        access,
+        reason: access ? "within_limit" : "limit_reached",
+        limit: grant.limit,
+        used,
+        remaining,
+        period,
+        creditsPerUse: null,
+        creditBalance: null,
+      };
     }
     case "credit": {
       const balance = creditBalance(company.lots, now);
       const cost = grant.creditsPerUse! * quantity;
       const access = balance >= cost && cost <= MAX_BURN;
-      return { access, reason: access ? "credits_available" : "insufficient_credits", limit: null, used: null, remaining: null, period: null, creditsPerUse: grant.creditsPerUse, creditBalance: balance };
+      return {
+        access,
+        reason: access ? "credits_available" : "insufficient_credits",
+        limit: null,
+        used: null,
+        remaining: null,
+        period: null,
+        creditsPerUse: grant.creditsPerUse,
+        creditBalance: balance,
+      };
     }
   }
 }

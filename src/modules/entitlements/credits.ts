@@ -55,14 +55,47 @@ export const presentCreditGrant = (g: CreditGrant) => ({
 });
 
 /** The grant inside the caller's transaction (a paid checkout session grants with its own commit). */
-export async function grantCreditsInTx(tx: Db, tenant: Tenant, companyId: string, input: Omit<CreditGrantInput, "company">, actor: Actor, now: number): Promise<CreditGrant> {
-  const held = await run<{ remaining: bigint; expires_at: Date | null }>(tx, Q.credit_grant_lock_many, [[tenant.teamId], [tenant.environment], [companyId], new Date(now)]);
+export async function grantCreditsInTx(
+  tx: Db,
+  tenant: Tenant,
+  companyId: string,
+  input: Omit<CreditGrantInput, "company">,
+  actor: Actor,
+  now: number,
+): Promise<CreditGrant> {
+  const held = await run<{ remaining: bigint; expires_at: Date | null }>(tx, Q.credit_grant_lock_many, [
+    [tenant.teamId],
+    [tenant.environment],
+    [companyId],
+    new Date(now),
+  ]);
   const grant = (await runOne<CreditGrant>(tx, Q.credit_grant_insert, [
-    newId("cgr"), tenant.teamId, tenant.environment, companyId, input.amount, input.reason ?? null, input.expiresAt ?? null,
+    newId("cgr"),
+    tenant.teamId,
+    tenant.environment,
+    companyId,
+    input.amount,
+    input.reason ?? null,
+    input.expiresAt ?? null,
   ]))!;
-  await recordAudit(tx, { ...tenant, actor, action: "credit.grant", resourceType: "credit_grant", resourceId: grant.id, details: { companyId, amount: input.amount.toString() } });
+  await recordAudit(tx, {
+    ...tenant,
+    actor,
+    action: "credit.grant",
+    resourceType: "credit_grant",
+    resourceId: grant.id,
+    details: { companyId, amount: input.amount.toString() },
+  });
   // `held` comes locked in burn order and the new grant is the newest of its expiry: oldest first, as inBurnOrder asks.
-  const lots = inBurnOrder([...held, grant].map((g) => ({ remaining: g.remaining, expiresAt: g.expires_at?.getTime() ?? null })), now);
-  await publishBalance(tx, tenant, companyId, lots.map((l) => [l.remaining.toString(), l.expiresAt]));
+  const lots = inBurnOrder(
+    [...held, grant].map((g) => ({ remaining: g.remaining, expiresAt: g.expires_at?.getTime() ?? null })),
+    now,
+  );
+  await publishBalance(
+    tx,
+    tenant,
+    companyId,
+    lots.map((l) => [l.remaining.toString(), l.expiresAt]),
+  );
   return grant;
 }

@@ -35,20 +35,16 @@ export function entitlementRoutes(deps: RouteDeps) {
         responses: documentedResponses({ 200: CheckResponse, 404: ErrorBody }),
       },
     })
-    .get(
-      "/flags/check",
-      async ({ principal, query }) => ({ data: await checkFlag(deps, principal, query) }),
-      {
-        access: "GET /flags/check",
-        query: FlagQuery,
-        detail: {
-          tags,
-          summary: "A feature as an on/off flag for a company",
-          description: `\`value\` is \`access\` of GET /check, without the quota and credit figures.\n\n${COMMON}`,
-          responses: documentedResponses({ 200: FlagResponse, 404: ErrorBody }),
-        },
+    .get("/flags/check", async ({ principal, query }) => ({ data: await checkFlag(deps, principal, query) }), {
+      access: "GET /flags/check",
+      query: FlagQuery,
+      detail: {
+        tags,
+        summary: "A feature as an on/off flag for a company",
+        description: `\`value\` is \`access\` of GET /check, without the quota and credit figures.\n\n${COMMON}`,
+        responses: documentedResponses({ 200: FlagResponse, 404: ErrorBody }),
       },
-    )
+    })
     .get("/entitlements", async ({ principal, query }) => ({ data: await listEntitlements(deps, principal, query) }), {
       access: "GET /entitlements",
       query: EntitlementsQuery,
@@ -64,7 +60,13 @@ export function entitlementRoutes(deps: RouteDeps) {
       body: ConsumeBody,
       detail: {
         tags,
-        responses: documentedResponses({ 200: ConsumeResponse, 402: CodedErrorBody, 404: ErrorBody, 422: ValidationErrorBody, 429: t.Union([CodedErrorBody, ErrorBody]) }),
+        responses: documentedResponses({
+          200: ConsumeResponse,
+          402: CodedErrorBody,
+          404: ErrorBody,
+          422: ValidationErrorBody,
+          429: t.Union([CodedErrorBody, ErrorBody]),
+        }),
         summary: "Consume units of a feature for a company, exactly",
         description: `All or nothing: \`quantity\` units are used, or none. Refusals: 402 \`{error: "Insufficient credits", code: "insufficient_credits"}\`;
 429 \`{error: "Limit reached", code: "limit_reached"}\`; 429 \`{error: "Feature not enabled", code: "feature_not_enabled"}\` (no entitlement,

@@ -38,7 +38,12 @@ export class RequestFailed extends Error {
 
 type Decide = (tx: TransactionSql, requests: MeterRequest[]) => Promise<{ results: MeterResult[]; changes: Change[] }>;
 
-export async function settleWithIdentity(tx: TransactionSql, requests: MeterRequest[], decide: Decide, isRetryable: (error: unknown) => boolean): Promise<BatchSettlement> {
+export async function settleWithIdentity(
+  tx: TransactionSql,
+  requests: MeterRequest[],
+  decide: Decide,
+  isRetryable: (error: unknown) => boolean,
+): Promise<BatchSettlement> {
   const written = new Map<number, WrittenIdentity>();
   const failed = new Map<number, unknown>();
   for (const [i, r] of requests.entries()) {

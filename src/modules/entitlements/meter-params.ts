@@ -63,8 +63,14 @@ export function settleParams(requests: MeterRequest[], now: number) {
     perUse as string[],
     counterSlot as string[],
     creditSlot as string[],
-    counters.team, counters.env, counters.company, counters.feature, counters.period,
-    credits.team, credits.env, credits.company,
+    counters.team,
+    counters.env,
+    counters.company,
+    counters.feature,
+    counters.period,
+    credits.team,
+    credits.env,
+    credits.company,
     new Date(now),
   ];
 }

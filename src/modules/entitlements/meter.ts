@@ -93,7 +93,8 @@ const MAX_ATTEMPTS = 5;
 const isRetryable = (error: unknown) => RETRYABLE.has((error as { code?: string }).code ?? "");
 
 // An idempotency key is unique per tenant, endpoint and company (events_idempotency, migration 00010).
-const idempotencyKeyOf = (r: MeterRequest) => (r.idempotencyKey === null ? null : `${r.teamId}|${r.environment}|${r.source}|${r.companyId ?? ""}|${r.idempotencyKey}`);
+const idempotencyKeyOf = (r: MeterRequest) =>
+  r.idempotencyKey === null ? null : `${r.teamId}|${r.environment}|${r.source}|${r.companyId ?? ""}|${r.idempotencyKey}`;
 
 /** What a retry must repeat: the event (or feature) and the quantity. Traits and user may be refreshed. */
 interface Asked {
@@ -209,7 +210,11 @@ export class Meter {
           else if (r.replayed) replays.push(i);
           else p.resolve(r);
         });
-        if (replays.length) await this.answerReplays(replays.map((i) => batch[i]!), replays.map((i) => results[i] as MeterResult));
+        if (replays.length)
+          await this.answerReplays(
+            replays.map((i) => batch[i]!),
+            replays.map((i) => results[i] as MeterResult),
+          );
         return;
       } catch (error) {
         if (error instanceof RequestFailed) {
@@ -241,7 +246,9 @@ export class Meter {
   private async answerReplays(pending: Pending[], results: MeterResult[]): Promise<void> {
     try {
       const rows = await run<{ id: string; name: string; quantity: bigint }>(this.sql, Q.event_request_find_many, [
-        results.map((r) => r.eventId), pending.map((p) => p.request.teamId), pending.map((p) => p.request.environment),
+        results.map((r) => r.eventId),
+        pending.map((p) => p.request.teamId),
+        pending.map((p) => p.request.environment),
       ]);
       const firsts = new Map(rows.map((row) => [row.id, { name: row.name, quantity: BigInt(row.quantity) }]));
       pending.forEach((p, i) => {

@@ -55,18 +55,30 @@ export class EntitlementRuntime {
     private readonly logger: Logger,
   ) {
     const options = { maxEntries: MAX_COMPANIES, negativeTtlMs: NEGATIVE_TTL_MS };
-    this.catalogs = new LoadingCache((key) => {
-      const { teamId, environment } = splitKey(key);
-      return loadCatalog(sql, teamId, environment);
-    }, clock, { maxEntries: 10_000, negativeTtlMs: 0 });
-    this.companies = new LoadingCache((key) => {
-      const { teamId, environment, ref } = splitKey(key);
-      return loadCompanyState(sql, teamId, environment, ref, clock.now());
-    }, clock, options);
-    this.aliases = new LoadingCache(async (key) => {
-      const { teamId, environment, ref } = splitKey(key);
-      return (await runOne<{ id: string }>(sql, Q.company_id_find_by_ref, [teamId, environment, ref]))?.id ?? null;
-    }, clock, options);
+    this.catalogs = new LoadingCache(
+      (key) => {
+        const { teamId, environment } = splitKey(key);
+        return loadCatalog(sql, teamId, environment);
+      },
+      clock,
+      { maxEntries: 10_000, negativeTtlMs: 0 },
+    );
+    this.companies = new LoadingCache(
+      (key) => {
+        const { teamId, environment, ref } = splitKey(key);
+        return loadCompanyState(sql, teamId, environment, ref, clock.now());
+      },
+      clock,
+      options,
+    );
+    this.aliases = new LoadingCache(
+      async (key) => {
+        const { teamId, environment, ref } = splitKey(key);
+        return (await runOne<{ id: string }>(sql, Q.company_id_find_by_ref, [teamId, environment, ref]))?.id ?? null;
+      },
+      clock,
+      options,
+    );
     this.meter = new Meter(sql, clock, (changes) => changes.forEach((c) => this.apply(c)));
   }
 

@@ -25,7 +25,12 @@ export interface Evaluation {
  * The company a call is about. Embed tokens act for their own company only: naming another one is a
  * 403, naming none means theirs. Every other credential must name it (our comp_ id or the integrator's).
  */
-export function companyRefFor(deps: { entitlements: EntitlementLookups }, principal: Principal, ref: string | undefined, field: string): MaybePromise<string> {
+export function companyRefFor(
+  deps: { entitlements: EntitlementLookups },
+  principal: Principal,
+  ref: string | undefined,
+  field: string,
+): MaybePromise<string> {
   if (principal.kind === "embed") {
     const own = principal.companyId!;
     if (ref === undefined || ref === own) return own;
@@ -78,7 +83,11 @@ export function refusal(outcome: Exclude<Outcome, "accepted">): ApiError {
 const isoStrings = new WeakMap<PeriodBounds, { start: string; end: string | null }>();
 function isoOf(period: PeriodBounds) {
   let out = isoStrings.get(period);
-  if (!out) isoStrings.set(period, (out = { start: new Date(period.start).toISOString(), end: period.end === null ? null : new Date(period.end).toISOString() }));
+  if (!out)
+    isoStrings.set(
+      period,
+      (out = { start: new Date(period.start).toISOString(), end: period.end === null ? null : new Date(period.end).toISOString() }),
+    );
   return out;
 }
 const count = (n: bigint | null) => (n === null ? null : Number(n));
@@ -142,7 +151,11 @@ function requireFeature(catalog: CatalogSnapshot, ref: string): FeatureDef {
   return feature;
 }
 
-export function checkFeature(deps: LookupDeps, principal: Principal, query: { company?: string; feature: string; quantity?: string }): MaybePromise<CheckResult> {
+export function checkFeature(
+  deps: LookupDeps,
+  principal: Principal,
+  query: { company?: string; feature: string; quantity?: string },
+): MaybePromise<CheckResult> {
   return andThen(load(deps, principal, query.company, "query.company"), ({ catalog, company, companyRef }) => {
     const feature = requireFeature(catalog, query.feature);
     return present(evaluate(catalog, feature, company, deps.clock.now(), query.quantity === undefined ? 1n : BigInt(query.quantity)), companyRef);
@@ -175,7 +188,11 @@ export interface ConsumeInput {
   idempotencyKey?: string;
 }
 
-export async function consume(deps: EntitlementDeps, principal: Principal, input: ConsumeInput): Promise<CheckResult & { eventId: string; consumed: number; replayed: boolean }> {
+export async function consume(
+  deps: EntitlementDeps,
+  principal: Principal,
+  input: ConsumeInput,
+): Promise<CheckResult & { eventId: string; consumed: number; replayed: boolean }> {
   const { catalog, company, companyRef } = await load(deps, principal, input.company, "body.company");
   const feature = requireFeature(catalog, input.feature);
   if (!company) throw apiError("not_found", `No company ${companyRef}`);

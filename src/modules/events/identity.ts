@@ -24,7 +24,8 @@ const onlyId = (ref: { id?: string }) => Object.keys(ref).length === 1 && ref.id
 // tenant|company|user ref -> user id, for users named only by id (bounded; oldest dropped first).
 const knownUsers = new Map<string, string>();
 const MAX_KNOWN_USERS = 100_000;
-const knownUserKey = (principal: Principal, companyId: string | null, ref: UserRef) => `${principal.teamId}|${principal.environment}|${companyId}|${ref.id}`;
+const knownUserKey = (principal: Principal, companyId: string | null, ref: UserRef) =>
+  `${principal.teamId}|${principal.environment}|${companyId}|${ref.id}`;
 
 /** What memory knows of who a track is about, and the writes still needed (null: none). */
 export interface TrackIdentity {
@@ -37,7 +38,13 @@ export interface TrackIdentity {
  * Upserts `company` and `user` (each unless null) in `tx`; `known` holds the ids of those not upserted.
  * The caches learn of it only once the caller's transaction has committed.
  */
-function writeIdentity(deps: IdentityDeps, principal: Principal, company: CompanyRef | null, user: UserRef | null, known: { companyId: string | null; userId: string | null }) {
+function writeIdentity(
+  deps: IdentityDeps,
+  principal: Principal,
+  company: CompanyRef | null,
+  user: UserRef | null,
+  known: { companyId: string | null; userId: string | null },
+) {
   return async (tx: TransactionSql): Promise<WrittenIdentity> => {
     const c: CompanyUpsert | null = company ? await upsertCompany(tx, principal, company) : null;
     const companyId = c?.company.id ?? known.companyId;
@@ -60,8 +67,15 @@ function writeIdentity(deps: IdentityDeps, principal: Principal, company: Compan
 }
 
 /** identify: upserts the company and the user in one transaction. */
-export async function upsertIdentity(deps: IdentityDeps, principal: Principal, company: CompanyRef | undefined, user: UserRef | undefined): Promise<{ companyId: string | null; userId: string | null }> {
-  const written = (await deps.sql.begin((tx) => writeIdentity(deps, principal, company ?? null, user ?? null, { companyId: null, userId: null })(tx))) as WrittenIdentity;
+export async function upsertIdentity(
+  deps: IdentityDeps,
+  principal: Principal,
+  company: CompanyRef | undefined,
+  user: UserRef | undefined,
+): Promise<{ companyId: string | null; userId: string | null }> {
+  const written = (await deps.sql.begin((tx) =>
+    writeIdentity(deps, principal, company ?? null, user ?? null, { companyId: null, userId: null })(tx),
+  )) as WrittenIdentity;
   written.committed();
   return { companyId: written.companyId, userId: written.userId };
 }
@@ -85,7 +99,8 @@ export async function existingCompanyId(deps: IdentityDeps, principal: Principal
     ? await cachedCompanyId(deps, principal, ref.id!)
     : await findCompanyIdByKeys(deps.sql, principal, ref.id ?? null, ref.wallet ?? null, ref.email ?? null);
   // Our own id names a company that must exist, as for the upsert (upsertCompany).
-  if (id === null && ref.id?.startsWith("comp_")) throw apiError("validation_failed", "Validation failed", { "body.company.id": `No company ${ref.id}` });
+  if (id === null && ref.id?.startsWith("comp_"))
+    throw apiError("validation_failed", "Validation failed", { "body.company.id": `No company ${ref.id}` });
   return id;
 }
 
@@ -95,7 +110,13 @@ export async function existingCompanyId(deps: IdentityDeps, principal: Principal
  * Reads only. `existingId` is the company's id when the caller has already found it (a metered track).
  * An embed token acts for its own company (and user) only: it may omit them, and naming another company is a 403.
  */
-export async function planTrackIdentity(deps: IdentityDeps, principal: Principal, company: CompanyRef | undefined, user: UserRef | undefined, existingId?: string | null): Promise<TrackIdentity> {
+export async function planTrackIdentity(
+  deps: IdentityDeps,
+  principal: Principal,
+  company: CompanyRef | undefined,
+  user: UserRef | undefined,
+  existingId?: string | null,
+): Promise<TrackIdentity> {
   let companyId: string | null = null;
   let companyToWrite: CompanyRef | null = null;
   if (principal.kind === "embed") {
@@ -104,11 +125,13 @@ export async function planTrackIdentity(deps: IdentityDeps, principal: Principal
   } else if (company) {
     companyId = existingId !== undefined ? existingId : onlyId(company) ? await cachedCompanyId(deps, principal, company.id!) : null;
     // Our own id names a company that must exist (upsertCompany's rule, checked here before anything is queued).
-    if (companyId === null && onlyId(company) && company.id!.startsWith("comp_")) throw apiError("validation_failed", "Validation failed", { "body.company.id": `No company ${company.id}` });
+    if (companyId === null && onlyId(company) && company.id!.startsWith("comp_"))
+      throw apiError("validation_failed", "Validation failed", { "body.company.id": `No company ${company.id}` });
     if (companyId === null || !onlyId(company)) companyToWrite = company;
   }
   // A user is remembered under its company's id, so only once that id is known.
-  const knownUser = user && onlyId(user) && (companyId !== null || !company) ? (knownUsers.get(knownUserKey(principal, companyId, user)) ?? null) : null;
+  const knownUser =
+    user && onlyId(user) && (companyId !== null || !company) ? (knownUsers.get(knownUserKey(principal, companyId, user)) ?? null) : null;
   const userToWrite = user && !knownUser ? user : null;
   const userId = knownUser ?? (principal.kind === "embed" && !user ? (principal.userId ?? null) : null);
   const write = companyToWrite || userToWrite ? writeIdentity(deps, principal, companyToWrite, userToWrite, { companyId, userId }) : null;
@@ -125,7 +148,12 @@ export async function planTrackIdentity(deps: IdentityDeps, principal: Principal
  * charged to. Those facts come from the integrator's server (identify with an api_ key, or the token's
  * creation); from a browser they are a 403, as for any credential of the wrong kind.
  */
-export async function assertEmbedCompany(deps: IdentityDeps, principal: Principal, company: CompanyRef | undefined, companyTraits?: Record<string, unknown>): Promise<void> {
+export async function assertEmbedCompany(
+  deps: IdentityDeps,
+  principal: Principal,
+  company: CompanyRef | undefined,
+  companyTraits?: Record<string, unknown>,
+): Promise<void> {
   if (principal.kind !== "embed") return;
   if (company && !company.id) throw apiError("wrong_company", "This token is scoped to another company");
   if (company?.id) await companyRefFor(deps, principal, company.id, "body.company");

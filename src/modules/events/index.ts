@@ -47,14 +47,28 @@ export function eventRoutes(deps: RouteDeps) {
       async ({ principal, query }) => {
         const page = pageRequest(secret, "events", principal, query);
         // Only track events are stored; identify events upsert and leave no record to list.
-        const rows = query.eventType !== undefined && query.eventType !== "track" ? [] : await run<EventRow>(deps.sql, Q.event_list_page, [principal.teamId, principal.environment, page.beforeSeq, page.fetch, await companyIdFilter(deps.sql, principal, query.companyId)]);
+        const rows =
+          query.eventType !== undefined && query.eventType !== "track"
+            ? []
+            : await run<EventRow>(deps.sql, Q.event_list_page, [
+                principal.teamId,
+                principal.environment,
+                page.beforeSeq,
+                page.fetch,
+                await companyIdFilter(deps.sql, principal, query.companyId),
+              ]);
         return pageResponse(secret, "events", principal, page, rows, presentEvent);
       },
       {
         access: "GET /events",
         query: EventListQuery,
         response: { 200: Page(Event), 400: ValidationErrorBody, 404: ErrorBody },
-        detail: { tags: ["Events"], summary: "List ingested usage, newest first", description: "Accepted track events and /usage/consume records of the session's environment (refusals are never listed: those with an idempotencyKey are kept 7 days to answer retries, the others only counted). Filters: `eventType`, `companyId` (our comp_ id or your id for the company)." },
+        detail: {
+          tags: ["Events"],
+          summary: "List ingested usage, newest first",
+          description:
+            "Accepted track events and /usage/consume records of the session's environment (refusals are never listed: those with an idempotencyKey are kept 7 days to answer retries, the others only counted). Filters: `eventType`, `companyId` (our comp_ id or your id for the company).",
+        },
       },
     );
 }

@@ -29,7 +29,9 @@ export async function pruneRefusedEvents(sql: Sql, now: number, batch = BATCH): 
 
 /** Runs pruneRefusedEvents every `intervalMs` until stopped. */
 export function startRefusalPruner(sql: Sql, clock: { now(): number }, logger: Logger, intervalMs: number): { stop(): Promise<void> } {
-  return startIntervalTask(intervalMs, () => pruneRefusedEvents(sql, clock.now()), (error) =>
-    logger.warn("pruning stored refusals failed; will retry", { error: error instanceof Error ? error.message : String(error) }),
+  return startIntervalTask(
+    intervalMs,
+    () => pruneRefusedEvents(sql, clock.now()),
+    (error) => logger.warn("pruning stored refusals failed; will retry", { error: error instanceof Error ? error.message : String(error) }),
   );
 }

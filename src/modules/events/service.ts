@@ -12,7 +12,11 @@ import type { EventBody } from "./model";
 
 type Deps = EntitlementDeps & IdentityDeps;
 
-export async function ingestEvent(deps: Deps, principal: Principal, body: EventBody): Promise<{ ok: true; data: { companyId: string | null; userId: string | null } }> {
+export async function ingestEvent(
+  deps: Deps,
+  principal: Principal,
+  body: EventBody,
+): Promise<{ ok: true; data: { companyId: string | null; userId: string | null } }> {
   if (body.company) assertCompanyRef(body.company);
   if (body.user) assertUserRef(body.user);
   return { ok: true, data: body.event_type === "identify" ? await identify(deps, principal, body) : await track(deps, principal, body) };
@@ -26,7 +30,8 @@ async function identify(deps: Deps, principal: Principal, body: EventBody) {
   // Top-level traits describe the user when one is named, else the company (Segment's identify).
   await assertEmbedCompany(deps, principal, body.company, user ? undefined : body.traits);
   const company = principal.kind === "embed" ? { id: principal.companyId! } : body.company;
-  const withTraits = <R extends { traits?: Record<string, unknown> }>(ref: R | undefined): R | undefined => (ref ? { ...ref, traits: { ...ref.traits, ...body.traits } } : ref);
+  const withTraits = <R extends { traits?: Record<string, unknown> }>(ref: R | undefined): R | undefined =>
+    ref ? { ...ref, traits: { ...ref.traits, ...body.traits } } : ref;
   return user ? upsertIdentity(deps, principal, company, withTraits(user)) : upsertIdentity(deps, principal, withTraits(company), undefined);
 }
 
@@ -45,10 +50,18 @@ async function track(deps: Deps, principal: Principal, body: EventBody) {
   if (!feature) {
     // Nothing is enforced, so the use is always accepted: who it is about is written before it is recorded.
     const who = await planTrackIdentity(deps, principal, body.company, body.user);
-    return settle(deps, principal, body, { companyId: who.companyId, userId: who.userId, featureId: null, enforcement: { kind: "record" }, identity: who.write && { when: "before", write: who.write } });
+    return settle(deps, principal, body, {
+      companyId: who.companyId,
+      userId: who.userId,
+      featureId: null,
+      enforcement: { kind: "record" },
+      identity: who.write && { when: "before", write: who.write },
+    });
   }
   if (!body.company && principal.kind !== "embed") {
-    throw apiError("validation_failed", "Validation failed", { "body.company": `'${body.name}' is a metered feature: name the company (id, wallet or email)` });
+    throw apiError("validation_failed", "Validation failed", {
+      "body.company": `'${body.name}' is a metered feature: name the company (id, wallet or email)`,
+    });
   }
   const existing = await existingCompanyId(deps, principal, body.company);
   const company = existing === null ? null : await deps.entitlements.company(principal, existing);
@@ -57,11 +70,22 @@ async function track(deps: Deps, principal: Principal, body: EventBody) {
   // An unknown company has no grant: refused whatever happens, so nothing about it is planned.
   if (!company) return settle(deps, principal, body, { companyId: null, userId: principal.userId ?? null, featureId: feature.id, enforcement });
   const who = await planTrackIdentity(deps, principal, body.company, body.user, company.id);
-  return settle(deps, principal, body, { companyId: company.id, userId: who.userId, featureId: feature.id, enforcement, identity: who.write && { when: "ifAccepted", write: who.write } });
+  return settle(deps, principal, body, {
+    companyId: company.id,
+    userId: who.userId,
+    featureId: feature.id,
+    enforcement,
+    identity: who.write && { when: "ifAccepted", write: who.write },
+  });
 }
 
 /** Meters one track event; a refusal is thrown as the spec's 402 or 429. */
-async function settle(deps: Deps, principal: Principal, body: EventBody, use: Pick<MeterRequest, "companyId" | "userId" | "featureId" | "enforcement" | "identity">) {
+async function settle(
+  deps: Deps,
+  principal: Principal,
+  body: EventBody,
+  use: Pick<MeterRequest, "companyId" | "userId" | "featureId" | "enforcement" | "identity">,
+) {
   const result = await deps.entitlements.meter.submit({
     teamId: principal.teamId,
     environment: principal.environment,

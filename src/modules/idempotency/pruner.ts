@@ -12,6 +12,8 @@ import { pruneExpiredKeys } from "./repo";
 export const PRUNE_INTERVAL_MS = 10 * 60 * 1000;
 
 export const startKeyPruner = (sql: Sql, clock: Clock, logger: Logger, intervalMs = PRUNE_INTERVAL_MS) =>
-  startIntervalTask(intervalMs, () => pruneExpiredKeys(sql, clock.now()), (error) =>
-    logger.warn("idempotency key prune failed", { error: error instanceof Error ? error.message : String(error) }),
+  startIntervalTask(
+    intervalMs,
+    () => pruneExpiredKeys(sql, clock.now()),
+    (error) => logger.warn("idempotency key prune failed", { error: error instanceof Error ? error.message : String(error) }),
   );

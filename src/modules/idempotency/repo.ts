@@ -3,7 +3,13 @@ import { queries, run, runCount, runOne, type Db } from "../../db/queries";
 import { RETENTION_MS, STALE_CLAIM_MS } from "./rules";
 import { type Environment } from "../../lib/tenant";
 
-const Q = queries(["idempotency_key_claim", "idempotency_key_find", "idempotency_key_complete", "idempotency_key_release", "idempotency_key_prune_expired"]);
+const Q = queries([
+  "idempotency_key_claim",
+  "idempotency_key_find",
+  "idempotency_key_complete",
+  "idempotency_key_release",
+  "idempotency_key_prune_expired",
+]);
 
 /** Where a key lives: a team's environment, one credential of it, the key. */
 export interface KeySlot {
@@ -32,7 +38,14 @@ export async function claimKey(db: Db, slot: KeySlot, claim: string, fingerprint
 
 export const findKey = (db: Db, slot: KeySlot) => runOne<HeldKey>(db, Q.idempotency_key_find, slotParams(slot));
 
-export async function completeKey(db: Db, slot: KeySlot, claim: string, status: number, headers: Record<string, string>, body: Uint8Array): Promise<void> {
+export async function completeKey(
+  db: Db,
+  slot: KeySlot,
+  claim: string,
+  status: number,
+  headers: Record<string, string>,
+  body: Uint8Array,
+): Promise<void> {
   await run(db, Q.idempotency_key_complete, [...slotParams(slot), claim, status, headers, body]);
 }
 

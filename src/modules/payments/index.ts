@@ -68,7 +68,14 @@ export function paymentRoutes(deps: RouteDeps) {
     .post(
       "/checkout-sessions",
       async ({ principal, body, request, set }) => {
-        const session = await openCheckoutSession(deps.sql, settlement.registry, principal, actorOf(principal, requestState(request).requestId), body, new Date(deps.clock.now()));
+        const session = await openCheckoutSession(
+          deps.sql,
+          settlement.registry,
+          principal,
+          actorOf(principal, requestState(request).requestId),
+          body,
+          new Date(deps.clock.now()),
+        );
         set.status = 201;
         return { checkoutSession: presentCheckoutSession(session) };
       },
@@ -82,9 +89,20 @@ export function paymentRoutes(deps: RouteDeps) {
     .post(
       "/checkout-sessions/:id/payments",
       async ({ principal, params, body, request, set }) => {
-        const outcome = await submitPayment(settlement, principal, actorOf(principal, requestState(request).requestId), params.id, body.txHash, new Date(deps.clock.now()));
+        const outcome = await submitPayment(
+          settlement,
+          principal,
+          actorOf(principal, requestState(request).requestId),
+          params.id,
+          body.txHash,
+          new Date(deps.clock.now()),
+        );
         const checkoutSession = presentCheckoutSession(outcome.session);
-        if (outcome.kind === "failed") throw apiError(refusalCode(outcome.session.failure_reason ?? ""), outcome.session.failure_detail ?? "The transaction does not prove the payment");
+        if (outcome.kind === "failed")
+          throw apiError(
+            refusalCode(outcome.session.failure_reason ?? ""),
+            outcome.session.failure_detail ?? "The transaction does not prove the payment",
+          );
         if (outcome.kind === "pending") {
           set.status = 202;
           return { checkoutSession, verification: { reason: outcome.reason, detail: outcome.detail } };
@@ -98,7 +116,10 @@ export function paymentRoutes(deps: RouteDeps) {
         response: {
           200: t.Object({ checkoutSession: CheckoutSession }),
           202: t.Object({ checkoutSession: CheckoutSession, verification: t.Object({ reason: t.String(), detail: t.String() }) }),
-          400: ValidationErrorBody, 404: ErrorBody, 409: CodedErrorBody, 422: CodedErrorBody,
+          400: ValidationErrorBody,
+          404: ErrorBody,
+          409: CodedErrorBody,
+          422: CodedErrorBody,
         },
         detail: { tags: ["Payments"], summary: "Submit the on-chain payment of a checkout session", description: DESCRIPTIONS.submitPayment },
       },
@@ -109,7 +130,11 @@ export function paymentRoutes(deps: RouteDeps) {
       {
         access: "GET /checkout-sessions",
         response: { 200: t.Object({ checkoutSessions: t.Array(CheckoutSession) }) },
-        detail: { tags: ["Payments"], summary: "The most recent 100 checkout sessions, newest first (no cursor)", description: DESCRIPTIONS.sessionStates },
+        detail: {
+          tags: ["Payments"],
+          summary: "The most recent 100 checkout sessions, newest first (no cursor)",
+          description: DESCRIPTIONS.sessionStates,
+        },
       },
     )
     .get(

@@ -17,14 +17,25 @@ import type { Tenant } from "../../lib/tenant";
 
 const DEFAULT_TTL_SECONDS = 1800;
 
-export async function createPaymentLink(sql: Sql, registry: ChainRegistry, tenant: Tenant, actor: Actor, input: PaymentLinkCreate): Promise<PaymentLinkRow> {
+export async function createPaymentLink(
+  sql: Sql,
+  registry: ChainRegistry,
+  tenant: Tenant,
+  actor: Actor,
+  input: PaymentLinkCreate,
+): Promise<PaymentLinkRow> {
   const purpose = input.purpose ?? "PAYMENT";
   const details: Record<string, string> = {};
   const network = registry.get(input.network);
   const token = network && findToken(network, input.acceptedToken);
-  if (!network) details["body.network"] = `Unknown network; one of: ${registry.list().map((n) => n.id).join(", ")}`;
+  if (!network)
+    details["body.network"] = `Unknown network; one of: ${registry
+      .list()
+      .map((n) => n.id)
+      .join(", ")}`;
   else if (!networkAllowedIn(network, tenant.environment)) {
-    details["body.network"] = tenant.environment === "development" ? "Test credentials settle only on test networks" : "Live credentials settle only on main networks";
+    details["body.network"] =
+      tenant.environment === "development" ? "Test credentials settle only on test networks" : "Live credentials settle only on main networks";
   } else {
     if (!token) details["body.acceptedToken"] = `Not accepted on ${network.id}; one of: ${network.tokens.map((t) => t.symbol).join(", ")}`;
     if (!isValidAddress(network.family, input.recipientWallet)) details["body.recipientWallet"] = `Not a valid ${network.family} address`;
@@ -38,16 +49,34 @@ export async function createPaymentLink(sql: Sql, registry: ChainRegistry, tenan
   return sql.begin(async (tx) => {
     const company = input.companyId ? await findCompanyByKeys(tx, tenant, input.companyId, null, null) : null;
     if (input.companyId && !company) details["body.companyId"] = `No company ${input.companyId}`;
-    if (input.addOnPlanId && (await plansByIds(tx, tenant, [input.addOnPlanId])).length === 0) details["body.addOnPlanId"] = `No plan ${input.addOnPlanId}`;
+    if (input.addOnPlanId && (await plansByIds(tx, tenant, [input.addOnPlanId])).length === 0)
+      details["body.addOnPlanId"] = `No plan ${input.addOnPlanId}`;
     if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
     const link = await insertPaymentLink(tx, {
-      id: newId("plink"), team_id: tenant.teamId, environment: tenant.environment, network: network!.id, chain_id: network!.chainId,
-      token_symbol: token!.symbol, token: token!, amount: input.amount, recipient_wallet: input.recipientWallet,
-      company_id: company?.id ?? null, purpose, add_on_plan_id: input.addOnPlanId ?? null,
-      credit_amount: input.creditAmount ? BigInt(input.creditAmount) : null, ttl_seconds: input.ttlSeconds ?? DEFAULT_TTL_SECONDS,
+      id: newId("plink"),
+      team_id: tenant.teamId,
+      environment: tenant.environment,
+      network: network!.id,
+      chain_id: network!.chainId,
+      token_symbol: token!.symbol,
+      token: token!,
+      amount: input.amount,
+      recipient_wallet: input.recipientWallet,
+      company_id: company?.id ?? null,
+      purpose,
+      add_on_plan_id: input.addOnPlanId ?? null,
+      credit_amount: input.creditAmount ? BigInt(input.creditAmount) : null,
+      ttl_seconds: input.ttlSeconds ?? DEFAULT_TTL_SECONDS,
       description: input.description ?? null,
     });
-    await recordAudit(tx, { ...tenant, actor, action: "payment_link.create", resourceType: "payment_link", resourceId: link.id, details: { amount: link.amount, network: link.network, token: link.token_symbol, purpose } });
+    await recordAudit(tx, {
+      ...tenant,
+      actor,
+      action: "payment_link.create",
+      resourceType: "payment_link",
+      resourceId: link.id,
+      details: { amount: link.amount, network: link.network, token: link.token_symbol, purpose },
+    });
     return link;
   });
 }

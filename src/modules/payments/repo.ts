@@ -4,31 +4,76 @@ import type { CheckoutSessionRow, PaymentLinkRow, SessionStatus } from "./model"
 import { type Environment, type Tenant } from "../../lib/tenant";
 
 const Q = queries([
-  "payment_link_insert", "payment_link_find_by_id", "payment_link_list_recent",
-  "checkout_session_insert", "checkout_session_find_by_id", "checkout_session_lock_by_id", "checkout_session_list_recent",
-  "checkout_session_set_status", "checkout_session_list_due",
-  "checkout_session_touch", "payment_insert", "payment_find_by_tx", "company_add_on_add",
+  "payment_link_insert",
+  "payment_link_find_by_id",
+  "payment_link_list_recent",
+  "checkout_session_insert",
+  "checkout_session_find_by_id",
+  "checkout_session_lock_by_id",
+  "checkout_session_list_recent",
+  "checkout_session_set_status",
+  "checkout_session_list_due",
+  "checkout_session_touch",
+  "payment_insert",
+  "payment_find_by_tx",
+  "company_add_on_add",
 ]);
 
 export const insertPaymentLink = (db: Db, row: Omit<PaymentLinkRow, "active" | "created_at">) =>
   runOne<PaymentLinkRow>(db, Q.payment_link_insert, [
-    row.id, row.team_id, row.environment, row.network, row.chain_id, row.token_symbol, row.amount, row.recipient_wallet,
-    row.company_id, row.purpose, row.add_on_plan_id, row.credit_amount, row.ttl_seconds, row.description, row.token as never,
+    row.id,
+    row.team_id,
+    row.environment,
+    row.network,
+    row.chain_id,
+    row.token_symbol,
+    row.amount,
+    row.recipient_wallet,
+    row.company_id,
+    row.purpose,
+    row.add_on_plan_id,
+    row.credit_amount,
+    row.ttl_seconds,
+    row.description,
+    row.token as never,
   ]) as Promise<PaymentLinkRow>;
 
-export const findPaymentLink = (db: Db, t: Tenant, id: string) => runOne<PaymentLinkRow>(db, Q.payment_link_find_by_id, [t.teamId, t.environment, id]);
-export const listPaymentLinks = (db: Db, t: Tenant, limit: number) => run<PaymentLinkRow>(db, Q.payment_link_list_recent, [t.teamId, t.environment, limit]);
+export const findPaymentLink = (db: Db, t: Tenant, id: string) =>
+  runOne<PaymentLinkRow>(db, Q.payment_link_find_by_id, [t.teamId, t.environment, id]);
+export const listPaymentLinks = (db: Db, t: Tenant, limit: number) =>
+  run<PaymentLinkRow>(db, Q.payment_link_list_recent, [t.teamId, t.environment, limit]);
 
-export const insertCheckoutSession = (db: Db, row: Omit<CheckoutSessionRow, "status" | "tx_hash" | "failure_reason" | "failure_detail" | "paid_at" | "updated_at">) =>
+export const insertCheckoutSession = (
+  db: Db,
+  row: Omit<CheckoutSessionRow, "status" | "tx_hash" | "failure_reason" | "failure_detail" | "paid_at" | "updated_at">,
+) =>
   runOne<CheckoutSessionRow>(db, Q.checkout_session_insert, [
-    row.id, row.team_id, row.environment, row.payment_link_id, row.company_id, row.customer_wallet, row.purpose, row.amount,
-    row.network, row.chain_id, row.token_symbol, row.recipient_wallet, row.add_on_plan_id, row.credit_amount, row.memo,
-    row.expires_at, row.created_at, row.token as never,
+    row.id,
+    row.team_id,
+    row.environment,
+    row.payment_link_id,
+    row.company_id,
+    row.customer_wallet,
+    row.purpose,
+    row.amount,
+    row.network,
+    row.chain_id,
+    row.token_symbol,
+    row.recipient_wallet,
+    row.add_on_plan_id,
+    row.credit_amount,
+    row.memo,
+    row.expires_at,
+    row.created_at,
+    row.token as never,
   ]) as Promise<CheckoutSessionRow>;
 
-export const findCheckoutSession = (db: Db, t: Tenant, id: string) => runOne<CheckoutSessionRow>(db, Q.checkout_session_find_by_id, [t.teamId, t.environment, id]);
-export const lockCheckoutSession = (db: Db, t: Tenant, id: string) => runOne<CheckoutSessionRow>(db, Q.checkout_session_lock_by_id, [t.teamId, t.environment, id]);
-export const listCheckoutSessions = (db: Db, t: Tenant, limit: number) => run<CheckoutSessionRow>(db, Q.checkout_session_list_recent, [t.teamId, t.environment, limit]);
+export const findCheckoutSession = (db: Db, t: Tenant, id: string) =>
+  runOne<CheckoutSessionRow>(db, Q.checkout_session_find_by_id, [t.teamId, t.environment, id]);
+export const lockCheckoutSession = (db: Db, t: Tenant, id: string) =>
+  runOne<CheckoutSessionRow>(db, Q.checkout_session_lock_by_id, [t.teamId, t.environment, id]);
+export const listCheckoutSessions = (db: Db, t: Tenant, limit: number) =>
+  run<CheckoutSessionRow>(db, Q.checkout_session_list_recent, [t.teamId, t.environment, limit]);
 
 export interface StatusChange {
   status: SessionStatus;
@@ -42,7 +87,16 @@ export interface StatusChange {
 
 export const setSessionStatus = (db: Db, t: Tenant, id: string, c: StatusChange) =>
   runOne<CheckoutSessionRow>(db, Q.checkout_session_set_status, [
-    t.teamId, t.environment, id, c.status, c.txHash, c.failureReason ?? null, c.failureDetail ?? null, c.paidAt ?? null, c.customerWallet ?? null, c.at,
+    t.teamId,
+    t.environment,
+    id,
+    c.status,
+    c.txHash,
+    c.failureReason ?? null,
+    c.failureDetail ?? null,
+    c.paidAt ?? null,
+    c.customerWallet ?? null,
+    c.at,
   ]) as Promise<CheckoutSessionRow>;
 
 export const touchSession = (db: Db, t: Tenant, id: string, at: Date) => run(db, Q.checkout_session_touch, [t.teamId, t.environment, id, at]);
@@ -50,17 +104,37 @@ export const touchSession = (db: Db, t: Tenant, id: string, at: Date) => run(db,
 export const listDueSessions = (db: Db, now: Date, limit: number) => run<CheckoutSessionRow>(db, Q.checkout_session_list_due, [now, limit]);
 
 export interface PaymentInsert {
-  id: string; sessionId: string; network: string; txHash: string; transferIndex: number; amount: bigint;
-  tokenSymbol: string; payer: string; blockNumber: bigint; blockHash: string | null;
+  id: string;
+  sessionId: string;
+  network: string;
+  txHash: string;
+  transferIndex: number;
+  amount: bigint;
+  tokenSymbol: string;
+  payer: string;
+  blockNumber: bigint;
+  blockHash: string | null;
 }
 
 /** Null when this transfer already proved a payment (the replay guard's unique key). */
 export const insertPayment = (db: Db, t: Tenant, p: PaymentInsert) =>
   runOne<{ id: string }>(db, Q.payment_insert, [
-    p.id, t.teamId, t.environment, p.sessionId, p.network, p.txHash, p.transferIndex, p.amount.toString(), p.tokenSymbol, p.payer, p.blockNumber.toString(), p.blockHash,
+    p.id,
+    t.teamId,
+    t.environment,
+    p.sessionId,
+    p.network,
+    p.txHash,
+    p.transferIndex,
+    p.amount.toString(),
+    p.tokenSymbol,
+    p.payer,
+    p.blockNumber.toString(),
+    p.blockHash,
   ]);
 
 export const paymentsOfTransaction = (db: Db, network: string, txHash: string) =>
   run<{ checkout_session_id: string }>(db, Q.payment_find_by_tx, [network, txHash]);
 
-export const addAddOnToCompany = (db: Db, t: Tenant, companyId: string, planId: string) => runOne(db, Q.company_add_on_add, [t.teamId, t.environment, companyId, planId]);
+export const addAddOnToCompany = (db: Db, t: Tenant, companyId: string, planId: string) =>
+  runOne(db, Q.company_add_on_add, [t.teamId, t.environment, companyId, planId]);

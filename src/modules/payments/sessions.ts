@@ -20,7 +20,14 @@ export interface OpenSessionInput {
   customerWallet?: string;
 }
 
-export async function openCheckoutSession(sql: Sql, registry: ChainRegistry, tenant: Tenant, actor: Actor, input: OpenSessionInput, now: Date): Promise<CheckoutSessionRow> {
+export async function openCheckoutSession(
+  sql: Sql,
+  registry: ChainRegistry,
+  tenant: Tenant,
+  actor: Actor,
+  input: OpenSessionInput,
+  now: Date,
+): Promise<CheckoutSessionRow> {
   return sql.begin(async (tx) => {
     const link = await findPaymentLink(tx, tenant, input.paymentLinkId);
     if (!link) throw apiError("validation_failed", "Validation failed", { "body.paymentLinkId": `No payment link ${input.paymentLinkId}` });
@@ -35,22 +42,44 @@ export async function openCheckoutSession(sql: Sql, registry: ChainRegistry, ten
     if (input.companyId) {
       const company = await findCompanyByKeys(tx, tenant, input.companyId, null, null);
       if (!company) throw apiError("validation_failed", "Validation failed", { "body.companyId": `No company ${input.companyId}` });
-      if (link.company_id && link.company_id !== company.id) throw apiError("validation_failed", "Validation failed", { "body.companyId": "The payment link is for another company" });
+      if (link.company_id && link.company_id !== company.id)
+        throw apiError("validation_failed", "Validation failed", { "body.companyId": "The payment link is for another company" });
       companyId = company.id;
     }
     if (link.purpose !== "PAYMENT" && !companyId) {
-      throw apiError("validation_failed", "Validation failed", { "body.companyId": `Required: the link's purpose ${link.purpose} applies to a company` });
+      throw apiError("validation_failed", "Validation failed", {
+        "body.companyId": `Required: the link's purpose ${link.purpose} applies to a company`,
+      });
     }
     const id = newId("cs");
     const session = await insertCheckoutSession(tx, {
-      id, team_id: tenant.teamId, environment: tenant.environment, payment_link_id: link.id, company_id: companyId,
-      customer_wallet: input.customerWallet ?? null, purpose: link.purpose, amount: link.amount, network: link.network,
-      chain_id: link.chain_id, token_symbol: link.token_symbol, token: link.token, recipient_wallet: link.recipient_wallet,
-      add_on_plan_id: link.add_on_plan_id, credit_amount: link.credit_amount,
+      id,
+      team_id: tenant.teamId,
+      environment: tenant.environment,
+      payment_link_id: link.id,
+      company_id: companyId,
+      customer_wallet: input.customerWallet ?? null,
+      purpose: link.purpose,
+      amount: link.amount,
+      network: link.network,
+      chain_id: link.chain_id,
+      token_symbol: link.token_symbol,
+      token: link.token,
+      recipient_wallet: link.recipient_wallet,
+      add_on_plan_id: link.add_on_plan_id,
+      credit_amount: link.credit_amount,
       memo: network.family === "stellar" ? id : null, // 27 characters: within Stellar's 28-byte text memo
-      expires_at: new Date(now.getTime() + link.ttl_seconds * 1000), created_at: now,
+      expires_at: new Date(now.getTime() + link.ttl_seconds * 1000),
+      created_at: now,
     });
-    await recordAudit(tx, { ...tenant, actor, action: "checkout_session.create", resourceType: "checkout_session", resourceId: id, details: { paymentLinkId: link.id } });
+    await recordAudit(tx, {
+      ...tenant,
+      actor,
+      action: "checkout_session.create",
+      resourceType: "checkout_session",
+      resourceId: id,
+      details: { paymentLinkId: link.id },
+    });
     return session;
   });
 }

@@ -20,7 +20,15 @@ import { recordAudit, type Actor } from "../audit/repo";
 import { grantCreditsInTx } from "../entitlements/credits";
 import { publishCompanyChanged } from "../changes/publish";
 import type { CheckoutSessionRow } from "./model";
-import { addAddOnToCompany, findCheckoutSession, insertPayment, lockCheckoutSession, paymentsOfTransaction, setSessionStatus, touchSession } from "./repo";
+import {
+  addAddOnToCompany,
+  findCheckoutSession,
+  insertPayment,
+  lockCheckoutSession,
+  paymentsOfTransaction,
+  setSessionStatus,
+  touchSession,
+} from "./repo";
 import type { Tenant } from "../../lib/tenant";
 
 export interface SettlementDeps {
@@ -39,10 +47,20 @@ export type SettleOutcome =
   | { kind: "replayed"; session: CheckoutSessionRow };
 
 const closed = (session: CheckoutSessionRow) =>
-  apiError("checkout_session_closed", `Checkout session is ${session.status.toLowerCase()}${session.failure_reason ? ` (${session.failure_reason})` : ""}`);
+  apiError(
+    "checkout_session_closed",
+    `Checkout session is ${session.status.toLowerCase()}${session.failure_reason ? ` (${session.failure_reason})` : ""}`,
+  );
 const replayed = () => apiError("payment_replayed", "This transaction already paid for a checkout session");
 
-export async function submitPayment(deps: SettlementDeps, tenant: Tenant, actor: Actor, sessionId: string, rawHash: string, now: Date): Promise<SettleOutcome> {
+export async function submitPayment(
+  deps: SettlementDeps,
+  tenant: Tenant,
+  actor: Actor,
+  sessionId: string,
+  rawHash: string,
+  now: Date,
+): Promise<SettleOutcome> {
   const found = await findCheckoutSession(deps.sql, tenant, sessionId);
   if (!found) throw apiError("not_found", `No checkout session ${sessionId}`);
   const network = deps.registry.get(found.network);
@@ -64,7 +82,12 @@ export async function submitPayment(deps: SettlementDeps, tenant: Tenant, actor:
 
 /** What a session's transaction must prove on chain. */
 export const expectationOf = (session: CheckoutSessionRow, network: NetworkConfig, txHash: string): PaymentExpectation => ({
-  network, token: session.token, txHash, recipient: session.recipient_wallet, amount: BigInt(session.amount), memo: session.memo ?? undefined,
+  network,
+  token: session.token,
+  txHash,
+  recipient: session.recipient_wallet,
+  amount: BigInt(session.amount),
+  memo: session.memo ?? undefined,
 });
 
 /**
@@ -101,7 +124,14 @@ async function claim(sql: Sql, tenant: Tenant, actor: Actor, sessionId: string, 
       return;
     }
     await setSessionStatus(tx, tenant, sessionId, { status: "CONFIRMING", txHash, at: now });
-    await recordAudit(tx, { ...tenant, actor, action: "checkout_session.submit", resourceType: "checkout_session", resourceId: sessionId, details: { txHash } });
+    await recordAudit(tx, {
+      ...tenant,
+      actor,
+      action: "checkout_session.submit",
+      resourceType: "checkout_session",
+      resourceId: sessionId,
+      details: { txHash },
+    });
   });
   if (closedSession) throw closed(closedSession);
 }
@@ -110,12 +140,21 @@ async function claim(sql: Sql, tenant: Tenant, actor: Actor, sessionId: string, 
 async function releaseClaim(sql: Sql, tenant: Tenant, sessionId: string, txHash: string, now: Date): Promise<void> {
   await sql.begin(async (tx) => {
     const session = await lockCheckoutSession(tx, tenant, sessionId);
-    if (session?.status === "CONFIRMING" && session.tx_hash === txHash) await setSessionStatus(tx, tenant, sessionId, { status: "PENDING", txHash: null, at: now });
+    if (session?.status === "CONFIRMING" && session.tx_hash === txHash)
+      await setSessionStatus(tx, tenant, sessionId, { status: "PENDING", txHash: null, at: now });
   });
 }
 
 /** Applies a verdict to a session still waiting on that transaction; used by submit and by the sweeper. */
-export async function applyVerdict(deps: SettlementDeps, tenant: Tenant, actor: Actor, sessionId: string, txHash: string, verdict: PaymentVerdict, now: Date): Promise<SettleOutcome> {
+export async function applyVerdict(
+  deps: SettlementDeps,
+  tenant: Tenant,
+  actor: Actor,
+  sessionId: string,
+  txHash: string,
+  verdict: PaymentVerdict,
+  now: Date,
+): Promise<SettleOutcome> {
   const outcome = await deps.sql.begin(async (tx): Promise<SettleOutcome> => {
     const session = (await lockCheckoutSession(tx, tenant, sessionId))!;
     // Someone else moved it meanwhile (another submission, the sweeper, another instance): report as is.
@@ -125,8 +164,21 @@ export async function applyVerdict(deps: SettlementDeps, tenant: Tenant, actor: 
         await touchSession(tx, tenant, sessionId, now);
         return { kind: "pending", session, reason: verdict.reason, detail: verdict.detail };
       }
-      const failed = await setSessionStatus(tx, tenant, sessionId, { status: "FAILED", txHash, failureReason: verdict.reason, failureDetail: verdict.detail, at: now });
-      await recordAudit(tx, { ...tenant, actor, action: "checkout_session.fail", resourceType: "checkout_session", resourceId: sessionId, details: { txHash, reason: verdict.reason } });
+      const failed = await setSessionStatus(tx, tenant, sessionId, {
+        status: "FAILED",
+        txHash,
+        failureReason: verdict.reason,
+        failureDetail: verdict.detail,
+        at: now,
+      });
+      await recordAudit(tx, {
+        ...tenant,
+        actor,
+        action: "checkout_session.fail",
+        resourceType: "checkout_session",
+        resourceId: sessionId,
+        details: { txHash, reason: verdict.reason },
+      });
       return { kind: "failed", session: failed };
     }
     const transfer = await recordPayment(tx, tenant, session, txHash, verdict);
@@ -136,10 +188,18 @@ export async function applyVerdict(deps: SettlementDeps, tenant: Tenant, actor: 
     }
     const paid = await setSessionStatus(tx, tenant, sessionId, { status: "PAID", txHash, paidAt: now, customerWallet: transfer.payer, at: now });
     await grantPurchase(tx, tenant, actor, paid, now);
-    await recordAudit(tx, { ...tenant, actor, action: "checkout_session.paid", resourceType: "checkout_session", resourceId: sessionId, details: { txHash, transferIndex: transfer.transferIndex, amount: transfer.amount.toString() } });
+    await recordAudit(tx, {
+      ...tenant,
+      actor,
+      action: "checkout_session.paid",
+      resourceType: "checkout_session",
+      resourceId: sessionId,
+      details: { txHash, transferIndex: transfer.transferIndex, amount: transfer.amount.toString() },
+    });
     return { kind: "paid", session: paid };
   });
-  if (outcome.kind === "paid" && outcome.session.company_id && outcome.session.purpose !== "PAYMENT") deps.companyChanged(tenant, outcome.session.company_id);
+  if (outcome.kind === "paid" && outcome.session.company_id && outcome.session.purpose !== "PAYMENT")
+    deps.companyChanged(tenant, outcome.session.company_id);
   return outcome;
 }
 
@@ -159,8 +219,16 @@ function current(session: CheckoutSessionRow): SettleOutcome {
 async function recordPayment(tx: Db, tenant: Tenant, session: CheckoutSessionRow, txHash: string, verdict: Extract<PaymentVerdict, { ok: true }>) {
   const transfer = verdict.transfers[0]!;
   const row = await insertPayment(tx, tenant, {
-    id: newId("pay"), sessionId: session.id, network: session.network, txHash, transferIndex: transfer.transferIndex,
-    amount: transfer.amount, tokenSymbol: session.token_symbol, payer: transfer.payer, blockNumber: verdict.blockNumber, blockHash: verdict.blockHash,
+    id: newId("pay"),
+    sessionId: session.id,
+    network: session.network,
+    txHash,
+    transferIndex: transfer.transferIndex,
+    amount: transfer.amount,
+    tokenSymbol: session.token_symbol,
+    payer: transfer.payer,
+    blockNumber: verdict.blockNumber,
+    blockHash: verdict.blockHash,
   });
   return row ? transfer : null;
 }
@@ -171,6 +239,13 @@ async function grantPurchase(tx: Db, tenant: Tenant, actor: Actor, session: Chec
     await addAddOnToCompany(tx, tenant, session.company_id!, session.add_on_plan_id!);
     await publishCompanyChanged(tx, tenant, session.company_id!);
   } else if (session.purpose === "CREDITS") {
-    await grantCreditsInTx(tx, tenant, session.company_id!, { amount: session.credit_amount!, reason: `checkout session ${session.id}` }, actor, now.getTime());
+    await grantCreditsInTx(
+      tx,
+      tenant,
+      session.company_id!,
+      { amount: session.credit_amount!, reason: `checkout session ${session.id}` },
+      actor,
+      now.getTime(),
+    );
   }
 }

@@ -37,7 +37,9 @@ export async function sweepOnce(deps: SettlementDeps, now: Date, logger?: Logger
       sweepSession(deps, row, now)
         .then((moved) => void result[moved]++)
         // One session's failure (a lost race, a database hiccup) must not stop the others.
-        .catch((error) => logger?.warn("settlement sweep of a session failed", { sessionId: row.id, error: error instanceof Error ? error.message : String(error) })),
+        .catch((error) =>
+          logger?.warn("settlement sweep of a session failed", { sessionId: row.id, error: error instanceof Error ? error.message : String(error) }),
+        ),
     ),
   );
   return result;
@@ -52,7 +54,15 @@ async function sweepSession(deps: SettlementDeps, session: CheckoutSessionRow, n
   const verdict = network
     ? await deps.pool.verifyPayment(expectationOf(session, network, session.tx_hash))
     : refuse("rpc_unavailable", `Network ${session.network} is no longer configured`);
-  const outcome = await applyVerdict(deps, tenant, SWEEPER, session.id, session.tx_hash, network ? bindToPayer(verdict, session, network.family) : verdict, now);
+  const outcome = await applyVerdict(
+    deps,
+    tenant,
+    SWEEPER,
+    session.id,
+    session.tx_hash,
+    network ? bindToPayer(verdict, session, network.family) : verdict,
+    now,
+  );
   if (outcome.kind === "paid" || outcome.kind === "failed") return outcome.kind;
   if (outcome.kind === "pending" && now.getTime() >= session.expires_at.getTime() + CONFIRMATION_GRACE_MS) {
     return (await expire(deps.sql, tenant, session.id, "CONFIRMING", now, outcome)) ? "expired" : "waiting";
@@ -61,18 +71,33 @@ async function sweepSession(deps: SettlementDeps, session: CheckoutSessionRow, n
 }
 
 /** Moves a session from `from` to EXPIRED if it is still there; the last retryable reason is kept. */
-async function expire(sql: Sql, tenant: Tenant, id: string, from: "PENDING" | "CONFIRMING", now: Date, last: { reason: string; detail: string } | null): Promise<boolean> {
+async function expire(
+  sql: Sql,
+  tenant: Tenant,
+  id: string,
+  from: "PENDING" | "CONFIRMING",
+  now: Date,
+  last: { reason: string; detail: string } | null,
+): Promise<boolean> {
   return sql.begin(async (tx) => {
     const session = await lockCheckoutSession(tx, tenant, id);
     if (!session || session.status !== from) return false;
-    await setSessionStatus(tx, tenant, id, { status: "EXPIRED", txHash: from === "CONFIRMING" ? session.tx_hash : null, failureReason: last?.reason ?? null, failureDetail: last?.detail ?? null, at: now });
+    await setSessionStatus(tx, tenant, id, {
+      status: "EXPIRED",
+      txHash: from === "CONFIRMING" ? session.tx_hash : null,
+      failureReason: last?.reason ?? null,
+      failureDetail: last?.detail ?? null,
+      at: now,
+    });
     return true;
   });
 }
 
 /** Runs sweepOnce every `intervalMs` until stopped; a tick is skipped while the previous sweep still runs. */
 export function startSweeper(deps: SettlementDeps, clock: { now(): number }, logger: Logger, intervalMs: number): { stop(): Promise<void> } {
-  return startIntervalTask(intervalMs, () => sweepOnce(deps, new Date(clock.now()), logger), (error) =>
-    logger.warn("settlement sweep failed", { error: error instanceof Error ? error.message : String(error) }),
+  return startIntervalTask(
+    intervalMs,
+    () => sweepOnce(deps, new Date(clock.now()), logger),
+    (error) => logger.warn("settlement sweep failed", { error: error instanceof Error ? error.message : String(error) }),
   );
 }

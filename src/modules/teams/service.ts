@@ -77,27 +77,48 @@ function checkPermissions(type: KeyType, requested: string[] | undefined): strin
   const permissions = [...new Set(requested ?? [])];
   const unknown = permissions.filter((p) => !(PERMISSIONS as readonly string[]).includes(p));
   if (unknown.length) throw apiError("validation_failed", "Unknown permission", { permissions: `Not in the catalog: ${unknown.join(", ")}` });
-  if (type === "RESTRICTED" && permissions.length === 0) throw apiError("validation_failed", "Restricted keys need permissions", { permissions: "At least one permission" });
-  if (type === "LEGACY" && permissions.length) throw apiError("validation_failed", "Legacy keys carry no permissions", { permissions: "Must be empty" });
+  if (type === "RESTRICTED" && permissions.length === 0)
+    throw apiError("validation_failed", "Restricted keys need permissions", { permissions: "At least one permission" });
+  if (type === "LEGACY" && permissions.length)
+    throw apiError("validation_failed", "Legacy keys carry no permissions", { permissions: "Must be empty" });
   if (type === "PUBLISHABLE") {
     if (permissions.length === 0) return [...PUBLISHABLE_PERMISSIONS];
     const unsafe = permissions.filter((p) => !(PUBLISHABLE_PERMISSIONS as readonly string[]).includes(p));
-    if (unsafe.length) throw apiError("validation_failed", "Publishable keys are client-safe only", { permissions: `Not allowed on a publishable key: ${unsafe.join(", ")}` });
+    if (unsafe.length)
+      throw apiError("validation_failed", "Publishable keys are client-safe only", {
+        permissions: `Not allowed on a publishable key: ${unsafe.join(", ")}`,
+      });
   }
   return permissions;
 }
 
 export async function createKey(sql: Sql, input: NewKey, now: number) {
   const permissions = checkPermissions(input.type, input.permissions);
-  if (input.expiresAt && input.expiresAt.getTime() <= now) throw apiError("validation_failed", "Expiry must be in the future", { expiresAt: "Must be in the future" });
+  if (input.expiresAt && input.expiresAt.getTime() <= now)
+    throw apiError("validation_failed", "Expiry must be in the future", { expiresAt: "Must be in the future" });
   await requireTeam(sql, input.teamId);
   const raw = generateRawKey(input.type, input.environment);
   const row = await sql.begin(async (tx) => {
     const created = await runOne<KeyRow>(tx, Q.api_key_insert, [
-      newId("key"), input.teamId, input.environment, input.name, input.description ?? null, input.type,
-      raw.slice(0, KEY_PREFIX_LENGTH), sha256Hex(raw), permissions, input.expiresAt ?? null,
+      newId("key"),
+      input.teamId,
+      input.environment,
+      input.name,
+      input.description ?? null,
+      input.type,
+      raw.slice(0, KEY_PREFIX_LENGTH),
+      sha256Hex(raw),
+      permissions,
+      input.expiresAt ?? null,
     ]);
-    await recordAudit(tx, { teamId: input.teamId, environment: input.environment, actor: OPERATOR, action: "api_key.create", resourceType: "api_key", resourceId: created!.id });
+    await recordAudit(tx, {
+      teamId: input.teamId,
+      environment: input.environment,
+      actor: OPERATOR,
+      action: "api_key.create",
+      resourceType: "api_key",
+      resourceId: created!.id,
+    });
     return created!;
   });
   return { ...presentKey(row), key: raw };
@@ -137,10 +158,19 @@ export async function createDashboardSession(sql: Sql, input: NewSession, now: n
   await requireTeam(sql, input.teamId);
   const raw = `${DASHBOARD_SESSION_PREFIX}${randomToken(48)}`;
   const row = await sql.begin(async (tx) => {
-    const created = await runOne<{ id: string; environment: Environment; user_email: string; roles: string[]; expires_at: Date }>(tx, Q.dashboard_session_insert, [
-      newId("dsess"), input.teamId, input.environment, input.userEmail, input.roles, sha256Hex(raw), new Date(now + ttlHours * 3_600_000),
-    ]);
-    await recordAudit(tx, { teamId: input.teamId, environment: input.environment, actor: OPERATOR, action: "dashboard_session.create", resourceType: "dashboard_session", resourceId: created!.id });
+    const created = await runOne<{ id: string; environment: Environment; user_email: string; roles: string[]; expires_at: Date }>(
+      tx,
+      Q.dashboard_session_insert,
+      [newId("dsess"), input.teamId, input.environment, input.userEmail, input.roles, sha256Hex(raw), new Date(now + ttlHours * 3_600_000)],
+    );
+    await recordAudit(tx, {
+      teamId: input.teamId,
+      environment: input.environment,
+      actor: OPERATOR,
+      action: "dashboard_session.create",
+      resourceType: "dashboard_session",
+      resourceId: created!.id,
+    });
     return created!;
   });
   return {

@@ -25,7 +25,8 @@ export function tokenRoutes(deps: RouteDeps) {
         detail: {
           tags: ["Credentials"],
           summary: "Mint a short-lived embed access token for one company",
-          description: "Returns a `be_tok_…` token valid for 60 to 900 seconds, usable from the browser on the company-scoped customer endpoints. The company is matched on any of id, wallet, email and created when unknown. The token stops working when the key that minted it is revoked.",
+          description:
+            "Returns a `be_tok_…` token valid for 60 to 900 seconds, usable from the browser on the company-scoped customer endpoints. The company is matched on any of id, wallet, email and created when unknown. The token stops working when the key that minted it is revoked.",
         },
       },
     )

@@ -76,5 +76,7 @@ async function mint(deps: TokenDeps, principal: Principal, requestId: string, in
   return { token, tokenType: "Bearer", expiresAt: new Date(claims.exp * 1000).toISOString(), expiresIn: ttl, companyId, userId };
 }
 
-export const mintEmbedToken = (deps: TokenDeps, principal: Principal, requestId: string, input: MintInput) => mint(deps, principal, requestId, input, "embed");
-export const mintSessionToken = (deps: TokenDeps, principal: Principal, requestId: string, input: MintInput) => mint(deps, principal, requestId, input, "session");
+export const mintEmbedToken = (deps: TokenDeps, principal: Principal, requestId: string, input: MintInput) =>
+  mint(deps, principal, requestId, input, "embed");
+export const mintSessionToken = (deps: TokenDeps, principal: Principal, requestId: string, input: MintInput) =>
+  mint(deps, principal, requestId, input, "session");

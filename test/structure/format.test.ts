@@ -1,0 +1,11 @@
+/**
+ * One formatter for the codebase (Biome, biome.json): the suite fails on a file it would change, so
+ * formatting never drifts and never shows up in an unrelated diff. `npx biome format --write .` fixes it.
+ */
+import { expect, test } from "bun:test";
+
+test("every source, test and bench file is formatted as biome.json says", async () => {
+  const biome = Bun.spawn(["node_modules/.bin/biome", "format", "."], { stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(biome.stdout).text(), new Response(biome.stderr).text(), biome.exited]);
+  expect({ code, output: code === 0 ? "" : `${out}${err}` }).toEqual({ code: 0, output: "" });
+});
