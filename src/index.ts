@@ -53,11 +53,11 @@ async function main() {
   logger.flush();
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  const stop = async (signal: string, failed = false) => {
     if (stopping) return;
     stopping = true;
     logger.info("shutting down", { signal });
-    let code = 0;
+    let code = failed ? 1 : 0;
     try {
       await server.stop(false); // stop accepting; wait for in-flight requests
       await deps.stop(); // settle queued usage, final lastUsedAt flush
@@ -78,6 +78,18 @@ async function main() {
   // SIGHUP too: a closed terminal would otherwise kill us and leave the database (in its own session) running.
   for (const signal of STOP_SIGNALS) process.on(signal, () => void stop(signal));
   watchParent(() => void stop("parent exited"));
+  // A crash is logged with what was still buffered (a pending asynchronous write dies with the process),
+  // then stops like a signal would: drain, flush, close the pool, stop the embedded database; exit 1.
+  const crashed = (error: unknown) => {
+    logger.error("uncaught error", {
+      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+    });
+    logger.flushSync();
+    void stop("uncaught error", true);
+  };
+  process.on("uncaughtException", crashed);
+  process.on("unhandledRejection", crashed);
+  process.on("exit", () => logger.flushSync());
 }
 
 main().catch((error) => {
