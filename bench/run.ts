@@ -140,6 +140,10 @@ async function main() {
     events_metered: accepted("events"),
     usage_consume: accepted("consume"),
     naive_events: () => sql<{ n: number }[]>`select count(*)::int as n from bench_naive_events`,
+    usage_consume_keyed: () =>
+      sql<
+        { n: number }[]
+      >`select count(*)::int as n from idempotency_keys where team_id = ${teamId} and status = 'complete' and response_status = 200`,
   };
   const stored: Record<string, number | null> = {};
   const loaders = new AbortController();
@@ -209,11 +213,14 @@ async function main() {
     check_vs_baseline: ratio(okRps("check"), okRps("baseline_elysia")),
     events_vs_naive: ratio(okRps("events_metered"), okRps("naive_events")),
     consume_vs_naive: ratio(okRps("usage_consume"), okRps("naive_events")),
+    consume_keyed_vs_consume: ratio(okRps("usage_consume_keyed"), okRps("usage_consume")),
     checkP99Ms: results.check?.p99Ms ?? null,
     eventsAcknowledged: results.events_metered?.acknowledged ?? null,
     eventsStored: stored.events_metered ?? null,
     consumeAcknowledged: results.usage_consume?.acknowledged ?? null,
     consumeStored: stored.usage_consume ?? null,
+    consumeKeyedAcknowledged: results.usage_consume_keyed?.acknowledged ?? null,
+    consumeKeyedStored: stored.usage_consume_keyed ?? null,
     naiveAcknowledged: results.naive_events?.acknowledged ?? null,
     naiveStored: stored.naive_events ?? null,
     targets: { check_vs_baseline: ">= 0.6", checkP99Ms: "< 2", events_okRps: ">= 20000", usage_consume_okRps: ">= 20000" },

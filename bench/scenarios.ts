@@ -18,6 +18,7 @@ export interface Scenario {
 const json = { "content-type": "application/json" };
 // A metered write is acknowledged by any 2xx; the stored-row count then tells whether it was durable.
 const WRITE_OK = [200, 201, 202];
+const KEYED_REQUESTS = 100_000;
 
 export function scenarios(companies: string[], secretKey: string, legacyKey: string): Scenario[] {
   const secret = { authorization: `Bearer ${secretKey}` };
@@ -47,6 +48,22 @@ export function scenarios(companies: string[], secretKey: string, legacyKey: str
         headers: { ...secret, ...json },
         body: { company: c, feature: "ai-tokens", quantity: 1 },
       })),
+    },
+    {
+      // The same use with an Idempotency-Key header, a new key each request (more requests than a run
+      // sends, so none is a replay): what the header's claim and stored response add to a write.
+      name: "usage_consume_keyed",
+      target: "app",
+      allow: WRITE_OK,
+      requests: Array.from({ length: KEYED_REQUESTS }, (_, i) => {
+        const c = companies[i % companies.length]!;
+        return {
+          method: "POST",
+          path: "/api/v1/usage/consume",
+          headers: { ...secret, ...json, "idempotency-key": `bench-${i}` },
+          body: { company: c, feature: "ai-tokens", quantity: 1 },
+        };
+      }),
     },
     {
       name: "naive_events",
