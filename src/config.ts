@@ -27,7 +27,9 @@ const EnvSchema = T.Object({
   RATE_LIMIT_ENABLED: T.Optional(T.Boolean()),
   CHAIN_REGISTRY_FILE: T.Optional(T.String({ minLength: 1 })),
   CHAIN_WORKERS: T.Optional(T.Integer({ minimum: 1, maximum: 32 })),
-  CHAIN_JOB_TIMEOUT_MS: T.Optional(T.Integer({ minimum: 100, maximum: 300_000 })),
+  // At most 2 minutes: a payment submission waits on its chain job, and an Idempotency-Key claim older than
+  // 5 minutes is taken for a crashed request's (src/modules/idempotency/rules.ts STALE_CLAIM_MS).
+  CHAIN_JOB_TIMEOUT_MS: T.Optional(T.Integer({ minimum: 100, maximum: 120_000 })),
   // 0 turns the settlement sweeper off (tests drive it by hand).
   CHECKOUT_SWEEP_INTERVAL_MS: T.Optional(T.Integer({ minimum: 0, maximum: 3_600_000 })),
   // 0 turns the pruning of stored refusals off.

@@ -17,9 +17,10 @@ import type { Clock } from "../lib/clock";
 import type { Logger } from "../lib/logger";
 import { apiError } from "../lib/errors";
 import { randomToken } from "../lib/ids";
-import { urlParts } from "../lib/url-parts";
+import { urlParts, urlPath } from "../lib/url-parts";
 import { claimKey, completeKey, findKey, releaseKey, type HeldKey, type KeySlot } from "../modules/idempotency/repo";
 import { isKeptStatus, keptHeaders, keyProblem, KEYED_METHODS, requestFingerprint } from "../modules/idempotency/rules";
+import { SECRET_RESPONSE_PATHS, seal, unseal } from "../modules/idempotency/sealed-body";
 import { requestState } from "./request-context";
 import { recordUse, type AuthDeps } from "./auth";
 
@@ -27,6 +28,8 @@ export interface IdempotencyDeps {
   sql: Db;
   clock: Clock;
   logger: Logger;
+  /** the secrets that seal kept responses carrying a token (sealed-body.ts): the current one, then the previous */
+  config: { tokenSigningSecret: string; previousTokenSigningSecret?: string };
 }
 
 type Handler = (request: Request) => Response | Promise<Response>;
@@ -93,17 +96,26 @@ async function begin(deps: IdempotencyDeps, request: Request, principal: Princip
     if (held.fingerprint !== attempt.fingerprint) {
       throw apiError("idempotency_key_reused", "Idempotency-Key was already used for a different request (method, path or body)");
     }
-    if (held.status === "complete") return replay(held, requestState(request).requestId);
+    if (held.status === "complete") return replay(deps, held, request);
     break;
   }
   throw apiError("idempotency_key_in_use", "A request with this Idempotency-Key is still in progress; retry later");
 }
 
-function replay(held: HeldKey, requestId: string): Response {
+async function replay(deps: IdempotencyDeps, held: HeldKey, request: Request): Promise<Response> {
   const headers = new Headers(held.response_headers!);
-  headers.set("x-request-id", requestId);
+  headers.set("x-request-id", requestState(request).requestId);
   headers.set("idempotent-replayed", "true");
-  return new Response(held.response_body, { status: held.response_status!, headers });
+  const body = SECRET_RESPONSE_PATHS.has(urlPath(request.url)) ? await unsealed(deps, held.response_body!) : held.response_body;
+  return new Response(body, { status: held.response_status!, headers });
+}
+
+/** A sealed body, opened with the current secret or, during a rotation, the previous one. */
+async function unsealed(deps: IdempotencyDeps, stored: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  const { tokenSigningSecret, previousTokenSigningSecret } = deps.config;
+  return unseal(tokenSigningSecret, stored).catch((error) =>
+    previousTokenSigningSecret ? unseal(previousTokenSigningSecret, stored) : Promise.reject(error),
+  );
 }
 
 /** Stores a kept response under the key, or frees the key, before the client can retry. */
@@ -111,7 +123,8 @@ async function finish(deps: IdempotencyDeps, request: Request, attempt: Attempt,
   const kept = isKeptStatus(response.status);
   const body = kept ? new Uint8Array(await response.arrayBuffer()) : null;
   try {
-    if (body) await completeKey(deps.sql, slot, attempt.claim, response.status, keptHeaders(response.headers), body);
+    const stored = body && SECRET_RESPONSE_PATHS.has(urlPath(request.url)) ? await seal(deps.config.tokenSigningSecret, body) : body;
+    if (stored) await completeKey(deps.sql, slot, attempt.claim, response.status, keptHeaders(response.headers), stored);
     else await releaseKey(deps.sql, slot, attempt.claim);
   } catch (error) {
     // The request's own work is done and its answer is true; a retry meanwhile gets 409 until the claim goes stale.

@@ -59,6 +59,11 @@ describe("replay: the same key and request", () => {
     expect(unkeyed.status).toBe(201);
     expect(unkeyed.body.token).not.toBe(first.body.token);
     expect(await rowsFor(key)).toEqual([{ environment: "development", scope: team.keyIds.secret!, status: "complete", response_status: 201 }]);
+    // The kept answer carries a live token: it is stored sealed, never in clear.
+    const [stored] = await sql`select response_body from idempotency_keys where key = ${key}`;
+    const text = new TextDecoder("latin1").decode(stored!.response_body);
+    expect(text).not.toContain(first.body.token);
+    expect(text).not.toContain(first.body.companyId);
   });
 
   test("PATCH /companies/{id} 200 is replayed and writes no second audit record", async () => {
