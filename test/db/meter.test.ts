@@ -63,6 +63,27 @@ test("what queued is shared among the free lanes instead of taking one lane alon
   expect(rows[0]!.sent).toBe(10);
 });
 
+test("a cache update that fails after the commit fails nothing and records nothing twice", async () => {
+  const cacheErrors: unknown[] = [];
+  const throwing = () => {
+    throw new Error("cache broke");
+  };
+  const meter = new Meter(t.db.sql, t.clock, throwing, { maxBatch: 100, maxConcurrent: 1 }, (e) => cacheErrors.push(e));
+  // Another period of its own, so that the counter below counts only these uses.
+  const use = () => ({
+    ...request(catalog.features.apiCalls),
+    enforcement: { kind: "quota" as const, periodStart: Date.UTC(2024, 0, 1), limit: 100n },
+  });
+  const results = await Promise.all(Array.from({ length: 4 }, () => meter.submit(use())));
+  expect(results.map((r) => r.outcome)).toEqual(["accepted", "accepted", "accepted", "accepted"]);
+  expect(cacheErrors).toHaveLength(1);
+  const [counter] = await t.db.sql<{ used: bigint }[]>`select used from usage_counters
+    where company_id = ${companyId} and feature_id = ${catalog.features.apiCalls} and period_start = ${new Date(Date.UTC(2024, 0, 1))}`;
+  expect(counter!.used).toBe(4n);
+  const [events] = await t.db.sql<{ n: number }[]>`select count(*)::int as n from events where id = any(${results.map((r) => r.eventId)})`;
+  expect(events!.n).toBe(4);
+});
+
 test("a request that fails in the database fails alone; its batch neighbours are settled", async () => {
   const meter = new Meter(t.db.sql, t.clock, () => {}, { maxBatch: 100, maxConcurrent: 1 });
   const first = meter.submit(request(catalog.features.apiCalls));

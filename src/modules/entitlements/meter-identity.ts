@@ -8,6 +8,7 @@ import type { TransactionSql } from "../../db/client";
 import { queries, run } from "../../db/queries";
 import type { Change } from "../changes/publish";
 import type { MeterRequest, MeterResult, WrittenIdentity } from "./meter";
+import { apiError } from "../../lib/errors";
 
 const Q = queries(["event_set_user_many"]);
 
@@ -74,6 +75,11 @@ export async function settleWithIdentity(
     } catch (error) {
       if (isRetryable(error)) throw error;
       throw new RequestFailed(i, error);
+    }
+    // The use was decided for one company; the write resolved the request's keys to another (a concurrent
+    // merge or claim of a wallet or email). Its event would name the wrong company: undo it, let it retry.
+    if (w.companyId !== result.companyId) {
+      throw new RequestFailed(i, apiError("conflict", "The company this use names changed while it was recorded; retry the request"));
     }
     written.set(i, w);
     if (w.userId !== result.userId) {

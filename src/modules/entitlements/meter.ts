@@ -118,6 +118,8 @@ export interface MeterOptions {
   maxConcurrent: number;
 }
 
+const DEFAULT_OPTIONS: MeterOptions = { maxBatch: 2000, maxConcurrent: 2 };
+
 export class Meter {
   private queue: Pending[] = [];
   private running = 0;
@@ -130,7 +132,9 @@ export class Meter {
     private readonly clock: Clock,
     /** receives the changes of each committed batch, to update this instance's caches at once */
     private readonly onCommitted: (changes: Change[]) => void,
-    private readonly options: MeterOptions = { maxBatch: 2000, maxConcurrent: 2 },
+    private readonly options: MeterOptions = DEFAULT_OPTIONS,
+    /** told when updating this instance's caches after a commit fails (the answers stand) */
+    private readonly onCacheError: (error: unknown) => void = () => {},
   ) {}
 
   submit(request: MeterRequest): Promise<MeterResult> {
@@ -198,24 +202,11 @@ export class Meter {
   }
 
   private async flush(batch: Pending[]): Promise<void> {
+    let settled: BatchSettlement;
     for (let attempt = 1; ; attempt++) {
       try {
-        const { results, changes, written } = await this.settle(batch.map((p) => p.request));
-        this.onCommitted(changes);
-        for (const w of written) w.committed();
-        const replays: number[] = [];
-        batch.forEach((p, i) => {
-          const r = results[i]!;
-          if ("error" in r) p.reject(r.error);
-          else if (r.replayed) replays.push(i);
-          else p.resolve(r);
-        });
-        if (replays.length)
-          await this.answerReplays(
-            replays.map((i) => batch[i]!),
-            replays.map((i) => results[i] as MeterResult),
-          );
-        return;
+        settled = await this.settle(batch.map((p) => p.request));
+        break;
       } catch (error) {
         if (error instanceof RequestFailed) {
           // The batch was undone because of this one request: it fails alone, the others settle again.
@@ -237,6 +228,27 @@ export class Meter {
         return;
       }
     }
+    // Committed. Nothing from here on may send the batch round the retry loop again: that would record its
+    // uses twice. A failure to update this instance's caches is the caches' problem (the next notice or
+    // load corrects them), never the answers'.
+    try {
+      this.onCommitted(settled.changes);
+      for (const w of settled.written) w.committed();
+    } catch (error) {
+      this.onCacheError(error);
+    }
+    const replays: number[] = [];
+    batch.forEach((p, i) => {
+      const r = settled.results[i]!;
+      if ("error" in r) p.reject(r.error);
+      else if (r.replayed) replays.push(i);
+      else p.resolve(r);
+    });
+    if (replays.length)
+      await this.answerReplays(
+        replays.map((i) => batch[i]!),
+        replays.map((i) => settled.results[i] as MeterResult),
+      );
   }
 
   /**

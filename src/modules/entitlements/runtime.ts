@@ -79,7 +79,13 @@ export class EntitlementRuntime {
       clock,
       options,
     );
-    this.meter = new Meter(sql, clock, (changes) => changes.forEach((c) => this.apply(c)));
+    this.meter = new Meter(
+      sql,
+      clock,
+      (changes) => changes.forEach((c) => this.apply(c)),
+      undefined,
+      (error) => logger.warn("cache update after a metering batch failed", { error: error instanceof Error ? error.message : String(error) }),
+    );
   }
 
   async start(): Promise<void> {
