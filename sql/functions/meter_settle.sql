@@ -12,7 +12,7 @@
 --   3. each request decided in arrival order against the locked values
 --   4. events inserted (keyed ones in key order; a refusal only with a key, the others counted in
 --      usage_refusals), counters and grants written, and the new values published on
---      `entitlement_changes` (delivered at commit, in commit order; see changes.ts)
+--      `entitlement_changes` (delivered at commit, in commit order; see src/modules/changes/publish.ts)
 -- Limits are exact on any number of instances because every decision is made under the row locks.
 --
 -- Requests are parallel arrays, one element per request. The caller names the distinct counters and

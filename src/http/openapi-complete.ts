@@ -133,7 +133,7 @@ export function completeDocument(doc: object, prefix: string, bodyOf: BodySchema
           add(IDEMPOTENCY);
         }
       }
-      // The generator lists no media type for a body read by a function parser (src/plugins/json-body.ts).
+      // The generator lists no media type for a body read by a function parser (src/http/json-body.ts).
       if (operation.requestBody && !Object.keys(operation.requestBody.content ?? {}).length) {
         const schema = bodyOf(method.toUpperCase(), path.replace(/\{(\w+)\}/g, ":$1"));
         if (schema) operation.requestBody.content = { "application/json": { schema } };

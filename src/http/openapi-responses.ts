@@ -2,7 +2,7 @@
  * The responses an operation can return without its route saying so, each derived from the rule that
  * produces it (completeDocument adds them):
  * - every operation: 413 (the body limit answers any request whose body is too large, whatever the
- *   method or path, before routing: src/plugins/body-limit.ts) and 500 (the error handler's last resort);
+ *   method or path, before routing: src/http/body-limit.ts) and 500 (the error handler's last resort);
  * - every authenticated operation (a row of the access matrix): 401, 403 with the codes its row can
  *   produce, and 415 (the `access` macro refuses a body that is not JSON on any method, GETs included);
  *   429 where the row is rate limited;

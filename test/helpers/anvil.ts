@@ -45,7 +45,7 @@ export async function startAnvil(): Promise<Anvil> {
     try {
       await client.getChainId();
       break;
-    } catch (error) {
+    } catch (_error) {
       if (attempt > 100 || proc.exitCode !== null) throw new Error(`anvil did not start: ${await new Response(proc.stderr).text()}`);
       await Bun.sleep(50);
     }

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { erc20Abi, type Address, type Hex } from "viem";
 import { foundry } from "viem/chains";
 import { createTestApp } from "../helpers/app";
-import { createTeamFixture, newKey } from "../helpers/fixtures";
+import { createTeamFixture } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
 import { account, deploy, startAnvil, testContracts } from "../helpers/anvil";
 import { sweepOnce, CONFIRMATION_GRACE_MS } from "../../src/modules/payments/sweeper";

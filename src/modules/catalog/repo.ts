@@ -1,7 +1,7 @@
 /** Typed wrappers over the feature, plan and company-override queries. */
 import { queries, run, runOne, type Db } from "../../db/queries";
 import type { EntitlementKind, FeatureRow, FeatureType, GrantRow } from "./model";
-import { type Environment, type Tenant } from "../../lib/tenant";
+import { type Tenant } from "../../lib/tenant";
 
 const Q = queries([
   "feature_find_by_id_with_plans",

@@ -40,7 +40,7 @@ import {
   type FeatureFields,
   type GrantFields,
 } from "./repo";
-import { type Environment, type Tenant } from "../../lib/tenant";
+import { type Tenant } from "../../lib/tenant";
 
 export { FEATURE_TYPES };
 

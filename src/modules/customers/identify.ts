@@ -20,7 +20,7 @@ import {
   type CompanyFacts,
   type UserFacts,
 } from "./repo";
-import { type Environment, type Tenant } from "../../lib/tenant";
+import { type Tenant } from "../../lib/tenant";
 
 // An `id` shaped like our own ids names our row; anything else is the integrator's id.
 const externalOf = (id: string | undefined, ownPrefix: string) => (id && !id.startsWith(ownPrefix) ? id : null);

@@ -1,7 +1,7 @@
 /** Typed wrappers over the company and user queries. */
 import { queries, run, runOne, type Db } from "../../db/queries";
 import type { CompanyRow, UserRow } from "./model";
-import { type Environment, type Tenant } from "../../lib/tenant";
+import { type Tenant } from "../../lib/tenant";
 
 const Q = queries([
   "company_find_by_keys",

@@ -12,7 +12,7 @@ import { plansByIds } from "../catalog/repo";
 import { publishCompanyChanged } from "../changes/publish";
 import type { CompanyPatch, CompanyRow } from "./model";
 import { findCompanyByKeys, updateCompanyRow } from "./repo";
-import { type Environment, type Tenant } from "../../lib/tenant";
+import { type Tenant } from "../../lib/tenant";
 
 /** 400 naming each plan id that is not a plan of the tenant. */
 async function assertPlansExist(tx: Db, tenant: Tenant, patch: CompanyPatch): Promise<void> {

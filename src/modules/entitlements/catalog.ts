@@ -1,6 +1,6 @@
 /**
  * A tenant's catalog held in memory: features (by id, key and event key) and each plan's grants.
- * Loaded once per tenant, dropped when a `catalog` change is published (see changes.ts).
+ * Loaded once per tenant, dropped when a `catalog` change is published (see src/modules/changes/publish.ts).
  */
 import { queries, run, type Db } from "../../db/queries";
 import type { EntitlementKind, FeatureType } from "../catalog/model";

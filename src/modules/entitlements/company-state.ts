@@ -1,7 +1,7 @@
 /**
  * What a check needs to know about one company, held in memory: plan, add-ons, anchor, traits,
  * overrides, usage counters of recent periods and spendable credit lots. Loaded in one query on a
- * miss; kept current by the changes published after every write (see changes.ts).
+ * miss; kept current by the changes published after every write (see src/modules/changes/publish.ts).
  */
 import { queries, runOne, type Db } from "../../db/queries";
 import { toGrant, type GrantRow } from "./catalog";

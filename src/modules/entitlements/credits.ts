@@ -12,7 +12,7 @@ import { findCompanyByKeys } from "../customers/repo";
 import { OPERATOR } from "../teams/service";
 import { publishBalance } from "../changes/publish";
 import { inBurnOrder } from "./compute";
-import { type Environment, type Tenant } from "../../lib/tenant";
+import { type Tenant } from "../../lib/tenant";
 
 const Q = queries(["credit_grant_lock_many", "credit_grant_insert"]);
 

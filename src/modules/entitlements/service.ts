@@ -11,7 +11,6 @@ import type { CompanyState } from "./company-state";
 import { decide, resolveGrant, type Decision, type Grant, type PeriodBounds } from "./compute";
 import type { Enforcement, MeterResult, Outcome } from "./meter";
 import type { EntitlementLookups, EntitlementRuntime } from "./runtime";
-import type { Tenant } from "../../lib/tenant";
 import type { CheckResult, EntitlementsData, FlagData } from "./model";
 
 export interface Evaluation {

@@ -7,7 +7,7 @@ import { type AuthDeps } from "../../http/auth";
 import type { Sql } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import type { SettlementDeps } from "./settle";
-import { ApiError, apiError } from "../../lib/errors";
+import { apiError } from "../../lib/errors";
 import { actorOf } from "../audit/repo";
 import { CheckoutSession, CheckoutSessionCreate, PaymentLink, PaymentLinkCreate, PaymentSubmit } from "./model";
 import { presentCheckoutSession, presentPaymentLink } from "./present";

@@ -1,7 +1,7 @@
 /** Typed access to payment links, checkout sessions and payments (sql/queries/payment_*, checkout_session_*). */
 import { queries, run, runOne, type Db } from "../../db/queries";
 import type { CheckoutSessionRow, PaymentLinkRow, SessionStatus } from "./model";
-import { type Environment, type Tenant } from "../../lib/tenant";
+import { type Tenant } from "../../lib/tenant";
 
 const Q = queries([
   "payment_link_insert",

@@ -7,7 +7,7 @@ import { queries, run, runOne } from "../../db/queries";
 import type { Sql } from "../../db/client";
 import { newId, randomToken } from "../../lib/ids";
 import { sha256Hex } from "../../lib/hash";
-import { ApiError, apiError } from "../../lib/errors";
+import { apiError } from "../../lib/errors";
 import { DASHBOARD_ROLES, PERMISSIONS, PUBLISHABLE_PERMISSIONS, type KeyType } from "../../auth/kinds";
 import { DASHBOARD_SESSION_PREFIX, KEY_PREFIX_LENGTH, generateRawKey } from "../../auth/key-format";
 import { recordAudit, type Actor } from "../audit/repo";
