@@ -101,6 +101,9 @@ async function runInDatabase(c: CaseInput) {
     .flatMap((ch) => (ch.k === "usage" ? ch.balances : []))
     .find(([id]) => id === companyId);
   const state = await stateOf(companyId, featureId);
+  // An accepted credit use always publishes the company's balance; then it must list the lots in burn order.
+  const burned = c.grant?.kind === "credit" && !(first instanceof Error) && first.outcome === "accepted" && !first.replayed;
+  expect(balance !== undefined).toBe(burned);
   if (balance) expect(balance[1]).toEqual(tsLots(state.lotsAfter).map((l) => [l.remaining.toString(), l.expiresAt]));
   return { first, retried, state, ts };
 }
