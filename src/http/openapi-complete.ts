@@ -16,6 +16,7 @@
  */
 import type { TSchema } from "elysia";
 import { ACCESS, type RouteKey } from "../auth/access";
+import { KEYED_METHODS } from "../modules/idempotency/rules";
 import { ERRORS } from "../lib/errors";
 import { exampleOf, hoistNamed } from "./openapi-components";
 import { accessResponses, IDEMPOTENCY, securityOf, UNIVERSAL, VALIDATED, type AccessRow, type Reply } from "./openapi-responses";
@@ -66,8 +67,6 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "GET /checkout-sessions": "listCheckoutSessions",
   "GET /checkout-sessions/{id}": "getCheckoutSession",
 };
-
-const KEYED_OPERATIONS = new Set(["post", "put", "patch", "delete"]);
 
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: "Idempotency-Key",
@@ -128,7 +127,7 @@ export function completeDocument(doc: object, prefix: string, bodyOf: BodySchema
       add(UNIVERSAL);
       if (row) {
         add(accessResponses(row));
-        if (KEYED_OPERATIONS.has(method)) {
+        if (KEYED_METHODS.has(method.toUpperCase())) {
           operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_REF];
           add(IDEMPOTENCY);
         }

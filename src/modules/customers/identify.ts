@@ -25,6 +25,10 @@ import { type Tenant } from "../../lib/tenant";
 // An `id` shaped like our own ids names our row; anything else is the integrator's id.
 const externalOf = (id: string | undefined, ownPrefix: string) => (id && !id.startsWith(ownPrefix) ? id : null);
 
+/** Our own ids (comp_…) name a company that must exist: only the integrator's ids and keys create one. */
+export const isOwnCompanyId = (id: string | undefined): boolean => id?.startsWith("comp_") === true;
+export const unknownOwnCompany = (id: string) => apiError("validation_failed", "Validation failed", { "body.company.id": `No company ${id}` });
+
 export function assertCompanyRef(ref: CompanyRef, field = "body.company"): void {
   if (!ref.id && !ref.wallet && !ref.email)
     throw apiError("validation_failed", "Validation failed", { [field]: "At least one of id, wallet, email is required" });
@@ -60,7 +64,7 @@ export async function upsertCompany(tx: TransactionSql, tenant: Tenant, ref: Com
     const found = await findCompanyByKeys(tx, tenant, ref.id ?? null, facts.wallet, facts.email);
     let company: CompanyRow | null | undefined;
     if (found) company = (await mergeCompany(tx, tenant, found.id, facts))!;
-    else if (ref.id?.startsWith("comp_")) throw apiError("validation_failed", "Validation failed", { "body.company.id": `No company ${ref.id}` });
+    else if (isOwnCompanyId(ref.id)) throw unknownOwnCompany(ref.id!);
     else company = await insertCompany(tx, tenant, newId("comp"), facts);
     if (!company) continue; // lost an insert race on a unique key: the winner is found next time
     const changed = !found || found.external_id !== company.external_id || !Bun.deepEquals(found.traits, company.traits);

@@ -7,7 +7,7 @@
 import type { Principal } from "../../auth/kinds";
 import type { Sql, TransactionSql } from "../../db/client";
 import { apiError } from "../../lib/errors";
-import { upsertCompany, upsertUser, type CompanyUpsert } from "../customers/identify";
+import { isOwnCompanyId, unknownOwnCompany, upsertCompany, upsertUser, type CompanyUpsert } from "../customers/identify";
 import { findCompanyIdByKeys } from "../customers/repo";
 import type { CompanyRef, UserRef } from "../customers/model";
 import type { EntitlementRuntime } from "../entitlements/runtime";
@@ -99,8 +99,7 @@ export async function existingCompanyId(deps: IdentityDeps, principal: Principal
     ? await cachedCompanyId(deps, principal, ref.id!)
     : await findCompanyIdByKeys(deps.sql, principal, ref.id ?? null, ref.wallet ?? null, ref.email ?? null);
   // Our own id names a company that must exist, as for the upsert (upsertCompany).
-  if (id === null && ref.id?.startsWith("comp_"))
-    throw apiError("validation_failed", "Validation failed", { "body.company.id": `No company ${ref.id}` });
+  if (id === null && isOwnCompanyId(ref.id)) throw unknownOwnCompany(ref.id!);
   return id;
 }
 
@@ -125,8 +124,7 @@ export async function planTrackIdentity(
   } else if (company) {
     companyId = existingId !== undefined ? existingId : onlyId(company) ? await cachedCompanyId(deps, principal, company.id!) : null;
     // Our own id names a company that must exist (upsertCompany's rule, checked here before anything is queued).
-    if (companyId === null && onlyId(company) && company.id!.startsWith("comp_"))
-      throw apiError("validation_failed", "Validation failed", { "body.company.id": `No company ${company.id}` });
+    if (companyId === null && onlyId(company) && isOwnCompanyId(company.id)) throw unknownOwnCompany(company.id!);
     if (companyId === null || !onlyId(company)) companyToWrite = company;
   }
   // A user is remembered under its company's id, so only once that id is known.
