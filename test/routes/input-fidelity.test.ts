@@ -89,3 +89,27 @@ test("a JSON number no double holds exactly is a 400 naming the field, never rou
     id: "1.00000000000000000001",
   });
 });
+
+test("a body that is not valid UTF-8 is malformed JSON, never stored with U+FFFD in place of the bytes", async () => {
+  const [before] = await t.db.sql`select name from companies where id = ${companyId}`;
+  const bytes = (text: string, ...invalid: number[]) => {
+    const [head, tail] = text.split("|").map((part) => new TextEncoder().encode(part));
+    return new Uint8Array([...head!, ...invalid, ...tail!]);
+  };
+  const bodies = [
+    bytes('{"name":"Bad|Name"}', 0xff, 0xfe), // bytes no UTF-8 text has
+    bytes('{"name":"Caf|"}', 0xe9), // Latin-1, whatever the charset parameter says
+    bytes('{"name":"|"}', 0xed, 0xa0, 0x80), // CESU-8 of a lone surrogate
+  ];
+  for (const rawBody of bodies) {
+    for (const type of ["application/json", "application/json; charset=latin1"]) {
+      const res = await t.call("PATCH", `/companies/${companyId}`, { token: team.keys.secret, rawBody, headers: { "content-type": type } });
+      expect([type, res.status, res.body]).toEqual([
+        type,
+        400,
+        { error: "Malformed request body", details: { body: "Expected a valid JSON document" } },
+      ]);
+    }
+  }
+  expect((await t.db.sql`select name from companies where id = ${companyId}`)[0]!.name).toBe(before!.name);
+});
