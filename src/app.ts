@@ -5,6 +5,7 @@
  */
 import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
+import "./http/integer-strings";
 import { requestContext } from "./http/request-context";
 import { withBodyLimit } from "./http/body-limit";
 import { exactJsonBody, withJsonMediaType } from "./http/json-body";

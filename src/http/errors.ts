@@ -78,12 +78,15 @@ export function errorHandler(deps: { logger: Logger }) {
     .as("global");
 }
 
+/** A body that is not a JSON document (not UTF-8, or not JSON's syntax). */
+export const malformedJson = () => apiError("malformed_json", "Malformed request body", { body: "Expected a valid JSON document" });
+
 /** Elysia's own failures and PostgreSQL's unique violation as codes of the table; null when unexpected. */
 function asApiError(code: unknown, error: unknown): ApiError | null {
   if (code === "VALIDATION" && (error as ValidationError).type !== "response") {
     return apiError("validation_failed", "Validation failed", validationDetails(error as ValidationError));
   }
-  if (code === "PARSE") return apiError("malformed_json", "Malformed request body", { body: "Expected a valid JSON document" });
+  if (code === "PARSE") return malformedJson();
   if (code === "NOT_FOUND") return apiError("not_found", "Not found");
   if (isUniqueViolation(error)) return apiError("conflict", "A resource with the same unique value already exists");
   return null;

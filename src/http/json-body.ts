@@ -9,7 +9,7 @@
  *   validates or handles it. Why not leave it to the route's schema: Elysia parses form and multipart
  *   bodies too, and a cross-site HTML form can post those with a dashboard session's cookie and no
  *   preflight; with JSON only, such a request never reaches a handler.
- * - `exactJsonBody`, Elysia's JSON parser replaced: a number the service cannot hold exactly is noted on
+ * - `exactJsonBody`, Elysia's JSON parser replaced: a body that is not UTF-8 is malformed; a number the service cannot hold exactly is noted on
  *   the request (src/lib/exact-json.ts) and refused with the other unstorable input, after credentials
  *   and the route's schemas (src/http/request-context.ts), never rounded in silence. (Here rather than
  *   in front of Elysia, which would cost a second Request per body, ~12 us; a function parser hides the
@@ -18,6 +18,7 @@
 import { Elysia } from "elysia";
 import { apiError } from "../lib/errors";
 import { roundedNumberIn } from "../lib/exact-json";
+import { malformedJson } from "./errors";
 import { requestState } from "./request-context";
 
 type Handler = (request: Request) => Response | Promise<Response>;
@@ -51,11 +52,24 @@ export function assertJsonBody(request: Request): void {
   if (hasBody(headers)) throw apiError("unsupported_media_type", "Content-Type must be application/json");
 }
 
+// JSON is UTF-8 (RFC 8259 section 8.1), whatever a charset parameter claims. `request.text()` would put U+FFFD
+// in place of bytes that are not UTF-8, so two different names or ids would be stored as one; fatal decoding
+// refuses them as malformed JSON instead (a byte order mark is still dropped, as text() does).
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+function strictUtf8(bytes: ArrayBuffer): string {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw malformedJson();
+  }
+}
+
 export function exactJsonBody() {
   return new Elysia({ name: "exact-json-body" })
     .onParse(async ({ request }, contentType) => {
       if (!isJsonAsElysiaReadsIt(contentType)) return undefined;
-      const text = await request.text();
+      const text = strictUtf8(await request.arrayBuffer());
       if (text === "") return undefined; // as Elysia's own parser: no body (an optional one) or a parse error
       const value: unknown = JSON.parse(text);
       const rounded = roundedNumberIn(text, "body");

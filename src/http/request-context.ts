@@ -1,5 +1,5 @@
 /**
- * Request id, input PostgreSQL cannot store (src/lib/storable-input.ts) and one structured log line
+ * Request id, input PostgreSQL cannot store (src/lib/storable-input.ts), query parameters sent twice, and one structured log line
  * per request. (The body-size limit is applied before the app, in body-limit.ts.)
  * The request id is taken from a well-formed incoming `X-Request-Id` or generated, and returned on every
  * response, errors included. The log line carries method, path (never the query string), status,
@@ -12,7 +12,7 @@ import { apiError } from "../lib/errors";
 import { unstorableInput } from "../lib/storable-input";
 import { INEXACT_NUMBER } from "../lib/exact-json";
 import { randomToken } from "../lib/ids";
-import { urlPath } from "../lib/url-parts";
+import { repeatedQueryName, urlPath } from "../lib/url-parts";
 
 export interface RequestState {
   requestId: string;
@@ -72,7 +72,9 @@ export function requestContext(deps: { logger: Logger }) {
   // After the route's own checks (credentials, then its schemas), before its handler writes anything.
   plugin.onBeforeHandle(({ body, query, params, request }) => {
     const rounded = requestState(request).roundedNumber;
+    const repeated = repeatedQueryName(request.url, (name) => Object.hasOwn(query, name));
     const problem =
+      (repeated === null ? null : { [`query.${repeated}`]: "Given more than once: send it once" }) ??
       unstorableInput(body, "body") ??
       unstorableInput(query, "query") ??
       unstorableInput(params, "path") ??

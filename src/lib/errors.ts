@@ -17,7 +17,11 @@ interface ErrorKind {
 
 export const ERRORS = {
   validation_failed: { status: 400, shape: "details", description: "Invalid input: a field, query parameter or path segment" },
-  malformed_json: { status: 400, shape: "details", description: "The body is not a valid JSON document" },
+  malformed_json: {
+    status: 400,
+    shape: "details",
+    description: "The body is not a valid JSON document in UTF-8 (whatever its charset parameter says)",
+  },
   missing_credentials: { status: 401, shape: "code", description: "No credential in the Authorization header" },
   invalid_credentials: { status: 401, shape: "code", description: "The credential is malformed or unknown" },
   expired_credentials: { status: 401, shape: "code", description: "The credential has expired" },

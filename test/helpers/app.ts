@@ -36,7 +36,8 @@ export interface CallOptions {
   token?: string;
   cookie?: string;
   body?: unknown;
-  rawBody?: string;
+  /** sent as is: text, or bytes (for bodies that are not valid UTF-8) */
+  rawBody?: string | Uint8Array<ArrayBuffer>;
   headers?: Record<string, string>;
 }
 
@@ -81,7 +82,7 @@ function caller(app: ReturnType<typeof createApp>, deps: AppDeps, logger: Logger
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;
     if (o.cookie) headers.cookie = o.cookie;
-    let body: string | undefined = o.rawBody;
+    let body: string | Uint8Array<ArrayBuffer> | undefined = o.rawBody;
     if (o.body !== undefined) {
       body = JSON.stringify(o.body);
       headers["content-type"] = "application/json";

@@ -32,6 +32,23 @@ describe("400 {error, details} with field paths", () => {
     expect(res.body.details["body.ttlSeconds"]).toBe("Expected an integer from 60 to 900");
     expect(res.body.details["body.company.email"]).toContain("email");
   });
+  test("a query parameter sent more than once is a 400 naming it, never one of its values picked in silence", async () => {
+    const expected = (name: string) => ({ error: "Validation failed", details: { [`query.${name}`]: "Given more than once: send it once" } });
+    const cases: [string, string, string][] = [
+      ["/check?company=a&feature=sso&feature=api-calls", team.keys.secret, "feature"],
+      ["/check?company=a&company=b&feature=sso", team.keys.publishable, "company"],
+      ["/companies?limit=1&limit=2", team.keys.secret, "limit"],
+      ["/companies?search=a&search=a", team.keys.secret, "search"],
+      ["/companies?s%65arch=a&search=b", team.keys.secret, "search"], // the same name, one of them percent-encoded
+    ];
+    for (const [path, token, name] of cases) {
+      const res = await t.call("GET", path, { token });
+      expect([path, res.status, res.body]).toEqual([path, 400, expected(name)]);
+    }
+    // Credentials still come first, and parameters the route does not read are ignored as before.
+    expect((await t.call("GET", "/companies?limit=1&limit=2")).status).toBe(401);
+    expect((await t.call("GET", "/companies?utm=a&utm=b", { token: team.keys.secret })).status).toBe(200);
+  });
   test("ttlSeconds above 900", async () => {
     const res = await t.call("POST", "/api-keys/tokens", { token: team.keys.secret, body: { company: { id: "x" }, ttlSeconds: 901 } });
     expect(res.status).toBe(400);

@@ -156,6 +156,7 @@ describe("PUT /features/{id} 200", () => {
 describe("PUT /features/{id} 400", () => {
   const cases: [string, unknown, string][] = [
     ["an empty name", { name: "" }, "body.name"],
+    ["a name of only whitespace", { name: " \t\n " }, "body.name"],
     ["a name that is not a string", { name: 7 }, "body.name"],
     ["an eventKey outside the key charset", { eventKey: "Export Done" }, "body.eventKey"],
     ["an unknown featureType", { featureType: "number" }, "body.featureType"],

@@ -89,3 +89,48 @@ test("a JSON number no double holds exactly is a 400 naming the field, never rou
     id: "1.00000000000000000001",
   });
 });
+
+test("a body that is not valid UTF-8 is malformed JSON, never stored with U+FFFD in place of the bytes", async () => {
+  const [before] = await t.db.sql`select name from companies where id = ${companyId}`;
+  const bytes = (text: string, ...invalid: number[]) => {
+    const [head, tail] = text.split("|").map((part) => new TextEncoder().encode(part));
+    return new Uint8Array([...head!, ...invalid, ...tail!]);
+  };
+  const bodies = [
+    bytes('{"name":"Bad|Name"}', 0xff, 0xfe), // bytes no UTF-8 text has
+    bytes('{"name":"Caf|"}', 0xe9), // Latin-1, whatever the charset parameter says
+    bytes('{"name":"|"}', 0xed, 0xa0, 0x80), // CESU-8 of a lone surrogate
+  ];
+  for (const rawBody of bodies) {
+    for (const type of ["application/json", "application/json; charset=latin1"]) {
+      const res = await t.call("PATCH", `/companies/${companyId}`, { token: team.keys.secret, rawBody, headers: { "content-type": type } });
+      expect([type, res.status, res.body]).toEqual([
+        type,
+        400,
+        { error: "Malformed request body", details: { body: "Expected a valid JSON document" } },
+      ]);
+    }
+  }
+  expect((await t.db.sql`select name from companies where id = ${companyId}`)[0]!.name).toBe(before!.name);
+});
+
+test("an integer sent as a string is its decimal digits: hex, exponent, a sign or spaces are a 400, never read as another number", async () => {
+  const before = (await t.db.sql`select count(*)::int as n from events`)[0]!.n;
+  const expected = (field: string, what: string) => ({ error: "Validation failed", details: { [field]: what } });
+  for (const spelling of ["0x10", "1e3", "0b11", "0o7", " 5", "5 ", "+5", "5.0", "Infinity"]) {
+    const consume = await send("POST", "/usage/consume", JSON.stringify({ company: "fidelity-co", feature: "api-calls", quantity: spelling }));
+    expect([spelling, consume.status, consume.body]).toEqual([spelling, 400, expected("body.quantity", "Expected an integer from 1 to 1000000")]);
+    const token = await send(
+      "POST",
+      "/api-keys/tokens",
+      JSON.stringify({ company: { id: "fidelity-co" }, ttlSeconds: spelling.replace("5", "100") }),
+    );
+    expect([spelling, token.status, token.body]).toEqual([spelling, 400, expected("body.ttlSeconds", "Expected an integer from 60 to 900")]);
+    const page = await send("GET", `/companies?limit=${encodeURIComponent(spelling)}`);
+    expect([spelling, page.status, page.body]).toEqual([spelling, 400, expected("query.limit", "Expected an integer from 1 to 200")]);
+  }
+  expect((await t.db.sql`select count(*)::int as n from events`)[0]!.n).toBe(before);
+  // Digits are read, leading zeros included.
+  expect((await send("POST", "/usage/consume", '{"company":"fidelity-co","feature":"api-calls","quantity":"02"}')).body.data.consumed).toBe(2);
+  expect((await send("GET", "/companies?limit=007")).body.count).toBeGreaterThan(0);
+});

@@ -1,5 +1,6 @@
 /** Feature shapes (the spec's Feature resource and the PUT body) and the rule tying entitlement kinds to feature types. */
 import { t, type Static } from "elysia";
+import { NonBlankText } from "../../http/non-blank-text";
 
 export const FEATURE_TYPES = ["boolean", "event", "trait"] as const;
 export type FeatureType = (typeof FEATURE_TYPES)[number];
@@ -58,7 +59,7 @@ export const Feature = t.Object(
 
 export const FeatureUpdate = t.Object(
   {
-    name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+    name: t.Optional(NonBlankText()),
     description: t.Optional(t.String({ maxLength: 2000 })),
     eventKey: t.Optional(
       t.String({

@@ -1,28 +1,16 @@
 /** Company and user shapes: what callers send to identify them, and what the API returns. */
 import { t, type Static } from "elysia";
+import { NonBlankText } from "../../http/non-blank-text";
 
 const Nullable = <S extends ReturnType<typeof t.String>>(s: S) => t.Union([s, t.Null()]);
-
-/**
- * A key or name a caller sends: up to 200 characters, not all whitespace. A blank id would create a
- * company or user that no later call can tell apart from a typo, so it is refused like an empty one.
- */
-const Text = (description?: string) =>
-  t.String({
-    minLength: 1,
-    maxLength: 200,
-    pattern: "\\S",
-    "x-expected": "Expected a string of 1 to 200 characters, not all whitespace",
-    ...(description ? { description } : {}),
-  });
 
 /** How a caller names a company: any of its keys; unknown companies are created. */
 export const CompanyRef = t.Object(
   {
-    id: t.Optional(Text("Your id for the company (or our comp_ id)")),
-    wallet: t.Optional(Text()),
+    id: t.Optional(NonBlankText("Your id for the company (or our comp_ id)")),
+    wallet: t.Optional(NonBlankText()),
     email: t.Optional(t.String({ format: "email", maxLength: 320 })),
-    name: t.Optional(Text()),
+    name: t.Optional(NonBlankText()),
     traits: t.Optional(t.Record(t.String(), t.Unknown())),
   },
   {
@@ -35,11 +23,11 @@ export type CompanyRef = Static<typeof CompanyRef>;
 
 export const UserRef = t.Object(
   {
-    id: t.Optional(Text("Your id for the user (or our user_ id)")),
-    idp_user_id: t.Optional(Text("The identity provider's user id")),
-    wallet: t.Optional(Text()),
+    id: t.Optional(NonBlankText("Your id for the user (or our user_ id)")),
+    idp_user_id: t.Optional(NonBlankText("The identity provider's user id")),
+    wallet: t.Optional(NonBlankText()),
     email: t.Optional(t.String({ format: "email", maxLength: 320 })),
-    name: t.Optional(Text()),
+    name: t.Optional(NonBlankText()),
     traits: t.Optional(t.Record(t.String(), t.Unknown())),
   },
   {
@@ -94,7 +82,7 @@ export const Company = t.Object(
 /** PATCH /companies/{id}. Every field is optional; an empty body changes nothing. */
 export const CompanyPatch = t.Object(
   {
-    name: t.Optional(Text()),
+    name: t.Optional(NonBlankText()),
     traits: t.Optional(
       t.Record(t.String({ minLength: 1, maxLength: 200 }), t.Unknown(), {
         description: "Merged into the company's traits key by key; a key set to null is removed",
