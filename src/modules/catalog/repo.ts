@@ -14,7 +14,11 @@ const Q = queries([
   "plan_list_by_ids",
   "company_override_upsert",
   "company_override_delete",
+  "plan_entitlement_upsert",
 ]);
+
+/** A grant's columns in the order both upserts (plan entitlement, company override) take them. */
+const grantParams = (g: GrantFields) => [g.kind, g.enabled, g.limit, g.period, g.creditsPerUse, g.traitKey, g.traitOperator, g.traitValue];
 
 export interface FeatureGrant {
   source: "plan" | "company";
@@ -75,21 +79,10 @@ export const plansByIds = (db: Db, t: Tenant, ids: string[]) =>
   run<{ id: string; name: string; tier: string }>(db, Q.plan_list_by_ids, [t.teamId, t.environment, ids]);
 
 export const upsertOverride = (db: Db, t: Tenant, id: string, companyId: string, featureId: string, g: GrantFields) =>
-  runOne<GrantRow & { company_id: string }>(db, Q.company_override_upsert, [
-    id,
-    t.teamId,
-    t.environment,
-    companyId,
-    featureId,
-    g.kind,
-    g.enabled,
-    g.limit,
-    g.period,
-    g.creditsPerUse,
-    g.traitKey,
-    g.traitOperator,
-    g.traitValue,
-  ]);
+  runOne<GrantRow & { company_id: string }>(db, Q.company_override_upsert, [id, t.teamId, t.environment, companyId, featureId, ...grantParams(g)]);
+
+export const upsertPlanEntitlement = (db: Db, t: Tenant, id: string, planId: string, featureId: string, g: GrantFields) =>
+  runOne<GrantRow & { plan_id: string }>(db, Q.plan_entitlement_upsert, [id, t.teamId, t.environment, planId, featureId, ...grantParams(g)]);
 
 export const deleteOverride = (db: Db, t: Tenant, companyId: string, featureId: string) =>
   runOne<{ id: string; company_id: string; feature_id: string; kind: EntitlementKind }>(db, Q.company_override_delete, [

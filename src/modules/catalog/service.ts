@@ -26,7 +26,6 @@ import {
   type FeatureRow,
   type FeatureType,
   type FeatureUpdate,
-  type GrantRow,
   type PlanRow,
 } from "./model";
 import {
@@ -37,6 +36,7 @@ import {
   lockFeature,
   lockTrackNames,
   updateFeatureRow,
+  upsertPlanEntitlement,
   type FeatureFields,
   type GrantFields,
 } from "./repo";
@@ -44,7 +44,7 @@ import { type Tenant } from "../../lib/tenant";
 
 export { FEATURE_TYPES };
 
-const Q = queries(["plan_insert", "plan_find_by_id", "feature_insert", "plan_entitlement_upsert"]);
+const Q = queries(["plan_insert", "plan_find_by_id", "feature_insert"]);
 
 interface AuditOptions {
   /** Who made the change; the operator CLI when not given. */
@@ -287,22 +287,7 @@ export async function setEntitlement(sql: Sql, tenant: Tenant, e: EntitlementInp
     async (tx) => {
       if (!(await runOne(tx, Q.plan_find_by_id, [tenant.teamId, tenant.environment, e.planId]))) throw apiError("not_found", `No plan ${e.planId}`);
       await lockFeatureFor(tx, tenant, e);
-      const g = grantFields(e);
-      return (await runOne<GrantRow & { plan_id: string }>(tx, Q.plan_entitlement_upsert, [
-        newId("ent"),
-        tenant.teamId,
-        tenant.environment,
-        e.planId,
-        e.featureId,
-        g.kind,
-        g.enabled,
-        g.limit,
-        g.period,
-        g.creditsPerUse,
-        g.traitKey,
-        g.traitOperator,
-        g.traitValue,
-      ]))!;
+      return (await upsertPlanEntitlement(tx, tenant, newId("ent"), e.planId, e.featureId, grantFields(e)))!;
     },
     catalogChanged(tenant),
   );
