@@ -46,6 +46,19 @@ export async function runCount(db: Db, text: string, params: readonly Param[] = 
   return (await db.unsafe(text, params as never[], { prepare: true })).count;
 }
 
+/**
+ * Runs a delete whose last parameter caps the rows it takes, again and again until one deletes fewer: a long
+ * clean-up as short statements that never hold many locks. Resolves to how many rows went in all.
+ */
+export async function deleteInBatches(db: Db, text: string, params: readonly Param[], batch: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await runCount(db, text, [...params, batch]);
+    total += deleted;
+    if (deleted < batch) return total;
+  }
+}
+
 export async function runOne<R = Record<string, unknown>>(db: Db, text: string, params: readonly Param[] = []): Promise<R | undefined> {
   const rows = await run<R>(db, text, params);
   return rows[0];

@@ -8,7 +8,7 @@
  */
 import type { Sql } from "../../db/client";
 import type { Logger } from "../../lib/logger";
-import { queries, runOne } from "../../db/queries";
+import { deleteInBatches, queries } from "../../db/queries";
 import { startIntervalTask } from "../../lib/interval-task";
 
 const Q = queries(["event_delete_refused_before"]);
@@ -17,15 +17,8 @@ export const REFUSED_EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const BATCH = 1000;
 
 /** Deletes every stored refusal older than the retention, `batch` rows per statement. Returns how many. */
-export async function pruneRefusedEvents(sql: Sql, now: number, batch = BATCH): Promise<number> {
-  const before = new Date(now - REFUSED_EVENT_RETENTION_MS);
-  let total = 0;
-  for (;;) {
-    const n = (await runOne<{ n: number }>(sql, Q.event_delete_refused_before, [before, batch]))!.n;
-    total += n;
-    if (n < batch) return total;
-  }
-}
+export const pruneRefusedEvents = (sql: Sql, now: number, batch = BATCH): Promise<number> =>
+  deleteInBatches(sql, Q.event_delete_refused_before, [new Date(now - REFUSED_EVENT_RETENTION_MS)], batch);
 
 /** Runs pruneRefusedEvents every `intervalMs` until stopped. */
 export function startRefusalPruner(sql: Sql, clock: { now(): number }, logger: Logger, intervalMs: number): { stop(): Promise<void> } {

@@ -1,5 +1,5 @@
 /** The idempotency_keys table (migration 00011): claim, read, complete, release, prune. */
-import { queries, run, runCount, runOne, type Db } from "../../db/queries";
+import { deleteInBatches, queries, run, runOne, type Db } from "../../db/queries";
 import { RETENTION_MS, STALE_CLAIM_MS } from "./rules";
 import { type Environment } from "../../lib/tenant";
 
@@ -56,11 +56,5 @@ export async function releaseKey(db: Db, slot: KeySlot, claim: string): Promise<
 const PRUNE_BATCH = 1000;
 
 /** Deletes every key expired at `now`, a short statement per batch; returns how many. */
-export async function pruneExpiredKeys(db: Db, now: number): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const deleted = await runCount(db, Q.idempotency_key_prune_expired, [new Date(now), PRUNE_BATCH]);
-    total += deleted;
-    if (deleted < PRUNE_BATCH) return total;
-  }
-}
+export const pruneExpiredKeys = (db: Db, now: number): Promise<number> =>
+  deleteInBatches(db, Q.idempotency_key_prune_expired, [new Date(now)], PRUNE_BATCH);
