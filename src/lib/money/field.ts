@@ -14,10 +14,10 @@ export function valueOr400(result: MoneyResult, field: string): bigint {
 
 /**
  * A double represents every decimal of at most 15 significant digits exactly enough that its shortest
- * printed form gives those digits back, so such a JSON number is taken as written. A longer one may already
- * have been rounded by the JSON parser (0.1 + 0.2 prints as 0.30000000000000004), so it is refused. What
- * cannot be caught here: a number sent with more than 17 digits that the parser rounded to a short one
- * (`0.30000000000000000001` arrives as 0.3). Fields that must be exact to the last digit take strings.
+ * printed form gives those digits back, so such a number is taken as written; a longer one may be the
+ * result of arithmetic (0.1 + 0.2 prints as 0.30000000000000004), so it is refused. (A JSON literal the
+ * parser rounded, `0.30000000000000000001` arriving as 0.3, is refused earlier, for every request, by
+ * src/lib/exact-json.ts.) Fields that must be exact to the last digit take strings.
  */
 const MAX_EXACT_DOUBLE_DIGITS = 15;
 
