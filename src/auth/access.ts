@@ -58,7 +58,8 @@ export function denial(policy: AccessPolicy, principal: Principal): ApiError | n
     return apiError("wrong_credential_kind", `This endpoint does not accept ${principal.kind} credentials`);
   }
   if (principal.kind === "dashboard") {
-    if (policy.role && !principal.roles.includes("admin") && !principal.roles.includes(policy.role)) {
+    const holdsAll = principal.roles.includes("owner") || principal.roles.includes("admin");
+    if (policy.role && !holdsAll && !principal.roles.includes(policy.role)) {
       return apiError("missing_permission", `Dashboard role '${policy.role}' is required`);
     }
     return null;

@@ -21,7 +21,13 @@ export type Permission = (typeof PERMISSIONS)[number];
 /** Publishable keys live in browsers: they may only ever hold client-safe read permissions. */
 export const PUBLISHABLE_PERMISSIONS: readonly Permission[] = ["entitlements.read"];
 
+/**
+ * Roles a team member holds in the dashboard. `owner` and `admin` hold every role (the owner alone may
+ * make or unmake owners); the others grant one area, read or write (write implies nothing about read:
+ * give both). One list: the access matrix, the member routes and the CLI all check against it.
+ */
 export const DASHBOARD_ROLES = [
+  "owner",
   "admin",
   "catalog:read",
   "catalog:write",
@@ -30,6 +36,12 @@ export const DASHBOARD_ROLES = [
   "billing:read",
   "billing:write",
   "audit:read",
+  "webhooks:read",
+  "webhooks:write",
+  "members:read",
+  "members:write",
+  "keys:read",
+  "keys:write",
 ] as const;
 export type DashboardRole = (typeof DASHBOARD_ROLES)[number];
 
