@@ -1,7 +1,8 @@
 -- One page of the audit log, newest first, with optional exact-match filters. Returns many.
 -- $1 team_id, $2 environment, $3 before_seq (null: from the newest), $4 limit,
 -- $5 action, $6 resource_type, $7 resource_id, $8 actor_id (each null: no filter)
-select id, actor_kind, actor_id, action, resource_type, resource_id, request_id, details, created_at, seq
+select id, actor_kind, actor_id, action, resource_type, resource_id, request_id, details, created_at, seq,
+  chain_seq, prev_hash, hash
 from audit_log
 where team_id = $1 and environment = $2
   and ($3::int8 is null or seq < $3::int8)

@@ -30,6 +30,8 @@ export interface Command<Input = unknown> {
   /** Checks and converts the arguments; throws UsageError. Runs before any database connection. */
   parse(args: Args): Input;
   run(ctx: Context, input: Input): Promise<unknown>;
+  /** The exit code for a result that is printed but is a failure (e.g. `audit verify` finding a break); default 0. */
+  exitCode?(result: unknown): number;
   /** `migrate` applies migrations itself; every other command migrates first. */
   migrates?: boolean;
 }

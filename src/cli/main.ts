@@ -9,6 +9,7 @@ import { systemClock } from "../lib/clock";
 import { connectDatabase } from "../db/connect";
 import { migrate } from "../db/migrate";
 import { UsageError, type Args, type Command } from "./command";
+import { auditCommands } from "./audit";
 import { catalogCommands } from "./catalog";
 import { companyCommands } from "./companies";
 import { databaseCommands } from "./database";
@@ -16,7 +17,7 @@ import { teamCommands } from "./teams";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
-export const COMMANDS: Command[] = [...databaseCommands, ...teamCommands, ...catalogCommands, ...companyCommands];
+export const COMMANDS: Command[] = [...databaseCommands, ...teamCommands, ...catalogCommands, ...companyCommands, ...auditCommands];
 
 interface Io {
   out(text: string): void;
@@ -79,7 +80,7 @@ async function execute(argv: string[], io: Io): Promise<number> {
     if (!command.migrates) await migrate(db.sql);
     const result = await command.run({ sql: db.sql, now: systemClock.now(), baseUrl: `http://localhost:${config.port}/api/v1` }, input);
     io.out(toJson(envelope(result), 2) + "\n");
-    return EXIT.ok;
+    return command.exitCode?.(result) ?? EXIT.ok;
   } finally {
     await db.close();
     logger.flush();

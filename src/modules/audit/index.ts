@@ -17,6 +17,16 @@ const AuditRecord = t.Object(
     requestId: t.Union([t.String(), t.Null()]),
     details: t.Record(t.String(), t.Unknown()),
     createdAt: t.String({ format: "date-time" }),
+    chainSeq: t.Integer({
+      minimum: 1,
+      description: "Position in this team and environment's tamper-evident chain: 1, 2, 3... in the order entries were linked",
+    }),
+    prevHash: t.String({ pattern: "^[0-9a-f]{64}$", description: "hash of the entry before it in the chain (64 zeros for the first)" }),
+    hash: t.String({
+      pattern: "^[0-9a-f]{64}$",
+      description:
+        'Hex SHA-256 over prevHash, chainSeq and every field of this entry (README, "Audit log"); `audit verify` in the CLI checks the chain',
+    }),
   },
   {
     $id: "AuditLogEntry",
@@ -31,6 +41,9 @@ const AuditRecord = t.Object(
         requestId: "req_01JH5Q8T0M3V9X2Y4Z6A8B0C1N",
         details: { before: { name: "Acme" }, after: { name: "Acme Inc." } },
         createdAt: "2026-01-15T09:30:00.000Z",
+        chainSeq: 42,
+        prevHash: "9f2c4e0b7a51d3e8c6f4a2b0d9e7c5a3f1b8d6e4c2a0f9e7d5c3b1a9f8e6d4c2",
+        hash: "3b7e1d9f5a2c8e4b0d6f2a8c4e0b6d2f8a4c0e6b2d8f4a0c6e2b8d4f0a6c2e8b",
       },
     ],
   },
@@ -46,6 +59,9 @@ const present = (r: AuditRow) => ({
   requestId: r.request_id,
   details: r.details,
   createdAt: r.created_at.toISOString(),
+  chainSeq: Number(r.chain_seq),
+  prevHash: r.prev_hash,
+  hash: r.hash,
 });
 
 /** What these routes need; the service's wiring (src/app-deps.ts) provides it. */
@@ -69,7 +85,13 @@ export function auditRoutes(deps: RouteDeps) {
         actorId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
       }),
       response: Page(AuditRecord),
-      detail: { tags: ["Audit"], summary: "List the audit log (dashboard session, role audit:read)" },
+      detail: {
+        tags: ["Audit"],
+        summary: "List the audit log (dashboard session, role audit:read)",
+        description:
+          "Newest first. Each entry is linked into its team and environment's tamper-evident chain (chainSeq, prevHash, hash): " +
+          "editing, deleting or reordering an entry breaks the chain from that entry on, which `npm run cli -- audit verify` reports.",
+      },
     },
   );
 }

@@ -52,6 +52,9 @@ export interface AuditRow {
   details: Record<string, unknown>;
   created_at: Date;
   seq: bigint;
+  chain_seq: bigint;
+  prev_hash: string;
+  hash: string;
 }
 
 export interface AuditFilters {

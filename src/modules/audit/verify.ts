@@ -1,0 +1,58 @@
+/**
+ * Verifies a tenant's audit chain (migration 00013, sql/functions/audit_log_link.sql): walks it in chain_seq
+ * order a page at a time (constant memory, however long the chain), recomputing every hash in the database
+ * with the same function that linked it. The first entry that fails names the break:
+ *  - hash_mismatch: the entry's content is not what was hashed when it was written (it was edited);
+ *  - broken_link: its prev_hash is not the hash of the entry before it (an entry before it was deleted,
+ *    or entries were reordered or replaced);
+ *  - gap: the links hold but chain_seq skips (entries were cut out and the rest re-hashed to match).
+ * What it cannot see: the newest entries deleted, or the whole chain rewritten by someone able to recompute
+ * it (a database superuser). Compare the returned head with one recorded elsewhere for that (README, "Audit log").
+ */
+import { queries, run, type Db } from "../../db/queries";
+import type { Tenant } from "../../lib/tenant";
+
+const Q = queries(["audit_log_chain_page"]);
+
+/** prev_hash of each chain's first entry (the same 64 zeros as in audit_log_link and migration 00013). */
+export const GENESIS_HASH = "0".repeat(64);
+const PAGE = 1000;
+
+export type ChainBreak = "hash_mismatch" | "broken_link" | "gap";
+
+export type ChainVerdict =
+  | { ok: true; entries: number; head: { chainSeq: number; hash: string } | null }
+  | { ok: false; entries: number; brokenAt: { id: string; chainSeq: number }; reason: ChainBreak; detail: string };
+
+interface ChainRow {
+  id: string;
+  chain_seq: bigint;
+  prev_hash: string;
+  hash: string;
+  recomputed: string;
+}
+
+const DETAIL: Record<ChainBreak, string> = {
+  hash_mismatch: "The entry's stored hash does not match its content: it was edited after it was written",
+  broken_link: "The entry's prev_hash is not the hash of the entry before it: an entry was deleted, reordered or replaced",
+  gap: "chain_seq skips entries although the links hold: entries were removed and the chain re-hashed",
+};
+
+export async function verifyAuditChain(db: Db, tenant: Tenant, pageSize = PAGE): Promise<ChainVerdict> {
+  let entries = 0;
+  let prevHash = GENESIS_HASH;
+  let lastSeq = 0n;
+  for (;;) {
+    const rows = await run<ChainRow>(db, Q.audit_log_chain_page, [tenant.teamId, tenant.environment, lastSeq, pageSize]);
+    for (const row of rows) {
+      const reason: ChainBreak | null =
+        row.recomputed !== row.hash ? "hash_mismatch" : row.prev_hash !== prevHash ? "broken_link" : row.chain_seq !== lastSeq + 1n ? "gap" : null;
+      if (reason) return { ok: false, entries, brokenAt: { id: row.id, chainSeq: Number(row.chain_seq) }, reason, detail: DETAIL[reason] };
+      entries++;
+      prevHash = row.hash;
+      lastSeq = row.chain_seq;
+    }
+    if (rows.length < pageSize) break;
+  }
+  return { ok: true, entries, head: entries ? { chainSeq: Number(lastSeq), hash: prevHash } : null };
+}
