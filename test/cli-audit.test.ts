@@ -30,8 +30,13 @@ test("audit verify: the chain of a team's key changes verifies; after an entry i
   expect(JSON.parse(bad.out).data).toMatchObject({ ok: false, entries: 1, brokenAt: { id: second!.id, chainSeq: 2 }, reason: "hash_mismatch" });
 }, 60_000);
 
-test("audit verify without --team is a usage error (exit 2)", () => {
+test("audit verify without --team, or with a malformed --anchor, is a usage error (exit 2)", () => {
   const r = cli("audit", "verify");
   expect(r.code).toBe(2);
   expect(JSON.parse(r.err)).toEqual({ error: "--team is required" });
+  for (const anchor of ["3", "x:" + "a".repeat(64), "3:" + "A".repeat(64), "0:" + "a".repeat(64)]) {
+    const bad = cli("audit", "verify", "--team", "team_x", "--anchor", anchor);
+    expect(bad.code).toBe(2);
+    expect(JSON.parse(bad.err).error).toContain("--anchor");
+  }
 });

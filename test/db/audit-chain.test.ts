@@ -112,9 +112,9 @@ async function tampered(n: number, tamper: (chain: ChainEntry[]) => Promise<unkn
   const t = await newTenant();
   await write(sql, t, n);
   const chain = await chainOf(sql, t);
-  expect(await verifyAuditChain(sql, t, pageSize)).toMatchObject({ ok: true, entries: n });
+  expect(await verifyAuditChain(sql, t, null, pageSize)).toMatchObject({ ok: true, entries: n });
   await tamper(chain);
-  return { chain, verdict: await verifyAuditChain(sql, t, pageSize) };
+  return { chain, verdict: await verifyAuditChain(sql, t, null, pageSize) };
 }
 
 test("an edited entry is named (details, actor, action, timestamp): hash_mismatch at that entry", async () => {
@@ -207,4 +207,41 @@ test("upgrade: entries written before migration 00013 are backfilled per tenant 
   const verdict = await verifyAuditChain(old, a);
   expect(verdict).toMatchObject({ ok: true, entries: 5 });
   expect((await chainOf(old, a))[3]!.prev_hash).toBe((await chainOf(old, a))[2]!.hash);
+});
+
+test("a rewritten chain or deleted newest entries verify on their own; an anchor recorded earlier names them", async () => {
+  const t = await newTenant();
+  await write(sql, t, 5);
+  const chain = await chainOf(sql, t);
+  const anchor = { chainSeq: 3, hash: chain[2]!.hash };
+  expect(await verifyAuditChain(sql, t, anchor)).toMatchObject({ ok: true, entries: 5 });
+
+  // Whoever can write the table edits entry 2 and re-hashes everything after it.
+  await sql`update audit_log set details = '{"i": 999}' where id = ${chain[1]!.id}`;
+  let prev = chain[0]!.hash;
+  for (const e of chain.slice(1)) {
+    const [row] = await sql<{ hash: string }[]>`update audit_log a set prev_hash = ${prev} where id = ${e.id} returning hash`;
+    const [rehashed] = await sql<{ hash: string }[]>`update audit_log a set hash = audit_entry_hash(a) where id = ${e.id} returning hash`;
+    expect(rehashed!.hash).not.toBe(row!.hash);
+    prev = rehashed!.hash;
+  }
+  expect(await verifyAuditChain(sql, t)).toMatchObject({ ok: true, entries: 5 });
+  expect(await verifyAuditChain(sql, t, anchor)).toMatchObject({
+    ok: false,
+    entries: 2,
+    brokenAt: { id: chain[2]!.id, chainSeq: 3 },
+    reason: "anchor_mismatch",
+  });
+
+  const u = await newTenant();
+  await write(sql, u, 5);
+  const head = (await verifyAuditChain(sql, u)) as { head: { chainSeq: number; hash: string } };
+  await sql`delete from audit_log where team_id = ${u.teamId} and environment = 'development' and chain_seq > 3`;
+  expect(await verifyAuditChain(sql, u)).toMatchObject({ ok: true, entries: 3 });
+  expect(await verifyAuditChain(sql, u, head.head)).toMatchObject({
+    ok: false,
+    entries: 3,
+    brokenAt: { id: null, chainSeq: 5 },
+    reason: "truncated",
+  });
 });

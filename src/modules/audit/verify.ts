@@ -6,8 +6,11 @@
  *  - broken_link: its prev_hash is not the hash of the entry before it (an entry before it was deleted,
  *    or entries were reordered or replaced);
  *  - gap: the links hold but chain_seq skips (entries were cut out and the rest re-hashed to match).
- * What it cannot see: the newest entries deleted, or the whole chain rewritten by someone able to recompute
- * it (a database superuser). Compare the returned head with one recorded elsewhere for that (README, "Audit log").
+ * What the chain alone cannot see: the newest entries deleted, or the chain rewritten from some entry on by
+ * someone able to recompute it (anyone who can write the table). For that, pass an `anchor`, a head recorded
+ * outside the database earlier:
+ *  - anchor_mismatch: the entry at the anchor's chainSeq has another hash (rewritten up to there);
+ *  - truncated: the chain ends before the anchor's chainSeq (brokenAt.id is null: there is no entry).
  */
 import { queries, run, type Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
@@ -18,11 +21,17 @@ const Q = queries(["audit_log_chain_page"]);
 export const GENESIS_HASH = "0".repeat(64);
 const PAGE = 1000;
 
-export type ChainBreak = "hash_mismatch" | "broken_link" | "gap";
+export type ChainBreak = "hash_mismatch" | "broken_link" | "gap" | "anchor_mismatch" | "truncated";
+
+/** A head recorded earlier, outside the database: the chain must still hold this hash at this position. */
+export interface ChainAnchor {
+  chainSeq: number;
+  hash: string;
+}
 
 export type ChainVerdict =
   | { ok: true; entries: number; head: { chainSeq: number; hash: string } | null }
-  | { ok: false; entries: number; brokenAt: { id: string; chainSeq: number }; reason: ChainBreak; detail: string };
+  | { ok: false; entries: number; brokenAt: { id: string | null; chainSeq: number }; reason: ChainBreak; detail: string };
 
 interface ChainRow {
   id: string;
@@ -36,9 +45,11 @@ const DETAIL: Record<ChainBreak, string> = {
   hash_mismatch: "The entry's stored hash does not match its content: it was edited after it was written",
   broken_link: "The entry's prev_hash is not the hash of the entry before it: an entry was deleted, reordered or replaced",
   gap: "chain_seq skips entries although the links hold: entries were removed and the chain re-hashed",
+  anchor_mismatch: "The entry at the anchored position has another hash than the one recorded: the chain was rewritten up to here",
+  truncated: "The chain ends before the anchored position: its newest entries were deleted",
 };
 
-export async function verifyAuditChain(db: Db, tenant: Tenant, pageSize = PAGE): Promise<ChainVerdict> {
+export async function verifyAuditChain(db: Db, tenant: Tenant, anchor: ChainAnchor | null = null, pageSize = PAGE): Promise<ChainVerdict> {
   let entries = 0;
   let prevHash = GENESIS_HASH;
   let lastSeq = 0n;
@@ -46,7 +57,15 @@ export async function verifyAuditChain(db: Db, tenant: Tenant, pageSize = PAGE):
     const rows = await run<ChainRow>(db, Q.audit_log_chain_page, [tenant.teamId, tenant.environment, lastSeq, pageSize]);
     for (const row of rows) {
       const reason: ChainBreak | null =
-        row.recomputed !== row.hash ? "hash_mismatch" : row.prev_hash !== prevHash ? "broken_link" : row.chain_seq !== lastSeq + 1n ? "gap" : null;
+        row.recomputed !== row.hash
+          ? "hash_mismatch"
+          : row.prev_hash !== prevHash
+            ? "broken_link"
+            : row.chain_seq !== lastSeq + 1n
+              ? "gap"
+              : anchor && row.chain_seq === BigInt(anchor.chainSeq) && row.hash !== anchor.hash
+                ? "anchor_mismatch"
+                : null;
       if (reason) return { ok: false, entries, brokenAt: { id: row.id, chainSeq: Number(row.chain_seq) }, reason, detail: DETAIL[reason] };
       entries++;
       prevHash = row.hash;
@@ -54,5 +73,7 @@ export async function verifyAuditChain(db: Db, tenant: Tenant, pageSize = PAGE):
     }
     if (rows.length < pageSize) break;
   }
+  if (anchor && BigInt(anchor.chainSeq) > lastSeq)
+    return { ok: false, entries, brokenAt: { id: null, chainSeq: anchor.chainSeq }, reason: "truncated", detail: DETAIL.truncated };
   return { ok: true, entries, head: entries ? { chainSeq: Number(lastSeq), hash: prevHash } : null };
 }
