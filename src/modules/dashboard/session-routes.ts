@@ -48,7 +48,7 @@ export function sessionRoutes(deps: DashboardDeps) {
       async ({ body, request, set }) =>
         signedIn(set, await signInWithPassword(deps.sql, body, clientAddress(deps.config, request), settings(request))),
       {
-        beforeHandle: jsonOnly,
+        transform: jsonOnly,
         body: SignInRequest,
         response: { 200: data(SignedInSession) },
         detail: {
@@ -59,7 +59,7 @@ export function sessionRoutes(deps: DashboardDeps) {
       },
     )
     .post("/dashboard/sign-in/link", async ({ body, request, set }) => signedIn(set, await signInWithLink(deps.sql, body.token, settings(request))), {
-      beforeHandle: jsonOnly,
+      transform: jsonOnly,
       body: LinkSignInRequest,
       response: { 200: data(SignedInSession) },
       detail: {
@@ -73,7 +73,7 @@ export function sessionRoutes(deps: DashboardDeps) {
       "/dashboard/invitations/accept",
       async ({ body, request, set }) => signedIn(set, await acceptInvitation(deps.sql, body, clientAddress(deps.config, request), settings(request))),
       {
-        beforeHandle: jsonOnly,
+        transform: jsonOnly,
         body: AcceptRequest,
         response: { 200: data(SignedInSession) },
         detail: {
