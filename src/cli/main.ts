@@ -13,10 +13,11 @@ import { catalogCommands } from "./catalog";
 import { companyCommands } from "./companies";
 import { databaseCommands } from "./database";
 import { teamCommands } from "./teams";
+import { memberCommands } from "./members";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
-export const COMMANDS: Command[] = [...databaseCommands, ...teamCommands, ...catalogCommands, ...companyCommands];
+export const COMMANDS: Command[] = [...databaseCommands, ...teamCommands, ...memberCommands, ...catalogCommands, ...companyCommands];
 
 interface Io {
   out(text: string): void;

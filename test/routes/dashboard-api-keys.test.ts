@@ -42,7 +42,7 @@ test("201: the raw key is in the create response only; it authenticates; the lis
   expect(refused.body.code).toBe("revoked_credentials");
   const audited = await t.db.sql<{ action: string; actor_id: string }[]>`
     select action, actor_id from audit_log where team_id = ${teamId} and resource_id = ${key.id} order by seq`;
-  expect(audited).toEqual([
+  expect([...audited]).toEqual([
     { action: "api_key.create", actor_id: owner.id },
     { action: "api_key.revoke", actor_id: owner.id },
   ]);
