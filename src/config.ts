@@ -34,6 +34,11 @@ const EnvSchema = T.Object({
   CHECKOUT_SWEEP_INTERVAL_MS: T.Optional(T.Integer({ minimum: 0, maximum: 3_600_000 })),
   // 0 turns the pruning of stored refusals off.
   REFUSAL_PRUNE_INTERVAL_MS: T.Optional(T.Integer({ minimum: 0, maximum: 86_400_000 })),
+  // Dashboard sign-in (README "Dashboard sign-in"): the session cookie's Secure attribute (false only for
+  // plain-http local development), the absolute session lifetime, and whether X-Forwarded-For names the client.
+  DASHBOARD_COOKIE_SECURE: T.Optional(T.Boolean()),
+  DASHBOARD_SESSION_HOURS: T.Optional(T.Integer({ minimum: 1, maximum: 720 })),
+  TRUST_PROXY: T.Optional(T.Boolean()),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -66,6 +71,12 @@ export interface Config {
   checkoutSweepIntervalMs: number;
   /** how often stored refusals past their retention are deleted (src/modules/events/retention.ts); 0: never */
   refusalPruneIntervalMs: number;
+  /** the `Secure` attribute of the be_session cookie; true unless DASHBOARD_COOKIE_SECURE=false */
+  dashboardCookieSecure: boolean;
+  /** absolute lifetime of a dashboard session */
+  dashboardSessionTtlMs: number;
+  /** true: the client address is the last X-Forwarded-For entry (set by the one proxy in front); else the socket's */
+  trustProxy: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -117,6 +128,9 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     chainJobTimeoutMs: env.CHAIN_JOB_TIMEOUT_MS ?? 20_000,
     checkoutSweepIntervalMs: env.CHECKOUT_SWEEP_INTERVAL_MS ?? 5_000,
     refusalPruneIntervalMs: env.REFUSAL_PRUNE_INTERVAL_MS ?? 3_600_000,
+    dashboardCookieSecure: env.DASHBOARD_COOKIE_SECURE ?? true,
+    dashboardSessionTtlMs: (env.DASHBOARD_SESSION_HOURS ?? 12) * 3_600_000,
+    trustProxy: env.TRUST_PROXY ?? false,
   };
 }
 

@@ -13,6 +13,7 @@ import { migrate } from "./db/migrate";
 import { startAppDeps } from "./app-deps";
 import { API_PREFIX, createApp, serverFetch } from "./app";
 import { bunBodyBackstop } from "./http/body-limit";
+import { requestState } from "./http/request-context";
 import { EmbeddedStartError } from "./db/embedded";
 import { watchParent } from "./lib/parent-watch";
 
@@ -23,12 +24,17 @@ async function serve(sql: Database["sql"], config: Config, logger: Logger) {
   logger.info("migrations", { applied: migrations.applied });
   const deps = await startAppDeps(sql, config, systemClock, logger);
   const app = createApp(deps);
+  const handle = serverFetch(deps, app);
   try {
     const server = Bun.serve({
       port: config.port,
       hostname: config.host,
       maxRequestBodySize: bunBodyBackstop(config.bodyLimitBytes),
-      fetch: serverFetch(deps, app),
+      fetch: (request, server) => {
+        // The TCP peer, for the sign-in throttle (src/http/client-address.ts).
+        requestState(request).socketAddress = server.requestIP(request)?.address;
+        return handle(request);
+      },
     });
     return { deps, server };
   } catch (error) {

@@ -48,6 +48,19 @@ export const ACCESS = {
   "POST /checkout-sessions/{id}/payments": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "payments.write", role: "billing:write" },
   "GET /checkout-sessions": { kinds: ["legacy", "dashboard"], role: "billing:read" },
   "GET /checkout-sessions/{id}": { kinds: ["legacy", "dashboard"], role: "billing:read" },
+  // The dashboard's own routes (src/modules/dashboard): dashboard sessions only. Any member may read and
+  // end their session or switch its environment; members and keys need their roles.
+  "GET /dashboard/session": { kinds: ["dashboard"] },
+  "POST /dashboard/sign-out": { kinds: ["dashboard"] },
+  "POST /dashboard/session/environment": { kinds: ["dashboard"] },
+  "GET /dashboard/members": { kinds: ["dashboard"], role: "members:read" },
+  "POST /dashboard/members": { kinds: ["dashboard"], role: "members:write" },
+  "GET /dashboard/invitations": { kinds: ["dashboard"], role: "members:read" },
+  "PATCH /dashboard/members/{id}": { kinds: ["dashboard"], role: "members:write" },
+  "DELETE /dashboard/members/{id}": { kinds: ["dashboard"], role: "members:write" },
+  "GET /dashboard/api-keys": { kinds: ["dashboard"], role: "keys:read" },
+  "POST /dashboard/api-keys": { kinds: ["dashboard"], role: "keys:write" },
+  "DELETE /dashboard/api-keys/{id}": { kinds: ["dashboard"], role: "keys:write" },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type RouteKey = keyof typeof ACCESS;

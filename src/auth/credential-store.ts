@@ -37,8 +37,13 @@ export interface SessionRecord {
   id: string;
   teamId: string;
   environment: Environment;
-  userEmail: string;
+  operatorId: string;
+  memberId: string;
+  /** the membership's roles and status when loaded: a change evicts the session (NOTIFY with the member id) */
   roles: string[];
+  memberActive: boolean;
+  /** SHA-256 hex of the session's CSRF token */
+  csrfHash: string | null;
   expiresAt: number;
   revokedAt: number | null;
 }
@@ -47,8 +52,11 @@ interface SessionRow {
   id: string;
   team_id: string;
   environment: Environment;
-  user_email: string;
+  operator_id: string;
+  member_id: string;
   roles: string[];
+  member_status: string;
+  csrf_hash: string | null;
   expires_at: Date;
   revoked_at: Date | null;
 }
@@ -121,8 +129,11 @@ export class CredentialStore {
           id: r.id,
           teamId: r.team_id,
           environment: r.environment,
-          userEmail: r.user_email,
+          operatorId: r.operator_id,
+          memberId: r.member_id,
           roles: r.roles,
+          memberActive: r.member_status === "active",
+          csrfHash: r.csrf_hash,
           expiresAt: r.expires_at.getTime(),
           revokedAt: r.revoked_at?.getTime() ?? null,
         };
@@ -173,14 +184,15 @@ export class CredentialStore {
   }
 
   /**
-   * Drops every cached entry of a credential id (key or session). A load already under way may have
-   * read the row before the revocation: it is repeated before anyone is answered from it.
+   * Drops every cached entry of a credential id (key or session), or every session of a team member
+   * (whose roles changed or who was removed). A load already under way may have read the row before the
+   * change: it is repeated before anyone is answered from it.
    */
   evict(id: string): void {
     const ofCredential = (_key: string, value: { id: string } | null) => value?.id === id;
     this.keysByRaw.invalidateWhere(ofCredential);
     this.keysById.invalidateWhere((key, value) => ofCredential(key, value) || key.endsWith(`|${id}`));
-    this.sessions.invalidateWhere(ofCredential);
+    this.sessions.invalidateWhere((key, value) => ofCredential(key, value) || value?.memberId === id);
   }
 
   /** Drops every cached credential; each is read again on its next use. */

@@ -64,7 +64,11 @@ export interface Principal {
   environment: Environment;
   /** null: every permission (a secret key without an explicit list, or a legacy key) */
   permissions: readonly string[] | null;
+  /** dashboard sessions: the member's roles as they are now (read from the membership, not the session) */
   roles: readonly string[];
+  /** dashboard sessions only: the signed-in operator (the audit log's actor) and their membership of the team */
+  operatorId?: string;
+  memberId?: string;
   /** embed tokens only: the one company they may act for */
   companyId?: string;
   userId?: string;

@@ -2,10 +2,17 @@
  * Turns the presented credential into a Principal, or a 401 with the spec's {error, code} body.
  * Credentials are read only from the `Authorization: Bearer` header, or for dashboard sessions the
  * `be_session` cookie; never from the query string (so they never land in access logs or Referer headers).
+ *
+ * CSRF, in this one place: a cookie is an ambient credential (the browser attaches it to requests another
+ * site starts), so every write (POST, PUT, PATCH, DELETE) authenticated by the cookie must also carry the
+ * session's synchronizer token in `X-CSRF-Token` (its SHA-256 is stored with the session), else 403
+ * `csrf_failed`. A session presented in the Authorization header is not ambient (a script had to read it
+ * and set the header), so it needs none. The cookie carries dashboard sessions only.
  */
 import { sha256Hex } from "../lib/hash";
 import { apiError } from "../lib/errors";
 import type { Clock } from "../lib/clock";
+import { timingSafeEqual } from "../lib/timing-safe";
 import type { CredentialStore, KeyRecord } from "./credential-store";
 import type { EmbedTokens } from "./embed-tokens";
 import { DASHBOARD_COOKIE, DASHBOARD_SESSION_PREFIX, EMBED_TOKEN_PREFIX, parseRawKey, type ParsedKey } from "./key-format";
@@ -21,13 +28,18 @@ const invalid = () => apiError("invalid_credentials", "Invalid credentials");
 
 const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 
-export function presentedCredential(headers: Headers): string | null {
-  const auth = headers.get("authorization");
-  if (auth !== null) {
-    const m = BEARER.exec(auth);
-    if (!m) throw apiError("invalid_credentials", "Authorization header must be 'Bearer <credential>'");
-    return m[1]!;
-  }
+/** Methods that change state: a cookie-authenticated one needs the CSRF token. */
+const WRITE_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+export const CSRF_HEADER = "x-csrf-token";
+
+export interface Presented {
+  raw: string;
+  /** from the be_session cookie (ambient) rather than the Authorization header */
+  fromCookie: boolean;
+}
+
+/** The value of the be_session cookie, or null. */
+export function sessionCookie(headers: Headers): string | null {
   const cookie = headers.get("cookie");
   if (cookie) {
     for (const part of cookie.split(";")) {
@@ -38,11 +50,32 @@ export function presentedCredential(headers: Headers): string | null {
   return null;
 }
 
-/** Synchronous for a warm API key (the hot path pays no promise); a promise when something must be loaded. */
-export function resolvePrincipal(deps: ResolveDeps, headers: Headers): Principal | Promise<Principal> {
-  const raw = presentedCredential(headers);
-  if (!raw) throw apiError("missing_credentials", "Missing credentials: send 'Authorization: Bearer <credential>'");
-  if (raw.startsWith(DASHBOARD_SESSION_PREFIX)) return resolveSession(deps, raw);
+export function presentedCredential(headers: Headers): Presented | null {
+  const auth = headers.get("authorization");
+  if (auth !== null) {
+    const m = BEARER.exec(auth);
+    if (!m) throw apiError("invalid_credentials", "Authorization header must be 'Bearer <credential>'");
+    return { raw: m[1]!, fromCookie: false };
+  }
+  const cookie = sessionCookie(headers);
+  if (cookie === null) return null;
+  // Only a dashboard session may ride in the cookie: an API key is never an ambient credential.
+  if (!cookie.startsWith(DASHBOARD_SESSION_PREFIX)) throw invalid();
+  return { raw: cookie, fromCookie: true };
+}
+
+/**
+ * Synchronous for a warm API key (the hot path pays no promise); a promise when something must be loaded.
+ * `method` decides whether a cookie-borne session must prove its CSRF token.
+ */
+export function resolvePrincipal(deps: ResolveDeps, headers: Headers, method = "GET"): Principal | Promise<Principal> {
+  const presented = presentedCredential(headers);
+  if (!presented) throw apiError("missing_credentials", "Missing credentials: send 'Authorization: Bearer <credential>'");
+  const raw = presented.raw;
+  if (raw.startsWith(DASHBOARD_SESSION_PREFIX)) {
+    const csrf = presented.fromCookie && WRITE_METHODS.has(method) ? (headers.get(CSRF_HEADER) ?? "") : null;
+    return resolveSession(deps, raw, csrf);
+  }
   if (raw.startsWith(EMBED_TOKEN_PREFIX) || raw.startsWith("eyJ")) return resolveEmbedToken(deps, raw);
   return resolveKey(deps, raw);
 }
@@ -106,11 +139,19 @@ async function resolveEmbedToken(deps: ResolveDeps, raw: string): Promise<Princi
   };
 }
 
-async function resolveSession(deps: ResolveDeps, raw: string): Promise<Principal> {
+const hexBytes = (hex: string) => new TextEncoder().encode(hex);
+
+/** `csrf`: the X-CSRF-Token presented with a cookie-authenticated write ("" when absent); null when none is needed. */
+async function resolveSession(deps: ResolveDeps, raw: string, csrf: string | null): Promise<Principal> {
   const session = await deps.credentials.sessionByHash(sha256Hex(raw));
   if (!session) throw invalid();
-  if (session.revokedAt !== null) throw apiError("revoked_credentials", "Dashboard session has been revoked");
+  if (session.revokedAt !== null || !session.memberActive) throw apiError("revoked_credentials", "Dashboard session has been revoked");
   if (session.expiresAt <= deps.clock.now()) throw apiError("expired_credentials", "Dashboard session has expired");
+  if (csrf !== null) {
+    // Compared as hashes, in constant time: the stored value is the hash, and nothing is learnt from timing.
+    const ok = csrf !== "" && session.csrfHash !== null && timingSafeEqual(hexBytes(sha256Hex(csrf)), hexBytes(session.csrfHash));
+    if (!ok) throw apiError("csrf_failed", "Cookie-authenticated writes need the session's X-CSRF-Token header");
+  }
   return {
     kind: "dashboard",
     credentialId: session.id,
@@ -118,5 +159,7 @@ async function resolveSession(deps: ResolveDeps, raw: string): Promise<Principal
     environment: session.environment,
     permissions: [],
     roles: session.roles,
+    operatorId: session.operatorId,
+    memberId: session.memberId,
   };
 }

@@ -14,10 +14,18 @@ import { catalogCommands } from "./catalog";
 import { companyCommands } from "./companies";
 import { databaseCommands } from "./database";
 import { teamCommands } from "./teams";
+import { memberCommands } from "./members";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
-export const COMMANDS: Command[] = [...databaseCommands, ...teamCommands, ...catalogCommands, ...companyCommands, ...auditCommands];
+export const COMMANDS: Command[] = [
+  ...databaseCommands,
+  ...teamCommands,
+  ...memberCommands,
+  ...catalogCommands,
+  ...companyCommands,
+  ...auditCommands,
+];
 
 interface Io {
   out(text: string): void;

@@ -57,7 +57,7 @@ export const teamCommands = [
   }),
   command({
     name: "session create",
-    summary: "Create a dashboard session (a be_session cookie)",
+    summary: "Create a dashboard session for automation and tests: the email's account and membership are made or given these roles",
     options: {
       ...TEAM_OPTION,
       email: { value: "<user email>", help: "", required: true },

@@ -53,7 +53,7 @@ export function authPlugin(deps: AuthDeps) {
       // first: Elysia reads the body before any hook of the route runs.)
       return {
         transform({ request, set }: { request: Request; set: { headers: Record<string, unknown> } }): MaybePromise<void> {
-          return andThen(resolvePrincipal(deps, request.headers), (principal) => {
+          return andThen(resolvePrincipal(deps, request.headers, request.method), (principal) => {
             requestState(request).principal = principal; // logged, refused or not
             authorize(policy, principal);
             return andThen(admit(deps, policy, principal), (headers) => {

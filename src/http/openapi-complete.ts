@@ -37,7 +37,7 @@ interface Document {
 }
 
 /** Routes that take no credential (no row of the access matrix). */
-type PublicRoute = "GET /health";
+type PublicRoute = "GET /health" | "POST /dashboard/sign-in" | "POST /dashboard/sign-in/link" | "POST /dashboard/invitations/accept";
 
 /**
  * Every operation's id, keyed as the access matrix is: the type makes a route without one a compile
@@ -66,6 +66,20 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "POST /checkout-sessions/{id}/payments": "submitCheckoutPayment",
   "GET /checkout-sessions": "listCheckoutSessions",
   "GET /checkout-sessions/{id}": "getCheckoutSession",
+  "POST /dashboard/sign-in": "dashboardSignIn",
+  "POST /dashboard/sign-in/link": "dashboardSignInWithLink",
+  "POST /dashboard/invitations/accept": "dashboardAcceptInvitation",
+  "POST /dashboard/sign-out": "dashboardSignOut",
+  "GET /dashboard/session": "dashboardGetSession",
+  "POST /dashboard/session/environment": "dashboardSwitchEnvironment",
+  "GET /dashboard/members": "dashboardListMembers",
+  "POST /dashboard/members": "dashboardInviteMember",
+  "GET /dashboard/invitations": "dashboardListInvitations",
+  "PATCH /dashboard/members/{id}": "dashboardSetMemberRoles",
+  "DELETE /dashboard/members/{id}": "dashboardRemoveMember",
+  "GET /dashboard/api-keys": "dashboardListApiKeys",
+  "POST /dashboard/api-keys": "dashboardCreateApiKey",
+  "DELETE /dashboard/api-keys/{id}": "dashboardRevokeApiKey",
 };
 
 const IDEMPOTENCY_KEY_PARAMETER = {
@@ -126,7 +140,7 @@ export function completeDocument(doc: object, prefix: string, bodyOf: BodySchema
       };
       add(UNIVERSAL);
       if (row) {
-        add(accessResponses(row));
+        add(accessResponses(row, method.toUpperCase()));
         if (KEYED_METHODS.has(method.toUpperCase())) {
           operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_REF];
           add(IDEMPOTENCY);

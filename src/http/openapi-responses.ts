@@ -51,14 +51,23 @@ const RATE_LIMITED: Reply = {
 
 const KEY_KINDS = ["secret", "restricted", "publishable"];
 
-/** The 403 codes a row can produce: a kind it refuses always exists; a permission or role where one applies; the embed token's company. */
-function forbidden(row: AccessRow): Reply {
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * The 403 codes a row can produce: a kind it refuses always exists; a permission or role where one
+ * applies; the embed token's company; on a write that takes dashboard sessions, the cookie's CSRF token.
+ */
+function forbidden(row: AccessRow, method: string): Reply {
   const codes: ErrorCode[] = ["wrong_credential_kind"];
   const needs: string[] = [];
   if (row.permission && row.kinds.some((kind) => KEY_KINDS.includes(kind))) needs.push(`keys need permission \`${row.permission}\``);
   if (row.role && row.kinds.includes("dashboard")) needs.push(`dashboard sessions need role \`${row.role}\` (or admin)`);
   if (needs.length) codes.push("missing_permission");
   if (row.kinds.includes("embed")) codes.push("wrong_company");
+  if (row.kinds.includes("dashboard") && WRITES.has(method)) {
+    codes.push("csrf_failed");
+    needs.push("a session sent as the `be_session` cookie needs its `X-CSRF-Token` header (one sent as a bearer does not)");
+  }
   const lead = `Accepted credentials: ${row.kinds.join(", ")}${needs.length ? `; ${needs.join("; ")}` : ""}`;
   return replyFor(lead, codes);
 }
@@ -73,10 +82,10 @@ export const VALIDATED = { 400: replyFor("Invalid input; `details` maps each fie
 export const BODY_MEDIA_TYPE = { 415: replyFor("Sent a body of another type (even on a GET)", ["unsupported_media_type"]) };
 
 /** The responses an authenticated operation's access row implies. */
-export function accessResponses(row: AccessRow): Record<string, Reply> {
+export function accessResponses(row: AccessRow, method = "GET"): Record<string, Reply> {
   return {
     401: replyFor("", ["missing_credentials", "invalid_credentials", "expired_credentials", "revoked_credentials"]),
-    403: forbidden(row),
+    403: forbidden(row, method),
     ...BODY_MEDIA_TYPE,
     ...(row.rateLimited ? { 429: RATE_LIMITED } : {}),
   };

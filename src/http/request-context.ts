@@ -18,6 +18,8 @@ export interface RequestState {
   requestId: string;
   startedAt: number;
   principal?: Principal;
+  /** the TCP peer's address, set by the server (src/index.ts); absent under app.handle in tests */
+  socketAddress?: string;
   /** The field path of a JSON number the body parser had to round (src/lib/exact-json.ts). */
   roundedNumber?: string;
 }

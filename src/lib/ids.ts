@@ -29,7 +29,12 @@ export type IdPrefix =
   | "tok"
   | "plink"
   | "cs"
-  | "pay";
+  | "pay"
+  // dashboard sign-in: operators, team members, invitations, one-time sign-in links
+  | "op"
+  | "mem"
+  | "inv"
+  | "link";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;

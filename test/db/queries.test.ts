@@ -25,6 +25,32 @@ const CROSS_TENANT = new Set([
   "team_insert.sql",
   "team_find_by_id.sql",
   "event_delete_refused_before.sql",
+  // Dashboard sign-in: operators are global accounts; an operator's memberships span teams; invitations and
+  // sign-in links are spent by their token's hash (which names the team); failed sign-ins count per account
+  // and client address, not per tenant.
+  "operator_insert.sql",
+  "operator_find_by_email.sql",
+  "operator_find_by_id.sql",
+  "team_member_find_for_sign_in.sql",
+  "team_invitation_accept.sql",
+  "sign_in_link_use.sql",
+  "sign_in_failure_count.sql",
+  "sign_in_failure_insert.sql",
+  "sign_in_failure_clear.sql",
+]);
+
+// Team-level statements: memberships, invitations and sign-in links belong to a team, across both of its
+// environments (a member works in either), so they filter on team_id alone.
+const TEAM_LEVEL = new Set([
+  "team_member_insert.sql",
+  "team_member_list_by_team.sql",
+  "team_member_lock_active.sql",
+  "team_member_set_roles.sql",
+  "team_member_remove.sql",
+  "team_invitation_insert.sql",
+  "team_invitation_list_pending.sql",
+  "sign_in_link_insert.sql",
+  "dashboard_session_revoke_by_member.sql",
 ]);
 
 // Repository modules load their statements with `queries([...names])` and run them as `Q.<name>`.
@@ -41,7 +67,13 @@ describe("sql/queries", () => {
     test(`${file} is run by src`, () => {
       expect(srcText).toMatch(new RegExp(`\\bQ\\.${file.slice(0, -4)}\\b`));
     });
-    if (!CROSS_TENANT.has(file)) {
+    if (TEAM_LEVEL.has(file)) {
+      test(`${file} filters on team_id`, async () => {
+        const text = (await Bun.file(`sql/queries/${file}`).text()).replace(/^--.*$/gm, "");
+        expect(text).toContain("team_id");
+        if (/\bwhere\b/i.test(text)) expect(text).toMatch(/team_id\s*=/);
+      });
+    } else if (!CROSS_TENANT.has(file)) {
       test(`${file} filters on team_id and environment`, async () => {
         const text = (await Bun.file(`sql/queries/${file}`).text()).replace(/^--.*$/gm, "");
         expect(text).toContain("team_id");

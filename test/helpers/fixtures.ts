@@ -17,9 +17,19 @@ export interface TeamFixture {
     legacy: string;
   };
   keyIds: Record<string, string>;
+  /** dashboard session tokens (dsess_…): send as a bearer (no CSRF token needed) or as the be_session cookie */
   dashboardAdmin: string;
   dashboardCatalog: string;
+  /** their CSRF tokens: a write sent with the cookie must carry one as X-CSRF-Token (see `dashboardCookie`) */
+  dashboardAdminCsrf: string;
+  dashboardCatalogCsrf: string;
 }
+
+/** Call options for a dashboard session sent as the be_session cookie, with its X-CSRF-Token (writes need it). */
+export const dashboardCookie = (session: string, csrfToken: string) => ({
+  cookie: `be_session=${session}`,
+  headers: { "x-csrf-token": csrfToken },
+});
 
 export async function newKey(
   sql: Sql,
@@ -57,5 +67,13 @@ export async function createTeamFixture(t: TestApp, name = "Test team"): Promise
   );
   const keys = Object.fromEntries(Object.entries(made).map(([k, v]) => [k, v.key])) as TeamFixture["keys"];
   const keyIds = Object.fromEntries(Object.entries(made).map(([k, v]) => [k, v.id]));
-  return { teamId: team.id, keys, keyIds, dashboardAdmin: admin.session, dashboardCatalog: catalog.session };
+  return {
+    teamId: team.id,
+    keys,
+    keyIds,
+    dashboardAdmin: admin.session,
+    dashboardCatalog: catalog.session,
+    dashboardAdminCsrf: admin.csrfToken,
+    dashboardCatalogCsrf: catalog.csrfToken,
+  };
 }

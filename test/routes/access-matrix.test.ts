@@ -9,7 +9,7 @@ import { createDashboardSession } from "../../src/modules/teams/service";
 import { createFeature, createPlan, setEntitlement } from "../../src/modules/catalog/service";
 import { randomToken } from "../../src/lib/ids";
 import { createTestApp, type TestApp } from "../helpers/app";
-import { createTeamFixture, newKey, type TeamFixture } from "../helpers/fixtures";
+import { createTeamFixture, dashboardCookie, newKey, type TeamFixture } from "../helpers/fixtures";
 import { createCompanyOnPlan } from "../helpers/catalog";
 
 // Created at module top level so the helpers' afterAll hooks belong to this file.
@@ -31,7 +31,7 @@ await Bun.write(
 );
 const t: TestApp = await createTestApp({ CHAIN_REGISTRY_FILE: registryFile });
 const team: TeamFixture = await createTeamFixture(t);
-const creds: Record<string, { token?: string; cookie?: string }> = {};
+const creds: Record<string, { token?: string; cookie?: string; headers?: Record<string, string> }> = {};
 // A company on a plan with one enabled boolean feature, so the entitlement routes have something to answer.
 {
   const tenant = { teamId: team.teamId, environment: "development" as const };
@@ -43,7 +43,9 @@ const creds: Record<string, { token?: string; cookie?: string }> = {};
 
 // `path` and `body` may be factories, for routes whose success consumes their target (DELETE, paying a
 // session): each call gets a fresh one.
-type RouteCase = { method: string; path: string | (() => Promise<string>); body?: unknown; ok: number };
+// `fresh`: the route ends the credential it is called with (sign-out), so each dashboard call gets a new
+// session of the same member instead.
+type RouteCase = { method: string; path: string | (() => Promise<string>); body?: unknown; ok: number; fresh?: true };
 const pathOf = (r: RouteCase) => (typeof r.path === "string" ? r.path : r.path());
 const bodyOf = (r: RouteCase) => (typeof r.body === "function" ? r.body() : r.body);
 const linkBody = { amount: "1000000", network: "matrix-chain", acceptedToken: "USDC", recipientWallet: `0x${"2".repeat(40)}` };
@@ -60,6 +62,12 @@ const freshFeaturePath = async () => {
   );
   return `/features/${f.id}`;
 };
+
+const dashboardSession = (email: string, roles: string[]) =>
+  createDashboardSession(t.db.sql, { teamId: team.teamId, environment: "development", userEmail: email, roles }, t.clock.now());
+const matrixMember = (await dashboardSession("matrix-member@test.dev", ["catalog:read"])).memberId;
+const freshMemberPath = async () => `/dashboard/members/${(await dashboardSession(`m-${randomToken(8)}@test.dev`, ["catalog:read"])).memberId}`;
+const freshKeyPath = async () => `/dashboard/api-keys/${(await newKey(t.db.sql, team.teamId, "SECRET", "development", t.clock.now())).id}`;
 
 const ROUTES: Record<string, RouteCase> = {
   "POST /api-keys/tokens": { method: "POST", path: "/api-keys/tokens", body: { company: { id: "matrix-co" } }, ok: 201 },
@@ -88,6 +96,22 @@ const ROUTES: Record<string, RouteCase> = {
   },
   "GET /checkout-sessions": { method: "GET", path: "/checkout-sessions", ok: 200 },
   "GET /checkout-sessions/{id}": { method: "GET", path: `/checkout-sessions/${matrixSession}`, ok: 200 },
+  "GET /dashboard/session": { method: "GET", path: "/dashboard/session", ok: 200 },
+  "POST /dashboard/sign-out": { method: "POST", path: "/dashboard/sign-out", ok: 200, fresh: true },
+  "POST /dashboard/session/environment": { method: "POST", path: "/dashboard/session/environment", body: { environment: "development" }, ok: 200 },
+  "GET /dashboard/members": { method: "GET", path: "/dashboard/members", ok: 200 },
+  "POST /dashboard/members": {
+    method: "POST",
+    path: "/dashboard/members",
+    body: () => ({ email: `inv-${randomToken(8)}@test.dev`, roles: ["catalog:read"] }),
+    ok: 201,
+  },
+  "GET /dashboard/invitations": { method: "GET", path: "/dashboard/invitations", ok: 200 },
+  "PATCH /dashboard/members/{id}": { method: "PATCH", path: `/dashboard/members/${matrixMember}`, body: { roles: ["catalog:read"] }, ok: 200 },
+  "DELETE /dashboard/members/{id}": { method: "DELETE", path: freshMemberPath, ok: 200 },
+  "GET /dashboard/api-keys": { method: "GET", path: "/dashboard/api-keys", ok: 200 },
+  "POST /dashboard/api-keys": { method: "POST", path: "/dashboard/api-keys", body: { name: "Matrix", type: "secret" }, ok: 201 },
+  "DELETE /dashboard/api-keys/{id}": { method: "DELETE", path: freshKeyPath, ok: 200 },
 };
 
 // ✓ = allowed (the route's success status); 403 = authenticated but the wrong kind or missing permission.
@@ -347,6 +371,138 @@ const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
     dashboardAdmin: Y,
     dashboardCatalog: 403,
   },
+  "GET /dashboard/session": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: Y,
+  },
+  "POST /dashboard/sign-out": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: Y,
+  },
+  "POST /dashboard/session/environment": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: Y,
+  },
+  "GET /dashboard/members": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "POST /dashboard/members": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /dashboard/invitations": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "PATCH /dashboard/members/{id}": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "DELETE /dashboard/members/{id}": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /dashboard/api-keys": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "POST /dashboard/api-keys": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "DELETE /dashboard/api-keys/{id}": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
 };
 
 beforeAll(async () => {
@@ -359,8 +515,9 @@ beforeAll(async () => {
   });
   creds.embedToken = { token: embed.body.token };
   creds.sessionJwt = { token: jwt.body.token };
-  creds.dashboardAdmin = { cookie: `be_session=${team.dashboardAdmin}` };
-  creds.dashboardCatalog = { cookie: `be_session=${team.dashboardCatalog}` };
+  // As a browser sends them: the cookie, and the session's CSRF token on writes (csrf.test covers its absence).
+  creds.dashboardAdmin = dashboardCookie(team.dashboardAdmin, team.dashboardAdminCsrf);
+  creds.dashboardCatalog = dashboardCookie(team.dashboardCatalog, team.dashboardCatalogCsrf);
 });
 
 test("every route in the access table has a row in this test, and no more", () => {
@@ -372,7 +529,15 @@ describe("credential matrix", () => {
     for (const [credential, expected] of Object.entries(row)) {
       test(`${route} with ${credential} -> ${expected === Y ? ROUTES[route]!.ok : 403}`, async () => {
         const r = ROUTES[route]!;
-        const res = await t.call(r.method, await pathOf(r), { ...creds[credential], body: bodyOf(r) });
+        let credentials = creds[credential];
+        if (r.fresh && credential.startsWith("dashboard")) {
+          const s = await dashboardSession(
+            credential === "dashboardAdmin" ? "admin@test.dev" : "cat@test.dev",
+            credential === "dashboardAdmin" ? ["admin"] : ["catalog:read"],
+          );
+          credentials = dashboardCookie(s.session, s.csrfToken);
+        }
+        const res = await t.call(r.method, await pathOf(r), { ...credentials, body: bodyOf(r) });
         if (expected === Y) {
           expect(res.status).toBe(r.ok);
         } else {

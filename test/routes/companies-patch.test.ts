@@ -1,7 +1,7 @@
 /** PATCH /companies/{id}: name, traits merge, plan and add-ons, the billing anchor; each status with its exact body. */
 import { describe, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
-import { createTeamFixture } from "../helpers/fixtures";
+import { createTeamFixture, dashboardCookie } from "../helpers/fixtures";
 import { createPlan } from "../../src/modules/catalog/service";
 import { assignPlan } from "../../src/modules/customers/plan";
 import { randomToken } from "../../src/lib/ids";
@@ -155,7 +155,10 @@ describe("PATCH /companies/{id} 200", () => {
         details: { set: { name: "Audited", traits: { region: null } } },
       },
     ]);
-    const viaDashboard = await t.call("PATCH", `/companies/${c.id}`, { cookie: `be_session=${team.dashboardAdmin}`, body: { name: "Dashboard" } });
+    const viaDashboard = await t.call("PATCH", `/companies/${c.id}`, {
+      ...dashboardCookie(team.dashboardAdmin, team.dashboardAdminCsrf),
+      body: { name: "Dashboard" },
+    });
     expect(viaDashboard.status).toBe(200);
     expect((await audits(c.id))[1]!.actor_kind).toBe("dashboard");
   });

@@ -241,7 +241,9 @@ describe("413 body limit", () => {
 
 describe("415: request bodies are JSON", () => {
   test("a form, multipart, text or untyped body is 415 {error} before any route reads it, and changes nothing", async () => {
+    // With the session's CSRF token, so the media type is what is refused (without it, csrf_failed comes first).
     const cookie = `be_session=${team.dashboardAdmin}`;
+    const csrf = { "x-csrf-token": team.dashboardAdminCsrf };
     const [before] = await t.db.sql`select (select count(*) from payment_links)::int as links, (select count(*) from companies)::int as companies`;
     const form = new FormData();
     form.set("amount", "1000");
@@ -252,13 +254,19 @@ describe("415: request bodies are JSON", () => {
       ["application/jsonx", "{}"],
     ];
     for (const [type, body] of bodies) {
-      const res = await t.call("POST", "/payment-links", { cookie, headers: type ? { "content-type": type } : {}, rawBody: body as string });
+      const res = await t.call("POST", "/payment-links", {
+        cookie,
+        headers: type ? { "content-type": type, ...csrf } : csrf,
+        rawBody: body as string,
+      });
       expect(res.status).toBe(415);
       expect(res.body).toEqual({ error: "Content-Type must be application/json" });
       expect(res.headers.get("x-request-id")).toMatch(/^req_/);
     }
     const handle = serverFetch(t.deps, t.app);
-    const multipart = await handle(new Request("http://localhost/api/v1/payment-links", { method: "POST", headers: { cookie }, body: form }));
+    const multipart = await handle(
+      new Request("http://localhost/api/v1/payment-links", { method: "POST", headers: { cookie, ...csrf }, body: form }),
+    );
     expect(multipart.status).toBe(415);
     const identify = await t.call("POST", "/events", {
       token: team.keys.legacy,

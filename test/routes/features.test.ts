@@ -1,7 +1,7 @@
 /** PUT /features/{id} and DELETE /features/{id}: each status with its exact body, and what changes (or does not). */
 import { describe, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
-import { createTeamFixture } from "../helpers/fixtures";
+import { createTeamFixture, dashboardCookie } from "../helpers/fixtures";
 import { createFeature, createPlan, setEntitlement } from "../../src/modules/catalog/service";
 import { setOverride } from "../../src/modules/customers/plan";
 import { upsertCompany } from "../../src/modules/customers/identify";
@@ -140,7 +140,10 @@ describe("PUT /features/{id} 200", () => {
         details: { before: { name: "Exports", icon: "download" }, after: { name: "Renamed", icon: "x" } },
       },
     ]);
-    const viaDashboard = await t.call("PUT", `/features/${f.id}`, { cookie: `be_session=${team.dashboardAdmin}`, body: { name: "Again" } });
+    const viaDashboard = await t.call("PUT", `/features/${f.id}`, {
+      ...dashboardCookie(team.dashboardAdmin, team.dashboardAdminCsrf),
+      body: { name: "Again" },
+    });
     expect(viaDashboard.status).toBe(200);
     const [, second] = await audits(f.id);
     expect(second!.actor_kind).toBe("dashboard");

@@ -10,7 +10,9 @@ const AuditRecord = t.Object(
   {
     id: t.String(),
     actorKind: t.String({ description: "secret, restricted, publishable, legacy, embed, dashboard or operator" }),
-    actorId: t.String({ description: "The credential id (key_…, dsess_…, tok_…) or the operator" }),
+    actorId: t.String({
+      description: "The credential id (key_…, tok_…); for a dashboard session the signed-in operator (op_…); `cli` for the operator CLI",
+    }),
     action: t.String({ description: "e.g. company.update, access_token.create" }),
     resourceType: t.String(),
     resourceId: t.String(),

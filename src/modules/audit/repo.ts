@@ -2,7 +2,7 @@
 import { queries, run, type Db } from "../../db/queries";
 import { newId } from "../../lib/ids";
 import type { Principal } from "../../auth/kinds";
-import { type Environment } from "../../lib/tenant";
+import { ENVIRONMENTS, type Environment } from "../../lib/tenant";
 
 const Q = queries(["audit_log_insert", "audit_log_list_page"]);
 
@@ -13,8 +13,15 @@ export interface Actor {
   requestId: string | null;
 }
 
-/** The actor of a change made through the API. */
-export const actorOf = (principal: Principal, requestId: string): Actor => ({ kind: principal.kind, id: principal.credentialId, requestId });
+/**
+ * The actor of a change made through the API: the credential, except for a dashboard session, whose
+ * actor is the signed-in operator (`op_…`), the same across their sessions (the session id says little).
+ */
+export const actorOf = (principal: Principal, requestId: string): Actor => ({
+  kind: principal.kind,
+  id: principal.kind === "dashboard" && principal.operatorId ? principal.operatorId : principal.credentialId,
+  requestId,
+});
 
 export interface AuditEntry {
   teamId: string;
@@ -24,6 +31,14 @@ export interface AuditEntry {
   resourceType: string;
   resourceId: string;
   details?: Record<string, unknown>;
+}
+
+/**
+ * A change to the team itself (its members, roles, invitations), which belongs to neither environment:
+ * recorded in both environments' logs, so it shows whichever environment the auditor reads.
+ */
+export async function recordTeamAudit(db: Db, e: Omit<AuditEntry, "environment">): Promise<void> {
+  for (const environment of ENVIRONMENTS) await recordAudit(db, { ...e, environment });
 }
 
 export async function recordAudit(db: Db, e: AuditEntry): Promise<void> {

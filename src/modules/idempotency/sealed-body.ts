@@ -6,7 +6,13 @@
  */
 
 /** Paths whose success body carries a secret. */
-export const SECRET_RESPONSE_PATHS: ReadonlySet<string> = new Set(["/api/v1/api-keys/tokens", "/api/v1/access-tokens"]);
+export const SECRET_RESPONSE_PATHS: ReadonlySet<string> = new Set([
+  "/api/v1/api-keys/tokens",
+  "/api/v1/access-tokens",
+  // the raw API key and the invitation token, shown once (a retry under the same key gets that first answer)
+  "/api/v1/dashboard/api-keys",
+  "/api/v1/dashboard/members",
+]);
 
 const IV_BYTES = 12;
 const keys = new Map<string, Promise<CryptoKey>>();

@@ -5,23 +5,16 @@
  */
 import { queries, run, runOne } from "../../db/queries";
 import type { Sql } from "../../db/client";
-import { newId, randomToken } from "../../lib/ids";
+import { newId } from "../../lib/ids";
 import { sha256Hex } from "../../lib/hash";
 import { apiError } from "../../lib/errors";
-import { DASHBOARD_ROLES, PERMISSIONS, PUBLISHABLE_PERMISSIONS, type KeyType } from "../../auth/kinds";
-import { DASHBOARD_SESSION_PREFIX, KEY_PREFIX_LENGTH, generateRawKey } from "../../auth/key-format";
+import { PERMISSIONS, PUBLISHABLE_PERMISSIONS, type KeyType } from "../../auth/kinds";
+import { KEY_PREFIX_LENGTH, generateRawKey } from "../../auth/key-format";
 import { recordAudit, type Actor } from "../audit/repo";
 import { type Environment } from "../../lib/tenant";
+import { requireTeam } from "./team";
 
-const Q = queries([
-  "team_insert",
-  "team_find_by_id",
-  "api_key_insert",
-  "api_key_list_by_team",
-  "api_key_revoke",
-  "credential_notify_revoked",
-  "dashboard_session_insert",
-]);
+const Q = queries(["api_key_insert", "api_key_list_by_team", "api_key_revoke", "credential_notify_revoked"]);
 
 export const OPERATOR: Actor = { kind: "operator", id: "cli", requestId: null };
 
@@ -47,21 +40,12 @@ export const presentKey = (r: KeyRow) => ({
   description: r.description,
   type: r.type,
   permissions: r.permissions,
-  environmentMode: r.environment === "production" ? "PRODUCTION" : "DEVELOPMENT",
+  environmentMode: r.environment === "production" ? ("PRODUCTION" as const) : ("DEVELOPMENT" as const),
   expiresAt: r.expires_at?.toISOString() ?? null,
   revokedAt: r.revoked_at?.toISOString() ?? null,
   lastUsedAt: r.last_used_at?.toISOString() ?? null,
   createdAt: r.created_at.toISOString(),
 });
-
-export async function createTeam(sql: Sql, name: string) {
-  const team = await runOne<{ id: string; name: string; created_at: Date }>(sql, Q.team_insert, [newId("team"), name]);
-  return { id: team!.id, name: team!.name, createdAt: team!.created_at.toISOString() };
-}
-
-export async function requireTeam(sql: Sql, teamId: string): Promise<void> {
-  if (!(await runOne(sql, Q.team_find_by_id, [teamId]))) throw apiError("not_found", `No team ${teamId}`);
-}
 
 export interface NewKey {
   teamId: string;
@@ -92,7 +76,8 @@ function checkPermissions(type: KeyType, requested: string[] | undefined): strin
   return permissions;
 }
 
-export async function createKey(sql: Sql, input: NewKey, now: number) {
+/** `actor`: the operator CLI, or the dashboard member creating it (POST /dashboard/api-keys). */
+export async function createKey(sql: Sql, input: NewKey, now: number, actor: Actor = OPERATOR) {
   const permissions = checkPermissions(input.type, input.permissions);
   if (input.expiresAt && input.expiresAt.getTime() <= now)
     throw apiError("validation_failed", "Expiry must be in the future", { expiresAt: "Must be in the future" });
@@ -114,10 +99,11 @@ export async function createKey(sql: Sql, input: NewKey, now: number) {
     await recordAudit(tx, {
       teamId: input.teamId,
       environment: input.environment,
-      actor: OPERATOR,
+      actor,
       action: "api_key.create",
       resourceType: "api_key",
       resourceId: created!.id,
+      details: { name: input.name, type: input.type, permissions, expiresAt: input.expiresAt?.toISOString() ?? null },
     });
     return created!;
   });
@@ -128,11 +114,11 @@ export async function listKeys(sql: Sql, teamId: string, environment: Environmen
   return (await run<KeyRow>(sql, Q.api_key_list_by_team, [teamId, environment])).map(presentKey);
 }
 
-export async function revokeKey(sql: Sql, teamId: string, environment: Environment, keyId: string) {
+export async function revokeKey(sql: Sql, teamId: string, environment: Environment, keyId: string, actor: Actor = OPERATOR) {
   const row = await sql.begin(async (tx) => {
     const revoked = await runOne<KeyRow>(tx, Q.api_key_revoke, [teamId, environment, keyId]);
     if (!revoked) throw apiError("not_found", `No key ${keyId} in team ${teamId} (${environment})`);
-    await recordAudit(tx, { teamId, environment, actor: OPERATOR, action: "api_key.revoke", resourceType: "api_key", resourceId: keyId });
+    await recordAudit(tx, { teamId, environment, actor, action: "api_key.revoke", resourceType: "api_key", resourceId: keyId });
     // Every instance evicts the key from its cache when this commits.
     await run(tx, Q.credential_notify_revoked, [keyId]);
     return revoked;
@@ -140,46 +126,5 @@ export async function revokeKey(sql: Sql, teamId: string, environment: Environme
   return presentKey(row);
 }
 
-export interface NewSession {
-  teamId: string;
-  environment: Environment;
-  userEmail: string;
-  roles: string[];
-  ttlHours?: number;
-}
-
-export async function createDashboardSession(sql: Sql, input: NewSession, now: number) {
-  const unknown = input.roles.filter((r) => !(DASHBOARD_ROLES as readonly string[]).includes(r));
-  if (unknown.length || input.roles.length === 0) {
-    throw apiError("validation_failed", "Invalid roles", { roles: `One or more of: ${DASHBOARD_ROLES.join(", ")}` });
-  }
-  const ttlHours = input.ttlHours ?? 12;
-  if (!(ttlHours > 0 && ttlHours <= 24 * 30)) throw apiError("validation_failed", "Invalid ttl", { ttlHours: "1 to 720" });
-  await requireTeam(sql, input.teamId);
-  const raw = `${DASHBOARD_SESSION_PREFIX}${randomToken(48)}`;
-  const row = await sql.begin(async (tx) => {
-    const created = await runOne<{ id: string; environment: Environment; user_email: string; roles: string[]; expires_at: Date }>(
-      tx,
-      Q.dashboard_session_insert,
-      [newId("dsess"), input.teamId, input.environment, input.userEmail, input.roles, sha256Hex(raw), new Date(now + ttlHours * 3_600_000)],
-    );
-    await recordAudit(tx, {
-      teamId: input.teamId,
-      environment: input.environment,
-      actor: OPERATOR,
-      action: "dashboard_session.create",
-      resourceType: "dashboard_session",
-      resourceId: created!.id,
-    });
-    return created!;
-  });
-  return {
-    id: row.id,
-    environment: row.environment,
-    userEmail: row.user_email,
-    roles: row.roles,
-    expiresAt: row.expires_at.toISOString(),
-    session: raw,
-    cookie: `be_session=${raw}; Path=/; HttpOnly; Secure; SameSite=Strict`,
-  };
-}
+export { createDashboardSession, type NewSession } from "./automation-session";
+export { createTeam, requireTeam } from "./team";

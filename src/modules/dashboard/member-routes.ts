@@ -1,0 +1,90 @@
+/** Team members and invitations: list (members:read), invite, change roles, remove (members:write). */
+import { Elysia, t } from "elysia";
+import type { Principal } from "../../auth/kinds";
+import { authPlugin } from "../../http/auth";
+import { requestState } from "../../http/request-context";
+import { actorOf } from "../audit/repo";
+import { inviteMember, listInvitations } from "../teams/invitations";
+import { listMembers, removeMember, setMemberRoles } from "../teams/members";
+import type { MemberActor } from "../teams/roles";
+import type { DashboardDeps } from "./session-routes";
+import { IdParams, Invitation, InviteRequest, InviteResponse, Member, RolesRequest, data } from "./model";
+
+const TAGS = ["Dashboard"];
+const GRANTING =
+  "Only an owner may grant or remove `owner`; a member without owner or admin may grant or remove only roles they hold (403 `missing_permission`). The team's last owner cannot be removed or lose `owner` (409 `last_owner`).";
+
+const by = (principal: Principal, request: Request): MemberActor => ({
+  actor: actorOf(principal, requestState(request).requestId),
+  roles: principal.roles,
+});
+
+export function memberRoutes(deps: DashboardDeps) {
+  return new Elysia()
+    .use(authPlugin(deps))
+    .get("/dashboard/members", async ({ principal }) => ({ data: await listMembers(deps.sql, principal.teamId) }), {
+      access: "GET /dashboard/members",
+      response: { 200: data(t.Array(Member)) },
+      detail: { tags: TAGS, summary: "List the team's members (dashboard session only, role members:read)" },
+    })
+    .post(
+      "/dashboard/members",
+      async ({ principal, body, request, set }) => {
+        set.status = 201;
+        set.headers["cache-control"] = "no-store";
+        return { data: await inviteMember(deps.sql, principal.teamId, by(principal, request), body, deps.clock.now()) };
+      },
+      {
+        access: "POST /dashboard/members",
+        body: InviteRequest,
+        response: { 201: data(InviteResponse) },
+        detail: {
+          tags: TAGS,
+          summary: "Invite someone to the team by email, with roles (dashboard session only, role members:write)",
+          description: `Returns the invitation and its one-time token (shown only here, valid 7 days; this service sends no email: pass the token on). It is accepted with POST /dashboard/invitations/accept. 409 when the email is already a member. ${GRANTING}`,
+        },
+      },
+    )
+    .get("/dashboard/invitations", async ({ principal }) => ({ data: await listInvitations(deps.sql, principal.teamId, deps.clock.now()) }), {
+      access: "GET /dashboard/invitations",
+      response: { 200: data(t.Array(Invitation)) },
+      detail: { tags: TAGS, summary: "List the team's pending invitations (dashboard session only, role members:read)" },
+    })
+    .patch(
+      "/dashboard/members/:id",
+      async ({ principal, params, body, request }) => {
+        const member = await setMemberRoles(deps.sql, principal.teamId, by(principal, request), params.id, body.roles);
+        deps.credentials.evict(member.id); // this instance at once; the others on the NOTIFY
+        return { data: member };
+      },
+      {
+        access: "PATCH /dashboard/members/{id}",
+        params: IdParams,
+        body: RolesRequest,
+        response: { 200: data(Member) },
+        detail: {
+          tags: TAGS,
+          summary: "Replace a member's roles (dashboard session only, role members:write)",
+          description: `Takes effect on the member's next request, on every instance. ${GRANTING}`,
+        },
+      },
+    )
+    .delete(
+      "/dashboard/members/:id",
+      async ({ principal, params, request }) => {
+        const member = await removeMember(deps.sql, principal.teamId, by(principal, request), params.id);
+        deps.credentials.evict(member.id);
+        return { data: member };
+      },
+      {
+        access: "DELETE /dashboard/members/{id}",
+        params: IdParams,
+        response: { 200: data(Member) },
+        detail: {
+          tags: TAGS,
+          summary: "Remove a member from the team (dashboard session only, role members:write)",
+          description: `Revokes every session the member holds, at once. ${GRANTING}`,
+        },
+      },
+    );
+}

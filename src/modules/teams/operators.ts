@@ -1,0 +1,80 @@
+/**
+ * Operators: global dashboard accounts (email unique whatever its case, name, Argon2id password hash).
+ * Passwords are 12 to 256 characters; they are hashed here and never stored, logged or returned.
+ */
+import { queries, runOne, type Db } from "../../db/queries";
+import { newId } from "../../lib/ids";
+import { apiError } from "../../lib/errors";
+
+const Q = queries(["operator_insert", "operator_find_by_email", "operator_find_by_id"]);
+
+export const PASSWORD_MIN = 12;
+export const PASSWORD_MAX = 256;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface OperatorRow {
+  id: string;
+  email: string;
+  name: string;
+  created_at: Date;
+}
+
+export const presentOperator = (r: OperatorRow) => ({ id: r.id, email: r.email, name: r.name, createdAt: r.created_at.toISOString() });
+
+export function checkEmail(email: string): string {
+  const trimmed = email.trim();
+  if (trimmed.length > 254 || !EMAIL.test(trimmed)) throw apiError("validation_failed", "Invalid email", { email: "An email address" });
+  return trimmed;
+}
+
+export function checkPassword(password: string): void {
+  if (password.length < PASSWORD_MIN || password.length > PASSWORD_MAX)
+    throw apiError("validation_failed", "Invalid password", { password: `${PASSWORD_MIN} to ${PASSWORD_MAX} characters` });
+}
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length < 1 || trimmed.length > 200) throw apiError("validation_failed", "Invalid name", { name: "1 to 200 characters" });
+  return trimmed;
+}
+
+export const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: "argon2id" });
+
+// An account that does not exist (or has no password yet) is checked against this hash, so its answer
+// takes as long as a wrong password's: timing tells no one which emails have accounts.
+let dummyHash: Promise<string> | undefined;
+
+/** Whether `password` matches `hash`; with no usable hash, false, after the same work. */
+export async function passwordMatches(hash: string | null | undefined, password: string): Promise<boolean> {
+  const usable = typeof hash === "string" && hash.startsWith("$argon2");
+  const target = usable ? hash : await (dummyHash ??= hashPassword(crypto.randomUUID()));
+  const ok = await Bun.password.verify(password, target);
+  return usable && ok;
+}
+
+export function findOperatorByEmail(db: Db, email: string) {
+  return runOne<OperatorRow & { password_hash: string }>(db, Q.operator_find_by_email, [email]);
+}
+
+export function findOperatorById(db: Db, id: string) {
+  return runOne<OperatorRow>(db, Q.operator_find_by_id, [id]);
+}
+
+/** Inserts an operator; `passwordHash` null leaves an account no password can open (automation, see sessions). */
+export async function insertOperator(db: Db, input: { email: string; name: string; passwordHash: string | null }) {
+  const row = await runOne<OperatorRow>(db, Q.operator_insert, [
+    newId("op"),
+    checkEmail(input.email),
+    checkName(input.name),
+    input.passwordHash ?? "!no-password",
+  ]);
+  return row!;
+}
+
+/** `operator create`: a new account with a password (409 when the email is taken, whatever its case). */
+export async function createOperator(db: Db, input: { email: string; name: string; password: string }) {
+  checkEmail(input.email);
+  checkName(input.name);
+  checkPassword(input.password);
+  return presentOperator(await insertOperator(db, { ...input, passwordHash: await hashPassword(input.password) }));
+}

@@ -1,0 +1,48 @@
+/**
+ * Failed-sign-in throttle, in PostgreSQL so every instance counts the same failures: at most 5 failures
+ * per account (email, whatever its case, known or not) and 20 per client address in a sliding 15 minutes.
+ * Past either, sign-in answers 429 `sign_in_throttled` with Retry-After (when the oldest counted failure
+ * leaves the window) before any password is checked. A success forgets the account's failures, never the
+ * address's (an attacker holding one account's password cannot reset the count for the others).
+ * Concurrent attempts may each pass the check before any failure is written, so a burst can exceed a
+ * limit by the requests in flight; the next request after them is refused.
+ */
+import { queries, run, type Db } from "../../db/queries";
+import { apiError } from "../../lib/errors";
+
+const Q = queries(["sign_in_failure_count", "sign_in_failure_insert", "sign_in_failure_clear"]);
+
+export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+export const ACCOUNT_FAILURE_LIMIT = 5;
+export const ADDRESS_FAILURE_LIMIT = 20;
+
+export interface ThrottleScopes {
+  account: string;
+  address: string;
+}
+
+export const throttleScopes = (email: string, address: string): ThrottleScopes => ({
+  account: `account:${email.trim().toLowerCase()}`,
+  address: `address:${address}`,
+});
+
+export async function assertNotThrottled(db: Db, scopes: ThrottleScopes, now: number): Promise<void> {
+  const rows = await run<{ scope: string; failures: number; oldest: Date }>(db, Q.sign_in_failure_count, [
+    [scopes.account, scopes.address],
+    new Date(now - SIGN_IN_WINDOW_MS),
+  ]);
+  for (const row of rows) {
+    const limit = row.scope === scopes.account ? ACCOUNT_FAILURE_LIMIT : ADDRESS_FAILURE_LIMIT;
+    if (row.failures < limit) continue;
+    const retryAfter = Math.max(1, Math.ceil((row.oldest.getTime() + SIGN_IN_WINDOW_MS - now) / 1000));
+    throw apiError("sign_in_throttled", "Too many failed sign-ins; try again later", undefined, { "retry-after": String(retryAfter) });
+  }
+}
+
+export async function recordFailure(db: Db, scopes: ThrottleScopes, now: number): Promise<void> {
+  await run(db, Q.sign_in_failure_insert, [[scopes.account, scopes.address], new Date(now), new Date(now - SIGN_IN_WINDOW_MS)]);
+}
+
+export async function forgetAccountFailures(db: Db, scopes: ThrottleScopes): Promise<void> {
+  await run(db, Q.sign_in_failure_clear, [scopes.account]);
+}
