@@ -78,16 +78,26 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
     pools.push(workerPool);
   });
   events.on("worker:create", ({ worker }) => heartbeat.add(worker.workerId));
+  // Handlers running now: a stop past its grace period leaves them running, and ends the pool only after them.
+  const active = new Set<Promise<void>>();
   const taskList: TaskList = {};
   for (const [task, handler] of Object.entries(o.handlers)) {
-    taskList[task] = (payload, helpers) =>
-      handler(payload, {
+    taskList[task] = (payload, helpers) => {
+      const running = handler(payload, {
         id: helpers.job.id,
         task,
         attempt: helpers.job.attempts,
         maxAttempts: helpers.job.max_attempts,
         signal: helpers.abortSignal,
       });
+      const settled = running.then(
+        () => {},
+        () => {},
+      );
+      active.add(settled);
+      void settled.then(() => active.delete(settled));
+      return running;
+    };
   }
   // Jobs a dead process held come back before this runner starts taking jobs.
   const recovered = await unlockStaleWorkers(o.sql, o.staleMs);
@@ -147,14 +157,22 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
           await Promise.all(pools.map((pool) => pool.promise.catch(() => {})));
           await done;
         }
-        // The completions graphile sent without waiting: done once the pool has no client out.
-        for (const deadline = Date.now() + 5_000; Date.now() < deadline; await Bun.sleep(10)) {
-          if (pgPool.totalCount === pgPool.idleCount && pgPool.waitingCount === 0) break;
-        }
-        await pgPool.end();
+        // The completions graphile sends without waiting: the pool ends once it has no client out. Past the
+        // grace period, only after the handlers left running return (their completions are no-ops then).
+        const endPool = () => endWhenIdle(pgPool);
+        if (outcome === "timeout") void Promise.all(active).then(endPool);
+        else await endPool();
         await heartbeat.stop();
       })();
       return stopping;
     },
   };
+}
+
+/** Ends a pg pool once no client is checked out or awaited (at most 5 s later). */
+export async function endWhenIdle(pool: pg.Pool): Promise<void> {
+  for (const deadline = Date.now() + 5_000; Date.now() < deadline; await Bun.sleep(10)) {
+    if (pool.totalCount === pool.idleCount && pool.waitingCount === 0) break;
+  }
+  await pool.end().catch(() => {});
 }
