@@ -32,13 +32,17 @@ const EnvSchema = T.Object({
   CHAIN_JOB_TIMEOUT_MS: T.Optional(T.Integer({ minimum: 100, maximum: 120_000 })),
   // 0 turns the settlement sweeper off (tests drive it by hand).
   CHECKOUT_SWEEP_INTERVAL_MS: T.Optional(T.Integer({ minimum: 0, maximum: 3_600_000 })),
-  // 0 turns the pruning of stored refusals off.
-  REFUSAL_PRUNE_INTERVAL_MS: T.Optional(T.Integer({ minimum: 0, maximum: 86_400_000 })),
   // Dashboard sign-in (README "Dashboard sign-in"): the session cookie's Secure attribute (false only for
   // plain-http local development), the absolute session lifetime, and whether X-Forwarded-For names the client.
   DASHBOARD_COOKIE_SECURE: T.Optional(T.Boolean()),
   DASHBOARD_SESSION_HOURS: T.Optional(T.Integer({ minimum: 1, maximum: 720 })),
   TRUST_PROXY: T.Optional(T.Boolean()),
+  // The job queue (src/jobs, src/tasks.ts): workers in this process, how many jobs at once, how long a stop
+  // waits for running jobs, and after how long without a heartbeat a worker is taken for dead.
+  JOBS_IN_PROCESS: T.Optional(T.Boolean()),
+  JOB_CONCURRENCY: T.Optional(T.Integer({ minimum: 1, maximum: 100 })),
+  JOB_SHUTDOWN_GRACE_MS: T.Optional(T.Integer({ minimum: 0, maximum: 600_000 })),
+  JOB_WORKER_STALE_MS: T.Optional(T.Integer({ minimum: 1000, maximum: 3_600_000 })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -68,15 +72,21 @@ export interface Config {
   chains: ChainRegistry;
   chainWorkers: number;
   chainJobTimeoutMs: number;
+  /** the settlement sweep's cadence (a job that re-queues itself); 0: no sweep */
   checkoutSweepIntervalMs: number;
-  /** how often stored refusals past their retention are deleted (src/modules/events/retention.ts); 0: never */
-  refusalPruneIntervalMs: number;
   /** the `Secure` attribute of the be_session cookie; true unless DASHBOARD_COOKIE_SECURE=false */
   dashboardCookieSecure: boolean;
   /** absolute lifetime of a dashboard session */
   dashboardSessionTtlMs: number;
   /** true: the client address is the last X-Forwarded-For entry (set by the one proxy in front); else the socket's */
   trustProxy: boolean;
+  /** run job workers (and schedules) in the service process; `npm run worker` runs them apart */
+  jobsInProcess: boolean;
+  jobConcurrency: number;
+  /** how long a stopping runner lets running jobs finish before failing them back to the queue */
+  jobShutdownGraceMs: number;
+  /** a worker without a heartbeat this long is dead: its locked jobs are unlocked for another runner */
+  jobWorkerStaleMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -127,10 +137,13 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     chainWorkers: env.CHAIN_WORKERS ?? 2,
     chainJobTimeoutMs: env.CHAIN_JOB_TIMEOUT_MS ?? 20_000,
     checkoutSweepIntervalMs: env.CHECKOUT_SWEEP_INTERVAL_MS ?? 5_000,
-    refusalPruneIntervalMs: env.REFUSAL_PRUNE_INTERVAL_MS ?? 3_600_000,
     dashboardCookieSecure: env.DASHBOARD_COOKIE_SECURE ?? true,
     dashboardSessionTtlMs: (env.DASHBOARD_SESSION_HOURS ?? 12) * 3_600_000,
     trustProxy: env.TRUST_PROXY ?? false,
+    jobsInProcess: env.JOBS_IN_PROCESS ?? true,
+    jobConcurrency: env.JOB_CONCURRENCY ?? 5,
+    jobShutdownGraceMs: env.JOB_SHUTDOWN_GRACE_MS ?? 20_000,
+    jobWorkerStaleMs: env.JOB_WORKER_STALE_MS ?? 30_000,
   };
 }
 

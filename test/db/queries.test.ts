@@ -13,6 +13,7 @@ const files = [...new Glob("*.sql").scanSync("sql/queries")].sort();
 // Settlement: the sweeper's work list spans every tenant (each row carries its own), and the replay guard
 // looks a transaction up across every team, since one transaction proves one payment anywhere.
 // The idempotency-key and refused-event prunes delete old rows of every tenant by age (each row carries its own tenant).
+// The job queue is shared machinery: a job's payload names its tenant; heartbeats and recovery have none.
 const CROSS_TENANT = new Set([
   "checkout_session_list_due.sql",
   "idempotency_key_prune_expired.sql",
@@ -37,6 +38,10 @@ const CROSS_TENANT = new Set([
   "sign_in_failure_count.sql",
   "sign_in_failure_insert.sql",
   "sign_in_failure_clear.sql",
+  "job_enqueue.sql",
+  "job_unlock_stale_workers.sql",
+  "job_worker_heartbeat_delete.sql",
+  "job_worker_heartbeat_upsert.sql",
 ]);
 
 // Team-level statements: memberships, invitations and sign-in links belong to a team, across both of its
