@@ -55,12 +55,10 @@ create table sign_in_failures (
 );
 create index sign_in_failures_scope on sign_in_failures (scope, failed_at);
 
--- Sessions now belong to a member (roles are read from the membership on every resolve) and carry the
--- SHA-256 of their CSRF token. Sessions made before this migration have no member: they are revoked.
+-- Sessions now belong to a member (roles are read from the membership on every resolve). Sessions made before this migration have no member: they are revoked.
 alter table dashboard_sessions
   add column operator_id text references operators (id),
   add column member_id text references team_members (id),
-  add column csrf_hash text,
   alter column roles drop not null;
 update dashboard_sessions set revoked_at = now() where revoked_at is null;
 create index dashboard_sessions_member on dashboard_sessions (member_id) where revoked_at is null;

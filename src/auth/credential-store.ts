@@ -43,7 +43,6 @@ export interface SessionRecord {
   roles: string[];
   memberActive: boolean;
   /** SHA-256 hex of the session's CSRF token */
-  csrfHash: string | null;
   expiresAt: number;
   revokedAt: number | null;
 }
@@ -56,7 +55,6 @@ interface SessionRow {
   member_id: string;
   roles: string[];
   member_status: string;
-  csrf_hash: string | null;
   expires_at: Date;
   revoked_at: Date | null;
 }
@@ -133,7 +131,6 @@ export class CredentialStore {
           memberId: r.member_id,
           roles: r.roles,
           memberActive: r.member_status === "active",
-          csrfHash: r.csrf_hash,
           expiresAt: r.expires_at.getTime(),
           revokedAt: r.revoked_at?.getTime() ?? null,
         };

@@ -5,7 +5,7 @@
  *
  * CSRF, in this one place: a cookie is an ambient credential (the browser attaches it to requests another
  * site starts), so every write (POST, PUT, PATCH, DELETE) authenticated by the cookie must also carry the
- * session's synchronizer token in `X-CSRF-Token` (its SHA-256 is stored with the session), else 403
+ * session's CSRF token (src/auth/csrf.ts) in `X-CSRF-Token`, else 403
  * `csrf_failed`. A session presented in the Authorization header is not ambient (a script had to read it
  * and set the header), so it needs none. The cookie carries dashboard sessions only.
  */
@@ -17,6 +17,7 @@ import type { CredentialStore, KeyRecord } from "./credential-store";
 import type { EmbedTokens } from "./embed-tokens";
 import { DASHBOARD_COOKIE, DASHBOARD_SESSION_PREFIX, EMBED_TOKEN_PREFIX, parseRawKey, type ParsedKey } from "./key-format";
 import { KIND_BY_KEY_TYPE, type Principal } from "./kinds";
+import { CSRF_HEADER, csrfTokenFor } from "./csrf";
 
 export interface ResolveDeps {
   credentials: CredentialStore;
@@ -30,7 +31,6 @@ const BEARER = /^Bearer[ ]+(\S+)\s*$/i;
 
 /** Methods that change state: a cookie-authenticated one needs the CSRF token. */
 const WRITE_METHODS: ReadonlySet<string> = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-export const CSRF_HEADER = "x-csrf-token";
 
 export interface Presented {
   raw: string;
@@ -139,7 +139,7 @@ async function resolveEmbedToken(deps: ResolveDeps, raw: string): Promise<Princi
   };
 }
 
-const hexBytes = (hex: string) => new TextEncoder().encode(hex);
+const bytesOf = (text: string) => new TextEncoder().encode(text);
 
 /** `csrf`: the X-CSRF-Token presented with a cookie-authenticated write ("" when absent); null when none is needed. */
 async function resolveSession(deps: ResolveDeps, raw: string, csrf: string | null): Promise<Principal> {
@@ -148,8 +148,8 @@ async function resolveSession(deps: ResolveDeps, raw: string, csrf: string | nul
   if (session.revokedAt !== null || !session.memberActive) throw apiError("revoked_credentials", "Dashboard session has been revoked");
   if (session.expiresAt <= deps.clock.now()) throw apiError("expired_credentials", "Dashboard session has expired");
   if (csrf !== null) {
-    // Compared as hashes, in constant time: the stored value is the hash, and nothing is learnt from timing.
-    const ok = csrf !== "" && session.csrfHash !== null && timingSafeEqual(hexBytes(sha256Hex(csrf)), hexBytes(session.csrfHash));
+    // Compared in constant time: nothing is learnt from timing.
+    const ok = csrf !== "" && timingSafeEqual(bytesOf(csrf), bytesOf(csrfTokenFor(raw)));
     if (!ok) throw apiError("csrf_failed", "Cookie-authenticated writes need the session's X-CSRF-Token header");
   }
   return {

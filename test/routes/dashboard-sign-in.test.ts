@@ -35,7 +35,8 @@ describe("POST /dashboard/sign-in", () => {
     const session = await t.call("GET", "/dashboard/session", { cookie: `be_session=${cookieOf(res)}` });
     expect(session.status).toBe(200);
     expect(session.body.data.roles).toEqual(["owner"]);
-    expect(session.body.data.csrfToken).toBeUndefined();
+    // A page that lost the CSRF token (a reload, a new tab) reads the same one here.
+    expect(session.body.data.csrfToken).toBe(res.body.data.csrfToken);
   });
 
   test("401: an unknown email and a wrong password get the same answer", async () => {
@@ -105,6 +106,10 @@ describe("CSRF on cookie-authenticated writes", () => {
     expect((await t.call("POST", "/dashboard/session/environment", { token: b.session, body })).status).toBe(200);
     // Reads need none.
     expect((await b.read("/dashboard/members")).status).toBe(200);
+    // The token GET /dashboard/session hands a reloaded page is one this session's writes accept.
+    const reread = (await b.read("/dashboard/session")).body.data.csrfToken;
+    const again = await t.call("POST", "/dashboard/session/environment", { cookie, body, headers: { "x-csrf-token": reread } });
+    expect(again.status).toBe(200);
   });
 
   test("applies to every route, not only the dashboard's: PATCH /companies/{id} with the cookie", async () => {

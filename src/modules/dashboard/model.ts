@@ -61,7 +61,10 @@ const sessionExample = {
 };
 export const DashboardSession = t.Object(sessionFields, { $id: "DashboardSession", examples: [sessionExample] });
 export const SignedInSession = t.Object(
-  { ...sessionFields, csrfToken: t.String({ description: "Send as X-CSRF-Token on every cookie-authenticated write; shown only here" }) },
+  {
+    ...sessionFields,
+    csrfToken: t.String({ description: "Send as X-CSRF-Token on every cookie-authenticated write; GET /dashboard/session repeats it" }),
+  },
   { $id: "DashboardSignedIn", examples: [{ ...sessionExample, csrfToken: "3fQ9xL2mV8pR1sT6wY0zB4cE7gJ5kN3qU9vX2aD6hM1" }] },
 );
 

@@ -15,6 +15,8 @@ import { acceptInvitation } from "../teams/invitations";
 import { describeSession, signOut, switchEnvironment } from "../teams/sessions";
 import { signInWithLink, signInWithPassword, type SignedIn, type SignInSettings } from "../teams/sign-in";
 import { clearedCookie, sessionCookie } from "./cookie";
+import { csrfTokenFor } from "../../auth/csrf";
+import { presentedCredential } from "../../auth/resolve";
 import { AcceptRequest, DashboardSession, EnvironmentRequest, LinkSignInRequest, Ok, SignedInSession, SignInRequest, data } from "./model";
 
 export type DashboardDeps = AuthDeps & {
@@ -54,7 +56,7 @@ export function sessionRoutes(deps: DashboardDeps) {
         detail: {
           tags: TAGS,
           summary: "Sign in with email and password (dashboard session only; public)",
-          description: `Sets the \`be_session\` cookie (HttpOnly, SameSite=Strict, Path=/, Max-Age = the session's lifetime, 12 h by default; Secure unless DASHBOARD_COOKIE_SECURE=false) and returns the session with its \`csrfToken\`, shown only here: send it as \`X-CSRF-Token\` on every write authenticated by the cookie. Without \`teamId\`, the operator's oldest membership; the session starts in the development environment. ${SIGN_IN_ERRORS}`,
+          description: `Sets the \`be_session\` cookie (HttpOnly, SameSite=Strict, Path=/, Max-Age = the session's lifetime, 12 h by default; Secure unless DASHBOARD_COOKIE_SECURE=false) and returns the session with its \`csrfToken\` (GET /dashboard/session repeats it): send it as \`X-CSRF-Token\` on every write authenticated by the cookie. Without \`teamId\`, the operator's oldest membership; the session starts in the development environment. ${SIGN_IN_ERRORS}`,
         },
       },
     )
@@ -101,15 +103,19 @@ export function sessionRoutes(deps: DashboardDeps) {
     )
     .get(
       "/dashboard/session",
-      async ({ principal }) => ({ data: await describeSession(deps.sql, principal.teamId, principal.environment, principal.credentialId) }),
+      async ({ principal, request }) => {
+        const view = await describeSession(deps.sql, principal.teamId, principal.environment, principal.credentialId);
+        // The auth step has just read this same session token from the request.
+        return { data: { ...view, csrfToken: csrfTokenFor(presentedCredential(request.headers)!.raw) } };
+      },
       {
         access: "GET /dashboard/session",
-        response: { 200: data(DashboardSession) },
+        response: { 200: data(SignedInSession) },
         detail: {
           tags: TAGS,
           summary: "The signed-in operator, team, active environment and current roles (dashboard session only)",
           description:
-            "Roles are the membership's as they are now. The CSRF token is not repeated here (only its hash is kept): a page that lost it signs in again.",
+            "Roles are the membership's as they are now. `csrfToken` is the same token sign-in returned (derived from the session token), so a reloaded page or a new tab picks it up here.",
         },
       },
     )

@@ -1,13 +1,14 @@
 /**
  * Dashboard sessions: a member's, in one of the team's environments at a time (switchable). The raw
- * session token (`dsess_…`, sent as the be_session cookie or a bearer) and its CSRF token are returned
- * once, at sign-in; only their SHA-256 is stored. Sessions expire after an absolute lifetime and are
+ * session token (`dsess_…`, sent as the be_session cookie or a bearer) is returned once, at sign-in, with
+ * its CSRF token (derived from it: src/auth/csrf.ts); only the session token's SHA-256 is stored. Sessions expire after an absolute lifetime and are
  * revoked by sign-out or by the member's removal.
  */
 import { queries, run, runOne, type Db } from "../../db/queries";
 import type { Sql } from "../../db/client";
 import type { Principal } from "../../auth/kinds";
 import { DASHBOARD_SESSION_PREFIX } from "../../auth/key-format";
+import { csrfTokenFor } from "../../auth/csrf";
 import { newId, randomToken } from "../../lib/ids";
 import { sha256Hex } from "../../lib/hash";
 import { apiError } from "../../lib/errors";
@@ -40,7 +41,6 @@ export interface StartedSession {
 
 export async function insertSession(db: Db, owner: SessionOwner, now: number, ttlMs: number): Promise<StartedSession> {
   const token = `${DASHBOARD_SESSION_PREFIX}${randomToken(48)}`;
-  const csrfToken = randomToken(43);
   const row = await runOne<{ id: string; expires_at: Date }>(db, Q.dashboard_session_insert, [
     newId("dsess"),
     owner.teamId,
@@ -50,9 +50,8 @@ export async function insertSession(db: Db, owner: SessionOwner, now: number, tt
     new Date(now + ttlMs),
     owner.operatorId,
     owner.memberId,
-    sha256Hex(csrfToken),
   ]);
-  return { id: row!.id, token, csrfToken, expiresAt: row!.expires_at };
+  return { id: row!.id, token, csrfToken: csrfTokenFor(token), expiresAt: row!.expires_at };
 }
 
 interface SessionViewRow {
@@ -68,7 +67,7 @@ interface SessionViewRow {
   name: string;
 }
 
-/** What GET /dashboard/session (and sign-in) answer: never a token, except the CSRF token at sign-in. */
+/** What GET /dashboard/session (and sign-in) answer, less the CSRF token the route adds: never the session token. */
 export async function describeSession(db: Db, teamId: string, environment: Environment, sessionId: string) {
   const r = await runOne<SessionViewRow>(db, Q.dashboard_session_find_by_id, [teamId, environment, sessionId]);
   if (!r) throw apiError("revoked_credentials", "Dashboard session has been revoked");
