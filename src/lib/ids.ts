@@ -29,7 +29,9 @@ export type IdPrefix =
   | "tok"
   | "plink"
   | "cs"
-  | "pay";
+  | "pay"
+  | "coupon"
+  | "cpred";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;
