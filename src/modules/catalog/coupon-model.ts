@@ -13,7 +13,9 @@ export const MAX_DURATION_PERIODS = 1200;
 export const PERCENT_OFF = fixedFormat(2, 1n, 10000n);
 
 const Nullable = <S extends ReturnType<typeof t.String>>(s: S) => t.Union([s, t.Null()]);
-const Duration = t.UnionEnum(COUPON_DURATIONS, { description: "once: the first period; repeating: durationPeriods periods; forever" });
+const Duration = t.Union([t.Literal("once"), t.Literal("repeating"), t.Literal("forever")], {
+  description: "once: the first period; repeating: durationPeriods periods; forever",
+});
 
 export const CouponCreate = t.Object(
   {

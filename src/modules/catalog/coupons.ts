@@ -90,7 +90,11 @@ export async function updateCoupon(deps: CatalogDeps, tenant: Tenant, actor: Act
   return catalogWrite(deps.sql, tenant, actor, "coupon.update", "coupon", async (tx) => {
     const current = await runOne<CouponRow>(tx, Q.coupon_lock_by_id, [tenant.teamId, tenant.environment, id]);
     if (!current) throw apiError("not_found", `No coupon ${id}`);
-    const changesTerms = TERM_FIELDS.filter((f) => patch[f] !== undefined);
+    // A term sent with its current value is no change (a dashboard form sends every field back).
+    const stored: Record<string, unknown> = { ...termsInputOf(current), planIds: current.plan_ids };
+    const same = (f: (typeof TERM_FIELDS)[number]) =>
+      f === "planIds" ? JSON.stringify([...new Set(patch.planIds)].sort()) === JSON.stringify([...current.plan_ids].sort()) : patch[f] === stored[f];
+    const changesTerms = TERM_FIELDS.filter((f) => patch[f] !== undefined && !same(f));
     if (changesTerms.length && current.redemptions > 0)
       throw apiError(
         "conflict",

@@ -30,7 +30,7 @@ export const IncludeArchived = {
 export const Removed = t.Object(
   {
     id: t.String(),
-    outcome: t.UnionEnum(["deleted", "archived"], { description: "archived when history or other records still refer to it" }),
+    outcome: t.Union([t.Literal("deleted"), t.Literal("archived")], { description: "archived when history or other records still refer to it" }),
   },
   { $id: "Removed" },
 );

@@ -6,7 +6,7 @@ import { requestState } from "../../http/request-context";
 import { apiError } from "../../lib/errors";
 import { actorOf } from "../audit/repo";
 import { Data, type DashboardDeps } from "./dashboard-deps";
-import { ENTITLEMENT_KINDS, presentPlanEntitlement } from "./model";
+import { presentPlanEntitlement } from "./model";
 import { resolveFeatureId } from "./features";
 import { removeEntitlement, setEntitlement, type EntitlementInput } from "./service";
 
@@ -16,15 +16,15 @@ const Quantity = t.Union([t.String({ pattern: "^[0-9]{1,19}$" }), t.Integer({ mi
 });
 export const EntitlementSet = t.Object(
   {
-    kind: t.UnionEnum(ENTITLEMENT_KINDS, {
+    kind: t.Union([t.Literal("boolean"), t.Literal("quota"), t.Literal("credit"), t.Literal("trait")], {
       description: "boolean: on/off; quota: limit per period; credit: creditsPerUse; trait: a rule on a company trait",
     }),
     enabled: t.Optional(t.Boolean({ description: "Default true" })),
     limit: t.Optional(Quantity),
-    period: t.Optional(t.UnionEnum(["day", "week", "month", "lifetime"])),
+    period: t.Optional(t.Union([t.Literal("day"), t.Literal("week"), t.Literal("month"), t.Literal("lifetime")])),
     creditsPerUse: t.Optional(Quantity),
     traitKey: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
-    traitOperator: t.Optional(t.UnionEnum(["eq", "neq", "gt", "gte", "lt", "lte"])),
+    traitOperator: t.Optional(t.Union([t.Literal("eq"), t.Literal("neq"), t.Literal("gt"), t.Literal("gte"), t.Literal("lt"), t.Literal("lte")])),
     traitValue: t.Optional(t.String({ maxLength: 200 })),
   },
   { $id: "EntitlementSet", examples: [{ kind: "quota", limit: "1000", period: "month" }] },

@@ -7,7 +7,7 @@ import { Page, PageQuery, pageRequest, pageResponse } from "../../http/paginatio
 import { NonBlankText } from "../../http/non-blank-text";
 import { actorOf } from "../audit/repo";
 import { Data, IncludeArchived, Removed, type DashboardDeps } from "./dashboard-deps";
-import { DashboardFeature, FEATURE_TYPES, FeatureUpdate, presentDashboardFeature } from "./model";
+import { DashboardFeature, FeatureUpdate, presentDashboardFeature } from "./model";
 import { getFeature, listFeaturePage, resolveFeatureId } from "./features";
 import { createFeature, removeFeature, setFeatureArchived, updateFeature } from "./service";
 
@@ -15,7 +15,7 @@ const FeatureCreate = t.Object(
   {
     name: NonBlankText(),
     featureKey: t.String({ pattern: "^[a-z0-9][a-z0-9_.:-]{0,99}$", description: "Stable: a track event with this name meters the feature" }),
-    featureType: t.UnionEnum(FEATURE_TYPES),
+    featureType: t.Union([t.Literal("boolean"), t.Literal("event"), t.Literal("trait")]),
     eventKey: t.Optional(t.String({ pattern: "^$|^[a-z0-9][a-z0-9_.:-]{0,99}$" })),
     icon: t.Optional(t.String({ maxLength: 200 })),
     description: t.Optional(t.String({ maxLength: 2000 })),

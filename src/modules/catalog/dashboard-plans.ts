@@ -6,7 +6,7 @@ import { requestState } from "../../http/request-context";
 import { Page, PageQuery, pageRequest, pageResponse } from "../../http/pagination";
 import { actorOf } from "../audit/repo";
 import { Data, IncludeArchived, Removed, catalogDeps, type DashboardDeps } from "./dashboard-deps";
-import { Plan, PlanCreate, PlanPatch, PriceSet, PLAN_KINDS, BILLING_PERIODS, presentPlanRecord } from "./plan-model";
+import { Plan, PlanCreate, PlanPatch, PriceSet, presentPlanRecord } from "./plan-model";
 import { createPlanRecord, getPlan, removePlan, removePlanPrice, setPlanPrice, updatePlanRecord } from "./plans";
 import { listPlanPage } from "./plans-repo";
 import { planEntitlementRoutes } from "./dashboard-entitlements";
@@ -17,7 +17,7 @@ Prices: at most one per billing period (\`monthly\`, \`yearly\`); \`amount\` a d
 Every problem of a request is reported at once in \`details\`, and nothing is written. Each change is audited and reaches GET /check on every instance at commit.`;
 
 const Params = t.Object({ id: t.String({ minLength: 1, maxLength: 200, description: "plan_…" }) });
-const PriceParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }), period: t.UnionEnum(BILLING_PERIODS) });
+const PriceParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }), period: t.Union([t.Literal("monthly"), t.Literal("yearly")]) });
 const Responses = { 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody };
 const TAGS = ["Dashboard: catalog"];
 
@@ -36,7 +36,7 @@ export function dashboardPlanRoutes(deps: DashboardDeps) {
       },
       {
         access: "GET /dashboard/plans",
-        query: t.Object({ ...PageQuery, ...IncludeArchived, kind: t.Optional(t.UnionEnum(PLAN_KINDS)) }),
+        query: t.Object({ ...PageQuery, ...IncludeArchived, kind: t.Optional(t.Union([t.Literal("plan"), t.Literal("add_on")])) }),
         response: Page(Plan),
         detail: { tags: TAGS, summary: "List plans and add-ons, newest first (archived ones with includeArchived=true)" },
       },

@@ -15,8 +15,8 @@ export const MAX_TRIAL_DAYS = 365;
 /** On-chain plan ids: a uint256 in decimal or hex, a Solana or Stellar address, a symbol. */
 export const ONCHAIN_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
 
-const Period = t.UnionEnum(BILLING_PERIODS);
-const Kind = t.UnionEnum(PLAN_KINDS, { description: "`plan` (a company's activePlanId) or `add_on` (in activeAddOnIds)" });
+const Period = t.Union([t.Literal("monthly"), t.Literal("yearly")]);
+const Kind = t.Union([t.Literal("plan"), t.Literal("add_on")], { description: "`plan` (a company's activePlanId) or `add_on` (in activeAddOnIds)" });
 const Amount = t.String({
   maxLength: 64,
   description: "Decimal string, at most 6 fractional digits, greater than 0 (no exponent, no sign)",
