@@ -4,6 +4,7 @@
  * and returns the API's record shapes (the presenters in src/modules).
  */
 import type { Sql } from "../db/client";
+import type { ChainRegistry } from "../chains/registry";
 
 export interface OptionSpec {
   /** Placeholder shown in help, e.g. "<id>" or "true|false". */
@@ -18,6 +19,8 @@ export type Args = Record<string, string | undefined>;
 export interface Context {
   sql: Sql;
   now: number;
+  /** The chain registry: the currencies prices may be in, the networks of on-chain plan ids. */
+  chains: ChainRegistry;
   /** Where this machine's API answers, for the copy-paste examples seed prints. */
   baseUrl: string;
 }

@@ -10,13 +10,14 @@ import { connectDatabase } from "../db/connect";
 import { migrate } from "../db/migrate";
 import { UsageError, type Args, type Command } from "./command";
 import { catalogCommands } from "./catalog";
+import { pricingCommands } from "./pricing";
 import { companyCommands } from "./companies";
 import { databaseCommands } from "./database";
 import { teamCommands } from "./teams";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
-export const COMMANDS: Command[] = [...databaseCommands, ...teamCommands, ...catalogCommands, ...companyCommands];
+export const COMMANDS: Command[] = [...databaseCommands, ...teamCommands, ...catalogCommands, ...pricingCommands, ...companyCommands];
 
 interface Io {
   out(text: string): void;
@@ -27,7 +28,10 @@ const stdio: Io = { out: (text) => process.stdout.write(text), err: (text) => pr
 
 /** The command named by the leading words of `argv` (two words, or one: "key create", "seed"). */
 function findCommand(words: string[]): Command {
-  const command = COMMANDS.find((c) => c.name === words.slice(0, 2).join(" ")) ?? COMMANDS.find((c) => c.name === words[0]);
+  const command =
+    COMMANDS.find((c) => c.name === words.slice(0, 3).join(" ")) ??
+    COMMANDS.find((c) => c.name === words.slice(0, 2).join(" ")) ??
+    COMMANDS.find((c) => c.name === words[0]);
   if (!command) throw new UsageError(`Unknown command '${words.join(" ")}'; \`npm run --silent cli -- help\` lists the commands`);
   return command;
 }
@@ -77,7 +81,10 @@ async function execute(argv: string[], io: Io): Promise<number> {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void db.close().finally(() => process.exit(130)));
   try {
     if (!command.migrates) await migrate(db.sql);
-    const result = await command.run({ sql: db.sql, now: systemClock.now(), baseUrl: `http://localhost:${config.port}/api/v1` }, input);
+    const result = await command.run(
+      { sql: db.sql, now: systemClock.now(), chains: config.chains, baseUrl: `http://localhost:${config.port}/api/v1` },
+      input,
+    );
     io.out(toJson(envelope(result), 2) + "\n");
     return EXIT.ok;
   } finally {
