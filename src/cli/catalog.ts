@@ -1,7 +1,7 @@
 /** `plan create`, `feature create`, `entitlement set`: the catalog from the operator's shell (pricing.ts has the rest). */
 import { ENTITLEMENT_KINDS, FEATURE_TYPES, presentFeature, presentPlanEntitlement } from "../modules/catalog/model";
 import { createFeature, setEntitlement, type EntitlementInput } from "../modules/catalog/service";
-import { resolveFeatureId } from "../modules/catalog/features";
+import { featureIdOf } from "../modules/catalog/features";
 import { presentPlanRecord } from "../modules/catalog/plan-model";
 import { createPlanRecord } from "../modules/catalog/plans";
 import { Problems } from "../modules/catalog/problems";
@@ -129,6 +129,6 @@ export const catalogCommands = [
     options: { ...TEAM_OPTION, plan: { value: "<plan id>", help: "plan_…", required: true }, ...GRANT_OPTIONS },
     parse: (a) => ({ tenant: tenant(a), grant: { planId: a.plan!, ...parseGrant(a) } }),
     run: async ({ sql }, { tenant, grant }) =>
-      presentPlanEntitlement(await setEntitlement(sql, tenant, { ...grant, featureId: await resolveFeatureId(sql, tenant, grant.featureId) })),
+      presentPlanEntitlement(await setEntitlement(sql, tenant, { ...grant, featureId: await featureIdOf(sql, tenant, grant.featureId) })),
   }),
 ];

@@ -22,3 +22,7 @@ export async function getFeature(db: Db, tenant: Tenant, ref: string): Promise<F
 
 export const listFeaturePage = (db: Db, tenant: Tenant, beforeSeq: bigint | null, fetch: number, includeArchived: boolean) =>
   run<FeatureRow & { seq: bigint }>(db, Q.feature_list_page, [tenant.teamId, tenant.environment, beforeSeq, fetch, includeArchived]);
+
+/** A cflag_ id as given (the service answers 404 for an unknown one, after its other checks); a featureKey resolved to its id. */
+export const featureIdOf = async (db: Db, tenant: Tenant, ref: string): Promise<string> =>
+  ref.startsWith("cflag_") ? ref : resolveFeatureId(db, tenant, ref);
