@@ -20,7 +20,7 @@ import { customerRoutes } from "./modules/customers";
 import { auditRoutes } from "./modules/audit";
 import { entitlementRoutes } from "./modules/entitlements";
 import { eventRoutes } from "./modules/events";
-import { featureRoutes } from "./modules/catalog";
+import { dashboardCatalogRoutes, featureRoutes } from "./modules/catalog";
 import { paymentRoutes } from "./modules/payments";
 import { dashboardRoutes } from "./modules/dashboard";
 
@@ -52,6 +52,7 @@ export function createApp(deps: AppDeps) {
         .use(tokenRoutes(deps))
         .use(customerRoutes(deps))
         .use(featureRoutes(deps))
+        .use(dashboardCatalogRoutes(deps))
         .use(auditRoutes(deps))
         .use(entitlementRoutes(deps))
         .use(eventRoutes(deps))

@@ -92,7 +92,16 @@ test(
   () => {
     const team = ok("team", "create", "--name", "Catalog team");
     const plan = ok("plan", "create", "--team", team.id, "--name", "Pro");
-    expect(plan).toEqual({ id: plan.id, name: "Pro", tier: "standard", description: null, createdAt: expect.any(String) });
+    expect(plan).toMatchObject({
+      id: plan.id,
+      kind: "plan",
+      name: "Pro",
+      tier: "standard",
+      description: null,
+      trialDays: 0,
+      prices: [],
+      archived: false,
+    });
     const feature = ok("feature", "create", "--team", team.id, "--name", "Exports", "--key", "exports", "--type", "event");
     expect(feature).toMatchObject({ featureKey: "exports", featureType: "event", eventKey: "", linkedPlans: [] });
     const ent = ok(

@@ -4,4 +4,4 @@
 update features
 set name = $4, feature_type = $5, event_key = $6, icon = $7, description = $8
 where team_id = $1 and environment = $2 and id = $3
-returning id, name, feature_key, feature_type, event_key, icon, description, created_at
+returning id, name, feature_key, feature_type, event_key, icon, description, created_at, archived_at

@@ -1,15 +1,20 @@
-/** `plan create`, `feature create`, `entitlement set`: the catalog, until the dashboard edits it. */
-import { ENTITLEMENT_KINDS, FEATURE_TYPES, presentFeature, presentPlan, presentPlanEntitlement } from "../modules/catalog/model";
-import { createFeature, createPlan, setEntitlement, type EntitlementInput } from "../modules/catalog/service";
-import { ENVIRONMENT_OPTION, TEAM_OPTION, oneOf, optionalWholeNumber, tenant } from "./args";
-import { command, type Args, type Options } from "./command";
+/** `plan create`, `feature create`, `entitlement set`: the catalog from the operator's shell (pricing.ts has the rest). */
+import { ENTITLEMENT_KINDS, FEATURE_TYPES, presentFeature, presentPlanEntitlement } from "../modules/catalog/model";
+import { createFeature, setEntitlement, type EntitlementInput } from "../modules/catalog/service";
+import { featureIdOf } from "../modules/catalog/features";
+import { presentPlanRecord } from "../modules/catalog/plan-model";
+import { createPlanRecord } from "../modules/catalog/plans";
+import { Problems } from "../modules/catalog/problems";
+import { OPERATOR } from "../modules/teams/service";
+import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, optionalWholeNumber, tenant, wholeNumber } from "./args";
+import { UsageError, command, type Args, type Options } from "./command";
 
 const PERIODS = ["day", "week", "month", "lifetime"] as const;
 const TRAIT_OPERATORS = ["eq", "neq", "gt", "gte", "lt", "lte"] as const;
 
 /** The options of a grant, shared by `entitlement set` (on a plan) and `override set` (for one company). */
 export const GRANT_OPTIONS: Options = {
-  feature: { value: "<feature id>", help: "cflag_…", required: true },
+  feature: { value: "<id or key>", help: "cflag_… or the featureKey", required: true },
   kind: {
     value: ENTITLEMENT_KINDS.join("|"),
     help: "boolean: on/off; quota: --limit per --period; credit: --credits-per-use; trait: a rule on a company trait",
@@ -43,16 +48,54 @@ export function parseGrant(a: Args): Omit<EntitlementInput, "planId"> {
 export const catalogCommands = [
   command({
     name: "plan create",
-    summary: "Create a plan",
+    summary: "Create a plan or add-on, with its prices",
     options: {
       ...TEAM_OPTION,
       name: { value: "<name>", help: "", required: true },
+      kind: { value: "plan|add_on", help: "Default plan" },
       tier: { value: "<tier>", help: "Default standard" },
       description: { value: "<text>", help: "" },
+      "trial-days": { value: "<N>", help: "0 to 365" },
+      "price-monthly": { value: "<decimal>", help: "e.g. 29.00" },
+      "price-yearly": { value: "<decimal>", help: "e.g. 290.00" },
+      currency: { value: "<symbol>", help: "Of the prices: a token the environment settles in; default USDC" },
+      onchain: { value: "<network=id,…>", help: "The plan's on-chain id per network" },
       ...ENVIRONMENT_OPTION,
     },
-    parse: (a) => ({ tenant: tenant(a), plan: { name: a.name!, tier: a.tier, description: a.description } }),
-    run: async ({ sql }, { tenant, plan }) => presentPlan(await createPlan(sql, tenant, plan)),
+    parse: (a) => {
+      const currency = a.currency ?? "USDC";
+      const prices = (
+        [
+          ["monthly", a["price-monthly"]],
+          ["yearly", a["price-yearly"]],
+        ] as const
+      )
+        .filter(([, amount]) => amount !== undefined)
+        .map(([billingPeriod, amount]) => ({ billingPeriod, amount: amount!, currency }));
+      const onchain = Object.fromEntries(
+        (list(a.onchain) ?? []).map((pair) => {
+          const [network, id] = pair.split("=");
+          if (!network || !id) throw new UsageError("--onchain takes network=id pairs separated by commas");
+          return [network, id];
+        }),
+      );
+      return {
+        tenant: tenant(a),
+        plan: {
+          name: a.name!,
+          kind: oneOf("kind", a.kind, ["plan", "add_on"] as const),
+          tier: a.tier,
+          description: a.description,
+          trialDays: a["trial-days"] === undefined ? undefined : Number(wholeNumber("trial-days", a["trial-days"])),
+          prices,
+          onchainPlanIds: onchain,
+        },
+      };
+    },
+    run: async (ctx, { tenant, plan }) =>
+      presentPlanRecord(
+        await createPlanRecord({ sql: ctx.sql, chains: ctx.chains, now: () => new Date(ctx.now) }, tenant, OPERATOR, plan, new Problems("")),
+      ),
   }),
   command({
     name: "feature create",
@@ -85,6 +128,7 @@ export const catalogCommands = [
     summary: "Set the entitlement of a feature on a plan (replaces the previous one)",
     options: { ...TEAM_OPTION, plan: { value: "<plan id>", help: "plan_…", required: true }, ...GRANT_OPTIONS },
     parse: (a) => ({ tenant: tenant(a), grant: { planId: a.plan!, ...parseGrant(a) } }),
-    run: async ({ sql }, { tenant, grant }) => presentPlanEntitlement(await setEntitlement(sql, tenant, grant)),
+    run: async ({ sql }, { tenant, grant }) =>
+      presentPlanEntitlement(await setEntitlement(sql, tenant, { ...grant, featureId: await featureIdOf(sql, tenant, grant.featureId) })),
   }),
 ];

@@ -1,6 +1,7 @@
 /** `override set | remove`, `company plan`, `credit grant`: what one company gets beyond the catalog. */
 import { presentOverride, presentRemovedOverride } from "../modules/catalog/model";
 import { assignPlan, removeOverride, setOverride } from "../modules/customers/plan";
+import { featureIdOf } from "../modules/catalog/features";
 import { grantCredits } from "../modules/entitlements/credits";
 import { presentCompany } from "../modules/customers/model";
 import { presentCreditGrant } from "../modules/entitlements/credits";
@@ -18,7 +19,8 @@ export const companyCommands = [
     summary: "Override one feature's entitlement for one company (replaces what its plans grant)",
     options: { ...TEAM_OPTION, ...COMPANY_OPTION, ...GRANT_OPTIONS },
     parse: (a) => ({ tenant: tenant(a), override: { company: a.company!, ...parseGrant(a) } }),
-    run: async ({ sql }, { tenant, override }) => presentOverride(await setOverride(sql, tenant, override)),
+    run: async ({ sql }, { tenant, override }) =>
+      presentOverride(await setOverride(sql, tenant, { ...override, featureId: await featureIdOf(sql, tenant, override.featureId) })),
   }),
   command({
     name: "override remove",

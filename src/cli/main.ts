@@ -11,6 +11,7 @@ import { migrateDatabase } from "../db/migrate";
 import { UsageError, type Args, type Command } from "./command";
 import { auditCommands } from "./audit";
 import { catalogCommands } from "./catalog";
+import { pricingCommands } from "./pricing";
 import { companyCommands } from "./companies";
 import { databaseCommands } from "./database";
 import { teamCommands } from "./teams";
@@ -23,6 +24,7 @@ export const COMMANDS: Command[] = [
   ...teamCommands,
   ...memberCommands,
   ...catalogCommands,
+  ...pricingCommands,
   ...companyCommands,
   ...auditCommands,
 ];
@@ -36,7 +38,10 @@ const stdio: Io = { out: (text) => process.stdout.write(text), err: (text) => pr
 
 /** The command named by the leading words of `argv` (two words, or one: "key create", "seed"). */
 function findCommand(words: string[]): Command {
-  const command = COMMANDS.find((c) => c.name === words.slice(0, 2).join(" ")) ?? COMMANDS.find((c) => c.name === words[0]);
+  const command =
+    COMMANDS.find((c) => c.name === words.slice(0, 3).join(" ")) ??
+    COMMANDS.find((c) => c.name === words.slice(0, 2).join(" ")) ??
+    COMMANDS.find((c) => c.name === words[0]);
   if (!command) throw new UsageError(`Unknown command '${words.join(" ")}'; \`npm run --silent cli -- help\` lists the commands`);
   return command;
 }
@@ -87,7 +92,7 @@ async function execute(argv: string[], io: Io): Promise<number> {
   try {
     if (!command.migrates) await migrateDatabase(db.sql, db.url);
     const result = await command.run(
-      { sql: db.sql, databaseUrl: db.url, now: systemClock.now(), baseUrl: `http://localhost:${config.port}/api/v1` },
+      { sql: db.sql, databaseUrl: db.url, now: systemClock.now(), chains: config.chains, baseUrl: `http://localhost:${config.port}/api/v1` },
       input,
     );
     io.out(toJson(envelope(result), 2) + "\n");

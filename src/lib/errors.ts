@@ -41,6 +41,7 @@ export const ERRORS = {
   },
   wrong_company: { status: 403, shape: "code", description: "An embed token used for another company" },
   not_found: { status: 404, shape: "error", description: "Unknown route or resource" },
+  coupon_not_found: { status: 404, shape: "code", description: "Coupon redemption: no coupon with this code" },
   conflict: { status: 409, shape: "error", description: "A unique value already taken, or a change the current state forbids" },
   last_owner: { status: 409, shape: "code", description: "Dashboard members: the team's last owner cannot be removed or lose the owner role" },
   checkout_session_closed: { status: 409, shape: "code", description: "The checkout session can no longer be paid" },
@@ -58,6 +59,10 @@ export const ERRORS = {
   memo_mismatch: { status: 422, shape: "code", description: "Checkout payment: the transaction's memo is not the session's" },
   invalid_transaction: { status: 422, shape: "code", description: "Checkout payment: the transaction does not prove the payment" },
   wrong_payer: { status: 422, shape: "code", description: "Checkout payment: the transaction was sent by another wallet" },
+  coupon_archived: { status: 422, shape: "code", description: "Coupon redemption: the coupon was archived" },
+  coupon_expired: { status: 422, shape: "code", description: "Coupon redemption: the coupon's expiry has passed" },
+  coupon_exhausted: { status: 422, shape: "code", description: "Coupon redemption: the coupon reached its maximum redemptions" },
+  coupon_not_applicable: { status: 422, shape: "code", description: "Coupon redemption: the coupon does not apply to this plan or currency" },
   limit_reached: { status: 429, shape: "code", description: "Track on a metered feature beyond its quota" },
   feature_not_enabled: { status: 429, shape: "code", description: "Track on a boolean feature the company does not have" },
   sign_in_throttled: {

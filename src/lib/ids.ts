@@ -34,7 +34,9 @@ export type IdPrefix =
   | "op"
   | "mem"
   | "inv"
-  | "link";
+  | "link"
+  | "coupon"
+  | "cpred";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;

@@ -7,6 +7,9 @@ import { ACCESS } from "../../src/auth/access";
 import { revokeKey } from "../../src/modules/teams/service";
 import { createDashboardSession } from "../../src/modules/teams/service";
 import { createFeature, createPlan, setEntitlement } from "../../src/modules/catalog/service";
+import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { createCoupon } from "../../src/modules/catalog/coupons";
+import { OPERATOR } from "../../src/modules/teams/service";
 import { randomToken } from "../../src/lib/ids";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createTeamFixture, dashboardCookie, newKey, type TeamFixture } from "../helpers/fixtures";
@@ -68,8 +71,78 @@ const dashboardSession = (email: string, roles: string[]) =>
 const matrixMember = (await dashboardSession("matrix-member@test.dev", ["catalog:read"])).memberId;
 const freshMemberPath = async () => `/dashboard/members/${(await dashboardSession(`m-${randomToken(8)}@test.dev`, ["catalog:read"])).memberId}`;
 const freshKeyPath = async () => `/dashboard/api-keys/${(await newKey(t.db.sql, team.teamId, "SECRET", "development", t.clock.now())).id}`;
+// The dashboard catalog routes: a plan to read and change, and factories for what a success consumes.
+const dev = { teamId: team.teamId, environment: "development" as const };
+const catalogDeps = { sql: t.db.sql, chains: t.config.chains, now: () => new Date(t.clock.now()) };
+const matrixPlan = (await createPlanRecord(catalogDeps, dev, OPERATOR, { name: "Matrix dashboard plan" })).id;
+const freshPlan = async (withPrice = false) =>
+  (
+    await createPlanRecord(catalogDeps, dev, OPERATOR, {
+      name: "Matrix fresh plan",
+      prices: withPrice ? [{ billingPeriod: "monthly", amount: "5", currency: "USDC" }] : [],
+    })
+  ).id;
+const freshCoupon = async () =>
+  (await createCoupon(catalogDeps, dev, OPERATOR, { code: `M${randomToken(10)}`, percentOff: "10", duration: "once" })).id;
+const matrixCoupon = await freshCoupon();
+const freshEntitlementPath = async () => {
+  const plan = await freshPlan();
+  const flag = (await t.db.sql`select id from features where team_id = ${team.teamId} and feature_key = 'matrix-flag'`)[0]!.id as string;
+  await setEntitlement(t.db.sql, dev, { planId: plan, featureId: flag, kind: "boolean" });
+  return `/dashboard/plans/${plan}/entitlements/matrix-flag`;
+};
+const DASHBOARD_ROUTES: Record<string, RouteCase> = {
+  "GET /dashboard/plans": { method: "GET", path: "/dashboard/plans", ok: 200 },
+  "POST /dashboard/plans": { method: "POST", path: "/dashboard/plans", body: { name: "Matrix new plan" }, ok: 201 },
+  "GET /dashboard/plans/{id}": { method: "GET", path: `/dashboard/plans/${matrixPlan}`, ok: 200 },
+  "PATCH /dashboard/plans/{id}": { method: "PATCH", path: `/dashboard/plans/${matrixPlan}`, body: { tier: "matrix" }, ok: 200 },
+  "DELETE /dashboard/plans/{id}": { method: "DELETE", path: async () => `/dashboard/plans/${await freshPlan()}`, ok: 200 },
+  "PUT /dashboard/plans/{id}/prices/{period}": {
+    method: "PUT",
+    path: `/dashboard/plans/${matrixPlan}/prices/monthly`,
+    body: { amount: "10", currency: "USDC" },
+    ok: 200,
+  },
+  "DELETE /dashboard/plans/{id}/prices/{period}": {
+    method: "DELETE",
+    path: async () => `/dashboard/plans/${await freshPlan(true)}/prices/monthly`,
+    ok: 200,
+  },
+  "PUT /dashboard/plans/{id}/entitlements/{feature}": {
+    method: "PUT",
+    path: `/dashboard/plans/${matrixPlan}/entitlements/matrix-flag`,
+    body: { kind: "boolean" },
+    ok: 200,
+  },
+  "DELETE /dashboard/plans/{id}/entitlements/{feature}": { method: "DELETE", path: freshEntitlementPath, ok: 200 },
+  "GET /dashboard/coupons": { method: "GET", path: "/dashboard/coupons", ok: 200 },
+  "POST /dashboard/coupons": {
+    method: "POST",
+    path: "/dashboard/coupons",
+    body: () => ({ code: `N${randomToken(10)}`, amountOff: "1.5", currency: "USDC", duration: "forever" }),
+    ok: 201,
+  },
+  "GET /dashboard/coupons/{id}": { method: "GET", path: `/dashboard/coupons/${matrixCoupon}`, ok: 200 },
+  "PATCH /dashboard/coupons/{id}": { method: "PATCH", path: `/dashboard/coupons/${matrixCoupon}`, body: { name: "Matrix coupon" }, ok: 200 },
+  "DELETE /dashboard/coupons/{id}": { method: "DELETE", path: async () => `/dashboard/coupons/${await freshCoupon()}`, ok: 200 },
+  "GET /dashboard/features": { method: "GET", path: "/dashboard/features", ok: 200 },
+  "POST /dashboard/features": {
+    method: "POST",
+    path: "/dashboard/features",
+    body: () => ({ name: "Matrix new feature", featureKey: `matrix-new-${randomToken(10).toLowerCase()}`, featureType: "boolean" }),
+    ok: 201,
+  },
+  "GET /dashboard/features/{feature}": { method: "GET", path: "/dashboard/features/matrix-flag", ok: 200 },
+  "PATCH /dashboard/features/{feature}": { method: "PATCH", path: "/dashboard/features/matrix-flag", body: { icon: "flag" }, ok: 200 },
+  "DELETE /dashboard/features/{feature}": {
+    method: "DELETE",
+    path: async () => `/dashboard/${(await freshFeaturePath()).slice(1)}`,
+    ok: 200,
+  },
+};
 
 const ROUTES: Record<string, RouteCase> = {
+  ...DASHBOARD_ROUTES,
   "POST /api-keys/tokens": { method: "POST", path: "/api-keys/tokens", body: { company: { id: "matrix-co" } }, ok: 201 },
   "POST /access-tokens": { method: "POST", path: "/access-tokens", body: { company: { id: "matrix-co" }, user: { id: "matrix-user" } }, ok: 201 },
   "GET /companies": { method: "GET", path: "/companies", ok: 200 },
@@ -116,7 +189,23 @@ const ROUTES: Record<string, RouteCase> = {
 
 // ✓ = allowed (the route's success status); 403 = authenticated but the wrong kind or missing permission.
 const Y = "ok" as const;
+const DASHBOARD_ONLY = {
+  secret: 403,
+  secretScoped: 403,
+  restricted: 403,
+  restrictedNoTokens: 403,
+  publishable: 403,
+  legacy: 403,
+  embedToken: 403,
+  sessionJwt: 403,
+  dashboardAdmin: Y,
+} as const;
+// Dashboard catalog routes: catalog:read reads (the fixture's catalog session holds it), catalog:write changes (admin only here).
+const dashboardRows = Object.fromEntries(
+  Object.keys(DASHBOARD_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: route.startsWith("GET ") ? Y : 403 }]),
+);
 const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
+  ...dashboardRows,
   //                        secret  secretScoped  restricted  restrictedNoTokens  publishable  legacy  embedToken  sessionJwt  dashboardAdmin  dashboardCatalog
   "POST /api-keys/tokens": {
     secret: Y,

@@ -275,11 +275,10 @@ describe("PUT /features/{id} 409", () => {
 });
 
 describe("DELETE /features/{id}", () => {
-  test("200 {ok: true}: the feature goes with its overrides and usage counters; audited; catalog notice", async () => {
+  test("200 {ok: true}: a feature without usage history goes with its overrides; audited; catalog notice", async () => {
     const f = await newFeature();
     const { company } = await sql.begin((tx) => upsertCompany(tx, dev, { id: `del-co-${randomToken(6)}` }));
     await setOverride(sql, dev, { company: company.id, featureId: f.id, kind: "quota", limit: 3n, period: "month" });
-    await sql`insert into usage_counters (team_id, environment, company_id, feature_id, period_start, used) values (${team.teamId}, 'development', ${company.id}, ${f.id}, now(), 2)`;
     const rid = requestId();
     let res: Awaited<ReturnType<typeof del>> | undefined;
     const seen = await notices(async () => (res = await del(f.id, team.keys.legacy, { "x-request-id": rid })));
@@ -304,6 +303,27 @@ describe("DELETE /features/{id}", () => {
     ]);
     expect((await del(f.id)).status).toBe(404);
     expect((await put(f.id, { name: "Gone" })).status).toBe(404);
+  });
+
+  test("200 {ok: true}: a feature with usage history is archived instead; its counters, overrides and key stay", async () => {
+    const f = await newFeature();
+    const { company } = await sql.begin((tx) => upsertCompany(tx, dev, { id: `arch-co-${randomToken(6)}` }));
+    await setOverride(sql, dev, { company: company.id, featureId: f.id, kind: "quota", limit: 3n, period: "month" });
+    await sql`insert into usage_counters (team_id, environment, company_id, feature_id, period_start, used) values (${team.teamId}, 'development', ${company.id}, ${f.id}, now(), 2)`;
+    const rid = requestId();
+    const res = await del(f.id, team.keys.legacy, { "x-request-id": rid });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true });
+    const [row] = await sql`select archived_at from features where id = ${f.id}`;
+    expect(row!.archived_at).toBeInstanceOf(Date);
+    expect([...(await sql`select used from usage_counters where feature_id = ${f.id}`)]).toEqual([{ used: 2n }]);
+    expect([...(await sql`select id from company_overrides where feature_id = ${f.id}`)]).toHaveLength(1);
+    expect((await audits(f.id)).map((a) => [a.action, a.request_id])).toEqual([["feature.archive", rid]]);
+    // Its key stays reserved: another feature may not take it.
+    const taken = await createFeature(sql, dev, { name: "Again", featureKey: f.feature_key, featureType: "event" }).catch((e) => e);
+    expect(taken.status).toBe(409);
+    // Deleting it again answers the same and keeps it archived.
+    expect((await del(f.id)).body).toEqual({ ok: true });
   });
 
   test("409 while plans use it, naming them; nothing changes", async () => {

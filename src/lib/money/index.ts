@@ -2,7 +2,7 @@
  * Money: the one module that reads, prints, converts and rounds amounts. Amounts are `bigint` in integer
  * smallest units, never a JS number; decimal text exists only at the edges. See README.md "Money".
  */
-export { formatFixed, parseFixed, type FixedFormat, type MoneyResult } from "./decimal";
+export { fixedFormat, formatFixed, parseFixed, type FixedFormat, type MoneyResult } from "./decimal";
 export {
   formatMicro,
   formatTaxRate,

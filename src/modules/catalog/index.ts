@@ -9,6 +9,10 @@ import type { Tenant } from "../../lib/tenant";
 import { actorOf } from "../audit/repo";
 import { Feature, FeatureParams, FeatureUpdate, presentFeature } from "./model";
 import { deleteFeature, updateFeature } from "./service";
+import type { DashboardDeps } from "./dashboard-deps";
+import { dashboardPlanRoutes } from "./dashboard-plans";
+import { dashboardCouponRoutes } from "./dashboard-coupons";
+import { dashboardFeatureRoutes } from "./dashboard-features";
 
 const PUT_DESCRIPTION = `Partial update: omitted fields keep their value; an empty body changes nothing and returns the feature. \`featureKey\` never changes.
 
@@ -20,7 +24,8 @@ const PUT_DESCRIPTION = `Partial update: omitted fields keep their value; an emp
 404 \`{error}\` for an unknown feature or one of another team or environment.`;
 
 const DELETE_DESCRIPTION = `Deletes a feature that no plan uses. A feature still used by plans is not deleted: 409 \`{error: "Feature is used by plans: <names>; remove it from them first"}\`, and nothing changes (as Stigg and Schematic do: removing an entitlement from a plan is a deliberate catalog change, not a side effect).
-Company overrides and usage counters of the feature are deleted with it; stored events keep their name. Audited as \`feature.delete\`.
+A feature with usage history (metered events, usage counters or refusal tallies referring to it) is archived instead, answered with the same \`{ok: true}\`: it grants and meters nothing from then on and leaves the dashboard's lists, while its history, its counters and its featureKey stay (restore it from the dashboard). Audited as \`feature.archive\`.
+Any other feature is deleted with its company overrides. Audited as \`feature.delete\`.
 404 \`{error}\` for an unknown feature or one of another team or environment.`;
 
 /** What these routes need; the service's wiring (src/app-deps.ts) provides it (entitlements: this instance's caches). */
@@ -58,4 +63,9 @@ export function featureRoutes(deps: RouteDeps) {
         detail: { tags: ["Features"], summary: "Delete a feature no plan uses", description: DELETE_DESCRIPTION },
       },
     );
+}
+
+/** The dashboard's catalog routes (src/modules/catalog/dashboard-*.ts). */
+export function dashboardCatalogRoutes(deps: DashboardDeps) {
+  return new Elysia().use(dashboardPlanRoutes(deps)).use(dashboardCouponRoutes(deps)).use(dashboardFeatureRoutes(deps));
 }

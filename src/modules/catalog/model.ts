@@ -85,6 +85,7 @@ export interface FeatureRow {
   icon: string;
   description: string;
   created_at: Date;
+  archived_at?: Date | null;
   linked_plans?: Static<typeof LinkedPlan>[];
 }
 
@@ -98,6 +99,22 @@ export const presentFeature = (r: FeatureRow): Static<typeof Feature> => ({
   description: r.description,
   linkedPlans: r.linked_plans ?? [],
   createdAt: r.created_at.toISOString(),
+});
+
+/** The spec's Feature plus whether it is archived: what the dashboard routes answer. */
+export const DashboardFeature = t.Object(
+  {
+    ...Feature.properties,
+    archived: t.Boolean({ description: "Archived: hidden from lists by default, grants and meters nothing, history kept" }),
+    archivedAt: t.Union([t.String({ format: "date-time" }), t.Null()]),
+  },
+  { $id: "DashboardFeature" },
+);
+
+export const presentDashboardFeature = (r: FeatureRow): Static<typeof DashboardFeature> => ({
+  ...presentFeature(r),
+  archived: Boolean(r.archived_at),
+  archivedAt: r.archived_at?.toISOString() ?? null,
 });
 
 /** A plan as the CLI shows it (the spec leaves the Plan record "not shown"; these are its columns). */

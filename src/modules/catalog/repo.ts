@@ -15,6 +15,7 @@ const Q = queries([
   "company_override_upsert",
   "company_override_delete",
   "plan_entitlement_upsert",
+  "plan_entitlement_delete",
 ]);
 
 /** A grant's columns in the order both upserts (plan entitlement, company override) take them. */
@@ -91,3 +92,6 @@ export const deleteOverride = (db: Db, t: Tenant, companyId: string, featureId: 
     companyId,
     featureId,
   ]);
+
+export const deletePlanEntitlement = (db: Db, t: Tenant, planId: string, featureId: string) =>
+  runOne<GrantRow & { plan_id: string }>(db, Q.plan_entitlement_delete, [t.teamId, t.environment, planId, featureId]);

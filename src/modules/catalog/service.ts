@@ -18,16 +18,9 @@ import { apiError } from "../../lib/errors";
 import { recordAudit, type Actor } from "../audit/repo";
 import { OPERATOR } from "../teams/service";
 import { publishCatalogChanged, publishCompanyChanged } from "../changes/publish";
-import {
-  FEATURE_TYPES,
-  TRACK_NAME,
-  kindFits,
-  type EntitlementKind,
-  type FeatureRow,
-  type FeatureType,
-  type FeatureUpdate,
-  type PlanRow,
-} from "./model";
+import { FEATURE_TYPES, TRACK_NAME, kindFits, type EntitlementKind, type FeatureRow, type FeatureType, type FeatureUpdate } from "./model";
+import type { PlanKind } from "./plan-model";
+import { insertPlan } from "./plans-repo";
 import {
   deleteFeatureRow,
   featuresNamedBy,
@@ -37,6 +30,7 @@ import {
   lockTrackNames,
   updateFeatureRow,
   upsertPlanEntitlement,
+  deletePlanEntitlement,
   type FeatureFields,
   type GrantFields,
 } from "./repo";
@@ -44,7 +38,7 @@ import { type Tenant } from "../../lib/tenant";
 
 export { FEATURE_TYPES };
 
-const Q = queries(["plan_insert", "plan_find_by_id", "feature_insert"]);
+const Q = queries(["plan_find_by_id", "feature_insert", "feature_usage_exists", "feature_set_archived"]);
 
 interface AuditOptions {
   /** Who made the change; the operator CLI when not given. */
@@ -71,23 +65,16 @@ export async function audited<T extends { id: string }>(
 
 const catalogChanged = (tenant: Tenant): AuditOptions => ({ publish: (tx) => publishCatalogChanged(tx, tenant) });
 
-export function createPlan(sql: Sql, tenant: Tenant, input: { name: string; tier?: string; description?: string }) {
-  return audited(
-    sql,
-    tenant,
-    "plan.create",
-    "plan",
-    async (tx) =>
-      (await runOne<PlanRow>(tx, Q.plan_insert, [
-        newId("plan"),
-        tenant.teamId,
-        tenant.environment,
-        input.name,
-        input.tier ?? "standard",
-        input.description ?? null,
-      ]))!,
-    catalogChanged(tenant),
-  );
+/** A plan with no prices (the operator's quick path; the dashboard's createPlanRecord in plans.ts takes everything). */
+export function createPlan(sql: Sql, tenant: Tenant, input: { name: string; tier?: string; description?: string; kind?: PlanKind }) {
+  const fields = {
+    name: input.name,
+    tier: input.tier ?? "standard",
+    description: input.description ?? null,
+    kind: input.kind ?? "plan",
+    trialDays: 0,
+  };
+  return audited(sql, tenant, "plan.create", "plan", async (tx) => (await insertPlan(tx, tenant, newId("plan"), fields))!, catalogChanged(tenant));
 }
 
 /** 409 when another feature of the tenant already answers to one of `names` (as featureKey or eventKey). */
@@ -107,7 +94,10 @@ export async function createFeature(
   sql: Sql,
   tenant: Tenant,
   input: { name: string; featureKey: string; featureType: string; eventKey?: string; icon?: string; description?: string },
+  actor: Actor = OPERATOR,
 ) {
+  if (typeof input.name !== "string" || !/\S/.test(input.name) || input.name.length > 200)
+    throw apiError("validation_failed", "Invalid name", { name: "Expected a string of 1 to 200 characters, not all whitespace" });
   if (!(FEATURE_TYPES as readonly string[]).includes(input.featureType))
     throw apiError("validation_failed", "Invalid feature type", { featureType: FEATURE_TYPES.join(", ") });
   if (!TRACK_NAME.test(input.featureKey))
@@ -135,7 +125,7 @@ export async function createFeature(
         input.description ?? "",
       ]))!;
     },
-    catalogChanged(tenant),
+    { ...catalogChanged(tenant), actor },
   );
 }
 
@@ -191,22 +181,32 @@ export async function updateFeature(sql: Sql, tenant: Tenant, actor: Actor, id: 
 }
 
 /**
- * DELETE /features/{id}. A feature that plans still use is refused (409) rather than silently taken
- * out of them; otherwise it goes with its company overrides and usage counters. Stored events keep
- * their name (and the id of the feature they were metered against).
+ * DELETE /features/{id} and the dashboard's DELETE. A feature that plans still use is refused (409) rather
+ * than silently taken out of them. A feature with usage history (metered events, usage counters or refusal
+ * tallies) is archived, so that history keeps naming it: it grants and meters nothing and leaves lists, and
+ * its featureKey stays reserved. Any other feature is deleted with its company overrides.
  */
-export async function deleteFeature(sql: Sql, tenant: Tenant, actor: Actor, id: string): Promise<{ ok: true }> {
-  await sql.begin(async (tx) => {
+export async function removeFeature(
+  sql: Sql,
+  tenant: Tenant,
+  actor: Actor,
+  id: string,
+  now: Date,
+): Promise<{ id: string; outcome: "deleted" | "archived" }> {
+  return sql.begin(async (tx) => {
     const feature = await lockFeature(tx, tenant, id);
     if (!feature) throw apiError("not_found", `No feature ${id}`);
     const grants = await grantsOfFeature(tx, tenant, id);
     const plans = grants.filter((g) => g.source === "plan").map((g) => g.owner_name);
     if (plans.length) throw apiError("conflict", `Feature is used by plans: ${plans.join(", ")}; remove it from them first`);
-    await deleteFeatureRow(tx, tenant, id);
+    const used = (await runOne<{ used: boolean }>(tx, Q.feature_usage_exists, [tenant.teamId, tenant.environment, id]))!.used;
+    if (used) await runOne(tx, Q.feature_set_archived, [tenant.teamId, tenant.environment, id, feature.archived_at ?? now]);
+    else await deleteFeatureRow(tx, tenant, id);
+    const outcome = used ? ("archived" as const) : ("deleted" as const);
     await recordAudit(tx, {
       ...tenant,
       actor,
-      action: "feature.delete",
+      action: used ? "feature.archive" : "feature.delete",
       resourceType: "feature",
       resourceId: id,
       details: {
@@ -214,13 +214,31 @@ export async function deleteFeature(sql: Sql, tenant: Tenant, actor: Actor, id: 
         featureKey: feature.feature_key,
         featureType: feature.feature_type,
         eventKey: feature.event_key,
-        overridesRemoved: grants.length,
+        overridesRemoved: used ? 0 : grants.length,
       },
     });
     await publishCatalogChanged(tx, tenant);
-    for (const companyId of new Set(grants.map((g) => g.owner_id))) await publishCompanyChanged(tx, tenant, companyId);
+    if (!used) for (const companyId of new Set(grants.map((g) => g.owner_id))) await publishCompanyChanged(tx, tenant, companyId);
+    return { id, outcome };
   });
+}
+
+/** The spec's DELETE /features/{id}: removeFeature, answered `{ok: true}` whether deleted or archived. */
+export async function deleteFeature(sql: Sql, tenant: Tenant, actor: Actor, id: string, now = new Date()): Promise<{ ok: true }> {
+  await removeFeature(sql, tenant, actor, id, now);
   return { ok: true };
+}
+
+/** Archives (true) or restores (false) a feature; plan entitlements and overrides stay, inert while archived. */
+export async function setFeatureArchived(sql: Sql, tenant: Tenant, actor: Actor, id: string, archived: boolean, now: Date) {
+  return sql.begin(async (tx) => {
+    const feature = await lockFeature(tx, tenant, id);
+    if (!feature) throw apiError("not_found", `No feature ${id}`);
+    await runOne(tx, Q.feature_set_archived, [tenant.teamId, tenant.environment, id, archived ? (feature.archived_at ?? now) : null]);
+    await recordAudit(tx, { ...tenant, actor, action: archived ? "feature.archive" : "feature.restore", resourceType: "feature", resourceId: id });
+    await publishCatalogChanged(tx, tenant);
+    return (await findFeatureWithPlans(tx, tenant, id))!;
+  });
 }
 
 export interface EntitlementInput {
@@ -277,7 +295,7 @@ export const grantFields = (e: Grant): GrantFields => ({
   traitValue: e.kind === "trait" ? e.traitValue! : null,
 });
 
-export async function setEntitlement(sql: Sql, tenant: Tenant, e: EntitlementInput) {
+export async function setEntitlement(sql: Sql, tenant: Tenant, e: EntitlementInput, actor: Actor = OPERATOR) {
   checkEntitlement(e);
   return audited(
     sql,
@@ -286,9 +304,27 @@ export async function setEntitlement(sql: Sql, tenant: Tenant, e: EntitlementInp
     "plan_entitlement",
     async (tx) => {
       if (!(await runOne(tx, Q.plan_find_by_id, [tenant.teamId, tenant.environment, e.planId]))) throw apiError("not_found", `No plan ${e.planId}`);
-      await lockFeatureFor(tx, tenant, e);
+      const feature = await lockFeatureFor(tx, tenant, e);
+      if (feature.archived_at) throw apiError("conflict", `Feature ${feature.feature_key} is archived; restore it before granting it`);
       return (await upsertPlanEntitlement(tx, tenant, newId("ent"), e.planId, e.featureId, grantFields(e)))!;
     },
-    catalogChanged(tenant),
+    { ...catalogChanged(tenant), actor },
+  );
+}
+
+/** Takes a feature off a plan: companies on the plan lose what it granted (their overrides stay). */
+export async function removeEntitlement(sql: Sql, tenant: Tenant, input: { planId: string; featureId: string }, actor: Actor = OPERATOR) {
+  return audited(
+    sql,
+    tenant,
+    "entitlement.remove",
+    "plan_entitlement",
+    async (tx) => {
+      await lockFeature(tx, tenant, input.featureId);
+      const removed = await deletePlanEntitlement(tx, tenant, input.planId, input.featureId);
+      if (!removed) throw apiError("not_found", `Plan ${input.planId} has no entitlement for feature ${input.featureId}`);
+      return removed;
+    },
+    { ...catalogChanged(tenant), actor },
   );
 }

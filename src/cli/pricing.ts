@@ -1,0 +1,163 @@
+/**
+ * `plan list | update | archive`, `plan price set | remove`, `coupon create | list | archive`, `feature list |
+ * archive | restore`, `entitlement remove`: the dashboard's catalog operations for an operator, through the
+ * same service functions as /api/v1/dashboard/..., audited as the operator.
+ */
+import { presentCoupon } from "../modules/catalog/coupon-model";
+import { archiveCoupon, createCoupon, listCouponPage } from "../modules/catalog/coupons";
+import { getFeature, listFeaturePage, resolveFeatureId } from "../modules/catalog/features";
+import { presentDashboardFeature, presentPlanEntitlement } from "../modules/catalog/model";
+import { presentPlanRecord } from "../modules/catalog/plan-model";
+import { removePlanPrice, setPlanPrice, updatePlanRecord } from "../modules/catalog/plans";
+import { listPlanPage } from "../modules/catalog/plans-repo";
+import { Problems } from "../modules/catalog/problems";
+import { removeEntitlement, removeFeature, setFeatureArchived } from "../modules/catalog/service";
+import { OPERATOR } from "../modules/teams/service";
+import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, tenant, wholeNumber } from "./args";
+import { command, type Context } from "./command";
+
+const ALL = 10_000; // the CLI lists without pages: every row, newest first
+const deps = (ctx: Context) => ({ sql: ctx.sql, chains: ctx.chains, now: () => new Date(ctx.now) });
+const PLAN = { plan: { value: "<plan id>", help: "plan_…", required: true } };
+const FEATURE = { feature: { value: "<id or key>", help: "cflag_… or the featureKey", required: true } };
+const ARCHIVED = { "include-archived": { value: "true|false", help: "Default false" } };
+const PERIODS = ["monthly", "yearly"] as const;
+
+export const pricingCommands = [
+  command({
+    name: "plan list",
+    summary: "List plans and add-ons",
+    options: { ...TEAM_OPTION, ...ARCHIVED, ...ENVIRONMENT_OPTION },
+    parse: (a) => ({ tenant: tenant(a), archived: oneOf("include-archived", a["include-archived"], ["true", "false"]) === "true" }),
+    run: async ({ sql }, { tenant, archived }) => (await listPlanPage(sql, tenant, null, ALL, archived, null)).map(presentPlanRecord),
+  }),
+  command({
+    name: "plan archive",
+    summary: "Archive a plan (companies on it keep their entitlements)",
+    options: { ...TEAM_OPTION, ...PLAN, ...ENVIRONMENT_OPTION },
+    parse: (a) => ({ tenant: tenant(a), plan: a.plan! }),
+    run: async (ctx, { tenant, plan }) =>
+      presentPlanRecord(await updatePlanRecord(deps(ctx), tenant, OPERATOR, plan, { archived: true }, new Problems(""))),
+  }),
+  command({
+    name: "plan price set",
+    summary: "Set or replace a plan's price for a billing period",
+    options: {
+      ...TEAM_OPTION,
+      ...PLAN,
+      period: { value: PERIODS.join("|"), help: "", required: true },
+      amount: { value: "<decimal>", help: "e.g. 29.00 (at most 6 fractional digits)", required: true },
+      currency: { value: "<symbol>", help: "A token the environment settles in; default USDC" },
+      ...ENVIRONMENT_OPTION,
+    },
+    parse: (a) => ({ tenant: tenant(a), plan: a.plan!, period: a.period!, price: { amount: a.amount!, currency: a.currency ?? "USDC" } }),
+    run: async (ctx, { tenant, plan, period, price }) =>
+      presentPlanRecord(await setPlanPrice(deps(ctx), tenant, OPERATOR, plan, period, price, new Problems(""))),
+  }),
+  command({
+    name: "plan price remove",
+    summary: "Remove a plan's price for a billing period",
+    options: { ...TEAM_OPTION, ...PLAN, period: { value: PERIODS.join("|"), help: "", required: true }, ...ENVIRONMENT_OPTION },
+    parse: (a) => ({ tenant: tenant(a), plan: a.plan!, period: a.period! }),
+    run: async (ctx, { tenant, plan, period }) =>
+      presentPlanRecord(await removePlanPrice(deps(ctx), tenant, OPERATOR, plan, period, new Problems(""))),
+  }),
+  command({
+    name: "coupon create",
+    summary: "Create a coupon (percent or amount off)",
+    options: {
+      ...TEAM_OPTION,
+      code: { value: "<code>", help: "Unique in any case", required: true },
+      name: { value: "<name>", help: "Default: the code" },
+      "percent-off": { value: "<percent>", help: "0.01 to 100" },
+      "amount-off": { value: "<decimal>", help: "With --currency" },
+      currency: { value: "<symbol>", help: "" },
+      duration: { value: "once|repeating|forever", help: "", required: true },
+      "duration-periods": { value: "<N>", help: "repeating: how many billing periods" },
+      "max-redemptions": { value: "<N>", help: "" },
+      "expires-at": { value: "<ISO date>", help: "" },
+      plans: { value: "<plan id,…>", help: "Plans it applies to (default any)" },
+      ...ENVIRONMENT_OPTION,
+    },
+    parse: (a) => ({
+      tenant: tenant(a),
+      coupon: {
+        code: a.code!,
+        name: a.name,
+        percentOff: a["percent-off"],
+        amountOff: a["amount-off"],
+        currency: a.currency,
+        duration: oneOf("duration", a.duration, ["once", "repeating", "forever"] as const)!,
+        durationPeriods: a["duration-periods"] === undefined ? undefined : Number(wholeNumber("duration-periods", a["duration-periods"], 1n)),
+        maxRedemptions: a["max-redemptions"] === undefined ? undefined : Number(wholeNumber("max-redemptions", a["max-redemptions"], 1n)),
+        expiresAt: a["expires-at"],
+        planIds: list(a.plans),
+      },
+    }),
+    run: async (ctx, { tenant, coupon }) => presentCoupon(await createCoupon(deps(ctx), tenant, OPERATOR, coupon, new Problems(""))),
+  }),
+  command({
+    name: "coupon list",
+    summary: "List coupons",
+    options: { ...TEAM_OPTION, ...ARCHIVED, ...ENVIRONMENT_OPTION },
+    parse: (a) => ({ tenant: tenant(a), archived: oneOf("include-archived", a["include-archived"], ["true", "false"]) === "true" }),
+    run: async ({ sql }, { tenant, archived }) => (await listCouponPage(sql, tenant, null, ALL, archived)).map(presentCoupon),
+  }),
+  command({
+    name: "coupon archive",
+    summary: "Archive a coupon (no further redemptions)",
+    options: { ...TEAM_OPTION, id: { value: "<coupon id>", help: "coupon_…", required: true }, ...ENVIRONMENT_OPTION },
+    parse: (a) => ({ tenant: tenant(a), id: a.id! }),
+    run: async (ctx, { tenant, id }) => presentCoupon(await archiveCoupon(deps(ctx), tenant, OPERATOR, id)),
+  }),
+  command({
+    name: "feature list",
+    summary: "List features",
+    options: { ...TEAM_OPTION, ...ARCHIVED, ...ENVIRONMENT_OPTION },
+    parse: (a) => ({ tenant: tenant(a), archived: oneOf("include-archived", a["include-archived"], ["true", "false"]) === "true" }),
+    run: async ({ sql }, { tenant, archived }) => (await listFeaturePage(sql, tenant, null, ALL, archived)).map(presentDashboardFeature),
+  }),
+  command({
+    name: "feature archive",
+    summary: "Archive a feature: it grants and meters nothing; its history stays",
+    options: { ...TEAM_OPTION, ...FEATURE, ...ENVIRONMENT_OPTION },
+    parse: (a) => ({ tenant: tenant(a), feature: a.feature! }),
+    run: async (ctx, { tenant, feature }) =>
+      presentDashboardFeature(
+        await setFeatureArchived(ctx.sql, tenant, OPERATOR, await resolveFeatureId(ctx.sql, tenant, feature), true, new Date(ctx.now)),
+      ),
+  }),
+  command({
+    name: "feature restore",
+    summary: "Restore an archived feature",
+    options: { ...TEAM_OPTION, ...FEATURE, ...ENVIRONMENT_OPTION },
+    parse: (a) => ({ tenant: tenant(a), feature: a.feature! }),
+    run: async (ctx, { tenant, feature }) =>
+      presentDashboardFeature(
+        await setFeatureArchived(ctx.sql, tenant, OPERATOR, await resolveFeatureId(ctx.sql, tenant, feature), false, new Date(ctx.now)),
+      ),
+  }),
+  command({
+    name: "feature delete",
+    summary: "Delete a feature no plan uses (archived instead when it has usage history)",
+    options: { ...TEAM_OPTION, ...FEATURE, ...ENVIRONMENT_OPTION },
+    parse: (a) => ({ tenant: tenant(a), feature: a.feature! }),
+    run: async (ctx, { tenant, feature }) =>
+      removeFeature(ctx.sql, tenant, OPERATOR, await resolveFeatureId(ctx.sql, tenant, feature), new Date(ctx.now)),
+  }),
+  command({
+    name: "feature get",
+    summary: "A feature by id or key",
+    options: { ...TEAM_OPTION, ...FEATURE, ...ENVIRONMENT_OPTION },
+    parse: (a) => ({ tenant: tenant(a), feature: a.feature! }),
+    run: async ({ sql }, { tenant, feature }) => presentDashboardFeature(await getFeature(sql, tenant, feature)),
+  }),
+  command({
+    name: "entitlement remove",
+    summary: "Take a feature off a plan",
+    options: { ...TEAM_OPTION, ...PLAN, ...FEATURE, ...ENVIRONMENT_OPTION },
+    parse: (a) => ({ tenant: tenant(a), plan: a.plan!, feature: a.feature! }),
+    run: async ({ sql }, { tenant, plan, feature }) =>
+      presentPlanEntitlement(await removeEntitlement(sql, tenant, { planId: plan, featureId: await resolveFeatureId(sql, tenant, feature) })),
+  }),
+];

@@ -1,0 +1,157 @@
+/**
+ * Coupons: create, read, update, archive. Like Stripe's, a coupon's terms (discount, currency, duration,
+ * plans) are fixed once it has been redeemed: a customer who redeemed "25% for 3 months" keeps exactly
+ * that. Its name and expiry may always change, and its maximum redemptions may only go up (or be lifted).
+ * Before the first redemption the terms may change too. Coupons are archived, never deleted: redemptions
+ * and invoices refer to them.
+ */
+import { apiError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { queries, run, runOne, type Db } from "../../db/queries";
+import type { Tenant } from "../../lib/tenant";
+import type { Actor } from "../audit/repo";
+import { COUPON_CODE, type CouponCreate, type CouponPatch, type CouponRow } from "./coupon-model";
+import { checkExpiry, checkTerms, termsInputOf, type CouponTerms } from "./coupon-rules";
+import { plansByIds } from "./repo";
+import { Problems } from "./problems";
+import { catalogWrite, type CatalogDeps } from "./write";
+
+const Q = queries(["coupon_insert", "coupon_find_by_id", "coupon_lock_by_id", "coupon_list_page", "coupon_update"]);
+
+/** 400 naming the plan ids that are not plans of the tenant (share-locked until the write commits). */
+async function checkPlanIds(tx: Db, tenant: Tenant, planIds: string[], p: Problems): Promise<void> {
+  const known = new Set((await plansByIds(tx, tenant, planIds)).map((r) => r.id));
+  const unknown = planIds.filter((id) => !known.has(id));
+  if (unknown.length) p.add("planIds", `No plan ${unknown.join(", ")}`);
+  p.check();
+}
+
+const auditTerms = (t: CouponTerms, planIds: string[]) => ({
+  percentOffBp: t.percentOffBp,
+  amountOff: t.amountOff?.toString() ?? null,
+  currency: t.currency,
+  duration: t.duration,
+  durationPeriods: t.durationPeriods,
+  planIds,
+});
+
+export async function createCoupon(deps: CatalogDeps, tenant: Tenant, actor: Actor, input: CouponCreate, p = new Problems()) {
+  const now = deps.now();
+  if (typeof input.code !== "string" || !COUPON_CODE.test(input.code)) p.add("code", "Expected 1 to 64 of A-Z a-z 0-9 _ -");
+  if (input.name !== undefined) p.text("name", input.name);
+  const terms = checkTerms(p, deps.chains, tenant.environment, input);
+  if (input.maxRedemptions !== undefined) p.integer("maxRedemptions", input.maxRedemptions, 1, 2147483647);
+  const expiresAt = checkExpiry(p, input.expiresAt, now);
+  const planIds = [...new Set(input.planIds ?? [])];
+  p.check();
+  const id = newId("coupon");
+  return catalogWrite(deps.sql, tenant, actor, "coupon.create", "coupon", async (tx) => {
+    await checkPlanIds(tx, tenant, planIds, p);
+    const t = terms!;
+    const row = await runOne<CouponRow>(tx, Q.coupon_insert, [
+      id,
+      tenant.teamId,
+      tenant.environment,
+      input.code,
+      input.name ?? input.code,
+      t.percentOffBp,
+      t.amountOff,
+      t.currency,
+      t.duration,
+      t.durationPeriods,
+      input.maxRedemptions ?? null,
+      expiresAt,
+      planIds,
+      now,
+    ]);
+    if (!row) throw apiError("conflict", `Coupon code ${input.code} is already taken (codes are compared in any case)`);
+    return { result: row, resourceId: id, details: { code: input.code, ...auditTerms(t, planIds), maxRedemptions: input.maxRedemptions ?? null } };
+  });
+}
+
+export async function getCoupon(db: Db, tenant: Tenant, id: string): Promise<CouponRow> {
+  const row = await runOne<CouponRow>(db, Q.coupon_find_by_id, [tenant.teamId, tenant.environment, id]);
+  if (!row) throw apiError("not_found", `No coupon ${id}`);
+  return row;
+}
+
+export const listCouponPage = (db: Db, tenant: Tenant, beforeSeq: bigint | null, fetch: number, includeArchived: boolean) =>
+  run<CouponRow>(db, Q.coupon_list_page, [tenant.teamId, tenant.environment, beforeSeq, fetch, includeArchived]);
+
+const TERM_FIELDS = ["percentOff", "amountOff", "currency", "duration", "durationPeriods", "planIds"] as const;
+
+/** A partial update (see the header for what may change when); `archive` is archiveCoupon. */
+export async function updateCoupon(deps: CatalogDeps, tenant: Tenant, actor: Actor, id: string, patch: CouponPatch, p = new Problems()) {
+  const now = deps.now();
+  if (patch.name !== undefined) p.text("name", patch.name);
+  const expiresAt = patch.expiresAt === undefined ? undefined : checkExpiry(p, patch.expiresAt, now);
+  if (patch.maxRedemptions !== undefined && patch.maxRedemptions !== null) p.integer("maxRedemptions", patch.maxRedemptions, 1, 2147483647);
+  p.check();
+  return catalogWrite(deps.sql, tenant, actor, "coupon.update", "coupon", async (tx) => {
+    const current = await runOne<CouponRow>(tx, Q.coupon_lock_by_id, [tenant.teamId, tenant.environment, id]);
+    if (!current) throw apiError("not_found", `No coupon ${id}`);
+    // A term sent with its current value is no change (a dashboard form sends every field back).
+    const stored: Record<string, unknown> = { ...termsInputOf(current), planIds: current.plan_ids };
+    const same = (f: (typeof TERM_FIELDS)[number]) =>
+      f === "planIds" ? JSON.stringify([...new Set(patch.planIds)].sort()) === JSON.stringify([...current.plan_ids].sort()) : patch[f] === stored[f];
+    const changesTerms = TERM_FIELDS.filter((f) => patch[f] !== undefined && !same(f));
+    if (changesTerms.length && current.redemptions > 0)
+      throw apiError(
+        "conflict",
+        `Coupon ${current.code} has been redeemed ${current.redemptions} times; its ${changesTerms.join(", ")} can no longer change (create a new coupon)`,
+      );
+    const merged = { ...termsInputOf(current), ...Object.fromEntries(TERM_FIELDS.map((f) => [f, patch[f]]).filter(([, v]) => v !== undefined)) };
+    const terms = checkTerms(p, deps.chains, tenant.environment, merged);
+    const max = patch.maxRedemptions === undefined ? current.max_redemptions : patch.maxRedemptions;
+    if (max !== null && current.max_redemptions !== null && max < current.max_redemptions && current.redemptions > 0)
+      p.add("maxRedemptions", `Expected at least ${current.max_redemptions}: a redeemed coupon's maximum can only go up`);
+    if (max !== null && max < current.redemptions) p.add("maxRedemptions", `Expected at least ${current.redemptions}, the redemptions so far`);
+    p.check();
+    const planIds = patch.planIds === undefined ? current.plan_ids : [...new Set(patch.planIds)];
+    if (patch.planIds !== undefined) await checkPlanIds(tx, tenant, planIds, p);
+    const t = terms!;
+    const row = (await runOne<CouponRow>(tx, Q.coupon_update, [
+      tenant.teamId,
+      tenant.environment,
+      id,
+      patch.name ?? current.name,
+      t.percentOffBp,
+      t.amountOff,
+      t.currency,
+      t.duration,
+      t.durationPeriods,
+      max,
+      expiresAt === undefined ? current.expires_at : expiresAt,
+      planIds,
+      current.archived_at,
+      now,
+    ]))!;
+    return { result: row, resourceId: id, details: { patch: { ...patch }, maxRedemptions: max, ...auditTerms(t, planIds) } };
+  });
+}
+
+/** Archives a coupon: it can no longer be redeemed; redemptions so far stand. Archiving twice is a no-op. */
+export function archiveCoupon(deps: CatalogDeps, tenant: Tenant, actor: Actor, id: string) {
+  const now = deps.now();
+  return catalogWrite(deps.sql, tenant, actor, "coupon.archive", "coupon", async (tx) => {
+    const c = await runOne<CouponRow>(tx, Q.coupon_lock_by_id, [tenant.teamId, tenant.environment, id]);
+    if (!c) throw apiError("not_found", `No coupon ${id}`);
+    const row = (await runOne<CouponRow>(tx, Q.coupon_update, [
+      tenant.teamId,
+      tenant.environment,
+      id,
+      c.name,
+      c.percent_off_bp,
+      c.amount_off,
+      c.currency,
+      c.duration,
+      c.duration_periods,
+      c.max_redemptions,
+      c.expires_at,
+      c.plan_ids,
+      c.archived_at ?? now,
+      now,
+    ]))!;
+    return { result: row, resourceId: id, details: { code: c.code } };
+  });
+}

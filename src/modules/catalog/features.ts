@@ -1,0 +1,28 @@
+/** Feature reads for the dashboard: by id or featureKey, and a page of them (archived ones on request). */
+import { apiError } from "../../lib/errors";
+import { queries, run, runOne, type Db } from "../../db/queries";
+import type { Tenant } from "../../lib/tenant";
+import type { FeatureRow } from "./model";
+import { findFeatureWithPlans } from "./repo";
+
+const Q = queries(["feature_find_id_by_ref", "feature_list_page"]);
+
+/** The id of the feature named by its cflag_ id or its featureKey; 404 when neither names one of the tenant's. */
+export async function resolveFeatureId(db: Db, tenant: Tenant, ref: string): Promise<string> {
+  const row = await runOne<{ id: string }>(db, Q.feature_find_id_by_ref, [tenant.teamId, tenant.environment, ref]);
+  if (!row) throw apiError("not_found", `No feature ${ref}`);
+  return row.id;
+}
+
+export async function getFeature(db: Db, tenant: Tenant, ref: string): Promise<FeatureRow> {
+  const feature = await findFeatureWithPlans(db, tenant, await resolveFeatureId(db, tenant, ref));
+  if (!feature) throw apiError("not_found", `No feature ${ref}`);
+  return feature;
+}
+
+export const listFeaturePage = (db: Db, tenant: Tenant, beforeSeq: bigint | null, fetch: number, includeArchived: boolean) =>
+  run<FeatureRow & { seq: bigint }>(db, Q.feature_list_page, [tenant.teamId, tenant.environment, beforeSeq, fetch, includeArchived]);
+
+/** A cflag_ id as given (the service answers 404 for an unknown one, after its other checks); a featureKey resolved to its id. */
+export const featureIdOf = async (db: Db, tenant: Tenant, ref: string): Promise<string> =>
+  ref.startsWith("cflag_") ? ref : resolveFeatureId(db, tenant, ref);

@@ -1,0 +1,47 @@
+/**
+ * One catalog write: the change, its audit record (with the actor: a route's `actorOf(principal,
+ * requestId)`, the CLI's OPERATOR) and the tenant's catalog change notice, in one transaction, so /check
+ * on every instance drops its snapshot at commit and a rolled-back change leaves no trace.
+ */
+import type { Sql } from "../../db/client";
+import type { Db } from "../../db/queries";
+import type { ChainRegistry } from "../../chains/registry";
+import type { Tenant } from "../../lib/tenant";
+import { recordAudit, type Actor } from "../audit/repo";
+import { publishCatalogChanged } from "../changes/publish";
+
+/** What the catalog services need: the database, the chain registry (currencies, networks) and the time. */
+export interface CatalogDeps {
+  sql: Sql;
+  chains: ChainRegistry;
+  now(): Date;
+}
+
+export interface Audited<T> {
+  result: T;
+  resourceId: string;
+  details?: Record<string, unknown>;
+}
+
+export function catalogWrite<T>(
+  sql: Sql,
+  tenant: Tenant,
+  actor: Actor,
+  action: string,
+  resourceType: string,
+  work: (tx: Db) => Promise<Audited<T>>,
+): Promise<T> {
+  return sql.begin(async (tx) => {
+    const done = await work(tx);
+    await recordAudit(tx, { ...tenant, actor, action, resourceType, resourceId: done.resourceId, details: done.details });
+    await publishCatalogChanged(tx, tenant);
+    return done.result;
+  }) as Promise<T>;
+}
+
+/** A unique violation on the given table (PostgreSQL 23505), to answer 409 with a message of our own. */
+export const isUniqueViolation = (error: unknown, table: string): boolean =>
+  typeof error === "object" &&
+  error !== null &&
+  (error as { code?: string }).code === "23505" &&
+  (error as { table_name?: string }).table_name === table;
