@@ -22,6 +22,7 @@ import { entitlementRoutes } from "./modules/entitlements";
 import { eventRoutes } from "./modules/events";
 import { featureRoutes } from "./modules/catalog";
 import { paymentRoutes } from "./modules/payments";
+import { webhookRoutes } from "./modules/webhooks";
 
 export const API_PREFIX = "/api/v1";
 
@@ -54,7 +55,8 @@ export function createApp(deps: AppDeps) {
         .use(auditRoutes(deps))
         .use(entitlementRoutes(deps))
         .use(eventRoutes(deps))
-        .use(paymentRoutes(deps)),
+        .use(paymentRoutes(deps))
+        .use(webhookRoutes(deps)),
     );
   routes = app.routes as never;
   return app;

@@ -34,6 +34,10 @@ const EnvSchema = T.Object({
   CHECKOUT_SWEEP_INTERVAL_MS: T.Optional(T.Integer({ minimum: 0, maximum: 3_600_000 })),
   // 0 turns the pruning of stored refusals off.
   REFUSAL_PRUNE_INTERVAL_MS: T.Optional(T.Integer({ minimum: 0, maximum: 86_400_000 })),
+  // Webhook endpoints: plain http URLs, and private or loopback addresses (tests and local receivers only).
+  WEBHOOK_ALLOW_HTTP: T.Optional(T.Boolean()),
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: T.Optional(T.Boolean()),
+  WEBHOOK_TIMEOUT_MS: T.Optional(T.Integer({ minimum: 100, maximum: 60_000 })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -66,6 +70,12 @@ export interface Config {
   checkoutSweepIntervalMs: number;
   /** how often stored refusals past their retention are deleted (src/modules/events/retention.ts); 0: never */
   refusalPruneIntervalMs: number;
+  /** endpoints may use http:// URLs (default: https only) */
+  webhookAllowHttp: boolean;
+  /** deliveries may go to private, loopback, link-local and reserved addresses (default: refused) */
+  webhookAllowPrivateAddresses: boolean;
+  /** how long one webhook attempt may take, response included */
+  webhookTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -117,6 +127,9 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     chainJobTimeoutMs: env.CHAIN_JOB_TIMEOUT_MS ?? 20_000,
     checkoutSweepIntervalMs: env.CHECKOUT_SWEEP_INTERVAL_MS ?? 5_000,
     refusalPruneIntervalMs: env.REFUSAL_PRUNE_INTERVAL_MS ?? 3_600_000,
+    webhookAllowHttp: env.WEBHOOK_ALLOW_HTTP ?? false,
+    webhookAllowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES ?? false,
+    webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 15_000,
   };
 }
 

@@ -48,6 +48,21 @@ export const ACCESS = {
   "POST /checkout-sessions/{id}/payments": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "payments.write", role: "billing:write" },
   "GET /checkout-sessions": { kinds: ["legacy", "dashboard"], role: "billing:read" },
   "GET /checkout-sessions/{id}": { kinds: ["legacy", "dashboard"], role: "billing:read" },
+  // Webhooks belong to the dashboard (spec: not part of the developer API); revealing a secret needs write.
+  "GET /dashboard/webhooks/event-types": { kinds: ["dashboard"], role: "webhooks:read" },
+  "POST /dashboard/webhooks/endpoints": { kinds: ["dashboard"], role: "webhooks:write" },
+  "GET /dashboard/webhooks/endpoints": { kinds: ["dashboard"], role: "webhooks:read" },
+  "GET /dashboard/webhooks/endpoints/{id}": { kinds: ["dashboard"], role: "webhooks:read" },
+  "PATCH /dashboard/webhooks/endpoints/{id}": { kinds: ["dashboard"], role: "webhooks:write" },
+  "DELETE /dashboard/webhooks/endpoints/{id}": { kinds: ["dashboard"], role: "webhooks:write" },
+  "POST /dashboard/webhooks/endpoints/{id}/rotate-secret": { kinds: ["dashboard"], role: "webhooks:write" },
+  "GET /dashboard/webhooks/endpoints/{id}/secret": { kinds: ["dashboard"], role: "webhooks:write" },
+  "POST /dashboard/webhooks/endpoints/{id}/test": { kinds: ["dashboard"], role: "webhooks:write" },
+  "POST /dashboard/webhooks/endpoints/{id}/replay": { kinds: ["dashboard"], role: "webhooks:write" },
+  "GET /dashboard/webhooks/endpoints/{id}/deliveries": { kinds: ["dashboard"], role: "webhooks:read" },
+  "GET /dashboard/webhooks/deliveries/{id}": { kinds: ["dashboard"], role: "webhooks:read" },
+  "POST /dashboard/webhooks/deliveries/{id}/replay": { kinds: ["dashboard"], role: "webhooks:write" },
+  "GET /dashboard/webhooks/notifications": { kinds: ["dashboard"], role: "webhooks:read" },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type RouteKey = keyof typeof ACCESS;

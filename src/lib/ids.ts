@@ -29,7 +29,11 @@ export type IdPrefix =
   | "tok"
   | "plink"
   | "cs"
-  | "pay";
+  | "pay"
+  | "wh"
+  | "msg"
+  | "dlv"
+  | "ntf";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;
