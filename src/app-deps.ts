@@ -13,9 +13,6 @@ import { EntitlementRuntime } from "./modules/entitlements/runtime";
 import { createRateLimiter, type RateLimiter } from "./ratelimit";
 import { ChainPool } from "./chains/pool";
 import type { SettlementDeps } from "./modules/payments/settle";
-import { startSweeper } from "./modules/payments/sweeper";
-import { startKeyPruner } from "./modules/idempotency/pruner";
-import { startRefusalPruner } from "./modules/events/retention";
 
 export interface AppDeps {
   sql: Sql;
@@ -56,9 +53,6 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     pool,
     companyChanged: (tenant, companyId) => entitlements.companyChanged(tenant, companyId),
   };
-  const sweeper = config.checkoutSweepIntervalMs > 0 ? startSweeper(settlement, clock, logger, config.checkoutSweepIntervalMs) : null;
-  const keyPruner = startKeyPruner(sql, clock, logger);
-  const refusalPruner = config.refusalPruneIntervalMs > 0 ? startRefusalPruner(sql, clock, logger, config.refusalPruneIntervalMs) : null;
   return {
     sql,
     config,
@@ -69,18 +63,10 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     rateLimiter,
     embedTokens,
     settlement,
-    /** Stops the background loops, settles queued usage, flushes lastUsedAt, closes the limiter; the pool stays open for the caller. */
+    /** Settles queued usage, flushes lastUsedAt, closes the limiter; the pool stays open for the caller. */
     async stop() {
       // Every step runs even when an earlier one fails: queued usage and lastUsedAt must still be flushed.
-      const steps = [
-        () => sweeper?.stop(),
-        () => keyPruner.stop(),
-        () => refusalPruner?.stop(),
-        () => pool.close(),
-        () => entitlements.stop(),
-        () => credentials.stop(),
-        () => rateLimiter?.close(),
-      ];
+      const steps = [() => pool.close(), () => entitlements.stop(), () => credentials.stop(), () => rateLimiter?.close()];
       const errors: unknown[] = [];
       for (const step of steps)
         await Promise.resolve()

@@ -32,8 +32,12 @@ const EnvSchema = T.Object({
   CHAIN_JOB_TIMEOUT_MS: T.Optional(T.Integer({ minimum: 100, maximum: 120_000 })),
   // 0 turns the settlement sweeper off (tests drive it by hand).
   CHECKOUT_SWEEP_INTERVAL_MS: T.Optional(T.Integer({ minimum: 0, maximum: 3_600_000 })),
-  // 0 turns the pruning of stored refusals off.
-  REFUSAL_PRUNE_INTERVAL_MS: T.Optional(T.Integer({ minimum: 0, maximum: 86_400_000 })),
+  // The job queue (src/jobs, src/tasks.ts): workers in this process, how many jobs at once, how long a stop
+  // waits for running jobs, and after how long without a heartbeat a worker is taken for dead.
+  JOBS_IN_PROCESS: T.Optional(T.Boolean()),
+  JOB_CONCURRENCY: T.Optional(T.Integer({ minimum: 1, maximum: 100 })),
+  JOB_SHUTDOWN_GRACE_MS: T.Optional(T.Integer({ minimum: 0, maximum: 600_000 })),
+  JOB_WORKER_STALE_MS: T.Optional(T.Integer({ minimum: 1000, maximum: 3_600_000 })),
   // Webhook endpoints: plain http URLs, and private or loopback addresses (tests and local receivers only).
   WEBHOOK_ALLOW_HTTP: T.Optional(T.Boolean()),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: T.Optional(T.Boolean()),
@@ -67,9 +71,15 @@ export interface Config {
   chains: ChainRegistry;
   chainWorkers: number;
   chainJobTimeoutMs: number;
+  /** the settlement sweep's cadence (a job that re-queues itself); 0: no sweep */
   checkoutSweepIntervalMs: number;
-  /** how often stored refusals past their retention are deleted (src/modules/events/retention.ts); 0: never */
-  refusalPruneIntervalMs: number;
+  /** run job workers (and schedules) in the service process; `npm run worker` runs them apart */
+  jobsInProcess: boolean;
+  jobConcurrency: number;
+  /** how long a stopping runner lets running jobs finish before failing them back to the queue */
+  jobShutdownGraceMs: number;
+  /** a worker without a heartbeat this long is dead: its locked jobs are unlocked for another runner */
+  jobWorkerStaleMs: number;
   /** endpoints may use http:// URLs (default: https only) */
   webhookAllowHttp: boolean;
   /** deliveries may go to private, loopback, link-local and reserved addresses (default: refused) */
@@ -126,7 +136,10 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     chainWorkers: env.CHAIN_WORKERS ?? 2,
     chainJobTimeoutMs: env.CHAIN_JOB_TIMEOUT_MS ?? 20_000,
     checkoutSweepIntervalMs: env.CHECKOUT_SWEEP_INTERVAL_MS ?? 5_000,
-    refusalPruneIntervalMs: env.REFUSAL_PRUNE_INTERVAL_MS ?? 3_600_000,
+    jobsInProcess: env.JOBS_IN_PROCESS ?? true,
+    jobConcurrency: env.JOB_CONCURRENCY ?? 5,
+    jobShutdownGraceMs: env.JOB_SHUTDOWN_GRACE_MS ?? 20_000,
+    jobWorkerStaleMs: env.JOB_WORKER_STALE_MS ?? 30_000,
     webhookAllowHttp: env.WEBHOOK_ALLOW_HTTP ?? false,
     webhookAllowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES ?? false,
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 15_000,

@@ -1,7 +1,7 @@
 /**
  * Process entry: configuration, database (embedded or DATABASE_URL), migrations, caches, meter and
- * rate limiter, HTTP server; and a graceful stop on SIGTERM/SIGINT: stop accepting, let in-flight
- * requests finish, settle queued usage, flush pending writes (lastUsedAt, logs), close the pool, stop
+ * rate limiter, job workers (JOBS_IN_PROCESS), HTTP server; and a graceful stop on SIGTERM/SIGINT: stop
+ * accepting, let in-flight requests finish, stop the job runner (in-flight jobs finish or go back), settle queued usage, flush pending writes (lastUsedAt, logs), close the pool, stop
  * the embedded database. The same stop runs when our parent (`npm start`) goes away without telling us.
  * README "Processes" says what each way of stopping leaves behind (nothing).
  */
@@ -9,7 +9,8 @@ import { ConfigError, loadConfig, type Config } from "./config";
 import { Logger } from "./lib/logger";
 import { systemClock } from "./lib/clock";
 import { connectDatabase, type Database } from "./db/connect";
-import { migrate } from "./db/migrate";
+import { migrateDatabase } from "./db/migrate";
+import { startJobs } from "./tasks";
 import { startAppDeps } from "./app-deps";
 import { API_PREFIX, createApp, serverFetch } from "./app";
 import { bunBodyBackstop } from "./http/body-limit";
@@ -18,20 +19,24 @@ import { watchParent } from "./lib/parent-watch";
 
 const STOP_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
 
-async function serve(sql: Database["sql"], config: Config, logger: Logger) {
-  const migrations = await migrate(sql);
+async function serve(db: Database, config: Config, logger: Logger) {
+  const migrations = await migrateDatabase(db.sql, db.url);
   logger.info("migrations", { applied: migrations.applied });
-  const deps = await startAppDeps(sql, config, systemClock, logger);
-  const app = createApp(deps);
+  const deps = await startAppDeps(db.sql, config, systemClock, logger);
+  let jobs: Awaited<ReturnType<typeof startJobs>> | null = null;
   try {
+    // Job workers and schedules in this process, unless `npm run worker` processes run them (README "Jobs").
+    if (config.jobsInProcess) jobs = await startJobs(deps, db.url);
+    const app = createApp(deps);
     const server = Bun.serve({
       port: config.port,
       hostname: config.host,
       maxRequestBodySize: bunBodyBackstop(config.bodyLimitBytes),
       fetch: serverFetch(deps, app),
     });
-    return { deps, server };
+    return { deps, server, jobs };
   } catch (error) {
+    await jobs?.stop().catch(() => {});
     await deps.stop().catch(() => {});
     throw error;
   }
@@ -42,7 +47,7 @@ async function main() {
   const logger = new Logger(config.logLevel);
   const db = await connectDatabase(config, logger);
   // A start that fails once the database runs (a migration, a taken PORT) must not leave the database behind.
-  const { deps, server } = await serve(db.sql, config, logger).catch(async (error) => {
+  const { deps, server, jobs } = await serve(db, config, logger).catch(async (error) => {
     await db.close().catch(() => {});
     throw error;
   });
@@ -60,6 +65,8 @@ async function main() {
     let code = failed ? 1 : 0;
     try {
       await server.stop(false); // stop accepting; wait for in-flight requests
+      // stop taking jobs; running ones finish within JOB_SHUTDOWN_GRACE_MS or go back to the queue
+      await jobs?.stop();
       await deps.stop(); // settle queued usage, final lastUsedAt flush
     } catch (error) {
       code = 1;

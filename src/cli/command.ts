@@ -17,6 +17,8 @@ export type Args = Record<string, string | undefined>;
 
 export interface Context {
   sql: Sql;
+  /** the database `sql` connects to (the job queue's migrations open their own connection) */
+  databaseUrl: string;
   now: number;
   /** Where this machine's API answers, for the copy-paste examples seed prints. */
   baseUrl: string;

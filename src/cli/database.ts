@@ -1,5 +1,5 @@
 /** `migrate` and `seed`. */
-import { migrate } from "../db/migrate";
+import { migrateDatabase } from "../db/migrate";
 import { command } from "./command";
 import { seed } from "./seed";
 
@@ -10,7 +10,7 @@ export const databaseCommands = [
     options: {},
     migrates: true,
     parse: () => undefined,
-    run: ({ sql }) => migrate(sql),
+    run: ({ sql, databaseUrl }) => migrateDatabase(sql, databaseUrl),
   }),
   command({
     name: "seed",

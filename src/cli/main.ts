@@ -7,7 +7,7 @@ import { loadConfig } from "../config";
 import { Logger } from "../lib/logger";
 import { systemClock } from "../lib/clock";
 import { connectDatabase } from "../db/connect";
-import { migrate } from "../db/migrate";
+import { migrateDatabase } from "../db/migrate";
 import { UsageError, type Args, type Command } from "./command";
 import { catalogCommands } from "./catalog";
 import { companyCommands } from "./companies";
@@ -76,8 +76,11 @@ async function execute(argv: string[], io: Io): Promise<number> {
   // An interrupted command still stops the database it started (it runs in a session of its own, out of Ctrl-C's reach).
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void db.close().finally(() => process.exit(130)));
   try {
-    if (!command.migrates) await migrate(db.sql);
-    const result = await command.run({ sql: db.sql, now: systemClock.now(), baseUrl: `http://localhost:${config.port}/api/v1` }, input);
+    if (!command.migrates) await migrateDatabase(db.sql, db.url);
+    const result = await command.run(
+      { sql: db.sql, databaseUrl: db.url, now: systemClock.now(), baseUrl: `http://localhost:${config.port}/api/v1` },
+      input,
+    );
     io.out(toJson(envelope(result), 2) + "\n");
     return EXIT.ok;
   } finally {

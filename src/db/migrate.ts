@@ -15,6 +15,7 @@
 import { Glob } from "bun";
 import type { Sql, TransactionSql } from "./client";
 import { sha256Hex } from "../lib/hash";
+import { migrateJobQueue } from "./job-schema";
 
 const MIGRATION_DIR = new URL("../../sql/migrations/", import.meta.url).pathname;
 const FUNCTION_DIR = new URL("../../sql/functions/", import.meta.url).pathname;
@@ -118,4 +119,15 @@ export async function migrate(sql: Sql, migrationDir = MIGRATION_DIR, functionDi
     const { applied, alreadyApplied } = await applyMigrations(tx, migrations);
     return { applied, alreadyApplied, functions: await applyFunctions(tx, functions) };
   }) as Promise<MigrationResult>;
+}
+
+/**
+ * Everything a database needs before the service or a worker uses it: our migrations and functions, then
+ * the job queue's schema (src/db/job-schema.ts). `url` is the database `sql` connects to (graphile-worker
+ * opens its own connection).
+ */
+export async function migrateDatabase(sql: Sql, url: string): Promise<MigrationResult> {
+  const result = await migrate(sql);
+  await migrateJobQueue(url);
+  return result;
 }

@@ -13,6 +13,7 @@ const files = [...new Glob("*.sql").scanSync("sql/queries")].sort();
 // Settlement: the sweeper's work list spans every tenant (each row carries its own), and the replay guard
 // looks a transaction up across every team, since one transaction proves one payment anywhere.
 // The idempotency-key and refused-event prunes delete old rows of every tenant by age (each row carries its own tenant).
+// The job queue is shared machinery: a job's payload names its tenant; heartbeats and recovery have none.
 const CROSS_TENANT = new Set([
   "checkout_session_list_due.sql",
   "idempotency_key_prune_expired.sql",
@@ -25,6 +26,10 @@ const CROSS_TENANT = new Set([
   "team_insert.sql",
   "team_find_by_id.sql",
   "event_delete_refused_before.sql",
+  "job_enqueue.sql",
+  "job_unlock_stale_workers.sql",
+  "job_worker_heartbeat_delete.sql",
+  "job_worker_heartbeat_upsert.sql",
 ]);
 
 // Repository modules load their statements with `queries([...names])` and run them as `Q.<name>`.

@@ -7,7 +7,7 @@
 import { afterAll } from "bun:test";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../src/db/embedded";
 import { createSql } from "../../src/db/client";
-import { migrate } from "../../src/db/migrate";
+import { migrateDatabase } from "../../src/db/migrate";
 
 export const TEMPLATE_DB = "billing_test_template";
 // TEST_PG_PORT lets two checkouts on one machine run their suites side by side.
@@ -27,7 +27,7 @@ async function prepare(): Promise<string> {
   for (const { datname } of stale) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
   await admin.unsafe(`create database ${TEMPLATE_DB}`);
   const template = createSql(withDatabase(serverUrl, TEMPLATE_DB), { max: 1 });
-  await migrate(template);
+  await migrateDatabase(template, withDatabase(serverUrl, TEMPLATE_DB));
   await template.end();
   await admin.end();
   return serverUrl;

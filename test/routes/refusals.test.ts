@@ -1,16 +1,18 @@
 /**
  * What a refusal (402/429 of POST /events and POST /usage/consume) keeps: without an idempotency key, a
  * count per day in usage_refusals and no event row; with one, its event row, to replay, for a retention
- * period after which the pruner started with the app deletes it. A refusal writes no company or user.
+ * period after which the scheduled prune (`events.prune_refusals`, run here through the queue) deletes it. A refusal writes no company or user.
  */
 import { describe, expect, test } from "bun:test";
 import { REFUSED_EVENT_RETENTION_MS } from "../../src/modules/events/retention";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
+import { drainJobs } from "../helpers/jobs";
+import { enqueueJob } from "../../src/jobs/enqueue";
 
-// The request limiter would answer part of 1,000 calls with its own 429; the pruner runs every 50 ms.
-const t = await createTestApp({ RATE_LIMIT_ENABLED: "false", REFUSAL_PRUNE_INTERVAL_MS: "50" });
+// The request limiter would answer part of 1,000 calls with its own 429.
+const t = await createTestApp({ RATE_LIMIT_ENABLED: "false" });
 const team = await createTeamFixture(t);
 const catalog = await createCatalogFixture(t, team.teamId);
 const sql = t.db.sql;
@@ -27,6 +29,11 @@ const refusalsOf = (featureId: string) =>
   );
 const eventsNamed = async (name: string) =>
   (await sql`select outcome from events where team_id = ${team.teamId} and name = ${name} order by seq`).map((r) => r.outcome);
+/** One run of the scheduled prune, through the queue, at the test clock's now. */
+const prune = async () => {
+  await enqueueJob(sql, "events.prune_refusals", {});
+  expect((await drainJobs(t)).completed.map((j) => j.task)).toEqual(["events.prune_refusals"]);
+};
 const today = () => new Date(t.clock.now()).toISOString().slice(0, 10);
 
 describe("refusals without an idempotency key", () => {
@@ -69,7 +76,7 @@ describe("refusals without an idempotency key", () => {
 });
 
 describe("refusals with an idempotency key", () => {
-  test("keep their event to replay, until the retention has passed: then the pruner deletes them and a retry is decided afresh", async () => {
+  test("keep their event to replay, until the retention has passed: then the prune deletes them and a retry is decided afresh", async () => {
     const companyId = await createCompanyOnPlan(t, api, team.teamId, "refused-keyed-co", catalog.planId);
     expect((await track({ id: "refused-keyed-co" }, "page_viewed")).status).toBe(200);
     const first = await track({ id: "refused-keyed-co" }, "beta", { idempotencyKey: "keyed-refusal-1" });
@@ -77,7 +84,7 @@ describe("refusals with an idempotency key", () => {
     expect(await eventsNamed("beta")).toEqual(["feature_not_enabled"]);
     // Within the retention, the stored refusal answers a retry.
     t.clock.advance(REFUSED_EVENT_RETENTION_MS - 60_000);
-    await Bun.sleep(200);
+    await prune();
     expect(await eventsNamed("beta")).toEqual(["feature_not_enabled"]);
     expect((await track({ id: "refused-keyed-co" }, "beta", { idempotencyKey: "keyed-refusal-1" })).body).toEqual(first.body);
     expect(await eventsNamed("beta")).toEqual(["feature_not_enabled"]);
@@ -85,7 +92,7 @@ describe("refusals with an idempotency key", () => {
     t.clock.advance(120_000);
     const recent = await track({ id: "refused-keyed-co" }, "beta", { idempotencyKey: "keyed-refusal-2" });
     expect(recent.status).toBe(429);
-    for (let waited = 0; (await eventsNamed("beta")).length > 1 && waited < 10_000; waited += 50) await Bun.sleep(50);
+    await prune();
     // The old refusal is gone; the one made after the clock moved, and accepted events, stay.
     expect(await rows(sql`select idempotency_key from events where team_id = ${team.teamId} and name = 'beta'`)).toEqual([
       { idempotency_key: "keyed-refusal-2" },

@@ -10,7 +10,8 @@ import { dirname, relative, resolve } from "node:path";
 
 const SRC = resolve(import.meta.dir, "../../src");
 // Entry points and their wiring: they may import anything; nothing imports them.
-const BOOT_FILES = new Set(["index", "app", "app-deps", "config", "cli", "api-reference"]);
+// tasks.ts wires the job queue to module handlers as app.ts wires routes; worker.ts is the worker process entry.
+const BOOT_FILES = new Set(["index", "app", "app-deps", "config", "cli", "api-reference", "tasks", "worker"]);
 
 /** The unit the rules talk about: a domain (`modules/<name>`), a top-level folder, or `boot`. */
 function unitOf(file: string): string {

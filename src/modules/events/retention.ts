@@ -2,14 +2,11 @@
  * How long a refusal is kept. A refusal's event row is stored only when it carries an idempotency key
  * (meter_settle(): its retries must replay it); it is kept REFUSED_EVENT_RETENTION_MS, after which a retry
  * with that key is decided afresh. Refusals without a key are only counted (usage_refusals), never stored.
- * Until a job queue lands (a later issue), each instance prunes on a timer started and stopped with the
- * app (src/app-deps.ts); deletes are small batches that skip locked rows, so concurrent instances and the
- * meter never wait on a prune.
+ * The prune is a scheduled job (`events.prune_refusals`, hourly, once across instances: src/tasks.ts);
+ * deletes are small batches that skip locked rows, so the meter never waits on a prune.
  */
 import type { Sql } from "../../db/client";
-import type { Logger } from "../../lib/logger";
 import { deleteInBatches, queries } from "../../db/queries";
-import { startIntervalTask } from "../../lib/interval-task";
 
 const Q = queries(["event_delete_refused_before"]);
 
@@ -19,12 +16,3 @@ const BATCH = 1000;
 /** Deletes every stored refusal older than the retention, `batch` rows per statement. Returns how many. */
 export const pruneRefusedEvents = (sql: Sql, now: number, batch = BATCH): Promise<number> =>
   deleteInBatches(sql, Q.event_delete_refused_before, [new Date(now - REFUSED_EVENT_RETENTION_MS)], batch);
-
-/** Runs pruneRefusedEvents every `intervalMs` until stopped. */
-export function startRefusalPruner(sql: Sql, clock: { now(): number }, logger: Logger, intervalMs: number): { stop(): Promise<void> } {
-  return startIntervalTask(
-    intervalMs,
-    () => pruneRefusedEvents(sql, clock.now()),
-    (error) => logger.warn("pruning stored refusals failed; will retry", { error: error instanceof Error ? error.message : String(error) }),
-  );
-}

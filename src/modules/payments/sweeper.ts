@@ -1,5 +1,6 @@
 /**
- * The settlement sweeper, one per instance: every few seconds it expires open sessions whose time to
+ * The settlement sweeper, a queued job (`payments.sweep_checkouts`, src/tasks.ts) that re-queues itself every
+ * CHECKOUT_SWEEP_INTERVAL_MS, one pending across every instance: each sweep expires open sessions whose time to
  * live has passed and verifies again the sessions waiting on a transaction (not final yet, not seen
  * yet, endpoint down). A payment submitted in time is honoured when it becomes final after the session's
  * deadline; a session still unproven CONFIRMATION_GRACE_MS after its deadline expires.
@@ -9,7 +10,6 @@
  * checks the state it moves from, so a session swept twice all the same is never moved twice.
  */
 import type { Logger } from "../../lib/logger";
-import { startIntervalTask } from "../../lib/interval-task";
 import { refuse } from "../../chains/types";
 import type { Actor } from "../audit/repo";
 import { listDueSessions, lockCheckoutSession, setSessionStatus } from "./repo";
@@ -91,13 +91,4 @@ async function expire(
     });
     return true;
   });
-}
-
-/** Runs sweepOnce every `intervalMs` until stopped; a tick is skipped while the previous sweep still runs. */
-export function startSweeper(deps: SettlementDeps, clock: { now(): number }, logger: Logger, intervalMs: number): { stop(): Promise<void> } {
-  return startIntervalTask(
-    intervalMs,
-    () => sweepOnce(deps, new Date(clock.now()), logger),
-    (error) => logger.warn("settlement sweep failed", { error: error instanceof Error ? error.message : String(error) }),
-  );
 }

@@ -1,0 +1,30 @@
+/**
+ * Enqueues a job with one SQL statement on whatever `db` is: inside a postgres.js transaction (`sql.begin`)
+ * the job commits or rolls back with the state change it follows (a commit never loses its side effect, a
+ * rollback never sends one); on the pool it commits at once.
+ */
+import { queries, runOne, type Db } from "../db/queries";
+import type { TaskName, TaskPayloads } from "./names";
+
+const Q = queries(["job_enqueue"]);
+
+export interface EnqueueOptions {
+  /** not before this instant (default: now) */
+  runAt?: Date;
+  /** at most one pending job per key: a new one replaces the pending one (its payload and runAt) */
+  jobKey?: string;
+  /** attempts before the job is failed for good (default 25, with exponential backoff) */
+  maxAttempts?: number;
+}
+
+/** Adds a job for `task`; resolves to its id (a bigint as a decimal string). */
+export async function enqueueJob<N extends TaskName>(db: Db, task: N, payload: TaskPayloads[N], opts: EnqueueOptions = {}): Promise<string> {
+  const row = await runOne<{ id: string }>(db, Q.job_enqueue, [
+    task,
+    payload as Record<string, unknown>,
+    opts.runAt ?? null,
+    opts.maxAttempts ?? null,
+    opts.jobKey ?? null,
+  ]);
+  return row!.id;
+}

@@ -1,0 +1,24 @@
+/**
+ * Every task the job queue runs, with the payload it takes: the one list `enqueueJob` and the schedules
+ * name tasks from, and that the registry in src/tasks.ts must map, name for name, to a handler (its type
+ * says so). It lives here, apart from the handlers, so that a module can enqueue a job without importing
+ * the handlers, which import the modules (src/jobs imports no module).
+ * A payload is JSON: strings and numbers, never bigint or Date (send ids and ISO strings).
+ */
+/** What graphile-worker adds to the payload of a job a schedule made: the tick it was made for. */
+export interface CronPayload {
+  _cron?: { ts: string; backfilled?: boolean };
+}
+
+export interface TaskPayloads {
+  /** expires and re-verifies checkout sessions (src/modules/payments/sweeper.ts) */
+  "payments.sweep_checkouts": CronPayload;
+  /** deletes expired idempotency keys (src/modules/idempotency/repo.ts) */
+  "idempotency.prune_keys": CronPayload;
+  /** deletes stored refusals past their retention (src/modules/events/retention.ts) */
+  "events.prune_refusals": CronPayload;
+  /** unlocks jobs held by workers whose process died (src/jobs/recovery.ts) */
+  "jobs.recover_stale": CronPayload;
+}
+
+export type TaskName = keyof TaskPayloads;

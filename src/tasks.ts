@@ -1,0 +1,86 @@
+/**
+ * The job queue's wiring: ONE registry of task handlers (every name of src/jobs/names.ts, each once: its
+ * type says so), ONE list of schedules, and `startJobs`, which runs them in a process (the service's when
+ * JOBS_IN_PROCESS, or `npm run worker`'s). To add a task: its name and payload in src/jobs/names.ts, its
+ * handler here (the work itself belongs to its module); to run it on a schedule, a line in SCHEDULES.
+ * Handlers may run more than once for one job (a retry after a failure, a job unlocked after its process
+ * died): each is idempotent.
+ */
+import type { AppDeps } from "./app-deps";
+import type { TaskName, TaskPayloads } from "./jobs/names";
+import type { Schedule } from "./jobs/schedules";
+import { scheduleJobKey } from "./jobs/schedules";
+import { enqueueJob } from "./jobs/enqueue";
+import { unlockStaleWorkers } from "./jobs/recovery";
+import { startJobRunner, type JobInfo, type JobRunner } from "./jobs/runner";
+import { sweepOnce } from "./modules/payments/sweeper";
+import { pruneExpiredKeys } from "./modules/idempotency/repo";
+import { pruneRefusedEvents } from "./modules/events/retention";
+
+/** What a handler gets: the app's dependencies (the same ones the routes use) and the job it runs. */
+export type TaskContext = Pick<AppDeps, "sql" | "clock" | "logger" | "config" | "settlement"> & { job: JobInfo };
+
+export type TaskHandler<P> = (payload: P, ctx: TaskContext) => Promise<void>;
+
+export const TASKS: { [N in TaskName]: TaskHandler<TaskPayloads[N]> } = {
+  async "payments.sweep_checkouts"(_payload, { settlement, clock, logger, config, sql }) {
+    await sweepOnce(settlement, new Date(clock.now()), logger);
+    // Schedules tick each minute; the sweeper's cadence is CHECKOUT_SWEEP_INTERVAL_MS (5 s): each sweep
+    // queues the next one under the schedule's job key, so one sweep is pending across every instance.
+    const every = config.checkoutSweepIntervalMs;
+    if (every > 0 && every < 60_000) {
+      await enqueueJob(
+        sql,
+        "payments.sweep_checkouts",
+        {},
+        { runAt: new Date(Date.now() + every), jobKey: scheduleJobKey("payments.sweep_checkouts") },
+      );
+    }
+  },
+  async "idempotency.prune_keys"(_payload, { sql, clock }) {
+    await pruneExpiredKeys(sql, clock.now());
+  },
+  async "events.prune_refusals"(_payload, { sql, clock }) {
+    await pruneRefusedEvents(sql, clock.now());
+  },
+  async "jobs.recover_stale"(_payload, { sql, config, logger }) {
+    const workers = await unlockStaleWorkers(sql, config.jobWorkerStaleMs);
+    if (workers.length) logger.warn("jobs of dead workers unlocked", { workers });
+  },
+};
+
+/** Every schedule, in UTC. Each tick runs once across every runner on the database. */
+export function schedules(config: AppDeps["config"]): Schedule[] {
+  return [
+    // The sweep chain re-queues itself every CHECKOUT_SWEEP_INTERVAL_MS; this tick restarts it if it broke.
+    ...(config.checkoutSweepIntervalMs > 0 ? [{ task: "payments.sweep_checkouts", cron: "* * * * *" } as const] : []),
+    { task: "idempotency.prune_keys", cron: "*/10 * * * *" },
+    { task: "events.prune_refusals", cron: "17 * * * *" },
+    { task: "jobs.recover_stale", cron: "* * * * *" },
+  ];
+}
+
+/** Binds every handler to `deps`, as the runner calls them. */
+export function jobHandlers(deps: Omit<TaskContext, "job">) {
+  return Object.fromEntries(
+    Object.entries(TASKS).map(([name, handler]) => [
+      name,
+      (payload: unknown, job: JobInfo) => (handler as TaskHandler<unknown>)(payload, { ...deps, job }),
+    ]),
+  ) as Record<TaskName, (payload: unknown, job: JobInfo) => Promise<void>>;
+}
+
+/** Starts this process's runner over the registry and the schedules, on the database at `url`. */
+export function startJobs(deps: Omit<TaskContext, "job">, url: string, overrides: { schedules?: Schedule[] } = {}): Promise<JobRunner> {
+  const { config } = deps;
+  return startJobRunner({
+    connectionString: url,
+    sql: deps.sql,
+    handlers: jobHandlers(deps),
+    schedules: overrides.schedules ?? schedules(config),
+    logger: deps.logger,
+    concurrency: config.jobConcurrency,
+    graceMs: config.jobShutdownGraceMs,
+    staleMs: config.jobWorkerStaleMs,
+  });
+}
