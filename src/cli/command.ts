@@ -4,6 +4,7 @@
  * and returns the API's record shapes (the presenters in src/modules).
  */
 import type { Sql } from "../db/client";
+import type { Config } from "../config";
 
 export interface OptionSpec {
   /** Placeholder shown in help, e.g. "<id>" or "true|false". */
@@ -19,6 +20,8 @@ export interface Context {
   sql: Sql;
   /** the database `sql` connects to (the job queue's migrations open their own connection) */
   databaseUrl: string;
+  /** the process configuration (the secrets that seal webhook signing secrets, the webhook URL rules) */
+  config: Config;
   now: number;
   /** Where this machine's API answers, for the copy-paste examples seed prints. */
   baseUrl: string;

@@ -13,10 +13,11 @@ import { catalogCommands } from "./catalog";
 import { companyCommands } from "./companies";
 import { databaseCommands } from "./database";
 import { teamCommands } from "./teams";
+import { webhookCommands } from "./webhooks";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
-export const COMMANDS: Command[] = [...databaseCommands, ...teamCommands, ...catalogCommands, ...companyCommands];
+export const COMMANDS: Command[] = [...databaseCommands, ...teamCommands, ...catalogCommands, ...companyCommands, ...webhookCommands];
 
 interface Io {
   out(text: string): void;
@@ -78,7 +79,7 @@ async function execute(argv: string[], io: Io): Promise<number> {
   try {
     if (!command.migrates) await migrateDatabase(db.sql, db.url);
     const result = await command.run(
-      { sql: db.sql, databaseUrl: db.url, now: systemClock.now(), baseUrl: `http://localhost:${config.port}/api/v1` },
+      { sql: db.sql, databaseUrl: db.url, config, now: systemClock.now(), baseUrl: `http://localhost:${config.port}/api/v1` },
       input,
     );
     io.out(toJson(envelope(result), 2) + "\n");

@@ -27,13 +27,20 @@ export interface Emitted {
   deliveryIds: string[];
 }
 
-/** Payload `{type, timestamp, data}` as Standard Webhooks recommends; `data` is the resource as the API presents it. */
-export async function emitEvent(tx: Db, tenant: Tenant, type: EventType, data: unknown, options: EmitOptions = {}): Promise<Emitted> {
+/** `data`, or a function that makes it, called only when some endpoint will receive it (it may read in `tx`). */
+export type EventData = { readonly lazy: () => unknown } | Record<string, unknown>;
+
+/**
+ * Payload `{type, timestamp, data}` as Standard Webhooks recommends; `data` is the resource as the API
+ * presents it (its presenter), given as is or as `{lazy: () => data}` when making it costs a read.
+ */
+export async function emitEvent(tx: Db, tenant: Tenant, type: EventType, data: EventData, options: EmitOptions = {}): Promise<Emitted> {
   const endpointIds = await listTargets(tx, tenant, type, options.endpointId ?? null);
   if (endpointIds.length === 0) return { messageId: null, deliveryIds: [] };
   const at = options.at ?? new Date();
   const messageId = newId("msg");
-  const body = JSON.stringify({ type, timestamp: at.toISOString(), data });
+  const payload = typeof data.lazy === "function" ? await (data.lazy as () => unknown)() : data;
+  const body = JSON.stringify({ type, timestamp: at.toISOString(), data: payload });
   const deliveries = await insertMessage(
     tx,
     tenant,

@@ -41,6 +41,7 @@ import { DOCS } from "./docs";
 
 const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 const TAGS = ["Webhooks"];
+const DELIVERY_STATUSES = ["pending", "delivered", "failed", "skipped"] as const;
 
 type RouteDeps = AuthDeps & WebhookServiceDeps;
 
@@ -180,7 +181,15 @@ export function webhookRoutes(deps: RouteDeps) {
       {
         access: "GET /dashboard/webhooks/endpoints/{id}/deliveries",
         params: IdParams,
-        query: t.Object({ ...PageQuery, status: t.Optional(t.UnionEnum(["pending", "delivered", "failed", "skipped"])) }),
+        query: t.Object({
+          ...PageQuery,
+          status: t.Optional(
+            t.Union(
+              DELIVERY_STATUSES.map((s) => t.Literal(s)),
+              { description: "Only deliveries in this status" },
+            ),
+          ),
+        }),
         response: { 200: Page(WebhookDelivery), 404: ErrorBody },
         detail: { tags: TAGS, summary: "An endpoint's delivery log, newest first: status, attempts, last response code and latency, next attempt" },
       },
