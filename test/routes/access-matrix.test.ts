@@ -11,6 +11,9 @@ import { randomToken } from "../../src/lib/ids";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createTeamFixture, newKey, type TeamFixture } from "../helpers/fixtures";
 import { createCompanyOnPlan } from "../helpers/catalog";
+import { createEndpoint } from "../../src/modules/webhooks/service";
+import { sendTestEvent } from "../../src/modules/webhooks/deliveries";
+import { OPERATOR } from "../../src/modules/teams/service";
 
 // Created at module top level so the helpers' afterAll hooks belong to this file.
 // A test network whose endpoint is down: a submitted payment answers 202 (not verifiable yet) at once.
@@ -61,6 +64,15 @@ const freshFeaturePath = async () => {
   return `/features/${f.id}`;
 };
 
+// A webhook endpoint (never called: its jobs are not run here) with one delivery, and fresh ones for DELETE.
+const webhookDeps = { sql: t.db.sql, clock: t.clock, config: t.config };
+const devTenant = { teamId: team.teamId, environment: "development" as const };
+const freshWebhook = async () => (await createEndpoint(webhookDeps, devTenant, OPERATOR, { url: "https://example.com/hook" })).endpoint.id;
+const matrixWebhook = await freshWebhook();
+const matrixDelivery = (await sendTestEvent(webhookDeps, devTenant, OPERATOR, matrixWebhook)).deliveryId;
+const matrixMessage = (await t.db.sql`select message_id from webhook_deliveries where id = ${matrixDelivery}`)[0]!.message_id as string;
+const wh = "/dashboard/webhooks";
+
 const ROUTES: Record<string, RouteCase> = {
   "POST /api-keys/tokens": { method: "POST", path: "/api-keys/tokens", body: { company: { id: "matrix-co" } }, ok: 201 },
   "POST /access-tokens": { method: "POST", path: "/access-tokens", body: { company: { id: "matrix-co" }, user: { id: "matrix-user" } }, ok: 201 },
@@ -88,6 +100,30 @@ const ROUTES: Record<string, RouteCase> = {
   },
   "GET /checkout-sessions": { method: "GET", path: "/checkout-sessions", ok: 200 },
   "GET /checkout-sessions/{id}": { method: "GET", path: `/checkout-sessions/${matrixSession}`, ok: 200 },
+  "GET /dashboard/webhooks/event-types": { method: "GET", path: `${wh}/event-types`, ok: 200 },
+  "POST /dashboard/webhooks/endpoints": { method: "POST", path: `${wh}/endpoints`, body: { url: "https://example.com/new" }, ok: 201 },
+  "GET /dashboard/webhooks/endpoints": { method: "GET", path: `${wh}/endpoints`, ok: 200 },
+  "GET /dashboard/webhooks/endpoints/{id}": { method: "GET", path: `${wh}/endpoints/${matrixWebhook}`, ok: 200 },
+  "PATCH /dashboard/webhooks/endpoints/{id}": { method: "PATCH", path: `${wh}/endpoints/${matrixWebhook}`, body: { description: "matrix" }, ok: 200 },
+  "DELETE /dashboard/webhooks/endpoints/{id}": { method: "DELETE", path: async () => `${wh}/endpoints/${await freshWebhook()}`, ok: 200 },
+  "POST /dashboard/webhooks/endpoints/{id}/rotate-secret": {
+    method: "POST",
+    path: `${wh}/endpoints/${matrixWebhook}/rotate-secret`,
+    body: {},
+    ok: 200,
+  },
+  "GET /dashboard/webhooks/endpoints/{id}/secret": { method: "GET", path: `${wh}/endpoints/${matrixWebhook}/secret`, ok: 200 },
+  "POST /dashboard/webhooks/endpoints/{id}/test": { method: "POST", path: `${wh}/endpoints/${matrixWebhook}/test`, ok: 202 },
+  "POST /dashboard/webhooks/endpoints/{id}/replay": {
+    method: "POST",
+    path: `${wh}/endpoints/${matrixWebhook}/replay`,
+    body: { messageId: matrixMessage },
+    ok: 202,
+  },
+  "GET /dashboard/webhooks/endpoints/{id}/deliveries": { method: "GET", path: `${wh}/endpoints/${matrixWebhook}/deliveries`, ok: 200 },
+  "GET /dashboard/webhooks/deliveries/{id}": { method: "GET", path: `${wh}/deliveries/${matrixDelivery}`, ok: 200 },
+  "POST /dashboard/webhooks/deliveries/{id}/replay": { method: "POST", path: `${wh}/deliveries/${matrixDelivery}/replay`, ok: 202 },
+  "GET /dashboard/webhooks/notifications": { method: "GET", path: `${wh}/notifications`, ok: 200 },
 };
 
 // ✓ = allowed (the route's success status); 403 = authenticated but the wrong kind or missing permission.
@@ -342,6 +378,175 @@ const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
     restrictedNoTokens: 403,
     publishable: 403,
     legacy: Y,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  // Webhooks: dashboard sessions only, with a webhooks role (admin holds them all; catalog:read does not).
+  "GET /dashboard/webhooks/event-types": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "POST /dashboard/webhooks/endpoints": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /dashboard/webhooks/endpoints": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /dashboard/webhooks/endpoints/{id}": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "PATCH /dashboard/webhooks/endpoints/{id}": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "DELETE /dashboard/webhooks/endpoints/{id}": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "POST /dashboard/webhooks/endpoints/{id}/rotate-secret": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /dashboard/webhooks/endpoints/{id}/secret": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "POST /dashboard/webhooks/endpoints/{id}/test": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "POST /dashboard/webhooks/endpoints/{id}/replay": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /dashboard/webhooks/endpoints/{id}/deliveries": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /dashboard/webhooks/deliveries/{id}": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "POST /dashboard/webhooks/deliveries/{id}/replay": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /dashboard/webhooks/notifications": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
     embedToken: 403,
     sessionJwt: 403,
     dashboardAdmin: Y,

@@ -37,7 +37,10 @@ export function startReceiver(): Receiver {
     port: 0,
     async fetch(request) {
       const body = await request.text();
-      const headers = Object.fromEntries(request.headers.entries());
+      const headers: Record<string, string> = {};
+      request.headers.forEach((value, name) => {
+        headers[name] = value;
+      });
       const verifiedBy: number[] = [];
       receiver.secrets.forEach((secret, i) => {
         try {
