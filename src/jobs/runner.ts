@@ -9,7 +9,8 @@
  * listen to `job.signal`, aborted `graceMs` into the stop.
  */
 import { EventEmitter } from "node:events";
-import { run, type Runner, type TaskList, type WorkerEvents } from "graphile-worker";
+import pg from "pg";
+import { run, type Runner, type TaskList, type WorkerEvents, type WorkerPool } from "graphile-worker";
 import type { Sql } from "../db/client";
 import type { Logger } from "../lib/logger";
 import { randomToken } from "../lib/ids";
@@ -69,29 +70,51 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
     o.logger.warn("job heartbeat failed; will retry", { error: message(error) }),
   );
   const events: WorkerEvents = new EventEmitter();
-  events.on("pool:create", ({ workerPool }) => heartbeat.add(workerPool.id));
+  // runner.stop() can resolve before the pool's last job is completed in the database: stop() also waits
+  // for the pool itself to finish.
+  const pools: WorkerPool[] = [];
+  events.on("pool:create", ({ workerPool }) => {
+    heartbeat.add(workerPool.id);
+    pools.push(workerPool);
+  });
   events.on("worker:create", ({ worker }) => heartbeat.add(worker.workerId));
+  // Handlers running now: a stop past its grace period leaves them running, and ends the pool only after them.
+  const active = new Set<Promise<void>>();
   const taskList: TaskList = {};
   for (const [task, handler] of Object.entries(o.handlers)) {
-    taskList[task] = (payload, helpers) =>
-      handler(payload, {
+    taskList[task] = (payload, helpers) => {
+      const running = handler(payload, {
         id: helpers.job.id,
         task,
         attempt: helpers.job.attempts,
         maxAttempts: helpers.job.max_attempts,
         signal: helpers.abortSignal,
       });
+      const settled = running.then(
+        () => {},
+        () => {},
+      );
+      active.add(settled);
+      void settled.then(() => active.delete(settled));
+      return running;
+    };
   }
   // Jobs a dead process held come back before this runner starts taking jobs.
   const recovered = await unlockStaleWorkers(o.sql, o.staleMs);
   if (recovered.length) o.logger.warn("jobs of dead workers unlocked", { workers: recovered });
+  // Our own pg pool, not one graphile-worker opens: graphile completes a job without awaiting the query
+  // (fire and forget) and ends its own pool as soon as its workers return, so a job finished during a stop
+  // would stay locked. This one is ended by stop() once no query is in flight. One connection per job,
+  // plus LISTEN and cron.
+  const pgPool = new pg.Pool({ connectionString: o.connectionString, max: o.concurrency + 2 });
+  const connectionLost = (error: unknown) => o.logger.warn("job queue connection failed; replaced", { error: message(error) });
+  pgPool.on("error", connectionLost);
+  pgPool.on("connect", (client) => client.on("error", connectionLost));
   let runner: Runner;
   try {
     runner = await run({
-      connectionString: o.connectionString,
+      pgPool,
       concurrency: o.concurrency,
-      // pool: one connection per job, plus LISTEN and cron
-      maxPoolSize: o.concurrency + 2,
       noHandleSignals: true,
       pollInterval: o.pollIntervalMs ?? 2000,
       gracefulShutdownAbortTimeout: o.graceMs,
@@ -108,6 +131,7 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
     });
   } catch (error) {
     await heartbeat.stop().catch(() => {});
+    await pgPool.end().catch(() => {});
     throw error;
   }
   await heartbeat.beat();
@@ -122,16 +146,33 @@ export async function startJobRunner(o: JobRunnerOptions): Promise<JobRunner> {
         let timer: ReturnType<typeof setTimeout> | undefined;
         const graceOver = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), o.graceMs + 1000)));
         const stopped = runner.stop().then(() => "stopped" as const);
-        if ((await Promise.race([stopped, graceOver])) === "timeout") {
-          o.logger.warn("jobs still running after the grace period: returned to the queue");
-          await runner.kill("grace period over");
-        }
+        const outcome = await Promise.race([stopped, graceOver]);
         clearTimeout(timer);
-        await stopped.catch(() => {});
-        await done;
+        if (outcome === "timeout") {
+          // The handlers still running are left to the process's exit: their jobs are failed back to the queue.
+          o.logger.warn("jobs still running after the grace period: returned to the queue");
+          // (runner.kill() does nothing once a graceful stop has begun: the pool is asked directly.)
+          await Promise.all(pools.map((pool) => Promise.resolve(pool.forcefulShutdown("grace period over")).catch(() => {})));
+        } else {
+          await Promise.all(pools.map((pool) => pool.promise.catch(() => {})));
+          await done;
+        }
+        // The completions graphile sends without waiting: the pool ends once it has no client out. Past the
+        // grace period, only after the handlers left running return (their completions are no-ops then).
+        const endPool = () => endWhenIdle(pgPool);
+        if (outcome === "timeout") void Promise.all(active).then(endPool);
+        else await endPool();
         await heartbeat.stop();
       })();
       return stopping;
     },
   };
+}
+
+/** Ends a pg pool once no client is checked out or awaited (at most 5 s later). */
+export async function endWhenIdle(pool: pg.Pool): Promise<void> {
+  for (const deadline = Date.now() + 5_000; Date.now() < deadline; await Bun.sleep(10)) {
+    if (pool.totalCount === pool.idleCount && pool.waitingCount === 0) break;
+  }
+  await pool.end().catch(() => {});
 }

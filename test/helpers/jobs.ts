@@ -6,8 +6,9 @@
  */
 import { runOnce, type TaskList, type WorkerEvents } from "graphile-worker";
 import { EventEmitter } from "node:events";
+import pg from "pg";
 import type { Sql } from "../../src/db/client";
-import type { JobHandler } from "../../src/jobs/runner";
+import { endWhenIdle, type JobHandler } from "../../src/jobs/runner";
 import { graphileLogger } from "../../src/jobs/log";
 import { jobHandlers } from "../../src/tasks";
 import type { TestApp } from "./app";
@@ -38,7 +39,16 @@ export async function runJobsUntilIdle(url: string, handlers: Record<string, Job
         signal: helpers.abortSignal,
       });
   }
-  await runOnce({ connectionString: url, taskList, noHandleSignals: true, logger: graphileLogger(logger), events, maxPoolSize: 2 });
+  // Our own pool, ended once graphile's unawaited job completions are done (as src/jobs/runner.ts does):
+  // when this resolves, what ran is committed.
+  const pgPool = new pg.Pool({ connectionString: url, max: 2 });
+  pgPool.on("error", () => {});
+  pgPool.on("connect", (client) => client.on("error", () => {}));
+  try {
+    await runOnce({ pgPool, taskList, noHandleSignals: true, logger: graphileLogger(logger), events });
+  } finally {
+    await endWhenIdle(pgPool);
+  }
   return result;
 }
 
