@@ -9,7 +9,10 @@ import { listAuditPage, type AuditRow } from "./repo";
 const AuditRecord = t.Object(
   {
     id: t.String(),
-    actorKind: t.String({ description: "secret, restricted, publishable, legacy, embed, dashboard or operator" }),
+    actorKind: t.String({
+      description:
+        "secret, restricted, publishable, legacy, embed, dashboard, operator, or system (the service itself, e.g. the webhook worker disabling an endpoint)",
+    }),
     actorId: t.String({ description: "The credential id (key_…, dsess_…, tok_…) or the operator" }),
     action: t.String({ description: "e.g. company.update, access_token.create" }),
     resourceType: t.String(),
