@@ -23,6 +23,7 @@ import { eventRoutes } from "./modules/events";
 import { dashboardCatalogRoutes, featureRoutes } from "./modules/catalog";
 import { paymentRoutes } from "./modules/payments";
 import { dashboardRoutes } from "./modules/dashboard";
+import { webhookRoutes } from "./modules/webhooks";
 
 export const API_PREFIX = "/api/v1";
 
@@ -57,7 +58,8 @@ export function createApp(deps: AppDeps) {
         .use(entitlementRoutes(deps))
         .use(eventRoutes(deps))
         .use(paymentRoutes(deps))
-        .use(dashboardRoutes(deps)),
+        .use(dashboardRoutes(deps))
+        .use(webhookRoutes(deps)),
     );
   routes = app.routes as never;
   return app;

@@ -43,6 +43,10 @@ const EnvSchema = T.Object({
   JOB_CONCURRENCY: T.Optional(T.Integer({ minimum: 1, maximum: 100 })),
   JOB_SHUTDOWN_GRACE_MS: T.Optional(T.Integer({ minimum: 0, maximum: 600_000 })),
   JOB_WORKER_STALE_MS: T.Optional(T.Integer({ minimum: 1000, maximum: 3_600_000 })),
+  // Webhook endpoints: plain http URLs, and private or loopback addresses (tests and local receivers only).
+  WEBHOOK_ALLOW_HTTP: T.Optional(T.Boolean()),
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: T.Optional(T.Boolean()),
+  WEBHOOK_TIMEOUT_MS: T.Optional(T.Integer({ minimum: 100, maximum: 60_000 })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -87,6 +91,12 @@ export interface Config {
   jobShutdownGraceMs: number;
   /** a worker without a heartbeat this long is dead: its locked jobs are unlocked for another runner */
   jobWorkerStaleMs: number;
+  /** endpoints may use http:// URLs (default: https only) */
+  webhookAllowHttp: boolean;
+  /** deliveries may go to private, loopback, link-local and reserved addresses (default: refused) */
+  webhookAllowPrivateAddresses: boolean;
+  /** how long one webhook attempt may take, response included */
+  webhookTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -144,6 +154,9 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     jobConcurrency: env.JOB_CONCURRENCY ?? 5,
     jobShutdownGraceMs: env.JOB_SHUTDOWN_GRACE_MS ?? 20_000,
     jobWorkerStaleMs: env.JOB_WORKER_STALE_MS ?? 30_000,
+    webhookAllowHttp: env.WEBHOOK_ALLOW_HTTP ?? false,
+    webhookAllowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES ?? false,
+    webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 15_000,
   };
 }
 

@@ -16,6 +16,7 @@ import { startJobRunner, type JobInfo, type JobRunner } from "./jobs/runner";
 import { sweepOnce } from "./modules/payments/sweeper";
 import { pruneExpiredKeys } from "./modules/idempotency/repo";
 import { pruneRefusedEvents } from "./modules/events/retention";
+import { runAttempt } from "./modules/webhooks/attempt";
 
 /** What a handler gets: the app's dependencies (the same ones the routes use) and the job it runs. */
 export type TaskContext = Pick<AppDeps, "sql" | "clock" | "logger" | "config" | "settlement"> & { job: JobInfo };
@@ -46,6 +47,9 @@ export const TASKS: { [N in TaskName]: TaskHandler<TaskPayloads[N]> } = {
   async "jobs.recover_stale"(_payload, { sql, config, logger }) {
     const workers = await unlockStaleWorkers(sql, config.jobWorkerStaleMs);
     if (workers.length) logger.warn("jobs of dead workers unlocked", { workers });
+  },
+  async "webhook.attempt"(payload, { sql, clock, logger, config }) {
+    await runAttempt({ sql, clock, logger, config }, payload);
   },
 };
 

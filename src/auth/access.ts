@@ -81,6 +81,21 @@ export const ACCESS = {
   "GET /dashboard/api-keys": { kinds: ["dashboard"], role: "keys:read" },
   "POST /dashboard/api-keys": { kinds: ["dashboard"], role: "keys:write" },
   "DELETE /dashboard/api-keys/{id}": { kinds: ["dashboard"], role: "keys:write" },
+  // Webhooks belong to the dashboard (spec: not part of the developer API); revealing a secret needs write.
+  "GET /dashboard/webhooks/event-types": { kinds: ["dashboard"], role: "webhooks:read" },
+  "POST /dashboard/webhooks/endpoints": { kinds: ["dashboard"], role: "webhooks:write" },
+  "GET /dashboard/webhooks/endpoints": { kinds: ["dashboard"], role: "webhooks:read" },
+  "GET /dashboard/webhooks/endpoints/{id}": { kinds: ["dashboard"], role: "webhooks:read" },
+  "PATCH /dashboard/webhooks/endpoints/{id}": { kinds: ["dashboard"], role: "webhooks:write" },
+  "DELETE /dashboard/webhooks/endpoints/{id}": { kinds: ["dashboard"], role: "webhooks:write" },
+  "POST /dashboard/webhooks/endpoints/{id}/rotate-secret": { kinds: ["dashboard"], role: "webhooks:write" },
+  "GET /dashboard/webhooks/endpoints/{id}/secret": { kinds: ["dashboard"], role: "webhooks:write" },
+  "POST /dashboard/webhooks/endpoints/{id}/test": { kinds: ["dashboard"], role: "webhooks:write" },
+  "POST /dashboard/webhooks/endpoints/{id}/replay": { kinds: ["dashboard"], role: "webhooks:write" },
+  "GET /dashboard/webhooks/endpoints/{id}/deliveries": { kinds: ["dashboard"], role: "webhooks:read" },
+  "GET /dashboard/webhooks/deliveries/{id}": { kinds: ["dashboard"], role: "webhooks:read" },
+  "POST /dashboard/webhooks/deliveries/{id}/replay": { kinds: ["dashboard"], role: "webhooks:write" },
+  "GET /dashboard/webhooks/notifications": { kinds: ["dashboard"], role: "webhooks:read" },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type RouteKey = keyof typeof ACCESS;

@@ -94,7 +94,7 @@ export const catalogCommands = [
     },
     run: async (ctx, { tenant, plan }) =>
       presentPlanRecord(
-        await createPlanRecord({ sql: ctx.sql, chains: ctx.chains, now: () => new Date(ctx.now) }, tenant, OPERATOR, plan, new Problems("")),
+        await createPlanRecord({ sql: ctx.sql, chains: ctx.config.chains, now: () => new Date(ctx.now) }, tenant, OPERATOR, plan, new Problems("")),
       ),
   }),
   command({

@@ -4,7 +4,7 @@
  * and returns the API's record shapes (the presenters in src/modules).
  */
 import type { Sql } from "../db/client";
-import type { ChainRegistry } from "../chains/registry";
+import type { Config } from "../config";
 
 export interface OptionSpec {
   /** Placeholder shown in help, e.g. "<id>" or "true|false". */
@@ -20,9 +20,9 @@ export interface Context {
   sql: Sql;
   /** the database `sql` connects to (the job queue's migrations open their own connection) */
   databaseUrl: string;
+  /** the process configuration (the secrets that seal webhook signing secrets, the webhook URL rules) */
+  config: Config;
   now: number;
-  /** The chain registry: the currencies prices may be in, the networks of on-chain plan ids. */
-  chains: ChainRegistry;
   /** Where this machine's API answers, for the copy-paste examples seed prints. */
   baseUrl: string;
 }

@@ -16,6 +16,7 @@ import { companyCommands } from "./companies";
 import { databaseCommands } from "./database";
 import { teamCommands } from "./teams";
 import { memberCommands } from "./members";
+import { webhookCommands } from "./webhooks";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
@@ -27,6 +28,7 @@ export const COMMANDS: Command[] = [
   ...pricingCommands,
   ...companyCommands,
   ...auditCommands,
+  ...webhookCommands,
 ];
 
 interface Io {
@@ -92,7 +94,7 @@ async function execute(argv: string[], io: Io): Promise<number> {
   try {
     if (!command.migrates) await migrateDatabase(db.sql, db.url);
     const result = await command.run(
-      { sql: db.sql, databaseUrl: db.url, now: systemClock.now(), chains: config.chains, baseUrl: `http://localhost:${config.port}/api/v1` },
+      { sql: db.sql, databaseUrl: db.url, now: systemClock.now(), config, baseUrl: `http://localhost:${config.port}/api/v1` },
       input,
     );
     io.out(toJson(envelope(result), 2) + "\n");

@@ -17,7 +17,7 @@ import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, tenant, wholeNumber } fro
 import { command, type Context } from "./command";
 
 const ALL = 10_000; // the CLI lists without pages: every row, newest first
-const deps = (ctx: Context) => ({ sql: ctx.sql, chains: ctx.chains, now: () => new Date(ctx.now) });
+const deps = (ctx: Context) => ({ sql: ctx.sql, chains: ctx.config.chains, now: () => new Date(ctx.now) });
 const PLAN = { plan: { value: "<plan id>", help: "plan_…", required: true } };
 const FEATURE = { feature: { value: "<id or key>", help: "cflag_… or the featureKey", required: true } };
 const ARCHIVED = { "include-archived": { value: "true|false", help: "Default false" } };

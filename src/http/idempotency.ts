@@ -20,7 +20,7 @@ import { randomToken } from "../lib/ids";
 import { urlParts, urlPath } from "../lib/url-parts";
 import { claimKey, completeKey, findKey, releaseKey, type HeldKey, type KeySlot } from "../modules/idempotency/repo";
 import { isKeptStatus, keptHeaders, keyProblem, KEYED_METHODS, requestFingerprint } from "../modules/idempotency/rules";
-import { SECRET_RESPONSE_PATHS, seal, unseal } from "../modules/idempotency/sealed-body";
+import { carriesSecret, seal, unseal } from "../modules/idempotency/sealed-body";
 import { requestState } from "./request-context";
 import { recordUse, type AuthDeps } from "./auth";
 
@@ -106,7 +106,7 @@ async function replay(deps: IdempotencyDeps, held: HeldKey, request: Request): P
   const headers = new Headers(held.response_headers!);
   headers.set("x-request-id", requestState(request).requestId);
   headers.set("idempotent-replayed", "true");
-  const body = SECRET_RESPONSE_PATHS.has(urlPath(request.url)) ? await unsealed(deps, held.response_body!) : held.response_body;
+  const body = carriesSecret(urlPath(request.url)) ? await unsealed(deps, held.response_body!) : held.response_body;
   return new Response(body, { status: held.response_status!, headers });
 }
 
@@ -123,7 +123,7 @@ async function finish(deps: IdempotencyDeps, request: Request, attempt: Attempt,
   const kept = isKeptStatus(response.status);
   const body = kept ? new Uint8Array(await response.arrayBuffer()) : null;
   try {
-    const stored = body && SECRET_RESPONSE_PATHS.has(urlPath(request.url)) ? await seal(deps.config.tokenSigningSecret, body) : body;
+    const stored = body && carriesSecret(urlPath(request.url)) ? await seal(deps.config.tokenSigningSecret, body) : body;
     if (stored) await completeKey(deps.sql, slot, attempt.claim, response.status, keptHeaders(response.headers), stored);
     else await releaseKey(deps.sql, slot, attempt.claim);
   } catch (error) {

@@ -99,6 +99,20 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "GET /dashboard/api-keys": "dashboardListApiKeys",
   "POST /dashboard/api-keys": "dashboardCreateApiKey",
   "DELETE /dashboard/api-keys/{id}": "dashboardRevokeApiKey",
+  "GET /dashboard/webhooks/event-types": "listWebhookEventTypes",
+  "POST /dashboard/webhooks/endpoints": "createWebhookEndpoint",
+  "GET /dashboard/webhooks/endpoints": "listWebhookEndpoints",
+  "GET /dashboard/webhooks/endpoints/{id}": "getWebhookEndpoint",
+  "PATCH /dashboard/webhooks/endpoints/{id}": "updateWebhookEndpoint",
+  "DELETE /dashboard/webhooks/endpoints/{id}": "deleteWebhookEndpoint",
+  "POST /dashboard/webhooks/endpoints/{id}/rotate-secret": "rotateWebhookSecret",
+  "GET /dashboard/webhooks/endpoints/{id}/secret": "revealWebhookSecret",
+  "POST /dashboard/webhooks/endpoints/{id}/test": "sendWebhookTestEvent",
+  "POST /dashboard/webhooks/endpoints/{id}/replay": "replayWebhookMessage",
+  "GET /dashboard/webhooks/endpoints/{id}/deliveries": "listWebhookDeliveries",
+  "GET /dashboard/webhooks/deliveries/{id}": "getWebhookDelivery",
+  "POST /dashboard/webhooks/deliveries/{id}/replay": "replayWebhookDelivery",
+  "GET /dashboard/webhooks/notifications": "listWebhookNotifications",
 };
 
 const IDEMPOTENCY_KEY_PARAMETER = {

@@ -19,6 +19,8 @@ export interface TaskPayloads {
   "events.prune_refusals": CronPayload;
   /** unlocks jobs held by workers whose process died (src/jobs/recovery.ts) */
   "jobs.recover_stale": CronPayload;
+  /** attempt `attempt` of one webhook delivery (src/modules/webhooks/attempt.ts) */
+  "webhook.attempt": { teamId: string; environment: "development" | "production"; deliveryId: string; attempt: number };
 }
 
 export type TaskName = keyof TaskPayloads;

@@ -36,7 +36,11 @@ export type IdPrefix =
   | "inv"
   | "link"
   | "coupon"
-  | "cpred";
+  | "cpred"
+  | "wh"
+  | "msg"
+  | "dlv"
+  | "ntf";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;

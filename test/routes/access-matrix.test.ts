@@ -13,6 +13,8 @@ import { OPERATOR } from "../../src/modules/teams/service";
 import { randomToken } from "../../src/lib/ids";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createTeamFixture, dashboardCookie, newKey, type TeamFixture } from "../helpers/fixtures";
+import { createEndpoint } from "../../src/modules/webhooks/service";
+import { sendTestEvent } from "../../src/modules/webhooks/deliveries";
 import { createCompanyOnPlan } from "../helpers/catalog";
 
 // Created at module top level so the helpers' afterAll hooks belong to this file.
@@ -141,8 +143,44 @@ const DASHBOARD_ROUTES: Record<string, RouteCase> = {
   },
 };
 
+// A webhook endpoint (never called: its jobs are not run here) with one delivery, and fresh ones for DELETE.
+const webhookDeps = { sql: t.db.sql, clock: t.clock, config: t.config };
+const devTenant = { teamId: team.teamId, environment: "development" as const };
+const freshWebhook = async () => (await createEndpoint(webhookDeps, devTenant, OPERATOR, { url: "https://example.com/hook" })).endpoint.id;
+const matrixWebhook = await freshWebhook();
+const matrixDelivery = (await sendTestEvent(webhookDeps, devTenant, OPERATOR, matrixWebhook)).deliveryId;
+const matrixMessage = (await t.db.sql`select message_id from webhook_deliveries where id = ${matrixDelivery}`)[0]!.message_id as string;
+const wh = "/dashboard/webhooks";
+const WEBHOOK_ROUTES: Record<string, RouteCase> = {
+  "GET /dashboard/webhooks/event-types": { method: "GET", path: `${wh}/event-types`, ok: 200 },
+  "POST /dashboard/webhooks/endpoints": { method: "POST", path: `${wh}/endpoints`, body: { url: "https://example.com/new" }, ok: 201 },
+  "GET /dashboard/webhooks/endpoints": { method: "GET", path: `${wh}/endpoints`, ok: 200 },
+  "GET /dashboard/webhooks/endpoints/{id}": { method: "GET", path: `${wh}/endpoints/${matrixWebhook}`, ok: 200 },
+  "PATCH /dashboard/webhooks/endpoints/{id}": { method: "PATCH", path: `${wh}/endpoints/${matrixWebhook}`, body: { description: "matrix" }, ok: 200 },
+  "DELETE /dashboard/webhooks/endpoints/{id}": { method: "DELETE", path: async () => `${wh}/endpoints/${await freshWebhook()}`, ok: 200 },
+  "POST /dashboard/webhooks/endpoints/{id}/rotate-secret": {
+    method: "POST",
+    path: `${wh}/endpoints/${matrixWebhook}/rotate-secret`,
+    body: {},
+    ok: 200,
+  },
+  "GET /dashboard/webhooks/endpoints/{id}/secret": { method: "GET", path: `${wh}/endpoints/${matrixWebhook}/secret`, ok: 200 },
+  "POST /dashboard/webhooks/endpoints/{id}/test": { method: "POST", path: `${wh}/endpoints/${matrixWebhook}/test`, ok: 202 },
+  "POST /dashboard/webhooks/endpoints/{id}/replay": {
+    method: "POST",
+    path: `${wh}/endpoints/${matrixWebhook}/replay`,
+    body: { messageId: matrixMessage },
+    ok: 202,
+  },
+  "GET /dashboard/webhooks/endpoints/{id}/deliveries": { method: "GET", path: `${wh}/endpoints/${matrixWebhook}/deliveries`, ok: 200 },
+  "GET /dashboard/webhooks/deliveries/{id}": { method: "GET", path: `${wh}/deliveries/${matrixDelivery}`, ok: 200 },
+  "POST /dashboard/webhooks/deliveries/{id}/replay": { method: "POST", path: `${wh}/deliveries/${matrixDelivery}/replay`, ok: 202 },
+  "GET /dashboard/webhooks/notifications": { method: "GET", path: `${wh}/notifications`, ok: 200 },
+};
+
 const ROUTES: Record<string, RouteCase> = {
   ...DASHBOARD_ROUTES,
+  ...WEBHOOK_ROUTES,
   "POST /api-keys/tokens": { method: "POST", path: "/api-keys/tokens", body: { company: { id: "matrix-co" } }, ok: 201 },
   "POST /access-tokens": { method: "POST", path: "/access-tokens", body: { company: { id: "matrix-co" }, user: { id: "matrix-user" } }, ok: 201 },
   "GET /companies": { method: "GET", path: "/companies", ok: 200 },
@@ -204,8 +242,11 @@ const DASHBOARD_ONLY = {
 const dashboardRows = Object.fromEntries(
   Object.keys(DASHBOARD_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: route.startsWith("GET ") ? Y : 403 }]),
 );
+// Webhooks: a webhooks role for everything (admin holds them all; the catalog session holds none).
+const webhookRows = Object.fromEntries(Object.keys(WEBHOOK_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]));
 const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
   ...dashboardRows,
+  ...webhookRows,
   //                        secret  secretScoped  restricted  restrictedNoTokens  publishable  legacy  embedToken  sessionJwt  dashboardAdmin  dashboardCatalog
   "POST /api-keys/tokens": {
     secret: Y,

@@ -9,9 +9,13 @@ import { listAuditPage, type AuditRow } from "./repo";
 const AuditRecord = t.Object(
   {
     id: t.String(),
-    actorKind: t.String({ description: "secret, restricted, publishable, legacy, embed, dashboard or operator" }),
+    actorKind: t.String({
+      description:
+        "secret, restricted, publishable, legacy, embed, dashboard, operator, or system (the service itself, e.g. the webhook worker disabling an endpoint)",
+    }),
     actorId: t.String({
-      description: "The credential id (key_…, tok_…); for a dashboard session the signed-in operator (op_…); `cli` for the operator CLI",
+      description:
+        "The credential id (key_…, tok_…); for a dashboard session the signed-in operator (op_…); `cli` for the operator CLI; `webhooks` for the system",
     }),
     action: t.String({ description: "e.g. company.update, access_token.create" }),
     resourceType: t.String(),

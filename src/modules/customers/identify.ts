@@ -8,6 +8,8 @@ import { newId } from "../../lib/ids";
 import type { TransactionSql } from "../../db/client";
 import type { CompanyRef, CompanyRow, UserRef, UserRow } from "./model";
 import { publishCompanyChanged } from "../changes/publish";
+import { emitEvent } from "../webhooks/emit";
+import { presentCompany } from "./model";
 import {
   findCompanyByKeys,
   findUserByKeys,
@@ -69,6 +71,8 @@ export async function upsertCompany(tx: TransactionSql, tenant: Tenant, ref: Com
     if (!company) continue; // lost an insert race on a unique key: the winner is found next time
     const changed = !found || found.external_id !== company.external_id || !Bun.deepEquals(found.traits, company.traits);
     if (changed) await publishCompanyChanged(tx, tenant, company.id);
+    // Only a row this call inserted: an upsert that found the company created nothing.
+    if (!found) await emitEvent(tx, tenant, "company.created", { lazy: () => presentCompany(company) });
     return { company, changed };
   }
   throw new Error("company upsert did not converge");

@@ -1,9 +1,11 @@
 /**
- * Kept responses that carry a secret (a minted embed or session token) are stored sealed: AES-GCM under a
- * key derived from TOKEN_SIGNING_SECRET, never in clear (secrets are shown once and otherwise stored only
- * hashed). Whoever holds that secret can mint such tokens anyway, so a database dump gains no working token
- * and the secret's holder nothing new; a retry under the key still gets its token back, as the first answer.
+ * Kept responses that carry a secret (a minted embed or session token, a webhook signing secret) are stored
+ * sealed: AES-GCM under a key derived from TOKEN_SIGNING_SECRET (src/lib/sealing.ts), never in clear
+ * (secrets are shown once and otherwise stored only hashed or sealed). Whoever holds that secret can mint
+ * such tokens anyway, so a database dump gains no working token and the secret's holder nothing new; a
+ * retry under the key still gets its secret back, as the first answer.
  */
+import { seal as sealWith, unseal as unsealWith } from "../../lib/sealing";
 
 /** Paths whose success body carries a secret. */
 export const SECRET_RESPONSE_PATHS: ReadonlySet<string> = new Set([
@@ -13,33 +15,12 @@ export const SECRET_RESPONSE_PATHS: ReadonlySet<string> = new Set([
   "/api/v1/dashboard/api-keys",
   "/api/v1/dashboard/members",
 ]);
+/** Paths with an id whose success body carries a secret: a new webhook endpoint, a rotated endpoint secret. */
+const SECRET_RESPONSE_PATTERNS: readonly RegExp[] = [/^\/api\/v1\/dashboard\/webhooks\/endpoints(\/[^/]+\/rotate-secret)?$/];
 
-const IV_BYTES = 12;
-const keys = new Map<string, Promise<CryptoKey>>();
+export const carriesSecret = (path: string): boolean => SECRET_RESPONSE_PATHS.has(path) || SECRET_RESPONSE_PATTERNS.some((p) => p.test(path));
 
-function keyFor(secret: string): Promise<CryptoKey> {
-  let key = keys.get(secret);
-  if (!key) {
-    key = crypto.subtle
-      .digest("SHA-256", new TextEncoder().encode(`idempotency-response\0${secret}`))
-      .then((raw) => crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]));
-    keys.set(secret, key);
-  }
-  return key;
-}
+const PURPOSE = "idempotency-response";
 
-/** iv || ciphertext (with its tag). */
-export async function seal(secret: string, body: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv }, await keyFor(secret), body));
-  const out = new Uint8Array(IV_BYTES + sealed.length);
-  out.set(iv);
-  out.set(sealed, IV_BYTES);
-  return out;
-}
-
-/** The body `seal` was given; rejects when the secret is another (rotated) or the bytes were altered. */
-export async function unseal(secret: string, stored: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
-  const iv = stored.subarray(0, IV_BYTES);
-  return new Uint8Array(await crypto.subtle.decrypt({ name: "AES-GCM", iv }, await keyFor(secret), stored.subarray(IV_BYTES)));
-}
+export const seal = (secret: string, body: Uint8Array<ArrayBuffer>) => sealWith(secret, PURPOSE, body);
+export const unseal = (secret: string, stored: Uint8Array<ArrayBuffer>) => unsealWith(secret, PURPOSE, stored);

@@ -23,6 +23,7 @@ import type { CheckoutSessionRow } from "./model";
 import {
   addAddOnToCompany,
   findCheckoutSession,
+  findPaymentLink,
   insertPayment,
   lockCheckoutSession,
   paymentsOfTransaction,
@@ -30,6 +31,8 @@ import {
   touchSession,
 } from "./repo";
 import type { Tenant } from "../../lib/tenant";
+import { emitEvent } from "../webhooks/emit";
+import { presentCheckoutSession, presentPaymentLink } from "./present";
 
 export interface SettlementDeps {
   sql: Sql;
@@ -188,6 +191,7 @@ export async function applyVerdict(
     }
     const paid = await setSessionStatus(tx, tenant, sessionId, { status: "PAID", txHash, paidAt: now, customerWallet: transfer.payer, at: now });
     await grantPurchase(tx, tenant, actor, paid, now);
+    await emitPaid(tx, tenant, paid, now);
     await recordAudit(tx, {
       ...tenant,
       actor,
@@ -248,4 +252,17 @@ async function grantPurchase(tx: Db, tenant: Tenant, actor: Actor, session: Chec
       now.getTime(),
     );
   }
+}
+
+/** Webhooks of a payment, in its transaction: the session paid, and the payment link it was opened from paid. */
+async function emitPaid(tx: Db, tenant: Tenant, session: CheckoutSessionRow, now: Date): Promise<void> {
+  const checkoutSession = presentCheckoutSession(session);
+  await emitEvent(tx, tenant, "checkout_session.paid", checkoutSession, { at: now });
+  await emitEvent(
+    tx,
+    tenant,
+    "payment_link.paid",
+    { lazy: async () => ({ paymentLink: presentPaymentLink((await findPaymentLink(tx, tenant, session.payment_link_id))!), checkoutSession }) },
+    { at: now },
+  );
 }

@@ -1,0 +1,39 @@
+/**
+ * The one list of webhook event types (BILLING.md, "Jobs, outbox and webhooks"). Endpoint filters are
+ * checked against it, the OpenAPI document and README list it, and `emitEvent` takes only these names.
+ * `emitted` says whether the service sends the type today; later issues (invoices, subscriptions,
+ * mandates, agents, escrow) switch theirs on where the state changes.
+ */
+export const EVENT_TYPES = {
+  "checkout_session.paid": { emitted: true, description: "A checkout session was paid (data: the checkout session)" },
+  "payment_link.paid": { emitted: true, description: "A checkout session of a payment link was paid (data: the payment link and the session)" },
+  "company.created": { emitted: true, description: "A company was created, by an event, an access token or the API (data: the company)" },
+  "invoice.issued": { emitted: false, description: "An invoice was issued" },
+  "invoice.paid": { emitted: false, description: "An invoice was paid" },
+  "invoice.overdue": { emitted: false, description: "An invoice passed its due date unpaid" },
+  "invoice.voided": { emitted: false, description: "An invoice was voided" },
+  "credit_note.created": { emitted: false, description: "A credit note was created" },
+  "refund.created": { emitted: false, description: "A refund was created" },
+  "subscription.activated": { emitted: false, description: "A subscription became active" },
+  "subscription.renewed": { emitted: false, description: "A subscription renewed for a new period" },
+  "subscription.past_due": { emitted: false, description: "A subscription's renewal payment failed" },
+  "subscription.canceled": { emitted: false, description: "A subscription was canceled" },
+  "subscription.plan_changed": { emitted: false, description: "A subscription moved to another plan" },
+  "mandate.revoked": { emitted: false, description: "A payment mandate was revoked" },
+  "mandate.expired": { emitted: false, description: "A payment mandate expired" },
+  "payment.confirmed": { emitted: false, description: "A payment was confirmed on chain" },
+  "agent.topup.dispatched": { emitted: false, description: "An agent balance top-up was sent" },
+  "agent.topup.failed": { emitted: false, description: "An agent balance top-up failed" },
+  "escrow.authorized": { emitted: false, description: "An escrow was authorized" },
+  "escrow.captured": { emitted: false, description: "An escrow was captured" },
+  "escrow.disputed": { emitted: false, description: "An escrow was disputed" },
+  "escrow.refunded": { emitted: false, description: "An escrow was refunded" },
+  "webhook.test": { emitted: true, description: "Sent only by POST /dashboard/webhooks/endpoints/{id}/test, to that endpoint, whatever its filter" },
+} as const satisfies Record<string, { emitted: boolean; description: string }>;
+
+export type EventType = keyof typeof EVENT_TYPES;
+export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as EventType[];
+/** What an endpoint may subscribe to: every type but the test event, which goes to the endpoint tested whatever it filters. */
+export const SUBSCRIBABLE_EVENT_TYPES = EVENT_TYPE_NAMES.filter((name) => name !== "webhook.test");
+
+export const isEventType = (name: string): name is EventType => Object.hasOwn(EVENT_TYPES, name);
