@@ -29,7 +29,7 @@ export async function createCatalogFixture(
   const sql = t.db.sql;
   const tenant = { teamId, environment };
   const plan = await createPlan(sql, tenant, { name: "Pro", tier: "pro" });
-  const addOn = await createPlan(sql, tenant, { name: "Exports add-on", tier: "add-on" });
+  const addOn = await createPlan(sql, tenant, { name: "Exports add-on", tier: "add-on", kind: "add_on" });
   const feature = async (name: string, featureKey: string, featureType: string, eventKey?: string) =>
     (await createFeature(sql, tenant, { name, featureKey, featureType, eventKey })).id;
   const features = {

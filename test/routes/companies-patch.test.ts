@@ -15,8 +15,11 @@ const sql = t.db.sql;
 
 const pro = await createPlan(sql, dev, { name: "Pro", tier: "pro" });
 const scale = await createPlan(sql, dev, { name: "Scale", tier: "scale" });
-const addOnA = await createPlan(sql, dev, { name: "Extra seats", tier: "addon" });
-const addOnB = await createPlan(sql, dev, { name: "Priority support", tier: "addon" });
+const addOnA = await createPlan(sql, dev, { name: "Extra seats", tier: "addon", kind: "add_on" });
+const addOnB = await createPlan(sql, dev, { name: "Priority support", tier: "addon", kind: "add_on" });
+const retired = await createPlan(sql, dev, { name: "Legacy" });
+const retiredAddOn = await createPlan(sql, dev, { name: "Legacy add-on", kind: "add_on" });
+await sql`update plans set archived_at = now() where id in (${retired.id}, ${retiredAddOn.id})`;
 const livePlan = await createPlan(sql, { teamId: team.teamId, environment: "production" }, { name: "Live Pro" });
 const otherPlan = await createPlan(sql, { teamId: other.teamId, environment: "development" }, { name: "Their Pro" });
 
@@ -133,6 +136,16 @@ describe("PATCH /companies/{id} 200", () => {
     expect(await row(c.id)).toMatchObject({ active_plan_id: scale.id, billing_anchor: first });
   });
 
+  test("a company on a plan archived later keeps it through other changes", async () => {
+    const c = await newCompany();
+    const legacy = await createPlan(sql, dev, { name: "Soon archived" });
+    expect((await patch(c.id, { activePlanId: legacy.id, activeAddOnIds: [addOnA.id] })).status).toBe(200);
+    await sql`update plans set archived_at = now() where id = ${legacy.id}`;
+    const res = await patch(c.id, { activePlanId: legacy.id, activeAddOnIds: [addOnA.id, addOnB.id] });
+    expect(res.status).toBe(200);
+    expect(res.body.data.activePlanId).toBe(legacy.id);
+  });
+
   test("activeAddOnIds replaces the list", async () => {
     const c = await newCompany();
     expect((await patch(c.id, { activeAddOnIds: [addOnA.id, addOnB.id] })).body.data.activeAddOnIds).toEqual([addOnA.id, addOnB.id]);
@@ -194,6 +207,20 @@ describe("PATCH /companies/{id} 400", () => {
       "a bad plan and bad add-ons together",
       () => ({ activePlanId: "plan_a", activeAddOnIds: ["plan_b"] }),
       { "body.activePlanId": "No plan plan_a", "body.activeAddOnIds": "No plan plan_b" },
+    ],
+    [
+      "an add-on as the plan",
+      () => ({ activePlanId: addOnA.id }),
+      { "body.activePlanId": `Not a plan (an add-on goes in activeAddOnIds): ${addOnA.id}` },
+    ],
+    ["a plan as an add-on", () => ({ activeAddOnIds: [pro.id] }), { "body.activeAddOnIds": `Not an add-on (a plan of kind add_on): ${pro.id}` }],
+    [
+      "an archived plan or add-on for a company without it",
+      () => ({ activePlanId: retired.id, activeAddOnIds: [retiredAddOn.id] }),
+      {
+        "body.activePlanId": `Archived (it keeps the companies it has and takes no new one): ${retired.id}`,
+        "body.activeAddOnIds": `Archived (it keeps the companies it has and takes no new one): ${retiredAddOn.id}`,
+      },
     ],
     ["an empty name", () => ({ name: "" }), { "body.name": expect.any(String) }],
     ["a name of only whitespace", () => ({ name: " \t " }), { "body.name": "Expected a string of 1 to 200 characters, not all whitespace" }],

@@ -1,6 +1,7 @@
 /** Typed wrappers over the feature, plan and company-override queries. */
 import { queries, run, runOne, type Db } from "../../db/queries";
 import type { EntitlementKind, FeatureRow, FeatureType, GrantRow } from "./model";
+import type { PlanKind } from "./plan-model";
 import { type Tenant } from "../../lib/tenant";
 
 const Q = queries([
@@ -77,7 +78,7 @@ export const grantsOfFeature = (db: Db, t: Tenant, featureId: string) =>
 
 /** The tenant's plans among `ids`, share-locked. */
 export const plansByIds = (db: Db, t: Tenant, ids: string[]) =>
-  run<{ id: string; name: string; tier: string }>(db, Q.plan_list_by_ids, [t.teamId, t.environment, ids]);
+  run<{ id: string; name: string; tier: string; kind: PlanKind; archived_at: Date | null }>(db, Q.plan_list_by_ids, [t.teamId, t.environment, ids]);
 
 export const upsertOverride = (db: Db, t: Tenant, id: string, companyId: string, featureId: string, g: GrantFields) =>
   runOne<GrantRow & { company_id: string }>(db, Q.company_override_upsert, [id, t.teamId, t.environment, companyId, featureId, ...grantParams(g)]);

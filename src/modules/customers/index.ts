@@ -20,7 +20,7 @@ The path \`id\` is our \`comp_…\` id or your own id for the company (\`externa
 - \`traits\` is merged into the existing traits key by key; a key set to \`null\` is removed.
 - \`activePlanId\` must be a plan of this team and environment (else 400 with \`details["body.activePlanId"]\`); \`null\` or \`""\` takes the company off its plan.
   The first time a company gets a plan, its \`billingAnchor\` is set to now; it never moves after that (quota periods reset on it).
-- \`activeAddOnIds\` replaces the list of add-on plans; every id must be a plan of this team and environment (else 400 with \`details["body.activeAddOnIds"]\`).
+- \`activeAddOnIds\` replaces the list of add-on plans; every id must be an add-on (a plan of kind \`add_on\`) of this team and environment (else 400 with \`details["body.activeAddOnIds"]\`). \`activePlanId\` must be of kind \`plan\`. An archived plan or add-on takes no new company; one that already holds it keeps it.
 
 No proration or charge happens here: the billed plan change is the spec's \`POST /companies/plan\` (not built yet; it comes with subscriptions). Each change is written to the audit log as \`company.update\`.
 404 \`{error}\` for an unknown company or one of another team or environment.`;

@@ -14,8 +14,9 @@ import { audited, checkEntitlement, grantFields, lockFeatureFor, type OverrideIn
 import { deleteOverride, upsertOverride } from "../catalog/repo";
 import type { CompanyRow } from "./model";
 import { findCompanyByKeys } from "./repo";
+import { planChoiceProblems } from "../catalog/plan-choice";
 
-const Q = queries(["plan_find_by_id", "company_set_plan"]);
+const Q = queries(["company_set_plan"]);
 
 /** Sets a company's override of one feature; it replaces whatever the company's plans grant. */
 export async function setOverride(sql: Sql, tenant: Tenant, o: OverrideInput) {
@@ -64,7 +65,9 @@ async function requireCompany(sql: Sql, tenant: Tenant, ref: string) {
  */
 export async function assignPlan(sql: Sql, tenant: Tenant, companyRef: string, planId: string, now: Date = new Date(systemClock.now())) {
   const company = await requireCompany(sql, tenant, companyRef);
-  if (!(await runOne(sql, Q.plan_find_by_id, [tenant.teamId, tenant.environment, planId]))) throw apiError("not_found", `No plan ${planId}`);
+  const problems = await planChoiceProblems(sql, tenant, [{ field: "plan", ids: [planId], kind: "plan", held: [company.active_plan_id ?? ""] }]);
+  if (problems.plan?.startsWith("No plan")) throw apiError("not_found", problems.plan);
+  if (problems.plan) throw apiError("validation_failed", "Validation failed", problems);
   return audited(
     sql,
     tenant,

@@ -8,22 +8,18 @@ import type { Sql } from "../../db/client";
 import type { Db } from "../../db/queries";
 import { apiError } from "../../lib/errors";
 import { recordAudit, type Actor } from "../audit/repo";
-import { plansByIds } from "../catalog/repo";
+import { planChoiceProblems } from "../catalog/plan-choice";
 import { publishCompanyChanged } from "../changes/publish";
 import type { CompanyPatch, CompanyRow } from "./model";
 import { findCompanyByKeys, updateCompanyRow } from "./repo";
 import { type Tenant } from "../../lib/tenant";
 
-/** 400 naming each plan id that is not a plan of the tenant. */
-async function assertPlansExist(tx: Db, tenant: Tenant, patch: CompanyPatch): Promise<void> {
-  const addOns = patch.activeAddOnIds ?? [];
-  const wanted = [...(patch.activePlanId ? [patch.activePlanId] : []), ...addOns];
-  if (!wanted.length) return;
-  const known = new Set((await plansByIds(tx, tenant, wanted)).map((p) => p.id));
-  const details: Record<string, string> = {};
-  if (patch.activePlanId && !known.has(patch.activePlanId)) details["body.activePlanId"] = `No plan ${patch.activePlanId}`;
-  const unknown = addOns.filter((id) => !known.has(id));
-  if (unknown.length) details["body.activeAddOnIds"] = `No plan ${unknown.join(", ")}`;
+/** 400 naming each plan id that cannot fill its slot (src/modules/catalog/plan-choice.ts). */
+async function assertPlanChoices(tx: Db, tenant: Tenant, company: CompanyRow, patch: CompanyPatch): Promise<void> {
+  const details = await planChoiceProblems(tx, tenant, [
+    { field: "body.activePlanId", ids: patch.activePlanId ? [patch.activePlanId] : [], kind: "plan", held: [company.active_plan_id ?? ""] },
+    { field: "body.activeAddOnIds", ids: patch.activeAddOnIds ?? [], kind: "add_on", held: company.active_add_on_ids },
+  ]);
   if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
 }
 
@@ -33,7 +29,7 @@ export async function updateCompany(sql: Sql, tenant: Tenant, actor: Actor, ref:
     if (!company) throw apiError("not_found", `No company ${ref}`);
     const sent = (Object.keys(patch) as (keyof CompanyPatch)[]).filter((k) => patch[k] !== undefined);
     if (sent.length === 0) return company;
-    await assertPlansExist(tx, tenant, patch);
+    await assertPlanChoices(tx, tenant, company, patch);
     const updated = await updateCompanyRow(tx, tenant, company.id, {
       name: patch.name ?? company.name,
       traitsPatch: patch.traits ?? {},

@@ -10,7 +10,7 @@ import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
-import { plansByIds } from "../catalog/repo";
+import { planChoiceProblems } from "../catalog/plan-choice";
 import type { PaymentLinkCreate, PaymentLinkRow } from "./model";
 import { insertPaymentLink } from "./repo";
 import type { Tenant } from "../../lib/tenant";
@@ -49,8 +49,8 @@ export async function createPaymentLink(
   return sql.begin(async (tx) => {
     const company = input.companyId ? await findCompanyByKeys(tx, tenant, input.companyId, null, null) : null;
     if (input.companyId && !company) details["body.companyId"] = `No company ${input.companyId}`;
-    if (input.addOnPlanId && (await plansByIds(tx, tenant, [input.addOnPlanId])).length === 0)
-      details["body.addOnPlanId"] = `No plan ${input.addOnPlanId}`;
+    const addOn = input.addOnPlanId ? [input.addOnPlanId] : [];
+    Object.assign(details, await planChoiceProblems(tx, tenant, [{ field: "body.addOnPlanId", ids: addOn, kind: "add_on" }]));
     if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
     const link = await insertPaymentLink(tx, {
       id: newId("plink"),
