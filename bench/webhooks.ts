@@ -19,7 +19,8 @@
  *    composed here since production code has no switch to skip it. Alternating rounds, median.
  *
  * Environment: BENCH_MESSAGES (2000), BENCH_ROUNDS (2, delivery rounds), BENCH_HIGH_CONCURRENCY (20),
- * BENCH_CHANGES (300 per variant per round), BENCH_CHANGE_ROUNDS (7), BENCH_DATABASE_URL.
+ * BENCH_CHANGES (300 per variant per round), BENCH_CHANGE_ROUNDS (7), BENCH_DATABASE_URL, BENCH_TUNED (1: the runner
+ * with graphile's batched fetch and completion, `tuning` in src/jobs/runner.ts; production runs without).
  */
 import { rm } from "node:fs/promises";
 import { loadConfig } from "../src/config";
@@ -50,7 +51,11 @@ const EMIT_WIDTH = 8; // concurrent emitting transactions while filling the queu
 const ACTOR = { kind: "operator", id: "bench", requestId: null } as const;
 
 const print = (figure: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(figure)}\n`);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
@@ -155,6 +160,8 @@ try {
       concurrency,
       graceMs: config.jobShutdownGraceMs,
       staleMs: config.jobWorkerStaleMs,
+      // BENCH_TUNED=1: graphile's batched fetch and completion (off in production, see bench/README.md).
+      ...(env.BENCH_TUNED === "1" ? { tuning: { localQueueSize: 100, completeJobBatchDelayMs: 0 } } : {}),
     });
     const deadline = performance.now() + 120_000;
     while (done + failed < MESSAGES && performance.now() < deadline) await Bun.sleep(10);
