@@ -3,6 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
 import { browser, cookieOf, newOperator, newTeamWithOwner, PASSWORD, signIn } from "../helpers/dashboard";
 import { createOperator } from "../../src/modules/teams/operators";
+import { listMembers } from "../../src/modules/teams/members";
+import { createDashboardSession } from "../../src/modules/teams/service";
 
 const t = await createTestApp({ TRUST_PROXY: "true" });
 const secrets: string[] = [];
@@ -69,6 +71,25 @@ describe("the last owner", () => {
     // The first owner is an admin now: it may not remove an owner.
     expect((await o.write("DELETE", `/dashboard/members/${second.memberId}`)).status).toBe(403);
     expect((await s.write("DELETE", `/dashboard/members/${second.memberId}`)).status).toBe(409);
+  });
+
+  test("session create (automation) cannot take owner from the last owner either, and changes nothing then", async () => {
+    const { teamId, owner } = await newTeamWithOwner(t);
+    const demote = createDashboardSession(
+      t.db.sql,
+      { teamId, environment: "development", userEmail: owner.email, roles: ["catalog:read"] },
+      t.clock.now(),
+    );
+    await expect(demote).rejects.toMatchObject({ code: "last_owner" });
+    expect((await listMembers(t.db.sql, teamId)).find((m) => m.id === owner.memberId)?.roles).toEqual(["owner"]);
+    // The same roles again is no change (no audit entry); with a second owner the roles do change, audited.
+    await createDashboardSession(t.db.sql, { teamId, environment: "development", userEmail: owner.email, roles: ["owner"] }, t.clock.now());
+    const second = await newOperator(t, teamId, ["owner"]);
+    await createDashboardSession(t.db.sql, { teamId, environment: "development", userEmail: second.email, roles: ["admin"] }, t.clock.now());
+    expect((await listMembers(t.db.sql, teamId)).find((m) => m.id === second.memberId)?.roles).toEqual(["admin"]);
+    const changes = await t.db
+      .sql`select resource_id from audit_log where team_id = ${teamId} and environment = 'development' and action = 'member.roles_change'`;
+    expect(changes.map((r) => r.resource_id)).toEqual([second.memberId]);
   });
 });
 

@@ -37,6 +37,7 @@ describe("POST /dashboard/sign-in", () => {
     expect(session.body.data.roles).toEqual(["owner"]);
     // A page that lost the CSRF token (a reload, a new tab) reads the same one here.
     expect(session.body.data.csrfToken).toBe(res.body.data.csrfToken);
+    expect(session.headers.get("cache-control")).toBe("no-store"); // no cache keeps the CSRF token
   });
 
   test("401: an unknown email and a wrong password get the same answer", async () => {

@@ -24,6 +24,7 @@ test("POST creates an endpoint with a whsec_ secret shown once; GET and lists ne
     body: { url: "https://example.com/hooks", description: "Main", eventTypes: ["company.created", "company.created"] },
   });
   expect(created.status).toBe(201);
+  expect(created.headers.get("cache-control")).toBe("no-store"); // no cache keeps the secret
   const { endpoint, secret } = created.body;
   expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/); // 32 random bytes
   expect(endpoint).toMatchObject({ url: "https://example.com/hooks", description: "Main", eventTypes: ["company.created"], enabled: true });
@@ -36,7 +37,9 @@ test("POST creates an endpoint with a whsec_ secret shown once; GET and lists ne
   // Stored sealed, not in clear.
   const [row] = await t.db.sql`select secret_sealed from webhook_endpoints where id = ${endpoint.id}`;
   expect(Buffer.from(row!.secret_sealed).toString("latin1")).not.toContain(secretPart);
-  expect((await t.call("GET", `${base}/${endpoint.id}/secret`, admin)).body).toEqual({ secret, previousSecret: null, previousSecretExpiresAt: null });
+  const revealed = await t.call("GET", `${base}/${endpoint.id}/secret`, admin);
+  expect(revealed.body).toEqual({ secret, previousSecret: null, previousSecretExpiresAt: null });
+  expect(revealed.headers.get("cache-control")).toBe("no-store");
   // Nothing logged carries a secret: not the responses, not the reveal.
   expect(t.logs.join("\n")).not.toContain(secretPart);
 });
@@ -105,6 +108,7 @@ test("rotate-secret: overlap limits; 0 drops the previous secret at once", async
   expect((await t.call("POST", `${base}/${endpoint.id}/rotate-secret`, { ...admin, body: { overlapSeconds: 604801 } })).status).toBe(400);
   const dflt = await t.call("POST", `${base}/${endpoint.id}/rotate-secret`, admin);
   expect(dflt.status).toBe(200);
+  expect(dflt.headers.get("cache-control")).toBe("no-store");
   expect(dflt.body.endpoint.previousSecretExpiresAt).toBe(new Date(t.clock.now() + 86_400_000).toISOString());
   const now = await t.call("POST", `${base}/${endpoint.id}/rotate-secret`, { ...admin, body: { overlapSeconds: 0 } });
   expect(now.body.endpoint.previousSecretExpiresAt).toBeNull();

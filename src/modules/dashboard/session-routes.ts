@@ -103,8 +103,9 @@ export function sessionRoutes(deps: DashboardDeps) {
     )
     .get(
       "/dashboard/session",
-      async ({ principal, request }) => {
+      async ({ principal, request, set }) => {
         const view = await describeSession(deps.sql, principal.teamId, principal.environment, principal.credentialId);
+        set.headers["cache-control"] = "no-store"; // it carries the CSRF token, as sign-in's answer does
         // The auth step has just read this same session token from the request.
         return { data: { ...view, csrfToken: csrfTokenFor(presentedCredential(request.headers)!.raw) } };
       },

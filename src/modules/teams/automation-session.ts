@@ -9,7 +9,7 @@ import type { Sql } from "../../db/client";
 import type { Environment } from "../../lib/tenant";
 import { apiError } from "../../lib/errors";
 import { recordAudit, type Actor } from "../audit/repo";
-import { activeMembers, insertMember, writeRoles } from "./members";
+import { activeMembers, changeRoles, insertMember } from "./members";
 import { findOperatorByEmail, insertOperator } from "./operators";
 import { checkRoles } from "./roles";
 import { insertSession } from "./sessions";
@@ -41,7 +41,8 @@ export async function createDashboardSession(
     let memberId: string;
     if (existing) {
       memberId = existing.id;
-      await writeRoles(tx, input.teamId, memberId, roles);
+      // Through the one guarded path: these roles may not take `owner` from the team's last owner.
+      if (!Bun.deepEquals(existing.roles, roles)) await changeRoles(tx, input.teamId, { actor, roles: "cli" }, memberId, roles);
     } else {
       memberId = await insertMember(tx, input.teamId, operator.id, roles);
     }

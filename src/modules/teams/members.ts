@@ -56,12 +56,6 @@ export async function insertMember(db: Db, teamId: string, operatorId: string, r
   return row!.id;
 }
 
-/** Sets a member's roles directly (automation: createDashboardSession); tells every instance. */
-export async function writeRoles(db: Db, teamId: string, memberId: string, roles: string[]): Promise<void> {
-  await run(db, Q.team_member_set_roles, [teamId, memberId, checkRoles(roles)]);
-  await run(db, Q.credential_notify_revoked, [memberId]);
-}
-
 async function lockTarget(db: Db, teamId: string, memberId: string) {
   const members = await run<MemberRow>(db, Q.team_member_lock_active, [teamId]);
   const target = members.find((m) => m.id === memberId);
@@ -69,26 +63,34 @@ async function lockTarget(db: Db, teamId: string, memberId: string) {
   return { members, target };
 }
 
-export async function setMemberRoles(sql: Sql, teamId: string, by: MemberActor, memberId: string, requested: string[]) {
+/**
+ * Replaces a member's roles inside the caller's transaction, under the team's member lock and the rules of
+ * who may change what and of the last owner: the one path every role change takes (the routes, the CLI's
+ * `member roles`, and `session create` for an existing member), so none can leave a team without an owner.
+ */
+export async function changeRoles(tx: Db, teamId: string, by: MemberActor, memberId: string, requested: string[]) {
   const roles = checkRoles(requested);
-  return sql.begin(async (tx) => {
-    const { members, target } = await lockTarget(tx, teamId, memberId);
-    assertMayChange(by, target.roles, roles);
-    if (target.roles.includes("owner") && !roles.includes("owner") && owners(members) === 1)
-      throw apiError("last_owner", "The team's last owner cannot lose the owner role");
-    await run(tx, Q.team_member_set_roles, [teamId, memberId, roles]);
-    await recordTeamAudit(tx, {
-      teamId,
-      actor: by.actor,
-      action: "member.roles_change",
-      resourceType: "member",
-      resourceId: memberId,
-      details: { operatorId: target.operator_id, before: target.roles, after: roles },
-    });
-    // Every instance drops the member's cached sessions when this commits.
-    await run(tx, Q.credential_notify_revoked, [memberId]);
-    return presentMember({ ...target, roles });
+  const { members, target } = await lockTarget(tx, teamId, memberId);
+  assertMayChange(by, target.roles, roles);
+  if (target.roles.includes("owner") && !roles.includes("owner") && owners(members) === 1)
+    throw apiError("last_owner", "The team's last owner cannot lose the owner role");
+  await run(tx, Q.team_member_set_roles, [teamId, memberId, roles]);
+  await recordTeamAudit(tx, {
+    teamId,
+    actor: by.actor,
+    action: "member.roles_change",
+    resourceType: "member",
+    resourceId: memberId,
+    details: { operatorId: target.operator_id, before: target.roles, after: roles },
   });
+  // Every instance drops the member's cached sessions when this commits.
+  await run(tx, Q.credential_notify_revoked, [memberId]);
+  return presentMember({ ...target, roles });
+}
+
+export function setMemberRoles(sql: Sql, teamId: string, by: MemberActor, memberId: string, requested: string[]) {
+  checkRoles(requested); // a 400 before any lock is taken
+  return sql.begin((tx) => changeRoles(tx, teamId, by, memberId, requested));
 }
 
 /** Removes a member and revokes every session they hold, in both environments. */

@@ -42,6 +42,8 @@ import { DOCS } from "./docs";
 const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 64 }) });
 const TAGS = ["Webhooks"];
 const DELIVERY_STATUSES = ["pending", "delivered", "failed", "skipped"] as const;
+// A response carrying a signing secret must not be kept by a browser or a proxy cache.
+const NO_STORE = "no-store";
 
 type RouteDeps = AuthDeps & WebhookServiceDeps;
 
@@ -68,6 +70,7 @@ export function webhookRoutes(deps: RouteDeps) {
       async ({ principal, body, request, set }) => {
         const created = await createEndpoint(deps, principal, actor(principal, request), body);
         set.status = 201;
+        set.headers["cache-control"] = NO_STORE; // carries the secret
         return created;
       },
       {
@@ -123,7 +126,10 @@ export function webhookRoutes(deps: RouteDeps) {
     )
     .post(
       "/endpoints/:id/rotate-secret",
-      async ({ principal, params, body, request }) => rotateSecret(deps, principal, actor(principal, request), params.id, body?.overlapSeconds),
+      async ({ principal, params, body, request, set }) => {
+        set.headers["cache-control"] = NO_STORE; // carries the new secret
+        return rotateSecret(deps, principal, actor(principal, request), params.id, body?.overlapSeconds);
+      },
       {
         access: "POST /dashboard/webhooks/endpoints/{id}/rotate-secret",
         params: IdParams,
@@ -132,12 +138,19 @@ export function webhookRoutes(deps: RouteDeps) {
         detail: { tags: TAGS, summary: "Rotate the signing secret, with an overlap in which both sign", description: DOCS.rotate },
       },
     )
-    .get("/endpoints/:id/secret", async ({ principal, params, request }) => revealSecret(deps, principal, actor(principal, request), params.id), {
-      access: "GET /dashboard/webhooks/endpoints/{id}/secret",
-      params: IdParams,
-      response: { 200: WebhookSecret, 404: ErrorBody },
-      detail: { tags: TAGS, summary: "Reveal the signing secret (role webhooks:write; audited)" },
-    })
+    .get(
+      "/endpoints/:id/secret",
+      async ({ principal, params, request, set }) => {
+        set.headers["cache-control"] = NO_STORE;
+        return revealSecret(deps, principal, actor(principal, request), params.id);
+      },
+      {
+        access: "GET /dashboard/webhooks/endpoints/{id}/secret",
+        params: IdParams,
+        response: { 200: WebhookSecret, 404: ErrorBody },
+        detail: { tags: TAGS, summary: "Reveal the signing secret (role webhooks:write; audited)" },
+      },
+    )
     .post(
       "/endpoints/:id/test",
       async ({ principal, params, request, set }) => {
