@@ -55,6 +55,35 @@ test("a replayed create (Idempotency-Key) returns the same secret, kept sealed i
   for (const r of stored) expect(Buffer.from(r.response_body).toString("latin1")).not.toContain(first.body.secret.slice(6));
 });
 
+test("concurrent rotations chain: each keeps the secret the one before it made", async () => {
+  const { admin } = await team();
+  const created = (await t.call("POST", base, { ...admin, body: { url: "https://example.com/race" } })).body;
+  const id = created.endpoint.id;
+  // Hold the endpoint's row while two rotations start, so both are in flight at once; then let go.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const isLocked = new Promise<void>((resolve) => (locked = resolve));
+  const holder = t.db.sql.begin(async (tx) => {
+    await tx`select id from webhook_endpoints where id = ${id} for update`;
+    locked();
+    await held;
+  });
+  await isLocked;
+  const rotating = [t.call("POST", `${base}/${id}/rotate-secret`, admin), t.call("POST", `${base}/${id}/rotate-secret`, admin)];
+  await Bun.sleep(200); // both have read (or are waiting to read) the endpoint
+  release();
+  await holder;
+  const [a, b] = await Promise.all(rotating);
+  expect([a!.status, b!.status]).toEqual([200, 200]);
+  const revealed = (await t.call("GET", `${base}/${id}/secret`, admin)).body;
+  // The later rotation kept the earlier one's secret as previous, not the secret both started from: the
+  // earlier caller's secret still signs, so a receiver set up with it keeps verifying through the overlap.
+  expect([a!.body.secret, b!.body.secret]).toContain(revealed.secret);
+  expect([a!.body.secret, b!.body.secret]).toContain(revealed.previousSecret);
+  expect(revealed.previousSecret).not.toBe(created.secret);
+});
+
 test("event types must come from the one list; an empty filter takes every type", async () => {
   const { admin } = await team();
   const bad = await t.call("POST", base, { ...admin, body: { url: "https://example.com/x", eventTypes: ["company.created", "nope.nothing"] } });

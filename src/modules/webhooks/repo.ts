@@ -5,6 +5,7 @@ import type { Tenant } from "../../lib/tenant";
 const Q = queries([
   "webhook_endpoint_insert",
   "webhook_endpoint_find_by_id",
+  "webhook_endpoint_lock_by_id",
   "webhook_endpoint_list_page",
   "webhook_endpoint_update",
   "webhook_endpoint_delete",
@@ -65,6 +66,8 @@ export const insertEndpoint = (db: Db, t: Tenant, e: NewEndpoint, now: Date) =>
     now,
   ]) as Promise<EndpointRow>;
 export const findEndpoint = (db: Db, t: Tenant, id: string) => runOne<EndpointRow>(db, Q.webhook_endpoint_find_by_id, [t.teamId, t.environment, id]);
+/** The endpoint, locked until the transaction ends (secret rotation reads then rewrites its secrets). */
+export const lockEndpoint = (db: Db, t: Tenant, id: string) => runOne<EndpointRow>(db, Q.webhook_endpoint_lock_by_id, [t.teamId, t.environment, id]);
 export const listEndpointPage = (db: Db, t: Tenant, beforeSeq: bigint | null, limit: number) =>
   run<EndpointRow>(db, Q.webhook_endpoint_list_page, [t.teamId, t.environment, beforeSeq, limit]);
 

@@ -10,7 +10,16 @@ import { newId } from "../../lib/ids";
 import type { Tenant } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
 import { DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS, presentEndpoint } from "./model";
-import { deleteEndpointRow, findEndpoint, insertEndpoint, listEndpointPage, rotateEndpointRow, updateEndpointRow, type EndpointRow } from "./repo";
+import {
+  deleteEndpointRow,
+  findEndpoint,
+  insertEndpoint,
+  listEndpointPage,
+  lockEndpoint,
+  rotateEndpointRow,
+  updateEndpointRow,
+  type EndpointRow,
+} from "./repo";
 import { generateSecret, openSecret, sealSecret, type SealingKeys } from "./secrets";
 import { checkEventTypes, checkUrl, type UrlRules } from "./validate";
 
@@ -127,7 +136,9 @@ export async function rotateSecret(deps: WebhookServiceDeps, tenant: Tenant, act
   const now = new Date(deps.clock.now());
   const secret = generateSecret();
   const row = await deps.sql.begin(async (tx) => {
-    const current = await findEndpoint(tx, tenant, id);
+    // Locked: two rotations at once must chain (each keeping the secret the other made), or the secret
+    // returned to the first caller would be lost without a word.
+    const current = await lockEndpoint(tx, tenant, id);
     if (!current) throw notFound(id);
     // Sealed again under the current key: a rotation also moves the previous secret off a rotated TOKEN_SIGNING_SECRET.
     const previous = overlapSeconds > 0 ? await sealSecret(deps.config, await openSecret(deps.config, current.secret_sealed)) : null;
