@@ -17,15 +17,20 @@ export interface RunningService {
   output(): string;
 }
 
-function serviceEnv(dataDir: string): Record<string, string> {
+/** `extra` (settings of one test) is applied last: it may point DATABASE_URL elsewhere, move PORT or DATA_DIR. */
+function serviceEnv(dataDir: string, extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = { ...(process.env as Record<string, string>), PORT: String(SERVICE_PORT), DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   delete env.TEST_DATABASE_URL;
-  return { ...env, EMBEDDED_PG_PORT: String(SERVICE_PG_PORT), LOG_LEVEL: "info" };
+  return { ...env, EMBEDDED_PG_PORT: String(SERVICE_PG_PORT), LOG_LEVEL: "info", ...extra };
 }
 
-export async function startService(dataDir: string): Promise<RunningService> {
-  const child = Bun.spawn(["setsid", "npm", "start"], { env: serviceEnv(dataDir), stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+/**
+ * `npm start` on the data folder; `env` adds settings. A second instance on the first one's database gets
+ * DATABASE_URL, another PORT and a DATA_DIR inside `dataDir` (so the process scans still find it).
+ */
+export async function startService(dataDir: string, env: Record<string, string> = {}): Promise<RunningService> {
+  const child = Bun.spawn(["setsid", "npm", "start"], { env: serviceEnv(dataDir, env), stdout: "pipe", stderr: "pipe", stdin: "ignore" });
   let text = "";
   const collect = async (stream: ReadableStream<Uint8Array>) => {
     const decoder = new TextDecoder();
@@ -41,8 +46,20 @@ export async function startService(dataDir: string): Promise<RunningService> {
 
 /** Runs the CLI on the same data folder, as `npm run cli` does. */
 export function cliOn(dataDir: string, ...args: string[]) {
-  const p = Bun.spawnSync([process.execPath, "src/cli.ts", ...args], { env: serviceEnv(dataDir) });
+  return cliWith(dataDir, {}, ...args);
+}
+
+/** The CLI with the settings the service runs with (`env` as given to startService). */
+export function cliWith(dataDir: string, env: Record<string, string>, ...args: string[]) {
+  const p = Bun.spawnSync([process.execPath, "src/cli.ts", ...args], { env: serviceEnv(dataDir, env) });
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+}
+
+/** The CLI's `{data}` on success; throws with its stderr otherwise. */
+export function cliData(dataDir: string, env: Record<string, string>, ...args: string[]) {
+  const r = cliWith(dataDir, env, ...args);
+  if (r.code !== 0) throw new Error(`cli ${args.join(" ")} exited ${r.code}: ${r.err}`);
+  return JSON.parse(r.out).data;
 }
 
 export interface FoundProcess {
@@ -74,6 +91,11 @@ export async function waitFor(condition: () => boolean, timeoutMs: number): Prom
     await Bun.sleep(100);
   }
   return true;
+}
+
+/** The bun process serving from the folder (not npm, nor the shell npm runs it with). */
+export function serviceBun(dir: string): FoundProcess | undefined {
+  return processesUsing(dir).find((p) => p.command.includes("src/index.ts") && !p.command.startsWith("sh"));
 }
 
 /** Waits until no process uses the folder; returns those still there after the timeout. */

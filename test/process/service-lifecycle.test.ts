@@ -5,7 +5,7 @@
 import { afterAll, afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { cliOn, leftBehind, processesUsing, SERVICE_PORT, startService, waitFor } from "../helpers/service";
+import { cliOn, leftBehind, processesUsing, SERVICE_PORT, serviceBun, startService, waitFor } from "../helpers/service";
 
 // One data folder for the file: the cluster is created once, then every test starts and stops the service on it.
 const dataDir = mkdtempSync(`${tmpdir()}/billing-lifecycle-`);
@@ -66,7 +66,7 @@ test(
   "after kill -9 the next start stops the orphaned database, and its own stop leaves nothing",
   async () => {
     const first = await startService(dataDir);
-    const bun = processesUsing(dataDir).find((p) => p.command.includes("src/index.ts") && !p.command.startsWith("sh"));
+    const bun = serviceBun(dataDir);
     process.kill(bun!.pid, "SIGKILL");
     await first.exited;
     await waitFor(() => !processesUsing(dataDir).some((p) => p.command.includes("src/index.ts")), 5_000);

@@ -8,10 +8,17 @@ import { createTeamFixture } from "../helpers/fixtures";
 import { drainJobs, makeJobsDue, queuedJobs } from "../helpers/jobs";
 import { emitEvent } from "../../src/modules/webhooks/emit";
 import { runAttempt } from "../../src/modules/webhooks/attempt";
+import { claimAttempt } from "../../src/modules/webhooks/repo";
 import { MAX_ATTEMPTS } from "../../src/modules/webhooks/schedule";
 import { startReceiver, type Receiver } from "./receiver";
 
-const t = await createTestApp({ WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_PRIVATE_ADDRESSES: "true", RATE_LIMIT_ENABLED: "false" });
+// JOB_WORKER_STALE_MS off its default, so the claim lapse is seen to follow it.
+const t = await createTestApp({
+  WEBHOOK_ALLOW_HTTP: "true",
+  WEBHOOK_ALLOW_PRIVATE_ADDRESSES: "true",
+  RATE_LIMIT_ENABLED: "false",
+  JOB_WORKER_STALE_MS: "5000",
+});
 const receivers: Receiver[] = [];
 afterAll(() => receivers.forEach((r) => r.stop()));
 
@@ -194,6 +201,25 @@ describe("once per attempt", () => {
     await runAttempt(deps, payload); // a rerun after it finished does nothing
     await drainJobs(t); // the queued job for attempt 1 as well
     expect(receiver.received).toHaveLength(1);
+  });
+
+  test("a claim left by a run that died lapses after the timeout plus JOB_WORKER_STALE_MS, then the attempt is sent", async () => {
+    const { receiver, tenant } = await setup();
+    const { deliveryIds } = await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_orphan" }));
+    const deliveryId = deliveryIds[0]!;
+    // A run claimed attempt 1, then its process was killed before the request ended: the claim stays.
+    const lease = t.config.webhookTimeoutMs + t.config.jobWorkerStaleMs;
+    expect(lease).toBe(15_000 + 5_000);
+    expect(await claimAttempt(t.db.sql, tenant, deliveryId, 1, "dead-run", new Date(t.clock.now()), lease)).toBe("claimed");
+    const deps = { sql: t.db.sql, clock: t.clock, logger: t.logger, config: t.config };
+    const payload = { ...tenant, deliveryId, attempt: 1 };
+    t.clock.advance(lease - 1);
+    await expect(runAttempt(deps, payload)).rejects.toThrow("in flight in another worker");
+    expect(receiver.received).toHaveLength(0);
+    t.clock.advance(2);
+    await runAttempt(deps, payload);
+    expect(receiver.received).toHaveLength(1);
+    expect(receiver.received[0]!.verifiedBy).toEqual([0]);
   });
 });
 

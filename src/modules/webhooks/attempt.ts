@@ -4,8 +4,9 @@
  *
  * Once per attempt: attempt n is claimed by inserting its row, keyed by (delivery, attempt), before the
  * request; a second run of the same job (two instances, a retried job) finds the row and sends nothing.
- * A claim whose worker died mid-request lapses after the request timeout plus a margin, so a crash never
- * loses an attempt (it may be sent twice then: at least once, as Standard Webhooks asks receivers to expect).
+ * A claim whose worker died mid-request lapses after the request timeout plus JOB_WORKER_STALE_MS (the
+ * silence after which the job queue, too, takes a worker for dead), so a crash never loses an attempt (it
+ * may be sent twice then: at least once, as Standard Webhooks asks receivers to expect).
  *
  * Outcome: 2xx delivers. Otherwise the next attempt is queued on the schedule (schedule.ts); a 410 Gone
  * disables the endpoint at once; the last attempt failing fails the delivery, and when no delivery to the
@@ -49,6 +50,8 @@ export interface AttemptPayload {
 export interface WebhookConfig extends SealingKeys {
   webhookAllowPrivateAddresses: boolean;
   webhookTimeoutMs: number;
+  /** a claim holds this long past the request's timeout (the job queue's own test of a dead worker) */
+  jobWorkerStaleMs: number;
 }
 
 export interface AttemptDeps {
@@ -62,9 +65,6 @@ export interface AttemptDeps {
 
 /** Who disables an endpoint on its own: the delivery worker. */
 export const WEBHOOK_WORKER: Actor = { kind: "system", id: "webhooks", requestId: null };
-
-// How long a claim holds beyond the request's timeout before another run may take the attempt over.
-const CLAIM_MARGIN_MS = 30_000;
 
 /** Secrets that sign now: the current one, and the previous one until its overlap ends. */
 export async function signingSecrets(
@@ -96,7 +96,9 @@ export async function runAttempt(deps: AttemptDeps, payload: AttemptPayload): Pr
     attempt,
     claim,
     new Date(deps.clock.now()),
-    deps.config.webhookTimeoutMs + CLAIM_MARGIN_MS,
+    // Past the request's timeout, a run still silent after JOB_WORKER_STALE_MS has died (the job queue
+    // unlocks its job by the same rule): another run may take the attempt over and send it.
+    deps.config.webhookTimeoutMs + deps.config.jobWorkerStaleMs,
   );
   if (held === "finished") return;
   // Another run is sending it right now: fail this run so the queue retries it after that one has finished.
