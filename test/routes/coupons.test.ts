@@ -71,6 +71,9 @@ describe("PATCH /dashboard/coupons/{id}", () => {
     const locked = await dash("PATCH", `/coupons/${c.id}`, { percentOff: "50" });
     expect(locked.status).toBe(409);
     expect((await dash("GET", `/coupons/${c.id}`)).body.data.percentOff).toBe("15.00");
+    // The form sent back as the coupon reads ("15.00"), or written another way ("15"), changes nothing: 200.
+    const resent = await dash("PATCH", `/coupons/${c.id}`, { name: "Same terms", percentOff: "15", duration: c.duration });
+    expect([resent.status, resent.body.data?.name]).toEqual([200, "Same terms"]);
     const lower = await dash("PATCH", `/coupons/${c.id}`, { maxRedemptions: 1 });
     expect([lower.status, lower.body]).toEqual([400, expect.anything()]);
     expect(Object.keys(lower.body.details)).toEqual(["body.maxRedemptions"]);
@@ -90,6 +93,15 @@ describe("PATCH /dashboard/coupons/{id}", () => {
       duration: "forever",
       percentOff: "10.00",
     });
+  });
+
+  test("sending the other kind of discount replaces the stored one (no explicit null)", async () => {
+    const c = await newCoupon({});
+    const res = await dash("PATCH", `/coupons/${c.id}`, { amountOff: "2.5", currency: "USDC" });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ percentOff: null, amountOff: "2.500000", currency: "USDC" });
+    const back = await dash("PATCH", `/coupons/${c.id}`, { percentOff: "20" });
+    expect(back.body.data).toMatchObject({ percentOff: "20.00", amountOff: null, currency: null });
   });
 
   test("codes are unique in any case: 409", async () => {

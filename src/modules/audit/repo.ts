@@ -36,6 +36,9 @@ export interface AuditEntry {
 /**
  * A change to the team itself (its members, roles, invitations), which belongs to neither environment:
  * recorded in both environments' logs, so it shows whichever environment the auditor reads.
+ * Each entry takes its chain's lock until commit (sql/functions/audit_log_link.sql), development before
+ * production here: a transaction must write its team-level entries before any one-environment entry, or
+ * two transactions could take the two chains' locks in opposite orders and deadlock.
  */
 export async function recordTeamAudit(db: Db, e: Omit<AuditEntry, "environment">): Promise<void> {
   for (const environment of ENVIRONMENTS) await recordAudit(db, { ...e, environment });

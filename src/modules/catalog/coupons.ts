@@ -78,6 +78,9 @@ export async function getCoupon(db: Db, tenant: Tenant, id: string): Promise<Cou
 export const listCouponPage = (db: Db, tenant: Tenant, beforeSeq: bigint | null, fetch: number, includeArchived: boolean) =>
   run<CouponRow>(db, Q.coupon_list_page, [tenant.teamId, tenant.environment, beforeSeq, fetch, includeArchived]);
 
+/** An int8 column as read (the driver may hand it over as a string) as a bigint. */
+const nullableBigInt = (v: bigint | string | null) => (v === null ? null : BigInt(v));
+
 const TERM_FIELDS = ["percentOff", "amountOff", "currency", "duration", "durationPeriods", "planIds"] as const;
 
 /** A partial update (see the header for what may change when); `archive` is archiveCoupon. */
@@ -90,18 +93,28 @@ export async function updateCoupon(deps: CatalogDeps, tenant: Tenant, actor: Act
   return catalogWrite(deps.sql, tenant, actor, "coupon.update", "coupon", async (tx) => {
     const current = await runOne<CouponRow>(tx, Q.coupon_lock_by_id, [tenant.teamId, tenant.environment, id]);
     if (!current) throw apiError("not_found", `No coupon ${id}`);
-    // A term sent with its current value is no change (a dashboard form sends every field back).
-    const stored: Record<string, unknown> = { ...termsInputOf(current), planIds: current.plan_ids };
-    const same = (f: (typeof TERM_FIELDS)[number]) =>
-      f === "planIds" ? JSON.stringify([...new Set(patch.planIds)].sort()) === JSON.stringify([...current.plan_ids].sort()) : patch[f] === stored[f];
-    const changesTerms = TERM_FIELDS.filter((f) => patch[f] !== undefined && !same(f));
+    // The discount is one of two kinds: sending one kind replaces the stored other (no explicit null needed).
+    const sentTerms = Object.fromEntries(TERM_FIELDS.map((f) => [f, patch[f]]).filter(([, v]) => v !== undefined));
+    const kept = termsInputOf(current);
+    if (patch.amountOff !== undefined && patch.percentOff === undefined) kept.percentOff = null;
+    if (patch.percentOff !== undefined && patch.amountOff === undefined) Object.assign(kept, { amountOff: null, currency: null });
+    const terms = checkTerms(p, deps.chains, tenant.environment, { ...kept, ...sentTerms });
+    p.check();
+    // Compared as stored, after parsing: a dashboard form sends every field back, and "25" is "25.00".
+    const t = terms!;
+    const samePlans =
+      patch.planIds === undefined || JSON.stringify([...new Set(patch.planIds)].sort()) === JSON.stringify([...current.plan_ids].sort());
+    const changed = {
+      discount: t.percentOffBp !== current.percent_off_bp || t.amountOff !== nullableBigInt(current.amount_off) || t.currency !== current.currency,
+      duration: t.duration !== current.duration || t.durationPeriods !== current.duration_periods,
+      planIds: !samePlans,
+    };
+    const changesTerms = Object.entries(changed).flatMap(([what, yes]) => (yes ? [what] : []));
     if (changesTerms.length && current.redemptions > 0)
       throw apiError(
         "conflict",
         `Coupon ${current.code} has been redeemed ${current.redemptions} times; its ${changesTerms.join(", ")} can no longer change (create a new coupon)`,
       );
-    const merged = { ...termsInputOf(current), ...Object.fromEntries(TERM_FIELDS.map((f) => [f, patch[f]]).filter(([, v]) => v !== undefined)) };
-    const terms = checkTerms(p, deps.chains, tenant.environment, merged);
     const max = patch.maxRedemptions === undefined ? current.max_redemptions : patch.maxRedemptions;
     if (max !== null && current.max_redemptions !== null && max < current.max_redemptions && current.redemptions > 0)
       p.add("maxRedemptions", `Expected at least ${current.max_redemptions}: a redeemed coupon's maximum can only go up`);
@@ -109,7 +122,6 @@ export async function updateCoupon(deps: CatalogDeps, tenant: Tenant, actor: Act
     p.check();
     const planIds = patch.planIds === undefined ? current.plan_ids : [...new Set(patch.planIds)];
     if (patch.planIds !== undefined) await checkPlanIds(tx, tenant, planIds, p);
-    const t = terms!;
     const row = (await runOne<CouponRow>(tx, Q.coupon_update, [
       tenant.teamId,
       tenant.environment,

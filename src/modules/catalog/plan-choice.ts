@@ -18,12 +18,19 @@ export interface PlanChoice {
   held?: readonly string[];
 }
 
-/** The details of a 400 for every id that cannot fill its slot; empty when all can. */
-export async function planChoiceProblems(db: Db, tenant: Tenant, choices: readonly PlanChoice[]): Promise<Record<string, string>> {
+export interface PlanChoiceProblems {
+  /** ids that are no plan of the tenant (a 404 where one plan was named, a 400 field error in a list) */
+  unknown: string[];
+  /** the 400's details, one entry per field with a problem, covering unknown ids too; empty when all can fill their slots */
+  details: Record<string, string>;
+}
+
+/** Every id that cannot fill its slot: unknown, of the other kind, or archived and not already held. */
+export async function planChoiceProblems(db: Db, tenant: Tenant, choices: readonly PlanChoice[]): Promise<PlanChoiceProblems> {
   const ids = [...new Set(choices.flatMap((c) => c.ids))];
-  if (ids.length === 0) return {};
+  const found: PlanChoiceProblems = { unknown: [], details: {} };
+  if (ids.length === 0) return found;
   const plans = new Map((await plansByIds(db, tenant, ids)).map((p) => [p.id, p]));
-  const details: Record<string, string> = {};
   for (const choice of choices) {
     const unknown = choice.ids.filter((id) => !plans.has(id));
     const wrongKind = choice.ids.filter((id) => plans.has(id) && plans.get(id)!.kind !== choice.kind);
@@ -35,7 +42,8 @@ export async function planChoiceProblems(db: Db, tenant: Tenant, choices: readon
         : "",
       archived.length ? `Archived (it keeps the companies it has and takes no new one): ${archived.join(", ")}` : "",
     ].filter(Boolean);
-    if (problems.length) details[choice.field] = problems.join("; ");
+    found.unknown.push(...unknown);
+    if (problems.length) found.details[choice.field] = problems.join("; ");
   }
-  return details;
+  return found;
 }

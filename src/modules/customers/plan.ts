@@ -65,9 +65,11 @@ async function requireCompany(sql: Sql, tenant: Tenant, ref: string) {
  */
 export async function assignPlan(sql: Sql, tenant: Tenant, companyRef: string, planId: string, now: Date = new Date(systemClock.now())) {
   const company = await requireCompany(sql, tenant, companyRef);
-  const problems = await planChoiceProblems(sql, tenant, [{ field: "plan", ids: [planId], kind: "plan", held: [company.active_plan_id ?? ""] }]);
-  if (problems.plan?.startsWith("No plan")) throw apiError("not_found", problems.plan);
-  if (problems.plan) throw apiError("validation_failed", "Validation failed", problems);
+  const { unknown, details } = await planChoiceProblems(sql, tenant, [
+    { field: "plan", ids: [planId], kind: "plan", held: [company.active_plan_id ?? ""] },
+  ]);
+  if (unknown.length) throw apiError("not_found", `No plan ${planId}`);
+  if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
   return audited(
     sql,
     tenant,

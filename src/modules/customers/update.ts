@@ -16,7 +16,7 @@ import { type Tenant } from "../../lib/tenant";
 
 /** 400 naming each plan id that cannot fill its slot (src/modules/catalog/plan-choice.ts). */
 async function assertPlanChoices(tx: Db, tenant: Tenant, company: CompanyRow, patch: CompanyPatch): Promise<void> {
-  const details = await planChoiceProblems(tx, tenant, [
+  const { details } = await planChoiceProblems(tx, tenant, [
     { field: "body.activePlanId", ids: patch.activePlanId ? [patch.activePlanId] : [], kind: "plan", held: [company.active_plan_id ?? ""] },
     { field: "body.activeAddOnIds", ids: patch.activeAddOnIds ?? [], kind: "add_on", held: company.active_add_on_ids },
   ]);

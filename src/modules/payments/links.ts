@@ -50,7 +50,7 @@ export async function createPaymentLink(
     const company = input.companyId ? await findCompanyByKeys(tx, tenant, input.companyId, null, null) : null;
     if (input.companyId && !company) details["body.companyId"] = `No company ${input.companyId}`;
     const addOn = input.addOnPlanId ? [input.addOnPlanId] : [];
-    Object.assign(details, await planChoiceProblems(tx, tenant, [{ field: "body.addOnPlanId", ids: addOn, kind: "add_on" }]));
+    Object.assign(details, (await planChoiceProblems(tx, tenant, [{ field: "body.addOnPlanId", ids: addOn, kind: "add_on" }])).details);
     if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
     const link = await insertPaymentLink(tx, {
       id: newId("plink"),

@@ -98,7 +98,7 @@ export async function acceptInvitation(sql: Sql, input: Acceptance, clientAddres
     if (operator) {
       // An existing account proves its password (a wrong one leaves the invitation unspent), under the sign-in throttle.
       const scopes = throttleScopes(inv.email, clientAddress);
-      await assertNotThrottled(sql, scopes, s.now);
+      await assertNotThrottled(tx, scopes, s.now); // on this transaction: a second connection per accept could drain the pool
       if (!(await passwordMatches(operator.password_hash, input.password))) throw new WrongPassword(scopes);
     } else {
       checkPassword(input.password);
