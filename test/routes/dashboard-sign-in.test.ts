@@ -4,7 +4,7 @@ import { createTestApp } from "../helpers/app";
 import { address, browser, cookieOf, newOperator, newTeamWithOwner, PASSWORD, signIn } from "../helpers/dashboard";
 import { createSignInLink } from "../../src/modules/teams/sign-in";
 import { OPERATOR } from "../../src/modules/teams/service";
-import { sessionCookie } from "../../src/modules/dashboard/cookie";
+import { sessionCookie } from "../../src/auth/session-cookie";
 import { loadConfig } from "../../src/config";
 
 const t = await createTestApp({ TRUST_PROXY: "true" });
@@ -79,7 +79,7 @@ describe("POST /dashboard/sign-in", () => {
     expect(Number(throttled.headers.get("retry-after"))).toBeGreaterThan(0);
     // Another address is unaffected.
     expect((await signIn(t, owner.email)).status).toBe(200);
-  });
+  }, 90_000); // 22 Argon2id verifications: slow by design, slower on a busy machine
 
   test("415: a body that is not JSON is refused before validation (no cross-site form sign-in)", async () => {
     const res = await t.call("POST", "/dashboard/sign-in", {

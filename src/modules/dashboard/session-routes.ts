@@ -14,7 +14,7 @@ import { actorOf } from "../audit/repo";
 import { acceptInvitation } from "../teams/invitations";
 import { describeSession, signOut, switchEnvironment } from "../teams/sessions";
 import { signInWithLink, signInWithPassword, type SignedIn, type SignInSettings } from "../teams/sign-in";
-import { clearedCookie, sessionCookie } from "./cookie";
+import { clearedCookie, sessionCookie } from "../../auth/session-cookie";
 import { csrfTokenFor } from "../../auth/csrf";
 import { presentedCredential } from "../../auth/resolve";
 import { AcceptRequest, DashboardSession, EnvironmentRequest, LinkSignInRequest, Ok, SignedInSession, SignInRequest, data } from "./model";

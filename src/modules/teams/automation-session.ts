@@ -13,6 +13,7 @@ import { activeMembers, changeRoles, insertMember } from "./members";
 import { findOperatorByEmail, insertOperator } from "./operators";
 import { checkRoles } from "./roles";
 import { insertSession } from "./sessions";
+import { sessionCookie } from "../../auth/session-cookie";
 import { requireTeam } from "./team";
 
 export interface NewSession {
@@ -71,6 +72,6 @@ export async function createDashboardSession(
     session: raw,
     /** the X-CSRF-Token header a cookie-authenticated write must carry */
     csrfToken: made.session.csrfToken,
-    cookie: `be_session=${raw}; Path=/; HttpOnly; Secure; SameSite=Strict`,
+    cookie: sessionCookie(raw, (made.session.expiresAt.getTime() - now) / 1000, true),
   };
 }

@@ -10,7 +10,7 @@ import { newId, randomToken } from "../../lib/ids";
 import { sha256Hex } from "../../lib/hash";
 import { apiError } from "../../lib/errors";
 import type { Environment } from "../../lib/tenant";
-import { recordAudit, type Actor } from "../audit/repo";
+import { recordAudit, recordTeamAudit, type Actor } from "../audit/repo";
 import { findOperatorByEmail, findOperatorById, passwordMatches } from "./operators";
 import { describeSession, insertSession, type SessionView, type StartedSession } from "./sessions";
 import { assertNotThrottled, forgetAccountFailures, recordFailure, throttleScopes } from "./throttle";
@@ -109,9 +109,9 @@ export async function createSignInLink(sql: Sql, input: { email: string; teamId:
   const expiresAt = new Date(now + SIGN_IN_LINK_TTL_MS);
   await sql.begin(async (tx) => {
     const link = await runOne<{ id: string }>(tx, Q.sign_in_link_insert, [newId("link"), input.teamId, operator.id, sha256Hex(token), expiresAt]);
-    await recordAudit(tx, {
+    // Team-level, like members and invitations: a link signs into either environment.
+    await recordTeamAudit(tx, {
       teamId: input.teamId,
-      environment: DEFAULT_ENVIRONMENT,
       actor,
       action: "sign_in_link.create",
       resourceType: "sign_in_link",

@@ -38,6 +38,13 @@ export interface EndpointInput {
   enabled?: boolean;
 }
 
+/**
+ * An endpoint URL as the audit log keeps it: scheme, host and port only. Many receivers carry a bearer
+ * token in the path or query (chat-style incoming hooks), and the audit log is read by roles that may not
+ * see webhook endpoints.
+ */
+const auditedUrl = (url: string) => `${new URL(url).origin}/…`;
+
 /** A new endpoint and its secret, shown this once (and again only through revealSecret). */
 export async function createEndpoint(deps: WebhookServiceDeps, tenant: Tenant, actor: Actor, input: EndpointInput) {
   const url = checkUrl(input.url, deps.config);
@@ -54,7 +61,7 @@ export async function createEndpoint(deps: WebhookServiceDeps, tenant: Tenant, a
       action: "webhook_endpoint.create",
       resourceType: "webhook_endpoint",
       resourceId: created.id,
-      details: { url, eventTypes, enabled: created.enabled },
+      details: { url: auditedUrl(url), eventTypes, enabled: created.enabled },
     });
     return created;
   });
@@ -100,7 +107,7 @@ export async function updateEndpoint(deps: WebhookServiceDeps, tenant: Tenant, a
       action: "webhook_endpoint.update",
       resourceType: "webhook_endpoint",
       resourceId: id,
-      details: Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)),
+      details: Object.fromEntries(Object.entries({ ...change, url: change.url && auditedUrl(change.url) }).filter(([, v]) => v !== undefined)),
     });
     return updated;
   });
@@ -118,7 +125,7 @@ export async function deleteEndpoint(deps: Pick<WebhookServiceDeps, "sql" | "clo
       action: "webhook_endpoint.delete",
       resourceType: "webhook_endpoint",
       resourceId: id,
-      details: { url: deleted.url },
+      details: { url: auditedUrl(deleted.url) },
     });
     return deleted;
   });

@@ -5,7 +5,7 @@
  * Path=/; Max-Age = the session's remaining lifetime; Secure unless DASHBOARD_COOKIE_SECURE=false (plain-http
  * local development only: a browser drops a Secure cookie sent over http).
  */
-import { DASHBOARD_COOKIE } from "../../auth/key-format";
+import { DASHBOARD_COOKIE } from "./key-format";
 
 const attributes = (secure: boolean) => `Path=/; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;
 
