@@ -293,3 +293,25 @@ describe("the rest: every one a 4xx in the spec's shapes, never a 5xx", () => {
     }
   });
 });
+
+test("a secret created at a path with a trailing slash (served as without) is kept sealed under its Idempotency-Key, not in clear", async () => {
+  const cases: [string, unknown, (body: any) => string][] = [
+    ["/dashboard/api-keys/", { name: "Slash", type: "secret" }, (b) => b.data.key],
+    ["/dashboard/members/", { email: "slash@example.com", roles: ["catalog:read"] }, (b) => b.data.token],
+    ["/dashboard/webhooks/endpoints/", { url: "https://example.com/slash" }, (b) => b.secret],
+    [`/dashboard/webhooks/endpoints/${endpoint.endpoint.id}/rotate-secret/`, { overlapSeconds: 0 }, (b) => b.secret],
+    ["/access-tokens/", { company: { id: "slash-co" }, user: { id: "slash-user" } }, (b) => b.token],
+  ];
+  for (const [path, body, secretOf] of cases) {
+    const headers = { "idempotency-key": crypto.randomUUID() };
+    const token = path === "/access-tokens/" ? team.keys.secret : team.dashboardAdmin;
+    const first = await t.call("POST", path, { token, headers, body });
+    expect([path, first.status]).toEqual([path, path.includes("rotate") ? 200 : 201]);
+    const secret = secretOf(first.body);
+    const stored = await t.db.sql`select response_body from idempotency_keys where response_body is not null`;
+    for (const row of stored) expect(Buffer.from(row.response_body).toString("latin1")).not.toContain(secret.slice(10));
+    const again = await t.call("POST", path, { token, headers, body });
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.body).toEqual(first.body);
+  }
+});
