@@ -49,8 +49,8 @@ export function authPlugin(deps: AuthDeps) {
       // before the request is validated (spec, Authentication rule 9): a caller without a valid
       // credential for the route gets 401 or 403 and learns nothing of its schema from a 400; a
       // credential past its limit gets 429 for whatever it sends (the limit counts requests, valid or
-      // not); then a body that is not JSON is 415. (Only a JSON body that does not parse is reported
-      // first: Elysia reads the body before any hook of the route runs.)
+      // not); then a body that is not JSON is 415. (Only a JSON body that does not parse, is not an
+      // object or nests too deep is reported first: Elysia reads the body before any hook of the route runs.)
       return {
         transform({ request, set }: { request: Request; set: { headers: Record<string, unknown> } }): MaybePromise<void> {
           return andThen(resolvePrincipal(deps, request.headers, request.method), (principal) => {

@@ -86,7 +86,8 @@ function asApiError(code: unknown, error: unknown): ApiError | null {
   if (code === "VALIDATION" && (error as ValidationError).type !== "response") {
     return apiError("validation_failed", "Validation failed", validationDetails(error as ValidationError));
   }
-  if (code === "PARSE") return malformedJson();
+  // Elysia wraps what the body parser throws (src/http/json-body.ts) in its ParseError: a refusal of ours is kept.
+  if (code === "PARSE") return (error as Error).cause instanceof ApiError ? ((error as Error).cause as ApiError) : malformedJson();
   if (code === "NOT_FOUND") return apiError("not_found", "Not found");
   if (isUniqueViolation(error)) return apiError("conflict", "A resource with the same unique value already exists");
   return null;

@@ -9,7 +9,11 @@
  *   validates or handles it. Why not leave it to the route's schema: Elysia parses form and multipart
  *   bodies too, and a cross-site HTML form can post those with a dashboard session's cookie and no
  *   preflight; with JSON only, such a request never reaches a handler.
- * - `exactJsonBody`, Elysia's JSON parser replaced: a body that is not UTF-8 is malformed; a number the service cannot hold exactly is noted on
+ * - `exactJsonBody`, Elysia's JSON parser replaced: a body that is not UTF-8 is malformed; a body that is not a
+ *   JSON object (every route's body is one), or that nests more than MAX_NESTING levels, is a 400 here, before
+ *   Elysia's schema sees it (Elysia passed `null`, `"x"` or `[]` as `{}` to a route whose fields are all
+ *   optional, so a rotation ran on a body that said nothing; and describing a schema error in a value nested
+ *   10,000 deep took seconds, 100,000 deep overflowed the stack: a 500); a number the service cannot hold exactly is noted on
  *   the request (src/lib/exact-json.ts) and refused with the other unstorable input, after credentials
  *   and the route's schemas (src/http/request-context.ts), never rounded in silence. (Here rather than
  *   in front of Elysia, which would cost a second Request per body, ~12 us; a function parser hides the
@@ -18,6 +22,7 @@
 import { Elysia } from "elysia";
 import { apiError } from "../lib/errors";
 import { roundedNumberIn } from "../lib/exact-json";
+import { MAX_NESTING, nestedDeeperThan } from "../lib/storable-input";
 import { malformedJson } from "./errors";
 import { requestState } from "./request-context";
 
@@ -71,7 +76,11 @@ export function exactJsonBody() {
       if (!isJsonAsElysiaReadsIt(contentType)) return undefined;
       const text = strictUtf8(await request.arrayBuffer());
       if (text === "") return undefined; // as Elysia's own parser: no body (an optional one) or a parse error
+      if (nestedDeeperThan(text, MAX_NESTING))
+        throw apiError("validation_failed", "Validation failed", { body: `Nested more than ${MAX_NESTING} levels deep` });
       const value: unknown = JSON.parse(text);
+      if (value === null || typeof value !== "object" || Array.isArray(value))
+        throw apiError("validation_failed", "Validation failed", { body: "Expected a JSON object" });
       const rounded = roundedNumberIn(text, "body");
       if (rounded) requestState(request).roundedNumber = rounded;
       return value;

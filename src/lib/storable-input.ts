@@ -48,3 +48,32 @@ export function unstorableInput(value: unknown, root: string): Record<string, st
   }
   return null;
 }
+
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * Whether JSON text nests objects and arrays more than `max` levels (the document's own braces count as
+ * one), found by one pass over the text, before it is decoded: the same rule as unstorableInput's, applied
+ * to the raw body, because deep input costs before that check can run (a schema that refuses a value
+ * 10,000 levels deep takes seconds to describe the error, and 100,000 levels overflow the stack there).
+ */
+export function nestedDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === BACKSLASH) i++;
+      else if (c === QUOTE) inString = false;
+    } else if (c === QUOTE) inString = true;
+    else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > max) return true;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) depth--;
+  }
+  return false;
+}

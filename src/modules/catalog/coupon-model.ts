@@ -4,6 +4,7 @@
  */
 import { t, type Static } from "elysia";
 import { fixedFormat, formatFixed, formatMicro } from "../../lib/money";
+import { NonBlankText } from "../../http/non-blank-text";
 
 export const COUPON_DURATIONS = ["once", "repeating", "forever"] as const;
 export type CouponDuration = (typeof COUPON_DURATIONS)[number];
@@ -20,7 +21,7 @@ const Duration = t.Union([t.Literal("once"), t.Literal("repeating"), t.Literal("
 export const CouponCreate = t.Object(
   {
     code: t.String({ pattern: COUPON_CODE.source, description: "Unique per team and environment in any case; A-Z a-z 0-9 _ - (1-64)" }),
-    name: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Default: the code" })),
+    name: t.Optional(NonBlankText("Default: the code")),
     percentOff: t.Optional(t.String({ maxLength: 16, description: "Percent, up to 2 fractional digits, 0.01 to 100", examples: ["25"] })),
     amountOff: t.Optional(t.String({ maxLength: 64, description: "Decimal string, at most 6 fractional digits, > 0" })),
     currency: t.Optional(t.String({ minLength: 1, maxLength: 32, description: "With amountOff: a settlement token's symbol" })),
@@ -38,7 +39,7 @@ export type CouponCreate = Static<typeof CouponCreate>;
 
 export const CouponPatch = t.Object(
   {
-    name: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+    name: t.Optional(NonBlankText()),
     expiresAt: t.Optional(t.Union([t.String({ format: "date-time" }), t.Null()])),
     maxRedemptions: t.Optional(t.Union([t.Integer({ minimum: 1, maximum: 2147483647 }), t.Null()])),
     percentOff: t.Optional(t.Union([t.String({ maxLength: 16 }), t.Null()])),

@@ -22,6 +22,15 @@ const Amount = t.String({
   description: "Decimal string, at most 6 fractional digits, greater than 0 (no exponent, no sign)",
   examples: ["29.00"],
 });
+// Not all whitespace, as a name (src/http/non-blank-text.ts): a blank tier labels nothing.
+const Tier = (description?: string) =>
+  t.String({
+    minLength: 1,
+    maxLength: 100,
+    pattern: "\\S",
+    "x-expected": "Expected a string of 1 to 100 characters, not all whitespace",
+    ...(description ? { description } : {}),
+  });
 const Currency = t.String({ minLength: 1, maxLength: 32, description: "A settlement token's symbol (USDC), any case" });
 
 export const PriceInput = t.Object({ billingPeriod: Period, amount: Amount, currency: Currency }, { $id: "PriceInput" });
@@ -35,7 +44,7 @@ export const PlanCreate = t.Object(
   {
     name: NonBlankText(),
     kind: t.Optional(Kind),
-    tier: t.Optional(t.String({ minLength: 1, maxLength: 100, description: "Default standard" })),
+    tier: t.Optional(Tier("Default standard")),
     description: t.Optional(t.String({ maxLength: 2000 })),
     trialDays: t.Optional(t.Integer({ minimum: 0, maximum: MAX_TRIAL_DAYS, description: "Default 0" })),
     prices: t.Optional(t.Array(PriceInput, { maxItems: 2, description: "At most one per billing period" })),
@@ -60,7 +69,7 @@ export const PlanPatch = t.Object(
   {
     name: t.Optional(NonBlankText()),
     kind: t.Optional(Kind),
-    tier: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
+    tier: t.Optional(Tier()),
     description: t.Optional(t.Union([t.String({ maxLength: 2000 }), t.Null()])),
     trialDays: t.Optional(t.Integer({ minimum: 0, maximum: MAX_TRIAL_DAYS })),
     onchainPlanIds: t.Optional(

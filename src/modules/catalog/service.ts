@@ -267,8 +267,12 @@ export function checkEntitlement(e: Grant): void {
     throw apiError("validation_failed", "Quota needs limit and period", { limit: ">= 0", period: "day, week, month or lifetime" });
   if (e.kind === "credit" && (e.creditsPerUse === undefined || e.creditsPerUse <= 0n))
     throw apiError("validation_failed", "Credit entitlement needs creditsPerUse", { creditsPerUse: "> 0" });
-  if (e.kind === "trait" && (!e.traitKey || !e.traitOperator || e.traitValue === undefined))
-    throw apiError("validation_failed", "Trait entitlement needs key, operator, value", { traitKey: "required" });
+  if (e.kind === "trait" && (!e.traitKey || !e.traitOperator || e.traitValue === undefined)) {
+    // Each missing one named, so the caller is not told to add the traitKey they sent.
+    const missing = { traitKey: !e.traitKey, traitOperator: !e.traitOperator, traitValue: e.traitValue === undefined };
+    const details = Object.fromEntries(Object.entries(missing).flatMap(([field, absent]) => (absent ? [[field, "required"]] : [])));
+    throw apiError("validation_failed", "Trait entitlement needs key, operator, value", details);
+  }
 }
 
 /** Locks the feature and checks that the grant's kind fits its type. */

@@ -2,6 +2,7 @@
 import { t, type TSchema } from "elysia";
 import { DASHBOARD_ROLES, PERMISSIONS } from "../../auth/kinds";
 import { ENVIRONMENTS } from "../../lib/tenant";
+import { NonBlankText } from "../../http/non-blank-text";
 
 export const data = <S extends TSchema>(schema: S) => t.Object({ data: schema });
 
@@ -150,7 +151,7 @@ export const CreatedApiKey = t.Object(
 );
 export const ApiKeyCreate = t.Object(
   {
-    name: t.String({ minLength: 1, maxLength: 200 }),
+    name: NonBlankText(),
     type: t.Union([t.Literal("secret"), t.Literal("restricted"), t.Literal("publishable"), t.Literal("legacy")]),
     permissions: t.Optional(
       t.Array(t.String({ minLength: 1, maxLength: 50 }), {

@@ -18,7 +18,14 @@ export const SECRET_RESPONSE_PATHS: ReadonlySet<string> = new Set([
 /** Paths with an id whose success body carries a secret: a new webhook endpoint, a rotated endpoint secret. */
 const SECRET_RESPONSE_PATTERNS: readonly RegExp[] = [/^\/api\/v1\/dashboard\/webhooks\/endpoints(\/[^/]+\/rotate-secret)?$/];
 
-export const carriesSecret = (path: string): boolean => SECRET_RESPONSE_PATHS.has(path) || SECRET_RESPONSE_PATTERNS.some((p) => p.test(path));
+/**
+ * Whether a kept response on `path` must be sealed. Trailing slashes are dropped first: the router serves
+ * `/dashboard/api-keys/` as `/dashboard/api-keys`, and a raw key created there was stored in clear.
+ */
+export function carriesSecret(path: string): boolean {
+  const route = path.replace(/\/+$/, "");
+  return SECRET_RESPONSE_PATHS.has(route) || SECRET_RESPONSE_PATTERNS.some((p) => p.test(route));
+}
 
 const PURPOSE = "idempotency-response";
 
