@@ -22,6 +22,8 @@ USER bun
 EXPOSE 3000
 HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
   CMD ["bun", "-e", "const r = await fetch(`http://127.0.0.1:${process.env.PORT}/api/v1/health`); process.exit(r.ok ? 0 : 1)"]
+# Job workers run inside the server by default; for scale-out, run more containers of this image with the
+# command `bun src/worker.ts` (what `npm run worker` runs; README "Jobs"), same environment.
 # Migrations are also applied by the server at start (under an advisory lock); running them first makes
 # a failed migration stop the container before it takes traffic.
 CMD ["sh", "-c", "bun src/cli.ts migrate && exec bun src/index.ts"]
