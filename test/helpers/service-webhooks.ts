@@ -22,7 +22,7 @@ export function seedWebhookTeam(dataDir: string, env: Record<string, string>, ur
   const seeded = cliData(dataDir, env, "seed");
   const teamId: string = seeded.team.id;
   const created = cliData(dataDir, env, "webhook", "create", "--team", teamId, "--url", url, "--events", "company.created");
-  return { teamId, legacyKey: seeded.keys.legacy.key, endpointId: created.endpoint.id, secret: created.secret };
+  return { teamId, legacyKey: seeded.keys.legacy.key, endpointId: created.id, secret: created.secret };
 }
 
 /** Creates company `id` through the API of the service at `base` (an identify event): one company.created. */

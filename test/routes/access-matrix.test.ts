@@ -146,7 +146,7 @@ const DASHBOARD_ROUTES: Record<string, RouteCase> = {
 // A webhook endpoint (never called: its jobs are not run here) with one delivery, and fresh ones for DELETE.
 const webhookDeps = { sql: t.db.sql, clock: t.clock, config: t.config };
 const devTenant = { teamId: team.teamId, environment: "development" as const };
-const freshWebhook = async () => (await createEndpoint(webhookDeps, devTenant, OPERATOR, { url: "https://example.com/hook" })).endpoint.id;
+const freshWebhook = async () => (await createEndpoint(webhookDeps, devTenant, OPERATOR, { url: "https://example.com/hook" })).id;
 const matrixWebhook = await freshWebhook();
 const matrixDelivery = (await sendTestEvent(webhookDeps, devTenant, OPERATOR, matrixWebhook)).deliveryId;
 const matrixMessage = (await t.db.sql`select message_id from webhook_deliveries where id = ${matrixDelivery}`)[0]!.message_id as string;

@@ -20,7 +20,7 @@ test("webhook create, list, update, rotate, secret, test, deliveries, replay and
   const team = ok("team", "create", "--name", "Hooks").id;
   const created = ok("webhook", "create", "--team", team, "--url", "https://example.com/cli", "--events", "company.created");
   expect(created.secret).toStartWith("whsec_");
-  const id = created.endpoint.id;
+  const id = created.id;
   const listed = ok("webhook", "list", "--team", team);
   expect(listed.map((e: { id: string }) => e.id)).toEqual([id]);
   expect(JSON.stringify(listed)).not.toContain(created.secret.slice(6));
@@ -31,7 +31,7 @@ test("webhook create, list, update, rotate, secret, test, deliveries, replay and
   const sent = ok("webhook", "test", "--team", team, "--id", id);
   const deliveries = ok("webhook", "deliveries", "--team", team, "--id", id);
   expect(deliveries).toEqual([expect.objectContaining({ id: sent.deliveryId, messageId: sent.messageId, status: "pending" })]);
-  expect(ok("webhook", "replay", "--team", team, "--delivery", sent.deliveryId).delivery.messageId).toBe(sent.messageId);
+  expect(ok("webhook", "replay", "--team", team, "--delivery", sent.deliveryId).messageId).toBe(sent.messageId);
   expect(cli("webhook", "replay", "--team", team).code).toBe(2);
   expect(cli("webhook", "create", "--team", team, "--url", "http://example.com/x").code).toBe(2);
   expect(ok("webhook", "delete", "--team", team, "--id", id).id).toBe(id);

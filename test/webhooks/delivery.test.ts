@@ -29,13 +29,13 @@ async function setup(eventTypes: string[] = []) {
   const admin = { token: team.dashboardAdmin };
   const created = await t.call("POST", "/dashboard/webhooks/endpoints", { ...admin, body: { url: `${receiver.url}/hook`, eventTypes } });
   expect(created.status).toBe(201);
-  receiver.secrets = [created.body.secret];
+  receiver.secrets = [created.body.data.secret];
   return {
     team,
     receiver,
     admin,
-    endpoint: created.body.endpoint,
-    secret: created.body.secret as string,
+    endpoint: created.body.data,
+    secret: created.body.data.secret as string,
     tenant: { teamId: team.teamId, environment: "development" as const },
   };
 }
@@ -100,9 +100,9 @@ describe("retries", () => {
     const { deliveryIds } = await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_retry" }));
     await drainJobs(t);
     expect(receiver.received).toHaveLength(1);
-    const pending = (await t.call("GET", `/dashboard/webhooks/deliveries/${deliveryIds[0]}`, admin)).body;
-    expect(pending.delivery).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: 500 });
-    const due = new Date(pending.delivery.nextAttemptAt).getTime() - new Date(pending.attempts[0].finishedAt).getTime();
+    const pending = (await t.call("GET", `/dashboard/webhooks/deliveries/${deliveryIds[0]}`, admin)).body.data;
+    expect(pending).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: 500 });
+    const due = new Date(pending.nextAttemptAt).getTime() - new Date(pending.attemptLog[0].finishedAt).getTime();
     expect(due).toBeGreaterThanOrEqual(4500); // 5 s +/- 10%
     expect(due).toBeLessThanOrEqual(5500);
     await Bun.sleep(1100); // a later second, so the new signature's timestamp differs
@@ -115,10 +115,10 @@ describe("retries", () => {
     expect(Number(second!.headers["webhook-timestamp"])).toBeGreaterThan(Number(first!.headers["webhook-timestamp"]));
     expect(second!.headers["webhook-signature"]).not.toBe(first!.headers["webhook-signature"]!);
     expect(second!.verifiedBy).toEqual([0]);
-    const done = (await t.call("GET", `/dashboard/webhooks/deliveries/${deliveryIds[0]}`, admin)).body;
-    expect(done.delivery).toMatchObject({ status: "delivered", attempts: 2, lastStatusCode: 200, nextAttemptAt: null });
-    expect(done.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 200]);
-    expect(done.attempts[0].responseExcerpt).toBe("status 500");
+    const done = (await t.call("GET", `/dashboard/webhooks/deliveries/${deliveryIds[0]}`, admin)).body.data;
+    expect(done).toMatchObject({ status: "delivered", attempts: 2, lastStatusCode: 200, nextAttemptAt: null });
+    expect(done.attemptLog.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 200]);
+    expect(done.attemptLog[0].responseExcerpt).toBe("status 500");
     const log = (await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.id}/deliveries`, admin)).body;
     expect(log).toMatchObject({ count: 1 });
     expect(log.data[0]).toMatchObject({ id: deliveryIds[0], status: "delivered", attempts: 2, lastStatusCode: 200 });
@@ -130,9 +130,9 @@ describe("retries", () => {
     receiver.respond = [410];
     const first = await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_gone" }));
     await drainJobs(t);
-    const ep = (await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.id}`, admin)).body.endpoint;
+    const ep = (await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.id}`, admin)).body.data;
     expect(ep).toMatchObject({ enabled: false, disabledReason: "The endpoint answered 410 Gone" });
-    const d = (await t.call("GET", `/dashboard/webhooks/deliveries/${first.deliveryIds[0]}`, admin)).body.delivery;
+    const d = (await t.call("GET", `/dashboard/webhooks/deliveries/${first.deliveryIds[0]}`, admin)).body.data;
     expect(d).toMatchObject({ status: "failed", attempts: 1, lastStatusCode: 410 });
     const notes = (await t.call("GET", "/dashboard/webhooks/notifications", admin)).body.data;
     expect(notes).toHaveLength(1);
@@ -143,7 +143,7 @@ describe("retries", () => {
     await drainJobs(t);
     expect(receiver.received).toHaveLength(1);
     const enabled = await t.call("PATCH", `/dashboard/webhooks/endpoints/${endpoint.id}`, { ...admin, body: { enabled: true } });
-    expect(enabled.body.endpoint).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null });
+    expect(enabled.body.data).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null });
   });
 
   test("a delivery failing every attempt fails, disables its endpoint and creates a notification", async () => {
@@ -155,10 +155,10 @@ describe("retries", () => {
       await drainJobs(t);
     }
     expect(receiver.received).toHaveLength(MAX_ATTEMPTS);
-    const detail = (await t.call("GET", `/dashboard/webhooks/deliveries/${deliveryIds[0]}`, admin)).body;
-    expect(detail.delivery).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS, nextAttemptAt: null });
-    expect(detail.attempts.map((a: { attempt: number }) => a.attempt)).toEqual([...Array(MAX_ATTEMPTS).keys()].map((i) => i + 1));
-    const ep = (await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.id}`, admin)).body.endpoint;
+    const detail = (await t.call("GET", `/dashboard/webhooks/deliveries/${deliveryIds[0]}`, admin)).body.data;
+    expect(detail).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS, nextAttemptAt: null });
+    expect(detail.attemptLog.map((a: { attempt: number }) => a.attempt)).toEqual([...Array(MAX_ATTEMPTS).keys()].map((i) => i + 1));
+    const ep = (await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.id}`, admin)).body.data;
     expect(ep.enabled).toBe(false);
     expect(ep.disabledReason).toContain("Every attempt");
     const notes = (await t.call("GET", "/dashboard/webhooks/notifications", admin)).body.data;
@@ -184,7 +184,7 @@ describe("retries", () => {
       await makeJobsDue(t.db.sql);
       await drainJobs(t);
     }
-    const ep = (await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.id}`, admin)).body.endpoint;
+    const ep = (await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.id}`, admin)).body.data;
     expect(ep.enabled).toBe(true);
   });
 });
@@ -228,10 +228,10 @@ describe("rotation", () => {
     const { receiver, tenant, admin, endpoint, secret: oldSecret } = await setup();
     const rotated = await t.call("POST", `/dashboard/webhooks/endpoints/${endpoint.id}/rotate-secret`, { ...admin, body: { overlapSeconds: 3600 } });
     expect(rotated.status).toBe(200);
-    const newSecret = rotated.body.secret as string;
+    const newSecret = rotated.body.data.secret as string;
     expect(newSecret).toMatch(/^whsec_/);
     expect(newSecret).not.toBe(oldSecret);
-    expect(rotated.body.endpoint.previousSecretExpiresAt).toBe(new Date(t.clock.now() + 3600_000).toISOString());
+    expect(rotated.body.data.previousSecretExpiresAt).toBe(new Date(t.clock.now() + 3600_000).toISOString());
     receiver.secrets = [oldSecret, newSecret];
     await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_overlap" }));
     await drainJobs(t);
@@ -255,11 +255,11 @@ describe("rotation", () => {
       false,
       false,
     ]);
-    const revealed = (await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.id}/secret`, admin)).body;
+    const revealed = (await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.id}/secret`, admin)).body.data;
     expect(revealed).toEqual({
       secret: newSecret,
       previousSecret: oldSecret,
-      previousSecretExpiresAt: rotated.body.endpoint.previousSecretExpiresAt,
+      previousSecretExpiresAt: rotated.body.data.previousSecretExpiresAt,
     });
     t.clock.advance(3600_000 + 1);
     await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_after_overlap" }));
@@ -267,7 +267,7 @@ describe("rotation", () => {
     const after = receiver.received.at(-1)!;
     expect(after.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
     expect(after.verifiedBy).toEqual([1]);
-    expect((await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.id}/secret`, admin)).body).toEqual({
+    expect((await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.id}/secret`, admin)).body.data).toEqual({
       secret: newSecret,
       previousSecret: null,
       previousSecretExpiresAt: null,
@@ -282,8 +282,8 @@ describe("replay and the test event", () => {
     await drainJobs(t);
     const replayed = await t.call("POST", `/dashboard/webhooks/deliveries/${deliveryIds[0]}/replay`, admin);
     expect(replayed.status).toBe(202);
-    expect(replayed.body.delivery).toMatchObject({ messageId, endpointId: endpoint.id, status: "pending", attempts: 0 });
-    expect(replayed.body.delivery.id).not.toBe(deliveryIds[0]);
+    expect(replayed.body.data).toMatchObject({ messageId, endpointId: endpoint.id, status: "pending", attempts: 0 });
+    expect(replayed.body.data.id).not.toBe(deliveryIds[0]);
     await drainJobs(t);
     const again = await t.call("POST", `/dashboard/webhooks/endpoints/${endpoint.id}/replay`, { ...admin, body: { messageId } });
     expect(again.status).toBe(202);
@@ -305,12 +305,12 @@ describe("replay and the test event", () => {
     await t.call("POST", "/dashboard/webhooks/endpoints", { ...admin, body: { url: `${other.url}/other` } });
     const sent = await t.call("POST", `/dashboard/webhooks/endpoints/${endpoint.id}/test`, admin);
     expect(sent.status).toBe(202);
-    expect(sent.body).toEqual({ messageId: expect.stringMatching(/^msg_/), deliveryId: expect.stringMatching(/^dlv_/) });
+    expect(sent.body).toEqual({ data: { messageId: expect.stringMatching(/^msg_/), deliveryId: expect.stringMatching(/^dlv_/) } });
     await drainJobs(t);
     expect(other.received).toHaveLength(0);
     expect(receiver.received).toHaveLength(1);
     expect(payloadOf(receiver.received[0]!)).toMatchObject({ type: "webhook.test", data: { endpointId: endpoint.id } });
-    expect(receiver.received[0]!.headers["webhook-id"]).toBe(sent.body.messageId);
+    expect(receiver.received[0]!.headers["webhook-id"]).toBe(sent.body.data.messageId);
     // A disabled endpoint is not tested: 409.
     await t.call("PATCH", `/dashboard/webhooks/endpoints/${endpoint.id}`, { ...admin, body: { enabled: false } });
     expect((await t.call("POST", `/dashboard/webhooks/endpoints/${endpoint.id}/test`, admin)).status).toBe(409);

@@ -25,11 +25,12 @@ test("POST creates an endpoint with a whsec_ secret shown once; GET and lists ne
   });
   expect(created.status).toBe(201);
   expect(created.headers.get("cache-control")).toBe("no-store"); // no cache keeps the secret
-  const { endpoint, secret } = created.body;
+  const { secret, ...endpoint } = created.body.data; // the endpoint's fields and its secret, as a created API key's
+  expect(Object.keys(created.body)).toEqual(["data"]);
   expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/); // 32 random bytes
   expect(endpoint).toMatchObject({ url: "https://example.com/hooks", description: "Main", eventTypes: ["company.created"], enabled: true });
   const got = await t.call("GET", `${base}/${endpoint.id}`, admin);
-  expect(got.body).toEqual({ endpoint });
+  expect(got.body).toEqual({ data: endpoint });
   const list = await t.call("GET", base, admin);
   expect(list.body).toEqual({ data: [endpoint], count: 1, nextCursor: null });
   const secretPart = secret.slice("whsec_".length);
@@ -38,7 +39,7 @@ test("POST creates an endpoint with a whsec_ secret shown once; GET and lists ne
   const [row] = await t.db.sql`select secret_sealed from webhook_endpoints where id = ${endpoint.id}`;
   expect(Buffer.from(row!.secret_sealed).toString("latin1")).not.toContain(secretPart);
   const revealed = await t.call("GET", `${base}/${endpoint.id}/secret`, admin);
-  expect(revealed.body).toEqual({ secret, previousSecret: null, previousSecretExpiresAt: null });
+  expect(revealed.body).toEqual({ data: { secret, previousSecret: null, previousSecretExpiresAt: null } });
   expect(revealed.headers.get("cache-control")).toBe("no-store");
   // Nothing logged carries a secret: not the responses, not the reveal.
   expect(t.logs.join("\n")).not.toContain(secretPart);
@@ -52,13 +53,13 @@ test("a replayed create (Idempotency-Key) returns the same secret, kept sealed i
   expect(again.headers.get("idempotent-replayed")).toBe("true");
   expect(again.body).toEqual(first.body);
   const stored = await t.db.sql`select response_body from idempotency_keys where response_body is not null`;
-  for (const r of stored) expect(Buffer.from(r.response_body).toString("latin1")).not.toContain(first.body.secret.slice(6));
+  for (const r of stored) expect(Buffer.from(r.response_body).toString("latin1")).not.toContain(first.body.data.secret.slice(6));
 });
 
 test("concurrent rotations chain: each keeps the secret the one before it made", async () => {
   const { admin } = await team();
-  const created = (await t.call("POST", base, { ...admin, body: { url: "https://example.com/race" } })).body;
-  const id = created.endpoint.id;
+  const created = (await t.call("POST", base, { ...admin, body: { url: "https://example.com/race" } })).body.data;
+  const id = created.id;
   // Hold the endpoint's row while two rotations start, so both are in flight at once; then let go.
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
@@ -76,11 +77,11 @@ test("concurrent rotations chain: each keeps the secret the one before it made",
   await holder;
   const [a, b] = await Promise.all(rotating);
   expect([a!.status, b!.status]).toEqual([200, 200]);
-  const revealed = (await t.call("GET", `${base}/${id}/secret`, admin)).body;
+  const revealed = (await t.call("GET", `${base}/${id}/secret`, admin)).body.data;
   // The later rotation kept the earlier one's secret as previous, not the secret both started from: the
   // earlier caller's secret still signs, so a receiver set up with it keeps verifying through the overlap.
-  expect([a!.body.secret, b!.body.secret]).toContain(revealed.secret);
-  expect([a!.body.secret, b!.body.secret]).toContain(revealed.previousSecret);
+  expect([a!.body.data.secret, b!.body.data.secret]).toContain(revealed.secret);
+  expect([a!.body.data.secret, b!.body.data.secret]).toContain(revealed.previousSecret);
   expect(revealed.previousSecret).not.toBe(created.secret);
 });
 
@@ -104,20 +105,20 @@ test("event types must come from the one list; an empty filter takes every type"
 
 test("PATCH changes url, description and filter; disabling and re-enabling; DELETE removes it", async () => {
   const { admin } = await team();
-  const { endpoint } = (await t.call("POST", base, { ...admin, body: { url: "https://example.com/a", description: "A" } })).body;
+  const { data: endpoint } = (await t.call("POST", base, { ...admin, body: { url: "https://example.com/a", description: "A" } })).body;
   const patched = await t.call("PATCH", `${base}/${endpoint.id}`, {
     ...admin,
     body: { url: "https://example.com/b", description: null, eventTypes: ["invoice.paid"] },
   });
   expect(patched.status).toBe(200);
-  expect(patched.body.endpoint).toMatchObject({ url: "https://example.com/b", description: null, eventTypes: ["invoice.paid"], enabled: true });
+  expect(patched.body.data).toMatchObject({ url: "https://example.com/b", description: null, eventTypes: ["invoice.paid"], enabled: true });
   const off = await t.call("PATCH", `${base}/${endpoint.id}`, { ...admin, body: { enabled: false } });
-  expect(off.body.endpoint).toMatchObject({ enabled: false, disabledReason: "disabled by an operator", disabledAt: expect.any(String) });
+  expect(off.body.data).toMatchObject({ enabled: false, disabledReason: "disabled by an operator", disabledAt: expect.any(String) });
   const on = await t.call("PATCH", `${base}/${endpoint.id}`, { ...admin, body: { enabled: true } });
-  expect(on.body.endpoint).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null });
+  expect(on.body.data).toMatchObject({ enabled: true, disabledReason: null, disabledAt: null });
   expect((await t.call("PATCH", `${base}/${endpoint.id}`, { ...admin, body: { url: "http://example.com/c" } })).status).toBe(400);
   expect((await t.call("PATCH", `${base}/${endpoint.id}`, { ...admin, body: { eventTypes: ["x"] } })).status).toBe(400);
-  expect((await t.call("GET", `${base}/${endpoint.id}`, admin)).body.endpoint.url).toBe("https://example.com/b"); // no partial write
+  expect((await t.call("GET", `${base}/${endpoint.id}`, admin)).body.data.url).toBe("https://example.com/b"); // no partial write
   expect((await t.call("DELETE", `${base}/${endpoint.id}`, admin)).status).toBe(200);
   expect((await t.call("GET", `${base}/${endpoint.id}`, admin)).status).toBe(404);
   expect((await t.call("DELETE", `${base}/${endpoint.id}`, admin)).status).toBe(404);
@@ -133,16 +134,16 @@ test("PATCH changes url, description and filter; disabling and re-enabling; DELE
 
 test("rotate-secret: overlap limits; 0 drops the previous secret at once", async () => {
   const { admin } = await team();
-  const { endpoint } = (await t.call("POST", base, { ...admin, body: { url: "https://example.com/r" } })).body;
+  const { data: endpoint } = (await t.call("POST", base, { ...admin, body: { url: "https://example.com/r" } })).body;
   expect((await t.call("POST", `${base}/${endpoint.id}/rotate-secret`, { ...admin, body: { overlapSeconds: 604801 } })).status).toBe(400);
   const dflt = await t.call("POST", `${base}/${endpoint.id}/rotate-secret`, admin);
   expect(dflt.status).toBe(200);
   expect(dflt.headers.get("cache-control")).toBe("no-store");
-  expect(dflt.body.endpoint.previousSecretExpiresAt).toBe(new Date(t.clock.now() + 86_400_000).toISOString());
+  expect(dflt.body.data.previousSecretExpiresAt).toBe(new Date(t.clock.now() + 86_400_000).toISOString());
   const now = await t.call("POST", `${base}/${endpoint.id}/rotate-secret`, { ...admin, body: { overlapSeconds: 0 } });
-  expect(now.body.endpoint.previousSecretExpiresAt).toBeNull();
-  expect((await t.call("GET", `${base}/${endpoint.id}/secret`, admin)).body).toEqual({
-    secret: now.body.secret,
+  expect(now.body.data.previousSecretExpiresAt).toBeNull();
+  expect((await t.call("GET", `${base}/${endpoint.id}/secret`, admin)).body.data).toEqual({
+    secret: now.body.data.secret,
     previousSecret: null,
     previousSecretExpiresAt: null,
   });
@@ -150,7 +151,7 @@ test("rotate-secret: overlap limits; 0 drops the previous secret at once", async
 
 test("roles: webhooks:read lists but cannot create, change or reveal", async () => {
   const { fixture, admin } = await team();
-  const { endpoint } = (await t.call("POST", base, { ...admin, body: { url: "https://example.com/ro" } })).body;
+  const { data: endpoint } = (await t.call("POST", base, { ...admin, body: { url: "https://example.com/ro" } })).body;
   const reader = await createDashboardSession(
     t.db.sql,
     { teamId: fixture.teamId, environment: "development", userEmail: "r@test.dev", roles: ["webhooks:read"] },
@@ -173,7 +174,7 @@ test("roles: webhooks:read lists but cannot create, change or reveal", async () 
 test("tenant isolation: another team's or environment's endpoints are 404 and never listed", async () => {
   const a = await team();
   const b = await team();
-  const { endpoint } = (await t.call("POST", base, { ...a.admin, body: { url: "https://example.com/a" } })).body;
+  const { data: endpoint } = (await t.call("POST", base, { ...a.admin, body: { url: "https://example.com/a" } })).body;
   for (const [method, path] of [
     ["GET", `${base}/${endpoint.id}`],
     ["PATCH", `${base}/${endpoint.id}`],

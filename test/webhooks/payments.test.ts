@@ -38,7 +38,7 @@ test("a paid checkout session sends checkout_session.paid and payment_link.paid 
     token: team.dashboardAdmin,
     body: { url: `${receiver.url}/pay`, eventTypes: ["checkout_session.paid", "payment_link.paid"] },
   });
-  receiver.secrets = [created.body.secret];
+  receiver.secrets = [created.body.data.secret];
   const sk = team.keys.secret;
   const link = (
     await t.call("POST", "/payment-links", {

@@ -44,11 +44,11 @@ test("POST endpoints refuses private, loopback, link-local and metadata IP liter
 test("an attempt to a host name resolving to loopback (localhost) is refused and nothing is sent", async () => {
   const created = await t.call("POST", "/dashboard/webhooks/endpoints", { ...admin, body: { url: `https://localhost:${port}/hook` } });
   expect(created.status).toBe(201); // a name is checked when it is resolved, at each attempt
-  const sent = await t.call("POST", `/dashboard/webhooks/endpoints/${created.body.endpoint.id}/test`, admin);
+  const sent = await t.call("POST", `/dashboard/webhooks/endpoints/${created.body.data.id}/test`, admin);
   await drainJobs(t);
-  const detail = (await t.call("GET", `/dashboard/webhooks/deliveries/${sent.body.deliveryId}`, admin)).body;
-  expect(detail.delivery).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null });
-  expect(detail.delivery.lastError).toContain("resolves to a private or reserved address (127.0.0.1");
+  const detail = (await t.call("GET", `/dashboard/webhooks/deliveries/${sent.body.data.deliveryId}`, admin)).body.data;
+  expect(detail).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null });
+  expect(detail.lastError).toContain("resolves to a private or reserved address (127.0.0.1");
   expect(receiver.received).toHaveLength(0);
 });
 

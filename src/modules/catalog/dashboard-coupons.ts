@@ -5,7 +5,8 @@ import { authPlugin } from "../../http/auth";
 import { requestState } from "../../http/request-context";
 import { Page, PageQuery, pageRequest, pageResponse } from "../../http/pagination";
 import { actorOf } from "../audit/repo";
-import { Data, IncludeArchived, catalogDeps, type DashboardDeps } from "./dashboard-deps";
+import { IncludeArchived, catalogDeps, type DashboardDeps } from "./dashboard-deps";
+import { data } from "../../http/envelope";
 import { Coupon, CouponCreate, CouponPatch, presentCoupon } from "./coupon-model";
 import { archiveCoupon, createCoupon, getCoupon, listCouponPage, updateCoupon } from "./coupons";
 
@@ -48,14 +49,14 @@ export function dashboardCouponRoutes(deps: DashboardDeps) {
       {
         access: "POST /dashboard/coupons",
         body: CouponCreate,
-        response: { 201: Data(Coupon), 400: ValidationErrorBody, 409: ErrorBody },
+        response: { 201: data(Coupon), 400: ValidationErrorBody, 409: ErrorBody },
         detail: { tags: TAGS, summary: "Create a coupon", description: COUPON_DESCRIPTION },
       },
     )
     .get("/dashboard/coupons/:id", async ({ principal, params }) => ({ data: presentCoupon(await getCoupon(deps.sql, principal, params.id)) }), {
       access: "GET /dashboard/coupons/{id}",
       params: Params,
-      response: { 200: Data(Coupon), 404: ErrorBody },
+      response: { 200: data(Coupon), 404: ErrorBody },
       detail: { tags: TAGS, summary: "A coupon, with its redemptions so far" },
     })
     .patch(
@@ -67,7 +68,7 @@ export function dashboardCouponRoutes(deps: DashboardDeps) {
         access: "PATCH /dashboard/coupons/{id}",
         params: Params,
         body: CouponPatch,
-        response: { 200: Data(Coupon), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
+        response: { 200: data(Coupon), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
         detail: { tags: TAGS, summary: "Update a coupon (partial)", description: COUPON_DESCRIPTION },
       },
     )
@@ -79,7 +80,7 @@ export function dashboardCouponRoutes(deps: DashboardDeps) {
       {
         access: "DELETE /dashboard/coupons/{id}",
         params: Params,
-        response: { 200: Data(Coupon), 404: ErrorBody },
+        response: { 200: data(Coupon), 404: ErrorBody },
         detail: {
           tags: TAGS,
           summary: "Archive a coupon",

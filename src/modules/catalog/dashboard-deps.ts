@@ -21,8 +21,6 @@ export const catalogDeps = (deps: DashboardDeps): CatalogDeps => ({
   now: () => new Date(deps.clock.now()),
 });
 
-export const Data = <S extends Parameters<typeof t.Object>[0][string]>(schema: S) => t.Object({ data: schema });
-
 export const IncludeArchived = {
   includeArchived: t.Optional(t.BooleanString({ description: "true also lists archived ones (default false)" })),
 };

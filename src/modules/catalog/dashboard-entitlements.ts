@@ -5,7 +5,8 @@ import { authPlugin } from "../../http/auth";
 import { requestState } from "../../http/request-context";
 import { apiError } from "../../lib/errors";
 import { actorOf } from "../audit/repo";
-import { Data, type DashboardDeps } from "./dashboard-deps";
+import { type DashboardDeps } from "./dashboard-deps";
+import { data } from "../../http/envelope";
 import { presentPlanEntitlement } from "./model";
 import { resolveFeatureId } from "./features";
 import { removeEntitlement, setEntitlement, type EntitlementInput } from "./service";
@@ -88,7 +89,7 @@ export function planEntitlementRoutes(deps: DashboardDeps) {
         access: "PUT /dashboard/plans/{id}/entitlements/{feature}",
         params: Params,
         body: EntitlementSet,
-        response: { 200: Data(PlanEntitlementRecord), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
+        response: { 200: data(PlanEntitlementRecord), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
         detail: {
           tags: ["Dashboard: catalog"],
           summary: "Set or change a feature's entitlement on a plan",
@@ -109,7 +110,7 @@ export function planEntitlementRoutes(deps: DashboardDeps) {
       {
         access: "DELETE /dashboard/plans/{id}/entitlements/{feature}",
         params: Params,
-        response: { 200: Data(PlanEntitlementRecord), 404: ErrorBody },
+        response: { 200: data(PlanEntitlementRecord), 404: ErrorBody },
         detail: {
           tags: ["Dashboard: catalog"],
           summary: "Remove a feature's entitlement from a plan (answers what was removed)",

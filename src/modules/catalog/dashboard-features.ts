@@ -6,7 +6,8 @@ import { requestState } from "../../http/request-context";
 import { Page, PageQuery, pageRequest, pageResponse } from "../../http/pagination";
 import { NonBlankText } from "../../http/non-blank-text";
 import { actorOf } from "../audit/repo";
-import { Data, IncludeArchived, Removed, type DashboardDeps } from "./dashboard-deps";
+import { IncludeArchived, Removed, type DashboardDeps } from "./dashboard-deps";
+import { data } from "../../http/envelope";
 import { DashboardFeature, FeatureUpdate, presentDashboardFeature } from "./model";
 import { getFeature, listFeaturePage, resolveFeatureId } from "./features";
 import { createFeature, removeFeature, setFeatureArchived, updateFeature } from "./service";
@@ -64,7 +65,7 @@ export function dashboardFeatureRoutes(deps: DashboardDeps) {
       {
         access: "POST /dashboard/features",
         body: FeatureCreate,
-        response: { 201: Data(DashboardFeature), 400: ValidationErrorBody, 409: ErrorBody },
+        response: { 201: data(DashboardFeature), 400: ValidationErrorBody, 409: ErrorBody },
         detail: {
           tags: TAGS,
           summary: "Create a feature",
@@ -78,7 +79,7 @@ export function dashboardFeatureRoutes(deps: DashboardDeps) {
       {
         access: "GET /dashboard/features/{feature}",
         params: Params,
-        response: { 200: Data(DashboardFeature), 404: ErrorBody },
+        response: { 200: data(DashboardFeature), 404: ErrorBody },
         detail: { tags: TAGS, summary: "A feature by id or featureKey (archived ones too)" },
       },
     )
@@ -96,7 +97,7 @@ export function dashboardFeatureRoutes(deps: DashboardDeps) {
         access: "PATCH /dashboard/features/{feature}",
         params: Params,
         body: FeaturePatch,
-        response: { 200: Data(DashboardFeature), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
+        response: { 200: data(DashboardFeature), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
         detail: {
           tags: TAGS,
           summary: "Update a feature (partial); archive or restore it",
@@ -115,7 +116,7 @@ export function dashboardFeatureRoutes(deps: DashboardDeps) {
       {
         access: "DELETE /dashboard/features/{feature}",
         params: Params,
-        response: { 200: Data(Removed), 404: ErrorBody, 409: ErrorBody },
+        response: { 200: data(Removed), 404: ErrorBody, 409: ErrorBody },
         detail: {
           tags: TAGS,
           summary: "Delete a feature, or archive one with usage history",

@@ -5,7 +5,8 @@ import { authPlugin } from "../../http/auth";
 import { requestState } from "../../http/request-context";
 import { Page, PageQuery, pageRequest, pageResponse } from "../../http/pagination";
 import { actorOf } from "../audit/repo";
-import { Data, IncludeArchived, Removed, catalogDeps, type DashboardDeps } from "./dashboard-deps";
+import { IncludeArchived, Removed, catalogDeps, type DashboardDeps } from "./dashboard-deps";
+import { data } from "../../http/envelope";
 import { Plan, PlanCreate, PlanPatch, PriceSet, presentPlanRecord } from "./plan-model";
 import { createPlanRecord, getPlan, removePlan, removePlanPrice, setPlanPrice, updatePlanRecord } from "./plans";
 import { listPlanPage } from "./plans-repo";
@@ -50,14 +51,14 @@ export function dashboardPlanRoutes(deps: DashboardDeps) {
       {
         access: "POST /dashboard/plans",
         body: PlanCreate,
-        response: { 201: Data(Plan), ...Responses },
+        response: { 201: data(Plan), ...Responses },
         detail: { tags: TAGS, summary: "Create a plan or add-on with its prices", description: PLAN_DESCRIPTION },
       },
     )
     .get("/dashboard/plans/:id", async ({ principal, params }) => ({ data: presentPlanRecord(await getPlan(deps.sql, principal, params.id)) }), {
       access: "GET /dashboard/plans/{id}",
       params: Params,
-      response: { 200: Data(Plan), 404: ErrorBody },
+      response: { 200: data(Plan), 404: ErrorBody },
       detail: { tags: TAGS, summary: "A plan with its prices, on-chain ids and entitlements" },
     })
     .patch(
@@ -71,7 +72,7 @@ export function dashboardPlanRoutes(deps: DashboardDeps) {
         access: "PATCH /dashboard/plans/{id}",
         params: Params,
         body: PlanPatch,
-        response: { 200: Data(Plan), ...Responses },
+        response: { 200: data(Plan), ...Responses },
         detail: {
           tags: TAGS,
           summary: "Update a plan (partial); archive or restore it",
@@ -89,7 +90,7 @@ export function dashboardPlanRoutes(deps: DashboardDeps) {
       {
         access: "DELETE /dashboard/plans/{id}",
         params: Params,
-        response: { 200: Data(Removed), 404: ErrorBody },
+        response: { 200: data(Removed), 404: ErrorBody },
         detail: {
           tags: TAGS,
           summary: "Delete an unused plan, or archive one in use",
@@ -107,7 +108,7 @@ export function dashboardPlanRoutes(deps: DashboardDeps) {
         access: "PUT /dashboard/plans/{id}/prices/{period}",
         params: PriceParams,
         body: PriceSet,
-        response: { 200: Data(Plan), ...Responses },
+        response: { 200: data(Plan), ...Responses },
         detail: {
           tags: TAGS,
           summary: "Set or replace the plan's price for a billing period",
@@ -123,7 +124,7 @@ export function dashboardPlanRoutes(deps: DashboardDeps) {
       {
         access: "DELETE /dashboard/plans/{id}/prices/{period}",
         params: PriceParams,
-        response: { 200: Data(Plan), 404: ErrorBody },
+        response: { 200: data(Plan), 404: ErrorBody },
         detail: { tags: TAGS, summary: "Remove the plan's price for a billing period (404 when it has none)" },
       },
     )

@@ -12,7 +12,8 @@ import { apiError } from "../../lib/errors";
 import { actorOf } from "../audit/repo";
 import { createKey, listKeys, revokeKey } from "../teams/service";
 import type { DashboardDeps } from "./session-routes";
-import { ApiKey, ApiKeyCreate, CreatedApiKey, IdParams, data } from "./model";
+import { ApiKey, ApiKeyCreate, CreatedApiKey, IdParams } from "./model";
+import { data } from "../../http/envelope";
 
 const TAGS = ["Dashboard"];
 

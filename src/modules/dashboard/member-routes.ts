@@ -8,7 +8,8 @@ import { inviteMember, listInvitations } from "../teams/invitations";
 import { listMembers, removeMember, setMemberRoles } from "../teams/members";
 import type { MemberActor } from "../teams/roles";
 import type { DashboardDeps } from "./session-routes";
-import { IdParams, Invitation, InviteRequest, InviteResponse, Member, RolesRequest, data } from "./model";
+import { IdParams, Invitation, InviteRequest, InviteResponse, Member, RolesRequest } from "./model";
+import { data } from "../../http/envelope";
 
 const TAGS = ["Dashboard"];
 const GRANTING =

@@ -1,10 +1,8 @@
 /** Request and response models of the dashboard routes (`{data}` envelopes, as the spec's newer routes). */
-import { t, type TSchema } from "elysia";
+import { t } from "elysia";
 import { DASHBOARD_ROLES, PERMISSIONS } from "../../auth/kinds";
 import { ENVIRONMENTS } from "../../lib/tenant";
 import { NonBlankText } from "../../http/non-blank-text";
-
-export const data = <S extends TSchema>(schema: S) => t.Object({ data: schema });
 
 const Role = t.String({ minLength: 1, maxLength: 50, description: `One of: ${DASHBOARD_ROLES.join(", ")}` });
 const Roles = t.Array(Role, { minItems: 1, maxItems: DASHBOARD_ROLES.length, description: "At least one role; owner and admin hold every role" });

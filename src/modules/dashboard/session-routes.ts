@@ -17,7 +17,8 @@ import { signInWithLink, signInWithPassword, type SignedIn, type SignInSettings 
 import { clearedCookie, sessionCookie } from "../../auth/session-cookie";
 import { csrfTokenFor } from "../../auth/csrf";
 import { presentedCredential } from "../../auth/resolve";
-import { AcceptRequest, DashboardSession, EnvironmentRequest, LinkSignInRequest, Ok, SignedInSession, SignInRequest, data } from "./model";
+import { AcceptRequest, DashboardSession, EnvironmentRequest, LinkSignInRequest, Ok, SignedInSession, SignInRequest } from "./model";
+import { data } from "../../http/envelope";
 
 export type DashboardDeps = AuthDeps & {
   sql: Sql;

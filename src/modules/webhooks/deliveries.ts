@@ -20,7 +20,7 @@ export function listDeliveries(sql: Sql, tenant: Tenant, endpointId: string, bef
 export async function getDelivery(sql: Sql, tenant: Tenant, id: string) {
   const delivery = await findDelivery(sql, tenant, id);
   if (!delivery) throw apiError("not_found", `No webhook delivery ${id}`);
-  return { delivery: presentDelivery(delivery), attempts: (await listAttempts(sql, tenant, id)).map(presentAttempt) };
+  return { ...presentDelivery(delivery), attemptLog: (await listAttempts(sql, tenant, id)).map(presentAttempt) };
 }
 
 /** Sends a message of this tenant to an endpoint again, now, as a new delivery (its first attempt queued at once). */

@@ -4,6 +4,7 @@
  */
 import { Elysia, t } from "elysia";
 import { ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
+import { data } from "../../http/envelope";
 import { authPlugin, type AuthDeps } from "../../http/auth";
 import { requestState } from "../../http/request-context";
 import { Page, PageQuery, pageRequest, pageResponse } from "../../http/pagination";
@@ -21,6 +22,7 @@ import {
   WebhookEndpointUpdate,
   WebhookEndpointWithSecret,
   WebhookEventSent,
+  WebhookEventType,
   WebhookNotification,
   WebhookRotate,
   WebhookSecret,
@@ -55,14 +57,7 @@ export function webhookRoutes(deps: RouteDeps) {
     .use(authPlugin(deps))
     .get("/event-types", () => ({ data: EVENT_TYPE_NAMES.map((type) => ({ type, ...EVENT_TYPES[type] })) }), {
       access: "GET /dashboard/webhooks/event-types",
-      response: {
-        200: t.Object(
-          { data: t.Array(t.Object({ type: t.String(), emitted: t.Boolean(), description: t.String() })) },
-          {
-            examples: [{ data: [{ type: "checkout_session.paid", ...EVENT_TYPES["checkout_session.paid"] }] }],
-          },
-        ),
-      },
+      response: { 200: data(t.Array(WebhookEventType)) },
       detail: { tags: TAGS, summary: "The event types an endpoint can subscribe to (emitted: sent today)" },
     })
     .post(
@@ -71,12 +66,12 @@ export function webhookRoutes(deps: RouteDeps) {
         const created = await createEndpoint(deps, principal, actor(principal, request), body);
         set.status = 201;
         set.headers["cache-control"] = NO_STORE; // carries the secret
-        return created;
+        return { data: created };
       },
       {
         access: "POST /dashboard/webhooks/endpoints",
         body: WebhookEndpointCreate,
-        response: { 201: WebhookEndpointWithSecret, 400: ValidationErrorBody },
+        response: { 201: data(WebhookEndpointWithSecret), 400: ValidationErrorBody },
         detail: { tags: TAGS, summary: "Create a webhook endpoint (its secret is in this response)", description: DOCS.create },
       },
     )
@@ -95,32 +90,32 @@ export function webhookRoutes(deps: RouteDeps) {
         detail: { tags: TAGS, summary: "List webhook endpoints, newest first (never their secrets)" },
       },
     )
-    .get("/endpoints/:id", async ({ principal, params }) => ({ endpoint: await getEndpoint(deps, principal, params.id) }), {
+    .get("/endpoints/:id", async ({ principal, params }) => ({ data: await getEndpoint(deps, principal, params.id) }), {
       access: "GET /dashboard/webhooks/endpoints/{id}",
       params: IdParams,
-      response: { 200: t.Object({ endpoint: WebhookEndpoint }), 404: ErrorBody },
+      response: { 200: data(WebhookEndpoint), 404: ErrorBody },
       detail: { tags: TAGS, summary: "Retrieve a webhook endpoint" },
     })
     .patch(
       "/endpoints/:id",
       async ({ principal, params, body, request }) => ({
-        endpoint: await updateEndpoint(deps, principal, actor(principal, request), params.id, body),
+        data: await updateEndpoint(deps, principal, actor(principal, request), params.id, body),
       }),
       {
         access: "PATCH /dashboard/webhooks/endpoints/{id}",
         params: IdParams,
         body: WebhookEndpointUpdate,
-        response: { 200: t.Object({ endpoint: WebhookEndpoint }), 400: ValidationErrorBody, 404: ErrorBody },
+        response: { 200: data(WebhookEndpoint), 400: ValidationErrorBody, 404: ErrorBody },
         detail: { tags: TAGS, summary: "Update a webhook endpoint's url, description, event types or enabled", description: DOCS.update },
       },
     )
     .delete(
       "/endpoints/:id",
-      async ({ principal, params, request }) => ({ endpoint: await deleteEndpoint(deps, principal, actor(principal, request), params.id) }),
+      async ({ principal, params, request }) => ({ data: await deleteEndpoint(deps, principal, actor(principal, request), params.id) }),
       {
         access: "DELETE /dashboard/webhooks/endpoints/{id}",
         params: IdParams,
-        response: { 200: t.Object({ endpoint: WebhookEndpoint }), 404: ErrorBody },
+        response: { 200: data(WebhookEndpoint), 404: ErrorBody },
         detail: { tags: TAGS, summary: "Delete a webhook endpoint with its delivery log; pending attempts stop" },
       },
     )
@@ -128,13 +123,13 @@ export function webhookRoutes(deps: RouteDeps) {
       "/endpoints/:id/rotate-secret",
       async ({ principal, params, body, request, set }) => {
         set.headers["cache-control"] = NO_STORE; // carries the new secret
-        return rotateSecret(deps, principal, actor(principal, request), params.id, body?.overlapSeconds);
+        return { data: await rotateSecret(deps, principal, actor(principal, request), params.id, body?.overlapSeconds) };
       },
       {
         access: "POST /dashboard/webhooks/endpoints/{id}/rotate-secret",
         params: IdParams,
         body: t.Optional(WebhookRotate),
-        response: { 200: WebhookEndpointWithSecret, 400: ValidationErrorBody, 404: ErrorBody },
+        response: { 200: data(WebhookEndpointWithSecret), 400: ValidationErrorBody, 404: ErrorBody },
         detail: { tags: TAGS, summary: "Rotate the signing secret, with an overlap in which both sign", description: DOCS.rotate },
       },
     )
@@ -142,12 +137,12 @@ export function webhookRoutes(deps: RouteDeps) {
       "/endpoints/:id/secret",
       async ({ principal, params, request, set }) => {
         set.headers["cache-control"] = NO_STORE;
-        return revealSecret(deps, principal, actor(principal, request), params.id);
+        return { data: await revealSecret(deps, principal, actor(principal, request), params.id) };
       },
       {
         access: "GET /dashboard/webhooks/endpoints/{id}/secret",
         params: IdParams,
-        response: { 200: WebhookSecret, 404: ErrorBody },
+        response: { 200: data(WebhookSecret), 404: ErrorBody },
         detail: { tags: TAGS, summary: "Reveal the signing secret (role webhooks:write; audited)" },
       },
     )
@@ -156,12 +151,12 @@ export function webhookRoutes(deps: RouteDeps) {
       async ({ principal, params, request, set }) => {
         const sent = await sendTestEvent(deps, principal, actor(principal, request), params.id);
         set.status = 202;
-        return sent;
+        return { data: sent };
       },
       {
         access: "POST /dashboard/webhooks/endpoints/{id}/test",
         params: IdParams,
-        response: { 202: WebhookEventSent, 404: ErrorBody, 409: ErrorBody },
+        response: { 202: data(WebhookEventSent), 404: ErrorBody, 409: ErrorBody },
         detail: { tags: TAGS, summary: "Send a webhook.test event to this endpoint only (queued; see its delivery)" },
       },
     )
@@ -170,7 +165,7 @@ export function webhookRoutes(deps: RouteDeps) {
       async ({ principal, params, body, request, set }) => {
         const replayed = await replayMessage(deps, principal, actor(principal, request), params.id, body.messageId);
         set.status = 202;
-        return replayed;
+        return { data: replayed };
       },
       {
         access: "POST /dashboard/webhooks/endpoints/{id}/replay",
@@ -179,7 +174,7 @@ export function webhookRoutes(deps: RouteDeps) {
           { messageId: t.String({ minLength: 1, maxLength: 64, description: "msg_…" }) },
           { examples: [{ messageId: "msg_01JH5Q8T0M3V9X2Y4Z6A8B0C1Y" }] },
         ),
-        response: { 202: WebhookDeliveryDetail, 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
+        response: { 202: data(WebhookDeliveryDetail), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
         detail: { tags: TAGS, summary: "Send a message to this endpoint again, now (same webhook-id)", description: DOCS.replay },
       },
     )
@@ -207,10 +202,10 @@ export function webhookRoutes(deps: RouteDeps) {
         detail: { tags: TAGS, summary: "An endpoint's delivery log, newest first: status, attempts, last response code and latency, next attempt" },
       },
     )
-    .get("/deliveries/:id", async ({ principal, params }) => getDelivery(deps.sql, principal, params.id), {
+    .get("/deliveries/:id", async ({ principal, params }) => ({ data: await getDelivery(deps.sql, principal, params.id) }), {
       access: "GET /dashboard/webhooks/deliveries/{id}",
       params: IdParams,
-      response: { 200: WebhookDeliveryDetail, 404: ErrorBody },
+      response: { 200: data(WebhookDeliveryDetail), 404: ErrorBody },
       detail: { tags: TAGS, summary: "One delivery with every attempt" },
     })
     .post(
@@ -218,12 +213,12 @@ export function webhookRoutes(deps: RouteDeps) {
       async ({ principal, params, request, set }) => {
         const replayed = await replayDelivery(deps, principal, actor(principal, request), params.id);
         set.status = 202;
-        return replayed;
+        return { data: replayed };
       },
       {
         access: "POST /dashboard/webhooks/deliveries/{id}/replay",
         params: IdParams,
-        response: { 202: WebhookDeliveryDetail, 404: ErrorBody, 409: ErrorBody },
+        response: { 202: data(WebhookDeliveryDetail), 404: ErrorBody, 409: ErrorBody },
         detail: {
           tags: TAGS,
           summary: "Replay a delivery: its message to its endpoint, now, as a new delivery (same webhook-id)",

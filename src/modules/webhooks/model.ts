@@ -10,6 +10,18 @@ export const MAX_DESCRIPTION_LENGTH = 500;
 export const DEFAULT_OVERLAP_SECONDS = 24 * 3600;
 export const MAX_OVERLAP_SECONDS = 7 * 24 * 3600;
 
+export const WebhookEventType = t.Object(
+  {
+    type: t.String(),
+    emitted: t.Boolean({ description: "false: subscribable, but nothing sends it yet" }),
+    description: t.String(),
+  },
+  {
+    $id: "WebhookEventType",
+    examples: [{ type: "checkout_session.paid", emitted: true, description: "A checkout session was paid (data: the checkout session)" }],
+  },
+);
+
 const EventTypeList = t.Array(t.String({ minLength: 1, maxLength: 100 }), {
   maxItems: SUBSCRIBABLE_EVENT_TYPES.length,
   description: `Event types sent to this endpoint; empty: all of them. Each one of: ${SUBSCRIBABLE_EVENT_TYPES.join(", ")}`,
@@ -50,12 +62,13 @@ export const WebhookEndpoint = t.Object(
 );
 
 const SECRET_EXAMPLE = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw4b1NNKmGrnM=";
+// The endpoint's own fields plus its secret, as a created API key is its fields plus the raw key (CreatedApiKey).
 export const WebhookEndpointWithSecret = t.Object(
   {
-    endpoint: WebhookEndpoint,
+    ...WebhookEndpoint.properties,
     secret: t.String({ description: "whsec_…: the signing secret; shown here and by the reveal route, never in lists" }),
   },
-  { $id: "WebhookEndpointWithSecret", examples: [{ endpoint: WebhookEndpoint.examples[0], secret: SECRET_EXAMPLE }] },
+  { $id: "WebhookEndpointWithSecret", examples: [{ ...WebhookEndpoint.examples[0], secret: SECRET_EXAMPLE }] },
 );
 
 export const WebhookSecret = t.Object(
@@ -151,14 +164,19 @@ export const WebhookAttempt = t.Object(
   { $id: "WebhookAttempt" },
 );
 
+// A delivery's own fields (as listed) plus every attempt. The list is attemptLog, not attempts: that name is
+// already the delivery's attempt count, and a field must not change type between the list and the detail.
 export const WebhookDeliveryDetail = t.Object(
-  { delivery: WebhookDelivery, attempts: t.Array(WebhookAttempt) },
+  {
+    ...WebhookDelivery.properties,
+    attemptLog: t.Array(WebhookAttempt, { description: "Every attempt, oldest first; finishedAt null: in flight" }),
+  },
   {
     $id: "WebhookDeliveryDetail",
     examples: [
       {
-        delivery: WebhookDelivery.examples[0],
-        attempts: [{ attempt: 1, statusCode: 200, latencyMs: 84, error: null, responseExcerpt: "ok", startedAt: TS, finishedAt: TS }],
+        ...WebhookDelivery.examples[0],
+        attemptLog: [{ attempt: 1, statusCode: 200, latencyMs: 84, error: null, responseExcerpt: "ok", startedAt: TS, finishedAt: TS }],
       },
     ],
   },

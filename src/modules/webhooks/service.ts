@@ -65,7 +65,7 @@ export async function createEndpoint(deps: WebhookServiceDeps, tenant: Tenant, a
     });
     return created;
   });
-  return { endpoint: presentEndpoint(row, now.getTime()), secret };
+  return { ...presentEndpoint(row, now.getTime()), secret };
 }
 
 export async function listEndpoints(deps: Pick<WebhookServiceDeps, "sql">, tenant: Tenant, beforeSeq: bigint | null, fetch: number) {
@@ -161,7 +161,7 @@ export async function rotateSecret(deps: WebhookServiceDeps, tenant: Tenant, act
     });
     return rotated;
   });
-  return { endpoint: presentEndpoint(row, now.getTime()), secret };
+  return { ...presentEndpoint(row, now.getTime()), secret };
 }
 
 /** The secrets that sign now, for an operator who needs them again; audited, as reading a secret is. */

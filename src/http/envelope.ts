@@ -1,0 +1,8 @@
+/**
+ * The `{data: …}` envelope of the dashboard routes (README "Dashboard sign-in": new routes answer `{data: …}`;
+ * lists answer `{data, count, nextCursor}` through src/http/pagination.ts). One helper, so every module's
+ * single-object responses are described alike in the OpenAPI document.
+ */
+import { t, type TSchema } from "elysia";
+
+export const data = <S extends TSchema>(schema: S) => t.Object({ data: schema });
