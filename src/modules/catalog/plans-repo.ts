@@ -27,15 +27,8 @@ export interface PlanFields {
   trialDays: number;
 }
 
-export interface PlanLockRow {
-  id: string;
-  name: string;
-  tier: string;
-  description: string | null;
-  kind: PlanKind;
-  trial_days: number;
-  archived_at: Date | null;
-}
+/** A locked plan: its own columns, without the timestamps. */
+export type PlanLockRow = Omit<PlanFullRow, "created_at" | "updated_at">;
 
 export const insertPlan = (db: Db, t: Tenant, id: string, f: PlanFields) =>
   runOne<{ id: string; name: string; tier: string; description: string | null; created_at: Date }>(db, Q.plan_insert, [
