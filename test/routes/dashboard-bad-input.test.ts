@@ -39,7 +39,7 @@ const plan = (await t.call("POST", "/dashboard/plans", { ...admin, body: { name:
 const coupon = (await t.call("POST", "/dashboard/coupons", { ...admin, body: { code: "BASE", percentOff: "10", duration: "once" } })).body.data;
 const feature = (await t.call("POST", "/dashboard/features", { ...admin, body: { name: "Calls", featureKey: "calls", featureType: "event" } })).body
   .data;
-const endpoint = (await t.call("POST", "/dashboard/webhooks/endpoints", { ...admin, body: { url: "https://example.com/hook" } })).body;
+const endpoint = (await t.call("POST", "/dashboard/webhooks/endpoints", { ...admin, body: { url: "https://example.com/hook" } })).body.data;
 await t.call("POST", "/access-tokens", { token: team.keys.secret, body: { company: { id: "acme" }, user: { id: "ada" } } });
 
 describe("a body that is not a JSON object", () => {
@@ -54,8 +54,8 @@ describe("a body that is not a JSON object", () => {
     ["PUT", `/features/${feature.id}`],
     ["PATCH", "/companies/acme"],
     ["POST", "/dashboard/webhooks/endpoints"],
-    ["PATCH", `/dashboard/webhooks/endpoints/${endpoint.endpoint.id}`],
-    ["POST", `/dashboard/webhooks/endpoints/${endpoint.endpoint.id}/rotate-secret`],
+    ["PATCH", `/dashboard/webhooks/endpoints/${endpoint.id}`],
+    ["POST", `/dashboard/webhooks/endpoints/${endpoint.id}/rotate-secret`],
     ["POST", "/dashboard/members"],
     ["POST", "/dashboard/api-keys"],
     ["POST", "/dashboard/sign-in"],
@@ -63,7 +63,7 @@ describe("a body that is not a JSON object", () => {
 
   test("null, an array, a string, a number or a boolean is a 400 on every route, never taken as {}", async () => {
     const before = await t.db
-      .sql`select (select updated_at from plans where id = ${plan.id}) as plan, (select secret_sealed from webhook_endpoints where id = ${endpoint.endpoint.id}) as secret`;
+      .sql`select (select updated_at from plans where id = ${plan.id}) as plan, (select secret_sealed from webhook_endpoints where id = ${endpoint.id}) as secret`;
     for (const [method, path] of routes) {
       for (const raw of ["null", "[]", "[{}]", '"x"', "5", "true"]) {
         const res = await t.call(method, path, json(raw));
@@ -78,18 +78,18 @@ describe("a body that is not a JSON object", () => {
     }
     // The rotation (whose body is optional) did not run, and the partial updates wrote nothing.
     const after = await t.db
-      .sql`select (select updated_at from plans where id = ${plan.id}) as plan, (select secret_sealed from webhook_endpoints where id = ${endpoint.endpoint.id}) as secret`;
+      .sql`select (select updated_at from plans where id = ${plan.id}) as plan, (select secret_sealed from webhook_endpoints where id = ${endpoint.id}) as secret`;
     expect(after).toEqual(before);
-    const revealed = await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.endpoint.id}/secret`, admin);
-    expect(revealed.body).toEqual({ secret: endpoint.secret, previousSecret: null, previousSecretExpiresAt: null });
+    const revealed = await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.id}/secret`, admin);
+    expect(revealed.body).toEqual({ data: { secret: endpoint.secret, previousSecret: null, previousSecretExpiresAt: null } });
   });
 
   test("no body, or {}, still rotates with the default overlap", async () => {
-    const made = (await t.call("POST", "/dashboard/webhooks/endpoints", { ...admin, body: { url: "https://example.com/rotating" } })).body;
+    const made = (await t.call("POST", "/dashboard/webhooks/endpoints", { ...admin, body: { url: "https://example.com/rotating" } })).body.data;
     for (const o of [admin, json("{}")]) {
-      const res = await t.call("POST", `/dashboard/webhooks/endpoints/${made.endpoint.id}/rotate-secret`, o);
+      const res = await t.call("POST", `/dashboard/webhooks/endpoints/${made.id}/rotate-secret`, o);
       expect(res.status).toBe(200);
-      expect(res.body.secret).not.toBe(made.secret);
+      expect(res.body.data.secret).not.toBe(made.secret);
     }
   });
 });
@@ -198,7 +198,7 @@ describe("the rest: every one a 4xx in the spec's shapes, never a 5xx", () => {
       ["POST", "/dashboard/webhooks/endpoints", { url: "https://example.com/x", eventTypes: ["no.such.event"] }],
       ...[-1, 604_801, 1.5, null].map((overlapSeconds): [string, string, unknown] => [
         "POST",
-        `/dashboard/webhooks/endpoints/${endpoint.endpoint.id}/rotate-secret`,
+        `/dashboard/webhooks/endpoints/${endpoint.id}/rotate-secret`,
         { overlapSeconds },
       ]),
     ];
@@ -207,12 +207,12 @@ describe("the rest: every one a 4xx in the spec's shapes, never a 5xx", () => {
       expect([method, path, body, res.status >= 400 && res.status < 500]).toEqual([method, path, body, true]);
       expectErrorShape(res.body);
     }
-    const unchanged = await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.endpoint.id}/secret`, admin);
-    expect(unchanged.body.secret).toBe(endpoint.secret);
+    const unchanged = await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.id}/secret`, admin);
+    expect(unchanged.body.data.secret).toBe(endpoint.secret);
   });
 
   test("another team's ids and the other environment's ids are a 404 naming nothing of theirs", async () => {
-    const sent = await t.call("POST", `/dashboard/webhooks/endpoints/${endpoint.endpoint.id}/test`, admin);
+    const sent = await t.call("POST", `/dashboard/webhooks/endpoints/${endpoint.id}/test`, admin);
     expect(sent.status).toBe(202);
     const theirs: [string, string, unknown?][] = [
       ["GET", `/dashboard/plans/${plan.id}`],
@@ -226,11 +226,11 @@ describe("the rest: every one a 4xx in the spec's shapes, never a 5xx", () => {
       ["PUT", `/features/${feature.id}`, { name: "Taken" }],
       ["DELETE", `/features/${feature.id}`],
       ["PATCH", "/companies/acme", { name: "Taken" }],
-      ["GET", `/dashboard/webhooks/endpoints/${endpoint.endpoint.id}`],
-      ["GET", `/dashboard/webhooks/endpoints/${endpoint.endpoint.id}/secret`],
-      ["POST", `/dashboard/webhooks/endpoints/${endpoint.endpoint.id}/rotate-secret`, {}],
-      ["GET", `/dashboard/webhooks/deliveries/${sent.body.deliveryId}`],
-      ["POST", `/dashboard/webhooks/deliveries/${sent.body.deliveryId}/replay`],
+      ["GET", `/dashboard/webhooks/endpoints/${endpoint.id}`],
+      ["GET", `/dashboard/webhooks/endpoints/${endpoint.id}/secret`],
+      ["POST", `/dashboard/webhooks/endpoints/${endpoint.id}/rotate-secret`, {}],
+      ["GET", `/dashboard/webhooks/deliveries/${sent.body.data.deliveryId}`],
+      ["POST", `/dashboard/webhooks/deliveries/${sent.body.data.deliveryId}/replay`],
       ["DELETE", `/dashboard/api-keys/${team.keyIds.secret}`],
     ];
     for (const caller of [otherAdmin, production]) {
@@ -241,16 +241,16 @@ describe("the rest: every one a 4xx in the spec's shapes, never a 5xx", () => {
       }
     }
     // Their own endpoint cannot replay our message either.
-    const theirEndpoint = (await t.call("POST", "/dashboard/webhooks/endpoints", { ...otherAdmin, body: { url: "https://example.com/theirs" } }))
-      .body;
-    const replay = await t.call("POST", `/dashboard/webhooks/endpoints/${theirEndpoint.endpoint.id}/replay`, {
+    const theirEndpoint = (await t.call("POST", "/dashboard/webhooks/endpoints", { ...otherAdmin, body: { url: "https://example.com/theirs" } })).body
+      .data;
+    const replay = await t.call("POST", `/dashboard/webhooks/endpoints/${theirEndpoint.id}/replay`, {
       ...otherAdmin,
-      body: { messageId: sent.body.messageId },
+      body: { messageId: sent.body.data.messageId },
     });
     expect(replay.status).toBe(404);
     // And nothing of ours changed.
     expect((await t.call("GET", `/dashboard/plans/${plan.id}`, admin)).body.data.name).toBe("Pro");
-    expect((await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.endpoint.id}/secret`, admin)).body.secret).toBe(endpoint.secret);
+    expect((await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.id}/secret`, admin)).body.data.secret).toBe(endpoint.secret);
   });
 
   test("odd path segments and query values are a 400 or a 404, never a 5xx", async () => {
@@ -298,8 +298,8 @@ test("a secret created at a path with a trailing slash (served as without) is ke
   const cases: [string, unknown, (body: any) => string][] = [
     ["/dashboard/api-keys/", { name: "Slash", type: "secret" }, (b) => b.data.key],
     ["/dashboard/members/", { email: "slash@example.com", roles: ["catalog:read"] }, (b) => b.data.token],
-    ["/dashboard/webhooks/endpoints/", { url: "https://example.com/slash" }, (b) => b.secret],
-    [`/dashboard/webhooks/endpoints/${endpoint.endpoint.id}/rotate-secret/`, { overlapSeconds: 0 }, (b) => b.secret],
+    ["/dashboard/webhooks/endpoints/", { url: "https://example.com/slash" }, (b) => b.data.secret],
+    [`/dashboard/webhooks/endpoints/${endpoint.id}/rotate-secret/`, { overlapSeconds: 0 }, (b) => b.data.secret],
     ["/access-tokens/", { company: { id: "slash-co" }, user: { id: "slash-user" } }, (b) => b.token],
   ];
   for (const [path, body, secretOf] of cases) {
