@@ -39,6 +39,7 @@ import {
 import { MAX_ATTEMPTS, retryDelayMs } from "./schedule";
 import { openSecret, type SealingKeys } from "./secrets";
 import { signHeaders } from "./sign";
+import { auditedUrl } from "./validate";
 
 export interface AttemptPayload {
   teamId: string;
@@ -150,7 +151,7 @@ async function settle(deps: AttemptDeps, tenant: Tenant, target: AttemptTarget, 
 /** Disables the endpoint and tells the operator; false when it was no longer enabled. */
 async function disableEndpoint(tx: Db, tenant: Tenant, target: AttemptTarget, reason: string, now: Date): Promise<boolean> {
   if (!(await disableEndpointRow(tx, tenant, target.endpoint_id, reason, now))) return false;
-  const details = { reason, deliveryId: target.id, url: target.url };
+  const details = { reason, deliveryId: target.id, url: auditedUrl(target.url) };
   await insertNotification(
     tx,
     tenant,

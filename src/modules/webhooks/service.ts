@@ -21,7 +21,7 @@ import {
   type EndpointRow,
 } from "./repo";
 import { generateSecret, openSecret, sealSecret, type SealingKeys } from "./secrets";
-import { checkEventTypes, checkUrl, type UrlRules } from "./validate";
+import { auditedUrl, checkEventTypes, checkUrl, type UrlRules } from "./validate";
 
 export interface WebhookServiceDeps {
   sql: Sql;
@@ -37,13 +37,6 @@ export interface EndpointInput {
   eventTypes?: string[];
   enabled?: boolean;
 }
-
-/**
- * An endpoint URL as the audit log keeps it: scheme, host and port only. Many receivers carry a bearer
- * token in the path or query (chat-style incoming hooks), and the audit log is read by roles that may not
- * see webhook endpoints.
- */
-const auditedUrl = (url: string) => `${new URL(url).origin}/…`;
 
 /** A new endpoint and its secret, shown this once (and again only through revealSecret). */
 export async function createEndpoint(deps: WebhookServiceDeps, tenant: Tenant, actor: Actor, input: EndpointInput) {

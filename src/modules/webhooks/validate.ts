@@ -40,3 +40,10 @@ export function checkEventTypes(types: readonly string[], field = "body.eventTyp
   if (unknown.length) throw invalid(field, `Unknown event type: ${unknown.join(", ")}`);
   return [...new Set(types)];
 }
+
+/**
+ * An endpoint URL as the audit log keeps it: scheme, host and port only. Many receivers carry a bearer
+ * token in the path or query (chat-style incoming hooks), and the audit log is read by roles that may not
+ * see webhook endpoints.
+ */
+export const auditedUrl = (url: string) => `${new URL(url).origin}/…`;
