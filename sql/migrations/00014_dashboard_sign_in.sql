@@ -48,8 +48,10 @@ create table sign_in_links (
 );
 
 -- One row per failed sign-in, by scope: `account:<lower(email)>` and `address:<client address>`.
--- Shared by every instance; rows older than the window are deleted as new failures are recorded.
+-- Shared by every instance; rows older than the window are deleted as new failures are recorded. A
+-- sign-in in progress holds its rows as a failure until its password is found right (then they go).
 create table sign_in_failures (
+  id         bigint generated always as identity primary key,
   scope      text not null,
   failed_at  timestamptz not null
 );

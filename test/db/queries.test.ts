@@ -38,6 +38,8 @@ const CROSS_TENANT = new Set([
   "sign_in_failure_count.sql",
   "sign_in_failure_insert.sql",
   "sign_in_failure_clear.sql",
+  "sign_in_failure_release.sql",
+  "sign_in_scope_lock.sql",
   "job_enqueue.sql",
   "job_unlock_stale_workers.sql",
   "job_worker_heartbeat_delete.sql",

@@ -67,6 +67,23 @@ describe("POST /dashboard/sign-in", () => {
     expect((await signIn(t, owner.email)).status).toBe(200);
   });
 
+  test("a burst of parallel guesses cannot slip past the account limit: of 12 at once, 5 are checked and 7 refused", async () => {
+    const { owner } = await newTeamWithOwner(t);
+    const burst = await Promise.all(Array.from({ length: 12 }, () => signIn(t, owner.email, "wrong password here")));
+    const statuses = burst.map((r) => r.status).sort();
+    expect(statuses).toEqual([...Array(5).fill(401), ...Array(7).fill(429)]);
+    // The right password now is refused too, until the window has passed.
+    expect((await signIn(t, owner.email)).status).toBe(429);
+  }, 60_000);
+
+  test("a right password lets its held attempt go: sign-ins that succeed never count toward the limit", async () => {
+    const { owner } = await newTeamWithOwner(t);
+    const from = address();
+    for (let i = 0; i < 8; i++) expect((await signIn(t, owner.email, PASSWORD, from)).status).toBe(200);
+    const [row] = await t.db.sql`select count(*)::int as n from sign_in_failures where scope in (${`account:${owner.email}`}, ${`address:${from}`})`;
+    expect(row!.n).toBe(0);
+  }, 60_000);
+
   test("429 per address: 20 failures from one address, across accounts; a success there does not reset it", async () => {
     const { owner } = await newTeamWithOwner(t);
     const from = address();

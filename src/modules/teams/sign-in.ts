@@ -13,7 +13,7 @@ import type { Environment } from "../../lib/tenant";
 import { recordAudit, recordTeamAudit, type Actor } from "../audit/repo";
 import { findOperatorByEmail, findOperatorById, passwordMatches } from "./operators";
 import { describeSession, insertSession, type SessionView, type StartedSession } from "./sessions";
-import { assertNotThrottled, forgetAccountFailures, recordFailure, throttleScopes } from "./throttle";
+import { forgetAccountFailures, holdAttempt, releaseAttempt, throttleScopes } from "./throttle";
 import { requireTeam } from "./team";
 
 const Q = queries(["team_member_find_for_sign_in", "sign_in_link_insert", "sign_in_link_use"]);
@@ -73,13 +73,12 @@ export interface PasswordSignIn {
 
 export async function signInWithPassword(sql: Sql, input: PasswordSignIn, clientAddress: string, s: SignInSettings): Promise<SignedIn> {
   const scopes = throttleScopes(input.email, clientAddress);
-  await assertNotThrottled(sql, scopes, s.now);
+  // Held as a failure until the password proves right: parallel guesses count each other.
+  const held = await holdAttempt(sql, scopes, s.now);
   const operator = await findOperatorByEmail(sql, input.email.trim());
   // Always one Argon2id verification, against a dummy hash when the email is unknown.
-  if (!(await passwordMatches(operator?.password_hash, input.password)) || !operator) {
-    await recordFailure(sql, scopes, s.now);
-    throw failed();
-  }
+  if (!(await passwordMatches(operator?.password_hash, input.password)) || !operator) throw failed();
+  await releaseAttempt(sql, held);
   // The right password, but no membership (of this team): the same answer, not counted as a failure.
   const member = await findMembership(sql, operator.id, input.teamId ?? null);
   if (!member) throw failed();

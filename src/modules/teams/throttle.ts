@@ -4,13 +4,15 @@
  * Past either, sign-in answers 429 `sign_in_throttled` with Retry-After (when the oldest counted failure
  * leaves the window) before any password is checked. A success forgets the account's failures, never the
  * address's (an attacker holding one account's password cannot reset the count for the others).
- * Concurrent attempts may each pass the check before any failure is written, so a burst can exceed a
- * limit by the requests in flight; the next request after them is refused.
+ * A burst cannot slip past the limits: each attempt first takes its scopes' locks, counts, and holds a
+ * failure under each scope before its password is checked (`holdAttempt`), so the sixth of six parallel
+ * guesses already sees five; a right password lets its held failures go (`releaseAttempt`).
  */
 import { queries, run, type Db } from "../../db/queries";
+import type { Sql } from "../../db/client";
 import { apiError } from "../../lib/errors";
 
-const Q = queries(["sign_in_failure_count", "sign_in_failure_insert", "sign_in_failure_clear"]);
+const Q = queries(["sign_in_scope_lock", "sign_in_failure_count", "sign_in_failure_insert", "sign_in_failure_release", "sign_in_failure_clear"]);
 
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const ACCOUNT_FAILURE_LIMIT = 5;
@@ -37,6 +39,28 @@ export async function assertNotThrottled(db: Db, scopes: ThrottleScopes, now: nu
     const retryAfter = Math.max(1, Math.ceil((row.oldest.getTime() + SIGN_IN_WINDOW_MS - now) / 1000));
     throw apiError("sign_in_throttled", "Too many failed sign-ins; try again later", undefined, { "retry-after": String(retryAfter) });
   }
+}
+
+/**
+ * Checks the limits and, when under them, holds this attempt as a failure under each scope, in one short
+ * transaction under the scopes' locks. Returns the held rows for `releaseAttempt`; throws the 429 otherwise.
+ */
+export async function holdAttempt(sql: Sql, scopes: ThrottleScopes, now: number): Promise<bigint[]> {
+  return sql.begin(async (tx) => {
+    await run(tx, Q.sign_in_scope_lock, [[scopes.account, scopes.address]]);
+    await assertNotThrottled(tx, scopes, now);
+    const held = await run<{ id: bigint }>(tx, Q.sign_in_failure_insert, [
+      [scopes.account, scopes.address],
+      new Date(now),
+      new Date(now - SIGN_IN_WINDOW_MS),
+    ]);
+    return held.map((r) => BigInt(r.id));
+  });
+}
+
+/** The password was right: the attempt's held failures go (the address's earlier ones stay). */
+export async function releaseAttempt(db: Db, held: readonly bigint[]): Promise<void> {
+  await run(db, Q.sign_in_failure_release, [held.map(String)]);
 }
 
 export async function recordFailure(db: Db, scopes: ThrottleScopes, now: number): Promise<void> {
