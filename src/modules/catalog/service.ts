@@ -21,6 +21,7 @@ import { publishCatalogChanged, publishCompanyChanged } from "../changes/publish
 import { FEATURE_TYPES, TRACK_NAME, kindFits, type EntitlementKind, type FeatureRow, type FeatureType, type FeatureUpdate } from "./model";
 import type { PlanKind } from "./plan-model";
 import { insertPlan } from "./plans-repo";
+import { auditedWrite } from "./write";
 import {
   deleteFeatureRow,
   featuresNamedBy,
@@ -47,7 +48,8 @@ interface AuditOptions {
   publish?: (tx: Db) => Promise<void>;
 }
 
-export async function audited<T extends { id: string }>(
+/** `auditedWrite` (write.ts) for a change whose result names the resource by its `id`; the CLI's actor unless told. */
+export function audited<T extends { id: string }>(
   sql: Sql,
   tenant: Tenant,
   action: string,
@@ -55,12 +57,11 @@ export async function audited<T extends { id: string }>(
   work: (tx: Db) => Promise<T>,
   options: AuditOptions = {},
 ): Promise<T> {
-  return sql.begin(async (tx) => {
+  const named = async (tx: Db) => {
     const result = await work(tx);
-    await recordAudit(tx, { ...tenant, actor: options.actor ?? OPERATOR, action, resourceType, resourceId: result.id });
-    await options.publish?.(tx);
-    return result;
-  }) as Promise<T>;
+    return { result, resourceId: result.id };
+  };
+  return auditedWrite(sql, tenant, options.actor ?? OPERATOR, action, resourceType, named, options.publish ?? (async () => {}));
 }
 
 const catalogChanged = (tenant: Tenant): AuditOptions => ({ publish: (tx) => publishCatalogChanged(tx, tenant) });

@@ -23,21 +23,35 @@ export interface Audited<T> {
   details?: Record<string, unknown>;
 }
 
-export function catalogWrite<T>(
+/**
+ * The change, its audit record and a change notice in one transaction: the one shape of an audited write
+ * (catalog changes publish the catalog notice; a company's plan and overrides publish the company's).
+ */
+export function auditedWrite<T>(
   sql: Sql,
   tenant: Tenant,
   actor: Actor,
   action: string,
   resourceType: string,
   work: (tx: Db) => Promise<Audited<T>>,
+  publish: (tx: Db) => Promise<void>,
 ): Promise<T> {
   return sql.begin(async (tx) => {
     const done = await work(tx);
     await recordAudit(tx, { ...tenant, actor, action, resourceType, resourceId: done.resourceId, details: done.details });
-    await publishCatalogChanged(tx, tenant);
+    await publish(tx);
     return done.result;
   }) as Promise<T>;
 }
+
+export const catalogWrite = <T>(
+  sql: Sql,
+  tenant: Tenant,
+  actor: Actor,
+  action: string,
+  resourceType: string,
+  work: (tx: Db) => Promise<Audited<T>>,
+) => auditedWrite(sql, tenant, actor, action, resourceType, work, (tx) => publishCatalogChanged(tx, tenant));
 
 /** A unique violation on the given table (PostgreSQL 23505), to answer 409 with a message of our own. */
 export const isUniqueViolation = (error: unknown, table: string): boolean =>
