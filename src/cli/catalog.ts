@@ -1,6 +1,7 @@
 /** `plan create`, `feature create`, `entitlement set`: the catalog from the operator's shell (pricing.ts has the rest). */
 import { ENTITLEMENT_KINDS, FEATURE_TYPES, presentFeature, presentPlanEntitlement } from "../modules/catalog/model";
-import { createFeature, setEntitlement, type EntitlementInput } from "../modules/catalog/service";
+import { createFeature } from "../modules/catalog/feature-writes";
+import { setEntitlement, type EntitlementInput } from "../modules/catalog/entitlements";
 import { featureIdOf } from "../modules/catalog/features";
 import { presentPlanRecord } from "../modules/catalog/plan-model";
 import { createPlanRecord } from "../modules/catalog/plans";

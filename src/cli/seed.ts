@@ -5,7 +5,9 @@
  */
 import type { Sql } from "../db/client";
 import { createDashboardSession, createKey, createTeam } from "../modules/teams/service";
-import { createFeature, createPlan, setEntitlement } from "../modules/catalog/service";
+import { createPlan } from "../modules/catalog/service";
+import { createFeature } from "../modules/catalog/feature-writes";
+import { setEntitlement } from "../modules/catalog/entitlements";
 import { assignPlan } from "../modules/customers/plan";
 import { grantCredits } from "../modules/entitlements/credits";
 import { upsertCompany } from "../modules/customers/identify";

@@ -2,7 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture, dashboardCookie } from "../helpers/fixtures";
-import { createFeature, createPlan, setEntitlement } from "../../src/modules/catalog/service";
+import { createPlan } from "../../src/modules/catalog/service";
+import { createFeature } from "../../src/modules/catalog/feature-writes";
+import { setEntitlement } from "../../src/modules/catalog/entitlements";
 import { setOverride } from "../../src/modules/customers/plan";
 import { upsertCompany } from "../../src/modules/customers/identify";
 import { randomToken } from "../../src/lib/ids";

@@ -9,7 +9,7 @@ import { type DashboardDeps } from "./dashboard-deps";
 import { data } from "../../http/envelope";
 import { presentPlanEntitlement } from "./model";
 import { resolveFeatureId } from "./features";
-import { removeEntitlement, setEntitlement, type EntitlementInput } from "./service";
+import { removeEntitlement, setEntitlement, type EntitlementInput } from "./entitlements";
 
 const BIGINT_MAX = 2n ** 63n - 1n;
 const Quantity = t.Union([t.String({ pattern: "^[0-9]{1,19}$" }), t.Integer({ minimum: 0 })], {

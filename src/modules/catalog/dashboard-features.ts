@@ -10,7 +10,7 @@ import { IncludeArchived, Removed, type DashboardDeps } from "./dashboard-deps";
 import { data } from "../../http/envelope";
 import { DashboardFeature, FeatureUpdate, presentDashboardFeature } from "./model";
 import { getFeature, listFeaturePage, resolveFeatureId } from "./features";
-import { createFeature, removeFeature, setFeatureArchived, updateFeature } from "./service";
+import { createFeature, removeFeature, setFeatureArchived, updateFeature } from "./feature-writes";
 
 const FeatureCreate = t.Object(
   {

@@ -8,7 +8,7 @@ import type { Sql } from "../../db/client";
 import type { Tenant } from "../../lib/tenant";
 import { actorOf } from "../audit/repo";
 import { Feature, FeatureParams, FeatureUpdate, presentFeature } from "./model";
-import { deleteFeature, updateFeature } from "./service";
+import { deleteFeature, updateFeature } from "./feature-writes";
 import type { DashboardDeps } from "./dashboard-deps";
 import { dashboardPlanRoutes } from "./dashboard-plans";
 import { dashboardCouponRoutes } from "./dashboard-coupons";

@@ -1,45 +1,22 @@
 /**
- * Catalog use cases: plans, features (create, update, delete) and the entitlement of a feature on a plan
- * (a company's own plan and overrides are customers/plan.ts; credit grants entitlements/credits.ts).
+ * Catalog use cases: the audited-write helper they share and a plan's quick create. Features (create, update,
+ * delete, archive) are feature-writes.ts; a feature's entitlement on a plan, and the checks it shares with a
+ * company's overrides, entitlements.ts (a company's own plan and overrides are customers/plan.ts; credit
+ * grants entitlements/credits.ts).
  * Each write is one transaction holding the change, its audit record and its change notice
  * (src/modules/changes/publish.ts), so
  * every instance drops what it cached at commit. Quantities are bigint: never a float.
- *
- * Invariants kept here:
- * - a track event name (a featureKey or an eventKey) names at most one feature of a tenant;
- * - an entitlement's kind fits its feature's type (see kindFits in model.ts), on plans and overrides;
- * - a feature that plans still use is not deleted.
- * Writes that depend on a feature's type lock the feature row first, so they serialize.
  */
-import { queries, runOne, type Db } from "../../db/queries";
+import type { Db } from "../../db/queries";
 import type { Sql } from "../../db/client";
 import { newId } from "../../lib/ids";
-import { apiError } from "../../lib/errors";
-import { recordAudit, type Actor } from "../audit/repo";
+import type { Actor } from "../audit/repo";
 import { OPERATOR } from "../teams/service";
-import { publishCatalogChanged, publishCompanyChanged } from "../changes/publish";
-import { FEATURE_TYPES, TRACK_NAME, kindFits, type EntitlementKind, type FeatureRow, type FeatureType, type FeatureUpdate } from "./model";
+import { publishCatalogChanged } from "../changes/publish";
 import type { PlanKind } from "./plan-model";
 import { insertPlan } from "./plans-repo";
 import { auditedWrite } from "./write";
-import {
-  deleteFeatureRow,
-  featuresNamedBy,
-  findFeatureWithPlans,
-  grantsOfFeature,
-  lockFeature,
-  lockTrackNames,
-  updateFeatureRow,
-  upsertPlanEntitlement,
-  deletePlanEntitlement,
-  type FeatureFields,
-  type GrantFields,
-} from "./repo";
 import { type Tenant } from "../../lib/tenant";
-
-export { FEATURE_TYPES };
-
-const Q = queries(["plan_find_by_id", "feature_insert", "feature_usage_exists", "feature_set_archived"]);
 
 interface AuditOptions {
   /** Who made the change; the operator CLI when not given. */
@@ -64,7 +41,7 @@ export function audited<T extends { id: string }>(
   return auditedWrite(sql, tenant, options.actor ?? OPERATOR, action, resourceType, named, options.publish ?? (async () => {}));
 }
 
-const catalogChanged = (tenant: Tenant): AuditOptions => ({ publish: (tx) => publishCatalogChanged(tx, tenant) });
+export const catalogChanged = (tenant: Tenant): AuditOptions => ({ publish: (tx) => publishCatalogChanged(tx, tenant) });
 
 /** A plan with no prices (the operator's quick path; the dashboard's createPlanRecord in plans.ts takes everything). */
 export function createPlan(sql: Sql, tenant: Tenant, input: { name: string; tier?: string; description?: string; kind?: PlanKind }) {
@@ -76,260 +53,4 @@ export function createPlan(sql: Sql, tenant: Tenant, input: { name: string; tier
     trialDays: 0,
   };
   return audited(sql, tenant, "plan.create", "plan", async (tx) => (await insertPlan(tx, tenant, newId("plan"), fields))!, catalogChanged(tenant));
-}
-
-/** 409 when another feature of the tenant already answers to one of `names` (as featureKey or eventKey). */
-async function assertTrackNamesFree(tx: Db, tenant: Tenant, featureId: string, names: string[]): Promise<void> {
-  await lockTrackNames(tx, tenant);
-  const taken = await featuresNamedBy(tx, tenant, featureId, names.filter(Boolean));
-  if (taken.length) {
-    const name = names.find((n) => taken.some((f) => f.feature_key === n || f.event_key === n))!;
-    throw apiError(
-      "conflict",
-      `'${name}' already names feature ${taken[0]!.id} (${taken[0]!.name}); a track event name must name exactly one feature`,
-    );
-  }
-}
-
-export async function createFeature(
-  sql: Sql,
-  tenant: Tenant,
-  input: { name: string; featureKey: string; featureType: string; eventKey?: string; icon?: string; description?: string },
-  actor: Actor = OPERATOR,
-) {
-  if (typeof input.name !== "string" || !/\S/.test(input.name) || input.name.length > 200)
-    throw apiError("validation_failed", "Invalid name", { name: "Expected a string of 1 to 200 characters, not all whitespace" });
-  if (!(FEATURE_TYPES as readonly string[]).includes(input.featureType))
-    throw apiError("validation_failed", "Invalid feature type", { featureType: FEATURE_TYPES.join(", ") });
-  if (!TRACK_NAME.test(input.featureKey))
-    throw apiError("validation_failed", "Invalid feature key", { featureKey: "lowercase letters, digits, _ . : -" });
-  const eventKey = input.eventKey ?? "";
-  if (eventKey !== "" && !TRACK_NAME.test(eventKey))
-    throw apiError("validation_failed", "Invalid event key", { eventKey: "lowercase letters, digits, _ . : -" });
-  const id = newId("cflag");
-  return audited(
-    sql,
-    tenant,
-    "feature.create",
-    "feature",
-    async (tx) => {
-      await assertTrackNamesFree(tx, tenant, id, [input.featureKey, eventKey]);
-      return (await runOne<FeatureRow>(tx, Q.feature_insert, [
-        id,
-        tenant.teamId,
-        tenant.environment,
-        input.name,
-        input.featureKey,
-        input.featureType,
-        eventKey,
-        input.icon ?? "",
-        input.description ?? "",
-      ]))!;
-    },
-    { ...catalogChanged(tenant), actor },
-  );
-}
-
-/** 409 when the feature's plan entitlements or company overrides need another type (see kindFits). */
-async function assertGrantsFit(tx: Db, tenant: Tenant, featureId: string, type: FeatureType): Promise<void> {
-  const misfits = (await grantsOfFeature(tx, tenant, featureId)).filter((g) => !kindFits(g.kind, type));
-  if (!misfits.length) return;
-  const list = (source: string) =>
-    misfits
-      .filter((g) => g.source === source)
-      .map((g) => `${g.owner_name} (${g.kind})`)
-      .join(", ");
-  const where = [list("plan") && `plans: ${list("plan")}`, list("company") && `company overrides: ${list("company")}`].filter(Boolean).join("; ");
-  throw apiError("conflict", `Feature type '${type}' does not fit its entitlements on ${where}; change or remove them first`);
-}
-
-/** PUT /features/{id}: a partial update (omitted fields keep their value); featureKey never changes. */
-export async function updateFeature(sql: Sql, tenant: Tenant, actor: Actor, id: string, patch: FeatureUpdate) {
-  return sql.begin(async (tx) => {
-    const current = await lockFeature(tx, tenant, id);
-    if (!current) throw apiError("not_found", `No feature ${id}`);
-    const sent = (Object.keys(patch) as (keyof FeatureUpdate)[]).filter((k) => patch[k] !== undefined);
-    if (sent.length === 0) return (await findFeatureWithPlans(tx, tenant, id))!;
-    const next: FeatureFields = {
-      name: patch.name ?? current.name,
-      featureType: patch.featureType ?? current.feature_type,
-      eventKey: patch.eventKey ?? current.event_key,
-      icon: patch.icon ?? current.icon,
-      description: patch.description ?? current.description,
-    };
-    if (next.eventKey !== current.event_key) await assertTrackNamesFree(tx, tenant, id, [next.eventKey]);
-    if (next.featureType !== current.feature_type) await assertGrantsFit(tx, tenant, id, next.featureType);
-    await updateFeatureRow(tx, tenant, id, next);
-    const before = {
-      name: current.name,
-      featureType: current.feature_type,
-      eventKey: current.event_key,
-      icon: current.icon,
-      description: current.description,
-    };
-    const pick = (from: Record<string, unknown>) => Object.fromEntries(sent.map((k) => [k, from[k]]));
-    await recordAudit(tx, {
-      ...tenant,
-      actor,
-      action: "feature.update",
-      resourceType: "feature",
-      resourceId: id,
-      details: { before: pick(before), after: pick({ ...next }) },
-    });
-    await publishCatalogChanged(tx, tenant);
-    return (await findFeatureWithPlans(tx, tenant, id))!;
-  });
-}
-
-/**
- * DELETE /features/{id} and the dashboard's DELETE. A feature that plans still use is refused (409) rather
- * than silently taken out of them. A feature with usage history (metered events, usage counters or refusal
- * tallies) is archived, so that history keeps naming it: it grants and meters nothing and leaves lists, and
- * its featureKey stays reserved. Any other feature is deleted with its company overrides.
- */
-export async function removeFeature(
-  sql: Sql,
-  tenant: Tenant,
-  actor: Actor,
-  id: string,
-  now: Date,
-): Promise<{ id: string; outcome: "deleted" | "archived" }> {
-  return sql.begin(async (tx) => {
-    const feature = await lockFeature(tx, tenant, id);
-    if (!feature) throw apiError("not_found", `No feature ${id}`);
-    const grants = await grantsOfFeature(tx, tenant, id);
-    const plans = grants.filter((g) => g.source === "plan").map((g) => g.owner_name);
-    if (plans.length) throw apiError("conflict", `Feature is used by plans: ${plans.join(", ")}; remove it from them first`);
-    const used = (await runOne<{ used: boolean }>(tx, Q.feature_usage_exists, [tenant.teamId, tenant.environment, id]))!.used;
-    if (used) await runOne(tx, Q.feature_set_archived, [tenant.teamId, tenant.environment, id, feature.archived_at ?? now]);
-    else await deleteFeatureRow(tx, tenant, id);
-    const outcome = used ? ("archived" as const) : ("deleted" as const);
-    await recordAudit(tx, {
-      ...tenant,
-      actor,
-      action: used ? "feature.archive" : "feature.delete",
-      resourceType: "feature",
-      resourceId: id,
-      details: {
-        name: feature.name,
-        featureKey: feature.feature_key,
-        featureType: feature.feature_type,
-        eventKey: feature.event_key,
-        overridesRemoved: used ? 0 : grants.length,
-      },
-    });
-    await publishCatalogChanged(tx, tenant);
-    if (!used) for (const companyId of new Set(grants.map((g) => g.owner_id))) await publishCompanyChanged(tx, tenant, companyId);
-    return { id, outcome };
-  });
-}
-
-/** The spec's DELETE /features/{id}: removeFeature, answered `{ok: true}` whether deleted or archived. */
-export async function deleteFeature(sql: Sql, tenant: Tenant, actor: Actor, id: string, now = new Date()): Promise<{ ok: true }> {
-  await removeFeature(sql, tenant, actor, id, now);
-  return { ok: true };
-}
-
-/** Archives (true) or restores (false) a feature; plan entitlements and overrides stay, inert while archived. */
-export async function setFeatureArchived(sql: Sql, tenant: Tenant, actor: Actor, id: string, archived: boolean, now: Date) {
-  return sql.begin(async (tx) => {
-    const feature = await lockFeature(tx, tenant, id);
-    if (!feature) throw apiError("not_found", `No feature ${id}`);
-    await runOne(tx, Q.feature_set_archived, [tenant.teamId, tenant.environment, id, archived ? (feature.archived_at ?? now) : null]);
-    await recordAudit(tx, { ...tenant, actor, action: archived ? "feature.archive" : "feature.restore", resourceType: "feature", resourceId: id });
-    await publishCatalogChanged(tx, tenant);
-    return (await findFeatureWithPlans(tx, tenant, id))!;
-  });
-}
-
-export interface EntitlementInput {
-  planId: string;
-  featureId: string;
-  kind: EntitlementKind;
-  enabled?: boolean;
-  limit?: bigint;
-  period?: "day" | "week" | "month" | "lifetime";
-  creditsPerUse?: bigint;
-  traitKey?: string;
-  traitOperator?: "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
-  traitValue?: string;
-}
-
-/** A company-level override: the same fields as a plan entitlement, for one company. */
-export interface OverrideInput extends Omit<EntitlementInput, "planId"> {
-  /** our id, the integrator's id, wallet or email */
-  company: string;
-}
-
-export type Grant = Omit<EntitlementInput, "planId">;
-
-export function checkEntitlement(e: Grant): void {
-  if (e.kind === "quota" && (e.limit === undefined || e.limit < 0n || !e.period))
-    throw apiError("validation_failed", "Quota needs limit and period", { limit: ">= 0", period: "day, week, month or lifetime" });
-  if (e.kind === "credit" && (e.creditsPerUse === undefined || e.creditsPerUse <= 0n))
-    throw apiError("validation_failed", "Credit entitlement needs creditsPerUse", { creditsPerUse: "> 0" });
-  if (e.kind === "trait" && (!e.traitKey || !e.traitOperator || e.traitValue === undefined)) {
-    // Each missing one named, so the caller is not told to add the traitKey they sent.
-    const missing = { traitKey: !e.traitKey, traitOperator: !e.traitOperator, traitValue: e.traitValue === undefined };
-    const details = Object.fromEntries(Object.entries(missing).flatMap(([field, absent]) => (absent ? [[field, "required"]] : [])));
-    throw apiError("validation_failed", "Trait entitlement needs key, operator, value", details);
-  }
-}
-
-/** Locks the feature and checks that the grant's kind fits its type. */
-export async function lockFeatureFor(tx: Db, tenant: Tenant, e: Grant): Promise<FeatureRow> {
-  const feature = await lockFeature(tx, tenant, e.featureId);
-  if (!feature) throw apiError("not_found", `No feature ${e.featureId}`);
-  if (!kindFits(e.kind, feature.feature_type)) {
-    throw apiError("validation_failed", "Entitlement kind does not fit the feature type", {
-      kind: `A ${e.kind} entitlement needs a${e.kind === "trait" ? " trait" : "n event"} feature; ${feature.feature_key} is a ${feature.feature_type} feature`,
-    });
-  }
-  return feature;
-}
-
-/** Only the columns of the grant's kind are stored. */
-export const grantFields = (e: Grant): GrantFields => ({
-  kind: e.kind,
-  enabled: e.enabled ?? true,
-  limit: e.kind === "quota" ? e.limit! : null,
-  period: e.kind === "quota" ? e.period! : null,
-  creditsPerUse: e.kind === "credit" ? e.creditsPerUse! : null,
-  traitKey: e.kind === "trait" ? e.traitKey! : null,
-  traitOperator: e.kind === "trait" ? e.traitOperator! : null,
-  traitValue: e.kind === "trait" ? e.traitValue! : null,
-});
-
-export async function setEntitlement(sql: Sql, tenant: Tenant, e: EntitlementInput, actor: Actor = OPERATOR) {
-  checkEntitlement(e);
-  return audited(
-    sql,
-    tenant,
-    "entitlement.set",
-    "plan_entitlement",
-    async (tx) => {
-      if (!(await runOne(tx, Q.plan_find_by_id, [tenant.teamId, tenant.environment, e.planId]))) throw apiError("not_found", `No plan ${e.planId}`);
-      const feature = await lockFeatureFor(tx, tenant, e);
-      if (feature.archived_at) throw apiError("conflict", `Feature ${feature.feature_key} is archived; restore it before granting it`);
-      return (await upsertPlanEntitlement(tx, tenant, newId("ent"), e.planId, e.featureId, grantFields(e)))!;
-    },
-    { ...catalogChanged(tenant), actor },
-  );
-}
-
-/** Takes a feature off a plan: companies on the plan lose what it granted (their overrides stay). */
-export async function removeEntitlement(sql: Sql, tenant: Tenant, input: { planId: string; featureId: string }, actor: Actor = OPERATOR) {
-  return audited(
-    sql,
-    tenant,
-    "entitlement.remove",
-    "plan_entitlement",
-    async (tx) => {
-      await lockFeature(tx, tenant, input.featureId);
-      const removed = await deletePlanEntitlement(tx, tenant, input.planId, input.featureId);
-      if (!removed) throw apiError("not_found", `Plan ${input.planId} has no entitlement for feature ${input.featureId}`);
-      return removed;
-    },
-    { ...catalogChanged(tenant), actor },
-  );
 }
