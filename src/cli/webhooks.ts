@@ -4,7 +4,8 @@
  * a running service (or `npm run worker`) sends it.
  */
 import { SUBSCRIBABLE_EVENT_TYPES } from "../modules/webhooks/event-types";
-import { presentDelivery, presentEndpoint } from "../modules/webhooks/model";
+import { presentDelivery } from "../modules/webhooks/delivery-model";
+import { presentEndpoint } from "../modules/webhooks/model";
 import {
   createEndpoint,
   deleteEndpoint,

@@ -8,7 +8,7 @@ import { createTeamFixture } from "../helpers/fixtures";
 import { drainJobs, makeJobsDue, queuedJobs } from "../helpers/jobs";
 import { emitEvent } from "../../src/modules/webhooks/emit";
 import { runAttempt } from "../../src/modules/webhooks/attempt";
-import { claimAttempt } from "../../src/modules/webhooks/repo";
+import { claimAttempt } from "../../src/modules/webhooks/delivery-repo";
 import { MAX_ATTEMPTS } from "../../src/modules/webhooks/schedule";
 import { startReceiver, type Receiver } from "./receiver";
 

@@ -25,7 +25,6 @@ import { enqueueAttempt } from "./emit";
 import { postWebhook } from "./outbound";
 import {
   claimAttempt,
-  disableEndpointRow,
   finishAttempt,
   insertNotification,
   loadAttemptTarget,
@@ -35,7 +34,8 @@ import {
   type AttemptOutcome,
   type AttemptTarget,
   type DeliveryStatus,
-} from "./repo";
+} from "./delivery-repo";
+import { disableEndpointRow } from "./repo";
 import { MAX_ATTEMPTS, retryDelayMs } from "./schedule";
 import { openSecret, type SealingKeys } from "./secrets";
 import { signHeaders } from "./sign";

@@ -9,8 +9,16 @@ import { newId } from "../../lib/ids";
 import type { Tenant } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
 import { emitEvent, enqueueAttempt } from "./emit";
-import { presentAttempt, presentDelivery } from "./model";
-import { findDelivery, findMessage, insertDelivery, listAttempts, listDeliveryPage, listNotificationPage, type DeliveryStatus } from "./repo";
+import { presentAttempt, presentDelivery } from "./delivery-model";
+import {
+  findDelivery,
+  findMessage,
+  insertDelivery,
+  listAttempts,
+  listDeliveryPage,
+  listNotificationPage,
+  type DeliveryStatus,
+} from "./delivery-repo";
 import { getEndpointRow, type WebhookServiceDeps } from "./service";
 
 export function listDeliveries(sql: Sql, tenant: Tenant, endpointId: string, beforeSeq: bigint | null, fetch: number, status: DeliveryStatus | null) {

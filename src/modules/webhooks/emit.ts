@@ -12,7 +12,8 @@ import { enqueueJob } from "../../jobs/enqueue";
 import { newId } from "../../lib/ids";
 import type { Tenant } from "../../lib/tenant";
 import type { EventType } from "./event-types";
-import { insertMessage, listTargets } from "./repo";
+import { insertMessage } from "./delivery-repo";
+import { listTargets } from "./repo";
 
 export interface EmitOptions {
   /** the event's time (payload `timestamp`; default now) */

@@ -8,7 +8,7 @@
  * connects on our behalf, to the checked address.
  */
 import { ipLiteral, isPublicAddress } from "../../lib/ip-address";
-import type { AttemptOutcome } from "./repo";
+import type { AttemptOutcome } from "./delivery-repo";
 
 export interface OutboundOptions {
   allowPrivateAddresses: boolean;

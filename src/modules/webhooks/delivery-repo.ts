@@ -1,0 +1,184 @@
+/** Typed access to webhook messages, deliveries, attempts and operator notifications (sql/queries/webhook_message_*, webhook_delivery_*, webhook_attempt_*, operator_notification_*). */
+import { queries, run, runOne, type Db } from "../../db/queries";
+import type { Tenant } from "../../lib/tenant";
+import type { Sealed } from "./repo";
+
+const Q = queries([
+  "webhook_message_insert",
+  "webhook_message_find_by_id",
+  "webhook_delivery_insert",
+  "webhook_delivery_list_page",
+  "webhook_delivery_find_by_id",
+  "webhook_delivery_load_for_attempt",
+  "webhook_delivery_record",
+  "webhook_delivery_skip",
+  "webhook_delivery_success_since",
+  "webhook_attempt_claim",
+  "webhook_attempt_finish",
+  "webhook_attempt_list_by_delivery",
+  "operator_notification_insert",
+  "operator_notification_list_page",
+]);
+
+export const insertMessage = (
+  db: Db,
+  t: Tenant,
+  m: { id: string; type: string; body: string; at: Date },
+  deliveryIds: string[],
+  endpointIds: string[],
+) =>
+  run<{ id: string; endpoint_id: string }>(db, Q.webhook_message_insert, [
+    m.id,
+    t.teamId,
+    t.environment,
+    m.type,
+    m.body,
+    m.at,
+    deliveryIds,
+    endpointIds,
+  ]);
+
+export interface MessageRow {
+  id: string;
+  event_type: string;
+  body: string;
+  created_at: Date;
+}
+export const findMessage = (db: Db, t: Tenant, id: string) => runOne<MessageRow>(db, Q.webhook_message_find_by_id, [t.teamId, t.environment, id]);
+
+export const insertDelivery = (db: Db, t: Tenant, id: string, endpointId: string, messageId: string, now: Date) =>
+  runOne<{ id: string }>(db, Q.webhook_delivery_insert, [id, t.teamId, t.environment, endpointId, messageId, now]);
+
+export type DeliveryStatus = "pending" | "delivered" | "failed" | "skipped";
+
+export interface DeliveryRow {
+  id: string;
+  endpoint_id: string;
+  message_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: number;
+  last_status_code: number | null;
+  last_latency_ms: number | null;
+  last_error: string | null;
+  next_attempt_at: Date | null;
+  first_attempt_at: Date | null;
+  delivered_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  seq: bigint;
+}
+
+export const listDeliveryPage = (db: Db, t: Tenant, endpointId: string, beforeSeq: bigint | null, limit: number, status: DeliveryStatus | null) =>
+  run<DeliveryRow>(db, Q.webhook_delivery_list_page, [t.teamId, t.environment, endpointId, beforeSeq, limit, status]);
+export const findDelivery = (db: Db, t: Tenant, id: string) => runOne<DeliveryRow>(db, Q.webhook_delivery_find_by_id, [t.teamId, t.environment, id]);
+
+export interface AttemptTarget {
+  id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  first_attempt_at: Date | null;
+  message_id: string;
+  body: string;
+  endpoint_id: string;
+  url: string;
+  enabled: boolean;
+  secret_sealed: Sealed;
+  previous_secret_sealed: Sealed | null;
+  previous_expires_at: Date | null;
+}
+export const loadAttemptTarget = (db: Db, t: Tenant, deliveryId: string) =>
+  runOne<AttemptTarget>(db, Q.webhook_delivery_load_for_attempt, [t.teamId, t.environment, deliveryId]);
+
+export interface AttemptOutcome {
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  responseExcerpt: string | null;
+}
+
+export const recordDelivery = (
+  db: Db,
+  t: Tenant,
+  id: string,
+  attempt: number,
+  status: DeliveryStatus,
+  o: AttemptOutcome,
+  nextAttemptAt: Date | null,
+  at: Date,
+) =>
+  runOne<{ first_attempt_at: Date }>(db, Q.webhook_delivery_record, [
+    t.teamId,
+    t.environment,
+    id,
+    attempt,
+    status,
+    o.statusCode,
+    o.latencyMs,
+    o.error,
+    nextAttemptAt,
+    at,
+  ]);
+export const skipDelivery = (db: Db, t: Tenant, id: string, reason: string, now: Date) =>
+  run(db, Q.webhook_delivery_skip, [t.teamId, t.environment, id, reason, now]);
+export const succeededSince = async (db: Db, t: Tenant, endpointId: string, since: Date) =>
+  (await runOne<{ succeeded: boolean }>(db, Q.webhook_delivery_success_since, [t.teamId, t.environment, endpointId, since]))!.succeeded;
+
+/** "claimed": this run sends attempt n; "finished": it was made; "other": another run holds it now. */
+export async function claimAttempt(db: Db, t: Tenant, deliveryId: string, attempt: number, claim: string, now: Date, leaseMs: number) {
+  const row = await runOne<{ claim: string; finished: boolean }>(db, Q.webhook_attempt_claim, [
+    deliveryId,
+    attempt,
+    t.teamId,
+    t.environment,
+    claim,
+    now,
+    leaseMs,
+  ]);
+  if (!row) return "other" as const; // another tenant's delivery id: never ours
+  return row.finished ? ("finished" as const) : row.claim === claim ? ("claimed" as const) : ("other" as const);
+}
+export const finishAttempt = async (db: Db, t: Tenant, deliveryId: string, attempt: number, claim: string, at: Date, o: AttemptOutcome) =>
+  (await runOne(db, Q.webhook_attempt_finish, [
+    t.teamId,
+    t.environment,
+    deliveryId,
+    attempt,
+    claim,
+    at,
+    o.statusCode,
+    o.latencyMs,
+    o.error,
+    o.responseExcerpt,
+  ])) !== undefined;
+
+export interface AttemptRow {
+  attempt: number;
+  claimed_at: Date;
+  finished_at: Date | null;
+  status_code: number | null;
+  latency_ms: number | null;
+  error: string | null;
+  response_excerpt: string | null;
+}
+export const listAttempts = (db: Db, t: Tenant, deliveryId: string) =>
+  run<AttemptRow>(db, Q.webhook_attempt_list_by_delivery, [t.teamId, t.environment, deliveryId]);
+
+export interface NotificationRow {
+  id: string;
+  kind: string;
+  resource_type: string;
+  resource_id: string;
+  message: string;
+  details: Record<string, unknown>;
+  created_at: Date;
+  seq: bigint;
+}
+export const insertNotification = (
+  db: Db,
+  t: Tenant,
+  n: { id: string; kind: string; resourceType: string; resourceId: string; message: string; details: Record<string, unknown> },
+  now: Date,
+) => run(db, Q.operator_notification_insert, [n.id, t.teamId, t.environment, n.kind, n.resourceType, n.resourceId, n.message, n.details, now]);
+export const listNotificationPage = (db: Db, t: Tenant, resourceType: string, beforeSeq: bigint | null, limit: number) =>
+  run<NotificationRow>(db, Q.operator_notification_list_page, [t.teamId, t.environment, resourceType, beforeSeq, limit]);
