@@ -132,7 +132,7 @@ const keyFields = {
 const keyExample = {
   id: "key_01JH5Q8T0M3V9X2Y4Z6A8B0C1M",
   name: "Backend",
-  prefix: "sk_test_4eC39HqL",
+  prefix: "sk_test_EXAMPLE0",
   description: null,
   type: "SECRET",
   permissions: [],
@@ -145,7 +145,7 @@ const keyExample = {
 export const ApiKey = t.Object(keyFields, { $id: "ApiKey", examples: [keyExample] });
 export const CreatedApiKey = t.Object(
   { ...keyFields, key: t.String({ description: "The raw key, shown only in this response" }) },
-  { $id: "CreatedApiKey", examples: [{ ...keyExample, key: "sk_test_4eC39HqLyjWDarjtT1zdp7dcAbCdEfGhIjKlMnOp" }] },
+  { $id: "CreatedApiKey", examples: [{ ...keyExample, key: "sk_test_EXAMPLE0-not-a-real-key-shown-once-only" }] },
 );
 export const ApiKeyCreate = t.Object(
   {

@@ -62,7 +62,8 @@ export const WebhookEndpoint = t.Object(
   },
 );
 
-const SECRET_EXAMPLE = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw4b1NNKmGrnM=";
+// A placeholder, plainly not a secret (a real one is whsec_ + 32 random bytes in base64).
+const SECRET_EXAMPLE = "whsec_EXAMPLE-not-a-real-signing-secret";
 // The endpoint's own fields plus its secret, as a created API key is its fields plus the raw key (CreatedApiKey).
 export const WebhookEndpointWithSecret = t.Object(
   {
