@@ -42,7 +42,6 @@ export interface SessionRecord {
   /** the membership's roles and status when loaded: a change evicts the session (NOTIFY with the member id) */
   roles: string[];
   memberActive: boolean;
-  /** SHA-256 hex of the session's CSRF token */
   expiresAt: number;
   revokedAt: number | null;
 }
