@@ -40,7 +40,13 @@ export type IdPrefix =
   | "wh"
   | "msg"
   | "dlv"
-  | "ntf";
+  | "ntf"
+  // invoices: invoices, credit notes, refunds, invoice deliveries, customer balance entries
+  | "in"
+  | "cn"
+  | "re"
+  | "idl"
+  | "cbe";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;

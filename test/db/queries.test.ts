@@ -44,6 +44,8 @@ const CROSS_TENANT = new Set([
   "job_unlock_stale_workers.sql",
   "job_worker_heartbeat_delete.sql",
   "job_worker_heartbeat_upsert.sql",
+  // Invoices: the overdue job's scan spans every tenant (each row carries its own).
+  "invoice_list_overdue.sql",
 ]);
 
 // Team-level statements: memberships, invitations and sign-in links belong to a team, across both of its

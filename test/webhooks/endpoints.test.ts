@@ -98,6 +98,12 @@ test("event types must come from the one list; an empty filter takes every type"
     "checkout_session.paid",
     "payment_link.paid",
     "company.created",
+    "invoice.issued",
+    "invoice.paid",
+    "invoice.overdue",
+    "invoice.voided",
+    "credit_note.created",
+    "refund.created",
     "webhook.test",
   ]);
   expect(types.length).toBe(24); // BILLING.md's 23 and the test event

@@ -1,0 +1,94 @@
+/**
+ * Recording a refund once its transaction is proven on chain (the proof itself is the caller's: the route
+ * verifies through the chain workers before calling this, never holding a lock across a chain call).
+ * The refund and its credit note are written in one transaction under the invoice's lock, so concurrent
+ * refunds queue and the sum of refunds never passes what was paid; a transaction proves one refund, once,
+ * and never a refund that was a payment.
+ */
+import { queries, runOne } from "../../db/queries";
+import { apiError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { formatMicro } from "../../lib/money";
+import { paymentsOfTransaction } from "../payments/repo";
+import { recordAudit } from "../audit/repo";
+import { emitEvent } from "../webhooks/emit";
+import { lockOr404, type InvoiceContext } from "./lifecycle";
+import type { CreditNoteRow, InvoiceRow, RefundRow } from "./model";
+import { presentRefund } from "./present";
+import { createCreditNote, creditRoom } from "./settlement";
+
+const Q = queries(["refund_insert"]);
+
+export interface ProvenRefund {
+  /** micro-units of the invoice currency */
+  amount: bigint;
+  reason: string;
+  network: string;
+  txHash: string;
+  senderWallet: string;
+  recipientWallet: string;
+  tokenSymbol: string;
+  /** what the transaction moved, token units */
+  tokenAmount: bigint;
+  blockNumber: bigint;
+}
+
+const replayed = () => apiError("refund_replayed", "This transaction already proved a refund or a payment");
+
+/** The refund limit of an invoice, checked before a chain call and again under the lock. */
+export function checkRefundable(invoice: InvoiceRow, amount: bigint): void {
+  if (invoice.status === "DRAFT" || invoice.status === "VOID" || invoice.amount_paid === 0n)
+    throw apiError("invoice_not_refundable", `Invoice ${invoice.number} has no payment to refund`);
+  const { refundable } = creditRoom(invoice);
+  if (amount > refundable)
+    throw apiError(
+      "refund_exceeds_paid",
+      `At most ${formatMicro(refundable)} ${invoice.currency} of invoice ${invoice.number} can still be refunded`,
+    );
+}
+
+export async function recordRefund(
+  c: Omit<InvoiceContext, "chains">,
+  invoiceId: string,
+  proof: ProvenRefund,
+): Promise<{ refund: RefundRow; creditNote: CreditNoteRow; invoice: InvoiceRow }> {
+  const invoice = await lockOr404(c, invoiceId);
+  checkRefundable(invoice, proof.amount);
+  if ((await paymentsOfTransaction(c.tx, proof.network, proof.txHash)).length > 0) throw replayed();
+  const id = newId("re");
+  const inserted = await runOne<RefundRow>(c.tx, Q.refund_insert, [
+    id,
+    c.tenant.teamId,
+    c.tenant.environment,
+    invoiceId,
+    proof.amount,
+    proof.tokenSymbol,
+    proof.tokenAmount.toString(),
+    proof.network,
+    proof.txHash,
+    proof.senderWallet,
+    proof.recipientWallet,
+    proof.reason,
+    proof.blockNumber.toString(),
+    c.now,
+  ]);
+  if (!inserted) throw replayed();
+  const { creditNote, invoice: updated } = await createCreditNote(c, invoiceId, {
+    reason: proof.reason,
+    creditAmount: 0n,
+    refundAmount: proof.amount,
+    refundId: id,
+    lines: [{ description: `Refund: ${proof.reason}`, amount: proof.amount }],
+  });
+  const refund = { ...inserted, credit_note_id: creditNote.id };
+  await emitEvent(c.tx, c.tenant, "refund.created", { refund: presentRefund(refund, invoice.currency) }, { at: c.now });
+  await recordAudit(c.tx, {
+    ...c.tenant,
+    actor: c.actor,
+    action: "refund.create",
+    resourceType: "refund",
+    resourceId: id,
+    details: { invoiceId, amount: formatMicro(proof.amount), network: proof.network, txHash: proof.txHash },
+  });
+  return { refund, creditNote, invoice: updated };
+}

@@ -1,0 +1,263 @@
+/** Typed access to invoices, their lines, number series, credit notes and the customer balance (sql/queries/invoice_*, …). */
+import { queries, run, runOne, type Db } from "../../db/queries";
+import { newId } from "../../lib/ids";
+import type { Tenant } from "../../lib/tenant";
+import type { PricedLine } from "./lines";
+import type {
+  CreditNoteLineRow,
+  CreditNoteRow,
+  InvoiceDeliveryRow,
+  InvoiceLineRow,
+  InvoicePaymentRow,
+  InvoiceRow,
+  InvoiceSettingsRow,
+  InvoiceSource,
+  InvoiceStatus,
+  RefundRow,
+  SettlementWalletRow,
+} from "./model";
+
+const Q = queries([
+  "invoice_insert",
+  "invoice_find_by_id",
+  "invoice_find_by_source",
+  "invoice_lock_by_id",
+  "invoice_update_draft",
+  "invoice_lines_delete",
+  "invoice_lines_insert_many",
+  "invoice_lines_list",
+  "invoice_issue",
+  "invoice_set_status",
+  "invoice_add_amounts",
+  "invoice_list_overdue",
+  "invoice_settings_find",
+  "invoice_payment_list",
+  "document_number_next",
+  "credit_note_insert",
+  "credit_note_lines_insert_many",
+  "credit_note_list_by_invoice",
+  "credit_note_lines_list",
+  "customer_balance_entry_insert",
+  "customer_balance_find",
+  "refund_list_by_invoice",
+  "invoice_delivery_list",
+  "settlement_wallet_find",
+]);
+
+/** The header of an invoice: who it is for and how it settles (everything but lines and amounts). */
+export interface InvoiceHeader {
+  currency: string;
+  network: string | null;
+  companyId: string | null;
+  customerName: string | null;
+  customerEmail: string | null;
+  customerWallet: string | null;
+  planId: string | null;
+  description: string | null;
+  metadata: Record<string, unknown>;
+  paymentTermsDays: number;
+}
+
+export const insertInvoice = (db: Db, t: Tenant, id: string, h: InvoiceHeader, source: { kind: InvoiceSource; id: string | null }, now: Date) =>
+  runOne<InvoiceRow>(db, Q.invoice_insert, [
+    id,
+    t.teamId,
+    t.environment,
+    h.currency,
+    h.network,
+    h.companyId,
+    h.customerName,
+    h.customerEmail,
+    h.customerWallet,
+    h.planId,
+    h.description,
+    h.metadata,
+    source.kind,
+    source.id,
+    h.paymentTermsDays,
+    now,
+  ]);
+
+export const findInvoice = (db: Db, t: Tenant, id: string) => runOne<InvoiceRow>(db, Q.invoice_find_by_id, [t.teamId, t.environment, id]);
+export const lockInvoice = (db: Db, t: Tenant, id: string) => runOne<InvoiceRow>(db, Q.invoice_lock_by_id, [t.teamId, t.environment, id]);
+export const findInvoiceBySource = (db: Db, t: Tenant, source: InvoiceSource, sourceId: string) =>
+  runOne<InvoiceRow>(db, Q.invoice_find_by_source, [t.teamId, t.environment, source, sourceId]);
+
+export const updateDraft = (db: Db, t: Tenant, id: string, h: InvoiceHeader, subtotal: bigint, taxTotal: bigint, now: Date) =>
+  runOne<InvoiceRow>(db, Q.invoice_update_draft, [
+    t.teamId,
+    t.environment,
+    id,
+    h.currency,
+    h.network,
+    h.companyId,
+    h.customerName,
+    h.customerEmail,
+    h.customerWallet,
+    h.planId,
+    h.description,
+    h.metadata,
+    h.paymentTermsDays,
+    subtotal,
+    taxTotal,
+    now,
+  ]) as Promise<InvoiceRow>;
+
+/** Replaces an invoice's lines (drafts only: the caller holds the invoice's lock and checked its status). */
+export async function writeLines(db: Db, t: Tenant, invoiceId: string, lines: readonly PricedLine[]): Promise<void> {
+  await run(db, Q.invoice_lines_delete, [t.teamId, t.environment, invoiceId]);
+  if (lines.length === 0) return;
+  await run(db, Q.invoice_lines_insert_many, [
+    t.teamId,
+    t.environment,
+    invoiceId,
+    lines.map((l) => l.kind),
+    lines.map((l) => l.description),
+    lines.map((l) => l.quantity.toString()),
+    lines.map((l) => l.unitAmount.toString()),
+    lines.map((l) => l.taxRate.toString()),
+    lines.map((l) => l.lineSubtotal.toString()),
+    lines.map((l) => l.lineTax.toString()),
+    lines.map((l) => l.lineTotal.toString()),
+    lines.map((l) => l.planId) as string[],
+    lines.map((l) => l.periodStart?.toISOString() ?? null) as string[],
+    lines.map((l) => l.periodEnd?.toISOString() ?? null) as string[],
+  ]);
+}
+
+/** The lines of each invoice, by invoice id, in order. */
+export async function linesOf(db: Db, t: Tenant, invoiceIds: readonly string[]): Promise<Map<string, InvoiceLineRow[]>> {
+  const byInvoice = new Map<string, InvoiceLineRow[]>(invoiceIds.map((id) => [id, []]));
+  if (invoiceIds.length === 0) return byInvoice;
+  for (const line of await run<InvoiceLineRow>(db, Q.invoice_lines_list, [t.teamId, t.environment, invoiceIds]))
+    byInvoice.get(line.invoice_id)?.push(line);
+  return byInvoice;
+}
+
+export const issueDraft = (db: Db, t: Tenant, id: string, sequence: bigint, number: string, issuedAt: Date, dueAt: Date) =>
+  runOne<InvoiceRow>(db, Q.invoice_issue, [t.teamId, t.environment, id, sequence, number, issuedAt, dueAt]);
+
+export const setInvoiceStatus = (db: Db, t: Tenant, id: string, status: InvoiceStatus, now: Date) =>
+  runOne<InvoiceRow>(db, Q.invoice_set_status, [t.teamId, t.environment, id, status, now]) as Promise<InvoiceRow>;
+
+export interface AmountChange {
+  paid?: bigint;
+  credited?: bigint;
+  refunded?: bigint;
+  /** the invoice's network, when it has none yet (its first payment's) */
+  network?: string | null;
+}
+
+export const addInvoiceAmounts = (db: Db, t: Tenant, id: string, c: AmountChange, now: Date) =>
+  runOne<InvoiceRow>(db, Q.invoice_add_amounts, [
+    t.teamId,
+    t.environment,
+    id,
+    c.paid ?? 0n,
+    c.credited ?? 0n,
+    c.refunded ?? 0n,
+    c.network ?? null,
+    now,
+  ]) as Promise<InvoiceRow>;
+
+export const listOverdueCandidates = (db: Db, now: Date, limit: number) => run<Tenant & { id: string }>(db, Q.invoice_list_overdue, [now, limit]);
+
+export const findInvoiceSettings = (db: Db, t: Tenant) => runOne<InvoiceSettingsRow>(db, Q.invoice_settings_find, [t.teamId, t.environment]);
+
+export const listInvoicePayments = (db: Db, t: Tenant, invoiceId: string) =>
+  run<InvoicePaymentRow>(db, Q.invoice_payment_list, [t.teamId, t.environment, invoiceId]);
+
+export const SERIES_PREFIX = { invoice: "INV", credit_note: "CN" } as const;
+
+/** The next number of a series, taken in the caller's transaction (gapless: a rollback gives it back). */
+export async function nextNumber(db: Db, t: Tenant, series: keyof typeof SERIES_PREFIX): Promise<{ sequence: bigint; number: string }> {
+  const row = (await runOne<{ last_value: bigint }>(db, Q.document_number_next, [t.teamId, t.environment, series]))!;
+  return { sequence: row.last_value, number: `${SERIES_PREFIX[series]}-${row.last_value.toString().padStart(6, "0")}` };
+}
+
+export interface CreditNoteInsert {
+  id: string;
+  invoiceId: string;
+  number: string;
+  sequence: bigint;
+  reason: string;
+  creditAmount: bigint;
+  refundAmount: bigint;
+  refundId: string | null;
+  memo: string | null;
+  lines: readonly { description: string; amount: bigint }[];
+}
+
+export async function insertCreditNote(db: Db, t: Tenant, c: CreditNoteInsert, now: Date): Promise<CreditNoteRow> {
+  const row = (await runOne<CreditNoteRow>(db, Q.credit_note_insert, [
+    c.id,
+    t.teamId,
+    t.environment,
+    c.invoiceId,
+    c.number,
+    c.sequence,
+    c.reason,
+    c.creditAmount,
+    c.refundAmount,
+    c.refundId,
+    c.memo,
+    now,
+  ]))!;
+  await run(db, Q.credit_note_lines_insert_many, [
+    t.teamId,
+    t.environment,
+    c.id,
+    c.lines.map((l) => l.description),
+    c.lines.map((l) => l.amount.toString()),
+  ]);
+  return row;
+}
+
+export const listCreditNotes = (db: Db, t: Tenant, invoiceId: string) =>
+  run<CreditNoteRow>(db, Q.credit_note_list_by_invoice, [t.teamId, t.environment, invoiceId]);
+
+export async function creditNoteLinesOf(db: Db, t: Tenant, ids: readonly string[]): Promise<Map<string, CreditNoteLineRow[]>> {
+  const byNote = new Map<string, CreditNoteLineRow[]>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return byNote;
+  for (const line of await run<CreditNoteLineRow>(db, Q.credit_note_lines_list, [t.teamId, t.environment, ids]))
+    byNote.get(line.credit_note_id)?.push(line);
+  return byNote;
+}
+
+export interface BalanceEntry {
+  companyId: string;
+  currency: string;
+  /** micro-units, positive: owed to the customer */
+  amount: bigint;
+  reason: string;
+  invoiceId?: string | null;
+  creditNoteId?: string | null;
+  paymentId?: string | null;
+}
+
+export const addBalanceEntry = (db: Db, t: Tenant, e: BalanceEntry, now: Date) =>
+  run(db, Q.customer_balance_entry_insert, [
+    newId("cbe"),
+    t.teamId,
+    t.environment,
+    e.companyId,
+    e.currency,
+    e.amount,
+    e.reason,
+    e.invoiceId ?? null,
+    e.creditNoteId ?? null,
+    e.paymentId ?? null,
+    now,
+  ]);
+
+export const customerBalance = async (db: Db, t: Tenant, companyId: string, currency: string): Promise<bigint> =>
+  (await runOne<{ balance: bigint }>(db, Q.customer_balance_find, [t.teamId, t.environment, companyId, currency]))!.balance;
+
+export const listRefunds = (db: Db, t: Tenant, invoiceId: string) =>
+  run<RefundRow>(db, Q.refund_list_by_invoice, [t.teamId, t.environment, invoiceId]);
+export const listDeliveries = (db: Db, t: Tenant, invoiceId: string) =>
+  run<InvoiceDeliveryRow>(db, Q.invoice_delivery_list, [t.teamId, t.environment, invoiceId]);
+
+/** Where the tenant receives money on a network (invoices, refunds, subscriptions); undefined when not set. */
+export const findSettlementWallet = (db: Db, t: Tenant, network: string) =>
+  runOne<SettlementWalletRow>(db, Q.settlement_wallet_find, [t.teamId, t.environment, network]);

@@ -1,0 +1,148 @@
+/**
+ * The invoice resources as the API shows them: the spec's Invoice and Invoice line item (binding: field
+ * names, decimal strings with six fractional digits, tax rates with four), and the record shapes the spec
+ * leaves "not shown" (payments, credit notes, refunds, deliveries), decided here and documented in the
+ * OpenAPI document through these schemas.
+ */
+import { t, type Static } from "elysia";
+import { INVOICE_STATUSES } from "./model";
+
+const Micro = (description: string) =>
+  t.String({ pattern: "^-?\\d+\\.\\d{6}$", description: `${description} (decimal string, six fractional digits)` });
+const DateTime = t.String({ format: "date-time" });
+
+export const InvoiceStatusSchema = t.Union(
+  INVOICE_STATUSES.map((s) => t.Literal(s)),
+  { description: "DRAFT -> ISSUED -> PAID; ISSUED -> OVERDUE (due date passed) -> PAID; DRAFT/ISSUED/OVERDUE -> VOID while nothing is paid" },
+);
+
+export const InvoiceLineItem = t.Object(
+  {
+    description: t.String(),
+    quantity: t.Integer({ minimum: 1 }),
+    unitAmount: Micro("Price of one unit; negative for a discount or credit line"),
+    taxRate: t.String({ pattern: "^\\d+\\.\\d{4}$", description: 'Tax percentage, four fractional digits ("7.2500" is 7.25%)' }),
+    lineSubtotal: Micro("quantity x unitAmount"),
+    lineTax: Micro("round(lineSubtotal x taxRate / 100), half away from zero, once per line"),
+    lineTotal: Micro("lineSubtotal + lineTax"),
+    kind: t.Union([t.Literal("item"), t.Literal("discount"), t.Literal("proration"), t.Literal("credit")]),
+  },
+  { $id: "InvoiceLineItem" },
+);
+
+export const Invoice = t.Object(
+  {
+    id: t.String({ description: "in_…" }),
+    number: t.String({ description: "INV-000001 once issued (gapless per team and environment); DRAFT-<id> while a draft" }),
+    status: InvoiceStatusSchema,
+    currency: t.String({ description: "Asset code: the settlement token's symbol (USDC)" }),
+    network: t.Union([t.String(), t.Null()], { description: "The chain the invoice settles on; null until set by its creator or first payment" }),
+    companyId: t.Union([t.String(), t.Null()]),
+    customerName: t.Union([t.String(), t.Null()]),
+    customerEmail: t.Union([t.String(), t.Null()]),
+    customerWallet: t.Union([t.String(), t.Null()]),
+    description: t.Union([t.String(), t.Null()]),
+    subtotal: Micro("Sum of lineSubtotal"),
+    taxTotal: Micro("Sum of lineTax"),
+    total: Micro("subtotal + taxTotal"),
+    amountPaid: Micro("Paid on chain and applied to this invoice, gross of refunds"),
+    amountCredited: Micro("Credit parts of credit notes"),
+    amountRefunded: Micro("Refunds recorded against this invoice (never more than amountPaid)"),
+    amountOutstanding: Micro("max(0, total - amountPaid - amountCredited)"),
+    paymentTermsDays: t.Integer({ description: "dueAt = issuedAt + paymentTermsDays" }),
+    dueAt: t.Union([DateTime, t.Null()], { description: "null while a draft" }),
+    issuedAt: t.Optional(t.String({ format: "date-time", description: "Absent while a draft (never null)" })),
+    paidAt: t.Union([DateTime, t.Null()]),
+    voidedAt: t.Union([DateTime, t.Null()]),
+    planId: t.Union([t.String(), t.Null()]),
+    metadata: t.Record(t.String(), t.Unknown()),
+    lineItems: t.Array(InvoiceLineItem),
+    createdAt: DateTime,
+  },
+  { $id: "Invoice" },
+);
+
+export const InvoicePayment = t.Object(
+  {
+    id: t.String({ description: "pay_…" }),
+    network: t.String(),
+    txHash: t.String(),
+    currency: t.String(),
+    tokenAmount: t.String({ description: "What the transfer moved, in the token's smallest units (integer string)" }),
+    amountApplied: Micro("The part applied to this invoice"),
+    amountExcess: Micro("The part past the invoice's outstanding amount, added to the customer's credit balance"),
+    payer: t.String(),
+    checkoutSessionId: t.Union([t.String(), t.Null()]),
+    paidAt: DateTime,
+  },
+  { $id: "InvoicePayment" },
+);
+
+export const CreditNote = t.Object(
+  {
+    id: t.String({ description: "cn_…" }),
+    number: t.String({ description: "CN-000001: its own gapless series per team and environment" }),
+    invoiceId: t.String(),
+    currency: t.String(),
+    reason: t.String(),
+    amount: Micro("creditAmount + refundAmount"),
+    creditAmount: Micro("Lowers the invoice's outstanding amount; past it, added to the customer's credit balance"),
+    refundAmount: Micro("Matches a refund of money paid"),
+    refundId: t.Union([t.String(), t.Null()]),
+    memo: t.Union([t.String(), t.Null()]),
+    lineItems: t.Array(t.Object({ description: t.String(), amount: Micro("Credited amount") })),
+    createdAt: DateTime,
+  },
+  { $id: "CreditNote" },
+);
+
+export const Refund = t.Object(
+  {
+    id: t.String({ description: "re_…" }),
+    invoiceId: t.String(),
+    creditNoteId: t.String({ description: "The credit note recorded with the refund" }),
+    amount: Micro("Refunded, in the invoice currency"),
+    currency: t.String(),
+    tokenAmount: t.String({ description: "What the refund transaction moved, in token units (integer string)" }),
+    reason: t.String(),
+    network: t.String(),
+    txHash: t.String(),
+    senderWallet: t.String({ description: "The team's settlement wallet the refund was sent from" }),
+    recipientWallet: t.String(),
+    createdAt: DateTime,
+  },
+  { $id: "Refund" },
+);
+
+export const InvoiceDelivery = t.Object(
+  {
+    id: t.String({ description: "idl_…" }),
+    channel: t.Union([t.Literal("email"), t.Literal("webhook")]),
+    destination: t.String({ description: "The email address, or the webhook endpoint id" }),
+    trigger: t.Union([t.Literal("issue"), t.Literal("manual")]),
+    status: t.Union([t.Literal("PENDING"), t.Literal("SENT"), t.Literal("FAILED")]),
+    attempts: t.Integer(),
+    lastError: t.Union([t.String(), t.Null()]),
+    sentAt: t.Union([DateTime, t.Null()]),
+    createdAt: DateTime,
+  },
+  { $id: "InvoiceDelivery" },
+);
+
+/** GET /invoices/{id}: the invoice with everything recorded against it. */
+export const InvoiceDetail = t.Composite([
+  Invoice,
+  t.Object({
+    payments: t.Array(InvoicePayment),
+    creditNotes: t.Array(CreditNote),
+    refunds: t.Array(Refund),
+    deliveries: t.Array(InvoiceDelivery),
+  }),
+]);
+
+export type InvoiceView = Static<typeof Invoice>;
+export type InvoiceDetailView = Static<typeof InvoiceDetail>;
+export type CreditNoteView = Static<typeof CreditNote>;
+export type RefundView = Static<typeof Refund>;
+export type InvoicePaymentView = Static<typeof InvoicePayment>;
+export type InvoiceDeliveryView = Static<typeof InvoiceDelivery>;

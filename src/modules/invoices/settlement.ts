@@ -1,0 +1,183 @@
+/**
+ * Money against an invoice, inside the caller's transaction (the invoice locked first):
+ * - a payment is applied up to the outstanding amount; any excess goes to the company's credit balance
+ *   (as Stripe does: an overpayment is never refused, and never lost);
+ * - a credit note's credit part lowers the outstanding amount; past it, it also goes to the balance;
+ *   its refund part records money sent back (refunds.ts proves that on chain first).
+ * Limits (BILLING.md, also CHECK constraints): refunds <= paid; credit parts + refunds <= total.
+ */
+import { queries, run } from "../../db/queries";
+import { apiError } from "../../lib/errors";
+import { formatMicro } from "../../lib/money";
+import { recordAudit } from "../audit/repo";
+import { emitEvent } from "../webhooks/emit";
+import { emitInvoiceEvent, lockOr404, type InvoiceContext } from "./lifecycle";
+import { outstandingOf } from "./lines";
+import type { CreditNoteRow, InvoiceRow } from "./model";
+import { creditNotesOf } from "./present";
+import { addBalanceEntry, addInvoiceAmounts, insertCreditNote, nextNumber } from "./repo";
+import { newId } from "../../lib/ids";
+
+const Q = queries(["payment_attach_invoice"]);
+
+type Ctx = Omit<InvoiceContext, "chains">;
+
+export interface AppliedPayment {
+  invoice: InvoiceRow;
+  applied: bigint;
+  excess: bigint;
+}
+
+/**
+ * Applies a recorded payment (a `payments` row) of `amount` micro-units to an invoice. An open invoice
+ * whose outstanding amount reaches 0 becomes PAID (and `invoice.paid` is sent). A payment on a PAID
+ * invoice goes wholly to the credit balance; a draft or void invoice refuses it (409 invoice_not_payable).
+ * `network` becomes the invoice's network when it has none.
+ */
+export async function applyPayment(c: Ctx, invoiceId: string, payment: { id: string; amount: bigint; network: string }): Promise<AppliedPayment> {
+  const invoice = await lockOr404(c, invoiceId);
+  if (invoice.status === "DRAFT" || invoice.status === "VOID")
+    throw apiError("invoice_not_payable", `Invoice ${invoice.number} is ${invoice.status} and cannot take a payment`);
+  const applied = payment.amount < invoice.amount_outstanding ? payment.amount : invoice.amount_outstanding;
+  const excess = payment.amount - applied;
+  await run(c.tx, Q.payment_attach_invoice, [c.tenant.teamId, c.tenant.environment, payment.id, invoiceId, applied, excess, c.now]);
+  const updated = await announceIfPaid(
+    c,
+    invoice,
+    await addInvoiceAmounts(c.tx, c.tenant, invoiceId, { paid: applied, network: payment.network }, c.now),
+  );
+  if (excess > 0n && invoice.company_id)
+    await addBalanceEntry(
+      c.tx,
+      c.tenant,
+      {
+        companyId: invoice.company_id,
+        currency: invoice.currency,
+        amount: excess,
+        reason: `Overpayment of ${invoice.number}`,
+        invoiceId,
+        paymentId: payment.id,
+      },
+      c.now,
+    );
+  await recordAudit(c.tx, {
+    ...c.tenant,
+    actor: c.actor,
+    action: "invoice.payment",
+    resourceType: "invoice",
+    resourceId: invoiceId,
+    details: { paymentId: payment.id, applied: formatMicro(applied), excess: formatMicro(excess) },
+  });
+  return { invoice: updated, applied, excess };
+}
+
+/** Tells webhooks when the change just made (addInvoiceAmounts) left an open invoice PAID. */
+async function announceIfPaid(c: Ctx, before: InvoiceRow, after: InvoiceRow): Promise<InvoiceRow> {
+  if (before.status !== "PAID" && after.status === "PAID") await emitInvoiceEvent(c, "invoice.paid", after);
+  return after;
+}
+
+export interface CreditNoteInput {
+  reason: string;
+  /** lowers the outstanding amount (past it: the company's credit balance) */
+  creditAmount: bigint;
+  /** matches a refund already proven; set only by refunds.ts */
+  refundAmount?: bigint;
+  refundId?: string | null;
+  memo?: string | null;
+  /** default: one line, the reason, for the whole amount; given lines must add up to it */
+  lines?: readonly { description: string; amount: bigint }[];
+}
+
+/** What a credit note may still take on an invoice: credit parts + refunds <= total; refunds <= paid. */
+export function creditRoom(invoice: InvoiceRow): { total: bigint; refundable: bigint } {
+  const total = invoice.total - invoice.amount_credited - invoice.amount_refunded;
+  const paidLeft = invoice.amount_paid - invoice.amount_refunded;
+  return { total, refundable: paidLeft < total ? paidLeft : total };
+}
+
+/**
+ * A credit note on an issued, overdue or paid invoice (numbered from its own series), with its effect on
+ * the invoice's amounts in the same transaction. The invoice is locked first, so concurrent credit notes
+ * and refunds queue and each sees what the previous ones took.
+ */
+export async function createCreditNote(
+  c: Ctx,
+  invoiceId: string,
+  input: CreditNoteInput,
+): Promise<{ creditNote: CreditNoteRow; invoice: InvoiceRow }> {
+  const invoice = await lockOr404(c, invoiceId);
+  if (invoice.status === "DRAFT" || invoice.status === "VOID")
+    throw apiError("invoice_not_creditable", `Invoice ${invoice.number} is ${invoice.status}; credit notes need an issued or paid invoice`);
+  const refundAmount = input.refundAmount ?? 0n;
+  const amount = input.creditAmount + refundAmount;
+  const room = creditRoom(invoice);
+  if (amount > room.total)
+    throw apiError(
+      "credit_exceeds_total",
+      `At most ${formatMicro(room.total)} ${invoice.currency} can still be credited on invoice ${invoice.number}`,
+    );
+  if (refundAmount > room.refundable)
+    throw apiError(
+      "refund_exceeds_paid",
+      `At most ${formatMicro(room.refundable)} ${invoice.currency} of invoice ${invoice.number} can still be refunded`,
+    );
+  const outstanding = outstandingOf(invoice.total, invoice.amount_paid, invoice.amount_credited);
+  const toBalance = input.creditAmount > outstanding ? input.creditAmount - outstanding : 0n;
+  if (toBalance > 0n && !invoice.company_id)
+    throw apiError(
+      "credit_exceeds_outstanding",
+      `Invoice ${invoice.number} has ${formatMicro(outstanding)} ${invoice.currency} outstanding and no company to hold a credit balance`,
+    );
+  const lines = input.lines ?? [{ description: input.reason, amount }];
+  if (lines.reduce((sum, l) => sum + l.amount, 0n) !== amount)
+    throw apiError("validation_failed", "Validation failed", { "body.lineItems": `Expected line amounts adding up to ${formatMicro(amount)}` });
+
+  const { sequence, number } = await nextNumber(c.tx, c.tenant, "credit_note");
+  const id = newId("cn");
+  const creditNote = await insertCreditNote(
+    c.tx,
+    c.tenant,
+    {
+      id,
+      invoiceId,
+      number,
+      sequence,
+      reason: input.reason,
+      creditAmount: input.creditAmount,
+      refundAmount,
+      refundId: input.refundId ?? null,
+      memo: input.memo ?? null,
+      lines,
+    },
+    c.now,
+  );
+  const updated = await announceIfPaid(
+    c,
+    invoice,
+    await addInvoiceAmounts(c.tx, c.tenant, invoiceId, { credited: input.creditAmount, refunded: refundAmount }, c.now),
+  );
+  if (toBalance > 0n)
+    await addBalanceEntry(
+      c.tx,
+      c.tenant,
+      { companyId: invoice.company_id!, currency: invoice.currency, amount: toBalance, reason: `Credit note ${number}`, invoiceId, creditNoteId: id },
+      c.now,
+    );
+  await emitEvent(
+    c.tx,
+    c.tenant,
+    "credit_note.created",
+    { lazy: async () => ({ creditNote: (await creditNotesOf(c.tx, c.tenant, updated)).find((n) => n.id === id) }) },
+    { at: c.now },
+  );
+  await recordAudit(c.tx, {
+    ...c.tenant,
+    actor: c.actor,
+    action: "credit_note.create",
+    resourceType: "credit_note",
+    resourceId: id,
+    details: { invoiceId, number, creditAmount: formatMicro(input.creditAmount), refundAmount: formatMicro(refundAmount) },
+  });
+  return { creditNote, invoice: updated };
+}
