@@ -13,6 +13,8 @@ export const PERMISSIONS = [
   "subscriptions.write",
   "tokens.create",
   "invoices.read",
+  // Not in the spec's catalog: recording refunds (POST /invoices/{id}/refunds) and, later, other invoice writes.
+  "invoices.write",
   // Not in the spec's catalog: the API-key equivalent of the dashboard's catalog:write role (PUT/DELETE /features).
   "catalog.write",
 ] as const;
