@@ -13,6 +13,7 @@ import { EntitlementRuntime } from "./modules/entitlements/runtime";
 import { createRateLimiter, type RateLimiter } from "./ratelimit";
 import { ChainPool } from "./chains/pool";
 import type { SettlementDeps } from "./modules/payments/settle";
+import { Mailer } from "./modules/invoices/deliveries/mailer";
 
 export interface AppDeps {
   sql: Sql;
@@ -27,6 +28,8 @@ export interface AppDeps {
   embedTokens: EmbedTokens;
   /** chain registry, worker pool and cache hook for payment settlement */
   settlement: SettlementDeps;
+  /** the process's one pooled SMTP client for invoice emails; null without SMTP_URL */
+  mailer: Mailer | null;
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -53,6 +56,8 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     pool,
     companyChanged: (tenant, companyId) => entitlements.companyChanged(tenant, companyId),
   };
+  // Connects on the first email, not here: a service whose SMTP server is down still starts.
+  const mailer = config.smtpUrl ? new Mailer(config.smtpUrl) : null;
   return {
     sql,
     config,
@@ -63,10 +68,12 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     rateLimiter,
     embedTokens,
     settlement,
-    /** Settles queued usage, flushes lastUsedAt, closes the limiter; the pool stays open for the caller. */
+    mailer,
+    /** Settles queued usage, flushes lastUsedAt, closes the limiter and the SMTP connections (after the jobs stopped:
+     * index.ts and worker.ts stop the runner first); the database pool stays open for the caller. */
     async stop() {
       // Every step runs even when an earlier one fails: queued usage and lastUsedAt must still be flushed.
-      const steps = [() => pool.close(), () => entitlements.stop(), () => credentials.stop(), () => rateLimiter?.close()];
+      const steps = [() => pool.close(), () => entitlements.stop(), () => credentials.stop(), () => rateLimiter?.close(), () => mailer?.close()];
       const errors: unknown[] = [];
       for (const step of steps)
         await Promise.resolve()

@@ -47,12 +47,24 @@ const EnvSchema = T.Object({
   WEBHOOK_ALLOW_HTTP: T.Optional(T.Boolean()),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: T.Optional(T.Boolean()),
   WEBHOOK_TIMEOUT_MS: T.Optional(T.Integer({ minimum: 100, maximum: 60_000 })),
+  // Invoice deliveries (README "Invoice deliveries"): the SMTP server invoices are emailed through (its
+  // credentials are secrets), the From address, and the public origin of the emailed download links.
+  SMTP_URL: T.Optional(T.String({ pattern: "^smtps?://[^/?#]+" })),
+  SMTP_FROM: T.Optional(T.String({ pattern: '^[^\\s@<>"]+@[^\\s@<>"]+$', maxLength: 254 })),
+  PUBLIC_BASE_URL: T.Optional(T.String({ pattern: "^https?://[^/?#\\s]+(/[^?#\\s]*)?$" })),
 });
 
 type Env = Static<typeof EnvSchema>;
 
 // Never echoed in a configuration error: they hold secrets or credentials.
-const SECRET_VARIABLES = new Set(["TOKEN_SIGNING_SECRET", "TOKEN_SIGNING_SECRET_PREVIOUS", "LINK_SIGNING_SECRET", "DATABASE_URL", "REDIS_URL"]);
+const SECRET_VARIABLES = new Set([
+  "TOKEN_SIGNING_SECRET",
+  "TOKEN_SIGNING_SECRET_PREVIOUS",
+  "LINK_SIGNING_SECRET",
+  "DATABASE_URL",
+  "REDIS_URL",
+  "SMTP_URL",
+]);
 
 export interface Config {
   port: number;
@@ -97,6 +109,12 @@ export interface Config {
   webhookAllowPrivateAddresses: boolean;
   /** how long one webhook attempt may take, response included */
   webhookTimeoutMs: number;
+  /** smtp:// or smtps:// URL of the server invoices are emailed through (user and password inside); unset: no email */
+  smtpUrl: string | undefined;
+  /** the From address of invoice emails; unset: the seller's email of the invoice settings, else invoices@<SMTP host> */
+  smtpFrom: string | undefined;
+  /** where this service is reached from outside, without a trailing slash (emailed download links); unset: no link */
+  publicBaseUrl: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -157,7 +175,20 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     webhookAllowHttp: env.WEBHOOK_ALLOW_HTTP ?? false,
     webhookAllowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES ?? false,
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 15_000,
+    smtpUrl: env.SMTP_URL ? checkSmtpUrl(env.SMTP_URL) : undefined,
+    smtpFrom: env.SMTP_FROM,
+    publicBaseUrl: env.PUBLIC_BASE_URL?.replace(/\/+$/, ""),
   };
+}
+
+/** SMTP_URL must parse as a URL with a host; the message never repeats it (it holds the password). */
+function checkSmtpUrl(value: string): string {
+  let host = "";
+  try {
+    host = new URL(value).hostname;
+  } catch {}
+  if (!host) throw new ConfigError("Invalid configuration:\n  SMTP_URL=(value hidden): Expected smtp://user:password@host:port or smtps://…");
+  return value;
 }
 
 /** The built-in networks, with CHAIN_REGISTRY_FILE's entries replacing or adding networks by id. */

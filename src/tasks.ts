@@ -17,9 +17,10 @@ import { sweepOnce } from "./modules/payments/sweeper";
 import { pruneExpiredKeys } from "./modules/idempotency/repo";
 import { pruneRefusedEvents } from "./modules/events/retention";
 import { runAttempt } from "./modules/webhooks/attempt";
+import { deliverInvoice } from "./modules/invoices/deliveries/deliver";
 
 /** What a handler gets: the app's dependencies (the same ones the routes use) and the job it runs. */
-export type TaskContext = Pick<AppDeps, "sql" | "clock" | "logger" | "config" | "settlement"> & { job: JobInfo };
+export type TaskContext = Pick<AppDeps, "sql" | "clock" | "logger" | "config" | "settlement" | "mailer"> & { job: JobInfo };
 
 export type TaskHandler<P> = (payload: P, ctx: TaskContext) => Promise<void>;
 
@@ -50,6 +51,10 @@ export const TASKS: { [N in TaskName]: TaskHandler<TaskPayloads[N]> } = {
   },
   async "webhook.attempt"(payload, { sql, clock, logger, config }) {
     await runAttempt({ sql, clock, logger, config }, payload);
+  },
+  // Invoice deliveries (issue 20, inv-deliveries): one attempt of an invoice email; a throw is retried by the queue.
+  async "invoices.deliver"(payload, { sql, clock, logger, config, mailer, job }) {
+    await deliverInvoice({ sql, clock, logger, config, mailer }, payload, job);
   },
 };
 

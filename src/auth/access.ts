@@ -96,6 +96,8 @@ export const ACCESS = {
   "GET /dashboard/webhooks/deliveries/{id}": { kinds: ["dashboard"], role: "webhooks:read" },
   "POST /dashboard/webhooks/deliveries/{id}/replay": { kinds: ["dashboard"], role: "webhooks:write" },
   "GET /dashboard/webhooks/notifications": { kinds: ["dashboard"], role: "webhooks:read" },
+  // Invoice deliveries (issue 20, inv-deliveries): sending an invoice again is a billing write, dashboard only.
+  "POST /dashboard/invoices/{id}/send": { kinds: ["dashboard"], role: "billing:write" },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type RouteKey = keyof typeof ACCESS;

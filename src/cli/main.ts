@@ -17,6 +17,7 @@ import { databaseCommands } from "./database";
 import { teamCommands } from "./teams";
 import { memberCommands } from "./members";
 import { webhookCommands } from "./webhooks";
+import { invoiceSendCommands } from "./invoice-send";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
@@ -29,6 +30,8 @@ export const COMMANDS: Command[] = [
   ...companyCommands,
   ...auditCommands,
   ...webhookCommands,
+  // Invoice deliveries (issue 20, inv-deliveries)
+  ...invoiceSendCommands,
 ];
 
 interface Io {

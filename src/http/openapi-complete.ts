@@ -113,6 +113,8 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "GET /dashboard/webhooks/deliveries/{id}": "getWebhookDelivery",
   "POST /dashboard/webhooks/deliveries/{id}/replay": "replayWebhookDelivery",
   "GET /dashboard/webhooks/notifications": "listWebhookNotifications",
+  // Invoice deliveries (issue 20, inv-deliveries)
+  "POST /dashboard/invoices/{id}/send": "sendInvoice",
 };
 
 const IDEMPOTENCY_KEY_PARAMETER = {

@@ -21,6 +21,9 @@ export interface TaskPayloads {
   "jobs.recover_stale": CronPayload;
   /** attempt `attempt` of one webhook delivery (src/modules/webhooks/attempt.ts) */
   "webhook.attempt": { teamId: string; environment: "development" | "production"; deliveryId: string; attempt: number };
+  // Invoice deliveries (issue 20, inv-deliveries)
+  /** one attempt of one invoice email (src/modules/invoices/deliveries/deliver.ts); retried by the queue */
+  "invoices.deliver": { teamId: string; environment: "development" | "production"; deliveryId: string };
 }
 
 export type TaskName = keyof TaskPayloads;

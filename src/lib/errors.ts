@@ -78,6 +78,13 @@ export const ERRORS = {
     shape: "code",
     description: "Invoices: a credit past the outstanding amount needs a company to hold the credit balance",
   },
+  // Invoice deliveries (issue 20, inv-deliveries)
+  invoice_not_sendable: { status: 409, shape: "code", description: "Invoice deliveries: only an issued, overdue or paid invoice can be sent" },
+  delivery_channel_unavailable: {
+    status: 409,
+    shape: "code",
+    description: "Invoice deliveries: email needs SMTP_URL on the service; webhook needs an enabled endpoint subscribed to invoice.issued",
+  },
   payload_too_large: { status: 413, shape: "error", description: "The body exceeds BODY_LIMIT_BYTES" },
   unsupported_media_type: { status: 415, shape: "error", description: "A body that is not application/json" },
   document_link_expired: {

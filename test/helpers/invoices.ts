@@ -14,9 +14,16 @@ import type { InvoiceRow } from "../../src/modules/invoices/model";
 
 export const TEST_ACTOR: Actor = { kind: "test", id: "test", requestId: null };
 
-/** Runs `work` in one transaction with an invoice context at `now`. */
-export function inTx<T>(sql: Sql, chains: ChainRegistry, tenant: Tenant, now: Date, work: (c: InvoiceContext) => Promise<T>): Promise<T> {
-  return sql.begin((tx) => work({ tx, tenant, actor: TEST_ACTOR, chains, now })) as Promise<T>;
+/** Runs `work` in one transaction with an invoice context at `now` (no email on issue unless `emailEnabled`). */
+export function inTx<T>(
+  sql: Sql,
+  chains: ChainRegistry,
+  tenant: Tenant,
+  now: Date,
+  work: (c: InvoiceContext) => Promise<T>,
+  options: { emailEnabled?: boolean } = {},
+): Promise<T> {
+  return sql.begin((tx) => work({ tx, tenant, actor: TEST_ACTOR, chains, now, emailEnabled: options.emailEnabled ?? false })) as Promise<T>;
 }
 
 export const line = (unitAmount: bigint, quantity = 1n, taxRate = 0n, description = "Item"): LineInput => ({

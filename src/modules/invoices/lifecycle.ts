@@ -14,7 +14,8 @@ import { newId } from "../../lib/ids";
 import type { Tenant } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
 import { checkCurrencyAmount } from "../catalog/currency";
-import { emitEvent } from "../webhooks/emit";
+import { emitEvent, type Emitted } from "../webhooks/emit";
+import { queueIssueDeliveries } from "./deliveries/queue";
 import { priceLine, sumLines, type LineInput } from "./lines";
 import type { InvoiceRow, InvoiceSource } from "./model";
 import { presentInvoice } from "./present";
@@ -68,6 +69,8 @@ export interface InvoiceContext {
   actor: Actor;
   chains: ChainRegistry;
   now: Date;
+  /** this process can email invoices (SMTP_URL is set): issuing queues the customer's email (deliveries/queue.ts) */
+  emailEnabled: boolean;
 }
 
 const invalid = (field: string, expected: string) => apiError("validation_failed", "Validation failed", { [field]: expected });
@@ -159,14 +162,12 @@ async function eventData(c: Pick<InvoiceContext, "tx" | "tenant">, invoice: Invo
   return { invoice: presentInvoice(invoice, lines.get(invoice.id) ?? []) };
 }
 
-/** Tells webhooks of an invoice's new state (in the transaction that made it). */
-export const emitInvoiceEvent = async (
+/** Tells webhooks of an invoice's new state (in the transaction that made it); what it wrote, for the deliveries. */
+export const emitInvoiceEvent = (
   c: Pick<InvoiceContext, "tx" | "tenant" | "now">,
   type: "invoice.issued" | "invoice.paid" | "invoice.overdue" | "invoice.voided",
   invoice: InvoiceRow,
-) => {
-  await emitEvent(c.tx, c.tenant, type, { lazy: () => eventData(c, invoice) }, { at: c.now });
-};
+): Promise<Emitted> => emitEvent(c.tx, c.tenant, type, { lazy: () => eventData(c, invoice) }, { at: c.now });
 
 /**
  * DRAFT -> ISSUED: the next number of the tenant's series (taken in this transaction, so a rollback leaves
@@ -180,7 +181,8 @@ export async function issueInvoice(c: InvoiceContext, id: string): Promise<Invoi
   const { sequence, number } = await nextNumber(c.tx, c.tenant, "invoice");
   const dueAt = new Date(c.now.getTime() + draft.payment_terms_days * DAY_MS);
   const issued = (await issueDraft(c.tx, c.tenant, id, sequence, number, c.now, dueAt))!;
-  await emitInvoiceEvent(c, "invoice.issued", issued);
+  const issuedEvent = await emitInvoiceEvent(c, "invoice.issued", issued);
+  await queueIssueDeliveries(c, issued, issuedEvent);
   if (issued.status === "PAID") await emitInvoiceEvent(c, "invoice.paid", issued);
   await recordAudit(c.tx, { ...c.tenant, actor: c.actor, action: "invoice.issue", resourceType: "invoice", resourceId: id, details: { number } });
   return issued;
@@ -199,7 +201,7 @@ export async function voidInvoice(c: InvoiceContext, id: string): Promise<Invoic
 }
 
 /** ISSUED -> OVERDUE once dueAt has passed; false when the invoice moved on meanwhile. */
-export async function markOverdue(c: Omit<InvoiceContext, "chains">, id: string): Promise<boolean> {
+export async function markOverdue(c: Omit<InvoiceContext, "chains" | "emailEnabled">, id: string): Promise<boolean> {
   const invoice = await lockInvoice(c.tx, c.tenant, id);
   if (!invoice || invoice.status !== "ISSUED" || !invoice.due_at || invoice.due_at > c.now) return false;
   const overdue = await setInvoiceStatus(c.tx, c.tenant, id, "OVERDUE", c.now);

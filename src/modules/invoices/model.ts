@@ -148,6 +148,9 @@ export interface InvoiceDeliveryRow {
   sent_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  /** webhook channel: the message (the invoice's invoice.issued) and the webhook delivery carrying it (migration 00023) */
+  webhook_message_id: string | null;
+  webhook_delivery_id: string | null;
 }
 
 export interface SettlementWalletRow {

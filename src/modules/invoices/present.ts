@@ -101,6 +101,7 @@ export const presentDelivery = (d: InvoiceDeliveryRow): InvoiceDeliveryView => (
   attempts: d.attempts,
   lastError: d.last_error,
   sentAt: iso(d.sent_at),
+  webhookDeliveryId: d.webhook_delivery_id,
   createdAt: d.created_at.toISOString(),
 });
 

@@ -48,7 +48,7 @@ export function checkRefundable(invoice: InvoiceRow, amount: bigint): void {
 }
 
 export async function recordRefund(
-  c: Omit<InvoiceContext, "chains">,
+  c: Omit<InvoiceContext, "chains" | "emailEnabled">,
   invoiceId: string,
   proof: ProvenRefund,
 ): Promise<{ refund: RefundRow; creditNote: CreditNoteRow; invoice: InvoiceRow }> {

@@ -117,13 +117,24 @@ export const Refund = t.Object(
 export const InvoiceDelivery = t.Object(
   {
     id: t.String({ description: "idl_…" }),
-    channel: t.Union([t.Literal("email"), t.Literal("webhook")]),
-    destination: t.String({ description: "The email address, or the webhook endpoint id" }),
-    trigger: t.Union([t.Literal("issue"), t.Literal("manual")]),
-    status: t.Union([t.Literal("PENDING"), t.Literal("SENT"), t.Literal("FAILED")]),
-    attempts: t.Integer(),
-    lastError: t.Union([t.String(), t.Null()]),
+    channel: t.Union([t.Literal("email"), t.Literal("webhook")], {
+      description:
+        "email: the invoice emailed over SMTP with its PDF attached (only when the service has SMTP_URL); webhook: the invoice's invoice.issued message to one of the team's webhook endpoints",
+    }),
+    destination: t.String({ description: "The email address, or the webhook endpoint id (wh_…)" }),
+    trigger: t.Union([t.Literal("issue"), t.Literal("manual")], {
+      description: "issue: queued when the invoice was issued; manual: POST /dashboard/invoices/{id}/send or `invoice send`",
+    }),
+    status: t.Union([t.Literal("PENDING"), t.Literal("SENT"), t.Literal("FAILED")], {
+      description:
+        "PENDING while attempts remain; SENT once the SMTP server accepted the email or the endpoint answered 2xx; FAILED after the last attempt, at once when the SMTP server refused the recipient or message for good (5xx), or when the endpoint was disabled",
+    }),
+    attempts: t.Integer({ description: "Attempts made so far (email: up to 12 over about 16 hours; webhook: the webhook delivery's)" }),
+    lastError: t.Union([t.String(), t.Null()], { description: "Why the last attempt failed; null once sent" }),
     sentAt: t.Union([DateTime, t.Null()]),
+    webhookDeliveryId: t.Union([t.String(), t.Null()], {
+      description: "Webhook channel: the webhook delivery (dlv_…) carrying it, with every attempt in GET /dashboard/webhooks/deliveries/{id}",
+    }),
     createdAt: DateTime,
   },
   { $id: "InvoiceDelivery" },

@@ -20,7 +20,7 @@ import { newId } from "../../lib/ids";
 
 const Q = queries(["payment_attach_invoice"]);
 
-type Ctx = Omit<InvoiceContext, "chains">;
+type Ctx = Omit<InvoiceContext, "chains" | "emailEnabled">;
 
 export interface AppliedPayment {
   invoice: InvoiceRow;

@@ -1,0 +1,68 @@
+/** POST /dashboard/invoices/{id}/send: send an issued invoice again, by email or to the webhook endpoints (role billing:write). */
+import { Elysia, t } from "elysia";
+import type { ChainRegistry } from "../../../chains/registry";
+import type { Sql } from "../../../db/client";
+import { authPlugin, type AuthDeps } from "../../../http/auth";
+import { data } from "../../../http/envelope";
+import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../../http/error-schemas";
+import { requestState } from "../../../http/request-context";
+import type { Clock } from "../../../lib/clock";
+import { actorOf } from "../../audit/repo";
+import { presentDelivery } from "../present";
+import { InvoiceDelivery } from "../schemas";
+import { sendInvoice } from "./send";
+
+export type DeliveryRouteDeps = AuthDeps & { sql: Sql; clock: Clock; config: { chains: ChainRegistry; smtpUrl: string | undefined } };
+
+export const InvoiceSendRequest = t.Object(
+  {
+    channel: t.Optional(
+      t.Union([t.Literal("email"), t.Literal("webhook")], {
+        description: "email (default): over SMTP with the PDF attached; webhook: the invoice's invoice.issued message to the team's endpoints",
+      }),
+    ),
+    to: t.Optional(t.String({ format: "email", maxLength: 320, description: "Email only: the recipient; default the invoice's customer email" })),
+  },
+  { $id: "InvoiceSendRequest", examples: [{ channel: "email", to: "accounts@acme.example" }] },
+);
+
+const DESCRIPTION = `Queues the invoice's sending and answers 202 with the new delivery rows (they also appear in the invoice's \`deliveries\`). Only an issued, overdue or paid invoice can be sent (409 \`invoice_not_sendable\`). The body may be left out.
+
+- **email** (default): to \`to\`, else the invoice's customer email (400 when it has none), with the PDF attached and, when the service has \`PUBLIC_BASE_URL\`, a signed download link valid 90 days. Needs \`SMTP_URL\` (else 409 \`delivery_channel_unavailable\`). Retried by the job queue: 12 attempts over about 16 hours; a 5xx refusal of the recipient or message fails it at once.
+- **webhook**: the invoice's \`invoice.issued\` message (the same \`webhook-id\`, so a receiver that already has it can recognise it) to every enabled endpoint subscribed to \`invoice.issued\`, one delivery row per endpoint mirroring its webhook delivery (409 \`delivery_channel_unavailable\` when there is none). If no endpoint was subscribed when the invoice was issued, the message is written now, dated at the issue, carrying the invoice as it is now.`;
+
+export function invoiceDeliveryRoutes(deps: DeliveryRouteDeps) {
+  return new Elysia().use(authPlugin(deps)).post(
+    "/dashboard/invoices/:id/send",
+    async ({ principal, params, body, request, set }) => {
+      const tenant = { teamId: principal.teamId, environment: principal.environment };
+      const rows = await deps.sql.begin((tx) =>
+        sendInvoice(
+          {
+            tx,
+            tenant,
+            actor: actorOf(principal, requestState(request).requestId),
+            chains: deps.config.chains,
+            now: new Date(deps.clock.now()),
+            emailEnabled: deps.config.smtpUrl !== undefined,
+          },
+          params.id,
+          body ?? {},
+        ),
+      );
+      set.status = 202;
+      return { data: rows.map(presentDelivery) };
+    },
+    {
+      access: "POST /dashboard/invoices/{id}/send",
+      params: t.Object({ id: t.String({ minLength: 1, maxLength: 64, description: "in_…" }) }),
+      body: t.Optional(InvoiceSendRequest),
+      response: { 202: data(t.Array(InvoiceDelivery)), 400: ValidationErrorBody, 404: ErrorBody, 409: CodedErrorBody },
+      detail: {
+        tags: ["Invoices"],
+        summary: "Send an invoice again, by email or to the webhook endpoints (role billing:write)",
+        description: DESCRIPTION,
+      },
+    },
+  );
+}
