@@ -6,6 +6,7 @@
  * written anywhere.
  */
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+import { extractText, getDocumentProxy } from "unpdf";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { drainJobs, makeJobsDue, queuedJobs } from "../helpers/jobs";
@@ -85,6 +86,14 @@ describe("on issue", () => {
     const claims = verifyDocumentToken(t.config.linkSigningSecret, link[1]!, new Date(t.clock.now() + (EMAIL_LINK_TTL_SECONDS - 60) * 1000));
     expect(claims).toEqual({ tenant, invoiceId: invoice.id, kind: "pdf" });
     expect(mail.html).toContain(`href="${link[0]}"`);
+    // The PDF is attached: a PDF document that names the invoice, its customer and its total.
+    expect(mail.attachments.map((a) => [a.filename, a.contentType])).toEqual([[`${invoice.number}.pdf`, "application/pdf"]]);
+    const pdf = new Uint8Array(mail.attachments[0]!.content);
+    expect(new TextDecoder().decode(pdf.subarray(0, 5))).toBe("%PDF-");
+    const { text } = await extractText(await getDocumentProxy(pdf), { mergePages: true });
+    expect(text).toContain(invoice.number);
+    expect(text).toContain("buyer@example.com");
+    expect(text).toContain("22.750000");
 
     const [sent] = await deliveriesOf(tenant, invoice.id);
     expect(sent).toMatchObject({ id: queued!.id, status: "SENT", attempts: 1, lastError: null });

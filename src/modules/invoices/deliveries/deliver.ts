@@ -14,11 +14,11 @@ import type { Sql } from "../../../db/client";
 import type { Clock } from "../../../lib/clock";
 import type { Logger } from "../../../lib/logger";
 import type { Environment, Tenant } from "../../../lib/tenant";
-import { findTeam } from "../../teams/team";
 import { documentUrl, signDocumentToken } from "../document-links";
+import { invoicePdf } from "../documents/pdf";
+import { loadDocumentSource } from "../documents/source";
 import type { InvoiceDeliveryRow } from "../model";
-import { presentInvoice } from "../present";
-import { findInvoice, findInvoiceSettings, linesOf } from "../repo";
+import { findInvoice } from "../repo";
 import { composeInvoiceEmail } from "./email";
 import type { Mailer, MailMessage, SendFailure } from "./mailer";
 import { findDelivery, recordAttempt } from "./repo";
@@ -77,32 +77,31 @@ async function attempt(deps: DeliverDeps, tenant: Tenant, delivery: InvoiceDeliv
   return deps.mailer.send(message);
 }
 
-/** The message: From the configured address (else the seller's, else invoices@<SMTP host>), replies to the seller. */
+/**
+ * The message, from the same document source as the PDF (the invoice as GET /invoices/{id} shows it, the seller
+ * as the invoice settings describe it): From the configured address, else the seller's, else invoices@<SMTP
+ * host>, in the seller's name; replies go to the seller's email; the PDF attached as <number>.pdf.
+ */
 async function compose(deps: DeliverDeps, mailer: Mailer, tenant: Tenant, delivery: InvoiceDeliveryRow): Promise<MailMessage> {
-  const [invoice, lines, settings, team] = await Promise.all([
-    findInvoice(deps.sql, tenant, delivery.invoice_id),
-    linesOf(deps.sql, tenant, [delivery.invoice_id]),
-    findInvoiceSettings(deps.sql, tenant),
-    findTeam(deps.sql, tenant.teamId),
-  ]);
-  const view = presentInvoice(invoice!, lines.get(invoice!.id) ?? []);
-  const sellerName = (settings?.seller_name ?? team?.name ?? "Your supplier").replace(/\s+/g, " ").trim();
+  const source = await loadDocumentSource(deps.sql, tenant, delivery.invoice_id);
+  const { invoice, seller } = source;
+  const sellerName = seller.name.replace(/\s+/g, " ").trim();
   const now = new Date(deps.clock.now());
   const base = deps.config.publicBaseUrl;
   const download = base
     ? {
-        url: documentUrl(base, signDocumentToken(deps.config.linkSigningSecret, tenant, invoice!.id, "pdf", now, EMAIL_LINK_TTL_SECONDS)),
+        url: documentUrl(base, signDocumentToken(deps.config.linkSigningSecret, tenant, invoice.id, "pdf", now, EMAIL_LINK_TTL_SECONDS)),
         expiresAt: new Date(now.getTime() + EMAIL_LINK_TTL_SECONDS * 1000),
       }
     : null;
-  const content = composeInvoiceEmail({ invoice: view, seller: { name: sellerName, footer: settings?.footer ?? null }, download });
-  const fromAddress = deps.config.smtpFrom ?? settings?.seller_email ?? `invoices@${mailer.host}`;
-  const replyTo = settings?.seller_email && settings.seller_email !== fromAddress ? settings.seller_email : undefined;
+  const content = composeInvoiceEmail({ invoice, seller: { name: sellerName, footer: seller.footer }, download });
+  const fromAddress = deps.config.smtpFrom ?? seller.email ?? `invoices@${mailer.host}`;
+  const replyTo = seller.email && seller.email !== fromAddress ? seller.email : undefined;
   return {
     from: { name: sellerName, address: fromAddress },
     ...(replyTo ? { replyTo } : {}),
     to: delivery.destination,
     ...content,
-    attachments: [],
+    attachments: [{ filename: `${invoice.number}.pdf`, content: await invoicePdf(source), contentType: "application/pdf" }],
   };
 }
