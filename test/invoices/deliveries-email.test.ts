@@ -237,17 +237,11 @@ describe("secrets", () => {
     }
   });
 
-  test("the SMTP password is in no log line, no stored error and no configuration message", async () => {
-    const { loadConfig } = await import("../../src/config");
-    const bad = await loadConfig({
-      SMTP_URL: `ftp://relay:${SMTP_PASSWORD}@mail.example`,
-      LINK_SIGNING_SECRET: "x".repeat(32),
-      TOKEN_SIGNING_SECRET: "y".repeat(32),
-    }).catch((e: Error) => e.message);
-    expect(bad).toContain("SMTP_URL=(value hidden)");
-    expect(String(bad)).not.toContain(SMTP_PASSWORD);
+  test("the SMTP password is in no log line and no stored error (deliveries-config.test.ts: nor in a configuration error)", async () => {
     const errors = await sql`select last_error from invoice_deliveries where last_error is not null`;
     expect(errors.length).toBeGreaterThan(0);
+    // The failed attempts were logged (by the queue, with the error), so the logs had the chance to leak it.
+    expect(t.logs.filter((l) => l.includes("Invoice email")).length).toBeGreaterThan(0);
     const written = [...t.logs, ...errors.map((e) => e.last_error as string)].join("\n");
     for (const secret of [SMTP_PASSWORD, encodeURIComponent(SMTP_PASSWORD)]) expect(written).not.toContain(secret);
   });

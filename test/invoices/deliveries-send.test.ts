@@ -53,6 +53,9 @@ describe("POST /dashboard/invoices/{id}/send", () => {
     // No invoice settings: the team's name is the seller; From falls back to invoices@<SMTP host>.
     expect(smtp.arrived[0]!.mail.subject).toBe(`Invoice ${invoice.number} from Fixture team`);
     expect(smtp.arrived[0]!.envelope.from).toBe("invoices@127.0.0.1");
+    // Without PUBLIC_BASE_URL the email carries no link; the PDF is attached.
+    expect(smtp.arrived[0]!.mail.text).not.toContain("invoice-documents");
+    expect(smtp.arrived[0]!.mail.attachments.map((f) => f.filename)).toEqual([`${invoice.number}.pdf`]);
     expect((await deliveriesOf(tenant, invoice.id)).map((d) => [d.trigger, d.status])).toEqual([
       ["issue", "SENT"],
       ["manual", "SENT"],
