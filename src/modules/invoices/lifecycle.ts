@@ -4,7 +4,8 @@
  * Each function runs inside the caller's transaction (`tx`), so one call composes with what the caller
  * does around it: a paid checkout session creates, issues and pays its invoice in the transaction that
  * records the payment, and the subscription issue creates renewal invoices through `createInvoice` with
- * `issue: true`. Every transition writes its audit entry and enqueues its webhook in that transaction.
+ * `issue: true`. Every transition writes its audit entry and enqueues its webhook in that transaction; issuing
+ * also queues the invoice's deliveries (email, webhook: deliveries/queue.ts).
  */
 import { queries, runOne, type Db } from "../../db/queries";
 import type { ChainRegistry } from "../../chains/registry";
