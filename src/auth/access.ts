@@ -22,6 +22,7 @@ export interface AccessPolicy {
 }
 
 const SERVER_KEYS = ["secret", "restricted"] as const;
+const SERVER_KEYS_AND_DASHBOARD = [...SERVER_KEYS, "dashboard"] as const;
 
 export const ACCESS = {
   "POST /api-keys/tokens": { kinds: SERVER_KEYS, permission: "tokens.create", rateLimited: true },
@@ -96,6 +97,10 @@ export const ACCESS = {
   "GET /dashboard/webhooks/deliveries/{id}": { kinds: ["dashboard"], role: "webhooks:read" },
   "POST /dashboard/webhooks/deliveries/{id}/replay": { kinds: ["dashboard"], role: "webhooks:write" },
   "GET /dashboard/webhooks/notifications": { kinds: ["dashboard"], role: "webhooks:read" },
+  // inv-refunds: recording a refund moves the books of money already sent; a server key holding invoices.write
+  // or a dashboard session with billing:write. Not legacy keys (they carry no permission list to scope it) and
+  // never browser credentials (publishable keys, embed tokens).
+  "POST /invoices/{id}/refunds": { kinds: SERVER_KEYS_AND_DASHBOARD, permission: "invoices.write", role: "billing:write" },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type RouteKey = keyof typeof ACCESS;

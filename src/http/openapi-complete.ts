@@ -113,6 +113,8 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "GET /dashboard/webhooks/deliveries/{id}": "getWebhookDelivery",
   "POST /dashboard/webhooks/deliveries/{id}/replay": "replayWebhookDelivery",
   "GET /dashboard/webhooks/notifications": "listWebhookNotifications",
+  // inv-refunds
+  "POST /invoices/{id}/refunds": "createInvoiceRefund",
 };
 
 const IDEMPOTENCY_KEY_PARAMETER = {
