@@ -17,6 +17,7 @@ import { databaseCommands } from "./database";
 import { teamCommands } from "./teams";
 import { memberCommands } from "./members";
 import { webhookCommands } from "./webhooks";
+import { invoiceRefundCommands } from "./invoice-refunds";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
@@ -29,6 +30,8 @@ export const COMMANDS: Command[] = [
   ...companyCommands,
   ...auditCommands,
   ...webhookCommands,
+  // inv-refunds
+  ...invoiceRefundCommands,
 ];
 
 interface Io {
@@ -58,8 +61,10 @@ function parseOptions(command: Command, argv: string[]): { args: Args; help: boo
     const reason = (error as Error).message.split(". ")[0];
     throw new UsageError(`${reason} (\`npm run --silent cli -- help ${command.name}\` lists its options)`);
   }
-  if (parsed.positionals.length) throw new UsageError(`Unexpected argument '${parsed.positionals[0]}' after '${command.name}'`);
   const { help, ...args } = parsed.values as Args & { help?: boolean };
+  const positionals = [...parsed.positionals];
+  if (command.positional && positionals.length > 0 && args[command.positional] === undefined) args[command.positional] = positionals.shift();
+  if (positionals.length) throw new UsageError(`Unexpected argument '${positionals[0]}' after '${command.name}'`);
   const missing = Object.keys(command.options).filter((name) => command.options[name]!.required && !args[name]);
   if (!help && missing.length) throw new UsageError(`${missing.map((m) => `--${m}`).join(", ")} ${missing.length > 1 ? "are" : "is"} required`);
   return { args, help: help === true };
