@@ -46,6 +46,32 @@ describe("201: a proven refund", () => {
       refund_id: res.body.refund.id,
       reason: "Duplicate charge",
     });
+    // The webhooks carry the API's records: the refund as answered, and its credit note.
+    const messages = await t.db.sql`select event_type, body from webhook_messages where team_id = ${bed.tenant.teamId}
+      and event_type in ('refund.created', 'credit_note.created') and body::jsonb -> 'data' -> (case when event_type = 'refund.created'
+      then 'refund' else 'creditNote' end) ->> 'invoiceId' = ${invoice} order by event_type`;
+    expect(messages.map((m) => [m.event_type, JSON.parse(m.body).data])).toEqual([
+      [
+        "credit_note.created",
+        {
+          creditNote: {
+            id: res.body.refund.creditNoteId,
+            number: note!.number,
+            invoiceId: invoice,
+            currency: "USDC",
+            reason: "Duplicate charge",
+            amount: "12.500000",
+            creditAmount: "0.000000",
+            refundAmount: "12.500000",
+            refundId: res.body.refund.id,
+            memo: null,
+            lineItems: [{ description: "Refund: Duplicate charge", amount: "12.500000" }],
+            createdAt: res.body.refund.createdAt,
+          },
+        },
+      ],
+      ["refund.created", { refund: res.body.refund }],
+    ]);
     const [row] = await t.db.sql`select status, amount_paid, amount_refunded, amount_outstanding from invoices where id = ${invoice}`;
     expect(row).toEqual({ status: "PAID", amount_paid: USDC(100), amount_refunded: USDC(12.5), amount_outstanding: 0n });
   });
