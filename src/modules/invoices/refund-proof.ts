@@ -92,7 +92,7 @@ async function transactionUsed(sql: Sql, terms: RefundTerms): Promise<boolean> {
  * The transfer that proves the refund: the verdict's qualifying transfers (right token, right recipient, at
  * least the amount) narrowed to those sent by the settlement wallet; otherwise the 409 or 422 that says why.
  */
-export function provenFrom(verdict: PaymentVerdict, sender: string, terms: Pick<RefundTerms, "network">) {
+function provenFrom(verdict: PaymentVerdict, sender: string, terms: Pick<RefundTerms, "network">) {
   if (!verdict.ok) {
     if (RETRYABLE_REASONS.has(verdict.reason))
       throw apiError(
