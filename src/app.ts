@@ -25,6 +25,7 @@ import { paymentRoutes } from "./modules/payments";
 import { dashboardRoutes } from "./modules/dashboard";
 import { webhookRoutes } from "./modules/webhooks";
 import { invoiceDeliveryRoutes } from "./modules/invoices/deliveries/routes";
+import { invoiceRefundRoutes } from "./modules/invoices/refund-routes";
 
 export const API_PREFIX = "/api/v1";
 
@@ -61,7 +62,8 @@ export function createApp(deps: AppDeps) {
         .use(paymentRoutes(deps))
         .use(dashboardRoutes(deps))
         .use(webhookRoutes(deps))
-        .use(invoiceDeliveryRoutes(deps)),
+        .use(invoiceDeliveryRoutes(deps))
+        .use(invoiceRefundRoutes(deps)),
     );
   routes = app.routes as never;
   return app;

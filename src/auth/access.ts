@@ -22,6 +22,7 @@ export interface AccessPolicy {
 }
 
 const SERVER_KEYS = ["secret", "restricted"] as const;
+const SERVER_KEYS_AND_DASHBOARD = [...SERVER_KEYS, "dashboard"] as const;
 
 export const ACCESS = {
   "POST /api-keys/tokens": { kinds: SERVER_KEYS, permission: "tokens.create", rateLimited: true },
@@ -98,6 +99,10 @@ export const ACCESS = {
   "GET /dashboard/webhooks/notifications": { kinds: ["dashboard"], role: "webhooks:read" },
   // Invoice deliveries (issue 20, inv-deliveries): sending an invoice again is a billing write, dashboard only.
   "POST /dashboard/invoices/{id}/send": { kinds: ["dashboard"], role: "billing:write" },
+  // inv-refunds: recording a refund moves the books of money already sent; a server key holding invoices.write
+  // or a dashboard session with billing:write. Not legacy keys (they carry no permission list to scope it) and
+  // never browser credentials (publishable keys, embed tokens).
+  "POST /invoices/{id}/refunds": { kinds: SERVER_KEYS_AND_DASHBOARD, permission: "invoices.write", role: "billing:write" },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type RouteKey = keyof typeof ACCESS;

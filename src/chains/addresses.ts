@@ -41,3 +41,6 @@ export const HASH_FORMAT: Record<ChainFamily, string> = {
   stellar: "64 hex digits",
   solana: "a base58 transaction signature",
 };
+
+/** Whether two valid addresses of a family name the same account: EVM hex in any case; base58 and StrKey exactly. */
+export const sameAddress = (family: ChainFamily, a: string, b: string): boolean => (family === "evm" ? a.toLowerCase() === b.toLowerCase() : a === b);

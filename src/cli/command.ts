@@ -39,6 +39,8 @@ export interface Command<Input = unknown> {
   exitCode?(result: unknown): number;
   /** `migrate` applies migrations itself; every other command migrates first. */
   migrates?: boolean;
+  /** The option that one argument right after the command fills (`invoice refund in_…` = `--invoice in_…`). */
+  positional?: string;
 }
 
 /** Keeps `parse` and `run` of one command typed against each other inside a list of commands. */

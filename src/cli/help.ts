@@ -4,13 +4,21 @@ import { EXIT } from "./output";
 
 const PROGRAM = "npm run --silent cli --";
 
+/** A command's usage line; an option a command takes as its argument (`positional`) is shown as that argument. */
 const synopsis = (c: Command) =>
-  [PROGRAM, c.name, ...Object.entries(c.options).map(([name, o]) => (o.required ? `--${name} ${o.value}` : `[--${name} ${o.value}]`))].join(" ");
+  [
+    PROGRAM,
+    c.name,
+    ...(c.positional ? [c.options[c.positional]!.value] : []),
+    ...Object.entries(c.options)
+      .filter(([name]) => name !== c.positional)
+      .map(([name, o]) => (o.required ? `--${name} ${o.value}` : `[--${name} ${o.value}]`)),
+  ].join(" ");
 
 export function commandHelp(c: Command): string {
   const rows = Object.entries(c.options).map(([name, o]) => [
     `--${name} ${o.value}`,
-    [o.required ? "required" : "", o.help].filter(Boolean).join("; "),
+    [o.required ? "required" : "", o.help, name === c.positional ? "or as the argument after the command" : ""].filter(Boolean).join("; "),
   ]);
   const width = Math.max(0, ...rows.map(([left]) => left!.length));
   const options = rows.length ? `\n\nOptions:\n${rows.map(([left, right]) => `  ${left!.padEnd(width)}  ${right}`.trimEnd()).join("\n")}` : "";

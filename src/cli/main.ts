@@ -18,6 +18,7 @@ import { teamCommands } from "./teams";
 import { memberCommands } from "./members";
 import { webhookCommands } from "./webhooks";
 import { invoiceSendCommands } from "./invoice-send";
+import { invoiceRefundCommands } from "./invoice-refunds";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
@@ -32,6 +33,8 @@ export const COMMANDS: Command[] = [
   ...webhookCommands,
   // Invoice deliveries (issue 20, inv-deliveries)
   ...invoiceSendCommands,
+  // inv-refunds
+  ...invoiceRefundCommands,
 ];
 
 interface Io {
@@ -61,8 +64,10 @@ function parseOptions(command: Command, argv: string[]): { args: Args; help: boo
     const reason = (error as Error).message.split(". ")[0];
     throw new UsageError(`${reason} (\`npm run --silent cli -- help ${command.name}\` lists its options)`);
   }
-  if (parsed.positionals.length) throw new UsageError(`Unexpected argument '${parsed.positionals[0]}' after '${command.name}'`);
   const { help, ...args } = parsed.values as Args & { help?: boolean };
+  const positionals = [...parsed.positionals];
+  if (command.positional && positionals.length > 0 && args[command.positional] === undefined) args[command.positional] = positionals.shift();
+  if (positionals.length) throw new UsageError(`Unexpected argument '${positionals[0]}' after '${command.name}'`);
   const missing = Object.keys(command.options).filter((name) => command.options[name]!.required && !args[name]);
   if (!help && missing.length) throw new UsageError(`${missing.map((m) => `--${m}`).join(", ")} ${missing.length > 1 ? "are" : "is"} required`);
   return { args, help: help === true };

@@ -19,7 +19,7 @@ import { apiError } from "../lib/errors";
 import { randomToken } from "../lib/ids";
 import { urlParts, urlPath } from "../lib/url-parts";
 import { claimKey, completeKey, findKey, releaseKey, type HeldKey, type KeySlot } from "../modules/idempotency/repo";
-import { isKeptStatus, keptHeaders, keyProblem, KEYED_METHODS, requestFingerprint } from "../modules/idempotency/rules";
+import { isKeptResponse, keptHeaders, keyProblem, KEYED_METHODS, requestFingerprint } from "../modules/idempotency/rules";
 import { carriesSecret, seal, unseal } from "../modules/idempotency/sealed-body";
 import { requestState } from "./request-context";
 import { recordUse, type AuthDeps } from "./auth";
@@ -120,7 +120,7 @@ async function unsealed(deps: IdempotencyDeps, stored: Uint8Array<ArrayBuffer>):
 
 /** Stores a kept response under the key, or frees the key, before the client can retry. */
 async function finish(deps: IdempotencyDeps, request: Request, attempt: Attempt, slot: KeySlot, response: Response): Promise<Response> {
-  const kept = isKeptStatus(response.status);
+  const kept = isKeptResponse(response.status, response.headers);
   const body = kept ? new Uint8Array(await response.arrayBuffer()) : null;
   try {
     const stored = body && carriesSecret(urlPath(request.url)) ? await seal(deps.config.tokenSigningSecret, body) : body;

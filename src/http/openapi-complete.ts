@@ -115,6 +115,8 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "GET /dashboard/webhooks/notifications": "listWebhookNotifications",
   // Invoice deliveries (issue 20, inv-deliveries)
   "POST /dashboard/invoices/{id}/send": "sendInvoice",
+  // inv-refunds
+  "POST /invoices/{id}/refunds": "createInvoiceRefund",
 };
 
 const IDEMPOTENCY_KEY_PARAMETER = {

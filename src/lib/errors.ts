@@ -71,8 +71,19 @@ export const ERRORS = {
     shape: "code",
     description: "Invoices: refunds would exceed what was paid (less what was already refunded or credited)",
   },
-  invoice_not_refundable: { status: 409, shape: "code", description: "Refunds: the invoice has no payment to refund" },
+  invoice_not_refundable: {
+    status: 409,
+    shape: "code",
+    description: "Refunds: the invoice has no payment to refund, or no settlement wallet on its network to send refunds from",
+  },
   refund_replayed: { status: 409, shape: "code", description: "Refunds: the transaction already proved a refund or a payment" },
+  // inv-refunds: a refund proof that time may still make valid; nothing is recorded and the answer is not kept under an Idempotency-Key.
+  refund_not_final: {
+    status: 409,
+    shape: "code",
+    description:
+      "Refunds: the transaction is not final yet, not seen yet, or the chain could not be asked; nothing recorded, retry after Retry-After",
+  },
   credit_exceeds_outstanding: {
     status: 409,
     shape: "code",
@@ -95,13 +106,26 @@ export const ERRORS = {
   invitation_invalid: { status: 410, shape: "code", description: "Dashboard invitation: unknown, already accepted, or expired" },
   idempotency_key_reused: { status: 422, shape: "code", description: "Idempotency-Key header: the key was used for another method, path or body" },
   idempotency_key_mismatch: { status: 422, shape: "details", description: "POST /events: idempotencyKey already used for a different request" },
-  transaction_failed: { status: 422, shape: "code", description: "Checkout payment: the transaction failed on chain" },
-  wrong_token: { status: 422, shape: "code", description: "Checkout payment: the transaction moved another token" },
-  wrong_recipient: { status: 422, shape: "code", description: "Checkout payment: the transaction paid someone else" },
-  amount_too_low: { status: 422, shape: "code", description: "Checkout payment: the transaction paid less than the session's amount" },
+  transaction_failed: { status: 422, shape: "code", description: "On-chain proof: the transaction failed on chain" },
+  wrong_token: { status: 422, shape: "code", description: "On-chain proof: the transaction moved another token" },
+  wrong_recipient: {
+    status: 422,
+    shape: "code",
+    description: "On-chain proof: the transaction paid another wallet than the one due (the session's recipient, the refund's recipientWallet)",
+  },
+  amount_too_low: {
+    status: 422,
+    shape: "code",
+    description: "On-chain proof: the transaction moved less than the amount due (a checkout session's, or the refund's)",
+  },
   memo_mismatch: { status: 422, shape: "code", description: "Checkout payment: the transaction's memo is not the session's" },
-  invalid_transaction: { status: 422, shape: "code", description: "Checkout payment: the transaction does not prove the payment" },
+  invalid_transaction: { status: 422, shape: "code", description: "On-chain proof: the transaction does not prove the payment or refund" },
   wrong_payer: { status: 422, shape: "code", description: "Checkout payment: the transaction was sent by another wallet" },
+  wrong_sender: {
+    status: 422,
+    shape: "code",
+    description: "Refunds: the transfer did not come from the team's settlement wallet on the invoice's network",
+  },
   coupon_archived: { status: 422, shape: "code", description: "Coupon redemption: the coupon was archived" },
   coupon_expired: { status: 422, shape: "code", description: "Coupon redemption: the coupon's expiry has passed" },
   coupon_exhausted: { status: 422, shape: "code", description: "Coupon redemption: the coupon reached its maximum redemptions" },

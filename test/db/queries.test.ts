@@ -46,6 +46,8 @@ const CROSS_TENANT = new Set([
   "job_worker_heartbeat_upsert.sql",
   // Invoices: the overdue job's scan spans every tenant (each row carries its own).
   "invoice_list_overdue.sql",
+  // inv-refunds: the refund replay guard looks a transaction up across every team, as payment_find_by_tx does.
+  "refund_find_by_tx.sql",
 ]);
 
 // Team-level statements: memberships, invitations and sign-in links belong to a team, across both of its

@@ -18,7 +18,7 @@ import { createTeamFixture, dashboardCookie, newKey, type TeamFixture } from "..
 import { createEndpoint } from "../../src/modules/webhooks/service";
 import { sendTestEvent } from "../../src/modules/webhooks/deliveries";
 import { createCompanyOnPlan } from "../helpers/catalog";
-import { issuedInvoice, line } from "../helpers/invoices";
+import { issuedInvoice, line, payInvoice } from "../helpers/invoices";
 
 // Created at module top level so the helpers' afterAll hooks belong to this file.
 // A test network whose endpoint is down: a submitted payment answers 202 (not verifiable yet) at once.
@@ -62,6 +62,18 @@ const freshSession = async () =>
   (await t.call("POST", "/checkout-sessions", { token: team.keys.secret, body: { paymentLinkId: matrixLink } })).body.checkoutSession.id as string;
 const matrixSession = await freshSession();
 const randomHash = () => ({ txHash: `0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("")}` });
+// inv-refunds: a paid invoice on matrix-chain and the team's settlement wallet there. The chain endpoint is down,
+// so an allowed refund is answered 409 refund_not_final (nothing recorded) and the same invoice serves every call.
+const matrixInvoice = await (async () => {
+  const tenant = { teamId: team.teamId, environment: "development" as const };
+  await t.db
+    .sql`insert into settlement_wallets (team_id, environment, network, wallet) values (${team.teamId}, 'development', 'matrix-chain', ${`0x${"2".repeat(40)}`})`;
+  const now = new Date(t.clock.now());
+  const invoice = await issuedInvoice(t.db.sql, t.config.chains, tenant, now, [line(5_000_000n)], { network: "matrix-chain" });
+  await payInvoice(t.db.sql, t.config.chains, tenant, now, invoice.id, 5_000_000n, "matrix-chain");
+  return invoice.id;
+})();
+const refundBody = () => ({ amount: "1", reason: "Matrix refund", refundProof: { ...randomHash(), recipientWallet: `0x${"3".repeat(40)}` } });
 const freshFeaturePath = async () => {
   const f = await createFeature(
     t.db.sql,
@@ -182,9 +194,14 @@ const WEBHOOK_ROUTES: Record<string, RouteCase> = {
 };
 
 // Invoice deliveries (issue 20, inv-deliveries): an issued invoice, sent to the endpoint above (no SMTP here).
-const matrixInvoice = (await issuedInvoice(t.db.sql, t.config.chains, devTenant, new Date(t.clock.now()), [line(1_000_000n)])).id;
+const matrixSendInvoice = (await issuedInvoice(t.db.sql, t.config.chains, devTenant, new Date(t.clock.now()), [line(1_000_000n)])).id;
 const INVOICE_DELIVERY_ROUTES: Record<string, RouteCase> = {
-  "POST /dashboard/invoices/{id}/send": { method: "POST", path: `/dashboard/invoices/${matrixInvoice}/send`, body: { channel: "webhook" }, ok: 202 },
+  "POST /dashboard/invoices/{id}/send": {
+    method: "POST",
+    path: `/dashboard/invoices/${matrixSendInvoice}/send`,
+    body: { channel: "webhook" },
+    ok: 202,
+  },
 };
 
 const ROUTES: Record<string, RouteCase> = {
@@ -233,6 +250,8 @@ const ROUTES: Record<string, RouteCase> = {
   "GET /dashboard/api-keys": { method: "GET", path: "/dashboard/api-keys", ok: 200 },
   "POST /dashboard/api-keys": { method: "POST", path: "/dashboard/api-keys", body: { name: "Matrix", type: "secret" }, ok: 201 },
   "DELETE /dashboard/api-keys/{id}": { method: "DELETE", path: freshKeyPath, ok: 200 },
+  // inv-refunds
+  "POST /invoices/{id}/refunds": { method: "POST", path: `/invoices/${matrixInvoice}/refunds`, body: refundBody, ok: 409 },
 };
 
 // ✓ = allowed (the route's success status); 403 = authenticated but the wrong kind or missing permission.
@@ -638,6 +657,19 @@ const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
   },
   "DELETE /dashboard/api-keys/{id}": {
     secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  // inv-refunds: invoices.write for server keys, billing:write for dashboard sessions; no legacy or browser credentials.
+  "POST /invoices/{id}/refunds": {
+    secret: Y,
     secretScoped: 403,
     restricted: 403,
     restrictedNoTokens: 403,

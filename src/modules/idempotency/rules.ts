@@ -32,11 +32,14 @@ export function requestFingerprint(method: string, pathWithQuery: string, body: 
 /**
  * Whether a response is kept and replayed. Not kept, so that a retry runs again: 400 (the input was refused
  * before anything was written), 401 and 403 (a refused credential; these come before the claim anyway, or
- * from a handler that wrote nothing) and 5xx (writes are transactional: a 500 wrote nothing). Everything
- * else is kept, 2xx and the other 4xx (402, 404, 409, 422, a quota's 429) included. (The request-rate 429
- * is answered before the claim, so it never reaches this.)
+ * from a handler that wrote nothing), 5xx (writes are transactional: a 500 wrote nothing), and an answer
+ * that carries `Retry-After`: it says "not yet, nothing done" (a refund whose transaction is not final
+ * yet), so replaying it would refuse the retry it asks for. Everything else is kept, 2xx and the other 4xx
+ * (402, 404, 409, 422, a quota's 429) included. (The request-rate 429 is answered before the claim, so it
+ * never reaches this.)
  */
-export const isKeptStatus = (status: number): boolean => status < 500 && status !== 400 && status !== 401 && status !== 403;
+export const isKeptResponse = (status: number, headers: Headers): boolean =>
+  status < 500 && status !== 400 && status !== 401 && status !== 403 && !headers.has("retry-after");
 
 /** The response headers replayed with a kept body; per-request ones (x-request-id, dates, limits) are not. */
 const KEPT_HEADERS = ["content-type", "location", "retry-after"] as const;

@@ -14,7 +14,7 @@ import { emitEvent } from "../webhooks/emit";
 import { emitInvoiceEvent, lockOr404, type InvoiceContext } from "./lifecycle";
 import { outstandingOf } from "./lines";
 import type { CreditNoteRow, InvoiceRow } from "./model";
-import { creditNotesOf } from "./present";
+import { presentCreditNote } from "./present";
 import { addBalanceEntry, addInvoiceAmounts, insertCreditNote, nextNumber } from "./repo";
 import { newId } from "../../lib/ids";
 
@@ -168,7 +168,16 @@ export async function createCreditNote(
     c.tx,
     c.tenant,
     "credit_note.created",
-    { lazy: async () => ({ creditNote: (await creditNotesOf(c.tx, c.tenant, updated)).find((n) => n.id === id) }) },
+    // From what was just written: reading the invoice's credit notes back would cost a read that grows with each one.
+    {
+      lazy: () => ({
+        creditNote: presentCreditNote(
+          creditNote,
+          invoice.currency,
+          lines.map((l, position) => ({ credit_note_id: id, position, ...l })),
+        ),
+      }),
+    },
     { at: c.now },
   );
   await recordAudit(c.tx, {

@@ -1,0 +1,109 @@
+/**
+ * Refunding an invoice (POST /invoices/{id}/refunds and the CLI's `invoice refund`): a refund is recorded
+ * only once its transaction is proven on the invoice's network (BILLING.md "Invoices"), in three steps:
+ *   check:  the invoice, every field, that the invoice can still refund that much, that the team has a
+ *           settlement wallet there, that the hash proved nothing yet: cheap refusals before any chain call;
+ *   prove:  the chain workers find a confirmed transfer of the invoice's token to recipientWallet of at least
+ *           the amount, and it must come from the team's settlement wallet; outside any transaction, so no
+ *           lock is held across a chain call;
+ *   record: recordRefund writes refund + credit note + webhook + audit in one transaction under the
+ *           invoice's lock, checking the limit and the hash again, so concurrent refunds never pass amountPaid.
+ * A proof that time may still complete (not final, not seen yet, endpoint down) records nothing and is
+ * answered 409 refund_not_final with Retry-After (not kept under an Idempotency-Key: the retry runs again).
+ */
+import type { Sql } from "../../db/client";
+import { queries, runOne } from "../../db/queries";
+import type { ChainPool } from "../../chains/pool";
+import type { ChainRegistry } from "../../chains/registry";
+import { sameAddress } from "../../chains/addresses";
+import { RETRYABLE_REASONS, type PaymentVerdict, type VerifiedTransfer } from "../../chains/types";
+import { apiError } from "../../lib/errors";
+import type { Tenant } from "../../lib/tenant";
+import type { Actor } from "../audit/repo";
+import { paymentsOfTransaction } from "../payments/repo";
+import { refusalCode } from "../payments/refusals";
+import type { InvoiceRow } from "./model";
+import { checkRefundable, recordRefund } from "./refunds";
+import { findInvoice, findSettlementWallet } from "./repo";
+import { notRefundable, refundTerms, type RefundRequest, type RefundTerms } from "./refund-terms";
+
+const Q = queries(["refund_find_by_tx"]);
+
+/** How long a caller should wait before asking again about a transaction that is not provable yet. */
+export const NOT_FINAL_RETRY_AFTER_SECONDS = 5;
+
+export interface RefundDeps {
+  sql: Sql;
+  registry: ChainRegistry;
+  pool: Pick<ChainPool, "verifyPayment">;
+}
+
+const replayed = () => apiError("refund_replayed", "This transaction already proved a refund or a payment");
+
+export async function refundInvoice(deps: RefundDeps, tenant: Tenant, actor: Actor, invoiceId: string, request: RefundRequest, now: Date) {
+  const invoice = await findInvoice(deps.sql, tenant, invoiceId);
+  if (!invoice) throw apiError("not_found", `No invoice ${invoiceId}`);
+  const terms = refundTerms(deps.registry, invoice, request);
+  checkRefundable(invoice, terms.amount);
+  const sender = await settlementWallet(deps.sql, tenant, invoice, terms);
+  if (await transactionUsed(deps.sql, terms)) throw replayed();
+  const verdict = await deps.pool.verifyPayment({
+    network: terms.network,
+    token: terms.token,
+    txHash: terms.txHash,
+    recipient: terms.recipientWallet,
+    amount: terms.tokenAmount,
+  });
+  const { transfer, blockNumber } = provenFrom(verdict, sender, terms);
+  return deps.sql.begin((tx) =>
+    recordRefund({ tx, tenant, actor, now }, invoiceId, {
+      amount: terms.amount,
+      reason: terms.reason,
+      network: terms.network.id,
+      txHash: terms.txHash,
+      senderWallet: transfer.payer,
+      recipientWallet: terms.recipientWallet,
+      tokenSymbol: terms.token.symbol,
+      tokenAmount: transfer.amount,
+      blockNumber,
+    }),
+  );
+}
+
+/** The wallet refunds on the invoice's network must come from: the team's settlement wallet there. */
+async function settlementWallet(sql: Sql, tenant: Tenant, invoice: InvoiceRow, terms: RefundTerms): Promise<string> {
+  const wallet = await findSettlementWallet(sql, tenant, terms.network.id);
+  if (!wallet) throw notRefundable(invoice, `the team has no settlement wallet on ${terms.network.id} to send refunds from`);
+  // Money sent from the settlement wallet back to itself never left the team.
+  if (sameAddress(terms.network.family, wallet.wallet, terms.recipientWallet))
+    throw apiError("validation_failed", "Validation failed", {
+      "body.refundProof.recipientWallet": "Expected the customer's wallet, not the team's settlement wallet the refund is sent from",
+    });
+  return wallet.wallet;
+}
+
+/** A hash that proved a payment or a refund anywhere (any team) proves nothing more. */
+async function transactionUsed(sql: Sql, terms: RefundTerms): Promise<boolean> {
+  if ((await paymentsOfTransaction(sql, terms.network.id, terms.txHash)).length > 0) return true;
+  return (await runOne(sql, Q.refund_find_by_tx, [terms.network.id, terms.txHash])) !== undefined;
+}
+
+/**
+ * The transfer that proves the refund: the verdict's qualifying transfers (right token, right recipient, at
+ * least the amount) narrowed to those sent by the settlement wallet; otherwise the 409 or 422 that says why.
+ */
+function provenFrom(verdict: PaymentVerdict, sender: string, terms: Pick<RefundTerms, "network">) {
+  if (!verdict.ok) {
+    if (RETRYABLE_REASONS.has(verdict.reason))
+      throw apiError(
+        "refund_not_final",
+        `The refund transaction cannot be proven yet (${verdict.reason}: ${verdict.detail}); nothing was recorded, retry later`,
+        undefined,
+        { "retry-after": String(NOT_FINAL_RETRY_AFTER_SECONDS) },
+      );
+    throw apiError(refusalCode(verdict.reason), verdict.detail);
+  }
+  const transfer: VerifiedTransfer | undefined = verdict.transfers.find((t) => sameAddress(terms.network.family, t.payer, sender));
+  if (!transfer) throw apiError("wrong_sender", `The transfer was not sent from the team's settlement wallet on ${terms.network.id} (${sender})`);
+  return { transfer, blockNumber: verdict.blockNumber };
+}

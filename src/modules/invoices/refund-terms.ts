@@ -1,0 +1,86 @@
+/**
+ * What a refund request asks to prove, read against the invoice it refunds: the amount in the invoice
+ * currency (micro-units) and in the token's own units, the transaction hash spelled as the invoice's
+ * network spells hashes, and a recipient that is an address of that network's family. Every bad field is
+ * named in one 400; nothing here touches the database or a chain.
+ */
+import { HASH_FORMAT, isValidAddress, normalizeTxHash } from "../../chains/addresses";
+import type { ChainRegistry } from "../../chains/registry";
+import type { NetworkConfig, TokenConfig } from "../../chains/types";
+import { ApiError, apiError } from "../../lib/errors";
+import { microToToken, parseMoney } from "../../lib/money";
+import type { InvoiceRow } from "./model";
+
+/** A refund as the API and the CLI receive it. */
+export interface RefundRequest {
+  /** decimal amount of the invoice currency: a JSON number written exactly, or a decimal string ("12.5" = 12.500000 USDC) */
+  amount: unknown;
+  reason: string;
+  txHash: string;
+  recipientWallet: string;
+}
+
+export interface RefundTerms {
+  /** micro-units of the invoice currency */
+  amount: bigint;
+  /** the same amount in the token's smallest units: what the transaction must move at least */
+  tokenAmount: bigint;
+  reason: string;
+  network: NetworkConfig;
+  token: TokenConfig;
+  /** canonical spelling (normalizeTxHash), so one transaction has one key */
+  txHash: string;
+  recipientWallet: string;
+}
+
+/** A refund's reason becomes its credit note's: readable text, as the refunds table's CHECK allows. */
+export const REASON_MAX = 500;
+export const REASON_EXPECTED = `Expected a string of 1 to ${REASON_MAX} characters, not all whitespace`;
+
+export const notRefundable = (invoice: InvoiceRow, why: string) =>
+  apiError("invoice_not_refundable", `Invoice ${invoice.number} cannot be refunded: ${why}`);
+
+/** The network and token the invoice was paid in, which is where its refunds are proven. */
+export function refundChain(registry: ChainRegistry, invoice: InvoiceRow): { network: NetworkConfig; token: TokenConfig } {
+  // An invoice takes its network from its creator or its first payment: without one, nothing was paid.
+  if (!invoice.network) throw notRefundable(invoice, "it has no payment to refund");
+  const network = registry.get(invoice.network);
+  if (!network) throw notRefundable(invoice, `its network ${invoice.network} is no longer configured`);
+  const token = network.tokens.find((t) => t.symbol === invoice.currency);
+  if (!token) throw notRefundable(invoice, `${network.id} no longer lists ${invoice.currency}`);
+  return { network, token };
+}
+
+/** The 400 details a throwing field parser produced, or its value. */
+function field<T>(problems: Record<string, string>, parse: () => T): T | undefined {
+  try {
+    return parse();
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.code !== "validation_failed") throw error;
+    Object.assign(problems, error.details);
+    return undefined;
+  }
+}
+
+export function refundTerms(registry: ChainRegistry, invoice: InvoiceRow, request: RefundRequest): RefundTerms {
+  const { network, token } = refundChain(registry, invoice);
+  const problems: Record<string, string> = {};
+  const amount = field(problems, () => parseMoney(request.amount, "body.amount"));
+  let tokenAmount: bigint | undefined;
+  if (amount === 0n) problems["body.amount"] = "Expected an amount greater than 0";
+  else if (amount !== undefined) {
+    // Refused, never rounded: a refund of 0.0000005 of a 6-decimal token would prove nothing exact.
+    const units = microToToken(amount, token.decimals);
+    if (units.ok) tokenAmount = units.value;
+    else problems["body.amount"] = units.expected;
+  }
+  // Checked here too, not only by the route's schema: the CLI reaches this without one.
+  if (!/\S/.test(request.reason) || request.reason.length > REASON_MAX) problems["body.reason"] = REASON_EXPECTED;
+  const txHash = normalizeTxHash(network.family, request.txHash);
+  if (!txHash) problems["body.refundProof.txHash"] = `Expected ${HASH_FORMAT[network.family]} (a transaction on ${network.id})`;
+  if (!isValidAddress(network.family, request.recipientWallet))
+    problems["body.refundProof.recipientWallet"] = `Not a valid ${network.family} address (the invoice was paid on ${network.id})`;
+  if (Object.keys(problems).length > 0 || amount === undefined || tokenAmount === undefined || !txHash)
+    throw apiError("validation_failed", "Validation failed", problems);
+  return { amount, tokenAmount, reason: request.reason, network, token, txHash, recipientWallet: request.recipientWallet };
+}
