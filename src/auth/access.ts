@@ -96,6 +96,9 @@ export const ACCESS = {
   "GET /dashboard/webhooks/deliveries/{id}": { kinds: ["dashboard"], role: "webhooks:read" },
   "POST /dashboard/webhooks/deliveries/{id}/replay": { kinds: ["dashboard"], role: "webhooks:write" },
   "GET /dashboard/webhooks/notifications": { kinds: ["dashboard"], role: "webhooks:read" },
+  // Invoice documents (issue 20, inv-docs): the camt.054 export of an invoice's payments and refunds.
+  // (GET /invoice-documents/{token} has no row: its signed link is the credential, see OPERATION_IDS.)
+  "GET /dashboard/invoices/{id}/camt054": { kinds: ["dashboard"], role: "billing:read" },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type RouteKey = keyof typeof ACCESS;

@@ -18,6 +18,7 @@ import { createTeamFixture, dashboardCookie, newKey, type TeamFixture } from "..
 import { createEndpoint } from "../../src/modules/webhooks/service";
 import { sendTestEvent } from "../../src/modules/webhooks/deliveries";
 import { createCompanyOnPlan } from "../helpers/catalog";
+import { issuedInvoice, line } from "../helpers/invoices";
 
 // Created at module top level so the helpers' afterAll hooks belong to this file.
 // A test network whose endpoint is down: a submitted payment answers 202 (not verifiable yet) at once.
@@ -180,9 +181,16 @@ const WEBHOOK_ROUTES: Record<string, RouteCase> = {
   "GET /dashboard/webhooks/notifications": { method: "GET", path: `${wh}/notifications`, ok: 200 },
 };
 
+// Invoice documents (issue 20, inv-docs): an issued invoice to export.
+const matrixInvoice = (await issuedInvoice(t.db.sql, t.config.chains, devTenant, new Date(t.clock.now()), [line(1_000_000n)])).id;
+const INVOICE_DOCUMENT_ROUTES: Record<string, RouteCase> = {
+  "GET /dashboard/invoices/{id}/camt054": { method: "GET", path: `/dashboard/invoices/${matrixInvoice}/camt054`, ok: 200 },
+};
+
 const ROUTES: Record<string, RouteCase> = {
   ...DASHBOARD_ROUTES,
   ...WEBHOOK_ROUTES,
+  ...INVOICE_DOCUMENT_ROUTES,
   "POST /api-keys/tokens": { method: "POST", path: "/api-keys/tokens", body: { company: { id: "matrix-co" } }, ok: 201 },
   "POST /access-tokens": { method: "POST", path: "/access-tokens", body: { company: { id: "matrix-co" }, user: { id: "matrix-user" } }, ok: 201 },
   "GET /companies": { method: "GET", path: "/companies", ok: 200 },
@@ -246,9 +254,14 @@ const dashboardRows = Object.fromEntries(
 );
 // Webhooks: a webhooks role for everything (admin holds them all; the catalog session holds none).
 const webhookRows = Object.fromEntries(Object.keys(WEBHOOK_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]));
+// Invoice documents: billing:read (admin holds it; the catalog session does not).
+const invoiceDocumentRows = Object.fromEntries(
+  Object.keys(INVOICE_DOCUMENT_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]),
+);
 const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
   ...dashboardRows,
   ...webhookRows,
+  ...invoiceDocumentRows,
   //                        secret  secretScoped  restricted  restrictedNoTokens  publishable  legacy  embedToken  sessionJwt  dashboardAdmin  dashboardCatalog
   "POST /api-keys/tokens": {
     secret: Y,
