@@ -17,6 +17,7 @@ import { databaseCommands } from "./database";
 import { teamCommands } from "./teams";
 import { memberCommands } from "./members";
 import { webhookCommands } from "./webhooks";
+import { invoiceDocumentCommands } from "./invoice-documents";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
@@ -29,6 +30,8 @@ export const COMMANDS: Command[] = [
   ...companyCommands,
   ...auditCommands,
   ...webhookCommands,
+  // issue 20 (inv-docs): invoice pdf | pain013 | camt054
+  ...invoiceDocumentCommands,
 ];
 
 interface Io {
