@@ -8,7 +8,8 @@
 import PDFDocument from "pdfkit";
 import type { Db } from "../../../db/queries";
 import type { Tenant } from "../../../lib/tenant";
-import { creditNotesSection, header, instructions, linesTable, parties, paymentsSection, refundsSection, totals } from "./pdf-sections";
+import { linesTable } from "./pdf-lines";
+import { creditNotesSection, header, instructions, parties, paymentsSection, refundsSection, totals } from "./pdf-sections";
 import { pdfText } from "./pdf-text";
 import { loadDocumentSource, type DocumentSource } from "./source";
 
