@@ -26,6 +26,7 @@ import { dashboardRoutes } from "./modules/dashboard";
 import { webhookRoutes } from "./modules/webhooks";
 import { invoiceDeliveryRoutes } from "./modules/invoices/deliveries/routes";
 import { invoiceRefundRoutes } from "./modules/invoices/refund-routes";
+import { invoiceDocumentRoutes } from "./modules/invoices/documents/routes";
 
 export const API_PREFIX = "/api/v1";
 
@@ -63,7 +64,8 @@ export function createApp(deps: AppDeps) {
         .use(dashboardRoutes(deps))
         .use(webhookRoutes(deps))
         .use(invoiceDeliveryRoutes(deps))
-        .use(invoiceRefundRoutes(deps)),
+        .use(invoiceRefundRoutes(deps))
+        .use(invoiceDocumentRoutes(deps)),
     );
   routes = app.routes as never;
   return app;

@@ -72,7 +72,8 @@ create table invoices (
   amount_paid         bigint not null default 0 check (amount_paid >= 0),
   amount_credited     bigint not null default 0 check (amount_credited >= 0),
   amount_refunded     bigint not null default 0 check (amount_refunded >= 0),
-  amount_outstanding  bigint generated always as (greatest(0, total - amount_paid - amount_credited)) stored,
+  -- A void invoice asks for nothing; otherwise max(0, total - paid - credited) (BILLING.md).
+  amount_outstanding  bigint generated always as (case when status = 'VOID' then 0 else greatest(0, total - amount_paid - amount_credited) end) stored,
   issued_at           timestamptz,
   due_at              timestamptz,
   paid_at             timestamptz,

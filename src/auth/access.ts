@@ -103,6 +103,9 @@ export const ACCESS = {
   // or a dashboard session with billing:write. Not legacy keys (they carry no permission list to scope it) and
   // never browser credentials (publishable keys, embed tokens).
   "POST /invoices/{id}/refunds": { kinds: SERVER_KEYS_AND_DASHBOARD, permission: "invoices.write", role: "billing:write" },
+  // Invoice documents (issue 20, inv-docs): the camt.054 export of an invoice's payments and refunds.
+  // (GET /invoice-documents/{token} has no row: its signed link is the credential, see OPERATION_IDS.)
+  "GET /dashboard/invoices/{id}/camt054": { kinds: ["dashboard"], role: "billing:read" },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type RouteKey = keyof typeof ACCESS;

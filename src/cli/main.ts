@@ -19,6 +19,7 @@ import { memberCommands } from "./members";
 import { webhookCommands } from "./webhooks";
 import { invoiceSendCommands } from "./invoice-send";
 import { invoiceRefundCommands } from "./invoice-refunds";
+import { invoiceDocumentCommands } from "./invoice-documents";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
@@ -35,6 +36,8 @@ export const COMMANDS: Command[] = [
   ...invoiceSendCommands,
   // inv-refunds
   ...invoiceRefundCommands,
+  // issue 20 (inv-docs): invoice pdf | pain013 | camt054
+  ...invoiceDocumentCommands,
 ];
 
 interface Io {

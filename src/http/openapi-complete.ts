@@ -37,7 +37,13 @@ interface Document {
 }
 
 /** Routes that take no credential (no row of the access matrix). */
-type PublicRoute = "GET /health" | "POST /dashboard/sign-in" | "POST /dashboard/sign-in/link" | "POST /dashboard/invitations/accept";
+type PublicRoute =
+  | "GET /health"
+  | "POST /dashboard/sign-in"
+  | "POST /dashboard/sign-in/link"
+  | "POST /dashboard/invitations/accept"
+  // issue 20 (inv-docs): the signed download link is the credential
+  | "GET /invoice-documents/{token}";
 
 /**
  * Every operation's id, keyed as the access matrix is: the type makes a route without one a compile
@@ -117,6 +123,9 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "POST /dashboard/invoices/{id}/send": "sendInvoice",
   // inv-refunds
   "POST /invoices/{id}/refunds": "createInvoiceRefund",
+  // Invoice documents (issue 20, inv-docs)
+  "GET /invoice-documents/{token}": "downloadInvoiceDocument",
+  "GET /dashboard/invoices/{id}/camt054": "exportInvoiceCamtNotification",
 };
 
 const IDEMPOTENCY_KEY_PARAMETER = {

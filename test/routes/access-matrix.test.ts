@@ -203,11 +203,17 @@ const INVOICE_DELIVERY_ROUTES: Record<string, RouteCase> = {
     ok: 202,
   },
 };
+// Invoice documents (issue 20, inv-docs): an issued invoice to export.
+const matrixExportInvoice = (await issuedInvoice(t.db.sql, t.config.chains, devTenant, new Date(t.clock.now()), [line(1_000_000n)])).id;
+const INVOICE_DOCUMENT_ROUTES: Record<string, RouteCase> = {
+  "GET /dashboard/invoices/{id}/camt054": { method: "GET", path: `/dashboard/invoices/${matrixExportInvoice}/camt054`, ok: 200 },
+};
 
 const ROUTES: Record<string, RouteCase> = {
   ...DASHBOARD_ROUTES,
   ...WEBHOOK_ROUTES,
   ...INVOICE_DELIVERY_ROUTES,
+  ...INVOICE_DOCUMENT_ROUTES,
   "POST /api-keys/tokens": { method: "POST", path: "/api-keys/tokens", body: { company: { id: "matrix-co" } }, ok: 201 },
   "POST /access-tokens": { method: "POST", path: "/access-tokens", body: { company: { id: "matrix-co" }, user: { id: "matrix-user" } }, ok: 201 },
   "GET /companies": { method: "GET", path: "/companies", ok: 200 },
@@ -277,10 +283,15 @@ const webhookRows = Object.fromEntries(Object.keys(WEBHOOK_ROUTES).map((route) =
 const invoiceDeliveryRows = Object.fromEntries(
   Object.keys(INVOICE_DELIVERY_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]),
 );
+// Invoice documents: billing:read (admin holds it; the catalog session does not).
+const invoiceDocumentRows = Object.fromEntries(
+  Object.keys(INVOICE_DOCUMENT_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]),
+);
 const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
   ...dashboardRows,
   ...webhookRows,
   ...invoiceDeliveryRows,
+  ...invoiceDocumentRows,
   //                        secret  secretScoped  restricted  restrictedNoTokens  publishable  legacy  embedToken  sessionJwt  dashboardAdmin  dashboardCatalog
   "POST /api-keys/tokens": {
     secret: Y,

@@ -48,7 +48,7 @@ export const Invoice = t.Object(
     amountPaid: Micro("Paid on chain and applied to this invoice, gross of refunds"),
     amountCredited: Micro("Credit parts of credit notes"),
     amountRefunded: Micro("Refunds recorded against this invoice (never more than amountPaid)"),
-    amountOutstanding: Micro("max(0, total - amountPaid - amountCredited)"),
+    amountOutstanding: Micro("max(0, total - amountPaid - amountCredited); 0 once VOID"),
     paymentTermsDays: t.Integer({ description: "dueAt = issuedAt + paymentTermsDays" }),
     dueAt: t.Union([DateTime, t.Null()], { description: "null while a draft" }),
     issuedAt: t.Optional(t.String({ format: "date-time", description: "Absent while a draft (never null)" })),

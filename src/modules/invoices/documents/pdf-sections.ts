@@ -1,6 +1,6 @@
 /**
- * The sections of the invoice PDF, top to bottom: title and status, seller and buyer, dates, line items,
- * totals (paid, credited, refunded, outstanding), how to pay, then what happened: payments (network and
+ * The sections of the invoice PDF, top to bottom: title and status, seller and buyer, dates, line items
+ * (pdf-lines.ts), totals (paid, credited, refunded, outstanding), how to pay, then what happened: payments (network and
  * transaction hash), credit notes, refunds. Amounts are the API's decimal strings with the invoice's
  * currency, so the PDF and GET /invoices/{id} say the same numbers. Hashes and wallets print whole, in
  * Courier, on a line of their own (a hash cut across two lines cannot be copied or searched).
@@ -18,7 +18,7 @@ const money = (amount: string, invoice: Invoice) => `${amount} ${pdfText(invoice
 const left = (doc: Doc) => doc.page.margins.left;
 const contentWidth = (doc: Doc) => doc.page.width - doc.page.margins.left - doc.page.margins.right;
 
-function heading(doc: Doc, title: string) {
+export function heading(doc: Doc, title: string) {
   doc.moveDown(1.2);
   // A heading never sits alone at the foot of a page.
   if (doc.y > doc.page.height - doc.page.margins.bottom - 60) doc.addPage();
@@ -80,28 +80,6 @@ export function parties(doc: Doc, { invoice, seller }: DocumentSource) {
   ]);
   doc.y = Math.max(a, b);
   if (invoice.description) doc.moveDown(0.8).text(pdfText(invoice.description), left(doc), doc.y, { width: contentWidth(doc) });
-}
-
-export function linesTable(doc: Doc, { invoice }: DocumentSource) {
-  heading(doc, "Line items");
-  const amount = { align: { x: "right" as const } };
-  const head = (text: string, right = false) => ({ text, font: { src: "Helvetica-Bold" }, type: "TH" as const, ...(right ? amount : {}) });
-  doc.table({
-    position: { x: left(doc), y: doc.y },
-    columnStyles: [
-      { width: 175 },
-      { width: 30, ...amount },
-      { width: 80, ...amount },
-      { width: 45, ...amount },
-      { width: 75, ...amount },
-      { width: "*", ...amount },
-    ],
-    defaultStyle: { border: { bottom: 0.5, top: 0, left: 0, right: 0 }, borderColor: RULE, padding: [3, 3, 3, 3] },
-    data: [
-      [head("Description"), head("Qty", true), head("Unit amount", true), head("Tax %", true), head("Tax", true), head("Line total", true)],
-      ...invoice.lineItems.map((l) => [pdfText(l.description), String(l.quantity), l.unitAmount, l.taxRate, l.lineTax, l.lineTotal]),
-    ],
-  });
 }
 
 export function totals(doc: Doc, { invoice }: DocumentSource) {

@@ -8,7 +8,8 @@
 import PDFDocument from "pdfkit";
 import type { Db } from "../../../db/queries";
 import type { Tenant } from "../../../lib/tenant";
-import { creditNotesSection, header, instructions, linesTable, parties, paymentsSection, refundsSection, totals } from "./pdf-sections";
+import { linesTable } from "./pdf-lines";
+import { creditNotesSection, header, instructions, parties, paymentsSection, refundsSection, totals } from "./pdf-sections";
 import { pdfText } from "./pdf-text";
 import { loadDocumentSource, type DocumentSource } from "./source";
 
@@ -21,7 +22,7 @@ export async function renderInvoicePdf(db: Db, tenant: Tenant, invoiceId: string
 }
 
 /** The PDF of a loaded document source. */
-export function invoicePdf(source: DocumentSource): Promise<Uint8Array> {
+export function invoicePdf(source: DocumentSource): Promise<Uint8Array<ArrayBuffer>> {
   const { invoice } = source;
   const doc = new PDFDocument({
     size: "A4",
@@ -31,7 +32,7 @@ export function invoicePdf(source: DocumentSource): Promise<Uint8Array> {
   });
   const chunks: Uint8Array[] = [];
   doc.on("data", (chunk: Uint8Array) => chunks.push(chunk));
-  const finished = new Promise<Uint8Array>((resolve, reject) => {
+  const finished = new Promise<Uint8Array<ArrayBuffer>>((resolve, reject) => {
     doc.on("end", () => resolve(concat(chunks)));
     doc.on("error", reject);
   });
@@ -83,7 +84,7 @@ function drawWatermark(doc: PDFKit.PDFDocument, word: string) {
   doc.restore();
 }
 
-function concat(chunks: readonly Uint8Array[]): Uint8Array {
+function concat(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
   let at = 0;
   for (const c of chunks) {
