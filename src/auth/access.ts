@@ -96,6 +96,13 @@ export const ACCESS = {
   "GET /dashboard/webhooks/deliveries/{id}": { kinds: ["dashboard"], role: "webhooks:read" },
   "POST /dashboard/webhooks/deliveries/{id}/replay": { kinds: ["dashboard"], role: "webhooks:write" },
   "GET /dashboard/webhooks/notifications": { kinds: ["dashboard"], role: "webhooks:read" },
+  // Invoices, part inv-payments (issue 20): settlement wallets, invoice settings and payment proofs are
+  // the team's billing configuration and records: dashboard sessions only, billing:read / billing:write.
+  "GET /dashboard/settlement-wallets": { kinds: ["dashboard"], role: "billing:read" },
+  "PUT /dashboard/settlement-wallets/{network}": { kinds: ["dashboard"], role: "billing:write" },
+  "DELETE /dashboard/settlement-wallets/{network}": { kinds: ["dashboard"], role: "billing:write" },
+  "GET /dashboard/invoice-settings": { kinds: ["dashboard"], role: "billing:read" },
+  "PUT /dashboard/invoice-settings": { kinds: ["dashboard"], role: "billing:write" },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type RouteKey = keyof typeof ACCESS;

@@ -17,6 +17,7 @@ import { databaseCommands } from "./database";
 import { teamCommands } from "./teams";
 import { memberCommands } from "./members";
 import { webhookCommands } from "./webhooks";
+import { billingSettingsCommands } from "./billing-settings";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
@@ -29,6 +30,8 @@ export const COMMANDS: Command[] = [
   ...companyCommands,
   ...auditCommands,
   ...webhookCommands,
+  // Invoices, part inv-payments (issue 20)
+  ...billingSettingsCommands,
 ];
 
 interface Io {

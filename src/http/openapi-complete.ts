@@ -113,6 +113,12 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "GET /dashboard/webhooks/deliveries/{id}": "getWebhookDelivery",
   "POST /dashboard/webhooks/deliveries/{id}/replay": "replayWebhookDelivery",
   "GET /dashboard/webhooks/notifications": "listWebhookNotifications",
+  // Invoices, part inv-payments (issue 20)
+  "GET /dashboard/settlement-wallets": "listSettlementWallets",
+  "PUT /dashboard/settlement-wallets/{network}": "setSettlementWallet",
+  "DELETE /dashboard/settlement-wallets/{network}": "removeSettlementWallet",
+  "GET /dashboard/invoice-settings": "getInvoiceSettings",
+  "PUT /dashboard/invoice-settings": "updateInvoiceSettings",
 };
 
 const IDEMPOTENCY_KEY_PARAMETER = {

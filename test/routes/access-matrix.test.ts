@@ -18,6 +18,7 @@ import { createTeamFixture, dashboardCookie, newKey, type TeamFixture } from "..
 import { createEndpoint } from "../../src/modules/webhooks/service";
 import { sendTestEvent } from "../../src/modules/webhooks/deliveries";
 import { createCompanyOnPlan } from "../helpers/catalog";
+import { setSettlementWallet } from "../../src/modules/invoices/settings";
 
 // Created at module top level so the helpers' afterAll hooks belong to this file.
 // A test network whose endpoint is down: a submitted payment answers 202 (not verifiable yet) at once.
@@ -180,7 +181,28 @@ const WEBHOOK_ROUTES: Record<string, RouteCase> = {
   "GET /dashboard/webhooks/notifications": { method: "GET", path: `${wh}/notifications`, ok: 200 },
 };
 
+// Invoices, part inv-payments: settlement wallets and invoice settings (billing roles; the catalog session holds none).
+const matrixWallet = `0x${"2".repeat(40)}`;
+await setSettlementWallet(t.db.sql, t.config.chains, dev, OPERATOR, "matrix-chain", { wallet: matrixWallet }, new Date(t.clock.now()));
+const freshWalletPath = async () => {
+  await setSettlementWallet(t.db.sql, t.config.chains, dev, OPERATOR, "sepolia", { wallet: matrixWallet }, new Date(t.clock.now()));
+  return "/dashboard/settlement-wallets/sepolia";
+};
+const BILLING_ROUTES: Record<string, RouteCase> = {
+  "GET /dashboard/settlement-wallets": { method: "GET", path: "/dashboard/settlement-wallets", ok: 200 },
+  "PUT /dashboard/settlement-wallets/{network}": {
+    method: "PUT",
+    path: "/dashboard/settlement-wallets/matrix-chain",
+    body: { wallet: matrixWallet },
+    ok: 200,
+  },
+  "DELETE /dashboard/settlement-wallets/{network}": { method: "DELETE", path: freshWalletPath, ok: 200 },
+  "GET /dashboard/invoice-settings": { method: "GET", path: "/dashboard/invoice-settings", ok: 200 },
+  "PUT /dashboard/invoice-settings": { method: "PUT", path: "/dashboard/invoice-settings", body: { paymentTermsDays: 14 }, ok: 200 },
+};
+
 const ROUTES: Record<string, RouteCase> = {
+  ...BILLING_ROUTES,
   ...DASHBOARD_ROUTES,
   ...WEBHOOK_ROUTES,
   "POST /api-keys/tokens": { method: "POST", path: "/api-keys/tokens", body: { company: { id: "matrix-co" } }, ok: 201 },
@@ -246,7 +268,9 @@ const dashboardRows = Object.fromEntries(
 );
 // Webhooks: a webhooks role for everything (admin holds them all; the catalog session holds none).
 const webhookRows = Object.fromEntries(Object.keys(WEBHOOK_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]));
+const billingRows = Object.fromEntries(Object.keys(BILLING_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]));
 const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
+  ...billingRows,
   ...dashboardRows,
   ...webhookRows,
   //                        secret  secretScoped  restricted  restrictedNoTokens  publishable  legacy  embedToken  sessionJwt  dashboardAdmin  dashboardCatalog
