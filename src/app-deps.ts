@@ -13,6 +13,7 @@ import { EntitlementRuntime } from "./modules/entitlements/runtime";
 import { createRateLimiter, type RateLimiter } from "./ratelimit";
 import { ChainPool } from "./chains/pool";
 import type { SettlementDeps } from "./modules/payments/settle";
+import { invoiceCheckoutSession } from "./modules/invoices/checkout";
 
 export interface AppDeps {
   sql: Sql;
@@ -52,6 +53,8 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     registry: config.chains,
     pool,
     companyChanged: (tenant, companyId) => entitlements.companyChanged(tenant, companyId),
+    invoiceSession: (tx, tenant, actor, session, payment, now) =>
+      invoiceCheckoutSession({ tx, tenant, actor, chains: config.chains, now }, session, payment),
   };
   return {
     sql,
