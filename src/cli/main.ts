@@ -18,6 +18,7 @@ import { teamCommands } from "./teams";
 import { memberCommands } from "./members";
 import { webhookCommands } from "./webhooks";
 import { billingSettingsCommands } from "./billing-settings";
+import { invoicePaymentCommands } from "./invoice-payments";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
@@ -32,6 +33,7 @@ export const COMMANDS: Command[] = [
   ...webhookCommands,
   // Invoices, part inv-payments (issue 20)
   ...billingSettingsCommands,
+  ...invoicePaymentCommands,
 ];
 
 interface Io {

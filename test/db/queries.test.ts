@@ -46,6 +46,9 @@ const CROSS_TENANT = new Set([
   "job_worker_heartbeat_upsert.sql",
   // Invoices: the overdue job's scan spans every tenant (each row carries its own).
   "invoice_list_overdue.sql",
+  // Invoices, part inv-payments: the checkout backfill's list of tenants to backfill spans every team (each
+  // tenant is then backfilled with tenant-filtered statements).
+  "checkout_session_uninvoiced_tenants.sql",
 ]);
 
 // Team-level statements: memberships, invitations and sign-in links belong to a team, across both of its
