@@ -25,6 +25,7 @@ import { paymentRoutes } from "./modules/payments";
 import { dashboardRoutes } from "./modules/dashboard";
 import { webhookRoutes } from "./modules/webhooks";
 import { settingsRoutes } from "./modules/invoices/settings-routes";
+import { proofRoutes } from "./modules/invoices/proof-routes";
 
 export const API_PREFIX = "/api/v1";
 
@@ -62,7 +63,8 @@ export function createApp(deps: AppDeps) {
         .use(dashboardRoutes(deps))
         .use(webhookRoutes(deps))
         // Invoices, part inv-payments (issue 20)
-        .use(settingsRoutes(deps)),
+        .use(settingsRoutes(deps))
+        .use(proofRoutes(deps)),
     );
   routes = app.routes as never;
   return app;

@@ -17,6 +17,7 @@ import { sweepOnce } from "./modules/payments/sweeper";
 import { pruneExpiredKeys } from "./modules/idempotency/repo";
 import { pruneRefusedEvents } from "./modules/events/retention";
 import { runAttempt } from "./modules/webhooks/attempt";
+import { verifyQueuedProof } from "./modules/invoices/proof-job";
 
 /** What a handler gets: the app's dependencies (the same ones the routes use) and the job it runs. */
 export type TaskContext = Pick<AppDeps, "sql" | "clock" | "logger" | "config" | "settlement"> & { job: JobInfo };
@@ -50,6 +51,10 @@ export const TASKS: { [N in TaskName]: TaskHandler<TaskPayloads[N]> } = {
   },
   async "webhook.attempt"(payload, { sql, clock, logger, config }) {
     await runAttempt({ sql, clock, logger, config }, payload);
+  },
+  // Invoices, part inv-payments (issue 20)
+  async "invoices.verify_payment"(payload, { sql, clock, logger, settlement, job }) {
+    await verifyQueuedProof({ sql, settlement, logger, now: () => new Date(clock.now()) }, payload, job);
   },
 };
 

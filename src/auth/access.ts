@@ -103,6 +103,7 @@ export const ACCESS = {
   "DELETE /dashboard/settlement-wallets/{network}": { kinds: ["dashboard"], role: "billing:write" },
   "GET /dashboard/invoice-settings": { kinds: ["dashboard"], role: "billing:read" },
   "PUT /dashboard/invoice-settings": { kinds: ["dashboard"], role: "billing:write" },
+  "POST /dashboard/invoices/{id}/payments": { kinds: ["dashboard"], role: "billing:write" },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type RouteKey = keyof typeof ACCESS;

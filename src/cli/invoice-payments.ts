@@ -1,8 +1,15 @@
-/** `invoice backfill-checkouts`: the PAID invoice of every paid checkout session that has none. */
+/**
+ * `invoice pay` (POST /dashboard/invoices/{id}/payments for an operator) and `invoice backfill-checkouts`
+ * (the PAID invoice of every paid checkout session that has none). `invoice pay` verifies through a chain
+ * worker pool of its own, closed when the command ends; a proof not provable yet is left to the job queue
+ * (a running service or `npm run worker` verifies it again), as the route leaves it.
+ */
+import { ChainPool } from "../chains/pool";
 import { ENVIRONMENTS, type Tenant } from "../lib/tenant";
 import { OPERATOR } from "../modules/teams/service";
+import { submitProof } from "../modules/invoices/proof-submit";
 import { backfillCheckoutInvoices, tenantsToBackfill, type BackfillResult } from "../modules/invoices/backfill";
-import { oneOf } from "./args";
+import { ENVIRONMENT_OPTION, TEAM_OPTION, oneOf, tenant } from "./args";
 import { command } from "./command";
 import { EXIT } from "./output";
 
@@ -13,6 +20,27 @@ interface BackfillSummary {
 }
 
 export const invoicePaymentCommands = [
+  command({
+    name: "invoice pay",
+    summary: "Pay an issued or overdue invoice with an on-chain transfer (verified as POST /dashboard/invoices/{id}/payments does)",
+    options: {
+      ...TEAM_OPTION,
+      ...ENVIRONMENT_OPTION,
+      invoice: { value: "<invoice id>", help: "in_…", required: true },
+      "tx-hash": { value: "<hash>", help: "The transfer's transaction hash (Solana: its signature)", required: true },
+      network: { value: "<network>", help: "Default: the invoice's; required for an invoice that has none" },
+    },
+    parse: (a) => ({ tenant: tenant(a), invoiceId: a.invoice!, proof: { txHash: a["tx-hash"]!, network: a.network } }),
+    run: async (ctx, i) => {
+      const pool = new ChainPool({ size: 1, jobTimeoutMs: ctx.config.chainJobTimeoutMs });
+      try {
+        const deps = { sql: ctx.sql, registry: ctx.config.chains, pool };
+        return (await submitProof(deps, i.tenant, OPERATOR, i.invoiceId, i.proof, new Date(ctx.now))).body;
+      } finally {
+        await pool.close();
+      }
+    },
+  }),
   command({
     name: "invoice backfill-checkouts",
     summary: "Create the PAID invoice of every paid checkout session that has none, in batches (running it again makes nothing twice)",

@@ -119,6 +119,7 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "DELETE /dashboard/settlement-wallets/{network}": "removeSettlementWallet",
   "GET /dashboard/invoice-settings": "getInvoiceSettings",
   "PUT /dashboard/invoice-settings": "updateInvoiceSettings",
+  "POST /dashboard/invoices/{id}/payments": "submitInvoicePayment",
 };
 
 const IDEMPOTENCY_KEY_PARAMETER = {

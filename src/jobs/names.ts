@@ -21,6 +21,17 @@ export interface TaskPayloads {
   "jobs.recover_stale": CronPayload;
   /** attempt `attempt` of one webhook delivery (src/modules/webhooks/attempt.ts) */
   "webhook.attempt": { teamId: string; environment: "development" | "production"; deliveryId: string; attempt: number };
+  // Invoices, part inv-payments (issue 20)
+  /** verifies a submitted invoice payment proof that was not provable yet (src/modules/invoices/proof-job.ts) */
+  "invoices.verify_payment": {
+    teamId: string;
+    environment: "development" | "production";
+    invoiceId: string;
+    network: string;
+    txHash: string;
+    /** who submitted it: the actor of what the job records */
+    actor: { kind: string; id: string; requestId: string | null };
+  };
 }
 
 export type TaskName = keyof TaskPayloads;

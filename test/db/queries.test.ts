@@ -47,8 +47,10 @@ const CROSS_TENANT = new Set([
   // Invoices: the overdue job's scan spans every tenant (each row carries its own).
   "invoice_list_overdue.sql",
   // Invoices, part inv-payments: the checkout backfill's list of tenants to backfill spans every team (each
-  // tenant is then backfilled with tenant-filtered statements).
+  // tenant is then backfilled with tenant-filtered statements), and a payment proof is refused with a hash
+  // that proved a refund anywhere, as payment_find_by_tx.sql does for payments.
   "checkout_session_uninvoiced_tenants.sql",
+  "refund_find_by_tx.sql",
 ]);
 
 // Team-level statements: memberships, invitations and sign-in links belong to a team, across both of its

@@ -19,6 +19,7 @@ import { createEndpoint } from "../../src/modules/webhooks/service";
 import { sendTestEvent } from "../../src/modules/webhooks/deliveries";
 import { createCompanyOnPlan } from "../helpers/catalog";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
+import { issuedInvoice, line } from "../helpers/invoices";
 
 // Created at module top level so the helpers' afterAll hooks belong to this file.
 // A test network whose endpoint is down: a submitted payment answers 202 (not verifiable yet) at once.
@@ -181,9 +182,12 @@ const WEBHOOK_ROUTES: Record<string, RouteCase> = {
   "GET /dashboard/webhooks/notifications": { method: "GET", path: `${wh}/notifications`, ok: 200 },
 };
 
-// Invoices, part inv-payments: settlement wallets and invoice settings (billing roles; the catalog session holds none).
+// Invoices, part inv-payments: settlement wallets, invoice settings and payment proofs (billing roles; the
+// catalog session holds none). A proof on matrix-chain (endpoint down) answers 202 at once.
 const matrixWallet = `0x${"2".repeat(40)}`;
 await setSettlementWallet(t.db.sql, t.config.chains, dev, OPERATOR, "matrix-chain", { wallet: matrixWallet }, new Date(t.clock.now()));
+const matrixInvoice = (await issuedInvoice(t.db.sql, t.config.chains, dev, new Date(t.clock.now()), [line(5_000_000n)], { network: "matrix-chain" }))
+  .id;
 const freshWalletPath = async () => {
   await setSettlementWallet(t.db.sql, t.config.chains, dev, OPERATOR, "sepolia", { wallet: matrixWallet }, new Date(t.clock.now()));
   return "/dashboard/settlement-wallets/sepolia";
@@ -199,6 +203,7 @@ const BILLING_ROUTES: Record<string, RouteCase> = {
   "DELETE /dashboard/settlement-wallets/{network}": { method: "DELETE", path: freshWalletPath, ok: 200 },
   "GET /dashboard/invoice-settings": { method: "GET", path: "/dashboard/invoice-settings", ok: 200 },
   "PUT /dashboard/invoice-settings": { method: "PUT", path: "/dashboard/invoice-settings", body: { paymentTermsDays: 14 }, ok: 200 },
+  "POST /dashboard/invoices/{id}/payments": { method: "POST", path: `/dashboard/invoices/${matrixInvoice}/payments`, body: randomHash, ok: 202 },
 };
 
 const ROUTES: Record<string, RouteCase> = {
