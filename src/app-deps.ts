@@ -14,6 +14,7 @@ import { createRateLimiter, type RateLimiter } from "./ratelimit";
 import { ChainPool } from "./chains/pool";
 import type { SettlementDeps } from "./modules/payments/settle";
 import { Mailer } from "./modules/invoices/deliveries/mailer";
+import { invoiceCheckoutSession } from "./modules/invoices/checkout";
 
 export interface AppDeps {
   sql: Sql;
@@ -55,6 +56,8 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     registry: config.chains,
     pool,
     companyChanged: (tenant, companyId) => entitlements.companyChanged(tenant, companyId),
+    invoiceSession: (tx, tenant, actor, session, payment, now) =>
+      invoiceCheckoutSession({ tx, tenant, actor, chains: config.chains, now, emailEnabled: config.smtpUrl !== undefined }, session, payment),
   };
   // Connects on the first email, not here: a service whose SMTP server is down still starts.
   const mailer = config.smtpUrl ? new Mailer(config.smtpUrl) : null;

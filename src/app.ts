@@ -27,6 +27,8 @@ import { webhookRoutes } from "./modules/webhooks";
 import { invoiceDeliveryRoutes } from "./modules/invoices/deliveries/routes";
 import { invoiceRefundRoutes } from "./modules/invoices/refund-routes";
 import { invoiceDocumentRoutes } from "./modules/invoices/documents/routes";
+import { settingsRoutes } from "./modules/invoices/settings-routes";
+import { proofRoutes } from "./modules/invoices/proof-routes";
 
 export const API_PREFIX = "/api/v1";
 
@@ -65,7 +67,9 @@ export function createApp(deps: AppDeps) {
         .use(webhookRoutes(deps))
         .use(invoiceDeliveryRoutes(deps))
         .use(invoiceRefundRoutes(deps))
-        .use(invoiceDocumentRoutes(deps)),
+        .use(invoiceDocumentRoutes(deps))
+        .use(settingsRoutes(deps))
+        .use(proofRoutes(deps)),
     );
   routes = app.routes as never;
   return app;

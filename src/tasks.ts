@@ -18,6 +18,7 @@ import { pruneExpiredKeys } from "./modules/idempotency/repo";
 import { pruneRefusedEvents } from "./modules/events/retention";
 import { runAttempt } from "./modules/webhooks/attempt";
 import { deliverInvoice } from "./modules/invoices/deliveries/deliver";
+import { verifyQueuedProof } from "./modules/invoices/proof-job";
 
 /** What a handler gets: the app's dependencies (the same ones the routes use) and the job it runs. */
 export type TaskContext = Pick<AppDeps, "sql" | "clock" | "logger" | "config" | "settlement" | "mailer"> & { job: JobInfo };
@@ -55,6 +56,10 @@ export const TASKS: { [N in TaskName]: TaskHandler<TaskPayloads[N]> } = {
   // Invoice deliveries (issue 20, inv-deliveries): one attempt of an invoice email; a throw is retried by the queue.
   async "invoices.deliver"(payload, { sql, clock, logger, config, mailer, job }) {
     await deliverInvoice({ sql, clock, logger, config, mailer }, payload, job);
+  },
+  // Invoices, part inv-payments (issue 20)
+  async "invoices.verify_payment"(payload, { sql, clock, logger, settlement, job }) {
+    await verifyQueuedProof({ sql, settlement, logger, now: () => new Date(clock.now()) }, payload, job);
   },
 };
 

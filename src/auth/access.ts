@@ -106,6 +106,14 @@ export const ACCESS = {
   // Invoice documents (issue 20, inv-docs): the camt.054 export of an invoice's payments and refunds.
   // (GET /invoice-documents/{token} has no row: its signed link is the credential, see OPERATION_IDS.)
   "GET /dashboard/invoices/{id}/camt054": { kinds: ["dashboard"], role: "billing:read" },
+  // Invoices, part inv-payments (issue 20): settlement wallets, invoice settings and payment proofs are
+  // the team's billing configuration and records: dashboard sessions only, billing:read / billing:write.
+  "GET /dashboard/settlement-wallets": { kinds: ["dashboard"], role: "billing:read" },
+  "PUT /dashboard/settlement-wallets/{network}": { kinds: ["dashboard"], role: "billing:write" },
+  "DELETE /dashboard/settlement-wallets/{network}": { kinds: ["dashboard"], role: "billing:write" },
+  "GET /dashboard/invoice-settings": { kinds: ["dashboard"], role: "billing:read" },
+  "PUT /dashboard/invoice-settings": { kinds: ["dashboard"], role: "billing:write" },
+  "POST /dashboard/invoices/{id}/payments": { kinds: ["dashboard"], role: "billing:write" },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type RouteKey = keyof typeof ACCESS;

@@ -20,6 +20,8 @@ import { webhookCommands } from "./webhooks";
 import { invoiceSendCommands } from "./invoice-send";
 import { invoiceRefundCommands } from "./invoice-refunds";
 import { invoiceDocumentCommands } from "./invoice-documents";
+import { billingSettingsCommands } from "./billing-settings";
+import { invoicePaymentCommands } from "./invoice-payments";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
@@ -38,6 +40,9 @@ export const COMMANDS: Command[] = [
   ...invoiceRefundCommands,
   // issue 20 (inv-docs): invoice pdf | pain013 | camt054
   ...invoiceDocumentCommands,
+  // Invoices, part inv-payments (issue 20)
+  ...billingSettingsCommands,
+  ...invoicePaymentCommands,
 ];
 
 interface Io {

@@ -126,6 +126,13 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   // Invoice documents (issue 20, inv-docs)
   "GET /invoice-documents/{token}": "downloadInvoiceDocument",
   "GET /dashboard/invoices/{id}/camt054": "exportInvoiceCamtNotification",
+  // Invoices, part inv-payments (issue 20)
+  "GET /dashboard/settlement-wallets": "listSettlementWallets",
+  "PUT /dashboard/settlement-wallets/{network}": "setSettlementWallet",
+  "DELETE /dashboard/settlement-wallets/{network}": "removeSettlementWallet",
+  "GET /dashboard/invoice-settings": "getInvoiceSettings",
+  "PUT /dashboard/invoice-settings": "updateInvoiceSettings",
+  "POST /dashboard/invoices/{id}/payments": "submitInvoicePayment",
 };
 
 const IDEMPOTENCY_KEY_PARAMETER = {

@@ -24,6 +24,17 @@ export interface TaskPayloads {
   // Invoice deliveries (issue 20, inv-deliveries)
   /** one attempt of one invoice email (src/modules/invoices/deliveries/deliver.ts); retried by the queue */
   "invoices.deliver": { teamId: string; environment: "development" | "production"; deliveryId: string };
+  // Invoices, part inv-payments (issue 20)
+  /** verifies a submitted invoice payment proof that was not provable yet (src/modules/invoices/proof-job.ts) */
+  "invoices.verify_payment": {
+    teamId: string;
+    environment: "development" | "production";
+    invoiceId: string;
+    network: string;
+    txHash: string;
+    /** who submitted it: the actor of what the job records */
+    actor: { kind: string; id: string; requestId: string | null };
+  };
 }
 
 export type TaskName = keyof TaskPayloads;

@@ -50,7 +50,11 @@ export const ERRORS = {
   conflict: { status: 409, shape: "error", description: "A unique value already taken, or a change the current state forbids" },
   last_owner: { status: 409, shape: "code", description: "Dashboard members: the team's last owner cannot be removed or lose the owner role" },
   checkout_session_closed: { status: 409, shape: "code", description: "The checkout session can no longer be paid" },
-  payment_replayed: { status: 409, shape: "code", description: "The transaction already paid for a checkout session" },
+  payment_replayed: {
+    status: 409,
+    shape: "code",
+    description: "On-chain proof: the transaction already proved a payment (of a checkout session or an invoice) or a refund",
+  },
   idempotency_key_in_use: { status: 409, shape: "code", description: "Idempotency-Key header: a request with this key is still running" },
   invoice_not_draft: { status: 409, shape: "code", description: "Invoices: only a draft can be edited or issued" },
   invoice_empty: { status: 409, shape: "code", description: "Invoices: a draft without line items cannot be issued" },
@@ -59,7 +63,11 @@ export const ERRORS = {
     shape: "code",
     description: "Invoices: only a draft, issued or overdue invoice with nothing paid can be voided (correct a paid one with a credit note)",
   },
-  invoice_not_payable: { status: 409, shape: "code", description: "Invoices: a draft or void invoice cannot take a payment" },
+  invoice_not_payable: {
+    status: 409,
+    shape: "code",
+    description: "Invoices: a draft or void invoice cannot take a payment, and a submitted proof needs an issued or overdue one",
+  },
   invoice_not_creditable: { status: 409, shape: "code", description: "Invoices: credit notes and refunds need an issued, overdue or paid invoice" },
   credit_exceeds_total: {
     status: 409,
@@ -96,6 +104,12 @@ export const ERRORS = {
     shape: "code",
     description: "Invoice deliveries: email needs SMTP_URL on the service; webhook needs an enabled endpoint subscribed to invoice.issued",
   },
+  // Invoices, part inv-payments (issue 20)
+  settlement_wallet_missing: {
+    status: 409,
+    shape: "code",
+    description: "Invoice payment proof: the team has no settlement wallet taking the invoice's currency on that network",
+  },
   payload_too_large: { status: 413, shape: "error", description: "The body exceeds BODY_LIMIT_BYTES" },
   unsupported_media_type: { status: 415, shape: "error", description: "A body that is not application/json" },
   document_link_expired: {
@@ -111,16 +125,18 @@ export const ERRORS = {
   wrong_recipient: {
     status: 422,
     shape: "code",
-    description: "On-chain proof: the transaction paid another wallet than the one due (the session's recipient, the refund's recipientWallet)",
+    description:
+      "On-chain proof: the transaction paid another wallet than the one due (a session's recipient, the settlement wallet, a refund's recipientWallet)",
   },
   amount_too_low: {
     status: 422,
     shape: "code",
-    description: "On-chain proof: the transaction moved less than the amount due (a checkout session's, or the refund's)",
+    description:
+      "On-chain proof: the transaction moved less than the amount due (a session's amount, an invoice's outstanding amount, a refund's amount)",
   },
-  memo_mismatch: { status: 422, shape: "code", description: "Checkout payment: the transaction's memo is not the session's" },
+  memo_mismatch: { status: 422, shape: "code", description: "On-chain proof: the transaction's memo is not the session's" },
   invalid_transaction: { status: 422, shape: "code", description: "On-chain proof: the transaction does not prove the payment or refund" },
-  wrong_payer: { status: 422, shape: "code", description: "Checkout payment: the transaction was sent by another wallet" },
+  wrong_payer: { status: 422, shape: "code", description: "On-chain proof: the transaction was sent by another wallet" },
   wrong_sender: {
     status: 422,
     shape: "code",

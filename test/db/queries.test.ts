@@ -46,7 +46,11 @@ const CROSS_TENANT = new Set([
   "job_worker_heartbeat_upsert.sql",
   // Invoices: the overdue job's scan spans every tenant (each row carries its own).
   "invoice_list_overdue.sql",
-  // inv-refunds: the refund replay guard looks a transaction up across every team, as payment_find_by_tx does.
+  // Invoices, part inv-payments: the checkout backfill's list of tenants to backfill spans every team (each
+  // tenant is then backfilled with tenant-filtered statements).
+  "checkout_session_uninvoiced_tenants.sql",
+  // The refund replay guard looks a transaction up across every team, as payment_find_by_tx does (refunds and
+  // payment proofs both refuse a hash that proved a refund anywhere).
   "refund_find_by_tx.sql",
 ]);
 

@@ -19,6 +19,7 @@ import { createEndpoint } from "../../src/modules/webhooks/service";
 import { sendTestEvent } from "../../src/modules/webhooks/deliveries";
 import { createCompanyOnPlan } from "../helpers/catalog";
 import { issuedInvoice, line, payInvoice } from "../helpers/invoices";
+import { setSettlementWallet } from "../../src/modules/invoices/settings";
 
 // Created at module top level so the helpers' afterAll hooks belong to this file.
 // A test network whose endpoint is down: a submitted payment answers 202 (not verifiable yet) at once.
@@ -208,8 +209,33 @@ const matrixExportInvoice = (await issuedInvoice(t.db.sql, t.config.chains, devT
 const INVOICE_DOCUMENT_ROUTES: Record<string, RouteCase> = {
   "GET /dashboard/invoices/{id}/camt054": { method: "GET", path: `/dashboard/invoices/${matrixExportInvoice}/camt054`, ok: 200 },
 };
+// Invoices, part inv-payments: settlement wallets, invoice settings and payment proofs (billing roles; the
+// catalog session holds none). A proof on matrix-chain (endpoint down) answers 202 at once.
+const matrixWallet = `0x${"2".repeat(40)}`;
+await setSettlementWallet(t.db.sql, t.config.chains, dev, OPERATOR, "matrix-chain", { wallet: matrixWallet }, new Date(t.clock.now()));
+const matrixProofInvoice = (
+  await issuedInvoice(t.db.sql, t.config.chains, dev, new Date(t.clock.now()), [line(5_000_000n)], { network: "matrix-chain" })
+).id;
+const freshWalletPath = async () => {
+  await setSettlementWallet(t.db.sql, t.config.chains, dev, OPERATOR, "sepolia", { wallet: matrixWallet }, new Date(t.clock.now()));
+  return "/dashboard/settlement-wallets/sepolia";
+};
+const BILLING_ROUTES: Record<string, RouteCase> = {
+  "GET /dashboard/settlement-wallets": { method: "GET", path: "/dashboard/settlement-wallets", ok: 200 },
+  "PUT /dashboard/settlement-wallets/{network}": {
+    method: "PUT",
+    path: "/dashboard/settlement-wallets/matrix-chain",
+    body: { wallet: matrixWallet },
+    ok: 200,
+  },
+  "DELETE /dashboard/settlement-wallets/{network}": { method: "DELETE", path: freshWalletPath, ok: 200 },
+  "GET /dashboard/invoice-settings": { method: "GET", path: "/dashboard/invoice-settings", ok: 200 },
+  "PUT /dashboard/invoice-settings": { method: "PUT", path: "/dashboard/invoice-settings", body: { paymentTermsDays: 14 }, ok: 200 },
+  "POST /dashboard/invoices/{id}/payments": { method: "POST", path: `/dashboard/invoices/${matrixProofInvoice}/payments`, body: randomHash, ok: 202 },
+};
 
 const ROUTES: Record<string, RouteCase> = {
+  ...BILLING_ROUTES,
   ...DASHBOARD_ROUTES,
   ...WEBHOOK_ROUTES,
   ...INVOICE_DELIVERY_ROUTES,
@@ -287,7 +313,9 @@ const invoiceDeliveryRows = Object.fromEntries(
 const invoiceDocumentRows = Object.fromEntries(
   Object.keys(INVOICE_DOCUMENT_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]),
 );
+const billingRows = Object.fromEntries(Object.keys(BILLING_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]));
 const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
+  ...billingRows,
   ...dashboardRows,
   ...webhookRows,
   ...invoiceDeliveryRows,

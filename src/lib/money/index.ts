@@ -12,6 +12,7 @@ export {
   MICRO,
   MICRO_DECIMALS,
   microToToken,
+  microToTokenCeil,
   parseMicro,
   parseTaxRate,
   parseTokenUnits,
@@ -21,6 +22,7 @@ export {
   TOKEN_UNITS,
   tokenDecimalFormat,
   tokenToMicro,
+  tokenToMicroFloor,
 } from "./units";
 export { divRound, lineTax, mulDivRound, prorate } from "./rounding";
 export { parseMoney, parseTaxRateField, parseTokenAmount, valueOr400 } from "./field";

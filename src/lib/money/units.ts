@@ -85,3 +85,33 @@ export function tokenToMicro(units: bigint, decimals: number): MoneyResult {
   if (micro > MAX_MICRO) return { ok: false, expected: `Expected an amount of at most ${formatMicro(MAX_MICRO)}` };
   return { ok: true, value: micro };
 }
+
+/**
+ * Token units -> invoice micro-units, rounded down: what a payment in a token finer than a micro-unit
+ * (Stellar's 7 decimals, an 18-decimal EVM token) is worth on an invoice. The payment itself keeps its exact
+ * token units; only the invoice's view of it is rounded, and down, so an invoice never shows more than was
+ * paid. `precision` (0 to 6) rounds down further to that many fractional digits, for a currency that a
+ * coarser token also settles (an amount every token of the currency can represent).
+ */
+export function tokenToMicroFloor(units: bigint, decimals: number, precision: number = MICRO_DECIMALS): MoneyResult {
+  const bad = checkDecimals(decimals);
+  if (bad) return { ok: false, expected: bad };
+  if (units < 0n) return { ok: false, expected: "Expected a non-negative token amount" };
+  let micro = decimals > MICRO_DECIMALS ? units / pow10(decimals - MICRO_DECIMALS) : units * pow10(MICRO_DECIMALS - decimals);
+  if (precision < MICRO_DECIMALS) micro -= micro % pow10(MICRO_DECIMALS - Math.max(0, precision));
+  if (micro > MAX_MICRO) return { ok: false, expected: `Expected an amount of at most ${formatMicro(MAX_MICRO)}` };
+  return { ok: true, value: micro };
+}
+
+/**
+ * Invoice micro-units -> the fewest token units worth at least that much: exact for tokens of 6 or more
+ * decimals, rounded up below 6 (a 2-decimal token pays "0.001" with 1 unit, "0.01"). What a payment must
+ * move to settle an amount.
+ */
+export function microToTokenCeil(micro: bigint, decimals: number): MoneyResult {
+  if (decimals >= MICRO_DECIMALS || micro < 0n) return microToToken(micro, decimals);
+  const bad = checkDecimals(decimals);
+  if (bad) return { ok: false, expected: bad };
+  const divisor = pow10(MICRO_DECIMALS - decimals);
+  return { ok: true, value: (micro + divisor - 1n) / divisor };
+}

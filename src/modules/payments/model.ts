@@ -245,3 +245,10 @@ export interface CheckoutSessionRow {
   created_at: Date;
   updated_at: Date;
 }
+
+/** The payment row a settlement inserted: its id, the token units the transfer moved, and who sent them. */
+export interface RecordedPayment {
+  id: string;
+  amount: bigint;
+  payer: string;
+}

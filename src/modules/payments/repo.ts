@@ -134,7 +134,10 @@ export const insertPayment = (db: Db, t: Tenant, p: PaymentInsert) =>
   ]);
 
 export const paymentsOfTransaction = (db: Db, network: string, txHash: string) =>
-  run<{ checkout_session_id: string }>(db, Q.payment_find_by_tx, [network, txHash]);
+  run<{ id: string; checkout_session_id: string | null; invoice_id: string | null; team_id: string; environment: string }>(db, Q.payment_find_by_tx, [
+    network,
+    txHash,
+  ]);
 
 export const addAddOnToCompany = (db: Db, t: Tenant, companyId: string, planId: string) =>
   runOne(db, Q.company_add_on_add, [t.teamId, t.environment, companyId, planId]);

@@ -3,8 +3,8 @@
  *   submit: check the hash and the session, refuse a transaction that already proved a payment, claim
  *           the transaction for this session (CONFIRMING), verify it in the chain worker pool;
  *   apply:  under the session's lock, turn the verdict into the next state. A proof records the payment
- *           (its unique key is the replay guard), marks the session PAID and grants what it bought, in
- *           one transaction. A refusal that time can change (not final, not found, endpoint down)
+ *           (its unique key is the replay guard), marks the session PAID, grants what it bought and
+ *           issues its PAID invoice, in one transaction. A refusal that time can change (not final, not found, endpoint down)
  *           leaves it CONFIRMING for the sweeper; any other refusal FAILS it with the reason.
  * The verdict is computed outside any transaction: chain calls never hold a database lock.
  */
@@ -17,22 +17,10 @@ import { RETRYABLE_REASONS, refuse, type ChainFamily, type NetworkConfig, type P
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
-import { grantCreditsInTx } from "../entitlements/credits";
-import { publishCompanyChanged } from "../changes/publish";
-import type { CheckoutSessionRow } from "./model";
-import {
-  addAddOnToCompany,
-  findCheckoutSession,
-  findPaymentLink,
-  insertPayment,
-  lockCheckoutSession,
-  paymentsOfTransaction,
-  setSessionStatus,
-  touchSession,
-} from "./repo";
+import type { CheckoutSessionRow, RecordedPayment } from "./model";
+import { findCheckoutSession, insertPayment, lockCheckoutSession, paymentsOfTransaction, setSessionStatus, touchSession } from "./repo";
 import type { Tenant } from "../../lib/tenant";
-import { emitEvent } from "../webhooks/emit";
-import { presentCheckoutSession, presentPaymentLink } from "./present";
+import { emitPaid, grantPurchase } from "./paid";
 
 export interface SettlementDeps {
   sql: Sql;
@@ -40,6 +28,11 @@ export interface SettlementDeps {
   pool: ChainPool;
   /** told after a commit that changed a company's entitlements, so this instance's cache drops it */
   companyChanged(tenant: Tenant, companyId: string): void;
+  /**
+   * Issues the PAID invoice of a session just paid, in the payment's transaction (src/modules/invoices/checkout.ts,
+   * wired in src/app-deps.ts: invoices build on payments, so payments reach them only through this hook).
+   */
+  invoiceSession(tx: Db, tenant: Tenant, actor: Actor, session: CheckoutSessionRow, payment: RecordedPayment, now: Date): Promise<unknown>;
 }
 
 export type SettleOutcome =
@@ -184,13 +177,15 @@ export async function applyVerdict(
       });
       return { kind: "failed", session: failed };
     }
-    const transfer = await recordPayment(tx, tenant, session, txHash, verdict);
-    if (!transfer) {
+    const recorded = await recordPayment(tx, tenant, session, txHash, verdict);
+    if (!recorded) {
       // Lost a race with another session paid by the same transfer: release the claim, nothing else changes.
       return { kind: "replayed", session: await setSessionStatus(tx, tenant, sessionId, { status: "PENDING", txHash: null, at: now }) };
     }
+    const { transfer, payment } = recorded;
     const paid = await setSessionStatus(tx, tenant, sessionId, { status: "PAID", txHash, paidAt: now, customerWallet: transfer.payer, at: now });
     await grantPurchase(tx, tenant, actor, paid, now);
+    await deps.invoiceSession(tx, tenant, actor, paid, payment, now);
     await emitPaid(tx, tenant, paid, now);
     await recordAudit(tx, {
       ...tenant,
@@ -215,15 +210,16 @@ function current(session: CheckoutSessionRow): SettleOutcome {
 }
 
 /**
- * Records the transaction's first qualifying transfer as the session's payment; null when the
- * transaction already paid a session. Payments are unique per transaction (migration 00008), the same
+ * Records the transaction's first qualifying transfer as the session's payment (returns the transfer and
+ * the payment row); null when the transaction already paid a session. Payments are unique per transaction (migration 00008), the same
  * rule as the PAID index on checkout_sessions, so two sessions claiming one transaction collide here,
  * where the loser is told `payment_replayed`, and never later on that index with a generic 409.
  */
 async function recordPayment(tx: Db, tenant: Tenant, session: CheckoutSessionRow, txHash: string, verdict: Extract<PaymentVerdict, { ok: true }>) {
   const transfer = verdict.transfers[0]!;
+  const id = newId("pay");
   const row = await insertPayment(tx, tenant, {
-    id: newId("pay"),
+    id,
     sessionId: session.id,
     network: session.network,
     txHash,
@@ -234,35 +230,5 @@ async function recordPayment(tx: Db, tenant: Tenant, session: CheckoutSessionRow
     blockNumber: verdict.blockNumber,
     blockHash: verdict.blockHash,
   });
-  return row ? transfer : null;
-}
-
-/** What a paid session buys, committed with the payment: an add-on on the company, or credits. */
-async function grantPurchase(tx: Db, tenant: Tenant, actor: Actor, session: CheckoutSessionRow, now: Date): Promise<void> {
-  if (session.purpose === "ADDON") {
-    await addAddOnToCompany(tx, tenant, session.company_id!, session.add_on_plan_id!);
-    await publishCompanyChanged(tx, tenant, session.company_id!);
-  } else if (session.purpose === "CREDITS") {
-    await grantCreditsInTx(
-      tx,
-      tenant,
-      session.company_id!,
-      { amount: session.credit_amount!, reason: `checkout session ${session.id}` },
-      actor,
-      now.getTime(),
-    );
-  }
-}
-
-/** Webhooks of a payment, in its transaction: the session paid, and the payment link it was opened from paid. */
-async function emitPaid(tx: Db, tenant: Tenant, session: CheckoutSessionRow, now: Date): Promise<void> {
-  const checkoutSession = presentCheckoutSession(session);
-  await emitEvent(tx, tenant, "checkout_session.paid", checkoutSession, { at: now });
-  await emitEvent(
-    tx,
-    tenant,
-    "payment_link.paid",
-    { lazy: async () => ({ paymentLink: presentPaymentLink((await findPaymentLink(tx, tenant, session.payment_link_id))!), checkoutSession }) },
-    { at: now },
-  );
+  return row ? { transfer, payment: { id, amount: transfer.amount, payer: transfer.payer } } : null;
 }

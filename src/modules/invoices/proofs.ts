@@ -1,0 +1,156 @@
+/**
+ * Paying an invoice by submitting the hash of an on-chain transfer, verified the way checkout payments are
+ * (the chain worker pool, src/chains): a confirmed transfer of the invoice currency's token on the network,
+ * to the team's settlement wallet there, of at least the outstanding amount, through a transaction that never
+ * proved a payment or a refund before. The proof is the team's claim that this transfer pays this invoice
+ * (a plain token transfer names no invoice): it is taken from the dashboard and the CLI, never from a client.
+ *
+ *   check:  the invoice (ISSUED or OVERDUE), the network (the invoice's, or the one given for an invoice
+ *           that has none), the hash's spelling, the replay guard, the settlement wallet; nothing locked;
+ *   verify: in the worker pool, outside any transaction (a chain call never holds a database lock);
+ *   record: one transaction, the invoice locked: the payment row (its unique (network, tx_hash) key is the
+ *           replay guard against a race) and applyPayment (PAID when nothing is left outstanding; an
+ *           overpayment goes to the company's credit balance).
+ * A refusal that time can change (not final, not found, endpoint down) records nothing and answers
+ * `pending`; proof-job.ts keeps verifying it. Any other refusal is the error code of the checkout payments.
+ */
+import type { Sql } from "../../db/client";
+import { queries, runOne } from "../../db/queries";
+import type { ChainPool } from "../../chains/pool";
+import type { ChainRegistry } from "../../chains/registry";
+import { HASH_FORMAT, normalizeTxHash } from "../../chains/addresses";
+import { RETRYABLE_REASONS, type NetworkConfig, type PaymentProof, type TokenConfig } from "../../chains/types";
+import { apiError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { formatMicro, microToTokenCeil, tokenToMicroFloor } from "../../lib/money";
+import type { Tenant } from "../../lib/tenant";
+import type { Actor } from "../audit/repo";
+import { paymentsOfTransaction } from "../payments/repo";
+import { refusalCode } from "../payments/refusals";
+import { lockOr404 } from "./lifecycle";
+import type { InvoiceRow } from "./model";
+import { findInvoice, findSettlementWallet } from "./repo";
+import { applyPayment } from "./settlement";
+import { settlingNetwork } from "./settings";
+
+const Q = queries(["payment_insert_for_invoice", "refund_find_by_tx"]);
+
+export interface ProofDeps {
+  sql: Sql;
+  registry: ChainRegistry;
+  pool: ChainPool;
+}
+
+export interface ProofInput {
+  txHash: string;
+  /** default: the invoice's network; required when it has none */
+  network?: string | null;
+}
+
+export type ProofOutcome =
+  | { kind: "paid"; invoice: InvoiceRow; paymentId: string }
+  /** not provable yet: nothing recorded */
+  | { kind: "pending"; invoice: InvoiceRow; network: string; txHash: string; reason: string; detail: string };
+
+const replayed = (what: string) => apiError("payment_replayed", `This transaction already proved ${what}`);
+
+export async function proveInvoicePayment(
+  deps: ProofDeps,
+  tenant: Tenant,
+  actor: Actor,
+  invoiceId: string,
+  input: ProofInput,
+  now: Date,
+): Promise<ProofOutcome> {
+  const found = await findInvoice(deps.sql, tenant, invoiceId);
+  if (!found) throw apiError("not_found", `No invoice ${invoiceId}`);
+  const { network, token } = networkOf(deps.registry, tenant, found, input.network ?? null);
+  const txHash = normalizeTxHash(network.family, input.txHash);
+  if (!txHash) throw apiError("validation_failed", "Validation failed", { "body.txHash": `Expected ${HASH_FORMAT[network.family]}` });
+
+  // A retry of the proof that paid this invoice answers as the first one did.
+  const earlier = (await paymentsOfTransaction(deps.sql, network.id, txHash))[0];
+  if (earlier?.invoice_id === found.id && earlier.team_id === tenant.teamId && earlier.environment === tenant.environment)
+    return { kind: "paid", invoice: found, paymentId: earlier.id };
+  if (earlier) throw replayed("a payment");
+  if (await runOne(deps.sql, Q.refund_find_by_tx, [network.id, txHash])) throw replayed("a refund");
+
+  if (found.status !== "ISSUED" && found.status !== "OVERDUE")
+    throw apiError("invoice_not_payable", `Invoice ${found.number} is ${found.status}; only an issued or overdue invoice takes a payment proof`);
+  const wallet = await findSettlementWallet(deps.sql, tenant, network.id);
+  if (!wallet || (wallet.tokens.length > 0 && !wallet.tokens.includes(token.symbol)))
+    throw apiError(
+      "settlement_wallet_missing",
+      `No settlement wallet takes ${token.symbol} on ${network.id}; set one with PUT /dashboard/settlement-wallets/${network.id}`,
+    );
+  const amount = microToTokenCeil(found.amount_outstanding, token.decimals);
+  if (!amount.ok) throw apiError("invoice_not_payable", `${formatMicro(found.amount_outstanding)} ${token.symbol}: ${amount.expected}`);
+
+  const verdict = await deps.pool.verifyPayment({ network, token, txHash, recipient: wallet.wallet, amount: amount.value });
+  if (!verdict.ok) {
+    if (RETRYABLE_REASONS.has(verdict.reason))
+      return { kind: "pending", invoice: found, network: network.id, txHash, reason: verdict.reason, detail: verdict.detail };
+    throw apiError(refusalCode(verdict.reason), verdict.detail);
+  }
+  return record(deps.sql, { tenant, actor, now }, invoiceId, { network, token, txHash, proof: verdict });
+}
+
+/** The network a proof is verified on, and the invoice currency's token there; 400 naming body.network. */
+function networkOf(
+  registry: ChainRegistry,
+  tenant: Tenant,
+  invoice: InvoiceRow,
+  given: string | null,
+): { network: NetworkConfig; token: TokenConfig } {
+  const invalid = (expected: string) => apiError("validation_failed", "Validation failed", { "body.network": expected });
+  // An invoice settles on one chain (its refunds are proven there): once it has one, a proof names it or nothing.
+  if (invoice.network && given && given !== invoice.network) throw invalid(`Expected ${invoice.network}: invoice ${invoice.number} settles there`);
+  const id = invoice.network ?? given;
+  if (!id) throw invalid(`Required: invoice ${invoice.number} names no network yet`);
+  const network = settlingNetwork(registry, tenant, id, "body.network");
+  const token = network.tokens.find((t) => t.symbol === invoice.currency);
+  if (!token) throw invalid(`${network.id} has no ${invoice.currency} token; the invoice is in ${invoice.currency}`);
+  return { network, token };
+}
+
+interface Verified {
+  network: NetworkConfig;
+  token: TokenConfig;
+  txHash: string;
+  proof: PaymentProof;
+}
+
+/** Records a verified transfer as the invoice's payment and applies it, the invoice locked. */
+async function record(sql: Sql, c: { tenant: Tenant; actor: Actor; now: Date }, invoiceId: string, v: Verified): Promise<ProofOutcome> {
+  return sql.begin(async (tx) => {
+    const ctx = { ...c, tx };
+    const invoice = await lockOr404(ctx, invoiceId);
+    if (invoice.status === "DRAFT" || invoice.status === "VOID")
+      throw apiError("invoice_not_payable", `Invoice ${invoice.number} is ${invoice.status} and cannot take a payment`);
+    // Checked again under the lock: a refund recorded while the chain was asked.
+    if (await runOne(tx, Q.refund_find_by_tx, [v.network.id, v.txHash])) throw replayed("a refund");
+    const transfer = v.proof.transfers[0]!;
+    const id = newId("pay");
+    const inserted = await runOne(tx, Q.payment_insert_for_invoice, [
+      id,
+      c.tenant.teamId,
+      c.tenant.environment,
+      invoiceId,
+      v.network.id,
+      v.txHash,
+      transfer.transferIndex,
+      transfer.amount.toString(),
+      v.token.symbol,
+      transfer.payer,
+      v.proof.blockNumber.toString(),
+      v.proof.blockHash,
+      c.now,
+    ]);
+    if (!inserted) throw replayed("a payment"); // another submission of this hash won the race
+    // What the transfer is worth on the invoice, rounded down to the micro-unit; the row keeps its token units.
+    const worth = tokenToMicroFloor(transfer.amount, v.token.decimals);
+    if (!worth.ok) throw apiError("invalid_transaction", `The transfer's amount cannot be recorded: ${worth.expected}`);
+    const applied = await applyPayment(ctx, invoiceId, { id, amount: worth.value, network: v.network.id });
+    return { kind: "paid", invoice: applied.invoice, paymentId: id };
+  });
+}

@@ -1,0 +1,158 @@
+/**
+ * Settlement wallets and invoice settings: the service functions the dashboard routes and the CLI share.
+ * Every term is checked before anything is written (one 400 naming each bad field), and every change is
+ * audited in its transaction. A wallet is checked as a payment link's recipient is (src/chains/addresses.ts:
+ * the checksum too), since a typo here sends customers' money where nobody can recover it.
+ */
+import type { Sql } from "../../db/client";
+import { queries, run, runOne } from "../../db/queries";
+import { findToken, networkAllowedIn, type ChainRegistry } from "../../chains/registry";
+import { isValidAddress } from "../../chains/addresses";
+import { apiError } from "../../lib/errors";
+import type { Tenant } from "../../lib/tenant";
+import { recordAudit, type Actor } from "../audit/repo";
+import type { InvoiceSettingsRow, SettlementWalletRow } from "./model";
+import { findInvoiceSettings } from "./repo";
+import { Value } from "@sinclair/typebox/value";
+import type { TSchema } from "elysia";
+import { InvoiceSettingsPut, presentInvoiceSettings, SettlementWalletPut, type InvoiceSettingsView } from "./settings-model";
+
+const Q = queries([
+  "settlement_wallet_list",
+  "settlement_wallet_upsert",
+  "settlement_wallet_delete",
+  "invoice_settings_lock",
+  "invoice_settings_upsert",
+]);
+
+const invalid = (details: Record<string, string>) => apiError("validation_failed", "Validation failed", details);
+
+/**
+ * The route's body schema, checked again for callers that skip the route (the CLI), with the route's
+ * field paths: one 400 naming each bad field.
+ */
+function checkBody(schema: TSchema, value: unknown): void {
+  const details: Record<string, string> = {};
+  for (const e of Value.Errors(schema, value)) details[`body${e.path.replaceAll("/", ".")}`] ??= e.message;
+  if (Object.keys(details).length) throw invalid(details);
+}
+
+export const listSettlementWallets = (db: Sql, tenant: Tenant) =>
+  run<SettlementWalletRow>(db, Q.settlement_wallet_list, [tenant.teamId, tenant.environment]);
+
+/** The network, when the tenant's environment may settle on it; else the 400 naming `field`. */
+export function settlingNetwork(registry: ChainRegistry, tenant: Tenant, id: string, field: string) {
+  const network = registry.get(id);
+  if (!network) throw invalid({ [field]: `Unknown network; one of: ${allowedNetworks(registry, tenant).join(", ")}` });
+  if (!networkAllowedIn(network, tenant.environment))
+    throw invalid({
+      [field]: `${tenant.environment === "development" ? "Development settles only on test networks" : "Production settles only on main networks"}; one of: ${allowedNetworks(registry, tenant).join(", ")}`,
+    });
+  return network;
+}
+
+const allowedNetworks = (registry: ChainRegistry, tenant: Tenant) =>
+  registry
+    .list()
+    .filter((n) => networkAllowedIn(n, tenant.environment))
+    .map((n) => n.id);
+
+export async function setSettlementWallet(
+  sql: Sql,
+  registry: ChainRegistry,
+  tenant: Tenant,
+  actor: Actor,
+  networkId: string,
+  input: SettlementWalletPut,
+  now: Date,
+): Promise<SettlementWalletRow> {
+  checkBody(SettlementWalletPut, input);
+  const network = settlingNetwork(registry, tenant, networkId, "path.network");
+  const details: Record<string, string> = {};
+  if (!isValidAddress(network.family, input.wallet)) details["body.wallet"] = `Not a valid ${network.family} address`;
+  const tokens: string[] = [];
+  for (const [i, symbol] of (input.tokens ?? []).entries()) {
+    const token = findToken(network, symbol);
+    // By symbol only: a wallet accepts currencies, and invoices name their currency by symbol.
+    if (!token || token.symbol.toLowerCase() !== symbol.toLowerCase())
+      details[`body.tokens[${i}]`] = `Not a token of ${network.id}; one of: ${network.tokens.map((t) => t.symbol).join(", ")}`;
+    else if (!tokens.includes(token.symbol)) tokens.push(token.symbol);
+  }
+  if (Object.keys(details).length) throw invalid(details);
+  return sql.begin(async (tx) => {
+    const row = (await runOne<SettlementWalletRow>(tx, Q.settlement_wallet_upsert, [
+      tenant.teamId,
+      tenant.environment,
+      network.id,
+      input.wallet,
+      tokens,
+      now,
+    ]))!;
+    await recordAudit(tx, {
+      ...tenant,
+      actor,
+      action: "settlement_wallet.set",
+      resourceType: "settlement_wallet",
+      resourceId: network.id,
+      details: { wallet: input.wallet, tokens },
+    });
+    return row;
+  });
+}
+
+/** Removes the tenant's wallet on a network; 404 when it has none. */
+export async function removeSettlementWallet(sql: Sql, tenant: Tenant, actor: Actor, networkId: string): Promise<SettlementWalletRow> {
+  return sql.begin(async (tx) => {
+    const removed = await runOne<SettlementWalletRow>(tx, Q.settlement_wallet_delete, [tenant.teamId, tenant.environment, networkId]);
+    if (!removed) throw apiError("not_found", `No settlement wallet on ${networkId}`);
+    await recordAudit(tx, {
+      ...tenant,
+      actor,
+      action: "settlement_wallet.remove",
+      resourceType: "settlement_wallet",
+      resourceId: networkId,
+      details: { wallet: removed.wallet },
+    });
+    return removed;
+  });
+}
+
+export const getInvoiceSettings = async (db: Sql, tenant: Tenant): Promise<InvoiceSettingsView> =>
+  presentInvoiceSettings(await findInvoiceSettings(db, tenant));
+
+/** A partial update: omitted fields keep their value, null clears a text field. */
+export async function updateInvoiceSettings(
+  sql: Sql,
+  tenant: Tenant,
+  actor: Actor,
+  patch: InvoiceSettingsPut,
+  now: Date,
+): Promise<InvoiceSettingsView> {
+  checkBody(InvoiceSettingsPut, patch);
+  return sql.begin(async (tx) => {
+    const current = await runOne<InvoiceSettingsRow>(tx, Q.invoice_settings_lock, [tenant.teamId, tenant.environment, now]);
+    const given = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+    const merged = { ...presentInvoiceSettings(current), ...given } as InvoiceSettingsView;
+    const row = (await runOne<InvoiceSettingsRow>(tx, Q.invoice_settings_upsert, [
+      tenant.teamId,
+      tenant.environment,
+      merged.sellerName,
+      merged.sellerAddress,
+      merged.sellerTaxId,
+      merged.sellerEmail,
+      merged.paymentTermsDays,
+      merged.footer,
+      merged.emailOnIssue,
+      now,
+    ]))!;
+    await recordAudit(tx, {
+      ...tenant,
+      actor,
+      action: "invoice_settings.update",
+      resourceType: "invoice_settings",
+      resourceId: tenant.environment,
+      details: { fields: Object.keys(given).sort() },
+    });
+    return presentInvoiceSettings(row);
+  });
+}
