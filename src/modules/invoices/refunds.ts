@@ -78,7 +78,8 @@ export async function recordRefund(
     creditAmount: 0n,
     refundAmount: proof.amount,
     refundId: id,
-    lines: [{ description: `Refund: ${proof.reason}`, amount: proof.amount }],
+    // A line holds 500 characters, as a reason does: the prefix takes its room from the end of a long reason.
+    lines: [{ description: [...`Refund: ${proof.reason}`].slice(0, 500).join(""), amount: proof.amount }],
   });
   const refund = { ...inserted, credit_note_id: creditNote.id };
   await emitEvent(c.tx, c.tenant, "refund.created", { refund: presentRefund(refund, invoice.currency) }, { at: c.now });
