@@ -126,7 +126,8 @@ create table invoice_lines (
   period_end     timestamptz,
   primary key (invoice_id, position),
   check (line_subtotal = quantity * unit_amount),
-  check (line_tax = round(line_subtotal::numeric * tax_rate / 1000000)),
+  -- A multiplication by 10^-6, not a division: numeric division picks its own scale and would round first.
+  check (line_tax = round(line_subtotal::numeric * tax_rate * 0.000001)),
   check (line_total = line_subtotal + line_tax)
 );
 
@@ -168,37 +169,6 @@ alter table payments
   add constraint payments_applied_with_invoice check ((invoice_id is null) = (applied_micro is null));
 create index payments_invoice on payments (invoice_id) where invoice_id is not null;
 
-create table credit_notes (
-  id              text primary key,
-  team_id         text not null references teams (id),
-  environment     text not null check (environment in ('development', 'production')),
-  invoice_id      text not null references invoices (id),
-  number          text not null,
-  sequence        bigint not null check (sequence > 0),
-  reason          text not null check (char_length(reason) between 1 and 500),
-  -- credit part: lowers what the invoice asks (past its outstanding amount: to the credit balance)
-  credit_amount   bigint not null check (credit_amount >= 0),
-  -- refund part: matches a refund of money paid
-  refund_amount   bigint not null check (refund_amount >= 0),
-  total           bigint generated always as (credit_amount + refund_amount) stored,
-  refund_id       text unique,
-  memo            text check (char_length(memo) <= 2000),
-  created_at      timestamptz not null default now(),
-  seq             bigint generated always as identity,
-  unique (team_id, environment, sequence),
-  check (credit_amount + refund_amount > 0),
-  check ((refund_id is null) = (refund_amount = 0))
-);
-create index credit_notes_invoice on credit_notes (invoice_id, seq);
-
-create table credit_note_lines (
-  credit_note_id  text not null references credit_notes (id) on delete cascade,
-  position        integer not null check (position >= 0),
-  description     text not null check (char_length(description) between 1 and 500),
-  amount          bigint not null check (amount > 0),
-  primary key (credit_note_id, position)
-);
-
 -- Money sent back, proven on chain: from the team's settlement wallet to recipient_wallet.
 create table refunds (
   id                text primary key,
@@ -218,6 +188,38 @@ create table refunds (
   unique (network, tx_hash)
 );
 create index refunds_invoice on refunds (invoice_id, created_at);
+
+create table credit_notes (
+  id              text primary key,
+  team_id         text not null references teams (id),
+  environment     text not null check (environment in ('development', 'production')),
+  invoice_id      text not null references invoices (id),
+  number          text not null,
+  sequence        bigint not null check (sequence > 0),
+  reason          text not null check (char_length(reason) between 1 and 500),
+  -- credit part: lowers what the invoice asks (past its outstanding amount: to the credit balance)
+  credit_amount   bigint not null check (credit_amount >= 0),
+  -- refund part: matches a refund of money paid
+  refund_amount   bigint not null check (refund_amount >= 0),
+  total           bigint generated always as (credit_amount + refund_amount) stored,
+  refund_id       text unique references refunds (id),
+  memo            text check (char_length(memo) <= 2000),
+  created_at      timestamptz not null default now(),
+  seq             bigint generated always as identity,
+  unique (team_id, environment, sequence),
+  check (credit_amount + refund_amount > 0),
+  check ((refund_id is null) = (refund_amount = 0))
+);
+create index credit_notes_invoice on credit_notes (invoice_id, seq);
+
+create table credit_note_lines (
+  credit_note_id  text not null references credit_notes (id) on delete cascade,
+  position        integer not null check (position >= 0),
+  description     text not null check (char_length(description) between 1 and 500),
+  amount          bigint not null check (amount > 0),
+  primary key (credit_note_id, position)
+);
+
 
 -- The customer's credit balance, as a ledger (positive: owed to the customer). Overpayments and credit
 -- notes past an invoice's outstanding amount add to it; later invoices draw on it.

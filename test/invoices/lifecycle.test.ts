@@ -173,3 +173,81 @@ describe("the database refuses what breaks the invariants", () => {
     );
   });
 });
+
+describe("review findings", () => {
+  test("issuing drafts while other invoices are created issued, in one tenant: no deadlock, every number taken once", async () => {
+    const other = await createTeamFixture(t, "Lock order team");
+    const tn: Tenant = { teamId: other.teamId, environment: "development" };
+    const drafts = await Promise.all(
+      Array.from({ length: 8 }, () => inTx(sql, chains, tn, now, (c) => createInvoice(c, invoiceInput([line(USDC)])))),
+    );
+    const results = await Promise.allSettled([
+      ...drafts.map((d) => inTx(sql, chains, tn, now, (c) => issueInvoice(c, d.id))),
+      ...drafts.map(() => issuedInvoice(sql, chains, tn, now, [line(USDC)])),
+    ]);
+    expect(results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+    const numbers = results.map((r) => Number((r as PromiseFulfilledResult<{ sequence: bigint }>).value.sequence)).sort((a, b) => a - b);
+    expect(numbers).toEqual(Array.from({ length: 16 }, (_, i) => i + 1));
+  });
+
+  test("a line's tax is rounded once, as the database's own check computes it, for large subtotals and odd rates", async () => {
+    // 20,000,000.014986 x 7.2501% = 1,450,020.001086499986 -> 1,450,020.001086. A check that divided first
+    // (numeric picks 4 fractional digits: ...086.5000) rounded twice, to ...087, and refused the right line.
+    const invoice = await issuedInvoice(sql, chains, tenant, now, [line(20_000_000_014_986n, 1n, 72_501n)]);
+    expect(invoice.tax_total).toBe(1_450_020_001_086n);
+    const odd = await issuedInvoice(sql, chains, tenant, now, [line(12_345_678_901_234n, 3n, 82_575n), line(-999_999_999n, 7n, 82_575n)]);
+    expect(odd.total).toBe(odd.subtotal + odd.tax_total);
+  });
+
+  test("inputs past what the columns hold are 400s naming the field, and write nothing", async () => {
+    const refusal = async (lines: ReturnType<typeof line>[], extra = {}) =>
+      (await errorOf(inTx(sql, chains, tenant, now, (c) => createInvoice(c, invoiceInput(lines, extra))))) as {
+        code?: string;
+        details?: Record<string, string>;
+      };
+    const cases: [ReturnType<typeof line>[], Record<string, unknown>, string][] = [
+      [[line(10_000_000_000_000n, 1_000_000_000n)], {}, "body.lineItems[0].quantity"],
+      [[line(2n ** 62n, 1n, 1_000_000n)], {}, "body.lineItems[0].quantity"],
+      [Array.from({ length: 200 }, () => line(2n ** 60n)), {}, "body.lineItems"],
+      [[line(USDC, 0n)], {}, "body.lineItems[0].quantity"],
+      [[line(USDC, 1n, 2_000_000n)], {}, "body.lineItems[0].taxRate"],
+      [[line(USDC, 1n, 0n, "x".repeat(501))], {}, "body.lineItems[0].description"],
+      [[line(USDC)], { paymentTermsDays: 400 }, "body.paymentTermsDays"],
+      [[line(USDC)], { customerEmail: `${"a".repeat(400)}@x.test` }, "body.customerEmail"],
+      [[line(USDC)], { metadata: { blob: "x".repeat(20_000) } }, "body.metadata"],
+    ];
+    const before = (await sql`select count(*)::int as n from invoices`)[0]!.n;
+    for (const [lines, extra, field] of cases) {
+      const e = await refusal(lines, extra);
+      expect([e.code, field in (e.details ?? {})]).toEqual(["validation_failed", true]);
+    }
+    expect((await sql`select count(*)::int as n from invoices`)[0]!.n).toBe(before);
+    const invoice = await issuedInvoice(sql, chains, tenant, now, [line(USDC)]);
+    for (const input of [
+      { reason: "x", creditAmount: 0n },
+      { reason: "x", creditAmount: -5n },
+      { reason: " ", creditAmount: 1n },
+      {
+        reason: "x",
+        creditAmount: 2n,
+        lines: [
+          { description: "a", amount: 3n },
+          { description: "b", amount: -1n },
+        ],
+      },
+    ])
+      expect((await errorOf(inTx(sql, chains, tenant, now, (c) => createCreditNote(c, invoice.id, input)))).code).toBe("validation_failed");
+  });
+
+  test("a payment on another network than the invoice's is refused; a retried source-keyed creation returns the first invoice", async () => {
+    const invoice = await issuedInvoice(sql, chains, tenant, now, [line(USDC)], { network: "base-sepolia" });
+    expect((await errorOf(payInvoice(sql, chains, tenant, now, invoice.id, USDC, "solana-devnet"))).code).toBe("invoice_not_payable");
+    const source = { kind: "subscription" as const, id: "sub_retry_1" };
+    const first = await inTx(sql, chains, tenant, now, (c) => createInvoice(c, invoiceInput([line(USDC)]), { source, issue: true }));
+    // The retry's input no longer passes the checks (its company is gone, say): the first invoice is the answer.
+    const again = await inTx(sql, chains, tenant, now, (c) =>
+      createInvoice(c, invoiceInput([line(USDC)], { companyId: "comp_gone" }), { source, issue: true }),
+    );
+    expect([again.id, again.number]).toEqual([first.id, first.number]);
+  });
+});

@@ -7,55 +7,20 @@
  * `issue: true`. Every transition writes its audit entry and enqueues its webhook in that transaction; issuing
  * also queues the invoice's deliveries (email, webhook: deliveries/queue.ts).
  */
-import { queries, runOne, type Db } from "../../db/queries";
+import type { Db } from "../../db/queries";
 import type { ChainRegistry } from "../../chains/registry";
-import { networkAllowedIn } from "../../chains/registry";
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { Tenant } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
-import { checkCurrencyAmount } from "../catalog/currency";
 import { emitEvent, type Emitted } from "../webhooks/emit";
 import { queueIssueDeliveries } from "./deliveries/queue";
-import { priceLine, sumLines, type LineInput } from "./lines";
 import type { InvoiceRow, InvoiceSource } from "./model";
+import { dueDateOf, prepareInvoice, type InvoiceInput } from "./prepare";
 import { presentInvoice } from "./present";
-import {
-  findInvoiceBySource,
-  findInvoiceSettings,
-  insertInvoice,
-  issueDraft,
-  linesOf,
-  lockInvoice,
-  nextNumber,
-  setInvoiceStatus,
-  updateDraft,
-  writeLines,
-  type InvoiceHeader,
-} from "./repo";
+import { findInvoiceBySource, insertInvoice, issueDraft, linesOf, lockInvoice, nextNumber, setInvoiceStatus, updateDraft, writeLines } from "./repo";
 
-const Q = queries(["company_find_by_ref"]);
-
-export const DEFAULT_PAYMENT_TERMS_DAYS = 30;
-export const MAX_LINES = 200;
-const DAY_MS = 86_400_000;
-
-/** What an invoice is made from; every field but currency and lines is optional. */
-export interface InvoiceInput {
-  currency: string;
-  lines: readonly LineInput[];
-  /** our company id or the integrator's; its email, wallet and name fill the customer fields left out */
-  companyId?: string | null;
-  customerName?: string | null;
-  customerEmail?: string | null;
-  customerWallet?: string | null;
-  network?: string | null;
-  planId?: string | null;
-  description?: string | null;
-  metadata?: Record<string, unknown>;
-  /** default: the tenant's invoice settings (30 days without any) */
-  paymentTermsDays?: number;
-}
+export type { InvoiceInput } from "./prepare";
 
 export interface CreateOptions {
   /** where it comes from: a checkout session or subscription period has one invoice (unique source id) */
@@ -74,60 +39,26 @@ export interface InvoiceContext {
   emailEnabled: boolean;
 }
 
-const invalid = (field: string, expected: string) => apiError("validation_failed", "Validation failed", { [field]: expected });
-
-/** Resolves and checks an input into the header and priced lines a draft stores; 400s name the body field. */
-async function prepare(c: InvoiceContext, input: InvoiceInput) {
-  const { tx, tenant, chains } = c;
-  if (input.lines.length > MAX_LINES) throw invalid("body.lineItems", `Expected at most ${MAX_LINES} line items`);
-  const lines = input.lines.map(priceLine);
-  const totals = sumLines(lines);
-  if (totals.total < 0n) throw invalid("body.lineItems", "Expected line items whose total is not negative (discounts cannot exceed the charges)");
-  const currency = checkCurrencyAmount(chains, tenant.environment, input.currency, null);
-  if (!currency.ok) throw invalid("body.currency", currency.expected);
-  for (const [i, line] of lines.entries()) {
-    const fits = checkCurrencyAmount(chains, tenant.environment, currency.symbol, line.lineTotal < 0n ? -line.lineTotal : line.lineTotal);
-    if (!fits.ok) throw invalid(`body.lineItems[${i}].unitAmount`, fits.expected);
-  }
-  const network = input.network ?? null;
-  if (network !== null) {
-    const config = chains.get(network);
-    if (!config || !networkAllowedIn(config, tenant.environment) || !config.tokens.some((t) => t.symbol === currency.symbol))
-      throw invalid("body.network", `Expected a network this environment settles ${currency.symbol} on`);
-  }
-  let company: { id: string; name: string | null; email: string | null; wallet_address: string | null } | undefined;
-  if (input.companyId) {
-    company = await runOne(tx, Q.company_find_by_ref, [tenant.teamId, tenant.environment, input.companyId]);
-    if (!company) throw invalid("body.companyId", `No company ${input.companyId}`);
-  }
-  const settings = await findInvoiceSettings(tx, tenant);
-  const header: InvoiceHeader = {
-    currency: currency.symbol,
-    network,
-    companyId: company?.id ?? null,
-    customerName: input.customerName ?? company?.name ?? null,
-    customerEmail: input.customerEmail ?? company?.email ?? null,
-    customerWallet: input.customerWallet ?? company?.wallet_address ?? null,
-    planId: input.planId ?? null,
-    description: input.description ?? null,
-    metadata: input.metadata ?? {},
-    paymentTermsDays: input.paymentTermsDays ?? settings?.payment_terms_days ?? DEFAULT_PAYMENT_TERMS_DAYS,
-  };
-  return { header, lines, totals };
-}
+/** What money and status changes need (settlement.ts, refunds.ts, the overdue job): no catalog, no email. */
+export type LedgerContext = Omit<InvoiceContext, "chains" | "emailEnabled">;
 
 /**
  * A new draft (or, with `issue`, an issued invoice). With a `source` that already has its invoice,
  * that invoice is returned unchanged: a retried checkout settlement or renewal never makes a second.
  */
 export async function createInvoice(c: InvoiceContext, input: InvoiceInput, options: CreateOptions = {}): Promise<InvoiceRow> {
-  const { header, lines, totals } = await prepare(c, input);
   const source = options.source ? { kind: options.source.kind, id: options.source.id } : { kind: "manual" as const, id: null };
+  const existing = source.id ? await findInvoiceBySource(c.tx, c.tenant, source.kind, source.id) : undefined;
+  if (existing) return (await lockInvoice(c.tx, c.tenant, existing.id))!;
+  const { header, lines, totals } = await prepareInvoice(c, input);
   const id = newId("in");
   const inserted = await insertInvoice(c.tx, c.tenant, id, header, source, c.now);
+  // A concurrent creation for the same source committed first: that one is the invoice.
   if (!inserted) return (await lockInvoice(c.tx, c.tenant, (await findInvoiceBySource(c.tx, c.tenant, source.kind, source.id!))!.id))!;
   await writeLines(c.tx, c.tenant, id, lines);
   const draft = await updateDraft(c.tx, c.tenant, id, header, totals.subtotal, totals.taxTotal, c.now);
+  const result = options.issue ? await issueLocked(c, draft) : draft;
+  // Audit entries last: the audit chain's lock is the last one a transaction takes (see issueLocked).
   await recordAudit(c.tx, {
     ...c.tenant,
     actor: c.actor,
@@ -136,7 +67,8 @@ export async function createInvoice(c: InvoiceContext, input: InvoiceInput, opti
     resourceId: id,
     details: { source: source.kind },
   });
-  return options.issue ? issueInvoice(c, id) : draft;
+  if (options.issue) await auditIssue(c, result);
+  return result;
 }
 
 /** Locks an invoice of the tenant, or 404. */
@@ -150,7 +82,7 @@ export async function lockOr404(c: Pick<InvoiceContext, "tx" | "tenant">, id: st
 export async function updateInvoiceDraft(c: InvoiceContext, id: string, input: InvoiceInput): Promise<InvoiceRow> {
   const current = await lockOr404(c, id);
   if (current.status !== "DRAFT") throw apiError("invoice_not_draft", `Invoice ${current.number} is ${current.status}; only a draft can be edited`);
-  const { header, lines, totals } = await prepare(c, input);
+  const { header, lines, totals } = await prepareInvoice(c, input);
   await writeLines(c.tx, c.tenant, id, lines);
   const draft = await updateDraft(c.tx, c.tenant, id, header, totals.subtotal, totals.taxTotal, c.now);
   await recordAudit(c.tx, { ...c.tenant, actor: c.actor, action: "invoice.update", resourceType: "invoice", resourceId: id });
@@ -175,19 +107,37 @@ export const emitInvoiceEvent = (
  * no gap), issuedAt now, dueAt after the payment terms. An invoice for nothing (total 0) is PAID at once.
  */
 export async function issueInvoice(c: InvoiceContext, id: string): Promise<InvoiceRow> {
-  const draft = await lockOr404(c, id);
+  const issued = await issueLocked(c, await lockOr404(c, id));
+  await auditIssue(c, issued);
+  return issued;
+}
+
+/**
+ * Issues a draft whose row the caller holds locked. Lock order, the same in every invoice transaction so two
+ * never wait on each other: the invoice row, then the tenant's number counter, then the audit chain (audit
+ * entries are written last; recordAudit's chain lock is held to commit).
+ */
+async function issueLocked(c: InvoiceContext, draft: InvoiceRow): Promise<InvoiceRow> {
   if (draft.status !== "DRAFT") throw apiError("invoice_not_draft", `Invoice ${draft.number} is ${draft.status}; only a draft can be issued`);
-  if ((await linesOf(c.tx, c.tenant, [id])).get(id)!.length === 0)
+  if ((await linesOf(c.tx, c.tenant, [draft.id])).get(draft.id)!.length === 0)
     throw apiError("invoice_empty", "Add at least one line item before issuing the invoice");
   const { sequence, number } = await nextNumber(c.tx, c.tenant, "invoice");
-  const dueAt = new Date(c.now.getTime() + draft.payment_terms_days * DAY_MS);
-  const issued = (await issueDraft(c.tx, c.tenant, id, sequence, number, c.now, dueAt))!;
+  const issued = (await issueDraft(c.tx, c.tenant, draft.id, sequence, number, c.now, dueDateOf(c.now, draft.payment_terms_days)))!;
   const issuedEvent = await emitInvoiceEvent(c, "invoice.issued", issued);
   await queueIssueDeliveries(c, issued, issuedEvent);
   if (issued.status === "PAID") await emitInvoiceEvent(c, "invoice.paid", issued);
-  await recordAudit(c.tx, { ...c.tenant, actor: c.actor, action: "invoice.issue", resourceType: "invoice", resourceId: id, details: { number } });
   return issued;
 }
+
+const auditIssue = (c: InvoiceContext, issued: InvoiceRow) =>
+  recordAudit(c.tx, {
+    ...c.tenant,
+    actor: c.actor,
+    action: "invoice.issue",
+    resourceType: "invoice",
+    resourceId: issued.id,
+    details: { number: issued.number },
+  });
 
 /** DRAFT | ISSUED | OVERDUE -> VOID, only while nothing is paid (after a payment, correct with a credit note). */
 export async function voidInvoice(c: InvoiceContext, id: string): Promise<InvoiceRow> {
@@ -202,7 +152,7 @@ export async function voidInvoice(c: InvoiceContext, id: string): Promise<Invoic
 }
 
 /** ISSUED -> OVERDUE once dueAt has passed; false when the invoice moved on meanwhile. */
-export async function markOverdue(c: Omit<InvoiceContext, "chains" | "emailEnabled">, id: string): Promise<boolean> {
+export async function markOverdue(c: LedgerContext, id: string): Promise<boolean> {
   const invoice = await lockInvoice(c.tx, c.tenant, id);
   if (!invoice || invoice.status !== "ISSUED" || !invoice.due_at || invoice.due_at > c.now) return false;
   const overdue = await setInvoiceStatus(c.tx, c.tenant, id, "OVERDUE", c.now);

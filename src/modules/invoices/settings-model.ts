@@ -5,7 +5,7 @@
  */
 import { t, type Static } from "elysia";
 import type { InvoiceSettingsRow, SettlementWalletRow } from "./model";
-import { DEFAULT_PAYMENT_TERMS_DAYS } from "./lifecycle";
+import { DEFAULT_PAYMENT_TERMS_DAYS } from "./prepare";
 
 const WALLET_EXAMPLE = {
   network: "base",

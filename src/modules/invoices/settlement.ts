@@ -1,26 +1,27 @@
 /**
  * Money against an invoice, inside the caller's transaction (the invoice locked first):
- * - a payment is applied up to the outstanding amount; any excess goes to the company's credit balance
- *   (as Stripe does: an overpayment is never refused, and never lost);
+ * - a payment is applied up to the outstanding amount; any excess goes to the company's credit balance (as
+ *   Stripe does: an overpayment is never refused). An invoice without a company has no balance to hold it:
+ *   the excess stays recorded on the payment (`amountExcess` in the invoice's payments) for the operator;
  * - a credit note's credit part lowers the outstanding amount; past it, it also goes to the balance;
  *   its refund part records money sent back (refunds.ts proves that on chain first).
  * Limits (BILLING.md, also CHECK constraints): refunds <= paid; credit parts + refunds <= total.
  */
 import { queries, run } from "../../db/queries";
 import { apiError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
 import { formatMicro } from "../../lib/money";
 import { recordAudit } from "../audit/repo";
 import { emitEvent } from "../webhooks/emit";
-import { emitInvoiceEvent, lockOr404, type InvoiceContext } from "./lifecycle";
+import { emitInvoiceEvent, lockOr404, type LedgerContext } from "./lifecycle";
 import { outstandingOf } from "./lines";
 import type { CreditNoteRow, InvoiceRow } from "./model";
 import { presentCreditNote } from "./present";
 import { addBalanceEntry, addInvoiceAmounts, insertCreditNote, nextNumber } from "./repo";
-import { newId } from "../../lib/ids";
 
 const Q = queries(["payment_attach_invoice"]);
 
-type Ctx = Omit<InvoiceContext, "chains" | "emailEnabled">;
+type Ctx = LedgerContext;
 
 export interface AppliedPayment {
   invoice: InvoiceRow;
@@ -32,12 +33,15 @@ export interface AppliedPayment {
  * Applies a recorded payment (a `payments` row) of `amount` micro-units to an invoice. An open invoice
  * whose outstanding amount reaches 0 becomes PAID (and `invoice.paid` is sent). A payment on a PAID
  * invoice goes wholly to the credit balance; a draft or void invoice refuses it (409 invoice_not_payable).
- * `network` becomes the invoice's network when it has none.
+ * `network` becomes the invoice's network when it has none; a payment on another network than the
+ * invoice's is refused (its refunds are proven on the invoice's network).
  */
 export async function applyPayment(c: Ctx, invoiceId: string, payment: { id: string; amount: bigint; network: string }): Promise<AppliedPayment> {
   const invoice = await lockOr404(c, invoiceId);
   if (invoice.status === "DRAFT" || invoice.status === "VOID")
     throw apiError("invoice_not_payable", `Invoice ${invoice.number} is ${invoice.status} and cannot take a payment`);
+  if (invoice.network !== null && invoice.network !== payment.network)
+    throw apiError("invoice_not_payable", `Invoice ${invoice.number} settles on ${invoice.network}, not ${payment.network}`);
   const applied = payment.amount < invoice.amount_outstanding ? payment.amount : invoice.amount_outstanding;
   const excess = payment.amount - applied;
   await run(c.tx, Q.payment_attach_invoice, [c.tenant.teamId, c.tenant.environment, payment.id, invoiceId, applied, excess, c.now]);
@@ -90,10 +94,31 @@ export interface CreditNoteInput {
 }
 
 /** What a credit note may still take on an invoice: credit parts + refunds <= total; refunds <= paid. */
-export function creditRoom(invoice: InvoiceRow): { total: bigint; refundable: bigint } {
-  const total = invoice.total - invoice.amount_credited - invoice.amount_refunded;
+export function creditRoom(invoice: InvoiceRow): { creditable: bigint; refundable: bigint } {
+  const creditable = invoice.total - invoice.amount_credited - invoice.amount_refunded;
   const paidLeft = invoice.amount_paid - invoice.amount_refunded;
-  return { total, refundable: paidLeft < total ? paidLeft : total };
+  return { creditable, refundable: paidLeft < creditable ? paidLeft : creditable };
+}
+
+const MAX_CREDIT_NOTE_LINES = 50;
+const characters = (text: string) => [...text].length;
+const badText = (text: string, max: number) => characters(text) < 1 || characters(text) > max || text.trim() === "";
+
+/** Every problem with a credit note's own fields, by body field (the dashboard route's names). */
+function creditNoteProblems(input: CreditNoteInput): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (badText(input.reason, 500)) problems["body.reason"] = "Expected 1 to 500 characters, not all whitespace";
+  if (input.memo != null && characters(input.memo) > 2000) problems["body.memo"] = "Expected at most 2000 characters";
+  const refund = input.refundAmount ?? 0n;
+  if (input.creditAmount < 0n || refund < 0n || input.creditAmount + refund <= 0n) problems["body.amount"] = "Expected an amount greater than 0";
+  const lines = input.lines ?? [];
+  if (input.lines && (lines.length < 1 || lines.length > MAX_CREDIT_NOTE_LINES))
+    problems["body.lineItems"] = `Expected 1 to ${MAX_CREDIT_NOTE_LINES} line items`;
+  for (const [i, line] of lines.slice(0, MAX_CREDIT_NOTE_LINES).entries()) {
+    if (badText(line.description, 500)) problems[`body.lineItems[${i}].description`] = "Expected 1 to 500 characters, not all whitespace";
+    if (line.amount <= 0n) problems[`body.lineItems[${i}].amount`] = "Expected an amount greater than 0";
+  }
+  return problems;
 }
 
 /**
@@ -106,16 +131,18 @@ export async function createCreditNote(
   invoiceId: string,
   input: CreditNoteInput,
 ): Promise<{ creditNote: CreditNoteRow; invoice: InvoiceRow }> {
+  const problems = creditNoteProblems(input);
+  if (Object.keys(problems).length > 0) throw apiError("validation_failed", "Validation failed", problems);
   const invoice = await lockOr404(c, invoiceId);
   if (invoice.status === "DRAFT" || invoice.status === "VOID")
     throw apiError("invoice_not_creditable", `Invoice ${invoice.number} is ${invoice.status}; credit notes need an issued or paid invoice`);
   const refundAmount = input.refundAmount ?? 0n;
   const amount = input.creditAmount + refundAmount;
   const room = creditRoom(invoice);
-  if (amount > room.total)
+  if (amount > room.creditable)
     throw apiError(
       "credit_exceeds_total",
-      `At most ${formatMicro(room.total)} ${invoice.currency} can still be credited on invoice ${invoice.number}`,
+      `At most ${formatMicro(room.creditable)} ${invoice.currency} can still be credited on invoice ${invoice.number}`,
     );
   if (refundAmount > room.refundable)
     throw apiError(

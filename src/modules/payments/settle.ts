@@ -184,8 +184,10 @@ export async function applyVerdict(
     }
     const { transfer, payment } = recorded;
     const paid = await setSessionStatus(tx, tenant, sessionId, { status: "PAID", txHash, paidAt: now, customerWallet: transfer.payer, at: now });
-    await grantPurchase(tx, tenant, actor, paid, now);
+    // The invoice first: issuing takes the tenant's invoice number counter, which every invoice transaction
+    // takes before the audit chain's lock, and a credit grant writes an audit entry.
     await deps.invoiceSession(tx, tenant, actor, paid, payment, now);
+    await grantPurchase(tx, tenant, actor, paid, now);
     await emitPaid(tx, tenant, paid, now);
     await recordAudit(tx, {
       ...tenant,

@@ -20,10 +20,10 @@ import { formatMicro } from "../../../lib/money";
 import type { Tenant } from "../../../lib/tenant";
 import { amount, bounded, isoAmount, isoDate, messageId, microOf, networkAgent, party, pruned, sellerParty, walletAccount } from "./iso-common";
 import { isoCurrencyOf } from "./iso-currency";
+import { dueDateOf } from "../prepare";
 import { loadDocumentSource, type DocumentSource } from "./source";
 
 export const PAIN013_NAMESPACE = "urn:iso:std:iso:20022:tech:xsd:pain.013.001.08";
-const DAY_MS = 86_400_000;
 
 /** The pain.013 of a tenant's invoice (404 not_found when it has none of that id). */
 export async function renderPain013(db: Db, tenant: Tenant, invoiceId: string, now: Date): Promise<string> {
@@ -60,7 +60,7 @@ export function pain013(source: DocumentSource, now: Date): string {
   const { invoice, seller, settlementWallet } = source;
   const ccy = isoCurrencyOf(invoice.currency);
   const asked = requested(invoice);
-  const due = invoice.dueAt ?? new Date(now.getTime() + invoice.paymentTermsDays * DAY_MS).toISOString();
+  const due = invoice.dueAt ?? dueDateOf(now, invoice.paymentTermsDays).toISOString();
   const reference = bounded(invoice.number, 35)!;
   const tax = microOf(invoice.taxTotal);
   const credited = microOf(invoice.amountCredited);
