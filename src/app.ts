@@ -24,6 +24,7 @@ import { dashboardCatalogRoutes, featureRoutes } from "./modules/catalog";
 import { paymentRoutes } from "./modules/payments";
 import { dashboardRoutes } from "./modules/dashboard";
 import { webhookRoutes } from "./modules/webhooks";
+import { dashboardInvoiceRoutes, invoiceRoutes } from "./modules/invoices";
 
 export const API_PREFIX = "/api/v1";
 
@@ -59,7 +60,9 @@ export function createApp(deps: AppDeps) {
         .use(eventRoutes(deps))
         .use(paymentRoutes(deps))
         .use(dashboardRoutes(deps))
-        .use(webhookRoutes(deps)),
+        .use(webhookRoutes(deps))
+        .use(invoiceRoutes(deps))
+        .use(dashboardInvoiceRoutes(deps)),
     );
   routes = app.routes as never;
   return app;

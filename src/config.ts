@@ -47,6 +47,9 @@ const EnvSchema = T.Object({
   WEBHOOK_ALLOW_HTTP: T.Optional(T.Boolean()),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: T.Optional(T.Boolean()),
   WEBHOOK_TIMEOUT_MS: T.Optional(T.Integer({ minimum: 100, maximum: 60_000 })),
+  // Invoices (issue 20, inv-api): the origin customers reach the service at, for the invoices' download links
+  // (checked by publicBaseUrl below: an absolute http(s) URL without path, query or credentials).
+  PUBLIC_BASE_URL: T.Optional(T.String({ minLength: 1 })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -97,6 +100,8 @@ export interface Config {
   webhookAllowPrivateAddresses: boolean;
   /** how long one webhook attempt may take, response included */
   webhookTimeoutMs: number;
+  /** scheme://host[:port] the invoices' download links point at; null: the origin each request came to */
+  publicBaseUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -157,7 +162,25 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     webhookAllowHttp: env.WEBHOOK_ALLOW_HTTP ?? false,
     webhookAllowPrivateAddresses: env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES ?? false,
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 15_000,
+    publicBaseUrl: publicBaseUrl(env.PUBLIC_BASE_URL),
   };
+}
+
+/** PUBLIC_BASE_URL as an origin (`https://billing.example.com`), or a ConfigError saying what is wrong. */
+function publicBaseUrl(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const refuse = (why: string) => new ConfigError(`Invalid configuration:\n  PUBLIC_BASE_URL=${JSON.stringify(value)}: ${why}`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw refuse("not an absolute URL");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw refuse("must be http:// or https://");
+  if (url.username || url.password) throw refuse("must carry no credentials");
+  if (url.pathname !== "/" || url.search || url.hash || /[?#]/.test(value))
+    throw refuse("must have no path, query or fragment (links add /api/v1/…)");
+  return url.origin;
 }
 
 /** The built-in networks, with CHAIN_REGISTRY_FILE's entries replacing or adding networks by id. */

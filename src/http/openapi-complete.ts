@@ -113,6 +113,17 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "GET /dashboard/webhooks/deliveries/{id}": "getWebhookDelivery",
   "POST /dashboard/webhooks/deliveries/{id}/replay": "replayWebhookDelivery",
   "GET /dashboard/webhooks/notifications": "listWebhookNotifications",
+  // Invoices (issue 20, inv-api)
+  "GET /invoices": "listInvoices",
+  "GET /invoices/{id}": "getInvoice",
+  "GET /invoices/{id}/credit-notes": "listInvoiceCreditNotes",
+  "GET /dashboard/invoices": "dashboardListInvoices",
+  "POST /dashboard/invoices": "dashboardCreateInvoice",
+  "GET /dashboard/invoices/{id}": "dashboardGetInvoice",
+  "PUT /dashboard/invoices/{id}": "dashboardReplaceInvoiceDraft",
+  "POST /dashboard/invoices/{id}/issue": "dashboardIssueInvoice",
+  "POST /dashboard/invoices/{id}/void": "dashboardVoidInvoice",
+  "POST /dashboard/invoices/{id}/credit-notes": "dashboardCreateCreditNote",
 };
 
 const IDEMPOTENCY_KEY_PARAMETER = {
