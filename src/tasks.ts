@@ -17,6 +17,7 @@ import { sweepOnce } from "./modules/payments/sweeper";
 import { pruneExpiredKeys } from "./modules/idempotency/repo";
 import { pruneRefusedEvents } from "./modules/events/retention";
 import { runAttempt } from "./modules/webhooks/attempt";
+import { markOverdueInvoices } from "./modules/invoices/overdue";
 
 /** What a handler gets: the app's dependencies (the same ones the routes use) and the job it runs. */
 export type TaskContext = Pick<AppDeps, "sql" | "clock" | "logger" | "config" | "settlement"> & { job: JobInfo };
@@ -51,6 +52,11 @@ export const TASKS: { [N in TaskName]: TaskHandler<TaskPayloads[N]> } = {
   async "webhook.attempt"(payload, { sql, clock, logger, config }) {
     await runAttempt({ sql, clock, logger, config }, payload);
   },
+  // Invoices (issue 20, inv-api)
+  async "invoices.mark_overdue"(_payload, { sql, clock, logger }) {
+    const { marked, failed } = await markOverdueInvoices(sql, logger, new Date(clock.now()));
+    if (marked || failed.length) logger.info("invoices marked overdue", { marked, failed: failed.length });
+  },
 };
 
 /** Every schedule, in UTC. Each tick runs once across every runner on the database. */
@@ -61,6 +67,8 @@ export function schedules(config: AppDeps["config"]): Schedule[] {
     { task: "idempotency.prune_keys", cron: "*/10 * * * *" },
     { task: "events.prune_refusals", cron: "17 * * * *" },
     { task: "jobs.recover_stale", cron: "* * * * *" },
+    // Invoices (issue 20, inv-api): an invoice turns OVERDUE within a minute of its due date.
+    { task: "invoices.mark_overdue", cron: "* * * * *" },
   ];
 }
 

@@ -21,6 +21,9 @@ export interface TaskPayloads {
   "jobs.recover_stale": CronPayload;
   /** attempt `attempt` of one webhook delivery (src/modules/webhooks/attempt.ts) */
   "webhook.attempt": { teamId: string; environment: "development" | "production"; deliveryId: string; attempt: number };
+  // Invoices (issue 20, inv-api)
+  /** marks ISSUED invoices past their due date OVERDUE (src/modules/invoices/overdue.ts) */
+  "invoices.mark_overdue": CronPayload;
 }
 
 export type TaskName = keyof TaskPayloads;

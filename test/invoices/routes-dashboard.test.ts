@@ -176,7 +176,7 @@ describe("bad input: one 400 naming every bad field, nothing written", () => {
     });
     expect(Object.keys(note.body.details).sort()).toEqual(["body.amount", "body.lineItems[0].amount"]);
     const after = await counts();
-    expect(after.invoices).toBe(before.invoices + 1); // the issued invoice the credit-note case needed
+    expect(after!.invoices).toBe(before!.invoices + 1); // the issued invoice the credit-note case needed
   });
 
   test("unknown body fields are ignored (as everywhere in the API), never stored", async () => {
