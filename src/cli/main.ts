@@ -17,6 +17,7 @@ import { databaseCommands } from "./database";
 import { teamCommands } from "./teams";
 import { memberCommands } from "./members";
 import { webhookCommands } from "./webhooks";
+import { invoiceCommands } from "./invoices";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
@@ -29,6 +30,7 @@ export const COMMANDS: Command[] = [
   ...companyCommands,
   ...auditCommands,
   ...webhookCommands,
+  ...invoiceCommands,
 ];
 
 interface Io {

@@ -18,7 +18,7 @@ import { INVOICE_DETAIL_EXAMPLE, LINKS_EXAMPLE } from "./examples";
 import { CreditNoteWrite, InvoiceWrite } from "./input";
 import { documentLinks } from "./links";
 import { readInvoicePage } from "./list";
-import { createDraft, creditInvoice, issue, replaceDraft, voidDraftOrUnpaid, type ManageDeps } from "./manage";
+import { createDraft, creditInvoice, issueDraftNow, replaceDraft, voidUnpaid, type ManageDeps } from "./manage";
 import { InvoiceFilterQuery, InvoiceParams, InvoiceWithLinks, readInvoiceDetail, type InvoiceRouteDeps } from "./routes";
 import { CreditNote, Invoice, InvoiceDetail } from "./schemas";
 import type { InvoiceDetailView } from "./schemas";
@@ -90,7 +90,8 @@ export function dashboardInvoiceRoutes(deps: DashboardInvoiceDeps) {
     )
     .post(
       "/dashboard/invoices/:id/issue",
-      async ({ principal, params, request }) => withLinks(await issue(manage, principal, actor(principal, request), params.id), principal, request),
+      async ({ principal, params, request }) =>
+        withLinks(await issueDraftNow(manage, principal, actor(principal, request), params.id), principal, request),
       {
         ...one,
         access: "POST /dashboard/invoices/{id}/issue",
@@ -101,7 +102,7 @@ export function dashboardInvoiceRoutes(deps: DashboardInvoiceDeps) {
     .post(
       "/dashboard/invoices/:id/void",
       async ({ principal, params, request }) =>
-        withLinks(await voidDraftOrUnpaid(manage, principal, actor(principal, request), params.id), principal, request),
+        withLinks(await voidUnpaid(manage, principal, actor(principal, request), params.id), principal, request),
       {
         ...one,
         access: "POST /dashboard/invoices/{id}/void",

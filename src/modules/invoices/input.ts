@@ -126,8 +126,8 @@ function checkMetadata(p: Problems, metadata: Record<string, unknown> | undefine
  * A draft's body as the service's input; every rule broken is a 400 naming its field. What needs the
  * database (the currency and network of the environment, the company, the plan) is checked by the service.
  */
-export function invoiceInputOf(body: InvoiceWrite, prefix = "body"): InvoiceInput {
-  const p = new Problems(prefix);
+export function invoiceInputOf(body: InvoiceWrite): InvoiceInput {
+  const p = new Problems("body");
   const lines = body.lineItems.map((l, i) => {
     const unitAmount = amount(p, `lineItems[${i}].unitAmount`, (path) => parseMoney(l.unitAmount, path, { signed: true }));
     return {
@@ -156,8 +156,8 @@ export function invoiceInputOf(body: InvoiceWrite, prefix = "body"): InvoiceInpu
 }
 
 /** A credit note's body as the service's input (a credit part only: refunds come with their proof). */
-export function creditNoteInputOf(body: CreditNoteWrite, prefix = "body"): CreditNoteInput {
-  const p = new Problems(prefix);
+export function creditNoteInputOf(body: CreditNoteWrite): CreditNoteInput {
+  const p = new Problems("body");
   const credit = positive(p, "amount", body.amount);
   const lines = body.lineItems?.map((l, i) => ({ description: l.description, amount: positive(p, `lineItems[${i}].amount`, l.amount) }));
   p.check();

@@ -32,58 +32,44 @@ function inTransaction<T>(d: ManageDeps, tenant: Tenant, actor: Actor, work: (c:
 const detailOf = async (c: InvoiceContext, row: InvoiceRow) => invoiceDetail(c.tx, c.tenant, row);
 
 /** What the service does not check itself: the plan exists here, the wallet is one of the network's family. */
-async function checkReferences(c: InvoiceContext, input: InvoiceInput, prefix: string): Promise<void> {
+async function checkReferences(c: InvoiceContext, input: InvoiceInput): Promise<void> {
   const details: Record<string, string> = {};
   if (input.planId && (await plansByIds(c.tx, c.tenant, [input.planId])).length === 0)
-    details[`${prefix}.planId`] = `No plan ${input.planId} in this team and environment`;
+    details["body.planId"] = `No plan ${input.planId} in this team and environment`;
   const network = input.network ? c.chains.get(input.network) : undefined;
   if (network && input.customerWallet && !isValidAddress(network.family, input.customerWallet))
-    details[`${prefix}.customerWallet`] = `Not a valid ${network.family} address`;
+    details["body.customerWallet"] = `Not a valid ${network.family} address`;
   if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
 }
 
 /** A new draft (issued at once with `issue: true`). */
-export function createDraft(d: ManageDeps, tenant: Tenant, actor: Actor, body: InvoiceWrite, prefix = "body"): Promise<InvoiceDetailView> {
-  const input = invoiceInputOf(body, prefix);
+export function createDraft(d: ManageDeps, tenant: Tenant, actor: Actor, body: InvoiceWrite): Promise<InvoiceDetailView> {
+  const input = invoiceInputOf(body);
   return inTransaction(d, tenant, actor, async (c) => {
-    await checkReferences(c, input, prefix);
+    await checkReferences(c, input);
     return detailOf(c, await createInvoice(c, input, { issue: body.issue === true }));
   });
 }
 
 /** Replaces a draft's fields and lines (then issues it with `issue: true`). */
-export function replaceDraft(
-  d: ManageDeps,
-  tenant: Tenant,
-  actor: Actor,
-  id: string,
-  body: InvoiceWrite,
-  prefix = "body",
-): Promise<InvoiceDetailView> {
-  const input = invoiceInputOf(body, prefix);
+export function replaceDraft(d: ManageDeps, tenant: Tenant, actor: Actor, id: string, body: InvoiceWrite): Promise<InvoiceDetailView> {
+  const input = invoiceInputOf(body);
   return inTransaction(d, tenant, actor, async (c) => {
-    await checkReferences(c, input, prefix);
+    await checkReferences(c, input);
     const draft = await updateInvoiceDraft(c, id, input);
     return detailOf(c, body.issue === true ? await issueInvoice(c, id) : draft);
   });
 }
 
-export const issue = (d: ManageDeps, tenant: Tenant, actor: Actor, id: string) =>
+export const issueDraftNow = (d: ManageDeps, tenant: Tenant, actor: Actor, id: string) =>
   inTransaction(d, tenant, actor, async (c) => detailOf(c, await issueInvoice(c, id)));
 
-export const voidDraftOrUnpaid = (d: ManageDeps, tenant: Tenant, actor: Actor, id: string) =>
+export const voidUnpaid = (d: ManageDeps, tenant: Tenant, actor: Actor, id: string) =>
   inTransaction(d, tenant, actor, async (c) => detailOf(c, await voidInvoice(c, id)));
 
 /** A credit note (credit part only) on an issued, overdue or paid invoice. */
-export function creditInvoice(
-  d: ManageDeps,
-  tenant: Tenant,
-  actor: Actor,
-  id: string,
-  body: CreditNoteWrite,
-  prefix = "body",
-): Promise<CreditNoteView> {
-  const input = creditNoteInputOf(body, prefix);
+export function creditInvoice(d: ManageDeps, tenant: Tenant, actor: Actor, id: string, body: CreditNoteWrite): Promise<CreditNoteView> {
+  const input = creditNoteInputOf(body);
   return inTransaction(d, tenant, actor, async (c) => {
     const { creditNote, invoice } = await createCreditNote(c, id, input);
     return (await creditNotesOf(c.tx, tenant, invoice)).find((n) => n.id === creditNote.id)!;
