@@ -5,7 +5,7 @@
  * combination has a statement of its own, so every plan uses its index (README "Invoices", bench/README.md).
  */
 import type { Sql } from "../../db/client";
-import { queries, run, type Db } from "../../db/queries";
+import { queries, run, runPlannedPerCall, type Db } from "../../db/queries";
 import { pageRequest, pageResponse } from "../../http/pagination";
 import type { Tenant } from "../../lib/tenant";
 import type { InvoiceStatus, InvoiceRow } from "./model";
@@ -27,7 +27,8 @@ export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c)
 /** Up to `fetch` invoices below `beforeSeq` (null: from the newest), newest first. */
 export function listInvoiceRows(db: Db, t: Tenant, beforeSeq: bigint | null, fetch: number, f: InvoiceFilters): Promise<InvoiceRow[]> {
   const page = [t.teamId, t.environment, beforeSeq, fetch] as const;
-  if (f.q !== undefined) return run<InvoiceRow>(db, Q.invoice_search_page, [...page, containsPattern(f.q), f.status ?? null]);
+  // Planned per call: the pattern decides between the trigram index and the newest-first scan.
+  if (f.q !== undefined) return runPlannedPerCall<InvoiceRow>(db, Q.invoice_search_page, [...page, containsPattern(f.q), f.status ?? null]);
   if (f.status !== undefined) return run<InvoiceRow>(db, Q.invoice_list_page_by_status, [...page, f.status]);
   return run<InvoiceRow>(db, Q.invoice_list_page, page);
 }
