@@ -17,9 +17,9 @@ import { DASHBOARD_INVOICE_DOCS as DOCS } from "./docs";
 import { INVOICE_DETAIL_EXAMPLE, LINKS_EXAMPLE } from "./examples";
 import { CreditNoteWrite, InvoiceWrite } from "./input";
 import { documentLinks } from "./links";
-import { readInvoicePage } from "./list";
+import { readInvoiceDetail, readInvoicePage } from "./read";
 import { createDraft, creditInvoice, issueDraftNow, replaceDraft, voidUnpaid, type ManageDeps } from "./manage";
-import { InvoiceFilterQuery, InvoiceParams, InvoiceWithLinks, readInvoiceDetail, type InvoiceRouteDeps } from "./routes";
+import { InvoiceFilterQuery, InvoiceParams, InvoiceWithLinks, type InvoiceRouteDeps } from "./routes";
 import { CreditNote, Invoice, InvoiceDetail } from "./schemas";
 import type { InvoiceDetailView } from "./schemas";
 

@@ -9,14 +9,10 @@ import { authPlugin, type AuthDeps } from "../../http/auth";
 import { PageQuery } from "../../http/pagination";
 import type { Sql } from "../../db/client";
 import type { Clock } from "../../lib/clock";
-import { apiError } from "../../lib/errors";
-import type { Tenant } from "../../lib/tenant";
 import { INVOICE_DOCS } from "./docs";
 import { LINKS_EXAMPLE } from "./examples";
 import { documentLinks, type LinkConfig } from "./links";
-import { SNAPSHOT, readInvoicePage } from "./list";
-import { creditNotesOf, invoiceDetail } from "./present";
-import { findInvoice } from "./repo";
+import { readCreditNotes, readInvoiceDetail, readInvoicePage } from "./read";
 import { CreditNote, Invoice, InvoiceDetail, InvoiceStatusSchema } from "./schemas";
 
 /** What these routes need; the service's wiring (src/app-deps.ts) provides it. */
@@ -52,16 +48,6 @@ export const InvoiceWithLinks = {
 };
 
 const TAGS = ["Invoices"];
-const notFound = (id: string) => apiError("not_found", `No invoice ${id}`);
-
-/** The invoice of the tenant with everything recorded against it, in one snapshot; 404 when there is none. */
-export async function readInvoiceDetail(sql: Sql, tenant: Tenant, id: string) {
-  return sql.begin(SNAPSHOT, async (tx) => {
-    const invoice = await findInvoice(tx, tenant, id);
-    if (!invoice) throw notFound(id);
-    return invoiceDetail(tx, tenant, invoice);
-  });
-}
 
 export function invoiceRoutes(deps: InvoiceRouteDeps) {
   const secret = deps.config.tokenSigningSecret;
@@ -93,19 +79,10 @@ export function invoiceRoutes(deps: InvoiceRouteDeps) {
         detail: { tags: TAGS, summary: "Retrieve an invoice with its download links", description: INVOICE_DOCS.get },
       },
     )
-    .get(
-      "/invoices/:id/credit-notes",
-      async ({ principal, params }) =>
-        deps.sql.begin(SNAPSHOT, async (tx) => {
-          const invoice = await findInvoice(tx, principal, params.id);
-          if (!invoice) throw notFound(params.id);
-          return { creditNotes: await creditNotesOf(tx, principal, invoice) };
-        }),
-      {
-        access: "GET /invoices/{id}/credit-notes",
-        params: InvoiceParams,
-        response: { 200: t.Object({ creditNotes: t.Array(CreditNote) }), 404: ErrorBody },
-        detail: { tags: TAGS, summary: "List an invoice's credit notes", description: INVOICE_DOCS.creditNotes },
-      },
-    );
+    .get("/invoices/:id/credit-notes", async ({ principal, params }) => ({ creditNotes: await readCreditNotes(deps.sql, principal, params.id) }), {
+      access: "GET /invoices/{id}/credit-notes",
+      params: InvoiceParams,
+      response: { 200: t.Object({ creditNotes: t.Array(CreditNote) }), 404: ErrorBody },
+      detail: { tags: TAGS, summary: "List an invoice's credit notes", description: INVOICE_DOCS.creditNotes },
+    });
 }

@@ -1,17 +1,19 @@
 /**
- * Reading invoices for the lists (GET /invoices and the dashboard's list): one page of the tenant's
- * invoices, newest first, filtered by status and by a case-insensitive substring of the number, the
- * customer's email or wallet, each with its lines (one statement for all lines of the page). Each filter
+ * Reading invoices as the API shows them (the public routes, the dashboard's, the CLI). Lists: one page of
+ * the tenant's invoices, newest first, filtered by status and by a case-insensitive substring of the number,
+ * the customer's email or wallet, each with its lines (one statement for all lines of the page); each filter
  * combination has a statement of its own, so every plan uses its index (README "Invoices", bench/README.md).
+ * One invoice: with everything recorded against it. Both in one read-only snapshot.
  */
 import type { Sql } from "../../db/client";
 import { queries, run, runPlannedPerCall, type Db } from "../../db/queries";
 import { pageRequest, pageResponse } from "../../http/pagination";
 import type { Tenant } from "../../lib/tenant";
 import type { InvoiceStatus, InvoiceRow } from "./model";
-import { presentInvoice } from "./present";
-import { linesOf } from "./repo";
-import type { InvoiceView } from "./schemas";
+import { apiError } from "../../lib/errors";
+import { creditNotesOf, invoiceDetail, presentInvoice } from "./present";
+import { findInvoice, linesOf } from "./repo";
+import type { CreditNoteView, InvoiceDetailView, InvoiceView } from "./schemas";
 
 const Q = queries(["invoice_list_page", "invoice_list_page_by_status", "invoice_search_page"]);
 
@@ -60,3 +62,20 @@ export function readInvoicePage(
 
 /** BEGIN options of the API's reads: one consistent snapshot, and a promise to write nothing. */
 export const SNAPSHOT = "isolation level repeatable read read only";
+
+/** `read` of the tenant's invoice `id` in one snapshot; 404 `{error}` when the tenant has no such invoice. */
+function readInvoice<T>(sql: Sql, t: Tenant, id: string, read: (tx: Db, invoice: InvoiceRow) => Promise<T>): Promise<T> {
+  return sql.begin(SNAPSHOT, async (tx) => {
+    const invoice = await findInvoice(tx, t, id);
+    if (!invoice) throw apiError("not_found", `No invoice ${id}`);
+    return read(tx, invoice);
+  }) as Promise<T>;
+}
+
+/** The invoice with everything recorded against it (GET /invoices/{id}). */
+export const readInvoiceDetail = (sql: Sql, t: Tenant, id: string): Promise<InvoiceDetailView> =>
+  readInvoice(sql, t, id, (tx, invoice) => invoiceDetail(tx, t, invoice));
+
+/** The invoice's credit notes, oldest first (GET /invoices/{id}/credit-notes). */
+export const readCreditNotes = (sql: Sql, t: Tenant, id: string): Promise<CreditNoteView[]> =>
+  readInvoice(sql, t, id, (tx, invoice) => creditNotesOf(tx, t, invoice));
