@@ -29,6 +29,7 @@ import { invoiceRefundRoutes } from "./modules/invoices/refund-routes";
 import { invoiceDocumentRoutes } from "./modules/invoices/documents/routes";
 import { settingsRoutes } from "./modules/invoices/settings-routes";
 import { proofRoutes } from "./modules/invoices/proof-routes";
+import { dashboardInvoiceRoutes, invoiceRoutes } from "./modules/invoices";
 
 export const API_PREFIX = "/api/v1";
 
@@ -69,7 +70,9 @@ export function createApp(deps: AppDeps) {
         .use(invoiceRefundRoutes(deps))
         .use(invoiceDocumentRoutes(deps))
         .use(settingsRoutes(deps))
-        .use(proofRoutes(deps)),
+        .use(proofRoutes(deps))
+        .use(invoiceRoutes(deps))
+        .use(dashboardInvoiceRoutes(deps)),
     );
   routes = app.routes as never;
   return app;

@@ -48,10 +48,12 @@ const EnvSchema = T.Object({
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: T.Optional(T.Boolean()),
   WEBHOOK_TIMEOUT_MS: T.Optional(T.Integer({ minimum: 100, maximum: 60_000 })),
   // Invoice deliveries (README "Invoice deliveries"): the SMTP server invoices are emailed through (its
-  // credentials are secrets), the From address, and the public origin of the emailed download links.
+  // credentials are secrets) and the From address.
   SMTP_URL: T.Optional(T.String({ pattern: "^smtps?://[^/?#]+" })),
   SMTP_FROM: T.Optional(T.String({ pattern: '^[^\\s@<>"]+@[^\\s@<>"]+$', maxLength: 254 })),
-  PUBLIC_BASE_URL: T.Optional(T.String({ pattern: "^https?://[^/?#\\s]+(/[^?#\\s]*)?$" })),
+  // Invoices (issue 20, inv-api): the origin customers reach the service at, for the invoices' download links
+  // (checked by publicBaseUrl below: an absolute http(s) URL without path, query or credentials).
+  PUBLIC_BASE_URL: T.Optional(T.String({ minLength: 1 })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -113,8 +115,8 @@ export interface Config {
   smtpUrl: string | undefined;
   /** the From address of invoice emails; unset: the seller's email of the invoice settings, else invoices@<SMTP host> */
   smtpFrom: string | undefined;
-  /** where this service is reached from outside, without a trailing slash (emailed download links); unset: no link */
-  publicBaseUrl: string | undefined;
+  /** scheme://host[:port] the invoices' download links point at; null: the origin each request came to */
+  publicBaseUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -177,7 +179,7 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     webhookTimeoutMs: env.WEBHOOK_TIMEOUT_MS ?? 15_000,
     smtpUrl: env.SMTP_URL ? checkSmtpUrl(env.SMTP_URL) : undefined,
     smtpFrom: env.SMTP_FROM,
-    publicBaseUrl: env.PUBLIC_BASE_URL?.replace(/\/+$/, ""),
+    publicBaseUrl: publicBaseUrl(env.PUBLIC_BASE_URL),
   };
 }
 
@@ -189,6 +191,23 @@ function checkSmtpUrl(value: string): string {
   } catch {}
   if (!host) throw new ConfigError("Invalid configuration:\n  SMTP_URL=(value hidden): Expected smtp://user:password@host:port or smtps://…");
   return value;
+}
+
+/** PUBLIC_BASE_URL as an origin (`https://billing.example.com`), or a ConfigError saying what is wrong. */
+function publicBaseUrl(value: string | undefined): string | null {
+  if (value === undefined) return null;
+  const refuse = (why: string) => new ConfigError(`Invalid configuration:\n  PUBLIC_BASE_URL=${JSON.stringify(value)}: ${why}`);
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw refuse("not an absolute URL");
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw refuse("must be http:// or https://");
+  if (url.username || url.password) throw refuse("must carry no credentials");
+  if (url.pathname !== "/" || url.search || url.hash || /[?#]/.test(value))
+    throw refuse("must have no path, query or fragment (links add /api/v1/…)");
+  return url.origin;
 }
 
 /** The built-in networks, with CHAIN_REGISTRY_FILE's entries replacing or adding networks by id. */

@@ -19,6 +19,7 @@ import { pruneRefusedEvents } from "./modules/events/retention";
 import { runAttempt } from "./modules/webhooks/attempt";
 import { deliverInvoice } from "./modules/invoices/deliveries/deliver";
 import { verifyQueuedProof } from "./modules/invoices/proof-job";
+import { markOverdueInvoices } from "./modules/invoices/overdue";
 
 /** What a handler gets: the app's dependencies (the same ones the routes use) and the job it runs. */
 export type TaskContext = Pick<AppDeps, "sql" | "clock" | "logger" | "config" | "settlement" | "mailer"> & { job: JobInfo };
@@ -61,6 +62,11 @@ export const TASKS: { [N in TaskName]: TaskHandler<TaskPayloads[N]> } = {
   async "invoices.verify_payment"(payload, { sql, clock, logger, settlement, job }) {
     await verifyQueuedProof({ sql, settlement, logger, now: () => new Date(clock.now()) }, payload, job);
   },
+  // Invoices (issue 20, inv-api)
+  async "invoices.mark_overdue"(_payload, { sql, clock, logger }) {
+    const { marked, failed } = await markOverdueInvoices(sql, logger, new Date(clock.now()));
+    if (marked || failed.length) logger.info("invoices marked overdue", { marked, failed: failed.length });
+  },
 };
 
 /** Every schedule, in UTC. Each tick runs once across every runner on the database. */
@@ -71,6 +77,8 @@ export function schedules(config: AppDeps["config"]): Schedule[] {
     { task: "idempotency.prune_keys", cron: "*/10 * * * *" },
     { task: "events.prune_refusals", cron: "17 * * * *" },
     { task: "jobs.recover_stale", cron: "* * * * *" },
+    // Invoices (issue 20, inv-api): an invoice turns OVERDUE within a minute of its due date.
+    { task: "invoices.mark_overdue", cron: "* * * * *" },
   ];
 }
 

@@ -114,6 +114,20 @@ export const ACCESS = {
   "GET /dashboard/invoice-settings": { kinds: ["dashboard"], role: "billing:read" },
   "PUT /dashboard/invoice-settings": { kinds: ["dashboard"], role: "billing:write" },
   "POST /dashboard/invoices/{id}/payments": { kinds: ["dashboard"], role: "billing:write" },
+  // Invoices (issue 20, inv-api). Spec rule 8: GET /invoices takes sk_/rk_ with invoices.read, pk_ 403; the detail
+  // and credit-note reads take the same (the spec leaves them open), and the dashboard with billing:read. Legacy
+  // api_ keys hold no permission list, so they cannot be scoped to invoices: refused, as embed tokens are.
+  "GET /invoices": { kinds: [...SERVER_KEYS, "dashboard"], permission: "invoices.read", role: "billing:read" },
+  "GET /invoices/{id}": { kinds: [...SERVER_KEYS, "dashboard"], permission: "invoices.read", role: "billing:read" },
+  "GET /invoices/{id}/credit-notes": { kinds: [...SERVER_KEYS, "dashboard"], permission: "invoices.read", role: "billing:read" },
+  // The dashboard's invoice management (drafts, issue, void, credit notes): dashboard sessions only.
+  "GET /dashboard/invoices": { kinds: ["dashboard"], role: "billing:read" },
+  "POST /dashboard/invoices": { kinds: ["dashboard"], role: "billing:write" },
+  "GET /dashboard/invoices/{id}": { kinds: ["dashboard"], role: "billing:read" },
+  "PUT /dashboard/invoices/{id}": { kinds: ["dashboard"], role: "billing:write" },
+  "POST /dashboard/invoices/{id}/issue": { kinds: ["dashboard"], role: "billing:write" },
+  "POST /dashboard/invoices/{id}/void": { kinds: ["dashboard"], role: "billing:write" },
+  "POST /dashboard/invoices/{id}/credit-notes": { kinds: ["dashboard"], role: "billing:write" },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type RouteKey = keyof typeof ACCESS;

@@ -22,6 +22,7 @@ import { invoiceRefundCommands } from "./invoice-refunds";
 import { invoiceDocumentCommands } from "./invoice-documents";
 import { billingSettingsCommands } from "./billing-settings";
 import { invoicePaymentCommands } from "./invoice-payments";
+import { invoiceCommands } from "./invoices";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
@@ -43,6 +44,7 @@ export const COMMANDS: Command[] = [
   // Invoices, part inv-payments (issue 20)
   ...billingSettingsCommands,
   ...invoicePaymentCommands,
+  ...invoiceCommands,
 ];
 
 interface Io {

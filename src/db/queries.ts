@@ -41,6 +41,16 @@ export function run<R = Record<string, unknown>>(db: Db, text: string, params: r
   return db.unsafe(text, params as never[], { prepare: true }) as unknown as Promise<R[]>;
 }
 
+/**
+ * Runs a loaded statement without preparing it, so PostgreSQL plans it with the values every time. Only for a
+ * statement whose best plan depends on a value (a search pattern: a rare string wants the trigram index, a
+ * common one a newest-first scan that stops at the page): a prepared statement may settle on one generic plan
+ * after its fifth run, whatever the values (bench/README.md "Invoices" measured 80 ms instead of 5).
+ */
+export function runPlannedPerCall<R = Record<string, unknown>>(db: Db, text: string, params: readonly Param[] = []): Promise<R[]> {
+  return db.unsafe(text, params as never[], { prepare: false }) as unknown as Promise<R[]>;
+}
+
 /** Runs a loaded statement that returns no rows; resolves to how many rows it affected. */
 export async function runCount(db: Db, text: string, params: readonly Param[] = []): Promise<number> {
   return (await db.unsafe(text, params as never[], { prepare: true })).count;

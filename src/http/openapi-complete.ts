@@ -133,6 +133,17 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "GET /dashboard/invoice-settings": "getInvoiceSettings",
   "PUT /dashboard/invoice-settings": "updateInvoiceSettings",
   "POST /dashboard/invoices/{id}/payments": "submitInvoicePayment",
+  // Invoices (issue 20, inv-api)
+  "GET /invoices": "listInvoices",
+  "GET /invoices/{id}": "getInvoice",
+  "GET /invoices/{id}/credit-notes": "listInvoiceCreditNotes",
+  "GET /dashboard/invoices": "dashboardListInvoices",
+  "POST /dashboard/invoices": "dashboardCreateInvoice",
+  "GET /dashboard/invoices/{id}": "dashboardGetInvoice",
+  "PUT /dashboard/invoices/{id}": "dashboardReplaceInvoiceDraft",
+  "POST /dashboard/invoices/{id}/issue": "dashboardIssueInvoice",
+  "POST /dashboard/invoices/{id}/void": "dashboardVoidInvoice",
+  "POST /dashboard/invoices/{id}/credit-notes": "dashboardCreateCreditNote",
 };
 
 const IDEMPOTENCY_KEY_PARAMETER = {

@@ -35,6 +35,9 @@ export interface TaskPayloads {
     /** who submitted it: the actor of what the job records */
     actor: { kind: string; id: string; requestId: string | null };
   };
+  // Invoices (issue 20, inv-api)
+  /** marks ISSUED invoices past their due date OVERDUE (src/modules/invoices/overdue.ts) */
+  "invoices.mark_overdue": CronPayload;
 }
 
 export type TaskName = keyof TaskPayloads;

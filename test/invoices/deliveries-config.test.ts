@@ -12,20 +12,20 @@ import type { InvoiceView } from "../../src/modules/invoices/schemas";
 const tmp = () => `${process.cwd()}/.data/test/config-${crypto.randomUUID()}`;
 
 test("unset by default: no email, no From, no public address", async () => {
-  expect(await loadConfig({ DATA_DIR: tmp() })).toMatchObject({ smtpUrl: undefined, smtpFrom: undefined, publicBaseUrl: undefined });
+  expect(await loadConfig({ DATA_DIR: tmp() })).toMatchObject({ smtpUrl: undefined, smtpFrom: undefined, publicBaseUrl: null });
 });
 
-test("valid values are read; PUBLIC_BASE_URL loses its trailing slash", async () => {
+test("valid values are read; PUBLIC_BASE_URL is kept as its origin", async () => {
   const c = await loadConfig({
     DATA_DIR: tmp(),
     SMTP_URL: "smtps://relay:pw@mail.example:465",
     SMTP_FROM: "billing@seller.example",
-    PUBLIC_BASE_URL: "https://billing.example.com/base/",
+    PUBLIC_BASE_URL: "https://billing.example.com/",
   });
   expect(c).toMatchObject({
     smtpUrl: "smtps://relay:pw@mail.example:465",
     smtpFrom: "billing@seller.example",
-    publicBaseUrl: "https://billing.example.com/base",
+    publicBaseUrl: "https://billing.example.com",
   });
 });
 

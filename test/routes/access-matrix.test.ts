@@ -18,8 +18,9 @@ import { createTeamFixture, dashboardCookie, newKey, type TeamFixture } from "..
 import { createEndpoint } from "../../src/modules/webhooks/service";
 import { sendTestEvent } from "../../src/modules/webhooks/deliveries";
 import { createCompanyOnPlan } from "../helpers/catalog";
-import { issuedInvoice, line, payInvoice } from "../helpers/invoices";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
+import { inTx, invoiceInput, issuedInvoice, line, payInvoice } from "../helpers/invoices";
+import { createInvoice } from "../../src/modules/invoices/lifecycle";
 
 // Created at module top level so the helpers' afterAll hooks belong to this file.
 // A test network whose endpoint is down: a submitted payment answers 202 (not verifiable yet) at once.
@@ -233,6 +234,34 @@ const BILLING_ROUTES: Record<string, RouteCase> = {
   "PUT /dashboard/invoice-settings": { method: "PUT", path: "/dashboard/invoice-settings", body: { paymentTermsDays: 14 }, ok: 200 },
   "POST /dashboard/invoices/{id}/payments": { method: "POST", path: `/dashboard/invoices/${matrixProofInvoice}/payments`, body: randomHash, ok: 202 },
 };
+// Invoices (issue 20, inv-api): a draft to read and replace, an issued invoice large enough to take a credit note
+// per call, and fresh drafts for what a success consumes (issue, void).
+const invoiceNow = new Date(t.clock.now());
+const freshDraft = async () => (await inTx(t.db.sql, t.config.chains, dev, invoiceNow, (c) => createInvoice(c, invoiceInput([line(1_000_000n)])))).id;
+const matrixDraft = await freshDraft();
+const matrixIssued = (await issuedInvoice(t.db.sql, t.config.chains, dev, invoiceNow, [line(1_000_000_000n)])).id;
+const invoiceBody = { currency: "USDC", lineItems: [{ description: "Matrix", quantity: 1, unitAmount: "1", taxRate: "0" }] };
+const di = "/dashboard/invoices";
+const INVOICE_DASHBOARD_ROUTES: Record<string, RouteCase> = {
+  "GET /dashboard/invoices": { method: "GET", path: di, ok: 200 },
+  "POST /dashboard/invoices": { method: "POST", path: di, body: invoiceBody, ok: 201 },
+  "GET /dashboard/invoices/{id}": { method: "GET", path: `${di}/${matrixDraft}`, ok: 200 },
+  "PUT /dashboard/invoices/{id}": { method: "PUT", path: `${di}/${matrixDraft}`, body: invoiceBody, ok: 200 },
+  "POST /dashboard/invoices/{id}/issue": { method: "POST", path: async () => `${di}/${await freshDraft()}/issue`, ok: 200 },
+  "POST /dashboard/invoices/{id}/void": { method: "POST", path: async () => `${di}/${await freshDraft()}/void`, ok: 200 },
+  "POST /dashboard/invoices/{id}/credit-notes": {
+    method: "POST",
+    path: `${di}/${matrixIssued}/credit-notes`,
+    body: { reason: "Matrix", amount: "0.01" },
+    ok: 201,
+  },
+};
+const INVOICE_ROUTES: Record<string, RouteCase> = {
+  ...INVOICE_DASHBOARD_ROUTES,
+  "GET /invoices": { method: "GET", path: "/invoices", ok: 200 },
+  "GET /invoices/{id}": { method: "GET", path: `/invoices/${matrixIssued}`, ok: 200 },
+  "GET /invoices/{id}/credit-notes": { method: "GET", path: `/invoices/${matrixIssued}/credit-notes`, ok: 200 },
+};
 
 const ROUTES: Record<string, RouteCase> = {
   ...BILLING_ROUTES,
@@ -240,6 +269,7 @@ const ROUTES: Record<string, RouteCase> = {
   ...WEBHOOK_ROUTES,
   ...INVOICE_DELIVERY_ROUTES,
   ...INVOICE_DOCUMENT_ROUTES,
+  ...INVOICE_ROUTES,
   "POST /api-keys/tokens": { method: "POST", path: "/api-keys/tokens", body: { company: { id: "matrix-co" } }, ok: 201 },
   "POST /access-tokens": { method: "POST", path: "/access-tokens", body: { company: { id: "matrix-co" }, user: { id: "matrix-user" } }, ok: 201 },
   "GET /companies": { method: "GET", path: "/companies", ok: 200 },
@@ -314,12 +344,23 @@ const invoiceDocumentRows = Object.fromEntries(
   Object.keys(INVOICE_DOCUMENT_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]),
 );
 const billingRows = Object.fromEntries(Object.keys(BILLING_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]));
+// Invoices (issue 20, inv-api). Rule 8: sk_/rk_ holding invoices.read (the fixture's scoped keys hold other
+// permissions), a dashboard session with billing:read (admin); pk_, legacy and embed credentials never.
+// The dashboard's invoice routes: billing roles only (the catalog session holds none).
+const INVOICE_READ = { ...DASHBOARD_ONLY, secret: Y, dashboardCatalog: 403 } as const;
+const invoiceRows = {
+  ...Object.fromEntries(Object.keys(INVOICE_DASHBOARD_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }])),
+  "GET /invoices": INVOICE_READ,
+  "GET /invoices/{id}": INVOICE_READ,
+  "GET /invoices/{id}/credit-notes": INVOICE_READ,
+};
 const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
   ...billingRows,
   ...dashboardRows,
   ...webhookRows,
   ...invoiceDeliveryRows,
   ...invoiceDocumentRows,
+  ...invoiceRows,
   //                        secret  secretScoped  restricted  restrictedNoTokens  publishable  legacy  embedToken  sessionJwt  dashboardAdmin  dashboardCatalog
   "POST /api-keys/tokens": {
     secret: Y,

@@ -5,17 +5,29 @@
  * OpenAPI document through these schemas.
  */
 import { t, type Static } from "elysia";
-import { INVOICE_STATUSES } from "./model";
+import type { InvoiceStatus } from "./model";
+import {
+  CREDIT_NOTE_EXAMPLE,
+  DELIVERY_EXAMPLE,
+  INVOICE_DETAIL_EXAMPLE,
+  INVOICE_EXAMPLE,
+  LINE_EXAMPLES,
+  PAYMENT_EXAMPLE,
+  REFUND_EXAMPLE,
+} from "./examples";
 
 const Micro = (description: string) =>
   t.String({ pattern: "^-?\\d+\\.\\d{6}$", description: `${description} (decimal string, six fractional digits)` });
 const DateTime = t.String({ format: "date-time" });
 
-// UnionEnum, not t.Union of mapped literals: Elysia types a union built from an array as never, so no route
-// could return an invoice without a cast.
-export const InvoiceStatusSchema = t.UnionEnum(INVOICE_STATUSES, {
+// A tuple of Literals, not INVOICE_STATUSES.map(t.Literal): Elysia types a route from its schema's static type, and
+// a Union of a Literal[] array resolves to never there; nor UnionEnum, which Elysia fills in with its first value
+// when an optional query parameter is absent. `statusesAgree` keeps the tuple and INVOICE_STATUSES the same set.
+export const InvoiceStatusSchema = t.Union([t.Literal("DRAFT"), t.Literal("ISSUED"), t.Literal("PAID"), t.Literal("VOID"), t.Literal("OVERDUE")], {
   description: "DRAFT -> ISSUED -> PAID; ISSUED -> OVERDUE (due date passed) -> PAID; DRAFT/ISSUED/OVERDUE -> VOID while nothing is paid",
 });
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+export const statusesAgree: Same<Static<typeof InvoiceStatusSchema>, InvoiceStatus> = true;
 
 export const InvoiceLineItem = t.Object(
   {
@@ -28,7 +40,7 @@ export const InvoiceLineItem = t.Object(
     lineTotal: Micro("lineSubtotal + lineTax"),
     kind: t.Union([t.Literal("item"), t.Literal("discount"), t.Literal("proration"), t.Literal("credit")]),
   },
-  { $id: "InvoiceLineItem" },
+  { $id: "InvoiceLineItem", examples: [LINE_EXAMPLES[0]] },
 );
 
 export const Invoice = t.Object(
@@ -60,7 +72,7 @@ export const Invoice = t.Object(
     lineItems: t.Array(InvoiceLineItem),
     createdAt: DateTime,
   },
-  { $id: "Invoice" },
+  { $id: "Invoice", examples: [INVOICE_EXAMPLE] },
 );
 
 export const InvoicePayment = t.Object(
@@ -76,7 +88,7 @@ export const InvoicePayment = t.Object(
     checkoutSessionId: t.Union([t.String(), t.Null()]),
     paidAt: DateTime,
   },
-  { $id: "InvoicePayment" },
+  { $id: "InvoicePayment", examples: [PAYMENT_EXAMPLE] },
 );
 
 export const CreditNote = t.Object(
@@ -94,7 +106,7 @@ export const CreditNote = t.Object(
     lineItems: t.Array(t.Object({ description: t.String(), amount: Micro("Credited amount") })),
     createdAt: DateTime,
   },
-  { $id: "CreditNote" },
+  { $id: "CreditNote", examples: [CREDIT_NOTE_EXAMPLE] },
 );
 
 export const Refund = t.Object(
@@ -112,7 +124,7 @@ export const Refund = t.Object(
     recipientWallet: t.String(),
     createdAt: DateTime,
   },
-  { $id: "Refund" },
+  { $id: "Refund", examples: [REFUND_EXAMPLE] },
 );
 
 export const InvoiceDelivery = t.Object(
@@ -138,19 +150,22 @@ export const InvoiceDelivery = t.Object(
     }),
     createdAt: DateTime,
   },
-  { $id: "InvoiceDelivery" },
+  { $id: "InvoiceDelivery", examples: [DELIVERY_EXAMPLE] },
 );
 
 /** GET /invoices/{id}: the invoice with everything recorded against it. */
-export const InvoiceDetail = t.Composite([
-  Invoice,
-  t.Object({
-    payments: t.Array(InvoicePayment),
-    creditNotes: t.Array(CreditNote),
-    refunds: t.Array(Refund),
-    deliveries: t.Array(InvoiceDelivery),
-  }),
-]);
+export const InvoiceDetail = t.Composite(
+  [
+    Invoice,
+    t.Object({
+      payments: t.Array(InvoicePayment),
+      creditNotes: t.Array(CreditNote),
+      refunds: t.Array(Refund),
+      deliveries: t.Array(InvoiceDelivery),
+    }),
+  ],
+  { examples: [INVOICE_DETAIL_EXAMPLE] },
+);
 
 export type InvoiceView = Static<typeof Invoice>;
 export type InvoiceDetailView = Static<typeof InvoiceDetail>;

@@ -30,7 +30,7 @@ export interface DeliverDeps {
   sql: Sql;
   clock: Clock;
   logger: Logger;
-  config: { linkSigningSecret: string; publicBaseUrl: string | undefined; smtpFrom: string | undefined };
+  config: { linkSigningSecret: string; publicBaseUrl: string | null; smtpFrom: string | undefined };
   /** null when this process has no SMTP_URL */
   mailer: Mailer | null;
 }

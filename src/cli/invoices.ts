@@ -1,0 +1,170 @@
+/**
+ * `invoice list | show | create | update | issue | void | credit-note`: the dashboard's invoice routes for an
+ * operator, over the same service functions (src/modules/invoices/manage.ts) and the same body schemas, so
+ * a bad value is the same 400 `{error, details}` (exit 2) naming the same field (`body.lineItems[0].unitAmount`).
+ * Changes are audited with actor `operator`.
+ */
+import { Value } from "@sinclair/typebox/value";
+import type { TSchema } from "elysia";
+import { apiError } from "../lib/errors";
+import { INVOICE_STATUSES } from "../modules/invoices/model";
+import { CreditNoteWrite, InvoiceWrite } from "../modules/invoices/input";
+import { documentLinks } from "../modules/invoices/links";
+import { listInvoiceRows, readInvoiceDetail, SNAPSHOT } from "../modules/invoices/read";
+import { createDraft, creditInvoice, issueDraftNow, replaceDraft, voidUnpaid, type ManageDeps } from "../modules/invoices/manage";
+import { presentInvoice } from "../modules/invoices/present";
+import { linesOf } from "../modules/invoices/repo";
+import { OPERATOR } from "../modules/teams/service";
+import { ENVIRONMENT_OPTION, TEAM_OPTION, oneOf, tenant, wholeNumber } from "./args";
+import { command, UsageError, type Args, type Context } from "./command";
+
+const ID_OPTION = { id: { value: "<invoice id>", help: "in_…", required: true } };
+const DRAFT_OPTIONS = {
+  currency: { value: "<symbol>", help: "A settlement token this environment settles (USDC)", required: true },
+  lines: {
+    value: "<json>",
+    help: 'Line items as a JSON array: [{"description":"Seats","quantity":3,"unitAmount":"12.50","taxRate":"7.25"}] (default [])',
+  },
+  company: { value: "<id>", help: "Our comp_ id or yours; fills the customer fields left out" },
+  "customer-name": { value: "<text>", help: "" },
+  "customer-email": { value: "<email>", help: "" },
+  "customer-wallet": { value: "<address>", help: "" },
+  network: { value: "<network>", help: "A network this environment settles the currency on" },
+  plan: { value: "<plan id>", help: "" },
+  description: { value: "<text>", help: "" },
+  metadata: { value: "<json>", help: "A JSON object (at most 50 keys)" },
+  "payment-terms-days": { value: "<0-365>", help: "Default: the team's invoice settings, else 30" },
+  issue: { value: "true|false", help: "true: issue at once (default false: a draft)" },
+};
+const MAX_LIST = 200;
+
+function json(name: string, text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new UsageError(`--${name} must be JSON`);
+  }
+}
+
+/** The body's shape, as the route's schema checks it: a 400 naming each field (exit 2). */
+function checked<T>(schema: TSchema, body: Record<string, unknown>): T {
+  const defined = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+  const details: Record<string, string> = {};
+  for (const e of Value.Errors(schema, defined)) details[`body${e.path.replaceAll("/", ".")}`] ??= e.message;
+  if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
+  return defined as T;
+}
+
+const draftBody = (a: Args): InvoiceWrite =>
+  checked<InvoiceWrite>(InvoiceWrite, {
+    currency: a.currency,
+    lineItems: json("lines", a.lines) ?? [],
+    companyId: a.company,
+    customerName: a["customer-name"],
+    customerEmail: a["customer-email"],
+    customerWallet: a["customer-wallet"],
+    network: a.network,
+    planId: a.plan,
+    description: a.description,
+    metadata: json("metadata", a.metadata),
+    paymentTermsDays: a["payment-terms-days"] === undefined ? undefined : Number(wholeNumber("payment-terms-days", a["payment-terms-days"])),
+    issue: a.issue === undefined ? undefined : oneOf("issue", a.issue, ["true", "false"]) === "true",
+  });
+
+const manage = (ctx: Context): ManageDeps => ({
+  sql: ctx.sql,
+  chains: ctx.config.chains,
+  now: () => new Date(ctx.now),
+  // Issued here, emailed by the service's (or `npm run worker`'s) job runner, when the deployment has SMTP.
+  emailEnabled: ctx.config.smtpUrl !== undefined,
+});
+/** The detail with its links, as the dashboard answers; the links point at PUBLIC_BASE_URL, else this machine's API. */
+const withLinks = <D extends { id: string }>(ctx: Context, t: ReturnType<typeof tenant>, detail: D) => ({
+  ...detail,
+  ...documentLinks(ctx.config, ctx.baseUrl, t, detail.id, new Date(ctx.now)),
+});
+
+export const invoiceCommands = [
+  command({
+    name: "invoice list",
+    summary: `List invoices, newest first (at most ${MAX_LIST}), filtered as GET /invoices`,
+    options: {
+      ...TEAM_OPTION,
+      ...ENVIRONMENT_OPTION,
+      status: { value: INVOICE_STATUSES.join("|"), help: "" },
+      q: { value: "<text>", help: "A substring of the number, customer email or wallet, any case" },
+      limit: { value: `<1-${MAX_LIST}>`, help: "Default 50" },
+    },
+    parse: (a) => {
+      if (a.q !== undefined && (a.q.length < 1 || a.q.length > 200)) throw new UsageError("--q must be 1 to 200 characters");
+      const limit = a.limit === undefined ? 50 : Number(wholeNumber("limit", a.limit, 1n));
+      if (limit > MAX_LIST) throw new UsageError(`--limit must be between 1 and ${MAX_LIST}`);
+      return { tenant: tenant(a), status: oneOf("status", a.status, INVOICE_STATUSES), q: a.q, limit };
+    },
+    run: (ctx, i) =>
+      ctx.sql.begin(SNAPSHOT, async (tx) => {
+        const rows = await listInvoiceRows(tx, i.tenant, null, i.limit, { status: i.status, q: i.q });
+        const lines = await linesOf(
+          tx,
+          i.tenant,
+          rows.map((r) => r.id),
+        );
+        return rows.map((r) => presentInvoice(r, lines.get(r.id) ?? []));
+      }),
+  }),
+  command({
+    name: "invoice show",
+    summary: "An invoice with its lines, payments, credit notes, refunds, deliveries and download links",
+    options: { ...TEAM_OPTION, ...ENVIRONMENT_OPTION, ...ID_OPTION },
+    parse: (a) => ({ tenant: tenant(a), id: a.id! }),
+    run: async (ctx, i) => withLinks(ctx, i.tenant, await readInvoiceDetail(ctx.sql, i.tenant, i.id)),
+  }),
+  command({
+    name: "invoice create",
+    summary: "Create a draft invoice (--issue true: issue it at once)",
+    options: { ...TEAM_OPTION, ...ENVIRONMENT_OPTION, ...DRAFT_OPTIONS },
+    parse: (a) => ({ tenant: tenant(a), body: draftBody(a) }),
+    run: async (ctx, i) => withLinks(ctx, i.tenant, await createDraft(manage(ctx), i.tenant, OPERATOR, i.body)),
+  }),
+  command({
+    name: "invoice update",
+    summary: "Replace a draft's fields and lines (omitted options are cleared, as PUT does)",
+    options: { ...TEAM_OPTION, ...ENVIRONMENT_OPTION, ...ID_OPTION, ...DRAFT_OPTIONS },
+    parse: (a) => ({ tenant: tenant(a), id: a.id!, body: draftBody(a) }),
+    run: async (ctx, i) => withLinks(ctx, i.tenant, await replaceDraft(manage(ctx), i.tenant, OPERATOR, i.id, i.body)),
+  }),
+  command({
+    name: "invoice issue",
+    summary: "Issue a draft: the next number of the series, the issue and due dates",
+    options: { ...TEAM_OPTION, ...ENVIRONMENT_OPTION, ...ID_OPTION },
+    parse: (a) => ({ tenant: tenant(a), id: a.id! }),
+    run: async (ctx, i) => withLinks(ctx, i.tenant, await issueDraftNow(manage(ctx), i.tenant, OPERATOR, i.id)),
+  }),
+  command({
+    name: "invoice void",
+    summary: "Void an invoice nothing was paid on",
+    options: { ...TEAM_OPTION, ...ENVIRONMENT_OPTION, ...ID_OPTION },
+    parse: (a) => ({ tenant: tenant(a), id: a.id! }),
+    run: async (ctx, i) => withLinks(ctx, i.tenant, await voidUnpaid(manage(ctx), i.tenant, OPERATOR, i.id)),
+  }),
+  command({
+    name: "invoice credit-note",
+    summary: "Credit an issued, overdue or paid invoice (its own numbered credit note)",
+    options: {
+      ...TEAM_OPTION,
+      ...ENVIRONMENT_OPTION,
+      ...ID_OPTION,
+      reason: { value: "<text>", help: "1 to 500 characters", required: true },
+      amount: { value: "<decimal>", help: "Greater than 0, at most 6 fractional digits", required: true },
+      memo: { value: "<text>", help: "" },
+      lines: { value: "<json>", help: 'Lines adding up to --amount: [{"description":"Outage","amount":"5"}] (default: one line, the reason)' },
+    },
+    parse: (a) => ({
+      tenant: tenant(a),
+      id: a.id!,
+      body: checked<CreditNoteWrite>(CreditNoteWrite, { reason: a.reason, amount: a.amount, memo: a.memo, lineItems: json("lines", a.lines) }),
+    }),
+    run: (ctx, i) => creditInvoice(manage(ctx), i.tenant, OPERATOR, i.id, i.body),
+  }),
+];

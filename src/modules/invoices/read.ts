@@ -1,0 +1,81 @@
+/**
+ * Reading invoices as the API shows them (the public routes, the dashboard's, the CLI). Lists: one page of
+ * the tenant's invoices, newest first, filtered by status and by a case-insensitive substring of the number,
+ * the customer's email or wallet, each with its lines (one statement for all lines of the page); each filter
+ * combination has a statement of its own, so every plan uses its index (README "Invoices", bench/README.md).
+ * One invoice: with everything recorded against it. Both in one read-only snapshot.
+ */
+import type { Sql } from "../../db/client";
+import { queries, run, runPlannedPerCall, type Db } from "../../db/queries";
+import { pageRequest, pageResponse } from "../../http/pagination";
+import type { Tenant } from "../../lib/tenant";
+import type { InvoiceStatus, InvoiceRow } from "./model";
+import { apiError } from "../../lib/errors";
+import { creditNotesOf, invoiceDetail, presentInvoice } from "./present";
+import { findInvoice, linesOf } from "./repo";
+import type { CreditNoteView, InvoiceDetailView, InvoiceView } from "./schemas";
+
+const Q = queries(["invoice_list_page", "invoice_list_page_by_status", "invoice_search_page"]);
+
+export interface InvoiceFilters {
+  status?: InvoiceStatus;
+  /** a substring of the number, customer email or customer wallet, any case */
+  q?: string;
+}
+
+/** `text` as a LIKE pattern that matches it literally anywhere (its \ % _ escaped). */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Up to `fetch` invoices below `beforeSeq` (null: from the newest), newest first. */
+export function listInvoiceRows(db: Db, t: Tenant, beforeSeq: bigint | null, fetch: number, f: InvoiceFilters): Promise<InvoiceRow[]> {
+  const page = [t.teamId, t.environment, beforeSeq, fetch] as const;
+  // Planned per call: the pattern decides between the trigram index and the newest-first scan.
+  if (f.q !== undefined) return runPlannedPerCall<InvoiceRow>(db, Q.invoice_search_page, [...page, containsPattern(f.q), f.status ?? null]);
+  if (f.status !== undefined) return run<InvoiceRow>(db, Q.invoice_list_page_by_status, [...page, f.status]);
+  return run<InvoiceRow>(db, Q.invoice_list_page, page);
+}
+
+/**
+ * One page as the lists answer it (`{data, count, nextCursor}`, src/http/pagination.ts), read in one
+ * read-only snapshot (REPEATABLE READ): a draft edited meanwhile is shown with the totals and the lines of
+ * one moment, never the totals of before and the lines of after. `list` binds the cursor to its list.
+ */
+export function readInvoicePage(
+  sql: Sql,
+  t: Tenant,
+  secret: string,
+  list: string,
+  query: { limit?: number; cursor?: string } & InvoiceFilters,
+): Promise<{ data: InvoiceView[]; count: number; nextCursor: string | null }> {
+  const page = pageRequest(secret, list, t, query);
+  return sql.begin(SNAPSHOT, async (tx) => {
+    const rows = await listInvoiceRows(tx, t, page.beforeSeq, page.fetch, query);
+    const shown = rows.slice(0, page.limit);
+    const lines = await linesOf(
+      tx,
+      t,
+      shown.map((r) => r.id),
+    );
+    return pageResponse(secret, list, t, page, rows, (r) => presentInvoice(r, lines.get(r.id) ?? []));
+  }) as Promise<{ data: InvoiceView[]; count: number; nextCursor: string | null }>;
+}
+
+/** BEGIN options of the API's reads: one consistent snapshot, and a promise to write nothing. */
+export const SNAPSHOT = "isolation level repeatable read read only";
+
+/** `read` of the tenant's invoice `id` in one snapshot; 404 `{error}` when the tenant has no such invoice. */
+function readInvoice<T>(sql: Sql, t: Tenant, id: string, read: (tx: Db, invoice: InvoiceRow) => Promise<T>): Promise<T> {
+  return sql.begin(SNAPSHOT, async (tx) => {
+    const invoice = await findInvoice(tx, t, id);
+    if (!invoice) throw apiError("not_found", `No invoice ${id}`);
+    return read(tx, invoice);
+  }) as Promise<T>;
+}
+
+/** The invoice with everything recorded against it (GET /invoices/{id}). */
+export const readInvoiceDetail = (sql: Sql, t: Tenant, id: string): Promise<InvoiceDetailView> =>
+  readInvoice(sql, t, id, (tx, invoice) => invoiceDetail(tx, t, invoice));
+
+/** The invoice's credit notes, oldest first (GET /invoices/{id}/credit-notes). */
+export const readCreditNotes = (sql: Sql, t: Tenant, id: string): Promise<CreditNoteView[]> =>
+  readInvoice(sql, t, id, (tx, invoice) => creditNotesOf(tx, t, invoice));
