@@ -7,8 +7,9 @@ import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { inTx, invoiceInput, issuedInvoice, line, payInvoice } from "../helpers/invoices";
 import { createInvoice, issueInvoice, markOverdue, updateInvoiceDraft, voidInvoice } from "../../src/modules/invoices/lifecycle";
-import { createCreditNote } from "../../src/modules/invoices/settlement";
-import { customerBalance, findInvoice } from "../../src/modules/invoices/repo";
+import { createCreditNote } from "../../src/modules/invoices/credit-notes";
+import { customerBalance } from "../../src/modules/invoices/credit-notes-repo";
+import { findInvoice } from "../../src/modules/invoices/repo";
 import { invoiceDetail } from "../../src/modules/invoices/present";
 import type { Tenant } from "../../src/lib/tenant";
 

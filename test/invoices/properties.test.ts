@@ -11,7 +11,7 @@ import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { inTx, invoiceInput, payInvoice } from "../helpers/invoices";
 import { createInvoice, voidInvoice } from "../../src/modules/invoices/lifecycle";
-import { createCreditNote } from "../../src/modules/invoices/settlement";
+import { createCreditNote } from "../../src/modules/invoices/credit-notes";
 import { recordRefund } from "../../src/modules/invoices/refunds";
 import { upsertCompany } from "../../src/modules/customers/identify";
 import type { LineInput } from "../../src/modules/invoices/lines";

@@ -8,7 +8,7 @@ import { createTeamFixture, newKey } from "../helpers/fixtures";
 import { inTx, invoiceInput, issuedInvoice, line, payInvoice } from "../helpers/invoices";
 import { createDashboardSession } from "../../src/modules/teams/service";
 import { createInvoice } from "../../src/modules/invoices/lifecycle";
-import { createCreditNote } from "../../src/modules/invoices/settlement";
+import { createCreditNote } from "../../src/modules/invoices/credit-notes";
 import { verifyDocumentToken, DOCUMENT_PATH } from "../../src/modules/invoices/document-links";
 import type { Tenant } from "../../src/lib/tenant";
 

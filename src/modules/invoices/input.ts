@@ -9,7 +9,7 @@ import { ApiError, apiError } from "../../lib/errors";
 import { parseMoney, parseTaxRateField } from "../../lib/money";
 import { Problems } from "../catalog/problems";
 import type { InvoiceInput } from "./lifecycle";
-import type { CreditNoteInput } from "./settlement";
+import type { CreditNoteInput } from "./credit-notes";
 
 const Text = (max: number, description?: string) =>
   t.String({

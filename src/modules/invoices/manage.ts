@@ -16,7 +16,7 @@ import { createInvoice, issueInvoice, updateInvoiceDraft, voidInvoice, type Invo
 import type { InvoiceRow } from "./model";
 import { creditNotesOf, invoiceDetail } from "./present";
 import type { CreditNoteView, InvoiceDetailView } from "./schemas";
-import { createCreditNote } from "./settlement";
+import { createCreditNote } from "./credit-notes";
 
 export interface ManageDeps {
   sql: Sql;

@@ -9,9 +9,6 @@ import type { Environment } from "../../lib/tenant";
 export const INVOICE_STATUSES = ["DRAFT", "ISSUED", "PAID", "VOID", "OVERDUE"] as const;
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number];
 
-/** What an invoice can still receive: a payment, a credit (ISSUED and OVERDUE are "open"). */
-export const OPEN_STATUSES: readonly InvoiceStatus[] = ["ISSUED", "OVERDUE"];
-
 export const LINE_KINDS = ["item", "discount", "proration", "credit"] as const;
 export type LineKind = (typeof LINE_KINDS)[number];
 

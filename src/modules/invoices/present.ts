@@ -3,7 +3,8 @@ import { formatMicro, formatTaxRate } from "../../lib/money";
 import type { Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
 import type { CreditNoteLineRow, CreditNoteRow, InvoiceDeliveryRow, InvoiceLineRow, InvoicePaymentRow, InvoiceRow, RefundRow } from "./model";
-import { creditNoteLinesOf, linesOf, listCreditNotes, listDeliveries, listInvoicePayments, listRefunds } from "./repo";
+import { creditNoteLinesOf, listCreditNotes } from "./credit-notes-repo";
+import { linesOf, listDeliveries, listInvoicePayments, listRefunds } from "./repo";
 import type { CreditNoteView, InvoiceDeliveryView, InvoiceDetailView, InvoicePaymentView, InvoiceView, RefundView } from "./schemas";
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;

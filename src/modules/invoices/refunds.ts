@@ -15,7 +15,7 @@ import { emitEvent } from "../webhooks/emit";
 import { lockOr404, type InvoiceContext } from "./lifecycle";
 import type { CreditNoteRow, InvoiceRow, RefundRow } from "./model";
 import { presentRefund } from "./present";
-import { createCreditNote, creditRoom } from "./settlement";
+import { createCreditNote, creditRoom } from "./credit-notes";
 
 const Q = queries(["refund_insert"]);
 
