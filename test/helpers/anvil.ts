@@ -6,6 +6,7 @@ import solc from "solc";
 import { createTestClient, http, publicActions, walletActions, type Abi, type Address, type Hex } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
+import type { TokenConfig } from "../../src/chains/types";
 
 /** anvil's dev accounts come from this mnemonic, each funded with 10 000 ETH. */
 const DEV_MNEMONIC = "test test test test test test test test test test test junk";
@@ -96,4 +97,26 @@ export async function deploy(anvil: Anvil, contract: Compiled, args: readonly un
   const hash = await anvil.client.deployContract({ abi: contract.abi, bytecode: contract.bytecode, args, account: deployer, chain: foundry });
   const receipt = await anvil.client.waitForTransactionReceipt({ hash });
   return receipt.contractAddress!;
+}
+
+/** Mints `amount` of each test token to `to` (the tokens' owner, account 0, mints). */
+export async function mintTokens(anvil: Anvil, contract: Compiled, tokens: readonly Address[], to: Address, amount: bigint): Promise<void> {
+  for (const token of tokens)
+    await anvil.client.waitForTransactionReceipt({
+      hash: await anvil.client.writeContract({
+        address: token,
+        abi: contract.abi,
+        functionName: "mint",
+        args: [to, amount],
+        account: account(0),
+        chain: foundry,
+      }),
+    });
+}
+
+/** A chain registry file naming this anvil node as network `anvil` with the given tokens (for CHAIN_REGISTRY_FILE). */
+export async function anvilRegistryFile(anvil: Anvil, name: string, tokens: readonly TokenConfig[], confirmations = 1): Promise<string> {
+  const path = `${process.cwd()}/.data/test/${name}-${crypto.randomUUID()}.json`;
+  await Bun.write(path, JSON.stringify([{ id: "anvil", family: "evm", testnet: true, chainId: 31337, rpcUrl: anvil.rpcUrl, confirmations, tokens }]));
+  return path;
 }

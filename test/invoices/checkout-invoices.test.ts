@@ -11,7 +11,7 @@ import { foundry } from "viem/chains";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
-import { account, deploy, startAnvil, testContracts } from "../helpers/anvil";
+import { account, anvilRegistryFile, deploy, mintTokens, startAnvil, testContracts } from "../helpers/anvil";
 
 const anvil = await startAnvil();
 const contracts = await testContracts();
@@ -20,36 +20,12 @@ const usdc = await deploy(anvil, contracts.TestToken, ["Test USD", "USDC"]);
 const fine = await deploy(anvil, contracts.TestToken, ["Fine USD", "USDX"]);
 const payer = account(1);
 const merchant = account(2).address;
-for (const token of [usdc, fine])
-  await anvil.client.waitForTransactionReceipt({
-    hash: await anvil.client.writeContract({
-      address: token,
-      abi: contracts.TestToken.abi,
-      functionName: "mint",
-      args: [payer.address, 10n ** 24n],
-      account: account(0),
-      chain: foundry,
-    }),
-  });
-
-const registryFile = `${process.cwd()}/.data/test/checkout-invoices-${crypto.randomUUID()}.json`;
-await Bun.write(
-  registryFile,
-  JSON.stringify([
-    {
-      id: "anvil",
-      family: "evm",
-      testnet: true,
-      chainId: 31337,
-      rpcUrl: anvil.rpcUrl,
-      confirmations: 1,
-      tokens: [
-        { symbol: "USDC", decimals: 6, contract: usdc },
-        { symbol: "USDX", decimals: 18, contract: fine },
-      ],
-    },
-  ]),
-);
+await mintTokens(anvil, contracts.TestToken, [usdc, fine], payer.address, 10n ** 24n);
+const registryFile = await anvilRegistryFile(anvil, "checkout-invoices", [
+  { symbol: "USDC", decimals: 6, contract: usdc },
+  // A second token the registry declares with 18 decimals (the contract's own decimals() is never read).
+  { symbol: "USDX", decimals: 18, contract: fine },
+]);
 const t = await createTestApp({ CHAIN_REGISTRY_FILE: registryFile, RATE_LIMIT_ENABLED: "false" });
 t.closers.push(() => anvil.stop());
 const team = await createTeamFixture(t, "Checkout invoices");

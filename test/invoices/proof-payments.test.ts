@@ -10,7 +10,7 @@ import { erc20Abi, type Address, type Hex } from "viem";
 import { foundry } from "viem/chains";
 import { createTestApp, TEST_SECRETS } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
-import { account, deploy, startAnvil, testContracts } from "../helpers/anvil";
+import { account, anvilRegistryFile, deploy, mintTokens, startAnvil, testContracts } from "../helpers/anvil";
 import { drainJobs, makeJobsDue, queuedJobs } from "../helpers/jobs";
 import { inTx, invoiceInput, issuedInvoice, line } from "../helpers/invoices";
 import { createInvoice } from "../../src/modules/invoices/lifecycle";
@@ -24,35 +24,15 @@ const other = await deploy(anvil, contracts.TestToken, ["Other USD", "OUSD"]);
 const payer = account(1);
 const merchant = account(2).address;
 const stranger = account(3).address;
-for (const token of [usdc, other])
-  await anvil.client.waitForTransactionReceipt({
-    hash: await anvil.client.writeContract({
-      address: token,
-      abi: contracts.TestToken.abi,
-      functionName: "mint",
-      args: [payer.address, 10n ** 15n],
-      account: account(0),
-      chain: foundry,
-    }),
-  });
-
-const registryFile = `${process.cwd()}/.data/test/proof-payments-${crypto.randomUUID()}.json`;
-await Bun.write(
-  registryFile,
-  JSON.stringify([
-    {
-      id: "anvil",
-      family: "evm",
-      testnet: true,
-      chainId: 31337,
-      rpcUrl: anvil.rpcUrl,
-      confirmations: 2,
-      tokens: [
-        { symbol: "USDC", decimals: 6, contract: usdc },
-        { symbol: "ETH", decimals: 18, native: true },
-      ],
-    },
-  ]),
+await mintTokens(anvil, contracts.TestToken, [usdc, other], payer.address, 10n ** 15n);
+const registryFile = await anvilRegistryFile(
+  anvil,
+  "proof-payments",
+  [
+    { symbol: "USDC", decimals: 6, contract: usdc },
+    { symbol: "ETH", decimals: 18, native: true },
+  ],
+  2,
 );
 const t = await createTestApp({ CHAIN_REGISTRY_FILE: registryFile, RATE_LIMIT_ENABLED: "false", CHAIN_JOB_TIMEOUT_MS: "5000" });
 t.closers.push(() => anvil.stop());
