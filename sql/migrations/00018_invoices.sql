@@ -81,8 +81,9 @@ create table invoices (
   created_at          timestamptz not null default now(),
   updated_at          timestamptz not null default now(),
   seq                 bigint generated always as identity,
-  -- Lower-cased number, email and wallet: what GET /invoices?q= searches (trigram index below).
-  search_text         text generated always as (lower(number || ' ' || coalesce(customer_email, '') || ' ' || coalesce(customer_wallet, ''))) stored,
+  -- Lower-cased number, email and wallet: what GET /invoices?q= searches (trigram index below). Joined by the
+  -- unit separator (chr 31), which a q never holds, so a match never spans two fields.
+  search_text         text generated always as (lower(number || chr(31) || coalesce(customer_email, '') || chr(31) || coalesce(customer_wallet, ''))) stored,
   constraint invoices_total_is_sum check (total = subtotal + tax_total),
   constraint invoices_paid_within_total check (amount_paid <= total),
   constraint invoices_refunds_within_paid check (amount_refunded <= amount_paid),

@@ -242,3 +242,15 @@ describe("GET /invoices/{id}/credit-notes", () => {
     expect((await t.call("GET", `/invoices/${alice.id}/credit-notes`, { token: reader })).body).toEqual({ creditNotes: [] });
   });
 });
+
+test("q matches inside one field only, and refuses control characters", async () => {
+  // alice's number ends in its digits and her email starts with "alice": together they span two fields.
+  const digits = alice.number.slice(-2);
+  expect(ids(await list(`?q=${digits}`))).toContain(alice.id);
+  expect(ids(await list(`?q=${encodeURIComponent(`${digits} alice`)}`))).toEqual([]);
+  expect(ids(await list("?q=%20"))).toEqual([]);
+  for (const bad of ["a\u001fb", "x\ny", "\u007f"]) {
+    const answer = await list(`?q=${encodeURIComponent(bad)}`);
+    expect([answer.status, Object.keys(answer.body.details)]).toEqual([400, ["query.q"]]);
+  }
+});

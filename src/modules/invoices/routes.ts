@@ -27,6 +27,9 @@ export const InvoiceFilterQuery = {
     t.String({
       minLength: 1,
       maxLength: 200,
+      // No control characters: search_text joins its fields with one (chr 31), so a match stays inside one field.
+      pattern: "^[^\\u0000-\\u001f\\u007f]+$",
+      error: "Expected 1 to 200 characters, no control characters",
       description: "A substring of the invoice number, customer email or customer wallet, matched in any case (1 to 200 characters)",
     }),
   ),
