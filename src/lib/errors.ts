@@ -140,7 +140,7 @@ export const ERRORS = {
   wrong_sender: {
     status: 422,
     shape: "code",
-    description: "Refunds: the transfer did not come from the team's settlement wallet on the invoice's network",
+    description: "Refunds: the transfer was not paid out of the own balance of the team's settlement wallet on the invoice's network",
   },
   coupon_archived: { status: 422, shape: "code", description: "Coupon redemption: the coupon was archived" },
   coupon_expired: { status: 422, shape: "code", description: "Coupon redemption: the coupon's expiry has passed" },

@@ -85,7 +85,7 @@ async function nativeTransfer(
     return refuse("wrong_recipient", "The coin was not sent to the expected recipient");
   // Native payments must be exact: there is no log to tell an overpayment from an unrelated call's value.
   if (tx.value !== want.amount) return refuse("amount_too_low", `The transaction sent ${tx.value} wei, not exactly ${want.amount}`);
-  return [{ transferIndex: 0, amount: tx.value, payer: getAddress(tx.from) }];
+  return [{ transferIndex: 0, amount: tx.value, payer: getAddress(tx.from), payerDebited: true }];
 }
 
 async function finality(client: PublicClient, network: NetworkConfig, receipt: TransactionReceipt): Promise<PaymentRefusal | null> {

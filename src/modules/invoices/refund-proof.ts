@@ -4,7 +4,7 @@
  *   check:  the invoice, every field, that the invoice can still refund that much, that the team has a
  *           settlement wallet there, that the hash proved nothing yet: cheap refusals before any chain call;
  *   prove:  the chain workers find a confirmed transfer of the invoice's token to recipientWallet of at least
- *           the amount, and it must come from the team's settlement wallet; outside any transaction, so no
+ *           the amount, and it must be paid out of the team's settlement wallet's own balance; outside any transaction, so no
  *           lock is held across a chain call;
  *   record: recordRefund writes refund + credit note + webhook + audit in one transaction under the
  *           invoice's lock, checking the limit and the hash again, so concurrent refunds never pass amountPaid.
@@ -90,7 +90,9 @@ async function transactionUsed(sql: Sql, terms: RefundTerms): Promise<boolean> {
 
 /**
  * The transfer that proves the refund: the verdict's qualifying transfers (right token, right recipient, at
- * least the amount) narrowed to those sent by the settlement wallet; otherwise the 409 or 422 that says why.
+ * least the amount) narrowed to those paid out of the settlement wallet's own balance; otherwise the 409 or
+ * 422 that says why. Signed by the wallet is not enough: on Solana the wallet may sign as an SPL delegate of
+ * someone else's tokens, or get its tokens back within the transaction, and then the team's money never left.
  */
 function provenFrom(verdict: PaymentVerdict, sender: string, terms: Pick<RefundTerms, "network">) {
   if (!verdict.ok) {
@@ -103,7 +105,14 @@ function provenFrom(verdict: PaymentVerdict, sender: string, terms: Pick<RefundT
       );
     throw apiError(refusalCode(verdict.reason), verdict.detail);
   }
-  const transfer: VerifiedTransfer | undefined = verdict.transfers.find((t) => sameAddress(terms.network.family, t.payer, sender));
-  if (!transfer) throw apiError("wrong_sender", `The transfer was not sent from the team's settlement wallet on ${terms.network.id} (${sender})`);
+  const signed = verdict.transfers.filter((t) => sameAddress(terms.network.family, t.payer, sender));
+  const transfer: VerifiedTransfer | undefined = signed.find((t) => t.payerDebited);
+  if (!transfer)
+    throw apiError(
+      "wrong_sender",
+      signed.length > 0
+        ? `The transfer was signed by the team's settlement wallet on ${terms.network.id} (${sender}) but not paid from its own balance`
+        : `The transfer was not sent from the team's settlement wallet on ${terms.network.id} (${sender})`,
+    );
   return { transfer, blockNumber: verdict.blockNumber };
 }

@@ -88,7 +88,11 @@ export const expectationOf = (session: CheckoutSessionRow, network: NetworkConfi
 
 /**
  * A session that names its customerWallet is paid only from that wallet: without it, anyone who sees the
- * transaction on chain could submit it to their own session first.
+ * transaction on chain could submit it to their own session first. What this asks is who authorized the
+ * transfer, not whose balance paid for it, so `payerDebited` is not required here (unlike refunds, which must
+ * show the team's money left): the merchant received the amount either way, and the payer named is a wallet that
+ * either paid (EVM's `from`, Stellar's source) or signed (Solana: the fee payer when no signer's own balance fell,
+ * as for an SPL delegate's transfer), so a stranger still cannot pass someone else's payment off as their own.
  */
 export function bindToPayer(verdict: PaymentVerdict, session: CheckoutSessionRow, family: ChainFamily): PaymentVerdict {
   if (!verdict.ok || !session.customer_wallet) return verdict;
