@@ -6,6 +6,7 @@ import { Type as T, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { loadOrCreateSecrets } from "./lib/secrets";
 import { BUILT_IN_NETWORKS, ChainRegistry } from "./chains/registry";
+import { parseSmtpUrl } from "./modules/invoices/deliveries/smtp-url";
 
 const PortNumber = T.Integer({ minimum: 1, maximum: 65535 });
 
@@ -181,13 +182,10 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
   };
 }
 
-/** SMTP_URL must parse as a URL with a host; the message never repeats it (it holds the password). */
+/** SMTP_URL must name a server the mailer can use safely (smtp-url.ts); the message never repeats it (it holds the password). */
 function checkSmtpUrl(value: string): string {
-  let host = "";
-  try {
-    host = new URL(value).hostname;
-  } catch {}
-  if (!host) throw new ConfigError("Invalid configuration:\n  SMTP_URL=(value hidden): Expected smtp://user:password@host:port or smtps://…");
+  const parsed = parseSmtpUrl(value);
+  if ("error" in parsed) throw new ConfigError(`Invalid configuration:\n  SMTP_URL=(value hidden): ${parsed.error}`);
   return value;
 }
 

@@ -237,6 +237,25 @@ describe("secrets", () => {
     }
   });
 
+  test("credentials over smtp:// without ?tls=none: STARTTLS is required, so a server offering none never receives the password", async () => {
+    const tenant = await newTenant();
+    const invoice = await issue(tenant);
+    const mailer = new Mailer(smtp.plainUrl);
+    const authsBefore = smtp.auths;
+    try {
+      const [row] = await deliveriesOf(tenant, invoice.id);
+      const payload = { ...tenant, deliveryId: row!.id };
+      await expect(deliverInvoice({ ...t.deps, mailer }, payload, { attempt: 1, maxAttempts: EMAIL_MAX_ATTEMPTS })).rejects.toThrow();
+      expect(smtp.auths).toBe(authsBefore);
+      expect(smtp.arrived).toHaveLength(0);
+      const [failed] = await deliveriesOf(tenant, invoice.id);
+      expect(failed).toMatchObject({ status: "PENDING", attempts: 1 });
+      expect(failed!.lastError).toContain("STARTTLS");
+    } finally {
+      mailer.close();
+    }
+  });
+
   test("the SMTP password is in no log line and no stored error (deliveries-config.test.ts: nor in a configuration error)", async () => {
     const errors = await sql`select last_error from invoice_deliveries where last_error is not null`;
     expect(errors.length).toBeGreaterThan(0);
