@@ -11,7 +11,7 @@ import { parseSmtpUrl } from "./smtp-url";
 
 export interface MailMessage {
   from: { name: string; address: string };
-  replyTo?: string;
+  replyTo?: { name: string; address: string };
   to: string;
   subject: string;
   text: string;
