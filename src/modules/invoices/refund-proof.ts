@@ -12,22 +12,19 @@
  * answered 409 refund_not_final with Retry-After (not kept under an Idempotency-Key: the retry runs again).
  */
 import type { Sql } from "../../db/client";
-import { queries, runOne } from "../../db/queries";
 import type { ChainPool } from "../../chains/pool";
 import type { ChainRegistry } from "../../chains/registry";
 import { sameAddress } from "../../chains/addresses";
+import { transactionUse } from "../../chains/claims";
 import { RETRYABLE_REASONS, type PaymentVerdict, type VerifiedTransfer } from "../../chains/types";
 import { apiError } from "../../lib/errors";
 import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
-import { paymentsOfTransaction } from "../payments/repo";
 import { refusalCode } from "../payments/refusals";
 import type { InvoiceRow } from "./model";
 import { checkRefundable, recordRefund } from "./refunds";
 import { findInvoice, findSettlementWallet } from "./repo";
 import { notRefundable, refundTerms, type RefundRequest, type RefundTerms } from "./refund-terms";
-
-const Q = queries(["refund_find_by_tx"]);
 
 /** How long a caller should wait before asking again about a transaction that is not provable yet. */
 export const NOT_FINAL_RETRY_AFTER_SECONDS = 5;
@@ -46,7 +43,8 @@ export async function refundInvoice(deps: RefundDeps, tenant: Tenant, actor: Act
   const terms = refundTerms(deps.registry, invoice, request);
   checkRefundable(invoice, terms.amount);
   const sender = await settlementWallet(deps.sql, tenant, invoice, terms);
-  if (await transactionUsed(deps.sql, terms)) throw replayed();
+  // A hash that proved a payment or a refund anywhere (any team) proves nothing more; checked again under its lock.
+  if ((await transactionUse(deps.sql, terms.network.id, terms.txHash)) !== null) throw replayed();
   const verdict = await deps.pool.verifyPayment({
     network: terms.network,
     token: terms.token,
@@ -80,12 +78,6 @@ async function settlementWallet(sql: Sql, tenant: Tenant, invoice: InvoiceRow, t
       "body.refundProof.recipientWallet": "Expected the customer's wallet, not the team's settlement wallet the refund is sent from",
     });
   return wallet.wallet;
-}
-
-/** A hash that proved a payment or a refund anywhere (any team) proves nothing more. */
-async function transactionUsed(sql: Sql, terms: RefundTerms): Promise<boolean> {
-  if ((await paymentsOfTransaction(sql, terms.network.id, terms.txHash)).length > 0) return true;
-  return (await runOne(sql, Q.refund_find_by_tx, [terms.network.id, terms.txHash])) !== undefined;
 }
 
 /**
