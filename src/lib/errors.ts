@@ -132,7 +132,7 @@ export const ERRORS = {
     status: 422,
     shape: "code",
     description:
-      "On-chain proof: the transaction moved less than the amount due (a session's amount, an invoice's outstanding amount, a refund's amount)",
+      "On-chain proof: the transaction moved less than the amount due (a session's amount, an invoice's outstanding amount, a refund's amount); a native EVM coin (ETH) must move exactly the amount, so more is refused too",
   },
   memo_mismatch: { status: 422, shape: "code", description: "On-chain proof: the transaction's memo is not the session's" },
   invalid_transaction: { status: 422, shape: "code", description: "On-chain proof: the transaction does not prove the payment or refund" },
