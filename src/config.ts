@@ -112,7 +112,7 @@ export interface Config {
   webhookTimeoutMs: number;
   /** smtp:// or smtps:// URL of the server invoices are emailed through (user and password inside); unset: no email */
   smtpUrl: string | undefined;
-  /** the From address of invoice emails; unset: the seller's email of the invoice settings, else invoices@<SMTP host> */
+  /** the From address of invoice emails; unset: invoices@<SMTP host> (never the seller email, the Reply-To: deliveries/deliver.ts) */
   smtpFrom: string | undefined;
   /** where this service is reached from outside, without a trailing slash (emailed download links); unset: no link */
   publicBaseUrl: string | undefined;
