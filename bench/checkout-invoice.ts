@@ -70,7 +70,7 @@ try {
     for (const [id, txHash] of waiting) {
       const verdict = {
         ok: true as const,
-        transfers: [{ transferIndex: 0, amount: 1_000_000n, payer: `0x${"3".repeat(40)}` }],
+        transfers: [{ transferIndex: 0, amount: 1_000_000n, payer: `0x${"3".repeat(40)}`, payerDebited: true }],
         blockNumber: 7n,
         blockHash: null,
       };

@@ -45,7 +45,7 @@ const hex = (bytes: number) => Array.from(crypto.getRandomValues(new Uint8Array(
 const instantChain = {
   verifyPayment: async (e: PaymentExpectation): Promise<PaymentVerdict> => ({
     ok: true,
-    transfers: [{ transferIndex: 0, amount: e.amount, payer: WALLET }],
+    transfers: [{ transferIndex: 0, amount: e.amount, payer: WALLET, payerDebited: true }],
     blockNumber: 1n,
     blockHash: `0x${hex(32)}`,
   }),

@@ -6,6 +6,7 @@ import { Type as T, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { loadOrCreateSecrets } from "./lib/secrets";
 import { BUILT_IN_NETWORKS, ChainRegistry } from "./chains/registry";
+import { parseSmtpUrl } from "./modules/invoices/deliveries/smtp-url";
 
 const PortNumber = T.Integer({ minimum: 1, maximum: 65535 });
 
@@ -113,7 +114,7 @@ export interface Config {
   webhookTimeoutMs: number;
   /** smtp:// or smtps:// URL of the server invoices are emailed through (user and password inside); unset: no email */
   smtpUrl: string | undefined;
-  /** the From address of invoice emails; unset: the seller's email of the invoice settings, else invoices@<SMTP host> */
+  /** the From address of invoice emails; unset: invoices@<SMTP host> (never the seller email, the Reply-To: deliveries/deliver.ts) */
   smtpFrom: string | undefined;
   /** scheme://host[:port] the invoices' download links point at; null: the origin each request came to */
   publicBaseUrl: string | null;
@@ -183,13 +184,10 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
   };
 }
 
-/** SMTP_URL must parse as a URL with a host; the message never repeats it (it holds the password). */
+/** SMTP_URL must name a server the mailer can use safely (smtp-url.ts); the message never repeats it (it holds the password). */
 function checkSmtpUrl(value: string): string {
-  let host = "";
-  try {
-    host = new URL(value).hostname;
-  } catch {}
-  if (!host) throw new ConfigError("Invalid configuration:\n  SMTP_URL=(value hidden): Expected smtp://user:password@host:port or smtps://…");
+  const parsed = parseSmtpUrl(value);
+  if ("error" in parsed) throw new ConfigError(`Invalid configuration:\n  SMTP_URL=(value hidden): ${parsed.error}`);
   return value;
 }
 

@@ -64,6 +64,15 @@ export interface VerifiedTransfer {
   amount: bigint;
   /** sender, best known: EVM `from`, Stellar op source or tx source, Solana the signer whose own balance of the token fell by the amount (else the fee payer) */
   payer: string;
+  /**
+   * Whether `payer`'s own balance paid for this transfer. Always true on EVM (a `Transfer` log's `from` is the
+   * account debited; a native transfer's sender pays its value) and Stellar (an operation's source pays it).
+   * On Solana only when a signer's own balance of the token fell by at least the amount: a transfer a signer
+   * made as an SPL delegate of someone else's account, or one its own balance got back within the transaction,
+   * names the fee payer with false. What a payment needs is who authorized it (the payer is always a signer);
+   * what a refund needs is whose money left (refund-proof.ts accepts only true).
+   */
+  payerDebited: boolean;
 }
 
 export interface PaymentProof {

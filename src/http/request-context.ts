@@ -2,8 +2,8 @@
  * Request id, input PostgreSQL cannot store (src/lib/storable-input.ts), query parameters sent twice, and one structured log line
  * per request. (The body-size limit is applied before the app, in body-limit.ts.)
  * The request id is taken from a well-formed incoming `X-Request-Id` or generated, and returned on every
- * response, errors included. The log line carries method, path (never the query string), status,
- * duration and who called (credential kind and id), never the credential itself.
+ * response, errors included. The log line carries method, path (never the query string; a credential in the
+ * path masked: credential-paths.ts), status, duration and who called (credential kind and id), never the credential itself.
  */
 import { Elysia } from "elysia";
 import type { Logger } from "../lib/logger";
@@ -13,6 +13,7 @@ import { unstorableInput } from "../lib/storable-input";
 import { INEXACT_NUMBER } from "../lib/exact-json";
 import { randomToken } from "../lib/ids";
 import { repeatedQueryName, urlPath } from "../lib/url-parts";
+import { loggedPath } from "./credential-paths";
 
 export interface RequestState {
   requestId: string;
@@ -60,7 +61,7 @@ export function logRequest(logger: Logger, request: Request, status: number): vo
   logger.info("request", {
     requestId: state.requestId,
     method: request.method,
-    path: urlPath(request.url),
+    path: loggedPath(urlPath(request.url)),
     status,
     durationMs: Math.round((performance.now() - state.startedAt) * 100) / 100,
     credential: state.principal ? { kind: state.principal.kind, id: state.principal.credentialId, teamId: state.principal.teamId } : undefined,

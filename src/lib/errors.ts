@@ -132,7 +132,7 @@ export const ERRORS = {
     status: 422,
     shape: "code",
     description:
-      "On-chain proof: the transaction moved less than the amount due (a session's amount, an invoice's outstanding amount, a refund's amount)",
+      "On-chain proof: the transaction moved less than the amount due (a session's amount, an invoice's outstanding amount, a refund's amount); a native EVM coin (ETH) must move exactly the amount, so more is refused too",
   },
   memo_mismatch: { status: 422, shape: "code", description: "On-chain proof: the transaction's memo is not the session's" },
   invalid_transaction: { status: 422, shape: "code", description: "On-chain proof: the transaction does not prove the payment or refund" },
@@ -140,7 +140,7 @@ export const ERRORS = {
   wrong_sender: {
     status: 422,
     shape: "code",
-    description: "Refunds: the transfer did not come from the team's settlement wallet on the invoice's network",
+    description: "Refunds: the transfer was not paid out of the own balance of the team's settlement wallet on the invoice's network",
   },
   coupon_archived: { status: 422, shape: "code", description: "Coupon redemption: the coupon was archived" },
   coupon_expired: { status: 422, shape: "code", description: "Coupon redemption: the coupon's expiry has passed" },

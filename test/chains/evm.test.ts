@@ -84,7 +84,7 @@ describe("EVM payment verification on anvil", () => {
     const verdict = await pool.verifyPayment(expect$(hash));
     expect(verdict.ok).toBe(true);
     if (!verdict.ok) return;
-    expect(verdict.transfers).toEqual([{ transferIndex: 0, amount: 25_000_000n, payer: payer.address }]);
+    expect(verdict.transfers).toEqual([{ transferIndex: 0, amount: 25_000_000n, payer: payer.address, payerDebited: true }]);
     const receipt = await anvil.client.getTransactionReceipt({ hash });
     expect(verdict.blockNumber).toBe(receipt.blockNumber);
     expect(verdict.blockHash).toBe(receipt.blockHash);
@@ -174,7 +174,7 @@ describe("EVM payment verification on anvil", () => {
     const short = await send(parseEther("0.4"));
     await confirm();
     const good = await pool.verifyPayment(expect$(exact, { token: eth, amount: parseEther("0.5") }));
-    expect(good.ok && good.transfers[0]).toEqual({ transferIndex: 0, amount: parseEther("0.5"), payer: payer.address });
+    expect(good.ok && good.transfers[0]).toEqual({ transferIndex: 0, amount: parseEther("0.5"), payer: payer.address, payerDebited: true });
     expect(await pool.verifyPayment(expect$(short, { token: eth, amount: parseEther("0.5") }))).toMatchObject({
       ok: false,
       reason: "amount_too_low",

@@ -8,6 +8,7 @@ import {
   ACCOUNT_SIZE,
   MINT_SIZE,
   TOKEN_PROGRAM_ID,
+  createApproveInstruction,
   createAssociatedTokenAccountInstruction,
   createInitializeAccount3Instruction,
   createInitializeMint2Instruction,
@@ -125,7 +126,9 @@ describe("solana verifyPayment: SPL token", () => {
     expect(paid.ok).toBe(true);
     expect(await adapter.verifyPayment(expectation(paid.signature))).toEqual({
       ok: true,
-      transfers: [{ transferIndex: keyIndex(paid, ata(usdcMint, merchant)), amount: 25_000_000n, payer: payer.publicKey.toBase58() }],
+      transfers: [
+        { transferIndex: keyIndex(paid, ata(usdcMint, merchant)), amount: 25_000_000n, payer: payer.publicKey.toBase58(), payerDebited: true },
+      ],
       blockNumber: ledger.slot,
       blockHash: null,
     });
@@ -179,7 +182,7 @@ describe("solana verifyPayment: native SOL", () => {
     const paid = paySol(merchant.publicKey, 250_000_000n);
     expect(await adapter.verifyPayment(expectation(paid.signature, { token: SOL, amount: 250_000_000n }))).toEqual({
       ok: true,
-      transfers: [{ transferIndex: keyIndex(paid, merchant.publicKey), amount: 250_000_000n, payer: payer.publicKey.toBase58() }],
+      transfers: [{ transferIndex: keyIndex(paid, merchant.publicKey), amount: 250_000_000n, payer: payer.publicKey.toBase58(), payerDebited: true }],
       blockNumber: ledger.slot,
       blockHash: null,
     });
@@ -214,7 +217,7 @@ describe("solana verifyPayment: native SOL", () => {
     const keyCount = paid.result.transaction.message.accountKeys as string[];
     expect(await adapter.verifyPayment(expectation(paid.signature, { token: SOL, amount: 300_000_000n }))).toEqual({
       ok: true,
-      transfers: [{ transferIndex: keyCount.length, amount: 300_000_000n, payer: payer.publicKey.toBase58() }],
+      transfers: [{ transferIndex: keyCount.length, amount: 300_000_000n, payer: payer.publicKey.toBase58(), payerDebited: true }],
       blockNumber: ledger.slot,
       blockHash: null,
     });
@@ -267,7 +270,7 @@ describe("solana verifyPayment: a sponsored transfer names the sender, not the f
     expect((paid.result.transaction.message.accountKeys as string[])[0]).toBe(sponsor.publicKey.toBase58());
     rpc.put(paid.signature, paid.result);
     const verdict = await adapter.verifyPayment(expectation(paid.signature));
-    expect(verdict).toMatchObject({ ok: true, transfers: [{ amount: 25_000_000n, payer: customer.publicKey.toBase58() }] });
+    expect(verdict).toMatchObject({ ok: true, transfers: [{ amount: 25_000_000n, payer: customer.publicKey.toBase58(), payerDebited: true }] });
     const boundTo = (wallet: Keypair) => ({ customer_wallet: wallet.publicKey.toBase58() }) as CheckoutSessionRow;
     expect(bindToPayer(verdict, boundTo(customer), "solana").ok).toBe(true);
     expect(bindToPayer(verdict, boundTo(sponsor), "solana")).toMatchObject({ ok: false, reason: "wrong_payer" });
@@ -309,6 +312,33 @@ describe("solana verifyPayment: a sponsored transfer names the sender, not the f
       ok: true,
       transfers: [{ amount: 25_000_000n, payer: customer.publicKey.toBase58() }],
     });
+  });
+
+  // An SPL delegate signs alone and moves the customer's tokens: no signer's own balance fell, so the verdict
+  // names the signer (the delegate, who authorized it) with payerDebited false. A checkout session bound to the
+  // delegate accepts it (the binding asks who authorized the transfer: only the delegate's key could); a refund
+  // never does (it asks whose money left: refund-proof.ts).
+  test("a delegate's transfer of the customer's USDC names the delegate, not debited", async () => {
+    ledger.mustSend([createApproveInstruction(ata(usdcMint, customer), sponsor.publicKey, customer.publicKey, 25_000_000n)], [customer]);
+    const paid = ledger.mustSend(
+      [
+        createTransferCheckedInstruction(
+          ata(usdcMint, customer),
+          usdcMint.publicKey,
+          ata(usdcMint, merchant),
+          sponsor.publicKey,
+          25_000_000n,
+          DECIMALS,
+        ),
+      ],
+      [sponsor],
+    );
+    rpc.put(paid.signature, paid.result);
+    const verdict = await adapter.verifyPayment(expectation(paid.signature));
+    expect(verdict).toMatchObject({ ok: true, transfers: [{ amount: 25_000_000n, payer: sponsor.publicKey.toBase58(), payerDebited: false }] });
+    const boundTo = (wallet: Keypair) => ({ customer_wallet: wallet.publicKey.toBase58() }) as CheckoutSessionRow;
+    expect(bindToPayer(verdict, boundTo(sponsor), "solana").ok).toBe(true);
+    expect(bindToPayer(verdict, boundTo(customer), "solana")).toMatchObject({ ok: false, reason: "wrong_payer" });
   });
 
   test("SOL from the customer, fee paid by the sponsor", async () => {

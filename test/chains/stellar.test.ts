@@ -78,7 +78,7 @@ describe("verified payments", () => {
     const { hash, ledger } = publish(signedTx([pay(merchant.publicKey(), usdc, "10")]));
     expect(await verify(expecting(hash))).toEqual({
       ok: true,
-      transfers: [{ transferIndex: 0, amount: 100_000_000n, payer: payer.publicKey() }],
+      transfers: [{ transferIndex: 0, amount: 100_000_000n, payer: payer.publicKey(), payerDebited: true }],
       blockNumber: ledger,
       blockHash: null,
     });
@@ -88,7 +88,7 @@ describe("verified payments", () => {
     const { hash, ledger } = publish(signedTx([pay(merchant.publicKey(), xlm, "2.5")]));
     expect(await verify(expecting(hash, { token: XLM, amount: 25_000_000n }))).toEqual({
       ok: true,
-      transfers: [{ transferIndex: 0, amount: 25_000_000n, payer: payer.publicKey() }],
+      transfers: [{ transferIndex: 0, amount: 25_000_000n, payer: payer.publicKey(), payerDebited: true }],
       blockNumber: ledger,
       blockHash: null,
     });
@@ -101,13 +101,13 @@ describe("verified payments", () => {
     const moreVerdict = await verify(expecting(more.hash));
     expect(exactVerdict).toEqual({
       ok: true,
-      transfers: [{ transferIndex: 0, amount: 100_000_000n, payer: payer.publicKey() }],
+      transfers: [{ transferIndex: 0, amount: 100_000_000n, payer: payer.publicKey(), payerDebited: true }],
       blockNumber: exact.ledger,
       blockHash: null,
     });
     expect(moreVerdict).toEqual({
       ok: true,
-      transfers: [{ transferIndex: 0, amount: 100_000_001n, payer: payer.publicKey() }],
+      transfers: [{ transferIndex: 0, amount: 100_000_001n, payer: payer.publicKey(), payerDebited: true }],
       blockNumber: more.ledger,
       blockHash: null,
     });
@@ -118,7 +118,7 @@ describe("verified payments", () => {
     const { hash, ledger } = publish(tx);
     expect(await verify(expecting(hash))).toEqual({
       ok: true,
-      transfers: [{ transferIndex: 1, amount: 100_000_000n, payer: stranger.publicKey() }],
+      transfers: [{ transferIndex: 1, amount: 100_000_000n, payer: stranger.publicKey(), payerDebited: true }],
       blockNumber: ledger,
       blockHash: null,
     });
@@ -137,7 +137,7 @@ describe("verified payments", () => {
     const muxed = new MuxedAccount(new Account(merchant.publicKey(), "0"), "42").accountId();
     expect(muxed.startsWith("M")).toBe(true);
     const verdict = await verify(expecting(publish(signedTx([pay(muxed, usdc, "10")])).hash));
-    expect(verdict.ok && verdict.transfers).toEqual([{ transferIndex: 0, amount: 100_000_000n, payer: payer.publicKey() }]);
+    expect(verdict.ok && verdict.transfers).toEqual([{ transferIndex: 0, amount: 100_000_000n, payer: payer.publicKey(), payerDebited: true }]);
   });
 
   test("a strict-receive path payment counts for its exact destination amount", async () => {
@@ -150,7 +150,7 @@ describe("verified payments", () => {
       path: [],
     });
     const verdict = await verify(expecting(publish(signedTx([op])).hash));
-    expect(verdict.ok && verdict.transfers).toEqual([{ transferIndex: 0, amount: 100_000_000n, payer: payer.publicKey() }]);
+    expect(verdict.ok && verdict.transfers).toEqual([{ transferIndex: 0, amount: 100_000_000n, payer: payer.publicKey(), payerDebited: true }]);
   });
 
   test("the hash is accepted in upper case", async () => {
@@ -257,7 +257,7 @@ describe("the XDR decides, not the JSON summary", () => {
     const { hash, ledger } = publish(tx, undefined, lies);
     expect(await verify(expecting(hash, { memo: "inv_123" }))).toEqual({
       ok: true,
-      transfers: [{ transferIndex: 0, amount: 100_000_000n, payer: payer.publicKey() }],
+      transfers: [{ transferIndex: 0, amount: 100_000_000n, payer: payer.publicKey(), payerDebited: true }],
       blockNumber: ledger,
       blockHash: null,
     });
@@ -300,7 +300,7 @@ describe("fee bumps", () => {
     const { hash, ledger } = publish(tx);
     expect(await verify(expecting(hash))).toEqual({
       ok: true,
-      transfers: [{ transferIndex: 0, amount: 100_000_000n, payer: payer.publicKey() }],
+      transfers: [{ transferIndex: 0, amount: 100_000_000n, payer: payer.publicKey(), payerDebited: true }],
       blockNumber: ledger,
       blockHash: null,
     });

@@ -49,9 +49,10 @@ const CROSS_TENANT = new Set([
   // Invoices, part inv-payments: the checkout backfill's list of tenants to backfill spans every team (each
   // tenant is then backfilled with tenant-filtered statements).
   "checkout_session_uninvoiced_tenants.sql",
-  // The refund replay guard looks a transaction up across every team, as payment_find_by_tx does (refunds and
-  // payment proofs both refuse a hash that proved a refund anywhere).
-  "refund_find_by_tx.sql",
+  // One on-chain transaction proves one thing anywhere (src/chains/claims.ts): its lock and the look-up of what it
+  // proved (a payment or a refund) span every team, as payment_find_by_tx does.
+  "chain_transaction_lock.sql",
+  "chain_transaction_use.sql",
 ]);
 
 // Team-level statements: memberships, invitations and sign-in links belong to a team, across both of its

@@ -1,6 +1,6 @@
 /**
- * Refunds on a real anvil node: two solc-compiled 6-decimal ERC-20s (the invoice's USDC and another),
- * the team's settlement wallet and a stranger both holding them, and a customer to refund.
+ * Refunds on a real anvil node: two solc-compiled 6-decimal ERC-20s (the invoice's USDC and another) and the
+ * native coin (ETH), the team's settlement wallet and a stranger both holding them, and a customer to refund.
  */
 import { erc20Abi, type Address, type Hex } from "viem";
 import { foundry } from "viem/chains";
@@ -36,7 +36,10 @@ export async function anvilRefundBed() {
       chainId: 31337,
       rpcUrl: anvil.rpcUrl,
       confirmations: 2,
-      tokens: [{ symbol: "USDC", decimals: 6, contract: usdc }],
+      tokens: [
+        { symbol: "USDC", decimals: 6, contract: usdc },
+        { symbol: "ETH", decimals: 18, native: true },
+      ],
     },
   ]);
   bed.t.closers.push(() => anvil.stop());

@@ -2,7 +2,8 @@
  * A real SMTP server in process (smtp-server) that requires authentication and parses what arrives with
  * mailparser. `refuse` makes it answer RCPT TO with an error (451: try later; 550: never); `stop()` closes
  * it (connections refused) and `start()` listens again on the same port. Plain SMTP on 127.0.0.1 (no
- * STARTTLS offered), as a local relay would be.
+ * STARTTLS offered), as a local relay would be, so `url` carries the loopback-only opt-out `?tls=none`
+ * (smtp-url.ts); `plainUrl` leaves it out, and a mailer must then refuse to authenticate.
  */
 import { SMTPServer } from "smtp-server";
 import { simpleParser, type ParsedMail } from "mailparser";
@@ -18,8 +19,12 @@ export interface Arrived {
 
 export interface TestSmtpServer {
   port: number;
-  /** smtp://user:password@127.0.0.1:port, the password percent-encoded */
+  /** smtp://user:password@127.0.0.1:port?tls=none, the password percent-encoded */
   url: string;
+  /** the same without ?tls=none: STARTTLS required, which this server does not offer */
+  plainUrl: string;
+  /** AUTH commands received (a password sent over the connection) */
+  auths: number;
   arrived: Arrived[];
   /** answer RCPT TO with this SMTP code (null: accept) */
   refuse: number | null;
@@ -32,6 +37,8 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
   const state: TestSmtpServer = {
     port: 0,
     url: "",
+    plainUrl: "",
+    auths: 0,
     arrived: [],
     refuse: null,
     async start() {
@@ -43,6 +50,7 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
         // a stop ends pooled client connections at once instead of waiting for them
         closeTimeout: 50,
         onAuth(auth, _session, callback) {
+          state.auths++;
           if (auth.username === SMTP_USER && auth.password === SMTP_PASSWORD) callback(null, { user: auth.username });
           else callback(Object.assign(new Error("Invalid username or password"), { responseCode: 535 }));
         },
@@ -67,7 +75,8 @@ export async function startSmtpServer(): Promise<TestSmtpServer> {
       });
       await new Promise<void>((resolve) => server!.listen(state.port, "127.0.0.1", resolve));
       state.port = (server.server.address() as { port: number }).port;
-      state.url = `smtp://${SMTP_USER}:${encodeURIComponent(SMTP_PASSWORD)}@127.0.0.1:${state.port}`;
+      state.plainUrl = `smtp://${SMTP_USER}:${encodeURIComponent(SMTP_PASSWORD)}@127.0.0.1:${state.port}`;
+      state.url = `${state.plainUrl}?tls=none`;
     },
     async stop() {
       const s = server;

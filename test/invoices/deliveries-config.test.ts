@@ -6,6 +6,7 @@
 import { expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "../../src/config";
 import { Mailer } from "../../src/modules/invoices/deliveries/mailer";
+import { parseSmtpUrl } from "../../src/modules/invoices/deliveries/smtp-url";
 import { composeInvoiceEmail } from "../../src/modules/invoices/deliveries/email";
 import type { InvoiceView } from "../../src/modules/invoices/schemas";
 
@@ -33,6 +34,14 @@ test.each([
   ["SMTP_URL", "http://relay:hunter2pw@mail.example"],
   ["SMTP_URL", "smtp://"],
   ["SMTP_URL", "smtp://relay:hunter2pw@[bad"],
+  // Plain SMTP (the password in clear) only to a relay on this machine; no other parameter, no path.
+  ["SMTP_URL", "smtp://relay:hunter2pw@mail.example:587?tls=none"],
+  ["SMTP_URL", "smtp://relay:hunter2pw@10.0.0.5:25?tls=none"],
+  ["SMTP_URL", "smtps://relay:hunter2pw@127.0.0.1:465?tls=none"],
+  ["SMTP_URL", "smtp://relay:hunter2pw@127.0.0.1:25?tls=off"],
+  ["SMTP_URL", "smtp://relay:hunter2pw@127.0.0.1:25?pool=false"],
+  ["SMTP_URL", "smtp://relay:hunter2pw@mail.example/path"],
+  ["SMTP_URL", "smtp://relay:hunter2pw%zz@mail.example"],
   ["SMTP_FROM", "Billing <billing@seller.example>"],
   ["SMTP_FROM", "not-an-address"],
   ["PUBLIC_BASE_URL", "billing.example.com"],
@@ -49,6 +58,20 @@ test.each([
   }
 });
 
+test("SMTP_URL's TLS: smtps is TLS; smtp with credentials requires STARTTLS; tls=none only for loopback hosts; no credentials, opportunistic", () => {
+  const read = (url: string) => {
+    const parsed = parseSmtpUrl(url);
+    return "error" in parsed ? parsed.error : { ...parsed, auth: parsed.auth && { ...parsed.auth, pass: "(set)" } };
+  };
+  expect(read("smtps://relay:pw@mail.example")).toMatchObject({ port: 465, secure: true, requireTLS: false, ignoreTLS: false });
+  expect(read("smtp://relay:pw@mail.example")).toMatchObject({ port: 587, secure: false, requireTLS: true, ignoreTLS: false });
+  expect(read("smtp://mail.example:25")).toMatchObject({ port: 25, requireTLS: false, ignoreTLS: false, auth: undefined });
+  for (const host of ["localhost", "127.0.0.1", "127.8.9.10", "[::1]"])
+    expect(read(`smtp://relay:pw@${host}:2525?tls=none`)).toMatchObject({ port: 2525, secure: false, requireTLS: false, ignoreTLS: true });
+  for (const host of ["mail.example", "10.0.0.5", "127.0.0.1.example", "[::2]"])
+    expect(read(`smtp://relay:pw@${host}?tls=none`)).toContain("loopback");
+});
+
 test("the mailer's error text never carries the URL or the password, encoded or not", () => {
   const url = "smtp://relay:p%40ss%3Aw0rd@mail.example:2525";
   const mailer = new Mailer(url);
@@ -59,6 +82,17 @@ test("the mailer's error text never carries the URL or the password, encoded or 
     expect(mailer.describe(new Error("x".repeat(2000)))).toHaveLength(500);
   } finally {
     mailer.close();
+  }
+});
+
+test("a password of one or two characters is scrubbed too", () => {
+  for (const password of ["q", "Zk"]) {
+    const mailer = new Mailer(`smtp://relay:${password}@mail.example:2525`);
+    try {
+      expect(mailer.describe(new Error(`535 rejected ${password} for relay`))).not.toContain(password);
+    } finally {
+      mailer.close();
+    }
   }
 });
 

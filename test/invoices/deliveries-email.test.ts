@@ -70,9 +70,11 @@ describe("on issue", () => {
     expect(smtp.arrived).toHaveLength(1);
     const { envelope, mail } = smtp.arrived[0]!;
     expect(envelope.to).toEqual(["buyer@example.com"]);
-    expect(envelope.from).toBe("accounts@seller.example");
+    // From the operator's address (no SMTP_FROM here: invoices@<SMTP host>) in the seller's name; replies to the seller.
+    expect(envelope.from).toBe("invoices@127.0.0.1");
     expect(mail.subject).toBe(`Invoice ${invoice.number} from Seller Co`);
-    expect(mail.from!.value[0]).toEqual({ name: "Seller Co", address: "accounts@seller.example" });
+    expect(mail.from!.value[0]).toEqual({ name: "Seller Co", address: "invoices@127.0.0.1" });
+    expect(mail.replyTo!.value[0]).toEqual({ name: "Seller Co", address: "accounts@seller.example" });
     // 20 + 2.5 + 10% tax on 2.5 = 22.75
     expect(mail.text).toContain("Amount due: 22.750000 USDC, due on 2026-03-31.");
     expect(mail.text).toContain("Seats: 2 x 10.000000 = 20.000000 USDC");
@@ -138,6 +140,32 @@ describe("on issue", () => {
     ).rejects.toThrow("rolled back");
     expect((await sql`select count(*)::int as n from invoice_deliveries where team_id = ${tenant.teamId}`)[0]!.n).toBe(0);
     expect((await queuedJobs(sql)).length).toBe(jobsBefore);
+  });
+});
+
+describe("who it is from and to", () => {
+  test("From is SMTP_FROM, never the address a tenant typed into its settings; that one is the Reply-To", async () => {
+    const tenant = await newTenant({ seller_email: "ceo@bank.example" });
+    const invoice = await issue(tenant);
+    const [row] = await deliveriesOf(tenant, invoice.id);
+    const deps = { ...t.deps, config: { ...t.deps.config, smtpFrom: "billing@operator.example" } };
+    await deliverInvoice(deps, { ...tenant, deliveryId: row!.id }, { attempt: 1, maxAttempts: EMAIL_MAX_ATTEMPTS });
+    const { envelope, mail } = smtp.arrived[0]!;
+    expect(envelope.from).toBe("billing@operator.example");
+    expect(mail.from!.value).toEqual([{ name: "Seller Co", address: "billing@operator.example" }]);
+    expect(mail.replyTo!.value).toEqual([{ name: "Seller Co", address: "ceo@bank.example" }]);
+    expect(mail.headers.get("sender")).toBeUndefined();
+  });
+
+  test("a customer email that is a list is not sent to anyone: FAILED at once, saying why", async () => {
+    const tenant = await newTenant();
+    const invoice = await issue(tenant, undefined, { customerEmail: "buyer@example.com, thief@evil.example" });
+    const ran = await attemptNow();
+    expect(ran.failed).toHaveLength(0); // recorded as permanent, not retried
+    expect(smtp.arrived).toHaveLength(0);
+    const [failed] = await deliveriesOf(tenant, invoice.id);
+    expect(failed).toMatchObject({ status: "FAILED", attempts: 1 });
+    expect(failed!.lastError).toContain("Expected one email address");
   });
 });
 
@@ -232,6 +260,25 @@ describe("secrets", () => {
       expect(failed!.lastError).toContain("535 Invalid username or password");
       const written = [...t.logs, failed!.lastError!].join("\n");
       for (const secret of [wrong, encodeURIComponent(wrong)]) expect(written).not.toContain(secret);
+    } finally {
+      mailer.close();
+    }
+  });
+
+  test("credentials over smtp:// without ?tls=none: STARTTLS is required, so a server offering none never receives the password", async () => {
+    const tenant = await newTenant();
+    const invoice = await issue(tenant);
+    const mailer = new Mailer(smtp.plainUrl);
+    const authsBefore = smtp.auths;
+    try {
+      const [row] = await deliveriesOf(tenant, invoice.id);
+      const payload = { ...tenant, deliveryId: row!.id };
+      await expect(deliverInvoice({ ...t.deps, mailer }, payload, { attempt: 1, maxAttempts: EMAIL_MAX_ATTEMPTS })).rejects.toThrow();
+      expect(smtp.auths).toBe(authsBefore);
+      expect(smtp.arrived).toHaveLength(0);
+      const [failed] = await deliveriesOf(tenant, invoice.id);
+      expect(failed).toMatchObject({ status: "PENDING", attempts: 1 });
+      expect(failed!.lastError).toContain("STARTTLS");
     } finally {
       mailer.close();
     }

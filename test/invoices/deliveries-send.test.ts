@@ -107,6 +107,20 @@ describe("POST /dashboard/invoices/{id}/send", () => {
     expect(await deliveriesOf(tenant, invoice.id)).toEqual([]);
   });
 
+  test("400 and nothing written: a `to` or a customer email that is more than one address (a list reaches every address on it)", async () => {
+    const team = await createTeamFixture(t);
+    const tenant: Tenant = { teamId: team.teamId, environment: "development" };
+    const invoice = await issue(tenant, undefined, { customerEmail: "buyer@example.com, thief@evil.example" });
+    const before = await deliveriesOf(tenant, invoice.id);
+    for (const body of [{}, { to: "a@b.example, c@d.example" }, { to: "Buyer <buyer@example.com>" }]) {
+      const refused = await sendAs(team.dashboardAdmin, invoice.id, body);
+      expect(refused.status).toBe(400);
+      expect(Object.keys(refused.body.details)).toEqual(["body.to"]);
+    }
+    expect(await deliveriesOf(tenant, invoice.id)).toEqual(before);
+    expect((await sendAs(team.dashboardAdmin, invoice.id, { to: "buyer@example.com" })).status).toBe(202);
+  });
+
   test("a dashboard session without billing:write is refused (403)", async () => {
     const team = await createTeamFixture(t);
     const invoice = await issue({ teamId: team.teamId, environment: "development" });

@@ -4,12 +4,13 @@
  * does not prove the refund is refused with its code and records nothing.
  */
 import { describe, expect, test } from "bun:test";
+import { foundry } from "viem/chains";
 import { anvilRefundBed } from "../helpers/anvil-refunds";
 import { createTeamFixture } from "../helpers/fixtures";
 import { issuedInvoice, line, payInvoice } from "../helpers/invoices";
 import { expectRefused, NOTHING_RECORDED } from "../helpers/refunds";
 
-const { bed, usdc, other, merchant, stranger, customer, elsewhere, send, confirm, body } = await anvilRefundBed();
+const { anvil, bed, usdc, other, merchant, stranger, customer, elsewhere, send, confirm, body } = await anvilRefundBed();
 const { t } = bed;
 const USDC = (n: number) => BigInt(Math.round(n * 1_000_000));
 
@@ -126,6 +127,30 @@ describe("422/409: proofs that do not prove the refund record nothing", () => {
     const hash = await send(merchant, usdc, customer, USDC(12.5) - 1n);
     await confirm();
     await refused(hash, 422, "amount_too_low");
+  });
+
+  test("native ETH must be exact, as for payments: more than the amount is amount_too_low, saying so; the exact amount is recorded", async () => {
+    const eth = 10n ** 12n; // wei per micro-unit of an 18-decimal coin
+    const paid = await issuedInvoice(t.db.sql, t.config.chains, bed.tenant, new Date(t.clock.now()), [line(USDC(2))], {
+      currency: "ETH",
+      network: "anvil",
+    });
+    await payInvoice(t.db.sql, t.config.chains, bed.tenant, new Date(t.clock.now()), paid.id, USDC(2), "anvil");
+    const sendEth = (wei: bigint) => anvil.client.sendTransaction({ account: merchant, to: customer, value: wei, chain: foundry });
+    const over = await sendEth(USDC(0.5) * eth + 1n);
+    const exact = await sendEth(USDC(0.5) * eth);
+    await anvil.client.waitForTransactionReceipt({ hash: exact });
+    await confirm();
+    const refused = await bed.refund(paid.id, body("0.5", over));
+    expect(refused.status).toBe(422);
+    expect(refused.body).toEqual({
+      code: "amount_too_low",
+      error: expect.stringContaining("more than 500000000000000000: a native-coin transfer must be exactly"),
+    });
+    expect(await bed.recorded(paid.id)).toEqual(NOTHING_RECORDED);
+    const recorded = await bed.refund(paid.id, body("0.5", exact));
+    expect(recorded.status).toBe(201);
+    expect(recorded.body.refund).toMatchObject({ amount: "0.500000", currency: "ETH", tokenAmount: "500000000000000000" });
   });
 
   test("reverted on chain: transaction_failed", async () => {

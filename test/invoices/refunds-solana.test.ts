@@ -6,9 +6,12 @@
 import { describe, expect, test } from "bun:test";
 import { Keypair, LAMPORTS_PER_SOL, SystemProgram } from "@solana/web3.js";
 import {
+  ACCOUNT_SIZE,
   MINT_SIZE,
   TOKEN_PROGRAM_ID,
+  createApproveInstruction,
   createAssociatedTokenAccountInstruction,
+  createInitializeAccount3Instruction,
   createInitializeMint2Instruction,
   createMintToInstruction,
   createTransferCheckedInstruction,
@@ -122,6 +125,65 @@ describe("Solana refunds (litesvm)", () => {
     refused(send(stranger, usdcMint, customer, 15_000_000n), 422, "wrong_sender"));
   test("wrong recipient: USDC to another owner", () => refused(send(merchant, usdcMint, elsewhere, 15_000_000n), 422, "wrong_recipient"));
   test("too small: one base unit short", () => refused(send(merchant, usdcMint, customer, 14_999_999n), 422, "amount_too_low"));
+
+  /** Runs a transaction (signers[0] pays the fee) and serves it finalized; returns its signature. */
+  const sendFinal = (instructions: Parameters<SolanaLedger["send"]>[0], signers: Keypair[]) => {
+    const executed = ledger.mustSend(instructions, signers);
+    rpc.put(executed.signature, executed.result, "finalized");
+    return executed.signature;
+  };
+
+  test("wrong sender: the settlement wallet alone moves a stranger's USDC as its SPL delegate (the team's money never left)", async () => {
+    sendFinal([createApproveInstruction(ata(usdcMint, stranger), merchant.publicKey, stranger.publicKey, 15_000_000n)], [stranger]);
+    const signature = sendFinal(
+      [
+        createTransferCheckedInstruction(
+          ata(usdcMint, stranger),
+          usdcMint.publicKey,
+          ata(usdcMint, customer),
+          merchant.publicKey,
+          15_000_000n,
+          DECIMALS,
+        ),
+      ],
+      [merchant],
+    );
+    await refused(signature, 422, "wrong_sender");
+  });
+
+  test("wrong sender: a circle, the settlement wallet's USDC to the customer and the same back from another account of the customer's", async () => {
+    const spare = Keypair.generate(); // a second USDC account of the customer's, holding 15 USDC
+    const rent = Number(ledger.svm.minimumBalanceForRentExemption(BigInt(ACCOUNT_SIZE)));
+    ledger.mustSend(
+      [
+        SystemProgram.createAccount({
+          fromPubkey: merchant.publicKey,
+          newAccountPubkey: spare.publicKey,
+          lamports: rent,
+          space: ACCOUNT_SIZE,
+          programId: TOKEN_PROGRAM_ID,
+        }),
+        createInitializeAccount3Instruction(spare.publicKey, usdcMint.publicKey, customer.publicKey),
+        createMintToInstruction(usdcMint.publicKey, spare.publicKey, merchant.publicKey, 15_000_000n),
+      ],
+      [merchant, spare],
+    );
+    const signature = sendFinal(
+      [
+        createTransferCheckedInstruction(
+          ata(usdcMint, merchant),
+          usdcMint.publicKey,
+          ata(usdcMint, customer),
+          merchant.publicKey,
+          15_000_000n,
+          DECIMALS,
+        ),
+        createTransferCheckedInstruction(spare.publicKey, usdcMint.publicKey, ata(usdcMint, merchant), customer.publicKey, 15_000_000n, DECIMALS),
+      ],
+      [merchant, customer],
+    );
+    await refused(signature, 422, "wrong_sender");
+  });
 
   test("unconfirmed: only confirmed, not finalized, is refund_not_final; recorded once finalized", async () => {
     const signature = send(merchant, usdcMint, customer, 15_000_000n, "confirmed");

@@ -99,6 +99,27 @@ describe("GET /invoice-documents/{token}", () => {
     expectOpaqueRefusal(await download(signPayload(secret, "invoice-document", { ...claims, k: "camt054" })), 403, "document_link_invalid");
   });
 
+  test("the request's log line names the route, never the token (the link is the credential)", async () => {
+    const token = link("pdf");
+    const requestId = "document-download-log-1";
+    expect((await download(token, { "x-request-id": requestId })).status).toBe(200);
+    // Written after the response, so looked for a moment.
+    const logLine = () => t.logs.map((l) => JSON.parse(l)).find((l) => l.msg === "request" && l.requestId === requestId);
+    for (let i = 0; i < 50 && !logLine(); i++) {
+      await Bun.sleep(10);
+      t.logger.flush();
+    }
+    expect(logLine()).toMatchObject({ method: "GET", path: `${DOCUMENT_PATH}/:token`, status: 200 });
+    for (const part of [token, token.slice(0, 40), token.slice(-43)]) expect(t.logs.join("\n")).not.toContain(part);
+  });
+
+  test("400 path.token for a token over 1024 characters, before any signature work; 1024 is still a 403", async () => {
+    const long = await download("A".repeat(1025));
+    expect(long.status).toBe(400);
+    expect(Object.keys(long.body.details)).toEqual(["path.token"]);
+    expectOpaqueRefusal(await download("A".repeat(1024)), 403, "document_link_invalid");
+  });
+
   test("410 document_link_expired once its time has passed (and not a second before)", async () => {
     const token = link("pdf", { ttl: 60 });
     expect((await download(token)).status).toBe(200);

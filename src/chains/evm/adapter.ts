@@ -83,9 +83,15 @@ async function nativeTransfer(
   if (tx.value === 0n) return refuse("wrong_token", "The transaction moved none of the native coin");
   if (!tx.to || !isAddressEqual(tx.to, want.recipient as `0x${string}`))
     return refuse("wrong_recipient", "The coin was not sent to the expected recipient");
-  // Native payments must be exact: there is no log to tell an overpayment from an unrelated call's value.
-  if (tx.value !== want.amount) return refuse("amount_too_low", `The transaction sent ${tx.value} wei, not exactly ${want.amount}`);
-  return [{ transferIndex: 0, amount: tx.value, payer: getAddress(tx.from) }];
+  // Native payments must be exact: there is no log to tell an overpayment from an unrelated call's value. An
+  // overpayment keeps the reason of a wrong amount (amount_too_low), with a sentence that says what is wrong.
+  if (tx.value < want.amount) return refuse("amount_too_low", `The transaction sent ${tx.value} wei, less than ${want.amount}`);
+  if (tx.value > want.amount)
+    return refuse(
+      "amount_too_low",
+      `The transaction sent ${tx.value} wei, more than ${want.amount}: a native-coin transfer must be exactly the amount (nothing on chain tells an overpayment from value sent for something else)`,
+    );
+  return [{ transferIndex: 0, amount: tx.value, payer: getAddress(tx.from), payerDebited: true }];
 }
 
 async function finality(client: PublicClient, network: NetworkConfig, receipt: TransactionReceipt): Promise<PaymentRefusal | null> {

@@ -34,5 +34,5 @@ export function matchErc20Transfers(logs: readonly Log[], want: Want): VerifiedT
   if (toRecipient.length === 0) return refuse("wrong_recipient", "The token was not sent to the expected recipient");
   const enough = toRecipient.filter((t) => t.value >= want.amount);
   if (enough.length === 0) return refuse("amount_too_low", `The recipient received less than ${want.amount} base units`);
-  return enough.map((t) => ({ transferIndex: t.index, amount: t.value, payer: getAddress(t.from) }));
+  return enough.map((t) => ({ transferIndex: t.index, amount: t.value, payer: getAddress(t.from), payerDebited: true }));
 }

@@ -58,11 +58,12 @@ async function verify(rpc: SolanaRpc, expectation: PaymentExpectation): Promise<
     : nativeFalls(keys, meta.preBalances, meta.postBalances, meta.fee, signerCount);
   return {
     ok: true,
-    transfers: judgement.rises.map((rise) => ({
-      transferIndex: rise.accountIndex,
-      amount: rise.amount,
-      payer: senderOf(falls, rise.amount) ?? keys[0] ?? "",
-    })),
+    transfers: judgement.rises.map((rise) => {
+      // No signer paid it from their own balance (a delegate's transfer, tokens minted or swapped in, a circle
+      // that gave the signer its tokens back): the fee payer is named, as the signer who authorized it.
+      const sender = senderOf(falls, rise.amount);
+      return { transferIndex: rise.accountIndex, amount: rise.amount, payer: sender ?? keys[0] ?? "", payerDebited: sender !== null };
+    }),
     blockNumber: BigInt(tx.slot),
     blockHash: null, // finalized Solana slots are not rolled back
   };

@@ -78,7 +78,7 @@ export function judgeNative(keys: string[], pre: number[], post: number[], recip
  * signature); net, because moving tokens between one's own accounts pays no one. Never simply the fee
  * payer: a sponsor (a relayer, an agent platform) may sign and pay the fee for someone else's transfer.
  * null when no signer qualifies (tokens minted straight to the recipient, a swap routed through a pool):
- * the caller then names the fee payer, as for any unsponsored transaction.
+ * the caller then names the fee payer, as the signer who authorized it, with `payerDebited` false.
  */
 export function senderOf(falls: Map<string, bigint>, amount: bigint): string | null {
   let best: string | null = null;

@@ -39,7 +39,7 @@ export function matchPayments(operations: readonly OperationRecord[], txSource: 
   const enough = toRecipient.filter((m) => m.amount >= want.amount);
   if (enough.length === 0) return refuse("amount_too_low", `The recipient received less than ${want.amount} stroops`);
   // The payer is reported as a plain G... account: a muxed id is a label inside that account.
-  return enough.map((m) => ({ transferIndex: m.index, amount: m.amount, payer: baseAccount(m.source ?? txSource) }));
+  return enough.map((m) => ({ transferIndex: m.index, amount: m.amount, payer: baseAccount(m.source ?? txSource), payerDebited: true }));
 }
 
 function movements(operations: readonly OperationRecord[]): Movement[] {

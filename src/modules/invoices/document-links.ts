@@ -5,6 +5,7 @@
  * A link whose signature does not match answers 403 and one past its expiry 410, and neither says
  * anything about the invoice.
  */
+import { INVOICE_DOCUMENT_PATH } from "../../http/credential-paths";
 import { signPayload, verifyPayload } from "../../lib/hash";
 import { apiError } from "../../lib/errors";
 import type { Tenant } from "../../lib/tenant";
@@ -15,8 +16,8 @@ export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 /** How long a link works after GET /invoices/{id} hands it out. */
 export const DOCUMENT_LINK_TTL_SECONDS = 24 * 3600;
 const PURPOSE = "invoice-document";
-/** Where the links point: `${origin}${DOCUMENT_PATH}/${token}`. */
-export const DOCUMENT_PATH = "/api/v1/invoice-documents";
+/** Where the links point: `${origin}${DOCUMENT_PATH}/${token}` (declared with the paths whose credential the request log masks). */
+export const DOCUMENT_PATH = INVOICE_DOCUMENT_PATH;
 
 interface LinkClaims {
   t: string; // team

@@ -8,9 +8,9 @@
  *   check:  the invoice (ISSUED or OVERDUE), the network (the invoice's, or the one given for an invoice
  *           that has none), the hash's spelling, the replay guard, the settlement wallet; nothing locked;
  *   verify: in the worker pool, outside any transaction (a chain call never holds a database lock);
- *   record: one transaction, the invoice locked: the payment row (its unique (network, tx_hash) key is the
- *           replay guard against a race) and applyPayment (PAID when nothing is left outstanding; an
- *           overpayment goes to the company's credit balance).
+ *   record: one transaction, the transaction's lock then the invoice's (src/chains/claims.ts): the payment row
+ *           (its unique (network, tx_hash) key the last replay guard) and applyPayment (PAID when nothing is
+ *           left outstanding; an overpayment goes to the company's credit balance).
  * A refusal that time can change (not final, not found, endpoint down) records nothing and answers
  * `pending`; proof-job.ts keeps verifying it. Any other refusal is the error code of the checkout payments.
  */
@@ -19,6 +19,7 @@ import { queries, runOne } from "../../db/queries";
 import type { ChainPool } from "../../chains/pool";
 import type { ChainRegistry } from "../../chains/registry";
 import { HASH_FORMAT, normalizeTxHash } from "../../chains/addresses";
+import { lockTransaction, transactionUse } from "../../chains/claims";
 import { RETRYABLE_REASONS, type NetworkConfig, type PaymentProof, type TokenConfig } from "../../chains/types";
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -33,7 +34,7 @@ import { findInvoice, findSettlementWallet } from "./repo";
 import { applyPayment } from "./settlement";
 import { settlingNetwork } from "./settings";
 
-const Q = queries(["payment_insert_for_invoice", "refund_find_by_tx"]);
+const Q = queries(["payment_insert_for_invoice"]);
 
 export interface ProofDeps {
   sql: Sql;
@@ -73,7 +74,7 @@ export async function proveInvoicePayment(
   if (earlier?.invoice_id === found.id && earlier.team_id === tenant.teamId && earlier.environment === tenant.environment)
     return { kind: "paid", invoice: found, paymentId: earlier.id };
   if (earlier) throw replayed("a payment");
-  if (await runOne(deps.sql, Q.refund_find_by_tx, [network.id, txHash])) throw replayed("a refund");
+  if ((await transactionUse(deps.sql, network.id, txHash)) === "refund") throw replayed("a refund");
 
   if (found.status !== "ISSUED" && found.status !== "OVERDUE")
     throw apiError("invoice_not_payable", `Invoice ${found.number} is ${found.status}; only an issued or overdue invoice takes a payment proof`);
@@ -124,11 +125,13 @@ interface Verified {
 async function record(sql: Sql, c: { tenant: Tenant; actor: Actor; now: Date }, invoiceId: string, v: Verified): Promise<ProofOutcome> {
   return sql.begin(async (tx) => {
     const ctx = { ...c, tx };
+    // First, before the invoice's lock (src/chains/claims.ts): a refund or payment of this hash recorded while the
+    // chain was asked, or being recorded now, is seen here.
+    const used = await lockTransaction(tx, v.network.id, v.txHash);
     const invoice = await lockOr404(ctx, invoiceId);
     if (invoice.status === "DRAFT" || invoice.status === "VOID")
       throw apiError("invoice_not_payable", `Invoice ${invoice.number} is ${invoice.status} and cannot take a payment`);
-    // Checked again under the lock: a refund recorded while the chain was asked.
-    if (await runOne(tx, Q.refund_find_by_tx, [v.network.id, v.txHash])) throw replayed("a refund");
+    if (used !== null) throw replayed(`a ${used}`);
     const transfer = v.proof.transfers[0]!;
     const id = newId("pay");
     const inserted = await runOne(tx, Q.payment_insert_for_invoice, [

@@ -4,7 +4,7 @@
  *   check:  the invoice, every field, that the invoice can still refund that much, that the team has a
  *           settlement wallet there, that the hash proved nothing yet: cheap refusals before any chain call;
  *   prove:  the chain workers find a confirmed transfer of the invoice's token to recipientWallet of at least
- *           the amount, and it must come from the team's settlement wallet; outside any transaction, so no
+ *           the amount, and it must be paid out of the team's settlement wallet's own balance; outside any transaction, so no
  *           lock is held across a chain call;
  *   record: recordRefund writes refund + credit note + webhook + audit in one transaction under the
  *           invoice's lock, checking the limit and the hash again, so concurrent refunds never pass amountPaid.
@@ -12,22 +12,19 @@
  * answered 409 refund_not_final with Retry-After (not kept under an Idempotency-Key: the retry runs again).
  */
 import type { Sql } from "../../db/client";
-import { queries, runOne } from "../../db/queries";
 import type { ChainPool } from "../../chains/pool";
 import type { ChainRegistry } from "../../chains/registry";
 import { sameAddress } from "../../chains/addresses";
+import { transactionUse } from "../../chains/claims";
 import { RETRYABLE_REASONS, type PaymentVerdict, type VerifiedTransfer } from "../../chains/types";
 import { apiError } from "../../lib/errors";
 import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
-import { paymentsOfTransaction } from "../payments/repo";
 import { refusalCode } from "../payments/refusals";
 import type { InvoiceRow } from "./model";
 import { checkRefundable, recordRefund } from "./refunds";
 import { findInvoice, findSettlementWallet } from "./repo";
 import { notRefundable, refundTerms, type RefundRequest, type RefundTerms } from "./refund-terms";
-
-const Q = queries(["refund_find_by_tx"]);
 
 /** How long a caller should wait before asking again about a transaction that is not provable yet. */
 export const NOT_FINAL_RETRY_AFTER_SECONDS = 5;
@@ -46,7 +43,8 @@ export async function refundInvoice(deps: RefundDeps, tenant: Tenant, actor: Act
   const terms = refundTerms(deps.registry, invoice, request);
   checkRefundable(invoice, terms.amount);
   const sender = await settlementWallet(deps.sql, tenant, invoice, terms);
-  if (await transactionUsed(deps.sql, terms)) throw replayed();
+  // A hash that proved a payment or a refund anywhere (any team) proves nothing more; checked again under its lock.
+  if ((await transactionUse(deps.sql, terms.network.id, terms.txHash)) !== null) throw replayed();
   const verdict = await deps.pool.verifyPayment({
     network: terms.network,
     token: terms.token,
@@ -82,15 +80,11 @@ async function settlementWallet(sql: Sql, tenant: Tenant, invoice: InvoiceRow, t
   return wallet.wallet;
 }
 
-/** A hash that proved a payment or a refund anywhere (any team) proves nothing more. */
-async function transactionUsed(sql: Sql, terms: RefundTerms): Promise<boolean> {
-  if ((await paymentsOfTransaction(sql, terms.network.id, terms.txHash)).length > 0) return true;
-  return (await runOne(sql, Q.refund_find_by_tx, [terms.network.id, terms.txHash])) !== undefined;
-}
-
 /**
  * The transfer that proves the refund: the verdict's qualifying transfers (right token, right recipient, at
- * least the amount) narrowed to those sent by the settlement wallet; otherwise the 409 or 422 that says why.
+ * least the amount) narrowed to those paid out of the settlement wallet's own balance; otherwise the 409 or
+ * 422 that says why. Signed by the wallet is not enough: on Solana the wallet may sign as an SPL delegate of
+ * someone else's tokens, or get its tokens back within the transaction, and then the team's money never left.
  */
 function provenFrom(verdict: PaymentVerdict, sender: string, terms: Pick<RefundTerms, "network">) {
   if (!verdict.ok) {
@@ -103,7 +97,14 @@ function provenFrom(verdict: PaymentVerdict, sender: string, terms: Pick<RefundT
       );
     throw apiError(refusalCode(verdict.reason), verdict.detail);
   }
-  const transfer: VerifiedTransfer | undefined = verdict.transfers.find((t) => sameAddress(terms.network.family, t.payer, sender));
-  if (!transfer) throw apiError("wrong_sender", `The transfer was not sent from the team's settlement wallet on ${terms.network.id} (${sender})`);
+  const signed = verdict.transfers.filter((t) => sameAddress(terms.network.family, t.payer, sender));
+  const transfer: VerifiedTransfer | undefined = signed.find((t) => t.payerDebited);
+  if (!transfer)
+    throw apiError(
+      "wrong_sender",
+      signed.length > 0
+        ? `The transfer was signed by the team's settlement wallet on ${terms.network.id} (${sender}) but not paid from its own balance`
+        : `The transfer was not sent from the team's settlement wallet on ${terms.network.id} (${sender})`,
+    );
   return { transfer, blockNumber: verdict.blockNumber };
 }

@@ -3,13 +3,13 @@
  * verifies through the chain workers before calling this, never holding a lock across a chain call).
  * The refund and its credit note are written in one transaction under the invoice's lock, so concurrent
  * refunds queue and the sum of refunds never passes what was paid; a transaction proves one refund, once,
- * and never a refund that was a payment.
+ * and never a refund that was a payment (src/chains/claims.ts: its lock is this transaction's first).
  */
 import { queries, runOne } from "../../db/queries";
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { formatMicro } from "../../lib/money";
-import { paymentsOfTransaction } from "../payments/repo";
+import { lockTransaction } from "../../chains/claims";
 import { recordAudit } from "../audit/repo";
 import { emitEvent } from "../webhooks/emit";
 import { lockOr404, type InvoiceContext } from "./lifecycle";
@@ -52,9 +52,11 @@ export async function recordRefund(
   invoiceId: string,
   proof: ProvenRefund,
 ): Promise<{ refund: RefundRow; creditNote: CreditNoteRow; invoice: InvoiceRow }> {
+  // First, before the invoice's lock: a payment of this hash, recorded at the same time, waits or is seen.
+  const used = await lockTransaction(c.tx, proof.network, proof.txHash);
   const invoice = await lockOr404(c, invoiceId);
   checkRefundable(invoice, proof.amount);
-  if ((await paymentsOfTransaction(c.tx, proof.network, proof.txHash)).length > 0) throw replayed();
+  if (used !== null) throw replayed();
   const id = newId("re");
   const inserted = await runOne<RefundRow>(c.tx, Q.refund_insert, [
     id,

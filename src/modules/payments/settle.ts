@@ -13,6 +13,7 @@ import type { Db } from "../../db/queries";
 import type { ChainPool } from "../../chains/pool";
 import type { ChainRegistry } from "../../chains/registry";
 import { HASH_FORMAT, normalizeTxHash } from "../../chains/addresses";
+import { lockTransaction } from "../../chains/claims";
 import { RETRYABLE_REASONS, refuse, type ChainFamily, type NetworkConfig, type PaymentExpectation, type PaymentVerdict } from "../../chains/types";
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -88,7 +89,11 @@ export const expectationOf = (session: CheckoutSessionRow, network: NetworkConfi
 
 /**
  * A session that names its customerWallet is paid only from that wallet: without it, anyone who sees the
- * transaction on chain could submit it to their own session first.
+ * transaction on chain could submit it to their own session first. What this asks is who authorized the
+ * transfer, not whose balance paid for it, so `payerDebited` is not required here (unlike refunds, which must
+ * show the team's money left): the merchant received the amount either way, and the payer named is a wallet that
+ * either paid (EVM's `from`, Stellar's source) or signed (Solana: the fee payer when no signer's own balance fell,
+ * as for an SPL delegate's transfer), so a stranger still cannot pass someone else's payment off as their own.
  */
 export function bindToPayer(verdict: PaymentVerdict, session: CheckoutSessionRow, family: ChainFamily): PaymentVerdict {
   if (!verdict.ok || !session.customer_wallet) return verdict;
@@ -152,6 +157,10 @@ export async function applyVerdict(
   now: Date,
 ): Promise<SettleOutcome> {
   const outcome = await deps.sql.begin(async (tx): Promise<SettleOutcome> => {
+    // A proof may record a payment: the transaction's lock first, before the session's (src/chains/claims.ts), so a
+    // refund or invoice payment of this hash recorded at the same time waits or is seen. A session's network never
+    // changes, so reading it unlocked is enough.
+    const used = verdict.ok ? await lockTransaction(tx, (await findCheckoutSession(tx, tenant, sessionId))!.network, txHash) : null;
     const session = (await lockCheckoutSession(tx, tenant, sessionId))!;
     // Someone else moved it meanwhile (another submission, the sweeper, another instance): report as is.
     if (session.status !== "CONFIRMING" || session.tx_hash !== txHash) return current(session);
@@ -177,9 +186,10 @@ export async function applyVerdict(
       });
       return { kind: "failed", session: failed };
     }
-    const recorded = await recordPayment(tx, tenant, session, txHash, verdict);
+    const recorded = used === null ? await recordPayment(tx, tenant, session, txHash, verdict) : null;
     if (!recorded) {
-      // Lost a race with another session paid by the same transfer: release the claim, nothing else changes.
+      // Lost a race with another session paid by the same transfer (or a refund or invoice payment proven by it):
+      // release the claim, nothing else changes.
       return { kind: "replayed", session: await setSessionStatus(tx, tenant, sessionId, { status: "PENDING", txHash: null, at: now }) };
     }
     const { transfer, payment } = recorded;

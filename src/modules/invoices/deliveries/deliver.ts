@@ -19,6 +19,7 @@ import { invoicePdf } from "../documents/pdf";
 import { loadDocumentSource } from "../documents/source";
 import type { InvoiceDeliveryRow } from "../model";
 import { findInvoice } from "../repo";
+import { isSingleAddress, NOT_SINGLE_ADDRESS } from "./address";
 import { composeInvoiceEmail } from "./email";
 import type { Mailer, MailMessage, SendFailure } from "./mailer";
 import { findDelivery, recordAttempt } from "./repo";
@@ -67,6 +68,10 @@ export async function deliverInvoice(deps: DeliverDeps, payload: DeliverPayload,
 async function attempt(deps: DeliverDeps, tenant: Tenant, delivery: InvoiceDeliveryRow): Promise<{ ok: true } | ({ ok: false } & SendFailure)> {
   const invoice = (await findInvoice(deps.sql, tenant, delivery.invoice_id))!;
   if (invoice.status === "VOID") return { ok: false, error: "The invoice was voided before it was sent", permanent: true };
+  // Checked again at sending: an issue queues the customer email as the invoice has it (a row that fails here,
+  // visibly, rather than an issue, or the checkout payment issuing it, that fails), and a list would go to all.
+  if (!isSingleAddress(delivery.destination))
+    return { ok: false, error: `Not sent to "${delivery.destination.slice(0, 100)}": ${NOT_SINGLE_ADDRESS}`, permanent: true };
   if (!deps.mailer) return { ok: false, error: "This process cannot email: SMTP_URL is not set", permanent: false };
   let message: MailMessage;
   try {
@@ -79,8 +84,10 @@ async function attempt(deps: DeliverDeps, tenant: Tenant, delivery: InvoiceDeliv
 
 /**
  * The message, from the same document source as the PDF (the invoice as GET /invoices/{id} shows it, the seller
- * as the invoice settings describe it): From the configured address, else the seller's, else invoices@<SMTP
- * host>, in the seller's name; replies go to the seller's email; the PDF attached as <number>.pdf.
+ * as the invoice settings describe it): From the operator's address (SMTP_FROM, else invoices@<SMTP host>) in the
+ * seller's name, never the seller's own address: the relay is the operator's, and a tenant could otherwise send
+ * as any address it types into its settings (and fail the receivers' SPF/DMARC checks). Replies go to the seller's
+ * email (Reply-To, when it is one address); the PDF attached as <number>.pdf.
  */
 async function compose(deps: DeliverDeps, mailer: Mailer, tenant: Tenant, delivery: InvoiceDeliveryRow): Promise<MailMessage> {
   const source = await loadDocumentSource(deps.sql, tenant, delivery.invoice_id);
@@ -95,8 +102,9 @@ async function compose(deps: DeliverDeps, mailer: Mailer, tenant: Tenant, delive
       }
     : null;
   const content = composeInvoiceEmail({ invoice, seller: { name: sellerName, footer: seller.footer }, download });
-  const fromAddress = deps.config.smtpFrom ?? seller.email ?? `invoices@${mailer.host}`;
-  const replyTo = seller.email && seller.email !== fromAddress ? seller.email : undefined;
+  const fromAddress = deps.config.smtpFrom ?? `invoices@${mailer.host}`;
+  const replyTo =
+    seller.email && seller.email !== fromAddress && isSingleAddress(seller.email) ? { name: sellerName, address: seller.email } : undefined;
   return {
     from: { name: sellerName, address: fromAddress },
     ...(replyTo ? { replyTo } : {}),

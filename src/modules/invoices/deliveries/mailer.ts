@@ -2,14 +2,16 @@
  * The process's one SMTP client (nodemailer), built from SMTP_URL by startAppDeps and closed by its stop().
  * Pooled: connections are kept and reused between messages (an SMTP handshake costs round trips, and
  * smtp-server, the tests' server, waits 100 ms before greeting each connection). SMTP_URL's user and
- * password are secrets: no text this module hands out (an error's description) contains them, and
- * nodemailer's own logging stays off.
+ * password are secrets: they only travel encrypted (smtp-url.ts: TLS, or STARTTLS required, unless the relay
+ * is on this machine), no text this module hands out (an error's description) contains them, and nodemailer's
+ * own logging stays off.
  */
 import nodemailer, { type Transporter } from "nodemailer";
+import { parseSmtpUrl } from "./smtp-url";
 
 export interface MailMessage {
   from: { name: string; address: string };
-  replyTo?: string;
+  replyTo?: { name: string; address: string };
   to: string;
   subject: string;
   text: string;
@@ -34,17 +36,23 @@ export class Mailer {
   private readonly secrets: string[];
 
   constructor(smtpUrl: string) {
-    const url = new URL(smtpUrl);
-    const user = decodeURIComponent(url.username);
-    const pass = decodeURIComponent(url.password);
-    this.host = url.hostname.replace(/^\[|\]$/g, "");
-    this.secrets = [smtpUrl, url.password, pass].filter((s) => s.length >= 3);
+    const settings = parseSmtpUrl(smtpUrl);
+    // The configuration refused such a URL at boot; this only guards a direct construction (tests, scripts).
+    if ("error" in settings) throw new Error(`SMTP_URL cannot be used: ${settings.error}`);
+    const { host, port, secure, requireTLS, ignoreTLS, auth } = settings;
+    this.host = host;
+    // Longest first, so a password inside the URL never leaves the rest of the URL behind. Any length: a
+    // short password is still the password (its every occurrence is masked, meaningful or not).
+    const encoded = new URL(smtpUrl).password;
+    this.secrets = [smtpUrl, encoded, auth?.pass ?? ""].filter((s) => s.length > 0).sort((a, b) => b.length - a.length);
     this.transport = nodemailer.createTransport({
-      host: this.host,
-      port: url.port ? Number(url.port) : url.protocol === "smtps:" ? 465 : 587,
-      // smtps: TLS from the first byte; smtp: STARTTLS when the server offers it
-      secure: url.protocol === "smtps:",
-      ...(user ? { auth: { user, pass } } : {}),
+      host,
+      port,
+      // smtps: TLS from the first byte; smtp with credentials: STARTTLS or nothing (smtp-url.ts)
+      secure,
+      requireTLS,
+      ignoreTLS,
+      ...(auth ? { auth } : {}),
       pool: true,
       maxConnections: 3,
       // A job waits on these: fail in seconds, not nodemailer's minutes, and let the queue retry.

@@ -21,14 +21,20 @@ export const InvoiceSendRequest = t.Object(
         description: "email (default): over SMTP with the PDF attached; webhook: the invoice's invoice.issued message to the team's endpoints",
       }),
     ),
-    to: t.Optional(t.String({ format: "email", maxLength: 320, description: "Email only: the recipient; default the invoice's customer email" })),
+    to: t.Optional(
+      t.String({
+        format: "email",
+        maxLength: 320,
+        description: "Email only: the recipient, one address (no list, no display name); default the invoice's customer email",
+      }),
+    ),
   },
   { $id: "InvoiceSendRequest", examples: [{ channel: "email", to: "accounts@acme.example" }] },
 );
 
 const DESCRIPTION = `Queues the invoice's sending and answers 202 with the new delivery rows (they also appear in the invoice's \`deliveries\`). Only an issued, overdue or paid invoice can be sent (409 \`invoice_not_sendable\`). The body may be left out.
 
-- **email** (default): to \`to\`, else the invoice's customer email (400 when it has none), with the PDF attached and, when the service has \`PUBLIC_BASE_URL\`, a signed download link valid 90 days. Needs \`SMTP_URL\` (else 409 \`delivery_channel_unavailable\`). Retried by the job queue: 12 attempts over about 16 hours; a 5xx refusal of the recipient or message fails it at once.
+- **email** (default): to \`to\`, else the invoice's customer email (400 when it has none, or when it is not one address: a list such as \`a@x.example, b@y.example\` would reach every address on it), from the operator's address (\`SMTP_FROM\`, else \`invoices@<SMTP host>\`) in the seller's name with the seller's email as Reply-To, with the PDF attached and, when the service has \`PUBLIC_BASE_URL\`, a signed download link valid 90 days. Needs \`SMTP_URL\` (else 409 \`delivery_channel_unavailable\`). Retried by the job queue: 12 attempts over about 16 hours; a 5xx refusal of the recipient or message fails it at once.
 - **webhook**: the invoice's \`invoice.issued\` message (the same \`webhook-id\`, so a receiver that already has it can recognise it) to every enabled endpoint subscribed to \`invoice.issued\`, one delivery row per endpoint mirroring its webhook delivery (409 \`delivery_channel_unavailable\` when there is none). If no endpoint was subscribed when the invoice was issued, the message is written now, dated at the issue, carrying the invoice as it is now.`;
 
 export function invoiceDeliveryRoutes(deps: DeliveryRouteDeps) {

@@ -1,7 +1,7 @@
 /**
  * Sending an issued invoice again, on demand (POST /dashboard/invoices/{id}/send, `invoice send`), in the
  * caller's transaction: its delivery rows, their jobs and the audit entry commit together.
- * - email (the default): to `to`, else the invoice's customer email; needs SMTP_URL.
+ * - email (the default): to `to`, else the invoice's customer email, one address (address.ts); needs SMTP_URL.
  * - webhook: the invoice's `invoice.issued` message to every enabled endpoint subscribed to invoice.issued,
  *   as a new webhook delivery each. It is the SAME message (same `webhook-id`, as a replay): a receiver that
  *   already has it can recognise it, one that missed it (down, disabled, added since) gets it. When no
@@ -16,6 +16,7 @@ import { enqueueAttempt } from "../../webhooks/emit";
 import { listTargets } from "../../webhooks/repo";
 import { emitInvoiceEvent, lockOr404, type InvoiceContext } from "../lifecycle";
 import type { DeliveryChannel, InvoiceDeliveryRow, InvoiceRow, InvoiceStatus } from "../model";
+import { isSingleAddress, NOT_SINGLE_ADDRESS } from "./address";
 import { queueEmail } from "./queue";
 import { findInvoiceMessage, insertWebhookDeliveries } from "./repo";
 
@@ -55,6 +56,10 @@ async function sendByEmail(c: InvoiceContext, invoice: InvoiceRow, to: string | 
   const recipient = to ?? invoice.customer_email;
   if (!recipient)
     throw apiError("validation_failed", "Validation failed", { "body.to": "The invoice has no customer email: give the address to send it to" });
+  if (!isSingleAddress(recipient))
+    throw apiError("validation_failed", "Validation failed", {
+      "body.to": to === undefined ? `The invoice's customer email is not one address: give \`to\`. ${NOT_SINGLE_ADDRESS}` : NOT_SINGLE_ADDRESS,
+    });
   return queueEmail(c, invoice.id, recipient, "manual");
 }
 

@@ -22,6 +22,8 @@ import { loadDocumentSource } from "./source";
 
 type RouteDeps = AuthDeps & { sql: Sql; clock: Clock; config: { linkSigningSecret: string } };
 
+/** Far above any link's token (about 170 characters), far below what an HMAC should be asked to hash per request. */
+const TOKEN_MAX_LENGTH = 1024;
 const NO_STORE = { "cache-control": "private, no-store", "x-content-type-options": "nosniff" };
 const TAGS = ["Invoices"];
 const PEGS = PEGGED_TOKENS.map(([token, ccy]) => `${token} -> ${ccy}`).join(", ");
@@ -45,7 +47,7 @@ async function uncached(work: () => Promise<Response>): Promise<Response> {
 
 // Documented in `detail.responses` rather than `response` schemas: the generator replaces a route's own
 // responses with the schemas' (always JSON), and a document is not JSON.
-const jsonError = (schema: "Error" | "CodedError", description: string) => ({
+const jsonError = (schema: "Error" | "CodedError" | "ValidationError", description: string) => ({
   description,
   content: { "application/json": { schema: { $ref: `#/components/schemas/${schema}` } } },
 });
@@ -67,13 +69,16 @@ export function invoiceDocumentRoutes(deps: RouteDeps) {
           return document(pain013(source, now), "application/xml; charset=utf-8", fileName(number, ".pain013.xml"), "inline");
         }),
       {
-        params: t.Object({ token: t.String({ description: "The signed token of a `downloadUrl` or `iso20022DownloadUrl`" }) }),
+        params: t.Object({
+          token: t.String({ maxLength: TOKEN_MAX_LENGTH, description: "The signed token of a `downloadUrl` or `iso20022DownloadUrl`" }),
+        }),
         detail: {
           tags: TAGS,
           summary: "Download an invoice document by its signed link (no credential: the link is the credential)",
           description: `The links of GET /invoices/{id}: \`downloadUrl\` serves the PDF (application/pdf, \`Content-Disposition: inline; filename="INV-000001.pdf"\`), \`iso20022DownloadUrl\` a pain.013.001.08 creditor payment activation request (application/xml). A link is an HMAC-SHA256-signed token naming the team, environment, invoice, document kind and expiry (${DOCUMENT_LINK_TTL_SECONDS / 3600} h after it was handed out); fetch the invoice again for a fresh one. The document is rendered from the invoice as it is at download time. Responses are \`Cache-Control: private, no-store\`. Errors: 403 \`document_link_invalid\` for a token that does not verify (tampered, signed by another secret, or not a document link), 410 \`document_link_expired\` past its expiry; neither says anything about the invoice. 404 for a valid link whose invoice no longer exists. pain.013 mapping: ${ISO_MAPPING}`,
           responses: {
             200: { description: "The document", content: { ...PDF_CONTENT, ...XML_CONTENT } },
+            400: jsonError("ValidationError", `A token longer than ${TOKEN_MAX_LENGTH} characters (\`details["path.token"]\`); no link is`),
             403: jsonError("CodedError", "`document_link_invalid`: the token does not verify"),
             404: jsonError("Error", "A valid link whose invoice no longer exists"),
             410: jsonError("CodedError", "`document_link_expired`: past the link's expiry"),
