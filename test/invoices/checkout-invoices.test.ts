@@ -11,6 +11,8 @@ import { foundry } from "viem/chains";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
+import { grantCreditsInTx, lockCompanyGrants } from "../../src/modules/entitlements/credits";
+import { recordAudit } from "../../src/modules/audit/repo";
 import { account, anvilRegistryFile, deploy, mintTokens, startAnvil, testContracts } from "../helpers/anvil";
 
 const anvil = await startAnvil();
@@ -157,5 +159,49 @@ describe("a settlement that rolls back", () => {
     const invoice = (await invoiceOf(s.id))!;
     expect(invoice.sequence).toBe(before + 1n);
     expect(invoice.status).toBe("PAID");
+  });
+});
+
+describe("an invoice that cannot be made never undoes a proven payment", () => {
+  test("an amount past the invoice range: the payment is recorded and the session PAID, the reason audited, no invoice", async () => {
+    const s = await session({});
+    const hash = await pay(10n ** 19n); // 10^13 USDC: more than an invoice holds (about 9.2 x 10^12)
+    const answer = await submit(s.id, hash);
+    expect([answer.status, answer.body.checkoutSession.status]).toEqual([200, "PAID"]);
+    expect(await invoiceOf(s.id)).toBeUndefined();
+    expect((await t.db.sql`select count(*)::int as n from payments where tx_hash = ${hash}`)[0]!.n).toBe(1);
+    const [audit] = await t.db.sql`select details from audit_log where action = 'checkout_session.paid' and resource_id = ${s.id}`;
+    expect(audit!.details.invoiceError).toContain("Validation failed");
+  });
+
+  test("a CREDITS settlement beside a plain credit grant of the same company waits in the same lock order: no deadlock", async () => {
+    const companyId = await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "credits-lock-order", catalog.planId);
+    const s = await session({ purpose: "CREDITS", creditAmount: "100", companyId });
+    const hash = await pay(25_000_000n);
+    const tenant = { teamId: team.teamId, environment: "development" as const };
+    const actor = { kind: "test", id: "test", requestId: null };
+    // The company holds credits already: a grant or a purchase locks its grants' rows.
+    await t.db.sql.begin((tx) => grantCreditsInTx(tx, tenant, companyId, { amount: 5n }, actor, t.clock.now()));
+    // A grant in progress: the company's grants locked, its audit entry (the audit chain's lock) still to come.
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    const grant = t.db.sql.begin(async (tx) => {
+      await lockCompanyGrants(tx, tenant, companyId, t.clock.now());
+      await released;
+      await recordAudit(tx, {
+        ...tenant,
+        actor: { kind: "test", id: "test", requestId: null },
+        action: "credit.grant",
+        resourceType: "test",
+        resourceId: "x",
+      });
+    });
+    const settled = submit(s.id, hash);
+    await Bun.sleep(500); // the settlement reaches the grants' lock (and, before the fix, held the audit chain's)
+    release();
+    await grant;
+    const answer = await settled;
+    expect([answer.status, answer.body.checkoutSession?.status]).toEqual([200, "PAID"]);
+    expect((await invoiceOf(s.id))!.status).toBe("PAID");
   });
 });

@@ -54,6 +54,14 @@ export const presentCreditGrant = (g: CreditGrant) => ({
   createdAt: g.created_at.toISOString(),
 });
 
+/**
+ * Locks a company's credit grants for the rest of the transaction (what a grant or a burn takes first): a
+ * paid checkout session takes it before anything that writes an audit entry, so it waits in the same
+ * order as a plain grant (grants, then the audit chain) and the two never deadlock.
+ */
+export const lockCompanyGrants = (tx: Db, tenant: Tenant, companyId: string, now: number) =>
+  run(tx, Q.credit_grant_lock_many, [[tenant.teamId], [tenant.environment], [companyId], new Date(now)]);
+
 /** The grant inside the caller's transaction (a paid checkout session grants with its own commit). */
 export async function grantCreditsInTx(
   tx: Db,

@@ -1,13 +1,23 @@
 /** What a paid checkout session does besides recording its payment, in the payment's transaction. */
+import type { TransactionSql } from "../../db/client";
 import type { Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
-import { grantCreditsInTx } from "../entitlements/credits";
+import { grantCreditsInTx, lockCompanyGrants } from "../entitlements/credits";
 import { publishCompanyChanged } from "../changes/publish";
 import { emitEvent } from "../webhooks/emit";
-import type { CheckoutSessionRow } from "./model";
+import type { CheckoutSessionRow, RecordedPayment } from "./model";
 import { addAddOnToCompany, findPaymentLink } from "./repo";
 import { presentCheckoutSession, presentPaymentLink } from "./present";
+
+/**
+ * The rows what a paid session buys will write, locked before its invoice is made: the invoice writes audit
+ * entries (the audit chain's lock, held to commit), and a plain credit grant takes the company's grants, then
+ * the audit chain; taking them in the same order here means neither waits on the other in a cycle.
+ */
+export async function lockPurchase(tx: Db, tenant: Tenant, session: CheckoutSessionRow, now: Date): Promise<void> {
+  if (session.purpose === "CREDITS") await lockCompanyGrants(tx, tenant, session.company_id!, now.getTime());
+}
 
 /** What a paid session buys, committed with the payment: an add-on on the company, or credits. */
 export async function grantPurchase(tx: Db, tenant: Tenant, actor: Actor, session: CheckoutSessionRow, now: Date): Promise<void> {
@@ -37,4 +47,37 @@ export async function emitPaid(tx: Db, tenant: Tenant, session: CheckoutSessionR
     { lazy: async () => ({ paymentLink: presentPaymentLink((await findPaymentLink(tx, tenant, session.payment_link_id))!), checkoutSession }) },
     { at: now },
   );
+}
+
+/** Makes the paid session's invoice (src/modules/invoices/checkout.ts, wired in app-deps: invoices build on payments). */
+export type InvoiceSession = (
+  tx: Db,
+  tenant: Tenant,
+  actor: Actor,
+  session: CheckoutSessionRow,
+  payment: RecordedPayment,
+  now: Date,
+) => Promise<unknown>;
+
+/**
+ * The paid session's invoice, in a savepoint: the money has moved and the chain proved it, so an invoice that
+ * cannot be made (an amount past the invoice range, a token since dropped from the registry) must not undo the
+ * payment. It is left, with its reason in the audit entry, to `invoice backfill-checkouts`, which looks for
+ * exactly this: a paid session whose payment has no invoice. Null when the invoice was made.
+ */
+export async function invoiceOrLeave(
+  invoiceSession: InvoiceSession,
+  tx: TransactionSql,
+  tenant: Tenant,
+  actor: Actor,
+  paid: CheckoutSessionRow,
+  payment: RecordedPayment,
+  now: Date,
+): Promise<string | null> {
+  try {
+    await tx.savepoint((sp) => invoiceSession(sp, tenant, actor, paid, payment, now));
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }

@@ -18,10 +18,11 @@ import { RETRYABLE_REASONS, refuse, type ChainFamily, type NetworkConfig, type P
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
-import type { CheckoutSessionRow, RecordedPayment } from "./model";
+import type { CheckoutSessionRow } from "./model";
 import { findCheckoutSession, insertPayment, lockCheckoutSession, paymentsOfTransaction, setSessionStatus, touchSession } from "./repo";
 import type { Tenant } from "../../lib/tenant";
-import { emitPaid, grantPurchase } from "./paid";
+import { claim, closed, releaseClaim } from "./session-claim";
+import { emitPaid, grantPurchase, invoiceOrLeave, lockPurchase, type InvoiceSession } from "./paid";
 
 export interface SettlementDeps {
   sql: Sql;
@@ -33,7 +34,7 @@ export interface SettlementDeps {
    * Issues the PAID invoice of a session just paid, in the payment's transaction (src/modules/invoices/checkout.ts,
    * wired in src/app-deps.ts: invoices build on payments, so payments reach them only through this hook).
    */
-  invoiceSession(tx: Db, tenant: Tenant, actor: Actor, session: CheckoutSessionRow, payment: RecordedPayment, now: Date): Promise<unknown>;
+  invoiceSession: InvoiceSession;
 }
 
 export type SettleOutcome =
@@ -43,11 +44,6 @@ export type SettleOutcome =
   /** every qualifying transfer already proved another payment; the session is open again */
   | { kind: "replayed"; session: CheckoutSessionRow };
 
-const closed = (session: CheckoutSessionRow) =>
-  apiError(
-    "checkout_session_closed",
-    `Checkout session is ${session.status.toLowerCase()}${session.failure_reason ? ` (${session.failure_reason})` : ""}`,
-  );
 const replayed = () => apiError("payment_replayed", "This transaction already paid for a checkout session");
 
 export async function submitPayment(
@@ -102,50 +98,6 @@ export function bindToPayer(verdict: PaymentVerdict, session: CheckoutSessionRow
   return transfers.length ? { ...verdict, transfers } : refuse("wrong_payer", "The payment was not sent from the session's customerWallet");
 }
 
-/**
- * PENDING -> CONFIRMING with this transaction. A CONFIRMING session may switch to another transaction (a
- * mistyped hash is corrected) until its deadline; after it, only the transaction submitted in time counts.
- */
-async function claim(sql: Sql, tenant: Tenant, actor: Actor, sessionId: string, txHash: string, now: Date): Promise<void> {
-  let closedSession: CheckoutSessionRow | null = null;
-  await sql.begin(async (tx) => {
-    const session = (await lockCheckoutSession(tx, tenant, sessionId))!;
-    if (session.status === "PENDING" && session.expires_at <= now) {
-      // Committed before the 409: the deadline passing is a fact, whatever the caller does next.
-      closedSession = await setSessionStatus(tx, tenant, sessionId, { status: "EXPIRED", txHash: null, at: now });
-      return;
-    }
-    if (session.status !== "PENDING" && session.status !== "CONFIRMING") {
-      closedSession = session;
-      return;
-    }
-    if (session.tx_hash === txHash) return;
-    if (session.expires_at <= now) {
-      closedSession = { ...session, status: "EXPIRED" }; // for new transactions; the one submitted in time still settles
-      return;
-    }
-    await setSessionStatus(tx, tenant, sessionId, { status: "CONFIRMING", txHash, at: now });
-    await recordAudit(tx, {
-      ...tenant,
-      actor,
-      action: "checkout_session.submit",
-      resourceType: "checkout_session",
-      resourceId: sessionId,
-      details: { txHash },
-    });
-  });
-  if (closedSession) throw closed(closedSession);
-}
-
-/** CONFIRMING on `txHash` -> PENDING: the transaction proved another session's payment. */
-async function releaseClaim(sql: Sql, tenant: Tenant, sessionId: string, txHash: string, now: Date): Promise<void> {
-  await sql.begin(async (tx) => {
-    const session = await lockCheckoutSession(tx, tenant, sessionId);
-    if (session?.status === "CONFIRMING" && session.tx_hash === txHash)
-      await setSessionStatus(tx, tenant, sessionId, { status: "PENDING", txHash: null, at: now });
-  });
-}
-
 /** Applies a verdict to a session still waiting on that transaction; used by submit and by the sweeper. */
 export async function applyVerdict(
   deps: SettlementDeps,
@@ -194,9 +146,9 @@ export async function applyVerdict(
     }
     const { transfer, payment } = recorded;
     const paid = await setSessionStatus(tx, tenant, sessionId, { status: "PAID", txHash, paidAt: now, customerWallet: transfer.payer, at: now });
-    // The invoice first: issuing takes the tenant's invoice number counter, which every invoice transaction
-    // takes before the audit chain's lock, and a credit grant writes an audit entry.
-    await deps.invoiceSession(tx, tenant, actor, paid, payment, now);
+    // Lock order: what the purchase writes, then the invoice (number counter, then audit chain), then the rest.
+    await lockPurchase(tx, tenant, paid, now);
+    const invoiceError = await invoiceOrLeave(deps.invoiceSession, tx, tenant, actor, paid, payment, now);
     await grantPurchase(tx, tenant, actor, paid, now);
     await emitPaid(tx, tenant, paid, now);
     await recordAudit(tx, {
@@ -205,7 +157,7 @@ export async function applyVerdict(
       action: "checkout_session.paid",
       resourceType: "checkout_session",
       resourceId: sessionId,
-      details: { txHash, transferIndex: transfer.transferIndex, amount: transfer.amount.toString() },
+      details: { txHash, transferIndex: transfer.transferIndex, amount: transfer.amount.toString(), ...(invoiceError ? { invoiceError } : {}) },
     });
     return { kind: "paid", session: paid };
   });
