@@ -14,9 +14,14 @@ create table settlement_wallets (
   network      text not null,
   wallet       text not null check (char_length(wallet) between 1 and 128),
   tokens       text[] not null default '{}',
+  -- The wallet as one key per address: EVM addresses in any case are one address.
+  wallet_key   text generated always as (case when wallet ~ '^0x[0-9a-fA-F]{40}$' then lower(wallet) else wallet end) stored,
   created_at   timestamptz not null default now(),
   updated_at   timestamptz not null default now(),
-  primary key (team_id, environment, network)
+  primary key (team_id, environment, network),
+  -- A wallet receives for one tenant: the replay guard is global (a transaction proves one payment anywhere),
+  -- so a team that registered another's wallet could submit that team's customers' transfers as its own.
+  unique (network, wallet_key)
 );
 
 -- What an invoice says about the seller, and its payment terms. One row per team and environment; a

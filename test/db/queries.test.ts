@@ -46,6 +46,8 @@ const CROSS_TENANT = new Set([
   "job_worker_heartbeat_upsert.sql",
   // Invoices: the overdue job's scan spans every tenant (each row carries its own).
   "invoice_list_overdue.sql",
+  // Settlement wallets: a wallet receives for one tenant, so a payment link's recipient is checked against every team's.
+  "settlement_wallet_owner.sql",
   // Invoices, part inv-payments: the checkout backfill's list of tenants to backfill spans every team (each
   // tenant is then backfilled with tenant-filtered statements).
   "checkout_session_uninvoiced_tenants.sql",

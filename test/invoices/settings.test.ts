@@ -198,3 +198,26 @@ test("CLI: settlement-wallet set/list/remove and invoice-settings set/show print
   expect(tooLong.code).toBe(2);
   expect(Object.keys(JSON.parse(tooLong.err).details).sort()).toEqual(["body.paymentTermsDays", "body.sellerEmail"]);
 }, 60_000);
+
+describe("a wallet receives for one tenant", () => {
+  const wallet = "0x8ba1f109551bD432803012645Ac136ddd64DBA72";
+  test("another team cannot register it (in any case), nor name it as a payment link's recipient", async () => {
+    expect((await t.call("PUT", "/dashboard/settlement-wallets/base-sepolia", { ...admin, body: { wallet } })).status).toBe(200);
+    for (const spelling of [wallet, wallet.toLowerCase()]) {
+      const taken = await t.call("PUT", "/dashboard/settlement-wallets/base-sepolia", { token: other.dashboardAdmin, body: { wallet: spelling } });
+      expect([taken.status, taken.body.error]).toEqual([409, "This wallet already receives for another team or environment on base-sepolia"]);
+    }
+    const link = await t.call("POST", "/payment-links", {
+      token: other.keys.secret,
+      body: { amount: "1000000", network: "base-sepolia", acceptedToken: "USDC", recipientWallet: wallet },
+    });
+    expect([link.status, Object.keys(link.body.details)]).toEqual([400, ["body.recipientWallet"]]);
+    // The owner's own links may pay it, and setting it again changes nothing.
+    const own = await t.call("POST", "/payment-links", {
+      token: team.keys.secret,
+      body: { amount: "1000000", network: "base-sepolia", acceptedToken: "USDC", recipientWallet: wallet },
+    });
+    expect(own.status).toBe(201);
+    expect((await t.call("PUT", "/dashboard/settlement-wallets/base-sepolia", { ...admin, body: { wallet } })).status).toBe(200);
+  });
+});

@@ -9,6 +9,7 @@ import { queries, run, runOne } from "../../db/queries";
 import { findToken, networkAllowedIn, type ChainRegistry } from "../../chains/registry";
 import { isValidAddress } from "../../chains/addresses";
 import { apiError } from "../../lib/errors";
+import { isUniqueViolation } from "../catalog/write";
 import type { Tenant } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
 import type { InvoiceSettingsRow, SettlementWalletRow } from "./model";
@@ -87,7 +88,12 @@ export async function setSettlementWallet(
       input.wallet,
       tokens,
       now,
-    ]))!;
+    ]).catch((error) => {
+      // A wallet receives for one tenant (migration 00018): another team's transfers could be claimed otherwise.
+      if (isUniqueViolation(error, "settlement_wallets"))
+        throw apiError("conflict", `This wallet already receives for another team or environment on ${network.id}`);
+      throw error;
+    }))!;
     await recordAudit(tx, {
       ...tenant,
       actor,

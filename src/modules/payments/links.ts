@@ -12,7 +12,7 @@ import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
 import { planChoiceProblems } from "../catalog/plan-choice";
 import type { PaymentLinkCreate, PaymentLinkRow } from "./model";
-import { insertPaymentLink } from "./repo";
+import { insertPaymentLink, settlementWalletOwner } from "./repo";
 import type { Tenant } from "../../lib/tenant";
 
 const DEFAULT_TTL_SECONDS = 1800;
@@ -47,6 +47,11 @@ export async function createPaymentLink(
   if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
 
   return sql.begin(async (tx) => {
+    // Another tenant's settlement wallet is not a recipient: a transaction proves one payment anywhere, so a link
+    // paid there would take that tenant's customers' transfers (and theirs would be refused as replayed).
+    const owner = await settlementWalletOwner(tx, network!.id, input.recipientWallet);
+    if (owner && (owner.team_id !== tenant.teamId || owner.environment !== tenant.environment))
+      details["body.recipientWallet"] = "This wallet receives for another team: a payment link pays a wallet of yours";
     const company = input.companyId ? await findCompanyByKeys(tx, tenant, input.companyId, null, null) : null;
     if (input.companyId && !company) details["body.companyId"] = `No company ${input.companyId}`;
     const addOn = input.addOnPlanId ? [input.addOnPlanId] : [];

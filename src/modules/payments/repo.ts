@@ -17,6 +17,7 @@ const Q = queries([
   "payment_insert",
   "payment_find_by_tx",
   "company_add_on_add",
+  "settlement_wallet_owner",
 ]);
 
 export const insertPaymentLink = (db: Db, row: Omit<PaymentLinkRow, "active" | "created_at">) =>
@@ -141,3 +142,7 @@ export const paymentsOfTransaction = (db: Db, network: string, txHash: string) =
 
 export const addAddOnToCompany = (db: Db, t: Tenant, companyId: string, planId: string) =>
   runOne(db, Q.company_add_on_add, [t.teamId, t.environment, companyId, planId]);
+
+/** The tenant that receives at `wallet` on `network` as its settlement wallet (any team), if one does. */
+export const settlementWalletOwner = (db: Db, network: string, wallet: string) =>
+  runOne<{ team_id: string; environment: Tenant["environment"] }>(db, Q.settlement_wallet_owner, [network, wallet]);
