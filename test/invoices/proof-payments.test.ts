@@ -239,6 +239,16 @@ describe("refused, nothing recorded", () => {
     expect(await paymentsOf(b.id)).toEqual([]);
   });
 
+  test("the same proof submitted three times at once for one invoice: one payment, and every answer is its 200", async () => {
+    const e = await invoice();
+    const hash = await transfer(120_000_000n);
+    await confirm();
+    const results = await Promise.all([1, 2, 3].map(() => submit(e.id, { txHash: hash })));
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect((await paymentsOf(e.id)).length).toBe(1);
+    expect(await statusOf(e.id)).toBe("PAID");
+  });
+
   test("409 settlement_wallet_missing: no wallet on the network, or one that does not take the currency", async () => {
     const team2 = await createTeamFixture(t, "No wallet");
     const tenant2 = { teamId: team2.teamId, environment: "development" as const };

@@ -97,6 +97,9 @@ describe("GET /invoice-documents/{token}", () => {
     const claims = { t: team.teamId, e: "development", i: paid.id, k: "pdf", x: Math.floor(t.clock.now() / 1000) + 3600 };
     expectOpaqueRefusal(await download(signPayload(secret, "cursor", claims)), 403, "document_link_invalid");
     expectOpaqueRefusal(await download(signPayload(secret, "invoice-document", { ...claims, k: "camt054" })), 403, "document_link_invalid");
+    // Even signed with the secret, claims that are not our ids' shape reach no query (a NUL was a 500 from PostgreSQL).
+    for (const bad of [{ i: "in_\u0000" }, { i: "x".repeat(65) }, { t: "team_\u0000" }])
+      expectOpaqueRefusal(await download(signPayload(secret, "invoice-document", { ...claims, ...bad })), 403, "document_link_invalid");
   });
 
   test("the request's log line names the route, never the token (the link is the credential)", async () => {

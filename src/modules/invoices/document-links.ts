@@ -19,6 +19,9 @@ const PURPOSE = "invoice-document";
 /** Where the links point: `${origin}${DOCUMENT_PATH}/${token}` (declared with the paths whose credential the request log masks). */
 export const DOCUMENT_PATH = INVOICE_DOCUMENT_PATH;
 
+/** Our ids' shape: a link (even one signed with the secret by hand) naming anything else reaches no query. */
+const ID_SHAPE = /^[A-Za-z0-9_]{1,64}$/;
+
 interface LinkClaims {
   t: string; // team
   e: Tenant["environment"];
@@ -47,8 +50,10 @@ export function verifyDocumentToken(secret: string, token: string, now: Date): {
   const wellFormed =
     claims &&
     typeof claims.t === "string" &&
+    ID_SHAPE.test(claims.t) &&
     (claims.e === "development" || claims.e === "production") &&
     typeof claims.i === "string" &&
+    ID_SHAPE.test(claims.i) &&
     (DOCUMENT_KINDS as readonly string[]).includes(claims.k) &&
     Number.isSafeInteger(claims.x);
   if (!wellFormed) throw apiError("document_link_invalid", "This download link is not valid");

@@ -15,7 +15,7 @@
  * `pending`; proof-job.ts keeps verifying it. Any other refusal is the error code of the checkout payments.
  */
 import type { Sql } from "../../db/client";
-import { queries, runOne } from "../../db/queries";
+import { queries, runOne, type Db } from "../../db/queries";
 import type { ChainPool } from "../../chains/pool";
 import type { ChainRegistry } from "../../chains/registry";
 import { HASH_FORMAT, normalizeTxHash } from "../../chains/addresses";
@@ -69,12 +69,8 @@ export async function proveInvoicePayment(
   const txHash = normalizeTxHash(network.family, input.txHash);
   if (!txHash) throw apiError("validation_failed", "Validation failed", { "body.txHash": `Expected ${HASH_FORMAT[network.family]}` });
 
-  // A retry of the proof that paid this invoice answers as the first one did.
-  const earlier = (await paymentsOfTransaction(deps.sql, network.id, txHash))[0];
-  if (earlier?.invoice_id === found.id && earlier.team_id === tenant.teamId && earlier.environment === tenant.environment)
-    return { kind: "paid", invoice: found, paymentId: earlier.id };
-  if (earlier) throw replayed("a payment");
-  if ((await transactionUse(deps.sql, network.id, txHash)) === "refund") throw replayed("a refund");
+  const earlier = await earlierUse(deps.sql, tenant, found, network.id, txHash);
+  if (earlier) return earlier;
 
   if (found.status !== "ISSUED" && found.status !== "OVERDUE")
     throw apiError("invoice_not_payable", `Invoice ${found.number} is ${found.status}; only an issued or overdue invoice takes a payment proof`);
@@ -121,17 +117,36 @@ interface Verified {
   proof: PaymentProof;
 }
 
-/** Records a verified transfer as the invoice's payment and applies it, the invoice locked. */
+/**
+ * What a hash already proved, checked before the chain call and again under its lock: a retry of the proof that
+ * paid this invoice answers as the first one did (whichever of two concurrent submissions won); a hash that
+ * proved anything else is refused. Null when the hash proved nothing yet.
+ */
+async function earlierUse(db: Db, tenant: Tenant, invoice: InvoiceRow, network: string, txHash: string): Promise<ProofOutcome | null> {
+  const earlier = (await paymentsOfTransaction(db, network, txHash))[0];
+  if (earlier?.invoice_id === invoice.id && earlier.team_id === tenant.teamId && earlier.environment === tenant.environment)
+    return { kind: "paid", invoice, paymentId: earlier.id };
+  if (earlier) throw replayed("a payment");
+  if ((await transactionUse(db, network, txHash)) === "refund") throw replayed("a refund");
+  return null;
+}
+
+/**
+ * Records a verified transfer as the invoice's payment and applies it, the invoice locked. An invoice paid by
+ * another transfer while this one was verified still records it, wholly as excess (BILLING.md: an overpayment
+ * is never refused; the customer's money has moved): the company's credit balance, or the payment row.
+ */
 async function record(sql: Sql, c: { tenant: Tenant; actor: Actor; now: Date }, invoiceId: string, v: Verified): Promise<ProofOutcome> {
   return sql.begin(async (tx) => {
     const ctx = { ...c, tx };
     // First, before the invoice's lock (src/chains/claims.ts): a refund or payment of this hash recorded while the
     // chain was asked, or being recorded now, is seen here.
-    const used = await lockTransaction(tx, v.network.id, v.txHash);
+    await lockTransaction(tx, v.network.id, v.txHash);
     const invoice = await lockOr404(ctx, invoiceId);
+    const earlier = await earlierUse(tx, c.tenant, invoice, v.network.id, v.txHash);
+    if (earlier) return earlier;
     if (invoice.status === "DRAFT" || invoice.status === "VOID")
       throw apiError("invoice_not_payable", `Invoice ${invoice.number} is ${invoice.status} and cannot take a payment`);
-    if (used !== null) throw replayed(`a ${used}`);
     const transfer = v.proof.transfers[0]!;
     const id = newId("pay");
     const inserted = await runOne(tx, Q.payment_insert_for_invoice, [
