@@ -195,8 +195,9 @@ describe("422/409: proofs that do not prove the refund record nothing", () => {
     expect((await bed.refund(invoice, body(3, hash))).status).toBe(201);
     const rival = await createTeamFixture(t, "Rival");
     const tenant = { teamId: rival.teamId, environment: "development" as const };
+    // A wallet receives for one team: the rival has its own (the replay check comes before any sender check).
     await t.db
-      .sql`insert into settlement_wallets (team_id, environment, network, wallet) values (${rival.teamId}, 'development', 'anvil', ${merchant.address})`;
+      .sql`insert into settlement_wallets (team_id, environment, network, wallet) values (${rival.teamId}, 'development', 'anvil', ${"0x1111111111111111111111111111111111111111"})`;
     const now = new Date(t.clock.now());
     const theirs = await issuedInvoice(t.db.sql, t.config.chains, tenant, now, [line(USDC(9))], { network: "anvil" });
     await payInvoice(t.db.sql, t.config.chains, tenant, now, theirs.id, USDC(9), "anvil");
