@@ -34,7 +34,7 @@ export const billingSettingsCommands = [
       ...TEAM_OPTION,
       ...ENVIRONMENT_OPTION,
       ...NETWORK_OPTION,
-      wallet: { value: "<address>", help: "An address of the network's family (EVM: EIP-55 checksum if mixed case)", required: true },
+      wallet: { value: "<address>", help: "An address of the network's family (EVM: in its EIP-55 checksum form)", required: true },
       tokens: { value: "USDC,…", help: "Token symbols accepted there (default: all of the network's)" },
     },
     parse: (a) => ({ tenant: tenant(a), network: a.network!, put: { wallet: a.wallet!, tokens: list(a.tokens) } }),

@@ -54,7 +54,7 @@ export const invoicePaymentCommands = [
       const tenants: Tenant[] = i.teamId
         ? environments.map((environment) => ({ teamId: i.teamId!, environment }))
         : (await tenantsToBackfill(ctx.sql)).filter((t) => environments.includes(t.environment));
-      const deps = { sql: ctx.sql, chains: ctx.config.chains, actor: OPERATOR, now: () => new Date() };
+      const deps = { sql: ctx.sql, chains: ctx.config.chains, actor: OPERATOR, now: () => new Date(ctx.now) };
       const results: BackfillResult[] = [];
       for (const t of tenants) results.push(await backfillCheckoutInvoices(deps, t));
       return {

@@ -4,19 +4,19 @@
  * a bad value is the same 400 `{error, details}` (exit 2) naming the same field (`body.lineItems[0].unitAmount`).
  * Changes are audited with actor `operator`.
  */
-import { Value } from "@sinclair/typebox/value";
-import type { TSchema } from "elysia";
-import { apiError } from "../lib/errors";
+import type { Static } from "elysia";
+import { checkBody, checkSchema } from "../http/schema-errors";
+import { MAX_PAGE_SIZE } from "../http/pagination";
 import { INVOICE_STATUSES } from "../modules/invoices/model";
 import { CreditNoteWrite, InvoiceWrite } from "../modules/invoices/input";
-import { documentLinks } from "../modules/invoices/links";
-import { listInvoiceRows, readInvoiceDetail, SNAPSHOT } from "../modules/invoices/read";
+import { documentLinks, linkOrigin } from "../modules/invoices/links";
+import { readInvoiceDetail, readInvoicePage } from "../modules/invoices/read";
+import { InvoiceListQuery } from "../modules/invoices/routes";
 import { createDraft, creditInvoice, issueDraftNow, replaceDraft, voidUnpaid, type ManageDeps } from "../modules/invoices/manage";
-import { presentInvoice } from "../modules/invoices/present";
-import { linesOf } from "../modules/invoices/repo";
 import { OPERATOR } from "../modules/teams/service";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, oneOf, tenant, wholeNumber } from "./args";
 import { command, UsageError, type Args, type Context } from "./command";
+import { ListPage } from "./output";
 
 const ID_OPTION = { id: { value: "<invoice id>", help: "in_…", required: true } };
 const DRAFT_OPTIONS = {
@@ -36,7 +36,6 @@ const DRAFT_OPTIONS = {
   "payment-terms-days": { value: "<0-365>", help: "Default: the team's invoice settings, else 30" },
   issue: { value: "true|false", help: "true: issue at once (default false: a draft)" },
 };
-const MAX_LIST = 200;
 
 function json(name: string, text: string | undefined): unknown {
   if (text === undefined) return undefined;
@@ -47,17 +46,8 @@ function json(name: string, text: string | undefined): unknown {
   }
 }
 
-/** The body's shape, as the route's schema checks it: a 400 naming each field (exit 2). */
-function checked<T>(schema: TSchema, body: Record<string, unknown>): T {
-  const defined = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
-  const details: Record<string, string> = {};
-  for (const e of Value.Errors(schema, defined)) details[`body${e.path.replaceAll("/", ".")}`] ??= e.message;
-  if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
-  return defined as T;
-}
-
 const draftBody = (a: Args): InvoiceWrite =>
-  checked<InvoiceWrite>(InvoiceWrite, {
+  checkBody<InvoiceWrite>(InvoiceWrite, {
     currency: a.currency,
     lineItems: json("lines", a.lines) ?? [],
     companyId: a.company,
@@ -82,36 +72,32 @@ const manage = (ctx: Context): ManageDeps => ({
 /** The detail with its links, as the dashboard answers; the links point at PUBLIC_BASE_URL, else this machine's API. */
 const withLinks = <D extends { id: string }>(ctx: Context, t: ReturnType<typeof tenant>, detail: D) => ({
   ...detail,
-  ...documentLinks(ctx.config, ctx.baseUrl, t, detail.id, new Date(ctx.now)),
+  ...documentLinks(ctx.config, linkOrigin(ctx.config, { url: ctx.baseUrl }), t, detail.id, new Date(ctx.now)),
 });
 
 export const invoiceCommands = [
   command({
     name: "invoice list",
-    summary: `List invoices, newest first (at most ${MAX_LIST}), filtered as GET /invoices`,
+    summary: "One page of invoices, newest first, filtered and paged as GET /invoices",
     options: {
       ...TEAM_OPTION,
       ...ENVIRONMENT_OPTION,
       status: { value: INVOICE_STATUSES.join("|"), help: "" },
       q: { value: "<text>", help: "A substring of the number, customer email or wallet, any case" },
-      limit: { value: `<1-${MAX_LIST}>`, help: "Default 50" },
+      limit: { value: `<1-${MAX_PAGE_SIZE}>`, help: "Default 50" },
+      cursor: { value: "<cursor>", help: "nextCursor of the previous page (with the same --status and --q)" },
     },
-    parse: (a) => {
-      if (a.q !== undefined && (a.q.length < 1 || a.q.length > 200)) throw new UsageError("--q must be 1 to 200 characters");
-      const limit = a.limit === undefined ? 50 : Number(wholeNumber("limit", a.limit, 1n));
-      if (limit > MAX_LIST) throw new UsageError(`--limit must be between 1 and ${MAX_LIST}`);
-      return { tenant: tenant(a), status: oneOf("status", a.status, INVOICE_STATUSES), q: a.q, limit };
-    },
-    run: (ctx, i) =>
-      ctx.sql.begin(SNAPSHOT, async (tx) => {
-        const rows = await listInvoiceRows(tx, i.tenant, null, i.limit, { status: i.status, q: i.q });
-        const lines = await linesOf(
-          tx,
-          i.tenant,
-          rows.map((r) => r.id),
-        );
-        return rows.map((r) => presentInvoice(r, lines.get(r.id) ?? []));
-      }),
+    // The API's query schema: a bad value is the 400 the route answers, naming query.status, query.q, …
+    parse: (a) => ({
+      tenant: tenant(a),
+      query: checkSchema<Static<typeof InvoiceListQuery>>(
+        InvoiceListQuery,
+        { status: a.status, q: a.q, limit: a.limit === undefined ? undefined : Number(wholeNumber("limit", a.limit)), cursor: a.cursor },
+        "query",
+      ),
+    }),
+    // The API's read, under the public list's name: a cursor of GET /invoices pages on here, and back.
+    run: async (ctx, i) => new ListPage(await readInvoicePage(ctx.sql, i.tenant, ctx.config.tokenSigningSecret, "invoices", i.query)),
   }),
   command({
     name: "invoice show",
@@ -163,7 +149,7 @@ export const invoiceCommands = [
     parse: (a) => ({
       tenant: tenant(a),
       id: a.id!,
-      body: checked<CreditNoteWrite>(CreditNoteWrite, { reason: a.reason, amount: a.amount, memo: a.memo, lineItems: json("lines", a.lines) }),
+      body: checkBody<CreditNoteWrite>(CreditNoteWrite, { reason: a.reason, amount: a.amount, memo: a.memo, lineItems: json("lines", a.lines) }),
     }),
     run: (ctx, i) => creditInvoice(manage(ctx), i.tenant, OPERATOR, i.id, i.body),
   }),

@@ -8,6 +8,7 @@ import { Logger } from "../lib/logger";
 import { systemClock } from "../lib/clock";
 import { connectDatabase } from "../db/connect";
 import { migrateDatabase } from "../db/migrate";
+import { requireTeam } from "../modules/teams/team";
 import { UsageError, type Args, type Command } from "./command";
 import { auditCommands } from "./audit";
 import { catalogCommands } from "./catalog";
@@ -111,6 +112,9 @@ async function execute(argv: string[], io: Io): Promise<number> {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, () => void db.close().finally(() => process.exit(130)));
   try {
     if (!command.migrates) await migrateDatabase(db.sql, db.url);
+    // Every command scoped by --team answers an unknown team as `key create` does, `{"error":"No team …"}` (exit 1),
+    // before it reads (an empty list would say the team has nothing) or writes (a foreign-key error).
+    if (command.options.team && args.team !== undefined) await requireTeam(db.sql, args.team);
     const result = await command.run(
       { sql: db.sql, databaseUrl: db.url, now: systemClock.now(), config, baseUrl: `http://localhost:${config.port}/api/v1` },
       input,

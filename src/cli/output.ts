@@ -12,8 +12,28 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 export const toJson = (value: unknown, indent?: number) =>
   JSON.stringify(value, (_k, v) => (typeof v === "bigint" ? v.toString() : v instanceof Date ? v.toISOString() : v), indent);
 
-/** One envelope for every command, as the API answers: a list is {data, count, nextCursor}, anything else {data}. */
-export const envelope = (result: unknown) => (Array.isArray(result) ? { data: result, count: result.length, nextCursor: null } : { data: result });
+/** One page of a paginated list, as the API's list routes answer it; printed as it is. */
+export class ListPage<T = unknown> {
+  readonly data: T[];
+  readonly count: number;
+  readonly nextCursor: string | null;
+  constructor(page: { data: T[]; count: number; nextCursor: string | null }) {
+    this.data = page.data;
+    this.count = page.count;
+    this.nextCursor = page.nextCursor;
+  }
+}
+
+/**
+ * One envelope for every command, as the API answers: a list is {data, count, nextCursor} (a whole list has a
+ * null nextCursor; a ListPage keeps its own), anything else {data}.
+ */
+export const envelope = (result: unknown) =>
+  result instanceof ListPage
+    ? { data: result.data, count: result.count, nextCursor: result.nextCursor }
+    : Array.isArray(result)
+      ? { data: result, count: result.length, nextCursor: null }
+      : { data: result };
 
 /**
  * Exit 2 when the input was wrong (an argument, or a value a service refused with 400); 1 for any other

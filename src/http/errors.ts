@@ -1,12 +1,16 @@
 /**
  * Maps every failure to a code of the one table (src/lib/errors.ts), which gives its status and shape.
- * Validation failures list field paths such as `body.company.email` or `query.limit`. Unique violations
+ * Validation failures list field paths such as `body.company.email`, `body.lineItems[0].quantity` or `query.limit`
+ * (src/lib/field-path.ts), each with what was expected (schema-errors.ts). Unique violations
  * become 409. Anything unexpected is a 500 `{error}` that reveals nothing, logged with its request id.
  */
 import { Elysia, ValidationError } from "elysia";
 import { ApiError, apiError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { requestState } from "./request-context";
+import { fieldPath } from "../lib/field-path";
+import { expectedOf, type DescribedSchema } from "./schema-errors";
+import { notFoundParameter } from "./resource-id";
 
 /** An error response in its code's status and shape, with the request's id: the only way errors are written. */
 export function errorResponse(error: ApiError, requestId: string): Response {
@@ -16,39 +20,16 @@ export function errorResponse(error: ApiError, requestId: string): Response {
   });
 }
 
-interface NumberSchema {
-  "x-field"?: string;
-  "x-expected"?: string;
-  type?: string;
-  minimum?: number;
-  maximum?: number;
-  anyOf?: NumberSchema[];
-}
-
-/**
- * Elysia wraps numeric fields in a union (number or numeric string), whose stock message is
- * "Expected union value"; say what is actually expected instead.
- */
-function numericExpectation(schema: NumberSchema | undefined): string | undefined {
-  const s = schema?.anyOf?.find((x) => x.type === "integer" || x.type === "number") ?? schema;
-  if (!s || (s.type !== "integer" && s.type !== "number")) return undefined;
-  const what = s.type === "integer" ? "an integer" : "a number";
-  if (s.minimum !== undefined && s.maximum !== undefined) return `Expected ${what} from ${s.minimum} to ${s.maximum}`;
-  if (s.minimum !== undefined) return `Expected ${what} of at least ${s.minimum}`;
-  if (s.maximum !== undefined) return `Expected ${what} of at most ${s.maximum}`;
-  return `Expected ${what}`;
-}
-
 function validationDetails(error: ValidationError): Record<string, string> {
   const details: Record<string, string> = {};
   for (const issue of error.all) {
-    const schema = "schema" in issue ? (issue.schema as NumberSchema) : undefined;
+    const schema = "schema" in issue ? (issue.schema as DescribedSchema) : undefined;
     const where = error.type === "params" ? "path" : error.type;
-    const field = "path" in issue && issue.path ? issue.path.replace(/^\//, "").replaceAll("/", ".") : "";
     // Elysia checks coerced query numbers one property at a time and loses the name ("property"
     // errors); such schemas carry their own name in `x-field` (see queryInteger).
-    const key = error.type === "property" ? (schema?.["x-field"] ?? "query") : field ? `${where}.${field}` : where;
-    details[key] ??= schema?.["x-expected"] ?? numericExpectation(schema) ?? ("message" in issue && issue.message ? issue.message : "Invalid value");
+    const key =
+      error.type === "property" ? (schema?.["x-field"] ?? "query") : fieldPath(where, "path" in issue && issue.path ? issue.path : "", error.value);
+    details[key] ??= expectedOf(schema, "message" in issue ? issue.message : undefined);
   }
   return details;
 }
@@ -84,7 +65,8 @@ export const malformedJson = () => apiError("malformed_json", "Malformed request
 /** Elysia's own failures and PostgreSQL's unique violation as codes of the table; null when unexpected. */
 function asApiError(code: unknown, error: unknown): ApiError | null {
   if (code === "VALIDATION" && (error as ValidationError).type !== "response") {
-    return apiError("validation_failed", "Validation failed", validationDetails(error as ValidationError));
+    const invalid = error as ValidationError;
+    return notFoundParameter(invalid) ?? apiError("validation_failed", "Validation failed", validationDetails(invalid));
   }
   // Elysia wraps what the body parser throws (src/http/json-body.ts) in its ParseError: a refusal of ours is kept.
   if (code === "PARSE") return (error as Error).cause instanceof ApiError ? ((error as Error).cause as ApiError) : malformedJson();

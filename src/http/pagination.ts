@@ -4,10 +4,11 @@
  *   reply  {data, count, nextCursor}; nextCursor null at the end
  * Order is the table's `seq` (newest first), which never changes for a row, so pages are stable while
  * rows are added. The cursor is the last row's seq, signed and bound to the list, team and environment: a tampered,
- * truncated or foreign cursor is a 400.
+ * truncated or foreign cursor is a 400. A list with filters names itself with them (filteredList), so a cursor of
+ * one filter is a foreign cursor under another: it would page on through another set of rows.
  */
 import { t, type TSchema } from "elysia";
-import { signPayload, verifyPayload } from "../lib/hash";
+import { sha256Hex, signPayload, verifyPayload } from "../lib/hash";
 import { apiError } from "../lib/errors";
 import type { Tenant } from "../lib/tenant";
 
@@ -66,6 +67,17 @@ export function Page<S extends TSchema>(item: S) {
   });
 }
 
+/**
+ * `list` bound to its filters (absent ones included), for pageRequest and pageResponse: the cursor carries a
+ * hash of them, not the filters themselves (a search text may be 200 characters, and need not travel).
+ */
+export function filteredList(list: string, filters: Record<string, string | undefined>): string {
+  const given = Object.keys(filters)
+    .sort()
+    .map((name) => [name, filters[name] ?? null]);
+  return `${list}#${sha256Hex(JSON.stringify(given)).slice(0, 16)}`;
+}
+
 interface CursorPayload {
   l: string;
   t: string;
@@ -87,7 +99,9 @@ export function pageRequest(secret: string, list: string, tenant: Tenant, query:
   if (query.cursor !== undefined) {
     const payload = verifyPayload<CursorPayload>(secret, "cursor", query.cursor);
     if (!payload || payload.l !== list || payload.t !== tenant.teamId || payload.e !== tenant.environment || !/^\d{1,19}$/.test(payload.s)) {
-      throw apiError("validation_failed", "Invalid cursor", { "query.cursor": "Not a cursor returned by this list; pass nextCursor unchanged" });
+      throw apiError("validation_failed", "Invalid cursor", {
+        "query.cursor": "Not a cursor of this list with these filters; pass nextCursor unchanged, with the same filters",
+      });
     }
     beforeSeq = BigInt(payload.s);
   }

@@ -13,6 +13,8 @@
  * hide one; the test may also fire on a string (an id with 16 digits), which only costs the slow parse.
  */
 
+import { childPath } from "./field-path";
+
 export const INEXACT_NUMBER = "Not exactly representable: send at most 15 significant digits";
 
 interface SourceContext {
@@ -77,8 +79,8 @@ function pathOf(value: unknown, holder: object, key: string, root: string): stri
   const pending: [unknown, string][] = [[value, root]];
   while (pending.length > 0) {
     const [v, path] = pending.pop()!;
-    if (v === holder) return `${path}.${key}`;
-    if (v !== null && typeof v === "object") for (const [k, child] of Object.entries(v)) pending.push([child, `${path}.${k}`]);
+    if (v === holder) return childPath(path, v, key);
+    if (v !== null && typeof v === "object") for (const [k, child] of Object.entries(v)) pending.push([child, childPath(path, v, k)]);
   }
   return root; // the document itself is the number
 }

@@ -10,6 +10,8 @@
  * 500 halfway through a write or a changed value.
  */
 
+import { childPath } from "./field-path";
+
 export const MAX_NESTING = 32;
 
 /** Why text cannot be stored as sent, or null when it can. */
@@ -40,7 +42,7 @@ export function unstorableInput(value: unknown, root: string): Record<string, st
     if (v === null || typeof v !== "object") continue;
     if (depth >= MAX_NESTING) return { [path]: `Nested more than ${MAX_NESTING} levels deep` };
     for (const [key, child] of Object.entries(v)) {
-      const at = `${path}.${key}`;
+      const at = childPath(path, v, key);
       const problem = unstorableText(key);
       if (problem) return { [at]: problem };
       pending.push([child, at, depth + 1]);

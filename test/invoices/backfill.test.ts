@@ -9,6 +9,7 @@ import { createTeamFixture } from "../helpers/fixtures";
 import { newId } from "../../src/lib/ids";
 import { OPERATOR } from "../../src/modules/teams/service";
 import { backfillCheckoutInvoices, tenantsToBackfill } from "../../src/modules/invoices/backfill";
+import { invoicePaymentCommands } from "../../src/cli/invoice-payments";
 
 const registryFile = `${process.cwd()}/.data/test/backfill-${crypto.randomUUID()}.json`;
 const token = { symbol: "USDC", decimals: 6, contract: `0x${"1".repeat(40)}` };
@@ -125,3 +126,14 @@ test("CLI: invoice backfill-checkouts --team prints what it made; run again, not
     expect(cli("invoice", "backfill-checkouts", "--environment", "staging").code).toBe(2);
   })();
 }, 60_000);
+
+test("CLI: invoices are issued at the command's clock (its context's now), not the machine's", async () => {
+  const team = await createTeamFixture(t, "Backfill clock");
+  await paidSession(team.teamId, team.keys.secret);
+  const command = invoicePaymentCommands.find((c) => c.name === "invoice backfill-checkouts")!;
+  const now = Date.parse("2031-05-06T07:08:09Z");
+  const ctx = { sql: t.db.sql, databaseUrl: t.db.url, config: t.config, now, baseUrl: "http://localhost/api/v1" };
+  await command.run(ctx, command.parse({ team: team.teamId, environment: "development" }));
+  const rows = await t.db.sql`select issued_at from invoices where team_id = ${team.teamId}`;
+  expect(rows.map((r) => r.issued_at.toISOString())).toEqual(["2031-05-06T07:08:09.000Z"]);
+});

@@ -72,7 +72,7 @@ test(
       JSON.stringify([{ description: "x", quantity: 0, unitAmount: "1e3", taxRate: "0" }]),
     );
     expect(bad.code).toBe(2);
-    expect(Object.keys(JSON.parse(bad.err).details)).toEqual(["body.lineItems.0.quantity"]);
+    expect(Object.keys(JSON.parse(bad.err).details)).toEqual(["body.lineItems[0].quantity"]);
     const amount = cli(
       "invoice",
       "create",
@@ -104,6 +104,36 @@ test(
       "invoice.issue:operator",
       "credit_note.create:operator",
     ]);
+  },
+  SPAWNS_TIMEOUT,
+);
+
+test(
+  "an unknown --team is {error: No team …} (exit 1), never a database error; invoice list pages with --cursor as GET /invoices does",
+  async () => {
+    for (const args of [
+      ["invoice", "create", "--team", "team_nope", "--currency", "USDC"],
+      ["invoice", "list", "--team", "team_nope"],
+      ["invoice-settings", "set", "--team", "team_nope", "--seller-name", "X"],
+      ["settlement-wallet", "set", "--team", "team_nope", "--network", "sepolia", "--wallet", "0x52908400098527886E0F7030069857D2E4169EE7"],
+    ])
+      expect({ args, ...cli(...args) }).toEqual({ args, code: 1, out: "", err: '{"error":"No team team_nope"}\n' });
+
+    const team = ok("team", "create", "--name", "CLI pages").data.id as string;
+    const made = [1, 2, 3].map(() => ok("invoice", "create", "--team", team, "--currency", "USDC").data.id as string);
+    const first = ok("invoice", "list", "--team", team, "--limit", "2");
+    const cursor = first.nextCursor as string; // (read before toMatchObject: bun writes its matchers into the object)
+    expect([first.count, typeof cursor]).toEqual([2, "string"]);
+    const second = ok("invoice", "list", "--team", team, "--limit", "2", "--cursor", cursor);
+    expect(second).toMatchObject({ count: 1, nextCursor: null });
+    expect([...first.data, ...second.data].map((i: { id: string }) => i.id)).toEqual(made.reverse());
+    // The API's cursor: bound to the filters, and good for GET /invoices too.
+    const otherFilter = cli("invoice", "list", "--team", team, "--status", "DRAFT", "--cursor", cursor);
+    expect(otherFilter.code).toBe(2);
+    expect(Object.keys(JSON.parse(otherFilter.err).details)).toEqual(["query.cursor"]);
+    const key = (await newKey(t.db.sql, team, "SECRET", "development", t.clock.now())).key;
+    const api = await t.call("GET", `/invoices?limit=2&cursor=${cursor}`, { token: key });
+    expect(api.body.invoices).toEqual(second.data);
   },
   SPAWNS_TIMEOUT,
 );

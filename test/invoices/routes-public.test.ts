@@ -87,7 +87,7 @@ describe("GET /invoices", () => {
     for (const bad of ["paid", "PENDING", ""]) {
       const res = await list(`?status=${bad}`);
       expect(res.status).toBe(400);
-      expect(Object.keys(res.body.details)).toEqual(["query.status"]);
+      expect(res.body.details).toEqual({ "query.status": "Expected one of: DRAFT, ISSUED, PAID, VOID, OVERDUE (in capitals)" });
     }
   });
 
@@ -135,6 +135,29 @@ describe("GET /invoices", () => {
     const foreignCursor = (await list("?limit=1", other.keys.secret)).body.nextCursor;
     expect(typeof foreignCursor).toBe("string");
     expect((await list(`?cursor=${foreignCursor}`)).status).toBe(400);
+  });
+
+  test("the cursor is bound to the filters: one of another status or q is a 400, as it would page through another set", async () => {
+    const unfiltered = (await list("?limit=1")).body.nextCursor;
+    const bySearch = (await list("?q=corp.test&limit=1")).body.nextCursor;
+    const byStatus = (await list("?status=ISSUED&limit=1")).body.nextCursor;
+    for (const query of [
+      `?status=PAID&cursor=${unfiltered}`,
+      `?q=corp&cursor=${unfiltered}`,
+      `?cursor=${bySearch}`,
+      `?q=corp.tes&cursor=${bySearch}`,
+      `?q=corp.test&status=PAID&cursor=${bySearch}`,
+      `?status=DRAFT&cursor=${byStatus}`,
+      `?q=x&status=ISSUED&cursor=${byStatus}`,
+    ]) {
+      const res = await list(query);
+      expect({ query, status: res.status, fields: Object.keys(res.body.details ?? {}) }).toEqual({ query, status: 400, fields: ["query.cursor"] });
+    }
+    expect(ids(await list(`?q=corp.test&limit=1&cursor=${bySearch}`))).toEqual([paid.id]);
+    expect(ids(await list(`?status=ISSUED&cursor=${byStatus}`))).toEqual([alice.id]);
+    // The dashboard's list is another list: its cursors and the public ones do not mix.
+    const dashboard = await t.call("GET", `/dashboard/invoices?limit=1&cursor=${unfiltered}`, { cookie: `be_session=${billing}` });
+    expect(dashboard.status).toBe(400);
   });
 
   test("rule 8: sk_ and rk_ with invoices.read, a dashboard session with billing:read; pk_, api_, rk_ without it: 403", async () => {
@@ -215,7 +238,40 @@ describe("GET /invoices/{id}", () => {
       });
       expect((await t.call("GET", path, { token: team.keys.restricted })).body).toEqual({ error: expect.any(String), code: "missing_permission" });
     }
-    expect((await t.call("GET", `/invoices/${"x".repeat(65)}`, { token: team.keys.secret })).status).toBe(400);
+  });
+
+  test("an id that cannot be an invoice's is 404 {error} like an unknown one, never a 400 or a 500; the credential comes first", async () => {
+    const logged = t.logs.length;
+    const shapes = ["x".repeat(65), `in_${"a".repeat(62)}`, "in_%FF", "in_%00", "in_%C3%A9", "in_a%20b", "in_", "cs_abc", "IN_abc"];
+    for (const id of shapes) {
+      for (const path of [`/invoices/${id}`, `/invoices/${id}/credit-notes`]) {
+        const res = await t.call("GET", path, { token: reader });
+        expect({ path, status: res.status, body: res.body }).toEqual({ path, status: 404, body: { error: "No such invoice" } });
+      }
+    }
+    expect((await t.call("GET", "/invoices/in_%00")).body).toEqual({ error: expect.any(String), code: "missing_credentials" });
+    expect((await t.call("GET", "/invoices/in_%FF", { token: team.keys.publishable })).body.code).toBe("wrong_credential_kind");
+    expect(t.logs.slice(logged).filter((line) => line.includes('"level":"error"') || line.includes('"status":500'))).toEqual([]);
+  });
+
+  test("the answer carries bearer links: Cache-Control private, no-store", async () => {
+    const res = await t.call("GET", `/invoices/${alice.id}`, { token: reader });
+    expect(res.headers.get("cache-control")).toBe("private, no-store");
+  });
+
+  test("without PUBLIC_BASE_URL, behind a trusted proxy: the links take the first X-Forwarded-Proto and -Host; untrusted, the request's", async () => {
+    const forwarded = (proto: string, host: string) => ({ token: reader, headers: { "x-forwarded-proto": proto, "x-forwarded-host": host } });
+    const behindProxy = await createPeerInstance(t, { trustProxy: true, publicBaseUrl: null });
+    const origin = async (call: typeof t.call, proto: string, host: string) =>
+      new URL((await call("GET", `/invoices/${alice.id}`, forwarded(proto, host))).body.downloadUrl).origin;
+    expect(await origin(behindProxy.call, "https, http", "billing.example.com, 10.0.0.7:3000")).toBe("https://billing.example.com");
+    expect(await origin(behindProxy.call, "https", "billing.example.com:8443")).toBe("https://billing.example.com:8443");
+    expect(await origin(behindProxy.call, "https", "[2001:db8::1]:8443")).toBe("https://[2001:db8::1]:8443");
+    // A value that is no host[:port] (or no http/https) is not used: the request's own stands in for it.
+    expect(await origin(behindProxy.call, "https", "evil.example/path")).toBe("https://localhost");
+    expect(await origin(behindProxy.call, "https", "a.example:99999")).toBe("https://localhost");
+    expect(await origin(behindProxy.call, "gopher", "billing.example.com")).toBe("http://billing.example.com");
+    expect(await origin(t.call, "https", "billing.example.com")).toBe("http://localhost");
   });
 });
 

@@ -35,6 +35,7 @@ const reader = {
 // An EIP-55 address with letters in both cases (its checksum matters) and the same address with one letter's case flipped.
 const WALLET = "0x52908400098527886E0F7030069857D2E4169EE7";
 const TYPO = "0x52908400098527886e0F7030069857D2E4169EE7";
+const WALLET2 = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"; // EIP-55's own example
 const STELLAR = "GBRPYHIL2CI3FNQ4BXLFMNDLFJUNPU2HY3ZMFSHONUCEOASW7QC7OX2H";
 
 const wallets = async (as = admin) => (await t.call("GET", "/dashboard/settlement-wallets", as)).body;
@@ -44,20 +45,20 @@ const audits = async (action: string) =>
   }));
 
 describe("settlement wallets", () => {
-  test("PUT sets a network's wallet (tokens as the registry spells them, once each), GET lists it, PUT again replaces it; audited", async () => {
+  test("PUT sets a network's wallet (tokens as the registry spells them), GET lists it, PUT again replaces it; audited", async () => {
     const put = await t.call("PUT", "/dashboard/settlement-wallets/base-sepolia", {
       ...admin,
-      body: { wallet: WALLET, tokens: ["usdc", "USDC", "ETH"] },
+      body: { wallet: WALLET, tokens: ["usdc", "ETH"] },
     });
     expect(put.status).toBe(200);
     expect(put.body.data).toMatchObject({ network: "base-sepolia", wallet: WALLET, tokens: ["USDC", "ETH"] });
     expect(await wallets(reader)).toEqual({ data: [put.body.data], count: 1, nextCursor: null });
 
-    const replaced = await t.call("PUT", "/dashboard/settlement-wallets/base-sepolia", { ...admin, body: { wallet: WALLET.toLowerCase() } });
-    expect(replaced.body.data).toMatchObject({ wallet: WALLET.toLowerCase(), tokens: [], createdAt: put.body.data.createdAt });
+    const replaced = await t.call("PUT", "/dashboard/settlement-wallets/base-sepolia", { ...admin, body: { wallet: WALLET2 } });
+    expect(replaced.body.data).toMatchObject({ wallet: WALLET2, tokens: [], createdAt: put.body.data.createdAt });
     expect(await audits("settlement_wallet.set")).toEqual([
       { resource_id: "base-sepolia", details: { wallet: WALLET, tokens: ["USDC", "ETH"] } },
-      { resource_id: "base-sepolia", details: { wallet: WALLET.toLowerCase(), tokens: [] } },
+      { resource_id: "base-sepolia", details: { wallet: WALLET2, tokens: [] } },
     ]);
     // Another team, and the other environment, see none of it.
     expect((await wallets({ token: other.dashboardAdmin })).data).toEqual([]);
@@ -77,6 +78,38 @@ describe("settlement wallets", () => {
     const ok = await t.call("PUT", "/dashboard/settlement-wallets/stellar-testnet", { ...admin, body: { wallet: STELLAR } });
     expect(ok.status).toBe(200);
     await t.call("DELETE", "/dashboard/settlement-wallets/stellar-testnet", admin);
+    expect(await wallets()).toEqual(before);
+  });
+
+  test("400 for an EVM address without its checksum (all lowercase), a burn address, a token given twice; nothing written", async () => {
+    const before = await wallets();
+    const refusals: [string, { wallet: string; tokens?: string[] }, Record<string, string>][] = [
+      [
+        "sepolia",
+        { wallet: WALLET.toLowerCase() },
+        {
+          "body.wallet":
+            "Expected the address in its EIP-55 checksum form (mixed case, as wallets show it): without the checksum a typo goes unnoticed",
+        },
+      ],
+      [
+        "sepolia",
+        { wallet: `0x${"0".repeat(40)}` },
+        { "body.wallet": "A burn address: nobody can spend what arrives there; expected the team's own wallet" },
+      ],
+      ["sepolia", { wallet: "0x000000000000000000000000000000000000dEaD" }, { "body.wallet": expect.stringMatching(/^A burn address/) }],
+      ["solana-devnet", { wallet: "11111111111111111111111111111111" }, { "body.wallet": expect.stringMatching(/^A burn address/) }],
+      ["sepolia", { wallet: WALLET, tokens: ["USDC", "eth", "usdc"] }, { "body.tokens[2]": "USDC is given twice; list each token once" }],
+    ];
+    for (const [network, body, details] of refusals) {
+      const res = await t.call("PUT", `/dashboard/settlement-wallets/${network}`, { ...admin, body });
+      expect({ network, body, status: res.status, answer: res.body }).toEqual({
+        network,
+        body,
+        status: 400,
+        answer: { error: "Validation failed", details },
+      });
+    }
     expect(await wallets()).toEqual(before);
   });
 

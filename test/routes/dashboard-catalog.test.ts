@@ -230,7 +230,7 @@ describe("400 {error, details}: bad input, nothing written", () => {
       "POST",
       "/plans",
       { name: "X", prices: [{ billingPeriod: "monthly", amount: 1000, currency: "USDC" }] },
-      "body.prices.0.amount",
+      "body.prices[0].amount",
     ],
   ];
   for (const [name, method, path, body, field] of cases) {

@@ -60,7 +60,7 @@ test("a JSON number no double holds exactly is a 400 naming the field, never rou
     ["POST", "/usage/consume", '{"company":"fidelity-co","feature":"api-calls","quantity":1.00000000000000000001}', "body.quantity"],
     ["POST", "/usage/consume", '{"company":"fidelity-co","feature":"api-calls","quantity":2.0000000000000001e0}', "body.quantity"],
     ["PATCH", `/companies/${companyId}`, '{"traits":{"ratio":0.30000000000000000001}}', "body.traits.ratio"],
-    ["PATCH", `/companies/${companyId}`, '{"traits":{"list":[1,0.1000000000000000055511151231257827]}}', "body.traits.list.1"],
+    ["PATCH", `/companies/${companyId}`, '{"traits":{"list":[1,0.1000000000000000055511151231257827]}}', "body.traits.list[1]"],
     ["PATCH", `/companies/${companyId}`, '{"traits":{"tiny":1e-400}}', "body.traits.tiny"],
   ];
   for (const [method, path, rawBody, field] of cases) {

@@ -8,7 +8,7 @@ import { Elysia, t } from "elysia";
 import { ErrorBody, ValidationErrorBody, CodedErrorBody } from "../../http/error-schemas";
 import { authPlugin } from "../../http/auth";
 import { data } from "../../http/envelope";
-import { Page, PageQuery } from "../../http/pagination";
+import { Page } from "../../http/pagination";
 import { requestState } from "../../http/request-context";
 import type { Principal } from "../../auth/kinds";
 import type { ChainRegistry } from "../../chains/registry";
@@ -16,10 +16,10 @@ import { actorOf } from "../audit/repo";
 import { DASHBOARD_INVOICE_DOCS as DOCS } from "./docs";
 import { INVOICE_DETAIL_EXAMPLE, LINKS_EXAMPLE } from "./examples";
 import { CreditNoteWrite, InvoiceWrite } from "./input";
-import { documentLinks } from "./links";
+import { documentLinks, linkOrigin, NO_STORE } from "./links";
 import { readInvoiceDetail, readInvoicePage } from "./read";
 import { createDraft, creditInvoice, issueDraftNow, replaceDraft, voidUnpaid, type ManageDeps } from "./manage";
-import { InvoiceFilterQuery, InvoiceParams, InvoiceWithLinks, type InvoiceRouteDeps } from "./routes";
+import { InvoiceListQuery, InvoiceParams, InvoiceWithLinks, type InvoiceRouteDeps } from "./routes";
 import { CreditNote, Invoice, InvoiceDetail } from "./schemas";
 import type { InvoiceDetailView } from "./schemas";
 
@@ -41,15 +41,17 @@ export function dashboardInvoiceRoutes(deps: DashboardInvoiceDeps) {
     emailEnabled: deps.config.smtpUrl !== undefined,
   };
   const actor = (principal: Principal, request: Request) => actorOf(principal, requestState(request).requestId);
-  const withLinks = (invoice: InvoiceDetailView, principal: Principal, request: Request) => ({
-    data: { ...invoice, ...documentLinks(deps.config, request.url, principal, invoice.id, manage.now()) },
-  });
+  // Every single-invoice answer carries the links, bearer credentials for a day: never cached (links.ts).
+  const withLinks = (invoice: InvoiceDetailView, principal: Principal, request: Request, set: { headers: Record<string, unknown> }) => {
+    Object.assign(set.headers, NO_STORE);
+    return { data: { ...invoice, ...documentLinks(deps.config, linkOrigin(deps.config, request), principal, invoice.id, manage.now()) } };
+  };
   const one = { params: InvoiceParams };
   return new Elysia()
     .use(authPlugin(deps))
     .get("/dashboard/invoices", ({ principal, query }) => readInvoicePage(deps.sql, principal, secret, "dashboard-invoices", query), {
       access: "GET /dashboard/invoices",
-      query: t.Object({ ...PageQuery, ...InvoiceFilterQuery }),
+      query: InvoiceListQuery,
       response: Page(Invoice),
       detail: {
         tags: TAGS,
@@ -62,7 +64,7 @@ export function dashboardInvoiceRoutes(deps: DashboardInvoiceDeps) {
       async ({ principal, body, request, set }) => {
         const invoice = await createDraft(manage, principal, actor(principal, request), body);
         set.status = 201;
-        return withLinks(invoice, principal, request);
+        return withLinks(invoice, principal, request, set);
       },
       {
         access: "POST /dashboard/invoices",
@@ -73,7 +75,7 @@ export function dashboardInvoiceRoutes(deps: DashboardInvoiceDeps) {
     )
     .get(
       "/dashboard/invoices/:id",
-      async ({ principal, params, request }) => withLinks(await readInvoiceDetail(deps.sql, principal, params.id), principal, request),
+      async ({ principal, params, request, set }) => withLinks(await readInvoiceDetail(deps.sql, principal, params.id), principal, request, set),
       {
         ...one,
         access: "GET /dashboard/invoices/{id}",
@@ -83,8 +85,8 @@ export function dashboardInvoiceRoutes(deps: DashboardInvoiceDeps) {
     )
     .put(
       "/dashboard/invoices/:id",
-      async ({ principal, params, body, request }) =>
-        withLinks(await replaceDraft(manage, principal, actor(principal, request), params.id, body), principal, request),
+      async ({ principal, params, body, request, set }) =>
+        withLinks(await replaceDraft(manage, principal, actor(principal, request), params.id, body), principal, request, set),
       {
         ...one,
         access: "PUT /dashboard/invoices/{id}",
@@ -95,8 +97,8 @@ export function dashboardInvoiceRoutes(deps: DashboardInvoiceDeps) {
     )
     .post(
       "/dashboard/invoices/:id/issue",
-      async ({ principal, params, request }) =>
-        withLinks(await issueDraftNow(manage, principal, actor(principal, request), params.id), principal, request),
+      async ({ principal, params, request, set }) =>
+        withLinks(await issueDraftNow(manage, principal, actor(principal, request), params.id), principal, request, set),
       {
         ...one,
         access: "POST /dashboard/invoices/{id}/issue",
@@ -106,8 +108,8 @@ export function dashboardInvoiceRoutes(deps: DashboardInvoiceDeps) {
     )
     .post(
       "/dashboard/invoices/:id/void",
-      async ({ principal, params, request }) =>
-        withLinks(await voidUnpaid(manage, principal, actor(principal, request), params.id), principal, request),
+      async ({ principal, params, request, set }) =>
+        withLinks(await voidUnpaid(manage, principal, actor(principal, request), params.id), principal, request, set),
       {
         ...one,
         access: "POST /dashboard/invoices/{id}/void",

@@ -1,14 +1,16 @@
 /**
  * What the dashboard and the CLI send to make or replace a draft, and to credit an invoice: the request
- * shapes (TypeBox, checked first by the route), then the rules, every problem collected into one
- * 400 `{error, details}` naming each field before anything is written (the catalog's Problems). Amounts
- * are read by the money module (exact decimal strings, or JSON numbers a double holds exactly).
+ * shapes (TypeBox, checked first by the route: a shape error is a 400 of its own, naming every such field),
+ * then the rules, collected into one 400 `{error, details}` naming each field before anything is written (the
+ * catalog's Problems; the service adds what needs the database, prepare.ts and manage.ts). Amounts are read by
+ * the money module (exact decimal strings, or JSON numbers a double holds exactly).
  */
 import { t, type Static } from "elysia";
 import { ApiError, apiError } from "../../lib/errors";
 import { parseMoney, parseTaxRateField } from "../../lib/money";
 import { Problems } from "../catalog/problems";
 import type { InvoiceInput } from "./lifecycle";
+import { MAX_METADATA_BYTES } from "./prepare";
 import type { CreditNoteInput } from "./credit-notes";
 
 const Text = (max: number, description?: string) =>
@@ -19,19 +21,30 @@ const Text = (max: number, description?: string) =>
     "x-expected": `Expected a string of 1 to ${max} characters, not all whitespace`,
     description,
   });
+// A 400 for these says what is expected in words (src/http/schema-errors.ts reads a union's branches), never
+// TypeBox's "Expected union value".
 const Nullable = <S extends ReturnType<typeof t.String>>(s: S) => t.Optional(t.Union([s, t.Null()]));
-const Decimal = (description: string) => t.Union([t.String({ maxLength: 64 }), t.Number()], { description });
+const Decimal = (description: string, digits = 6) =>
+  t.Union([t.String({ maxLength: 64 }), t.Number()], {
+    description,
+    "x-expected": `Expected a decimal string with at most ${digits} fractional digits ("12.50"), or a JSON number a double holds exactly`,
+  });
 
 export const MAX_METADATA_KEYS = 50;
 export const MAX_METADATA_KEY_LENGTH = 40;
-export const MAX_METADATA_BYTES = 8192;
 
 export const InvoiceLineWrite = t.Object({
   description: Text(500),
   quantity: t.Integer({ minimum: 1, maximum: 1_000_000_000 }),
-  unitAmount: Decimal("Price of one unit: a decimal string with at most 6 fractional digits (or an exact JSON number); negative for a discount"),
-  taxRate: Decimal('Tax percentage with at most 4 fractional digits, 0 to 100 ("7.25")'),
-  kind: t.Optional(t.Union([t.Literal("item"), t.Literal("discount")], { description: "Default: discount for a negative unitAmount, else item" })),
+  unitAmount: Decimal(
+    "Price of one unit: a decimal string with at most 6 fractional digits (or an exact JSON number). Negative for a discount; an item may be negative too (a credit or correction line, as Stripe allows)",
+  ),
+  taxRate: Decimal('Tax percentage with at most 4 fractional digits, 0 to 100 ("7.25")', 4),
+  kind: t.Optional(
+    t.Union([t.Literal("item"), t.Literal("discount")], {
+      description: "Default: discount for a negative unitAmount, else item. A discount lowers the total: its unitAmount must not be positive",
+    }),
+  ),
 });
 
 export const InvoiceWrite = t.Object(
@@ -110,7 +123,7 @@ const positive = (p: Problems, field: string, value: unknown) =>
     return micro;
   });
 
-/** The metadata's bounds; the values are free-form JSON. */
+/** The metadata's keys; the values are free-form JSON, and its size is prepare.ts's rule (every caller's). */
 function checkMetadata(p: Problems, metadata: Record<string, unknown> | undefined): void {
   if (!metadata) return;
   const keys = Object.keys(metadata);
@@ -118,8 +131,6 @@ function checkMetadata(p: Problems, metadata: Record<string, unknown> | undefine
   for (const key of keys)
     if (key.length < 1 || key.length > MAX_METADATA_KEY_LENGTH)
       p.add(`metadata.${key}`, `Expected a key of 1 to ${MAX_METADATA_KEY_LENGTH} characters`);
-  if (new TextEncoder().encode(JSON.stringify(metadata)).length > MAX_METADATA_BYTES)
-    p.add("metadata", `Expected at most ${MAX_METADATA_BYTES} bytes as JSON`);
 }
 
 /**
@@ -130,6 +141,9 @@ export function invoiceInputOf(body: InvoiceWrite): InvoiceInput {
   const p = new Problems("body");
   const lines = body.lineItems.map((l, i) => {
     const unitAmount = amount(p, `lineItems[${i}].unitAmount`, (path) => parseMoney(l.unitAmount, path, { signed: true }));
+    // A discount that adds to the total is a sign typed wrong, not a discount. Items stay free to be negative.
+    if (l.kind === "discount" && unitAmount > 0n)
+      p.add(`lineItems[${i}].unitAmount`, "Expected 0 or a negative amount on a discount line (a discount lowers the total)");
     return {
       description: l.description,
       quantity: BigInt(l.quantity),

@@ -14,7 +14,8 @@ import { plansByIds } from "../catalog/repo";
 import { creditNoteInputOf, invoiceInputOf, type CreditNoteWrite, type InvoiceWrite } from "./input";
 import { createInvoice, issueInvoice, updateInvoiceDraft, voidInvoice, type InvoiceContext, type InvoiceInput } from "./lifecycle";
 import type { InvoiceRow } from "./model";
-import { creditNotesOf, invoiceDetail } from "./present";
+import { invoiceDetail, presentCreditNote } from "./present";
+import { creditNoteLinesOf } from "./credit-notes-repo";
 import type { CreditNoteView, InvoiceDetailView } from "./schemas";
 import { createCreditNote } from "./credit-notes";
 
@@ -33,14 +34,23 @@ function inTransaction<T>(d: ManageDeps, tenant: Tenant, actor: Actor, work: (c:
 
 const detailOf = async (c: InvoiceContext, row: InvoiceRow) => invoiceDetail(c.tx, c.tenant, row);
 
-/** What the service does not check itself: the plan exists here, the wallet is one of the network's family. */
+/**
+ * What the service does not check itself: the plan exists here; the customer's wallet is an address of the
+ * network's family, or, without a network (or with one the service refuses), of the family of some network
+ * in the registry: a wallet no chain here could hold would only be found out when the invoice is paid.
+ */
 async function checkReferences(c: InvoiceContext, input: InvoiceInput): Promise<void> {
   const details: Record<string, string> = {};
   if (input.planId && (await plansByIds(c.tx, c.tenant, [input.planId])).length === 0)
     details["body.planId"] = `No plan ${input.planId} in this team and environment`;
   const network = input.network ? c.chains.get(input.network) : undefined;
-  if (network && input.customerWallet && !isValidAddress(network.family, input.customerWallet))
-    details["body.customerWallet"] = `Not a valid ${network.family} address`;
+  const wallet = input.customerWallet;
+  if (wallet && network && !isValidAddress(network.family, wallet)) details["body.customerWallet"] = `Not a valid ${network.family} address`;
+  else if (wallet && !network) {
+    const families = [...new Set(c.chains.list().map((n) => n.family))];
+    if (!families.some((family) => isValidAddress(family, wallet)))
+      details["body.customerWallet"] = `Not a valid ${families.join(", ")} address (an EVM address in mixed case must carry its EIP-55 checksum)`;
+  }
   if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
 }
 
@@ -74,6 +84,8 @@ export function creditInvoice(d: ManageDeps, tenant: Tenant, actor: Actor, id: s
   const input = creditNoteInputOf(body);
   return inTransaction(d, tenant, actor, async (c) => {
     const { creditNote, invoice } = await createCreditNote(c, id, input);
-    return (await creditNotesOf(c.tx, tenant, invoice)).find((n) => n.id === creditNote.id)!;
+    // This note's own lines, not every note of the invoice read back: the answer costs the same for the hundredth note.
+    const lines = (await creditNoteLinesOf(c.tx, tenant, [creditNote.id])).get(creditNote.id) ?? [];
+    return presentCreditNote(creditNote, invoice.currency, lines);
   });
 }

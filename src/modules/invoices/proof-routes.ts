@@ -1,5 +1,5 @@
 /** POST /dashboard/invoices/{id}/payments: pay an invoice by submitting an on-chain transfer (billing:write). */
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import type { Sql } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import type { ChainPool } from "../../chains/pool";
@@ -8,6 +8,7 @@ import { authPlugin, type AuthDeps } from "../../http/auth";
 import { data } from "../../http/envelope";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
 import { requestState } from "../../http/request-context";
+import { InvoiceParams } from "./routes";
 import { actorOf } from "../audit/repo";
 import { PaymentProofSubmit, ProofPending, ProofRecorded } from "./proof-model";
 import { submitProof } from "./proof-submit";
@@ -32,7 +33,7 @@ export function proofRoutes(deps: ProofRouteDeps) {
     },
     {
       access: "POST /dashboard/invoices/{id}/payments",
-      params: t.Object({ id: t.String({ minLength: 1, maxLength: 64, description: "in_…" }) }),
+      params: InvoiceParams,
       body: PaymentProofSubmit,
       response: {
         200: data(ProofRecorded),

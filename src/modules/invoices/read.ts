@@ -7,7 +7,7 @@
  */
 import type { Sql } from "../../db/client";
 import { queries, run, runPlannedPerCall, type Db } from "../../db/queries";
-import { pageRequest, pageResponse } from "../../http/pagination";
+import { filteredList, pageRequest, pageResponse } from "../../http/pagination";
 import type { Tenant } from "../../lib/tenant";
 import type { InvoiceStatus, InvoiceRow } from "./model";
 import { apiError } from "../../lib/errors";
@@ -38,7 +38,8 @@ export function listInvoiceRows(db: Db, t: Tenant, beforeSeq: bigint | null, fet
 /**
  * One page as the lists answer it (`{data, count, nextCursor}`, src/http/pagination.ts), read in one
  * read-only snapshot (REPEATABLE READ): a draft edited meanwhile is shown with the totals and the lines of
- * one moment, never the totals of before and the lines of after. `list` binds the cursor to its list.
+ * one moment, never the totals of before and the lines of after. The cursor is bound to `list` and to the
+ * filters: one taken under other filters is a 400, as it would page through another set.
  */
 export function readInvoicePage(
   sql: Sql,
@@ -47,7 +48,8 @@ export function readInvoicePage(
   list: string,
   query: { limit?: number; cursor?: string } & InvoiceFilters,
 ): Promise<{ data: InvoiceView[]; count: number; nextCursor: string | null }> {
-  const page = pageRequest(secret, list, t, query);
+  const bound = filteredList(list, { status: query.status, q: query.q });
+  const page = pageRequest(secret, bound, t, query);
   return sql.begin(SNAPSHOT, async (tx) => {
     const rows = await listInvoiceRows(tx, t, page.beforeSeq, page.fetch, query);
     const shown = rows.slice(0, page.limit);
@@ -56,7 +58,7 @@ export function readInvoicePage(
       t,
       shown.map((r) => r.id),
     );
-    return pageResponse(secret, list, t, page, rows, (r) => presentInvoice(r, lines.get(r.id) ?? []));
+    return pageResponse(secret, bound, t, page, rows, (r) => presentInvoice(r, lines.get(r.id) ?? []));
   }) as Promise<{ data: InvoiceView[]; count: number; nextCursor: string | null }>;
 }
 

@@ -1,8 +1,9 @@
 /** POST /invoices/{id}/refunds: record a refund proven on chain (refund-proof.ts; decisions in refund-docs.ts and README "Refunds"). */
-import { Elysia, t } from "elysia";
+import { Elysia } from "elysia";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
 import { authPlugin, type AuthDeps } from "../../http/auth";
 import { requestState } from "../../http/request-context";
+import { InvoiceParams } from "./routes";
 import type { Sql } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { actorOf } from "../audit/repo";
@@ -30,7 +31,7 @@ export function invoiceRefundRoutes(deps: RouteDeps) {
     },
     {
       access: "POST /invoices/{id}/refunds",
-      params: t.Object({ id: t.String({ minLength: 1, maxLength: 64, description: "in_…" }) }),
+      params: InvoiceParams,
       body: RefundCreate,
       response: { 201: RefundCreated, 400: ValidationErrorBody, 404: ErrorBody, 409: CodedErrorBody, 422: CodedErrorBody },
       detail: { tags: ["Invoices"], summary: "Record a refund of a paid invoice, proven on chain", description: REFUND_DESCRIPTION },

@@ -7,21 +7,23 @@ import { Elysia, t } from "elysia";
 import { ErrorBody } from "../../http/error-schemas";
 import { authPlugin, type AuthDeps } from "../../http/auth";
 import { PageQuery } from "../../http/pagination";
+import { ResourceIdParams } from "../../http/resource-id";
 import type { Sql } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { INVOICE_DOCS } from "./docs";
 import { LINKS_EXAMPLE } from "./examples";
-import { documentLinks, type LinkConfig } from "./links";
+import { documentLinks, linkOrigin, NO_STORE, type LinkConfig } from "./links";
 import { readCreditNotes, readInvoiceDetail, readInvoicePage } from "./read";
 import { CreditNote, Invoice, InvoiceDetail, InvoiceStatusSchema } from "./schemas";
 
 /** What these routes need; the service's wiring (src/app-deps.ts) provides it. */
 export type InvoiceRouteDeps = AuthDeps & { sql: Sql; clock: Clock; config: LinkConfig & { tokenSigningSecret: string } };
 
-export const InvoiceParams = t.Object({ id: t.String({ minLength: 1, maxLength: 64, description: "in_…" }) });
+/** An invoice id; one of another shape is a 404 like an unknown one (src/http/resource-id.ts). */
+export const InvoiceParams = ResourceIdParams("in", "No such invoice");
 
-/** The list filters, shared with the dashboard's list. */
-export const InvoiceFilterQuery = {
+/** The list filters. */
+const InvoiceFilterQuery = {
   status: t.Optional(InvoiceStatusSchema),
   q: t.Optional(
     t.String({
@@ -29,11 +31,14 @@ export const InvoiceFilterQuery = {
       maxLength: 200,
       // No control characters: search_text joins its fields with one (chr 31), so a match stays inside one field.
       pattern: "^[^\\u0000-\\u001f\\u007f]+$",
-      error: "Expected 1 to 200 characters, no control characters",
+      "x-expected": "Expected 1 to 200 characters, no control characters",
       description: "A substring of the invoice number, customer email or customer wallet, matched in any case (1 to 200 characters)",
     }),
   ),
 };
+
+/** GET /invoices' query, shared with the dashboard's list and the CLI's `invoice list`. */
+export const InvoiceListQuery = t.Object({ ...PageQuery, ...InvoiceFilterQuery });
 
 const NextCursor = t.Union([t.String(), t.Null()], {
   description: "Added to the spec's body: pass as `cursor` for the next page; null on the last page",
@@ -64,16 +69,17 @@ export function invoiceRoutes(deps: InvoiceRouteDeps) {
       },
       {
         access: "GET /invoices",
-        query: t.Object({ ...PageQuery, ...InvoiceFilterQuery }),
+        query: InvoiceListQuery,
         response: { 200: t.Object({ invoices: t.Array(Invoice), nextCursor: NextCursor }) },
         detail: { tags: TAGS, summary: "List invoices, newest first", description: INVOICE_DOCS.list },
       },
     )
     .get(
       "/invoices/:id",
-      async ({ principal, params, request }) => {
+      async ({ principal, params, request, set }) => {
         const invoice = await readInvoiceDetail(deps.sql, principal, params.id);
-        return { invoice, ...documentLinks(deps.config, request.url, principal, invoice.id, new Date(deps.clock.now())) };
+        Object.assign(set.headers, NO_STORE); // the links are bearer credentials for a day
+        return { invoice, ...documentLinks(deps.config, linkOrigin(deps.config, request), principal, invoice.id, new Date(deps.clock.now())) };
       },
       {
         access: "GET /invoices/{id}",

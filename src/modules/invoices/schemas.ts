@@ -24,6 +24,7 @@ const DateTime = t.String({ format: "date-time" });
 // a Union of a Literal[] array resolves to never there; nor UnionEnum, which Elysia fills in with its first value
 // when an optional query parameter is absent. `statusesAgree` keeps the tuple and INVOICE_STATUSES the same set.
 export const InvoiceStatusSchema = t.Union([t.Literal("DRAFT"), t.Literal("ISSUED"), t.Literal("PAID"), t.Literal("VOID"), t.Literal("OVERDUE")], {
+  "x-expected": "Expected one of: DRAFT, ISSUED, PAID, VOID, OVERDUE (in capitals)",
   description: "DRAFT -> ISSUED -> PAID; ISSUED -> OVERDUE (due date passed) -> PAID; DRAFT/ISSUED/OVERDUE -> VOID while nothing is paid",
 });
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

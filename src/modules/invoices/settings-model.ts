@@ -31,12 +31,13 @@ export const SettlementWalletPut = t.Object(
     wallet: t.String({
       minLength: 1,
       maxLength: 128,
-      description: "An address of the network's family: EVM (EIP-55 checksum if mixed case), Stellar G… account, Solana wallet",
+      description:
+        "An address of the network's family, never a burn address: EVM in its EIP-55 checksum form (mixed case; all-lowercase is refused), Stellar G… account, Solana wallet",
     }),
     tokens: t.Optional(
       t.Array(t.String({ minLength: 1, maxLength: 32 }), {
         maxItems: 50,
-        description: "Token symbols of the network accepted there (any case; stored as the registry spells them). Omitted or empty: all",
+        description: "Token symbols of the network accepted there, each once (any case; stored as the registry spells them). Omitted or empty: all",
       }),
     ),
   },
@@ -71,7 +72,12 @@ export const InvoiceSettings = t.Object(
 export type InvoiceSettingsView = Static<typeof InvoiceSettings>;
 
 const clearable = (maxLength: number, description: string) =>
-  t.Optional(t.Union([t.String({ minLength: 1, maxLength, pattern: "\\S" }), t.Null()], { description: `${description}; null clears it` }));
+  t.Optional(
+    t.Union([t.String({ minLength: 1, maxLength, pattern: "\\S" }), t.Null()], {
+      description: `${description}; null clears it`,
+      "x-expected": `Expected a string of 1 to ${maxLength} characters, not all whitespace, or null`,
+    }),
+  );
 
 export const InvoiceSettingsPut = t.Object(
   {

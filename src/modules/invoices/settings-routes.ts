@@ -57,7 +57,7 @@ export function settingsRoutes(deps: SettingsDeps) {
         detail: {
           tags: TAGS,
           summary: "Set the settlement wallet of a network",
-          description: `${WALLETS} The network must be in the chain registry and settle this environment (test networks for development, main ones for production), else 400 naming \`path.network\`; the wallet must be an address of the network's family (checksum included), and each token a symbol of the network. Creates the wallet or replaces it whole.`,
+          description: `${WALLETS} The network must be in the chain registry and settle this environment (test networks for development, main ones for production), else 400 naming \`path.network\`; the wallet must be an address of the network's family, not a burn address, and on EVM in its EIP-55 checksum form (an all-lowercase address carries no checksum to catch a typo; payment links, set from code, accept one), and each token a symbol of the network, given once. Creates the wallet or replaces it whole.`,
         },
       },
     )

@@ -1,21 +1,21 @@
 /**
  * Settlement wallets and invoice settings: the service functions the dashboard routes and the CLI share.
  * Every term is checked before anything is written (one 400 naming each bad field), and every change is
- * audited in its transaction. A wallet is checked as a payment link's recipient is (src/chains/addresses.ts:
- * the checksum too), since a typo here sends customers' money where nobody can recover it.
+ * audited in its transaction. A wallet is checked more strictly than a payment link's recipient
+ * (settlement-address.ts: no burn address, EVM in checksum form), since a typo here sends every customer's
+ * money where nobody can recover it.
  */
 import type { Sql } from "../../db/client";
 import { queries, run, runOne } from "../../db/queries";
 import { findToken, networkAllowedIn, type ChainRegistry } from "../../chains/registry";
-import { isValidAddress } from "../../chains/addresses";
 import { apiError } from "../../lib/errors";
 import { isUniqueViolation } from "../catalog/write";
 import type { Tenant } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
 import type { InvoiceSettingsRow, SettlementWalletRow } from "./model";
 import { findInvoiceSettings } from "./repo";
-import { Value } from "@sinclair/typebox/value";
-import type { TSchema } from "elysia";
+import { settlementWalletProblem } from "./settlement-address";
+import { checkBody } from "../../http/schema-errors";
 import { InvoiceSettingsPut, presentInvoiceSettings, SettlementWalletPut, type InvoiceSettingsView } from "./settings-model";
 
 const Q = queries([
@@ -27,16 +27,6 @@ const Q = queries([
 ]);
 
 const invalid = (details: Record<string, string>) => apiError("validation_failed", "Validation failed", details);
-
-/**
- * The route's body schema, checked again for callers that skip the route (the CLI), with the route's
- * field paths: one 400 naming each bad field.
- */
-function checkBody(schema: TSchema, value: unknown): void {
-  const details: Record<string, string> = {};
-  for (const e of Value.Errors(schema, value)) details[`body${e.path.replaceAll("/", ".")}`] ??= e.message;
-  if (Object.keys(details).length) throw invalid(details);
-}
 
 export const listSettlementWallets = (db: Sql, tenant: Tenant) =>
   run<SettlementWalletRow>(db, Q.settlement_wallet_list, [tenant.teamId, tenant.environment]);
@@ -67,17 +57,20 @@ export async function setSettlementWallet(
   input: SettlementWalletPut,
   now: Date,
 ): Promise<SettlementWalletRow> {
-  checkBody(SettlementWalletPut, input);
+  checkBody(SettlementWalletPut, input); // the route's schema again, for callers that skip the route (the CLI)
   const network = settlingNetwork(registry, tenant, networkId, "path.network");
   const details: Record<string, string> = {};
-  if (!isValidAddress(network.family, input.wallet)) details["body.wallet"] = `Not a valid ${network.family} address`;
+  const walletProblem = settlementWalletProblem(network.family, input.wallet);
+  if (walletProblem) details["body.wallet"] = walletProblem;
   const tokens: string[] = [];
   for (const [i, symbol] of (input.tokens ?? []).entries()) {
     const token = findToken(network, symbol);
     // By symbol only: a wallet accepts currencies, and invoices name their currency by symbol.
     if (!token || token.symbol.toLowerCase() !== symbol.toLowerCase())
       details[`body.tokens[${i}]`] = `Not a token of ${network.id}; one of: ${network.tokens.map((t) => t.symbol).join(", ")}`;
-    else if (!tokens.includes(token.symbol)) tokens.push(token.symbol);
+    // Twice is a list written wrong (a token meant and another typed?): said, not merged in silence.
+    else if (tokens.includes(token.symbol)) details[`body.tokens[${i}]`] = `${token.symbol} is given twice; list each token once`;
+    else tokens.push(token.symbol);
   }
   if (Object.keys(details).length) throw invalid(details);
   return sql.begin(async (tx) => {
@@ -134,7 +127,7 @@ export async function updateInvoiceSettings(
   patch: InvoiceSettingsPut,
   now: Date,
 ): Promise<InvoiceSettingsView> {
-  checkBody(InvoiceSettingsPut, patch);
+  checkBody(InvoiceSettingsPut, patch); // as above
   return sql.begin(async (tx) => {
     const current = await runOne<InvoiceSettingsRow>(tx, Q.invoice_settings_lock, [tenant.teamId, tenant.environment, now]);
     const given = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
