@@ -26,6 +26,8 @@ describe("ids", () => {
       ["POST", "/dashboard/invoices/:id/credit-notes", { amount: true }],
       ["POST", "/dashboard/invoices/:id/payments", { txHash: 5 }],
       ["POST", "/invoices/:id/refunds", {}],
+      ["POST", "/dashboard/invoices/:id/send", { channel: "fax" }],
+      ["GET", "/dashboard/invoices/:id/camt054", undefined],
     ];
     for (const [method, path, body] of routes)
       for (const id of ["in_%00", "in_%FF", "x".repeat(65), "in_a.b"]) {

@@ -7,6 +7,7 @@ import { REASON_EXPECTED, REASON_MAX } from "./refund-terms";
 export const RefundCreate = t.Object(
   {
     amount: t.Union([t.String({ minLength: 1, maxLength: 64 }), t.Number()], {
+      "x-expected": 'Expected a decimal string with at most 6 fractional digits ("12.50"), or a JSON number a double holds exactly',
       description:
         'Decimal amount of the invoice currency, e.g. 12.5 = 12.500000 USDC: a JSON number written exactly (at most 15 significant digits) or a decimal string ("12.5", "12.500000"); at most 6 fractional digits, greater than 0, never rounded',
     }),

@@ -1,4 +1,5 @@
 /** POST /dashboard/invoices/{id}/send: send an issued invoice again, by email or to the webhook endpoints (role billing:write). */
+import { InvoiceParams } from "../routes";
 import { Elysia, t } from "elysia";
 import type { ChainRegistry } from "../../../chains/registry";
 import type { Sql } from "../../../db/client";
@@ -61,7 +62,7 @@ export function invoiceDeliveryRoutes(deps: DeliveryRouteDeps) {
     },
     {
       access: "POST /dashboard/invoices/{id}/send",
-      params: t.Object({ id: t.String({ minLength: 1, maxLength: 64, description: "in_…" }) }),
+      params: InvoiceParams,
       body: t.Optional(InvoiceSendRequest),
       response: { 202: data(t.Array(InvoiceDelivery)), 400: ValidationErrorBody, 404: ErrorBody, 409: CodedErrorBody },
       detail: {

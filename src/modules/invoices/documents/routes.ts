@@ -8,6 +8,7 @@
  * Documents are rendered on each request from the invoice as it is now, and never cached on the way
  * (`Cache-Control: private, no-store`): a link may outlive the state it was handed out in.
  */
+import { InvoiceParams } from "../routes";
 import { Elysia, t } from "elysia";
 import type { Sql } from "../../../db/client";
 import { authPlugin, type AuthDeps } from "../../../http/auth";
@@ -95,7 +96,7 @@ export function invoiceDocumentRoutes(deps: RouteDeps) {
       },
       {
         access: "GET /dashboard/invoices/{id}/camt054",
-        params: t.Object({ id: t.String({ minLength: 1, maxLength: 64, description: "in_…" }) }),
+        params: InvoiceParams,
         detail: {
           tags: TAGS,
           summary: "Export an invoice's payments and refunds as ISO 20022 camt.054",
