@@ -22,7 +22,7 @@ import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
 import { refusalCode } from "../payments/refusals";
 import type { InvoiceRow } from "./model";
-import { checkRefundable, recordRefund } from "./refunds";
+import { checkRefundable, recordRefund, replayed } from "./refunds";
 import { findInvoice, findSettlementWallet } from "./repo";
 import { notRefundable, refundTerms, type RefundRequest, type RefundTerms } from "./refund-terms";
 
@@ -34,8 +34,6 @@ export interface RefundDeps {
   registry: ChainRegistry;
   pool: Pick<ChainPool, "verifyPayment">;
 }
-
-const replayed = () => apiError("refund_replayed", "This transaction already proved a refund or a payment");
 
 export async function refundInvoice(deps: RefundDeps, tenant: Tenant, actor: Actor, invoiceId: string, request: RefundRequest, now: Date) {
   const invoice = await findInvoice(deps.sql, tenant, invoiceId);

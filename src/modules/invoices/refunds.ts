@@ -33,7 +33,7 @@ export interface ProvenRefund {
   blockNumber: bigint;
 }
 
-const replayed = () => apiError("refund_replayed", "This transaction already proved a refund or a payment");
+export const replayed = () => apiError("refund_replayed", "This transaction already proved a refund or a payment");
 
 /** The refund limit of an invoice, checked before a chain call and again under the lock. */
 export function checkRefundable(invoice: InvoiceRow, amount: bigint): void {
