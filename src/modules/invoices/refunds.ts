@@ -12,7 +12,7 @@ import { formatMicro } from "../../lib/money";
 import { lockTransaction } from "../../chains/claims";
 import { recordAudit } from "../audit/repo";
 import { emitEvent } from "../webhooks/emit";
-import { lockOr404, type InvoiceContext } from "./lifecycle";
+import { lockOr404, type LedgerContext } from "./lifecycle";
 import type { CreditNoteRow, InvoiceRow, RefundRow } from "./model";
 import { presentRefund } from "./present";
 import { createCreditNote, creditRoom } from "./credit-notes";
@@ -48,7 +48,7 @@ export function checkRefundable(invoice: InvoiceRow, amount: bigint): void {
 }
 
 export async function recordRefund(
-  c: Omit<InvoiceContext, "chains" | "emailEnabled">,
+  c: LedgerContext,
   invoiceId: string,
   proof: ProvenRefund,
 ): Promise<{ refund: RefundRow; creditNote: CreditNoteRow; invoice: InvoiceRow }> {
