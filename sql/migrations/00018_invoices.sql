@@ -14,7 +14,7 @@ create table settlement_wallets (
   network      text not null,
   wallet       text not null check (char_length(wallet) between 1 and 128),
   tokens       text[] not null default '{}',
-  -- The wallet as one key per address: EVM addresses in any case are one address.
+  -- The wallet as one key per address: EVM addresses in any case are one address (addressKey in src/chains/addresses.ts).
   wallet_key   text generated always as (case when wallet ~ '^0x[0-9a-fA-F]{40}$' then lower(wallet) else wallet end) stored,
   created_at   timestamptz not null default now(),
   updated_at   timestamptz not null default now(),

@@ -42,5 +42,11 @@ export const HASH_FORMAT: Record<ChainFamily, string> = {
   solana: "a base58 transaction signature",
 };
 
-/** Whether two valid addresses of a family name the same account: EVM hex in any case; base58 and StrKey exactly. */
-export const sameAddress = (family: ChainFamily, a: string, b: string): boolean => (family === "evm" ? a.toLowerCase() === b.toLowerCase() : a === b);
+/**
+ * One spelling per account, to compare or index addresses by: EVM hex in any case is one address (lower-cased
+ * here); base58 and StrKey are exact. Migration 00018's settlement_wallets.wallet_key is the same rule in SQL.
+ */
+export const addressKey = (family: ChainFamily, address: string): string => (family === "evm" ? address.toLowerCase() : address);
+
+/** Whether two valid addresses of a family name the same account. */
+export const sameAddress = (family: ChainFamily, a: string, b: string): boolean => addressKey(family, a) === addressKey(family, b);

@@ -12,6 +12,7 @@ import { emitEvent } from "../webhooks/emit";
 import { addBalanceEntry, insertCreditNote } from "./credit-notes-repo";
 import { lockOr404, type LedgerContext } from "./lifecycle";
 import { outstandingOf } from "./lines";
+import { characters } from "./prepare";
 import type { CreditNoteRow, InvoiceRow } from "./model";
 import { presentCreditNote } from "./present";
 import { addInvoiceAmounts, nextNumber } from "./repo";
@@ -39,7 +40,6 @@ export function creditRoom(invoice: InvoiceRow): { creditable: bigint; refundabl
 }
 
 const MAX_CREDIT_NOTE_LINES = 50;
-const characters = (text: string) => [...text].length;
 const badText = (text: string, max: number) => characters(text) < 1 || characters(text) > max || text.trim() === "";
 
 /** Every problem with a credit note's own fields, by body field (the dashboard route's names). */

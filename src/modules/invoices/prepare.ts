@@ -51,7 +51,8 @@ const DAY_MS = 86_400_000;
 /** When an invoice issued at `issuedAt` with these terms falls due (the one rule, for invoices and documents). */
 export const dueDateOf = (issuedAt: Date, termsDays: number): Date => new Date(issuedAt.getTime() + termsDays * DAY_MS);
 
-const characters = (text: string) => [...text].length;
+/** Length in characters (code points), as the text columns count it; JS `length` counts UTF-16 units. */
+export const characters = (text: string) => [...text].length;
 /** A company's own text, cut to what the invoice column holds (companies' columns are wider). */
 const clip = (text: string | null | undefined, limit: number) => (text == null ? null : [...text].slice(0, limit).join(""));
 const within = (value: bigint) => value <= MAX_MICRO && value >= -MAX_MICRO;

@@ -49,25 +49,12 @@ export interface InvoiceHeader {
   paymentTermsDays: number;
 }
 
+/** A header's columns in the order both the insert and the draft update take them (currency .. metadata). */
+const headerParams = (h: InvoiceHeader) =>
+  [h.currency, h.network, h.companyId, h.customerName, h.customerEmail, h.customerWallet, h.planId, h.description, h.metadata] as const;
+
 export const insertInvoice = (db: Db, t: Tenant, id: string, h: InvoiceHeader, source: { kind: InvoiceSource; id: string | null }, now: Date) =>
-  runOne<InvoiceRow>(db, Q.invoice_insert, [
-    id,
-    t.teamId,
-    t.environment,
-    h.currency,
-    h.network,
-    h.companyId,
-    h.customerName,
-    h.customerEmail,
-    h.customerWallet,
-    h.planId,
-    h.description,
-    h.metadata,
-    source.kind,
-    source.id,
-    h.paymentTermsDays,
-    now,
-  ]);
+  runOne<InvoiceRow>(db, Q.invoice_insert, [id, t.teamId, t.environment, ...headerParams(h), source.kind, source.id, h.paymentTermsDays, now]);
 
 export const findInvoice = (db: Db, t: Tenant, id: string) => runOne<InvoiceRow>(db, Q.invoice_find_by_id, [t.teamId, t.environment, id]);
 export const lockInvoice = (db: Db, t: Tenant, id: string) => runOne<InvoiceRow>(db, Q.invoice_lock_by_id, [t.teamId, t.environment, id]);
@@ -79,15 +66,7 @@ export const updateDraft = (db: Db, t: Tenant, id: string, h: InvoiceHeader, sub
     t.teamId,
     t.environment,
     id,
-    h.currency,
-    h.network,
-    h.companyId,
-    h.customerName,
-    h.customerEmail,
-    h.customerWallet,
-    h.planId,
-    h.description,
-    h.metadata,
+    ...headerParams(h),
     h.paymentTermsDays,
     subtotal,
     taxTotal,

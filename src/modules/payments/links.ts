@@ -49,7 +49,7 @@ export async function createPaymentLink(
   return sql.begin(async (tx) => {
     // Another tenant's settlement wallet is not a recipient: a transaction proves one payment anywhere, so a link
     // paid there would take that tenant's customers' transfers (and theirs would be refused as replayed).
-    const owner = await settlementWalletOwner(tx, network!.id, input.recipientWallet);
+    const owner = await settlementWalletOwner(tx, network!, input.recipientWallet);
     if (owner && (owner.team_id !== tenant.teamId || owner.environment !== tenant.environment))
       details["body.recipientWallet"] = "This wallet receives for another team: a payment link pays a wallet of yours";
     const company = input.companyId ? await findCompanyByKeys(tx, tenant, input.companyId, null, null) : null;

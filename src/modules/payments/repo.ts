@@ -1,5 +1,7 @@
 /** Typed access to payment links, checkout sessions and payments (sql/queries/payment_*, checkout_session_*). */
 import { queries, run, runOne, type Db } from "../../db/queries";
+import { addressKey } from "../../chains/addresses";
+import type { NetworkConfig } from "../../chains/types";
 import type { CheckoutSessionRow, PaymentLinkRow, SessionStatus } from "./model";
 import { type Tenant } from "../../lib/tenant";
 
@@ -144,5 +146,5 @@ export const addAddOnToCompany = (db: Db, t: Tenant, companyId: string, planId: 
   runOne(db, Q.company_add_on_add, [t.teamId, t.environment, companyId, planId]);
 
 /** The tenant that receives at `wallet` on `network` as its settlement wallet (any team), if one does. */
-export const settlementWalletOwner = (db: Db, network: string, wallet: string) =>
-  runOne<{ team_id: string; environment: Tenant["environment"] }>(db, Q.settlement_wallet_owner, [network, wallet]);
+export const settlementWalletOwner = (db: Db, network: NetworkConfig, wallet: string) =>
+  runOne<{ team_id: string; environment: Tenant["environment"] }>(db, Q.settlement_wallet_owner, [network.id, addressKey(network.family, wallet)]);

@@ -12,7 +12,7 @@ import type { Sql } from "../../db/client";
 import type { Db } from "../../db/queries";
 import type { ChainPool } from "../../chains/pool";
 import type { ChainRegistry } from "../../chains/registry";
-import { HASH_FORMAT, normalizeTxHash } from "../../chains/addresses";
+import { HASH_FORMAT, normalizeTxHash, sameAddress } from "../../chains/addresses";
 import { lockTransaction } from "../../chains/claims";
 import { RETRYABLE_REASONS, refuse, type ChainFamily, type NetworkConfig, type PaymentExpectation, type PaymentVerdict } from "../../chains/types";
 import { apiError } from "../../lib/errors";
@@ -93,8 +93,8 @@ export const expectationOf = (session: CheckoutSessionRow, network: NetworkConfi
  */
 export function bindToPayer(verdict: PaymentVerdict, session: CheckoutSessionRow, family: ChainFamily): PaymentVerdict {
   if (!verdict.ok || !session.customer_wallet) return verdict;
-  const expected = family === "evm" ? session.customer_wallet.toLowerCase() : session.customer_wallet;
-  const transfers = verdict.transfers.filter((t) => (family === "evm" ? t.payer.toLowerCase() : t.payer) === expected);
+  const expected = session.customer_wallet;
+  const transfers = verdict.transfers.filter((t) => sameAddress(family, t.payer, expected));
   return transfers.length ? { ...verdict, transfers } : refuse("wrong_payer", "The payment was not sent from the session's customerWallet");
 }
 

@@ -84,12 +84,4 @@ function drawWatermark(doc: PDFKit.PDFDocument, word: string) {
   doc.restore();
 }
 
-function concat(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
+const concat = (chunks: Uint8Array[]): Uint8Array<ArrayBuffer> => new Uint8Array(Bun.concatArrayBuffers(chunks));
