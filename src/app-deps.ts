@@ -49,6 +49,7 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
   const pool = new ChainPool({
     size: config.chainWorkers,
     jobTimeoutMs: config.chainJobTimeoutMs,
+    operatorKeys: config.operatorKeys,
     onWorkerLost: (reason) => logger.warn("chain worker lost; replaced", { reason }),
   });
   const settlement: SettlementDeps = {

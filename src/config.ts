@@ -6,6 +6,7 @@ import { Type as T, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { loadOrCreateSecrets } from "./lib/secrets";
 import { BUILT_IN_NETWORKS, ChainRegistry } from "./chains/registry";
+import { OPERATOR_KEY_VARIABLES, type OperatorKeys } from "./chains/operator-keys";
 import { parseSmtpUrl } from "./modules/invoices/deliveries/smtp-url";
 
 const PortNumber = T.Integer({ minimum: 1, maximum: 65535 });
@@ -55,6 +56,11 @@ const EnvSchema = T.Object({
   // Invoices (issue 20, inv-api): the origin customers reach the service at, for the invoices' download links
   // (checked by publicBaseUrl below: an absolute http(s) URL without path, query or credentials).
   PUBLIC_BASE_URL: T.Optional(T.String({ minLength: 1 })),
+  // Subscriptions (README "Subscriptions on chain"): the service's operator key per chain family, the party
+  // that activates, charges and revokes. Read only by the chain workers (src/chains/operator-keys.ts).
+  SUBSCRIPTION_EVM_OPERATOR_KEY: T.Optional(T.String({ pattern: "^0x[0-9a-fA-F]{64}$" })),
+  SUBSCRIPTION_SOLANA_OPERATOR_KEY: T.Optional(T.String({ pattern: "^[1-9A-HJ-NP-Za-km-z]{80,90}$" })),
+  SUBSCRIPTION_STELLAR_OPERATOR_SECRET: T.Optional(T.String({ pattern: "^S[A-Z2-7]{55}$" })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -67,6 +73,9 @@ const SECRET_VARIABLES = new Set([
   "DATABASE_URL",
   "REDIS_URL",
   "SMTP_URL",
+  "SUBSCRIPTION_EVM_OPERATOR_KEY",
+  "SUBSCRIPTION_SOLANA_OPERATOR_KEY",
+  "SUBSCRIPTION_STELLAR_OPERATOR_SECRET",
 ]);
 
 export interface Config {
@@ -118,6 +127,8 @@ export interface Config {
   smtpFrom: string | undefined;
   /** scheme://host[:port] the invoices' download links point at; null: the origin each request came to */
   publicBaseUrl: string | null;
+  /** subscription operator keys (secrets), set only in the chain workers' environment */
+  operatorKeys: OperatorKeys;
 }
 
 export class ConfigError extends Error {}
@@ -181,7 +192,15 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     smtpUrl: env.SMTP_URL ? checkSmtpUrl(env.SMTP_URL) : undefined,
     smtpFrom: env.SMTP_FROM,
     publicBaseUrl: publicBaseUrl(env.PUBLIC_BASE_URL),
+    operatorKeys: operatorKeys(env),
   };
+}
+
+/** The operator keys that are set, by variable name: handed to the chain workers' environment only. */
+function operatorKeys(env: Env): OperatorKeys {
+  const keys: OperatorKeys = {};
+  for (const name of OPERATOR_KEY_VARIABLES) if (env[name]) keys[name] = env[name];
+  return keys;
 }
 
 /** SMTP_URL must name a server the mailer can use safely (smtp-url.ts); the message never repeats it (it holds the password). */

@@ -1,15 +1,17 @@
 /** The messages between the pool (request side) and a chain worker. Both must survive structuredClone. */
+import type { AutopayResult, LookupResult, OperationResult, SubscriptionAdapter, SubscriptionOperation } from "./subscription-types";
 import type { ChainAdapter, ChainFamily, PaymentExpectation, PaymentVerdict } from "./types";
 
-export interface JobRequest {
-  id: number;
-  kind: "verifyPayment";
-  expectation: PaymentExpectation;
-}
+export type JobRequest =
+  | { id: number; kind: "verifyPayment"; expectation: PaymentExpectation }
+  | { id: number; kind: "subscription"; family: ChainFamily; operation: SubscriptionOperation };
+
+/** A payment verdict, or a subscription operation's result. */
+export type JobAnswer = PaymentVerdict | OperationResult | AutopayResult | LookupResult;
 
 export interface JobResponse {
   id: number;
-  verdict: PaymentVerdict;
+  verdict: JobAnswer;
 }
 
 /** Loaded on first use inside a worker, so a worker that only ever sees EVM jobs never loads the Solana SDK. */
@@ -17,4 +19,11 @@ export const ADAPTERS: Record<ChainFamily, () => Promise<ChainAdapter>> = {
   evm: async () => (await import("./evm")).evmAdapter,
   stellar: async () => (await import("./stellar")).stellarAdapter,
   solana: async () => (await import("./solana")).solanaAdapter,
+};
+
+/** The families' subscription adapters (src/chains/<family>/subscriptions.ts), loaded the same way. */
+export const SUBSCRIPTION_ADAPTERS: Record<ChainFamily, () => Promise<SubscriptionAdapter>> = {
+  evm: async () => (await import("./evm/subscriptions")).evmSubscriptions,
+  stellar: async () => (await import("./stellar/subscriptions")).stellarSubscriptions,
+  solana: async () => (await import("./solana/subscriptions")).solanaSubscriptions,
 };

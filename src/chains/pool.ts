@@ -5,8 +5,21 @@
  * at once, and is terminated when its remaining jobs end (each of which has its own deadline).
  * Callers always get a verdict, never an exception.
  */
-import type { JobRequest, JobResponse } from "./jobs";
+import type { JobAnswer, JobRequest, JobResponse } from "./jobs";
+import type { OperatorKeys } from "./operator-keys";
+import {
+  refuseOperation,
+  type AutopayParties,
+  type AutopayResult,
+  type LookupResult,
+  type OperationResult,
+  type SubscriptionOperation,
+} from "./subscription-types";
 import { refuse, type PaymentExpectation, type PaymentVerdict } from "./types";
+
+type JobBody = JobRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
+/** How a job that never got its answer ends: the pool's reason ("timeout", "worker_crashed") and a sentence. */
+type Failure = (reason: "timeout" | "worker_crashed", detail: string) => JobAnswer;
 
 export interface ChainPoolOptions {
   size: number;
@@ -14,10 +27,13 @@ export interface ChainPoolOptions {
   /** the worker entry; tests pass a misbehaving one */
   workerUrl?: string | URL;
   onWorkerLost?: (reason: string) => void;
+  /** the subscription operator keys (src/chains/operator-keys.ts), added to the workers' environment only */
+  operatorKeys?: OperatorKeys;
 }
 
 interface Pending {
-  resolve(verdict: PaymentVerdict): void;
+  resolve(verdict: JobAnswer): void;
+  fail: Failure;
   timer: ReturnType<typeof setTimeout>;
 }
 
@@ -37,18 +53,31 @@ export class ChainPool {
   constructor(private readonly options: ChainPoolOptions) {}
 
   verifyPayment(expectation: PaymentExpectation): Promise<PaymentVerdict> {
-    if (this.closed) return Promise.resolve(refuse("worker_crashed", "The chain worker pool is shut down"));
+    return this.run({ kind: "verifyPayment", expectation }, refuse) as Promise<PaymentVerdict>;
+  }
+
+  /** One subscription operation (src/chains/subscription-types.ts) on the parties' chain family. */
+  subscription(operation: Extract<SubscriptionOperation, { op: "readAutopay" }>): Promise<AutopayResult>;
+  subscription(operation: Extract<SubscriptionOperation, { op: "lookup" }>): Promise<LookupResult>;
+  subscription(operation: Extract<SubscriptionOperation, { op: "activate" | "charge" | "revoke" }>): Promise<OperationResult>;
+  subscription(operation: SubscriptionOperation): Promise<AutopayResult | LookupResult | OperationResult> {
+    const family = (operation.request as AutopayParties).network.family;
+    return this.run({ kind: "subscription", family, operation }, refuseOperation) as Promise<AutopayResult | LookupResult | OperationResult>;
+  }
+
+  private run(body: JobBody, fail: Failure): Promise<JobAnswer> {
+    if (this.closed) return Promise.resolve(fail("worker_crashed", "The chain worker pool is shut down"));
     // Workers start with the first job: an instance that never settles a payment never pays for them.
     while (this.slots.length < this.options.size) this.slots.push(this.spawn());
     const slot = this.leastBusy();
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.expire(slot, id), this.options.jobTimeoutMs);
-      slot.inflight.set(id, { resolve, timer });
+      slot.inflight.set(id, { resolve, fail, timer });
       try {
-        slot.worker.postMessage({ id, kind: "verifyPayment", expectation } satisfies JobRequest);
+        slot.worker.postMessage({ ...body, id } as JobRequest);
       } catch {
-        this.settle(slot, id, refuse("worker_crashed", "The job could not be sent to a chain worker"));
+        this.settle(slot, id, fail("worker_crashed", "The job could not be sent to a chain worker"));
       }
     });
   }
@@ -61,7 +90,9 @@ export class ChainPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.options.workerUrl ?? DEFAULT_WORKER);
+    // Bun's Worker takes an `env` (the DOM type does not say so): the keys exist in the workers alone.
+    const env = { ...Bun.env, ...this.options.operatorKeys };
+    const worker = new Worker(this.options.workerUrl ?? DEFAULT_WORKER, { env } as WorkerOptions);
     const slot: Slot = { worker, inflight: new Map(), retired: false };
     // Bun's Worker can be unref'd (the DOM type does not say so): an idle pool never keeps the process alive.
     (worker as unknown as { unref(): void }).unref();
@@ -78,7 +109,7 @@ export class ChainPool {
     return best;
   }
 
-  private settle(slot: Slot, id: number, verdict: PaymentVerdict): void {
+  private settle(slot: Slot, id: number, verdict: JobAnswer): void {
     const pending = slot.inflight.get(id);
     if (!pending) return; // already timed out; the late answer is dropped
     clearTimeout(pending.timer);
@@ -88,7 +119,8 @@ export class ChainPool {
   }
 
   private expire(slot: Slot, id: number): void {
-    this.settle(slot, id, refuse("timeout", `Verification did not finish within ${this.options.jobTimeoutMs} ms`));
+    const pending = slot.inflight.get(id);
+    if (pending) this.settle(slot, id, pending.fail("timeout", `The chain job did not finish within ${this.options.jobTimeoutMs} ms`));
     if (slot.retired || this.closed) return;
     // The worker may be stuck (a hung socket, a busy loop): stop feeding it and start a fresh one.
     this.replace(slot);
@@ -114,7 +146,7 @@ export class ChainPool {
     for (const [id, pending] of slot.inflight) {
       clearTimeout(pending.timer);
       slot.inflight.delete(id);
-      pending.resolve(refuse("worker_crashed", detail));
+      pending.resolve(pending.fail("worker_crashed", detail));
     }
     slot.worker.terminate();
   }

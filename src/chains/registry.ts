@@ -28,6 +28,8 @@ const Network = T.Object({
   networkPassphrase: T.Optional(T.String({ minLength: 1 })),
   confirmations: T.Integer({ minimum: 0, maximum: 10_000 }),
   tokens: T.Array(Token, { minItems: 1 }),
+  subscriptionContract: T.Optional(T.String({ pattern: "^0x[0-9a-fA-F]{40}$" })),
+  sorobanRpcUrl: T.Optional(T.String({ pattern: "^https?://" })),
 });
 
 export const RegistryFile = T.Array(Network);
@@ -144,6 +146,8 @@ function familyErrors(network: NetworkConfig): string[] {
   if (network.family === "evm" && network.chainId === null) errors.push(`${network.id}: an EVM network needs a chainId`);
   if (network.family !== "evm" && network.chainId !== null) errors.push(`${network.id}: only EVM networks have a chainId`);
   if (network.family === "stellar" && !network.networkPassphrase) errors.push(`${network.id}: a Stellar network needs its networkPassphrase`);
+  if (network.subscriptionContract && network.family !== "evm") errors.push(`${network.id}: only EVM networks have a subscriptionContract`);
+  if (network.sorobanRpcUrl && network.family !== "stellar") errors.push(`${network.id}: only Stellar networks have a sorobanRpcUrl`);
   const symbols = new Set<string>();
   for (const token of network.tokens) {
     if (symbols.has(token.symbol)) errors.push(`${network.id}: token ${token.symbol} is listed twice`);

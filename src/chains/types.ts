@@ -42,6 +42,10 @@ export interface NetworkConfig {
    */
   confirmations: number;
   tokens: TokenConfig[];
+  /** EVM: our subscription contract (contracts/Subscriptions.sol) on this network; subscriptions need it */
+  subscriptionContract?: string;
+  /** Stellar: the Soroban RPC endpoint that token allowances (approve / transfer_from) are sent to */
+  sorobanRpcUrl?: string;
 }
 
 /** What a submitted transaction must prove. Amounts are integer smallest units. */

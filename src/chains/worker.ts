@@ -4,31 +4,58 @@
  * wrong still becomes a verdict for that job.
  */
 /// <reference lib="webworker" />
-import { ADAPTERS, type JobRequest, type JobResponse } from "./jobs";
-import { refuse, type ChainAdapter, type ChainFamily, type PaymentVerdict } from "./types";
+import { ADAPTERS, SUBSCRIPTION_ADAPTERS, type JobAnswer, type JobRequest, type JobResponse } from "./jobs";
+import { refuseOperation } from "./subscription-types";
+import { refuse, type ChainFamily } from "./types";
 
 declare const self: Worker;
 
-const loaded = new Map<ChainFamily, Promise<ChainAdapter>>();
+const loaded = new Map<string, Promise<unknown>>();
 
-async function handle(job: JobRequest): Promise<PaymentVerdict> {
-  const family = job.expectation.network.family;
-  let adapter = loaded.get(family);
+/** One adapter per family and kind, imported once; a failed import is tried again by the next job. */
+function load<T>(key: string, importer: () => Promise<T>): Promise<T> {
+  let adapter = loaded.get(key) as Promise<T> | undefined;
   if (!adapter) {
-    adapter = ADAPTERS[family]();
-    loaded.set(family, adapter);
-    adapter.catch(() => loaded.delete(family)); // a failed import is tried again by the next job
+    adapter = importer();
+    loaded.set(key, adapter);
+    adapter.catch(() => loaded.delete(key));
   }
-  return (await adapter).verifyPayment(job.expectation);
+  return adapter;
+}
+
+async function handle(job: JobRequest): Promise<JobAnswer> {
+  if (job.kind === "verifyPayment") {
+    const family = job.expectation.network.family;
+    return (await load(`verify:${family}`, ADAPTERS[family])).verifyPayment(job.expectation);
+  }
+  const family: ChainFamily = job.family;
+  const adapter = await load(`subscription:${family}`, SUBSCRIPTION_ADAPTERS[family]);
+  const { operation } = job;
+  switch (operation.op) {
+    case "readAutopay":
+      return adapter.readAutopay(operation.request);
+    case "activate":
+      return adapter.activate(operation.request);
+    case "charge":
+      return adapter.charge(operation.request);
+    case "revoke":
+      return adapter.revoke(operation.request);
+    case "lookup":
+      return adapter.lookup(operation.request);
+  }
 }
 
 self.onmessage = async (event: MessageEvent<JobRequest>) => {
   const job = event.data;
-  let verdict: PaymentVerdict;
+  let verdict: JobAnswer;
   try {
     verdict = await handle(job);
   } catch (error) {
-    verdict = refuse("rpc_unavailable", `Verification failed unexpectedly (${error instanceof Error ? error.name : "Error"})`);
+    const name = error instanceof Error ? error.name : "Error";
+    verdict =
+      job.kind === "verifyPayment"
+        ? refuse("rpc_unavailable", `Verification failed unexpectedly (${name})`)
+        : refuseOperation("rpc_unavailable", `The chain operation failed unexpectedly (${name}); its outcome is looked up before any retry`);
   }
   self.postMessage({ id: job.id, verdict } satisfies JobResponse);
 };

@@ -1,0 +1,124 @@
+/**
+ * Recurring pulls on chain: what every family's subscription adapter does for the service. The service
+ * (one operator key per family, from the environment, read only inside the chain workers) is the party
+ * that activates, charges and revokes; the payer installed autopay beforehand (an authorization on our
+ * EVM contract plus an ERC-20 approval, an SPL delegate approval, a Stellar token allowance).
+ *
+ * Every operation names a `reference` (32 bytes, hex): the chain-side idempotency key. The same reference
+ * never moves money twice, and `lookup(reference)` finds the operation that used it, so a call whose outcome
+ * is unknown (timeout, crash, database down after the chain succeeded) is completed from the chain and
+ * never repeated blindly. Amounts are token units (bigint). Like types.ts, all of it crosses the worker
+ * boundary: plain data only.
+ */
+import type { NetworkConfig, TokenConfig } from "./types";
+
+/** Who pays whom in which token: the parties of every subscription operation. */
+export interface AutopayParties {
+  network: NetworkConfig;
+  token: TokenConfig;
+  /** the subscriber's wallet (`paymentAccount`): EVM address, Solana owner address, Stellar G... account */
+  payer: string;
+  /** the team's settlement wallet on this network, the only recipient of pulls */
+  payee: string;
+}
+
+/** What the payer has authorized for this payee, as the chain says now. */
+export interface AutopayState {
+  ok: true;
+  /** false when no authorization for this payee and token exists (or it was revoked) */
+  installed: boolean;
+  /** EVM: the authorization's per-period allowance; null where the family has none (Solana, Stellar) */
+  periodAllowance: bigint | null;
+  /** EVM: the shortest spacing between period windows, seconds; null where the family has none */
+  periodSeconds: number | null;
+  /** what is left of the lifetime cap: EVM cap - spent, Solana delegated amount, Stellar allowance */
+  remaining: bigint;
+  /** unix seconds after which pulls stop (EVM end, Stellar expiration ledger's close estimate); null: never */
+  expiresAt: number | null;
+  /** the payer's balance of the token */
+  balance: bigint;
+}
+
+export interface ActivateRequest extends AutopayParties {
+  /** the first period's charge, token units (may be 0 for a trial: nothing moves, the token is minted) */
+  amount: bigint;
+  /** seconds of the shortest billing period of the plan (monthly 28 days): the on-chain window spacing */
+  periodSeconds: number;
+  reference: string;
+}
+
+export interface ChargeRequest extends AutopayParties {
+  /** the subscription token the activation minted */
+  tokenId: string;
+  amount: bigint;
+  reference: string;
+}
+
+export interface RevokeRequest extends AutopayParties {
+  tokenId: string;
+  reference: string;
+}
+
+/** A landed operation: what the database records. */
+export interface ChainOperation {
+  ok: true;
+  txHash: string;
+  /** the subscription token (EVM ERC-721 id as a decimal string, Solana mint address, Stellar: the reference) */
+  tokenId: string;
+  /** token units moved from payer to payee by this operation */
+  amount: bigint;
+  /** EVM block number, Solana slot, Stellar ledger */
+  blockNumber: bigint;
+}
+
+/**
+ * Why an operation did not happen. `insufficient_*`, `autopay_not_installed`, `autopay_expired`,
+ * `revoked` and `reverted` are the payer's side (the API answers 4xx and nothing is recorded); `not_configured`
+ * is ours (no operator key or contract for this network); `rpc_unavailable`, `timeout`, `worker_crashed`
+ * leave the outcome unknown: look the reference up before trying again.
+ */
+export type SubscriptionFailure =
+  | "autopay_not_installed"
+  | "autopay_expired"
+  | "insufficient_allowance"
+  | "insufficient_balance"
+  | "revoked"
+  | "reverted"
+  | "not_configured"
+  | "rpc_unavailable"
+  | "timeout"
+  | "worker_crashed";
+
+export const OUTCOME_UNKNOWN: ReadonlySet<SubscriptionFailure> = new Set(["rpc_unavailable", "timeout", "worker_crashed"]);
+
+export interface SubscriptionRefusal {
+  ok: false;
+  reason: SubscriptionFailure;
+  /** one sentence safe to show an integrator */
+  detail: string;
+}
+
+export type OperationResult = ChainOperation | SubscriptionRefusal;
+export type AutopayResult = AutopayState | SubscriptionRefusal;
+/** `null`: no operation used the reference (safe to send it again). */
+export type LookupResult = { ok: true; operation: ChainOperation | null } | SubscriptionRefusal;
+
+export interface SubscriptionAdapter {
+  readAutopay(parties: AutopayParties): Promise<AutopayResult>;
+  /** one transaction: pull `amount`, mint the subscription token to the payer, record the period allowance */
+  activate(request: ActivateRequest): Promise<OperationResult>;
+  /** one pull through the installed autopay */
+  charge(request: ChargeRequest): Promise<OperationResult>;
+  /** stops pulls on chain where the family lets the operator do so (EVM); elsewhere ok with amount 0 and no tx */
+  revoke(request: RevokeRequest): Promise<OperationResult>;
+  lookup(parties: AutopayParties & { reference: string }): Promise<LookupResult>;
+}
+
+export type SubscriptionOperation =
+  | { op: "readAutopay"; request: AutopayParties }
+  | { op: "activate"; request: ActivateRequest }
+  | { op: "charge"; request: ChargeRequest }
+  | { op: "revoke"; request: RevokeRequest }
+  | { op: "lookup"; request: AutopayParties & { reference: string } };
+
+export const refuseOperation = (reason: SubscriptionFailure, detail: string): SubscriptionRefusal => ({ ok: false, reason, detail });
