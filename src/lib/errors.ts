@@ -32,6 +32,21 @@ export const ERRORS = {
     description: "Dashboard sign-in: unknown email, wrong password, or a link that is unknown, used or expired",
   },
   insufficient_credits: { status: 402, shape: "code", description: "Track on a metered feature without enough credits" },
+  // Subscriptions (issue 21): the payer's side of a pull; nothing is recorded as active or paid.
+  autopay_not_installed: {
+    status: 402,
+    shape: "code",
+    description:
+      "Subscriptions: the payment account has no autopay for the team's settlement wallet (EVM authorization and ERC-20 approval, SPL delegate, Stellar allowance)",
+  },
+  autopay_expired: { status: 402, shape: "code", description: "Subscriptions: the payment account's autopay has expired" },
+  insufficient_allowance: { status: 402, shape: "code", description: "Subscriptions: the autopay allowance left does not cover the charge" },
+  insufficient_balance: { status: 402, shape: "code", description: "Subscriptions: the payment account's token balance does not cover the charge" },
+  charge_failed: {
+    status: 402,
+    shape: "code",
+    description: "Subscriptions: the chain refused the charge (the transaction reverted or autopay was revoked)",
+  },
   wrong_credential_kind: { status: 403, shape: "code", description: "A credential of a kind this route does not accept" },
   missing_permission: { status: 403, shape: "code", description: "The credential lacks the route's permission or dashboard role" },
   csrf_failed: {
@@ -146,6 +161,28 @@ export const ERRORS = {
   coupon_expired: { status: 422, shape: "code", description: "Coupon redemption: the coupon's expiry has passed" },
   coupon_exhausted: { status: 422, shape: "code", description: "Coupon redemption: the coupon reached its maximum redemptions" },
   coupon_not_applicable: { status: 422, shape: "code", description: "Coupon redemption: the coupon does not apply to this plan or currency" },
+  subscription_exists: {
+    status: 409,
+    shape: "code",
+    description: "Subscriptions: the company already has a live subscription (activating, trialing, active or past due)",
+  },
+  subscription_not_live: { status: 409, shape: "code", description: "Subscriptions: the subscription is canceled or was never activated" },
+  plan_change_not_allowed: {
+    status: 409,
+    shape: "code",
+    description: "Plan change: the company has no live subscription, or the change is not possible now",
+  },
+  mandate_not_active: { status: 409, shape: "code", description: "Mandates: the mandate is already revoked or expired" },
+  subscriptions_not_configured: {
+    status: 409,
+    shape: "code",
+    description: "Subscriptions: the network has no operator key or contract configured, or the team has no settlement wallet on it",
+  },
+  operation_in_progress: {
+    status: 409,
+    shape: "code",
+    description: "Subscriptions: another chain operation of this subscription is in flight; Retry-After says when to try again",
+  },
   limit_reached: { status: 429, shape: "code", description: "Track on a metered feature beyond its quota" },
   feature_not_enabled: { status: 429, shape: "code", description: "Track on a boolean feature the company does not have" },
   sign_in_throttled: {
@@ -155,6 +192,12 @@ export const ERRORS = {
   },
   rate_limited: { status: 429, shape: "error", description: 'Request rate limit exceeded; exactly {error: "Rate limit exceeded"}, with Retry-After' },
   internal_error: { status: 500, shape: "error", description: "Anything unexpected; reveals nothing, logged with the request id" },
+  chain_outcome_unknown: {
+    status: 503,
+    shape: "code",
+    description:
+      "Subscriptions: the chain did not answer in time; the operation is completed from the chain by its reference (retry with the same Idempotency-Key)",
+  },
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorCode = keyof typeof ERRORS;

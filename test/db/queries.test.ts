@@ -55,6 +55,12 @@ const CROSS_TENANT = new Set([
   // proved (a payment or a refund) span every team, as payment_find_by_tx does.
   "chain_transaction_lock.sql",
   "chain_transaction_use.sql",
+  // Subscriptions (issue 21): the renewal, reconciliation and mandate-expiry jobs scan every tenant (each row
+  // carries its own; the work per row runs with tenant-filtered statements).
+  "subscription_list_due.sql",
+  "subscription_list_incomplete.sql",
+  "subscription_charge_list_stale.sql",
+  "mandate_list_expiring.sql",
 ]);
 
 // Team-level statements: memberships, invitations and sign-in links belong to a team, across both of its

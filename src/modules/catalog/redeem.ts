@@ -13,7 +13,7 @@ import { queries, runOne, type Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
 import type { CouponRow } from "./coupon-model";
 
-const Q = queries(["coupon_redeem", "coupon_find_by_code", "coupon_redemption_insert"]);
+const Q = queries(["coupon_redeem", "coupon_find_by_code", "coupon_redemption_insert", "coupon_redemption_release", "coupon_find_by_id"]);
 
 export interface Redemption {
   /** cpred_… */
@@ -51,6 +51,15 @@ export async function redeemCoupon(
   await runOne(tx, Q.coupon_redemption_insert, [id, tenant.teamId, tenant.environment, coupon.id, input.companyId, input.planId, now]);
   return { id, coupon };
 }
+
+/** Undoes a redemption whose purchase failed before anything was charged: the coupon counts one fewer. */
+export async function releaseRedemption(tx: Db, tenant: Tenant, redemptionId: string, now: Date): Promise<void> {
+  await runOne(tx, Q.coupon_redemption_release, [tenant.teamId, tenant.environment, redemptionId, now]);
+}
+
+/** A coupon by id, archived or not (a subscription keeps applying the coupon it redeemed). */
+export const findCouponById = (db: Db, tenant: Tenant, id: string) =>
+  runOne<CouponRow>(db, Q.coupon_find_by_id, [tenant.teamId, tenant.environment, id]);
 
 /**
  * The discount a coupon gives on `subtotal` (micro-units) in `currency`: round(subtotal x percent), or the

@@ -1,0 +1,3 @@
+-- One mandate of the tenant, locked. Returns one row or none.
+-- $1 team_id, $2 environment, $3 id
+select * from mandates where team_id = $1 and environment = $2 and id = $3 for update

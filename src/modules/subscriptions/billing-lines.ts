@@ -1,0 +1,48 @@
+/**
+ * The lines of a subscription invoice for one period: the plan's price, the coupon's discount while the
+ * coupon still applies to that period (once / N periods / forever, counted from the first paid period), both
+ * taxed at the team's subscription tax rate (tax on the net: the discount line carries the same rate), and
+ * the company's credit balance drawn last as an untaxed credit line, never past what the invoice asks.
+ * One rounding per line (the invoice's rule); the total is the sum of the lines.
+ */
+import { lineTax } from "../../lib/money";
+import { couponAppliesToPeriod, couponDiscount } from "../catalog/redeem";
+import type { CouponRow } from "../catalog/coupon-model";
+import type { LineInput } from "../invoices/lines";
+
+export interface PeriodPrice {
+  planId: string;
+  planName: string;
+  billingPeriod: string;
+  /** the period's list price, micro-units */
+  price: bigint;
+  currency: string;
+  start: Date;
+  end: Date;
+  /** which paid period this is (0: the first), for the coupon's duration */
+  periodIndex: number;
+  coupon: CouponRow | null;
+  taxRate: bigint;
+}
+
+export function periodLines(p: PeriodPrice): LineInput[] {
+  const common = { quantity: 1n, taxRate: p.taxRate, planId: p.planId, periodStart: p.start, periodEnd: p.end };
+  const lines: LineInput[] = [{ ...common, description: `${p.planName} (${p.billingPeriod})`, unitAmount: p.price, kind: "item" }];
+  if (p.coupon && couponAppliesToPeriod(p.coupon, p.periodIndex)) {
+    const off = couponDiscount(p.coupon, p.price, p.currency);
+    if (off > 0n) lines.push({ ...common, description: `Coupon ${p.coupon.code}`, unitAmount: -off, kind: "discount" });
+  }
+  return lines;
+}
+
+/** What the lines ask, tax included: the same sums the invoice will hold. */
+export const linesTotal = (lines: readonly LineInput[]): bigint =>
+  lines.reduce((sum, l) => sum + l.quantity * l.unitAmount + lineTax(l.quantity * l.unitAmount, l.taxRate), 0n);
+
+/** The credit line drawing `balance` (what the company is owed) against `lines`, or null when there is none to draw. */
+export function creditLine(lines: readonly LineInput[], balance: bigint, currency: string): LineInput | null {
+  const owed = linesTotal(lines);
+  const draw = balance < owed ? balance : owed;
+  if (draw <= 0n) return null;
+  return { description: `Credit balance applied (${currency})`, quantity: 1n, unitAmount: -draw, taxRate: 0n, kind: "credit" };
+}

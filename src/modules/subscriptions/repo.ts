@@ -1,0 +1,238 @@
+/** The subscription tables' queries (migration 00024), one function per statement. */
+import { queries, run, runOne, type Db } from "../../db/queries";
+import type { Tenant } from "../../lib/tenant";
+import { DEFAULT_SETTINGS, type ChargeKind, type ChargeRow, type MandateRow, type SubscriptionRow, type SubscriptionSettings } from "./model";
+
+const Q = queries([
+  "plan_onchain_id_find_by_value",
+  "subscription_insert",
+  "subscription_find_by_id",
+  "subscription_lock_by_id",
+  "subscription_find_by_reference",
+  "subscription_find_live_by_company",
+  "subscription_update_state",
+  "subscription_list_due",
+  "subscription_list_incomplete",
+  "company_set_plan_anchored",
+  "mandate_insert",
+  "mandate_find_by_id",
+  "mandate_lock_by_id",
+  "mandate_lock_by_subscription",
+  "mandate_draw",
+  "mandate_set_status",
+  "mandate_list_expiring",
+  "subscription_charge_insert",
+  "subscription_charge_complete",
+  "subscription_charge_find_pending",
+  "subscription_charge_list_stale",
+  "subscription_settings_find",
+]);
+
+const tp = (t: Tenant) => [t.teamId, t.environment] as const;
+
+export interface OnchainPlanMatch {
+  network: string;
+  plan_id: string;
+  name: string;
+  kind: string;
+  trial_days: number;
+  archived_at: Date | null;
+}
+
+export const findPlansByOnchainId = (db: Db, t: Tenant, onchainPlanId: string) =>
+  run<OnchainPlanMatch>(db, Q.plan_onchain_id_find_by_value, [...tp(t), onchainPlanId]);
+
+export interface SubscriptionInsert {
+  id: string;
+  companyId: string;
+  planId: string;
+  billingPeriod: string;
+  priceAmount: bigint;
+  currency: string;
+  network: string;
+  tokenSymbol: string;
+  paymentAccount: string;
+  payeeWallet: string;
+  subscriberEmail: string | null;
+  couponId: string | null;
+  couponRedemptionId: string | null;
+  anchorAt: Date;
+  periodStart: Date;
+  periodEnd: Date;
+  trialEnd: Date | null;
+  reference: string;
+}
+
+export const insertSubscription = (db: Db, t: Tenant, s: SubscriptionInsert, now: Date) =>
+  runOne<SubscriptionRow>(db, Q.subscription_insert, [
+    s.id,
+    ...tp(t),
+    s.companyId,
+    s.planId,
+    s.billingPeriod,
+    s.priceAmount,
+    s.currency,
+    s.network,
+    s.tokenSymbol,
+    s.paymentAccount,
+    s.payeeWallet,
+    s.subscriberEmail,
+    s.couponId,
+    s.anchorAt,
+    s.periodStart,
+    s.periodEnd,
+    s.trialEnd,
+    s.reference,
+    now,
+    s.couponRedemptionId,
+  ]);
+
+export const findSubscription = (db: Db, t: Tenant, id: string) => runOne<SubscriptionRow>(db, Q.subscription_find_by_id, [...tp(t), id]);
+export const lockSubscription = (db: Db, t: Tenant, id: string) => runOne<SubscriptionRow>(db, Q.subscription_lock_by_id, [...tp(t), id]);
+export const findSubscriptionByReference = (db: Db, t: Tenant, network: string, reference: string) =>
+  runOne<SubscriptionRow>(db, Q.subscription_find_by_reference, [...tp(t), network, reference]);
+export const findLiveSubscription = (db: Db, t: Tenant, companyId: string) =>
+  runOne<SubscriptionRow>(db, Q.subscription_find_live_by_company, [...tp(t), companyId]);
+
+/** Writes every mutable column of `s` (the service changed a copy of the locked row). */
+export const saveSubscription = async (db: Db, t: Tenant, s: SubscriptionRow, now: Date): Promise<SubscriptionRow> =>
+  (await runOne<SubscriptionRow>(db, Q.subscription_update_state, [
+    ...tp(t),
+    s.id,
+    s.status,
+    s.plan_id,
+    s.billing_period,
+    s.price_amount,
+    s.period_index,
+    s.current_period_start,
+    s.current_period_end,
+    s.cancel_at_period_end,
+    s.canceled_at,
+    s.cancel_reason,
+    s.scheduled_plan_id,
+    s.scheduled_billing_period,
+    s.token_id,
+    s.activation_tx_hash,
+    s.dunning_attempts,
+    s.next_attempt_at,
+    s.coupon_id,
+    s.trial_end,
+    now,
+  ]))!;
+
+export const listDueSubscriptions = (db: Db, now: Date, limit: number) =>
+  run<{ id: string; team_id: string; environment: string; next_attempt_at: Date }>(db, Q.subscription_list_due, [now, limit]);
+export const listIncompleteSubscriptions = (db: Db, before: Date, limit: number) =>
+  run<SubscriptionRow>(db, Q.subscription_list_incomplete, [before, limit]);
+
+export const setCompanyPlanAnchored = (db: Db, t: Tenant, companyId: string, planId: string | null, anchor: Date) =>
+  runOne(db, Q.company_set_plan_anchored, [...tp(t), companyId, planId, anchor]);
+
+export interface MandateInsert {
+  id: string;
+  subscriptionId: string;
+  companyId: string;
+  network: string;
+  tokenSymbol: string;
+  payerWallet: string;
+  recipientWallet: string;
+  authorized: bigint;
+  remaining: bigint;
+  expiresAt: Date | null;
+}
+
+export const insertMandate = async (db: Db, t: Tenant, m: MandateInsert, now: Date): Promise<MandateRow> =>
+  (await runOne<MandateRow>(db, Q.mandate_insert, [
+    m.id,
+    ...tp(t),
+    m.subscriptionId,
+    m.companyId,
+    m.network,
+    m.tokenSymbol,
+    m.payerWallet,
+    m.recipientWallet,
+    m.authorized.toString(),
+    m.remaining.toString(),
+    m.expiresAt,
+    now,
+  ]))!;
+
+export const findMandate = (db: Db, t: Tenant, id: string) => runOne<MandateRow>(db, Q.mandate_find_by_id, [...tp(t), id]);
+export const lockMandate = (db: Db, t: Tenant, id: string) => runOne<MandateRow>(db, Q.mandate_lock_by_id, [...tp(t), id]);
+export const lockMandateOf = (db: Db, t: Tenant, subscriptionId: string) =>
+  runOne<MandateRow>(db, Q.mandate_lock_by_subscription, [...tp(t), subscriptionId]);
+export const drawMandate = (db: Db, t: Tenant, id: string, amount: bigint, now: Date) =>
+  runOne<MandateRow>(db, Q.mandate_draw, [...tp(t), id, amount.toString(), now]);
+
+export type MandateEnd =
+  | { status: "REVOKED"; by: string; reason: string | null }
+  | { status: "EXPIRED"; reason: "expires_at_passed" | "remaining_below_next_charge" };
+
+export const endMandate = (db: Db, t: Tenant, id: string, end: MandateEnd, now: Date) =>
+  runOne<MandateRow>(db, Q.mandate_set_status, [
+    ...tp(t),
+    id,
+    end.status,
+    end.status === "REVOKED" ? end.by : null,
+    end.status === "REVOKED" ? end.reason : null,
+    end.status === "EXPIRED" ? end.reason : null,
+    now,
+  ]);
+
+export const listExpiringMandates = (db: Db, now: Date, limit: number) =>
+  run<{ id: string; team_id: string; environment: string }>(db, Q.mandate_list_expiring, [now, limit]);
+
+export interface ChargeInsert {
+  id: string;
+  subscriptionId: string;
+  kind: ChargeKind;
+  reference: string;
+  network: string;
+  periodStart: Date;
+  attempt: number;
+  invoiceId: string | null;
+  amount: bigint;
+}
+
+export const insertCharge = (db: Db, t: Tenant, c: ChargeInsert, now: Date) =>
+  runOne<ChargeRow>(db, Q.subscription_charge_insert, [
+    c.id,
+    ...tp(t),
+    c.subscriptionId,
+    c.kind,
+    c.reference,
+    c.network,
+    c.periodStart,
+    c.attempt,
+    c.invoiceId,
+    c.amount.toString(),
+    now,
+  ]);
+
+export type ChargeEnd = { status: "succeeded"; txHash: string; paymentId: string | null } | { status: "failed"; reason: string; detail: string };
+
+export const completeCharge = (db: Db, t: Tenant, id: string, end: ChargeEnd, now: Date) =>
+  runOne<ChargeRow>(db, Q.subscription_charge_complete, [
+    ...tp(t),
+    id,
+    end.status,
+    end.status === "succeeded" ? end.txHash : null,
+    end.status === "succeeded" ? end.paymentId : null,
+    end.status === "failed" ? end.reason : null,
+    end.status === "failed" ? end.detail.slice(0, 500) : null,
+    now,
+  ]);
+
+export const findPendingCharge = (db: Db, t: Tenant, subscriptionId: string) =>
+  runOne<ChargeRow>(db, Q.subscription_charge_find_pending, [...tp(t), subscriptionId]);
+export const listStaleCharges = (db: Db, before: Date, limit: number) => run<ChargeRow>(db, Q.subscription_charge_list_stale, [before, limit]);
+
+export async function subscriptionSettings(db: Db, t: Tenant): Promise<SubscriptionSettings> {
+  const row = await runOne<{ tax_rate: number; dunning_retry_hours: number[]; fallback_plan_id: string | null }>(
+    db,
+    Q.subscription_settings_find,
+    tp(t),
+  );
+  if (!row) return DEFAULT_SETTINGS;
+  return { taxRate: BigInt(row.tax_rate), dunningRetryHours: row.dunning_retry_hours, fallbackPlanId: row.fallback_plan_id };
+}
