@@ -135,7 +135,15 @@ try {
     let failed = 0;
     let first = 0;
     let last = 0;
-    const handlers = jobHandlers({ sql, clock: systemClock, logger, config, settlement: undefined as never, mailer: null });
+    const handlers = jobHandlers({
+      sql,
+      clock: systemClock,
+      logger,
+      config,
+      settlement: undefined as never,
+      mailer: null,
+      subscriptions: undefined as never,
+    });
     const attempt = handlers["webhook.attempt"];
     // The registry's handler, counted: it returns once the attempt is recorded (delivered) in the database.
     handlers["webhook.attempt"] = async (payload, job) => {

@@ -2,6 +2,7 @@
  * What the HTTP app needs from the process, and the one way to build it: src/index.ts and the test
  * helpers both call `startAppDeps`, so tests run the same caches, meter and limiter as production.
  */
+import type { SubscriptionDeps } from "./modules/subscriptions/context";
 import type { Sql } from "./db/client";
 import type { Config } from "./config";
 import type { Clock } from "./lib/clock";
@@ -31,6 +32,8 @@ export interface AppDeps {
   settlement: SettlementDeps;
   /** the process's one pooled SMTP client for invoice emails; null without SMTP_URL */
   mailer: Mailer | null;
+  /** database, chain registry and worker pool for subscriptions and mandates */
+  subscriptions: SubscriptionDeps;
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -73,6 +76,13 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     embedTokens,
     settlement,
     mailer,
+    subscriptions: {
+      sql,
+      chains: config.chains,
+      pool,
+      emailEnabled: config.smtpUrl !== undefined,
+      companyChanged: (tenant, companyId) => entitlements.companyChanged(tenant, companyId),
+    },
     /** Settles queued usage, flushes lastUsedAt, closes the limiter and the SMTP connections (after the jobs stopped:
      * index.ts and worker.ts stop the runner first); the database pool stays open for the caller. */
     async stop() {

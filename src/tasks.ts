@@ -20,9 +20,13 @@ import { runAttempt } from "./modules/webhooks/attempt";
 import { deliverInvoice } from "./modules/invoices/deliveries/deliver";
 import { verifyQueuedProof } from "./modules/invoices/proof-job";
 import { markOverdueInvoices } from "./modules/invoices/overdue";
+import { queueDueRenewals, revokeOnChain } from "./modules/subscriptions/renew-jobs";
+import { renewSubscription } from "./modules/subscriptions/renew";
+import { reconcileSubscriptions } from "./modules/subscriptions/reconcile";
+import { expireMandates } from "./modules/subscriptions/mandates";
 
 /** What a handler gets: the app's dependencies (the same ones the routes use) and the job it runs. */
-export type TaskContext = Pick<AppDeps, "sql" | "clock" | "logger" | "config" | "settlement" | "mailer"> & { job: JobInfo };
+export type TaskContext = Pick<AppDeps, "sql" | "clock" | "logger" | "config" | "settlement" | "mailer" | "subscriptions"> & { job: JobInfo };
 
 export type TaskHandler<P> = (payload: P, ctx: TaskContext) => Promise<void>;
 
@@ -67,6 +71,26 @@ export const TASKS: { [N in TaskName]: TaskHandler<TaskPayloads[N]> } = {
     const { marked, failed } = await markOverdueInvoices(sql, logger, new Date(clock.now()));
     if (marked || failed.length) logger.info("invoices marked overdue", { marked, failed: failed.length });
   },
+  // Subscriptions (issue 21): one job per due subscription, so one slow chain call holds up no other renewal.
+  async "subscriptions.renew_due"(_payload, { subscriptions, clock }) {
+    await queueDueRenewals(subscriptions, new Date(clock.now()));
+  },
+  async "subscriptions.renew"(payload, { subscriptions, clock, logger }) {
+    const tenant = { teamId: payload.teamId, environment: payload.environment };
+    const outcome = await renewSubscription(subscriptions, tenant, payload.subscriptionId, new Date(clock.now()));
+    if (outcome !== "skipped") logger.info("subscription renewal", { subscriptionId: payload.subscriptionId, outcome });
+  },
+  async "subscriptions.reconcile"(_payload, { subscriptions, clock, logger }) {
+    const counts = await reconcileSubscriptions(subscriptions, logger, new Date(clock.now()));
+    if (counts.landed || counts.failed) logger.info("subscription operations reconciled", counts);
+  },
+  async "subscriptions.revoke_onchain"(payload, { subscriptions }) {
+    await revokeOnChain(subscriptions, { teamId: payload.teamId, environment: payload.environment }, payload.subscriptionId);
+  },
+  async "mandates.expire"(_payload, { subscriptions, clock, logger }) {
+    const expired = await expireMandates(subscriptions, new Date(clock.now()));
+    if (expired) logger.info("mandates expired", { expired });
+  },
 };
 
 /** Every schedule, in UTC. Each tick runs once across every runner on the database. */
@@ -79,6 +103,11 @@ export function schedules(config: AppDeps["config"]): Schedule[] {
     { task: "jobs.recover_stale", cron: "* * * * *" },
     // Invoices (issue 20, inv-api): an invoice turns OVERDUE within a minute of its due date.
     { task: "invoices.mark_overdue", cron: "* * * * *" },
+    // Subscriptions (issue 21): renewals and dunning retries within a minute of being due; lost chain answers
+    // looked up each minute; mandates past their expiry ended each minute.
+    { task: "subscriptions.renew_due", cron: "* * * * *" },
+    { task: "subscriptions.reconcile", cron: "* * * * *" },
+    { task: "mandates.expire", cron: "* * * * *" },
   ];
 }
 

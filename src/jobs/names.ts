@@ -38,6 +38,17 @@ export interface TaskPayloads {
   // Invoices (issue 20, inv-api)
   /** marks ISSUED invoices past their due date OVERDUE (src/modules/invoices/overdue.ts) */
   "invoices.mark_overdue": CronPayload;
+  // Subscriptions (issue 21)
+  /** queues one renewal job per due subscription (src/modules/subscriptions/renew-jobs.ts) */
+  "subscriptions.renew_due": CronPayload;
+  /** renews one subscription: its period's invoice, the pull through its mandate, dunning (renew.ts) */
+  "subscriptions.renew": { teamId: string; environment: "development" | "production"; subscriptionId: string };
+  /** completes chain operations whose answer was lost, from the chain (reconcile.ts) */
+  "subscriptions.reconcile": CronPayload;
+  /** revokes a subscription's token on chain after its mandate was revoked (mandates.ts) */
+  "subscriptions.revoke_onchain": { teamId: string; environment: "development" | "production"; subscriptionId: string };
+  /** marks mandates past their expiresAt EXPIRED (mandates.ts) */
+  "mandates.expire": CronPayload;
 }
 
 export type TaskName = keyof TaskPayloads;

@@ -61,6 +61,11 @@ export const ERRORS = {
   },
   wrong_company: { status: 403, shape: "code", description: "An embed token used for another company" },
   not_found: { status: 404, shape: "error", description: "Unknown route or resource" },
+  mandate_not_found: {
+    status: 404,
+    shape: "details",
+    description: "POST /mandates/revoke: no mandate with this id in the credential's team and environment",
+  },
   coupon_not_found: { status: 404, shape: "code", description: "Coupon redemption: no coupon with this code" },
   conflict: { status: 409, shape: "error", description: "A unique value already taken, or a change the current state forbids" },
   last_owner: { status: 409, shape: "code", description: "Dashboard members: the team's last owner cannot be removed or lose the owner role" },
@@ -172,7 +177,11 @@ export const ERRORS = {
     shape: "code",
     description: "Plan change: the company has no live subscription, or the change is not possible now",
   },
-  mandate_not_active: { status: 409, shape: "code", description: "Mandates: the mandate is already revoked or expired" },
+  mandate_not_active: {
+    status: 409,
+    shape: "details",
+    description: "Mandates: the mandate is already revoked or expired (details.status says which)",
+  },
   subscriptions_not_configured: {
     status: 409,
     shape: "code",

@@ -46,7 +46,11 @@ export type IdPrefix =
   | "cn"
   | "re"
   | "idl"
-  | "cbe";
+  | "cbe"
+  // subscriptions: subscriptions, mandates (the spec's mnd_), subscription chain operations
+  | "sub"
+  | "mnd"
+  | "sch";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;

@@ -23,6 +23,7 @@ const Q = queries([
   "mandate_list_expiring",
   "subscription_charge_insert",
   "subscription_charge_complete",
+  "subscription_charge_set_payment",
   "subscription_charge_find_pending",
   "subscription_charge_list_stale",
   "subscription_settings_find",
@@ -222,6 +223,9 @@ export const completeCharge = (db: Db, t: Tenant, id: string, end: ChargeEnd, no
     end.status === "failed" ? end.detail.slice(0, 500) : null,
     now,
   ]);
+
+export const setChargePayment = (db: Db, t: Tenant, id: string, paymentId: string) =>
+  run(db, Q.subscription_charge_set_payment, [...tp(t), id, paymentId]);
 
 export const findPendingCharge = (db: Db, t: Tenant, subscriptionId: string) =>
   runOne<ChargeRow>(db, Q.subscription_charge_find_pending, [...tp(t), subscriptionId]);

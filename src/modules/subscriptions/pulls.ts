@@ -1,0 +1,54 @@
+/**
+ * Recording a landed pull: the payment row (its (network, tx_hash) key is the global replay guard, taken
+ * under the transaction's advisory lock like every payment writer, src/chains/claims.ts), applied to the
+ * invoice (PAID when it covers it), and the mandate's remaining amount lowered, all in the caller's
+ * transaction. Lock order: subscription (the caller's), transaction hash, invoice, counter, audit.
+ */
+import type { ChainOperation } from "../../chains/subscription-types";
+import { lockTransaction } from "../../chains/claims";
+import { queries, runOne } from "../../db/queries";
+import { apiError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { tokenToMicroFloor } from "../../lib/money";
+import type { TxContext } from "./context";
+import type { MandateRow, SubscriptionRow } from "./model";
+import { applyPayment } from "../invoices/settlement";
+import { drawMandate } from "./repo";
+
+const Q = queries(["payment_insert_for_invoice"]);
+
+/** The payment's id, or null when nothing moved (a trial's activation, an invoice covered by credit). */
+export async function recordPull(
+  c: TxContext,
+  sub: SubscriptionRow,
+  invoiceId: string | null,
+  op: ChainOperation,
+  decimals: number,
+  mandate: MandateRow | null,
+): Promise<string | null> {
+  if (op.amount === 0n || invoiceId === null) return null;
+  await lockTransaction(c.tx, sub.network, op.txHash);
+  const id = newId("pay");
+  const inserted = await runOne(c.tx, Q.payment_insert_for_invoice, [
+    id,
+    c.tenant.teamId,
+    c.tenant.environment,
+    invoiceId,
+    sub.network,
+    op.txHash,
+    0,
+    op.amount.toString(),
+    sub.token_symbol,
+    sub.payment_account,
+    op.blockNumber.toString(),
+    null,
+    c.now,
+  ]);
+  if (!inserted) throw new Error(`transaction ${op.txHash} on ${sub.network} is already recorded as a payment`);
+  const worth = tokenToMicroFloor(op.amount, decimals);
+  if (!worth.ok) throw apiError("conflict", `The pull's amount cannot be recorded: ${worth.expected}`);
+  await applyPayment(c, invoiceId, { id, amount: worth.value, network: sub.network });
+  if (mandate)
+    await drawMandate(c.tx, c.tenant, mandate.id, op.amount < BigInt(mandate.remaining_amount) ? op.amount : BigInt(mandate.remaining_amount), c.now);
+  return id;
+}
