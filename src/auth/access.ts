@@ -68,6 +68,11 @@ export const ACCESS = {
   "POST /checkout-sessions": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "payments.write", role: "billing:write" },
   "POST /checkout-sessions/{id}/payments": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "payments.write", role: "billing:write" },
   "GET /checkout-sessions": { kinds: ["legacy", "dashboard"], role: "billing:read" },
+  // Subscriptions (issue 21). Spec rule 7: activation takes a legacy key, an embed token or a dashboard session.
+  "POST /subscriptions/activate": { kinds: ["legacy", "embed", "dashboard"], role: "billing:write" },
+  "POST /subscriptions/cancel": { kinds: ["embed"] },
+  "POST /mandates/revoke": { kinds: [...SERVER_KEYS, "legacy", "embed", "dashboard"], permission: "subscriptions.write", role: "billing:write" },
+  "GET /mandates/{id}/status": { kinds: [...SERVER_KEYS, "legacy", "embed", "dashboard"], permission: "subscriptions.read", role: "billing:read" },
   "GET /checkout-sessions/{id}": { kinds: ["legacy", "dashboard"], role: "billing:read" },
   // The dashboard's own routes (src/modules/dashboard): dashboard sessions only. Any member may read and
   // end their session or switch its environment; members and keys need their roles.

@@ -11,6 +11,8 @@ export const PERMISSIONS = [
   "companies.write",
   "payments.write",
   "subscriptions.write",
+  // Not in the spec's catalog: reading mandates (GET /mandates/{id}/status) and subscriptions.
+  "subscriptions.read",
   "tokens.create",
   "invoices.read",
   // Not in the spec's catalog: recording refunds (POST /invoices/{id}/refunds) and, later, other invoice writes.

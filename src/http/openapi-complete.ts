@@ -123,6 +123,10 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "POST /dashboard/invoices/{id}/send": "sendInvoice",
   // inv-refunds
   "POST /invoices/{id}/refunds": "createInvoiceRefund",
+  "POST /subscriptions/activate": "activateSubscription",
+  "POST /subscriptions/cancel": "cancelOwnSubscription",
+  "POST /mandates/revoke": "revokeMandate",
+  "GET /mandates/{id}/status": "getMandateStatus",
   // Invoice documents (issue 20, inv-docs)
   "GET /invoice-documents/{token}": "downloadInvoiceDocument",
   "GET /dashboard/invoices/{id}/camt054": "exportInvoiceCamtNotification",

@@ -104,6 +104,12 @@ test("event types must come from the one list; an empty filter takes every type"
     "invoice.voided",
     "credit_note.created",
     "refund.created",
+    "subscription.activated",
+    "subscription.renewed",
+    "subscription.past_due",
+    "subscription.canceled",
+    "mandate.revoked",
+    "mandate.expired",
     "webhook.test",
   ]);
   expect(types.length).toBe(24); // BILLING.md's 23 and the test event

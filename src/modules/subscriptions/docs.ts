@@ -1,0 +1,18 @@
+/** Route descriptions: the decisions the spec leaves open, as the OpenAPI document shows them. */
+export const ACTIVATE_DESCRIPTION = `Activates a subscription in one operation. \`planId\` is the plan's on-chain id (set per network in the dashboard's plans: \`onchainPlanIds\`); when it names plans on several networks, the \`paymentAccount\`'s address family and the credential's environment pick the one. The plan's monthly price applies (its yearly one when it has no monthly price).
+
+Before anything is written, the payer's autopay is read from the chain: none for the team's settlement wallet on that network is 402 \`autopay_not_installed\`. Then, in one transaction, the company is upserted, the coupon redeemed, the subscription reserved (a company with a live subscription: 409 \`subscription_exists\`) and the first invoice drafted (price, coupon discount, tax at the team's subscription tax rate). One chain operation pulls the first period, mints the subscription token to the payer and records the period allowance; then the invoice is issued and PAID, the mandate ACTIVE, the subscription ACTIVE (TRIALING with a trial: nothing is charged until the trial ends) and the company on the plan, with its billing anchor at the subscription's.
+
+The payer's side failing (402 \`insufficient_allowance\`, \`insufficient_balance\`, \`autopay_expired\`, \`charge_failed\`): nothing is active, nothing charged, the coupon released. The chain not answering in time: 503 \`chain_outcome_unknown\` with Retry-After; the operation is completed from the chain by its reference (a retry with the same Idempotency-Key, or the reconciliation job within minutes), never charged twice.
+
+Credentials (spec rule 7): a legacy \`api_\` key, an embed token (its own company only: \`company\` may name it by id and describe nothing, 403 \`wrong_company\` / \`wrong_credential_kind\` otherwise) or a dashboard session with billing:write.`;
+
+export const CANCEL_DESCRIPTION = `Cancels the embed token's own company's subscription: at the current period's end by default (\`atPeriodEnd\`: false cancels now). Canceled now, the company falls back to the team's fallback plan (none: no plan), the mandate is revoked and nothing is refunded for the unused time.`;
+
+export const REVOKE_DESCRIPTION = `Revokes a mandate: every pull stops at once (the renewal job refuses a mandate that is not ACTIVE before asking the chain), and on EVM networks the subscription token is revoked on the contract too (a job queued in the same transaction). On Solana and Stellar only the payer can withdraw the delegate or allowance; the service stops pulling. The subscription then goes to dunning at its next renewal. Unknown (or another team's) mandate: 404 \`{error, details}\`; revoked or expired already: 409 \`{error, details}\` with \`details.status\`.
+
+Credentials (the spec does not show them): secret and restricted keys with subscriptions.write, a legacy \`api_\` key, a dashboard session with billing:write, or an embed token for its own company's mandates.`;
+
+export const STATUS_DESCRIPTION = `A mandate: the spec's fields (amounts as integer token-unit strings: \`authorizedAmount\` the lifetime cap, \`remainingAmount\` what is left after every pull recorded) and its subscription, network, token and how it ended. EXPIRED when \`expiresAt\` passed (a job each minute) or when the remaining amount could not cover the next charge.
+
+Credentials (the spec does not show them): secret and restricted keys with subscriptions.read, a legacy \`api_\` key, a dashboard session with billing:read, or an embed token for its own company's mandates.`;

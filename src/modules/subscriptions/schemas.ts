@@ -1,0 +1,62 @@
+/** Request and response schemas of the subscription and mandate routes (the spec's fields, binding). */
+import { t } from "elysia";
+import { CompanyRef } from "../customers/model";
+import { NonBlankText } from "../../http/non-blank-text";
+import { ResourceIdParams } from "../../http/resource-id";
+
+export const ActivateBody = t.Object({
+  planId: t.String({ minLength: 1, maxLength: 128, description: "The plan's on-chain id (dashboard plans' onchainPlanIds)" }),
+  paymentAccount: t.String({
+    minLength: 1,
+    maxLength: 128,
+    description: "The subscriber's wallet, with autopay installed for the team's settlement wallet",
+  }),
+  company: CompanyRef,
+  subscriberEmail: t.Optional(t.String({ format: "email", maxLength: 320, description: "Where billing receipts go" })),
+  couponCode: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
+});
+
+export const ActivationResult = t.Object({
+  data: t.Object({ tokenId: t.String(), txHash: t.String(), companyId: t.String(), planId: t.String(), paymentAccount: t.String() }),
+});
+
+export const RevokeBody = t.Object({
+  mandateId: t.String({ minLength: 1, maxLength: 64 }),
+  reason: t.Optional(t.String({ maxLength: 500 })),
+  revokedBy: t.Optional(t.String({ maxLength: 200 })),
+});
+
+export const RevokeResult = t.Object({ revoked: t.Literal(true), mandateId: t.String(), status: t.Literal("REVOKED") });
+
+const Nullable = <T extends ReturnType<typeof t.String>>(s: T) => t.Union([s, t.Null()]);
+
+export const Mandate = t.Object(
+  {
+    id: t.String(),
+    status: t.Union([t.Literal("ACTIVE"), t.Literal("EXPIRED"), t.Literal("REVOKED")]),
+    authorizedAmount: t.String({ description: "Lifetime cap, integer token units" }),
+    remainingAmount: t.String({ description: "What is left of it, integer token units" }),
+    payerWallet: t.String(),
+    recipientWallet: t.String(),
+    expiresAt: Nullable(t.String({ format: "date-time" })),
+    subscriptionId: t.String(),
+    companyId: t.String(),
+    network: t.String(),
+    tokenSymbol: t.String(),
+    revokedAt: Nullable(t.String({ format: "date-time" })),
+    revokedBy: Nullable(t.String()),
+    revokeReason: Nullable(t.String()),
+    expiredAt: Nullable(t.String({ format: "date-time" })),
+    expiryReason: Nullable(t.String()),
+    createdAt: t.String({ format: "date-time" }),
+  },
+  { $id: "Mandate" },
+);
+
+export const MandateParams = ResourceIdParams("mnd", "No such mandate");
+export const SubscriptionParams = ResourceIdParams("sub", "No such subscription");
+
+export const CancelBody = t.Object({
+  atPeriodEnd: t.Optional(t.Boolean({ default: true, description: "true (default): at the current period's end; false: now" })),
+  reason: t.Optional(NonBlankText("Why, for the audit log and the webhook")),
+});
