@@ -92,7 +92,7 @@ export async function activateSubscription(
     );
     return resultOf(done, request);
   }
-  if (!OUTCOME_UNKNOWN.has(operation.reason)) await expireActivation(deps, tenant, actor, sub.id, operation, new Date());
+  if (!OUTCOME_UNKNOWN.has(operation.reason)) await expireActivation(deps, tenant, actor, sub.id, operation, now);
   throw chainError(operation);
 }
 

@@ -48,9 +48,9 @@ export async function renewSubscription(deps: SubscriptionDeps, tenant: Tenant, 
       reference: charge.reference,
     },
   });
-  if (op.ok) return recordLanded(deps, tenant, RENEWAL_ACTOR, charge, op, new Date());
+  if (op.ok) return recordLanded(deps, tenant, RENEWAL_ACTOR, charge, op, now);
   if (OUTCOME_UNKNOWN.has(op.reason)) return "pending";
-  return recordRefused(deps, tenant, RENEWAL_ACTOR, charge, op, new Date());
+  return recordRefused(deps, tenant, RENEWAL_ACTOR, charge, op, now);
 }
 
 type Prepared = { outcome: RenewalOutcome } | { charge: ChargeRow; sub: SubscriptionRow };
