@@ -15,13 +15,12 @@ import {
   toHex,
   type Abi,
   type Address,
-  type Hex,
 } from "viem";
 import type { HDAccount } from "viem/accounts";
 import { compileSubscriptions } from "../../contracts/build";
 import { SUBSCRIPTIONS_ABI, SUBSCRIPTIONS_BYTECODE } from "../../src/chains/evm/subscription-contract";
 import { account, compileFixture, deploy } from "../helpers/anvil";
-import { anvilSubscriptionBed, DAY, type SubscriptionBed } from "../helpers/anvil-subscriptions";
+import { anvilSubscriptionBed, DAY, newRef, type SubscriptionBed } from "../helpers/anvil-subscriptions";
 
 let bed: SubscriptionBed;
 const ABI = SUBSCRIPTIONS_ABI as Abi;
@@ -34,10 +33,8 @@ afterAll(async () => {
   await bed?.stop();
 });
 
-const newRef = (): Hex => toHex(crypto.getRandomValues(new Uint8Array(32)));
 const call = (from: HDAccount, functionName: string, args: readonly unknown[]) => bed.write(from, bed.contract, ABI, functionName, args);
-const read = <T>(functionName: string, args: readonly unknown[]) =>
-  bed.anvil.client.readContract({ address: bed.contract, abi: ABI, functionName, args }) as Promise<T>;
+const read = <T>(functionName: string, args: readonly unknown[]) => bed.read<T>(functionName, args);
 
 /** The custom error a call would revert with (simulated, nothing sent), or "none". */
 async function revertOf(from: Address, functionName: string, args: readonly unknown[]): Promise<string> {
@@ -91,6 +88,20 @@ test("the checked-in artifact is exactly what a fresh compile of contracts/Subsc
   expect(fresh.bytecode).toBe(SUBSCRIPTIONS_BYTECODE);
   expect(fresh.abi).toEqual(SUBSCRIPTIONS_ABI as unknown as unknown[]);
 }, 120_000);
+
+test("contracts/deploy.ts deploys the artifact with the given owner and operator and prints its address", async () => {
+  const deployer = account(9);
+  const proc = Bun.spawn([process.execPath, "contracts/deploy.ts", "--rpc-url", bed.anvil.rpcUrl, "--operator", bed.operator], {
+    env: { ...Bun.env, DEPLOYER_PRIVATE_KEY: toHex(deployer.getHdKey().privateKey!) },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  expect({ code, err }).toEqual({ code: 0, err: "" });
+  const address = getAddress(out.trim());
+  const at = (functionName: string) => bed.anvil.client.readContract({ address, abi: ABI, functionName }) as Promise<Address>;
+  expect([await at("operator"), await at("owner")]).toEqual([bed.operator, deployer.address]);
+});
 
 describe("who may call what", () => {
   test("only the operator subscribes and charges; only the owner changes the operator", async () => {

@@ -3,29 +3,21 @@
  * sending many transactions at once; on anvil, through the chain worker pool (see evm-subscriptions.test.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { toHex, type Abi, type Address, type Hex } from "viem";
+import { type Abi, type Address } from "viem";
 import { foundry } from "viem/chains";
 import { SUBSCRIPTIONS_ABI } from "../../src/chains/evm/subscription-contract";
 import { ChainPool } from "../../src/chains/pool";
-import type { ChainOperation, OperationResult } from "../../src/chains/subscription-types";
-import { anvilSubscriptionBed, DAY, type SubscriptionBed } from "../helpers/anvil-subscriptions";
+import { DAY, landed, newRef, subscriptionBedWithPool, type SubscriptionBed } from "../helpers/anvil-subscriptions";
 
 let bed: SubscriptionBed;
 let pool: ChainPool;
 const PERIOD = 28 * DAY;
 const TEN = 10_000_000n;
 
-beforeAll(async () => {
-  bed = await anvilSubscriptionBed();
-  pool = new ChainPool({ size: 1, jobTimeoutMs: 20_000, operatorKeys: bed.operatorKeys });
-}, 30_000);
+let stop = async () => {};
+beforeAll(async () => void ({ bed, pool, stop } = await subscriptionBedWithPool()), 30_000);
+afterAll(() => stop());
 
-afterAll(async () => {
-  await pool?.close();
-  await bed?.stop();
-});
-
-const newRef = (): Hex => toHex(crypto.getRandomValues(new Uint8Array(32)));
 const parties = (payer: Address) => ({ network: bed.network, token: bed.token, payer, payee: bed.payee });
 const activate = (payer: Address, reference: string = newRef(), on = pool) =>
   on.subscription({ op: "activate", request: { ...parties(payer), amount: TEN, periodSeconds: PERIOD, reference } });
@@ -35,12 +27,7 @@ const revoke = (payer: Address, tokenId: string, reference: string = newRef()) =
   pool.subscription({ op: "revoke", request: { ...parties(payer), tokenId, reference } });
 const lookup = (payer: Address, reference: string) => pool.subscription({ op: "lookup", request: { ...parties(payer), reference } });
 const lastTokenId = () => bed.anvil.client.readContract({ address: bed.contract, abi: SUBSCRIPTIONS_ABI, functionName: "lastTokenId" });
-const operatorNonce = () => bed.anvil.client.getTransactionCount({ address: bed.operator });
-
-function landed(result: OperationResult): ChainOperation {
-  if (!result.ok) throw new Error(`expected a landed operation, got ${result.reason}: ${result.detail}`);
-  return result;
-}
+const operatorNonce = () => bed.operatorNonce();
 
 describe("revoke", () => {
   test("by the payer on chain: the next renewal is revoked", async () => {

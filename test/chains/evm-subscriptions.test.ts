@@ -4,36 +4,28 @@
  * payee. Balances, token ownership and the authorization's window are read back from the chain after each step.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { erc20Abi, toHex, type Abi, type Address, type Hex } from "viem";
+import { erc20Abi, type Abi, type Address, type Hex } from "viem";
 import type { HDAccount } from "viem/accounts";
 import { SUBSCRIPTIONS_ABI } from "../../src/chains/evm/subscription-contract";
 import { ChainPool } from "../../src/chains/pool";
-import type { ChainOperation, OperationResult } from "../../src/chains/subscription-types";
-import { anvilSubscriptionBed, DAY, type SubscriptionBed } from "../helpers/anvil-subscriptions";
+import type { ChainOperation } from "../../src/chains/subscription-types";
+import { DAY, landed, newRef, subscriptionBedWithPool, type SubscriptionBed } from "../helpers/anvil-subscriptions";
 
 let bed: SubscriptionBed;
 let pool: ChainPool;
 const PERIOD = 28 * DAY;
 const TEN = 10_000_000n; // 10 USDC
 
-beforeAll(async () => {
-  bed = await anvilSubscriptionBed();
-  pool = new ChainPool({ size: 1, jobTimeoutMs: 20_000, operatorKeys: bed.operatorKeys });
-}, 30_000);
+let stop = async () => {};
+beforeAll(async () => void ({ bed, pool, stop } = await subscriptionBedWithPool()), 30_000);
+afterAll(() => stop());
 
-afterAll(async () => {
-  await pool?.close();
-  await bed?.stop();
-});
-
-const newRef = (): Hex => toHex(crypto.getRandomValues(new Uint8Array(32)));
 const parties = (payer: Address, payee: Address = bed.payee) => ({ network: bed.network, token: bed.token, payer, payee });
 const activate = (payer: Address, amount = TEN, reference = newRef(), payee?: Address) =>
   pool.subscription({ op: "activate", request: { ...parties(payer, payee), amount, periodSeconds: PERIOD, reference } });
 const charge = (payer: Address, tokenId: string, amount = TEN, reference = newRef()) =>
   pool.subscription({ op: "charge", request: { ...parties(payer), tokenId, amount, reference } });
-const read = <T>(functionName: string, args: readonly unknown[]) =>
-  bed.anvil.client.readContract({ address: bed.contract, abi: SUBSCRIPTIONS_ABI as Abi, functionName, args }) as Promise<T>;
+const read = <T>(functionName: string, args: readonly unknown[]) => bed.read<T>(functionName, args);
 const authorization = async (payer: Address, payee: Address = bed.payee) => {
   const [periodAllowance, cap, spent, spentInWindow, periodSeconds, end, windowStart] = await read<bigint[]>("authorizations", [
     payer,
@@ -42,13 +34,8 @@ const authorization = async (payer: Address, payee: Address = bed.payee) => {
   ]);
   return { periodAllowance, cap, spent, spentInWindow, periodSeconds, end, windowStart };
 };
-const operatorNonce = () => bed.anvil.client.getTransactionCount({ address: bed.operator });
+const operatorNonce = () => bed.operatorNonce();
 const blockTime = async (blockNumber: bigint) => (await bed.anvil.client.getBlock({ blockNumber })).timestamp;
-
-function landed(result: OperationResult): ChainOperation {
-  if (!result.ok) throw new Error(`expected a landed operation, got ${result.reason}: ${result.detail}`);
-  return result;
-}
 
 async function subscribed(payer: HDAccount): Promise<ChainOperation> {
   return landed(await activate(payer.address));

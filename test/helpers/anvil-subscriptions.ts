@@ -10,6 +10,8 @@ import type { HDAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { SUBSCRIPTIONS_ABI, SUBSCRIPTIONS_BYTECODE } from "../../src/chains/evm/subscription-contract";
 import type { OperatorKeys } from "../../src/chains/operator-keys";
+import { ChainPool } from "../../src/chains/pool";
+import type { ChainOperation, OperationResult } from "../../src/chains/subscription-types";
 import type { NetworkConfig, TokenConfig } from "../../src/chains/types";
 import { account, deploy, startAnvil, testContracts, type Anvil } from "./anvil";
 
@@ -66,6 +68,10 @@ export async function anvilSubscriptionBed(options: SubscriptionBedOptions = {})
     const hash = await anvil.client.writeContract({ address, abi, functionName, args, account: from, chain: foundry });
     return anvil.client.waitForTransactionReceipt({ hash });
   }
+  const operatorNonce = () => anvil.client.getTransactionCount({ address: operatorAccount.address });
+  /** A view of the subscription contract. */
+  const read = <T>(functionName: string, args: readonly unknown[] = []) =>
+    anvil.client.readContract({ address: contract, abi: SUBSCRIPTIONS_ABI as Abi, functionName, args }) as Promise<T>;
   const now = async () => Number((await anvil.client.getBlock()).timestamp);
   const mint = (to: Address, amount: bigint) => write(owner, usdc, contracts.TestToken.abi, "mint", [to, amount]);
   const approve = (from: HDAccount, amount: bigint) => write(from, usdc, erc20Abi, "approve", [contract, amount]);
@@ -121,6 +127,8 @@ export async function anvilSubscriptionBed(options: SubscriptionBedOptions = {})
     otherPayee,
     terms,
     write,
+    read,
+    operatorNonce,
     now,
     mint,
     approve,
@@ -133,3 +141,23 @@ export async function anvilSubscriptionBed(options: SubscriptionBedOptions = {})
 }
 
 export type SubscriptionBed = Awaited<ReturnType<typeof anvilSubscriptionBed>>;
+
+/** A bed and a chain worker pool holding its operator key, as the service runs subscription operations. */
+export async function subscriptionBedWithPool(options: SubscriptionBedOptions = {}) {
+  const bed = await anvilSubscriptionBed(options);
+  const pool = new ChainPool({ size: 1, jobTimeoutMs: 20_000, operatorKeys: bed.operatorKeys });
+  const stop = async () => {
+    await pool.close();
+    await bed.stop();
+  };
+  return { bed, pool, stop };
+}
+
+/** A fresh 32-byte operation reference. */
+export const newRef = (): Hex => toHex(crypto.getRandomValues(new Uint8Array(32)));
+
+/** The landed operation, or a failure that names the refusal. */
+export function landed(result: OperationResult): ChainOperation {
+  if (!result.ok) throw new Error(`expected a landed operation, got ${result.reason}: ${result.detail}`);
+  return result;
+}

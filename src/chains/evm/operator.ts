@@ -4,8 +4,8 @@
  * nonce is counted here, per (endpoint, operator): fetched once from the node (pending), then handed out one by
  * one inside a per-account queue that covers only sign + send; gas, fees and waiting for the receipt happen
  * outside it, so concurrent operations still overlap. When the node disagrees (a nonce error), the count is
- * fetched again and the send is tried once more. Several workers sharing one key would still collide: the pool
- * should run subscription jobs for one key in one worker, or each worker gets its own key.
+ * fetched again and the send is tried once more (a transaction sent with the key from elsewhere). Two counters for
+ * one key would collide, so the pool runs every EVM subscription job in one worker (pool.ts, keyHolder).
  */
 import { BaseError, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
