@@ -15,7 +15,7 @@ import {
   type OperationResult,
   type SubscriptionOperation,
 } from "./subscription-types";
-import { refuse, type PaymentExpectation, type PaymentVerdict } from "./types";
+import { refuse, type ChainFamily, type PaymentExpectation, type PaymentVerdict } from "./types";
 
 type JobBody = JobRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 /** How a job that never got its answer ends: the pool's reason ("timeout", "worker_crashed") and a sentence. */
@@ -43,6 +43,7 @@ interface Slot {
   retired: boolean;
 }
 
+const FAMILIES: readonly ChainFamily[] = ["evm", "stellar", "solana"];
 const DEFAULT_WORKER = new URL("./worker.ts", import.meta.url);
 
 export class ChainPool {
@@ -69,7 +70,7 @@ export class ChainPool {
     if (this.closed) return Promise.resolve(fail("worker_crashed", "The chain worker pool is shut down"));
     // Workers start with the first job: an instance that never settles a payment never pays for them.
     while (this.slots.length < this.options.size) this.slots.push(this.spawn());
-    const slot = this.leastBusy();
+    const slot = body.kind === "subscription" ? this.keyHolder(body.family) : this.leastBusy();
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.expire(slot, id), this.options.jobTimeoutMs);
@@ -101,6 +102,15 @@ export class ChainPool {
     worker.addEventListener("error", (event) => this.lost(slot, `worker error: ${(event as ErrorEvent).message ?? "unknown"}`));
     worker.addEventListener("close", () => this.lost(slot, "worker exited"));
     return slot;
+  }
+
+  /**
+   * Subscription jobs of a family all sign with its one operator key, whose next nonce (EVM) or sequence number
+   * (Stellar) only one counter can hand out without collisions: they all run in the same worker, which serializes
+   * its sends (src/chains/evm/operator.ts). They wait on the network, so one worker runs many at once.
+   */
+  private keyHolder(family: ChainFamily): Slot {
+    return this.slots[FAMILIES.indexOf(family) % this.slots.length]!;
   }
 
   private leastBusy(): Slot {

@@ -61,34 +61,39 @@ export async function startAnvil(): Promise<Anvil> {
   };
 }
 
-interface Compiled {
+export interface Compiled {
   abi: Abi;
   bytecode: Hex;
 }
 
-let compiled: Record<string, Compiled> | null = null;
+const compiled = new Map<string, Promise<Record<string, Compiled>>>();
 
-/** Compiles test/fixtures/TestTokens.sol once per process with solc-js. */
-export async function testContracts(): Promise<Record<"TestToken" | "ImpostorToken", Compiled>> {
-  if (!compiled) {
-    const source = await Bun.file(new URL("../fixtures/TestTokens.sol", import.meta.url)).text();
-    const input = {
-      language: "Solidity",
-      sources: { "TestTokens.sol": { content: source } },
-      settings: { outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
-    };
-    const output = JSON.parse(solc.compile(JSON.stringify(input)));
-    const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === "error");
-    if (errors.length) throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join("\n"));
-    compiled = {};
-    for (const [name, contract] of Object.entries(
-      output.contracts["TestTokens.sol"] as Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>,
-    )) {
-      compiled[name] = { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
-    }
+/** Compiles a test/fixtures/ Solidity file (no imports) once per process with solc-js: its contracts by name. */
+export function compileFixture(file: string): Promise<Record<string, Compiled>> {
+  let contracts = compiled.get(file);
+  if (!contracts) {
+    contracts = (async () => {
+      const source = await Bun.file(new URL(`../fixtures/${file}`, import.meta.url)).text();
+      const input = {
+        language: "Solidity",
+        sources: { [file]: { content: source } },
+        settings: { outputSelection: { "*": { "*": ["abi", "evm.bytecode.object"] } } },
+      };
+      const output = JSON.parse(solc.compile(JSON.stringify(input)));
+      const errors = (output.errors ?? []).filter((e: { severity: string }) => e.severity === "error");
+      if (errors.length) throw new Error(errors.map((e: { formattedMessage: string }) => e.formattedMessage).join("\n"));
+      const byName: Record<string, Compiled> = {};
+      for (const [name, contract] of Object.entries(output.contracts[file] as Record<string, { abi: Abi; evm: { bytecode: { object: string } } }>))
+        byName[name] = { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
+      return byName;
+    })();
+    compiled.set(file, contracts);
   }
-  return compiled as Record<"TestToken" | "ImpostorToken", Compiled>;
+  return contracts;
 }
+
+/** The test tokens of test/fixtures/TestTokens.sol. */
+export const testContracts = () => compileFixture("TestTokens.sol") as Promise<Record<"TestToken" | "ImpostorToken", Compiled>>;
 
 export const account = (index: number) => mnemonicToAccount(DEV_MNEMONIC, { addressIndex: index });
 

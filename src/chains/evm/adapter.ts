@@ -9,8 +9,6 @@
  * Steps 1-2 are checked first so a wrong payment is refused at once instead of "not final" for minutes.
  */
 import {
-  createPublicClient,
-  http,
   isAddressEqual,
   getAddress,
   TransactionReceiptNotFoundError,
@@ -30,33 +28,7 @@ import {
 } from "../types";
 import { matchErc20Transfers } from "./transfers";
 import { isEvmTxHash } from "./hash";
-
-const RPC_TIMEOUT_MS = 10_000;
-
-// One client per endpoint for the life of the worker: viem keeps its HTTP keep-alive and id counter.
-const clients = new Map<string, PublicClient>();
-function clientFor(network: NetworkConfig): PublicClient {
-  let client = clients.get(network.rpcUrl);
-  if (!client) {
-    // retryCount 0: the pool's job deadline and the session's own retries decide about retrying, not viem.
-    client = createPublicClient({ transport: http(network.rpcUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 0 }) });
-    clients.set(network.rpcUrl, client);
-  }
-  return client;
-}
-
-// Endpoints whose chain id was checked against the registry (once per worker and URL).
-const verifiedChains = new Set<string>();
-
-/** A misconfigured URL (a testnet node under a main network's id) must never prove a live payment. */
-async function servesConfiguredChain(client: PublicClient, network: NetworkConfig): Promise<PaymentRefusal | null> {
-  const key = `${network.rpcUrl}|${network.chainId}`;
-  if (verifiedChains.has(key)) return null;
-  const served = await client.getChainId();
-  if (served !== network.chainId) return refuse("rpc_unavailable", `The endpoint of ${network.id} serves chain ${served}, not ${network.chainId}`);
-  verifiedChains.add(key);
-  return null;
-}
+import { clientFor, wrongChain } from "./client";
 
 async function receiptOrPending(client: PublicClient, hash: `0x${string}`): Promise<TransactionReceipt | PaymentRefusal> {
   try {
@@ -119,8 +91,8 @@ async function finality(client: PublicClient, network: NetworkConfig, receipt: T
 async function verify(want: PaymentExpectation): Promise<PaymentVerdict> {
   if (!isEvmTxHash(want.txHash)) return refuse("invalid_transaction", "An EVM transaction hash is 0x and 64 hex digits");
   const client = clientFor(want.network);
-  const wrongChain = await servesConfiguredChain(client, want.network);
-  if (wrongChain) return wrongChain;
+  const otherChain = await wrongChain(client, want.network);
+  if (otherChain) return refuse("rpc_unavailable", otherChain);
   const receipt = await receiptOrPending(client, want.txHash.toLowerCase() as `0x${string}`);
   if ("ok" in receipt) return receipt;
   if (receipt.status !== "success") return refuse("failed", "The transaction reverted");
