@@ -24,21 +24,22 @@ const actor = { kind: "test", id: "test", requestId: null };
 const catalog = { sql: t.db.sql, chains: t.config.chains, now: () => new Date(t.clock.now()) };
 
 await setSettlementWallet(t.db.sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date());
-const plan = (
-  await createPlanRecord(catalog, tenant, actor, {
-    name: "Pro",
-    prices: [{ billingPeriod: "monthly", amount: "10", currency: "USDC" }],
-    onchainPlanIds: { anvil: "pro" },
-  })
-).result;
+const plan = await createPlanRecord(catalog, tenant, actor, {
+  name: "Pro",
+  prices: [{ billingPeriod: "monthly", amount: "10", currency: "USDC" }],
+  onchainPlanIds: { anvil: "pro" },
+});
 
 /** The service's clock follows the chain's, so periods and the contract's windows agree. */
 const syncClock = async () => t.clock.set((await bed.now()) * 1000);
 const usdc = (holder: `0x${string}`) => bed.balanceOf(holder);
 const subscription = async () => (await t.db.sql`select * from subscriptions where team_id = ${team.teamId}`)[0]!;
 const mandate = async () => (await t.db.sql`select * from mandates where team_id = ${team.teamId}`)[0]!;
-const invoices = async () => t.db.sql`select status, total, amount_paid from invoices where team_id = ${team.teamId} order by created_at`;
-const companyPlan = async () => (await t.db.sql`select active_plan_id from companies where team_id = ${team.teamId} and external_id = 'acme'`)[0]!.active_plan_id;
+const invoices = async () => [
+  ...(await t.db.sql`select status, total, amount_paid from invoices where team_id = ${team.teamId} order by created_at`),
+];
+const companyPlan = async () =>
+  (await t.db.sql`select active_plan_id from companies where team_id = ${team.teamId} and external_id = 'acme'`)[0]!.active_plan_id;
 const authorization = () => bed.read<readonly bigint[]>("authorizations", [bed.payer.address, bed.payee, bed.usdc]);
 
 async function renewAt(seconds: number) {
@@ -105,13 +106,23 @@ test("activation, three renewals, a failed renewal and dunning to CANCELED, chai
 
   // The payer spends its balance: the next renewal fails, PAST_DUE with retries at +1 d, +3 d, +7 d.
   const left = await usdc(bed.payer.address);
-  await bed.anvil.client.writeContract({ address: bed.usdc, abi: erc20Abi, functionName: "transfer", args: [bed.otherPayee, left], account: bed.payer, chain: foundry });
+  await bed.anvil.client.writeContract({
+    address: bed.usdc,
+    abi: erc20Abi,
+    functionName: "transfer",
+    args: [bed.otherPayee, left],
+    account: bed.payer,
+    chain: foundry,
+  });
   await renewAt(31 * DAY);
   sub = await subscription();
   expect(sub.status).toBe("PAST_DUE");
   expect(sub.dunning_attempts).toBe(1);
   expect((await invoices()).at(-1)!.status).toBe("ISSUED");
-  for (const [hours, attempts] of [[24, 2], [48, 3]] as const) {
+  for (const [hours, attempts] of [
+    [24, 2],
+    [48, 3],
+  ] as const) {
     await renewAt(hours * 3600);
     expect((await subscription()).dunning_attempts).toBe(attempts);
     expect((await subscription()).status).toBe("PAST_DUE");
