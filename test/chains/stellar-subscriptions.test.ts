@@ -128,21 +128,23 @@ describe("refusals before any transaction", () => {
   const charge = (payer: string, amount: bigint) =>
     pool.subscription({ op: "charge", request: { ...s.parties({ payer }), tokenId: "t", amount, reference: s.reference() } });
 
-  test("more than the remaining approval: insufficient_allowance, nothing sent", async () => {
-    const payer = s.newPayer(100n * UNIT);
-    await s.approve(5n * UNIT, { payer });
+  /** A fresh payer holding `balance` who approved `approved`; a charge of `amount` is refused for `reason` unsent. */
+  async function refusedUnsent(balance: bigint, approved: bigint, amount: bigint, reason: SubscriptionFailure) {
+    const payer = s.newPayer(balance);
+    await s.approve(approved, { payer });
     const sends = s.double.calls("sendTransaction");
-    refused(await charge(payer.publicKey(), 6n * UNIT), "insufficient_allowance");
+    refused(await charge(payer.publicKey(), amount), reason);
     expect(s.double.calls("sendTransaction")).toBe(sends);
-    expect(s.double.balance(s.asset, payer.publicKey())).toBe(100n * UNIT);
+    expect(s.double.balance(s.asset, payer.publicKey())).toBe(balance);
+    return payer;
+  }
+
+  test("more than the remaining approval: insufficient_allowance, nothing sent", async () => {
+    await refusedUnsent(100n * UNIT, 5n * UNIT, 6n * UNIT, "insufficient_allowance");
   });
 
   test("more than the payer holds: insufficient_balance from the simulation, nothing sent", async () => {
-    const payer = s.newPayer(3n * UNIT);
-    await s.approve(50n * UNIT, { payer });
-    const sends = s.double.calls("sendTransaction");
-    refused(await charge(payer.publicKey(), 4n * UNIT), "insufficient_balance");
-    expect(s.double.calls("sendTransaction")).toBe(sends);
+    const payer = await refusedUnsent(3n * UNIT, 50n * UNIT, 4n * UNIT, "insufficient_balance");
     expect(await pool.subscription({ op: "readAutopay", request: s.parties({ payer: payer.publicKey() }) })).toMatchObject({
       installed: true,
       remaining: 50n * UNIT,

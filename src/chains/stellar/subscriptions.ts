@@ -12,7 +12,7 @@
  *   readAutopay reports as expiresAt so dunning asks for a new one in time.
  * - Idempotency: see pull.ts (the sequence rule) and reference-lookup.ts (finding a reference's pull).
  */
-import type { SubscriptionAdapter } from "../subscription-types";
+import type { AutopayParties, SubscriptionAdapter } from "../subscription-types";
 import { readAutopay } from "./autopay";
 import { pull } from "./pull";
 import { referenceBytes } from "./reference";
@@ -23,24 +23,19 @@ import { checkAllowance, readChainState } from "./soroban-state";
 
 export function createStellarSubscriptions(overrides: Partial<StellarTiming> = {}): SubscriptionAdapter {
   const timing = { ...DEFAULT_TIMING, ...overrides };
+  /** Activation and charge are the same pull; they differ only in the token they report. */
+  const pullFor = (request: AutopayParties & { amount: bigint; reference: string }, tokenId: string) =>
+    settle(async () => {
+      const ctx = resolveContext(request, timing);
+      const reference = referenceBytes(request.reference);
+      if (request.amount === 0n) return noTransfer(ctx, tokenId);
+      return pull(ctx, { amount: positive(request.amount), reference, tokenId });
+    });
   return {
     readAutopay: (parties) => settle(() => readAutopay(resolveContext(parties, timing))),
-
-    activate: (request) =>
-      settle(async () => {
-        const ctx = resolveContext(request, timing);
-        const reference = referenceBytes(request.reference);
-        if (request.amount === 0n) return noTransfer(ctx, request.reference);
-        return pull(ctx, { amount: positive(request.amount), reference, tokenId: request.reference });
-      }),
-
-    charge: (request) =>
-      settle(async () => {
-        const ctx = resolveContext(request, timing);
-        const reference = referenceBytes(request.reference);
-        if (request.amount === 0n) return noTransfer(ctx, request.tokenId);
-        return pull(ctx, { amount: positive(request.amount), reference, tokenId: request.tokenId });
-      }),
+    // The subscription token is the activation's reference.
+    activate: (request) => pullFor(request, request.reference),
+    charge: (request) => pullFor(request, request.tokenId),
 
     revoke: (request) =>
       settle(async () => {
