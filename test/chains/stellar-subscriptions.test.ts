@@ -91,6 +91,9 @@ describe("activation and renewals", () => {
       await pool.subscription({ op: "activate", request: { ...parties, amount: 5n * UNIT, periodSeconds: 86_400, reference } }),
     );
     expect(await pool.subscription({ op: "lookup", request: { ...parties, reference } })).toEqual({ ok: true, operation: activation });
+    // 25,000 ledgers later the pull is three getEvents scan windows (10,000 ledgers each) back.
+    s.double.closeLedger(25_000);
+    expect(await pool.subscription({ op: "lookup", request: { ...parties, reference } })).toEqual({ ok: true, operation: activation });
     expect(await pool.subscription({ op: "lookup", request: { ...parties, reference: s.reference() } })).toEqual({ ok: true, operation: null });
   });
 

@@ -17,6 +17,8 @@ import type { StellarContext } from "./soroban-context";
 /** stellar-rpc scans at most this many ledgers per getEvents request (methods.LedgerScanLimit). */
 const SCAN_LEDGERS = 10_000;
 const PAGE = 1_000;
+/** A 7-day retention is 13 windows: scanned four at a time, not one request after another. */
+const PARALLEL_WINDOWS = 4;
 
 export interface LookupOptions {
   /** what the found operation reports as its subscription token (Stellar has none of its own) */
@@ -30,11 +32,13 @@ export async function findByReference(ctx: StellarContext, bytes: Uint8Array, op
   if (options.throughLedger !== undefined && latestLedger < options.throughLedger) {
     refuse("rpc_unavailable", "The Soroban RPC's history is behind its own state; try again shortly");
   }
+  // Newest windows first (a reference being looked up is most often a recent one), a few at a time.
+  const windows: [number, number][] = [];
+  for (let end = latestLedger + 1; end > oldestLedger; end -= SCAN_LEDGERS) windows.push([Math.max(oldestLedger, end - SCAN_LEDGERS), end]);
   const seen = new Set<string>();
-  // Newest window first: a reference being looked up is most often a recent one.
-  for (let end = latestLedger + 1; end > oldestLedger; end -= SCAN_LEDGERS) {
-    const start = Math.max(oldestLedger, end - SCAN_LEDGERS);
-    for (const event of await transfersIn(ctx, start, end)) {
+  for (let i = 0; i < windows.length; i += PARALLEL_WINDOWS) {
+    const batch = await Promise.all(windows.slice(i, i + PARALLEL_WINDOWS).map(([start, end]) => transfersIn(ctx, start, end)));
+    for (const event of batch.flat()) {
       if (seen.has(event.txHash)) continue;
       seen.add(event.txHash);
       const found = await ourPull(ctx, event.txHash, bytes, options.tokenId);
