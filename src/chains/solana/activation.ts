@@ -6,11 +6,10 @@
  * activation with the same reference impossible on chain; its freeze authority records the parties.
  */
 import { SystemProgram, type PublicKey } from "@solana/web3.js";
-import type { ActivateRequest } from "../subscription-types";
 import type { Parties } from "./autopay";
 import { operationMemo } from "./landed";
 import { partiesKey } from "./operator";
-import type { PullPlan, SolanaChain } from "./pull";
+import type { Pull, PullPlan, SolanaChain } from "./pull";
 import {
   associatedTokenAddress,
   createAssociatedTokenAccountIdempotent,
@@ -24,13 +23,9 @@ import {
   transferChecked,
 } from "./spl";
 
-export function activationPlan(chain: SolanaChain, request: ActivateRequest, parties: Parties, reference: string): PullPlan {
+export function activationPlan(chain: SolanaChain, { amount, reference, parties }: Pull): PullPlan {
   const operator = chain.operator.keypair.publicKey;
   return {
-    kind: "activate",
-    amount: request.amount,
-    reference,
-    parties,
     extra: [],
     check: async () => null,
     creates: [MINT_SIZE, TOKEN_ACCOUNT_SIZE],
@@ -38,7 +33,7 @@ export function activationPlan(chain: SolanaChain, request: ActivateRequest, par
       const mint = subscription.publicKey;
       const bound = await partiesKey(chain.operator, parties.payer, parties.payee, parties.mint);
       return [
-        ...firstPull(operator, parties, request.amount),
+        ...firstPull(operator, parties, amount),
         SystemProgram.createAccount({
           fromPubkey: operator,
           newAccountPubkey: mint,

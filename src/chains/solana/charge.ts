@@ -6,21 +6,16 @@
  * is how lookups find it. The subscription mint must bind these very parties (its freeze authority).
  */
 import { SystemProgram, type PublicKey } from "@solana/web3.js";
-import { refuseOperation, type ChargeRequest } from "../subscription-types";
+import { refuseOperation } from "../subscription-types";
 import { firstPull } from "./activation";
-import type { Parties } from "./autopay";
 import { operationMemo } from "./landed";
 import { partiesKey } from "./operator";
-import type { PullPlan, SolanaChain } from "./pull";
+import type { Pull, PullPlan, SolanaChain } from "./pull";
 import { decodeMint, memo } from "./spl";
 
-export function chargePlan(chain: SolanaChain, request: ChargeRequest, parties: Parties, reference: string, subscription: PublicKey): PullPlan {
+export function chargePlan(chain: SolanaChain, { amount, reference, parties }: Pull, subscription: PublicKey): PullPlan {
   const operator = chain.operator.keypair.publicKey;
   return {
-    kind: "charge",
-    amount: request.amount,
-    reference,
-    parties,
     extra: [subscription],
     async check([info]) {
       const mint = decodeMint(info ?? null);
@@ -31,7 +26,7 @@ export function chargePlan(chain: SolanaChain, request: ChargeRequest, parties: 
     },
     creates: [0],
     instructions: async (marker) => [
-      ...firstPull(operator, parties, request.amount),
+      ...firstPull(operator, parties, amount),
       SystemProgram.createAccount({
         fromPubkey: operator,
         newAccountPubkey: marker.publicKey,

@@ -6,7 +6,6 @@
  * recompute it from the inputs alone: no database, no state between calls.
  */
 import { Keypair, type PublicKey } from "@solana/web3.js";
-import { operatorKey } from "../operator-keys";
 import { decodeBase58 } from "./base58";
 
 export interface Operator {
@@ -16,9 +15,8 @@ export interface Operator {
 
 let cached: { text: string; operator: Promise<Operator | null> } | null = null;
 
-/** The operator from this worker's environment; null when none is set or it is not a valid secret key. */
-export function loadOperator(): Promise<Operator | null> {
-  const text = operatorKey("solana");
+/** The operator of a key in its environment form; null when there is none or it is not a valid secret key. */
+export function loadOperator(text: string | undefined): Promise<Operator | null> {
   if (!text) return Promise.resolve(null);
   if (cached?.text !== text) cached = { text, operator: parse(text) };
   return cached.operator;

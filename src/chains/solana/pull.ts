@@ -9,7 +9,7 @@
 import type { AccountInfo, Connection, Keypair, PublicKey, TransactionInstruction } from "@solana/web3.js";
 import { refuseOperation, type OperationResult, type SubscriptionRefusal } from "../subscription-types";
 import { refusePull, type Parties } from "./autopay";
-import { findOperation, readOperation, type OperationKind } from "./landed";
+import { findOperation, readOperation } from "./landed";
 import { operationKeypair, type Operator } from "./operator";
 import { READ, sendAndSettle, type Timing } from "./send";
 import { decodeTokenAccount, TOKEN_ACCOUNT_SIZE } from "./spl";
@@ -22,12 +22,15 @@ export interface SolanaChain {
   rent(space: number): Promise<number>;
 }
 
-export interface PullPlan {
-  kind: OperationKind;
+/** What is pulled: `amount` from the payer to the payee, under a canonical reference (operator.ts canonicalReference). */
+export interface Pull {
   amount: bigint;
-  /** canonical (operator.ts canonicalReference) */
   reference: string;
   parties: Parties;
+}
+
+/** How an operation differs: what else it reads and checks, what it creates, what it sends. */
+export interface PullPlan {
   /** accounts read together with the parties', handed to `check` */
   extra: PublicKey[];
   check(extra: (AccountInfo<Buffer> | null)[]): Promise<SubscriptionRefusal | null>;
@@ -39,30 +42,30 @@ export interface PullPlan {
 
 const SIGNATURE_FEE = 5_000; // lamports per signature; two signatures
 
-export async function pull(chain: SolanaChain, plan: PullPlan): Promise<OperationResult> {
+export async function pull(chain: SolanaChain, request: Pull, plan: PullPlan): Promise<OperationResult> {
   const { connection, operator } = chain;
-  const marker = await operationKeypair(operator, plan.reference);
-  const { parties } = plan;
+  const marker = await operationKeypair(operator, request.reference);
+  const { parties } = request;
   const keys = [marker.publicKey, parties.payerAccount, parties.payeeAccount, operator.keypair.publicKey, ...plan.extra];
   const [used, payer, payee, funds, ...extra] = await connection.getMultipleAccountsInfo(keys, READ);
-  if (used) return existing(chain, marker.publicKey, plan);
+  if (used) return existing(chain, marker.publicKey, request);
   const creates = payee ? plan.creates : [...plan.creates, TOKEN_ACCOUNT_SIZE];
   const refusal =
     (await plan.check(extra)) ??
-    refusePull(decodeTokenAccount(payer ?? null), parties, operator.keypair.publicKey, plan.amount) ??
+    refusePull(decodeTokenAccount(payer ?? null), parties, operator.keypair.publicKey, request.amount) ??
     (await refuseFunds(chain, funds ?? null, creates));
   if (refusal) return refusal;
 
   const settled = await sendAndSettle(connection, await plan.instructions(marker), [operator.keypair, marker], chain.timing);
   switch (settled.kind) {
     case "finalized": {
-      const operation = await readOperation(connection, settled.signature, parties, operator.keypair.publicKey, plan.reference);
+      const operation = await readOperation(connection, settled.signature, parties, operator.keypair.publicKey, request.reference);
       return (
         operation ?? refuseOperation("rpc_unavailable", "The transaction finalized but the endpoint did not serve it back; look the reference up.")
       );
     }
     case "failed":
-      return explain(chain, marker.publicKey, plan);
+      return explain(chain, marker.publicKey, request);
     case "rejected":
     case "expired":
       return refuseOperation(
@@ -75,8 +78,8 @@ export async function pull(chain: SolanaChain, plan: PullPlan): Promise<Operatio
 }
 
 /** The operation that already used the reference, waited for until final. */
-async function existing(chain: SolanaChain, marker: PublicKey, plan: PullPlan): Promise<OperationResult> {
-  const found = await findOperation(chain.connection, marker, plan.parties, chain.operator.keypair.publicKey, plan.reference, chain.timing);
+async function existing(chain: SolanaChain, marker: PublicKey, request: Pull): Promise<OperationResult> {
+  const found = await findOperation(chain.connection, marker, request.parties, chain.operator.keypair.publicKey, request.reference, chain.timing);
   switch (found.kind) {
     case "found":
       return found.operation;
@@ -90,10 +93,10 @@ async function existing(chain: SolanaChain, marker: PublicKey, plan: PullPlan): 
 }
 
 /** Why a transaction failed, from a fresh read: a concurrent same-reference operation, the payer's side, or neither. */
-async function explain(chain: SolanaChain, marker: PublicKey, plan: PullPlan): Promise<OperationResult> {
-  const [used, payer] = await chain.connection.getMultipleAccountsInfo([marker, plan.parties.payerAccount], READ);
-  if (used) return existing(chain, marker, plan);
-  const payerSide = refusePull(decodeTokenAccount(payer ?? null), plan.parties, chain.operator.keypair.publicKey, plan.amount);
+async function explain(chain: SolanaChain, marker: PublicKey, request: Pull): Promise<OperationResult> {
+  const [used, payer] = await chain.connection.getMultipleAccountsInfo([marker, request.parties.payerAccount], READ);
+  if (used) return existing(chain, marker, request);
+  const payerSide = refusePull(decodeTokenAccount(payer ?? null), request.parties, chain.operator.keypair.publicKey, request.amount);
   return payerSide ?? refuseOperation("reverted", "The transaction failed on chain and nothing moved.");
 }
 

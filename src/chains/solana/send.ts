@@ -45,7 +45,8 @@ type Submitted = { kind: "sent" } | { kind: "failed"; error: string } | { kind: 
 /**
  * sendTransaction by hand: web3.js's sendRawTransaction folds every JSON-RPC error into one message, and
  * here the code matters. -32002 with an instruction error is a preflight simulation that failed (the node
- * never forwards it); any other error answer means the node did not take it. No answer at all (network
+ * never forwards it); `AlreadyProcessed` means this exact transaction is on chain; any other error answer
+ * means the node did not take it. No answer at all (network
  * error, timeout, HTTP error) may still hide a forwarded transaction, so it is treated as sent and watched.
  */
 async function submit(rpcUrl: string, wire: Uint8Array, requestMs: number): Promise<Submitted> {
@@ -58,6 +59,7 @@ async function submit(rpcUrl: string, wire: Uint8Array, requestMs: number): Prom
       body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "sendTransaction", params }),
       signal: AbortSignal.timeout(requestMs),
     });
+    if (response.status === 429) return { kind: "rejected" }; // rate-limited: the node took nothing
     if (!response.ok) return { kind: "sent" };
     body = await response.json();
   } catch {
@@ -65,6 +67,8 @@ async function submit(rpcUrl: string, wire: Uint8Array, requestMs: number): Prom
   }
   if (!body.error) return { kind: "sent" };
   const err = body.error.data?.err;
+  // The very same transaction was processed already (an identical one, signed for the same blockhash): watch it.
+  if (err === "AlreadyProcessed") return { kind: "sent" };
   const instructionFailed = body.error.code === -32002 && typeof err === "object" && err !== null && "InstructionError" in err;
   return instructionFailed ? { kind: "failed", error: JSON.stringify(err) } : { kind: "rejected" };
 }

@@ -8,6 +8,7 @@
  * cannot, so `revoke` answers ok with no transaction and pulls stop because the service stops sending them.
  */
 import type { ChainOperation, OperationResult, SubscriptionAdapter, SubscriptionRefusal } from "../subscription-types";
+import { operatorKey } from "../operator-keys";
 import { refuseOperation } from "../subscription-types";
 import { activationPlan } from "./activation";
 import { autopayState, resolveParties, solanaKey, type Parties } from "./autopay";
@@ -25,8 +26,12 @@ export const NO_TRANSACTION = "";
 /**
  * Defaults fit a 20 s chain job (CHAIN_JOB_TIMEOUT_MS): finalization takes about 13 s on a live cluster,
  * so the adapter answers `timeout` itself, with the reference to look up, before the pool gives up on it.
+ * The key is read per call from the worker's environment (the pool puts it there); tests may pass another source.
  */
-export function createSolanaSubscriptions(timing: Timing = { requestMs: 5_000, settleMs: 16_000, pollMs: 500 }): SubscriptionAdapter {
+export function createSolanaSubscriptions(
+  timing: Timing = { requestMs: 5_000, settleMs: 16_000, pollMs: 500 },
+  key: () => string | undefined = () => operatorKey("solana"),
+): SubscriptionAdapter {
   const connectionFor = boundedConnections(timing.requestMs);
   const rents = new Map<string, Promise<number>>();
 
@@ -34,7 +39,7 @@ export function createSolanaSubscriptions(timing: Timing = { requestMs: 5_000, s
   async function prepare(
     request: Parameters<SubscriptionAdapter["readAutopay"]>[0],
   ): Promise<{ chain: SolanaChain; parties: Parties } | SubscriptionRefusal> {
-    const operator = await loadOperator();
+    const operator = await loadOperator(key());
     if (!operator)
       return refuseOperation("not_configured", "Subscriptions on this network need the service's Solana operator key, which is not set.");
     const parties = resolveParties(request);
@@ -68,7 +73,8 @@ export function createSolanaSubscriptions(timing: Timing = { requestMs: 5_000, s
       const [ready, ref] = [await prepare(request), reference(request.reference)];
       if ("ok" in ready) return ready;
       if (typeof ref !== "string") return ref;
-      return pull(ready.chain, activationPlan(ready.chain, request, ready.parties, ref));
+      const target = { amount: request.amount, reference: ref, parties: ready.parties };
+      return pull(ready.chain, target, activationPlan(ready.chain, target));
     },
 
     async charge(request) {
@@ -77,7 +83,8 @@ export function createSolanaSubscriptions(timing: Timing = { requestMs: 5_000, s
       if (typeof ref !== "string") return ref;
       const subscription = solanaKey(request.tokenId);
       if (!subscription) return refuseOperation("autopay_not_installed", "The subscription token is not a Solana address.");
-      return pull(ready.chain, chargePlan(ready.chain, request, ready.parties, ref, subscription));
+      const target = { amount: request.amount, reference: ref, parties: ready.parties };
+      return pull(ready.chain, target, chargePlan(ready.chain, target, subscription));
     },
 
     // Only the owner can revoke an SPL delegate. Nothing is sent: the service records the mandate REVOKED and
