@@ -5,6 +5,9 @@ import { encodeBase58 } from "../../src/chains/solana/base58";
 
 export { encodeBase58 };
 
+/** TransactionErrorFieldless, by value: the variants an operator's resent or duplicated transaction meets. */
+const FIELDLESS: Record<number, string> = { 6: "AlreadyProcessed", 7: "BlockhashNotFound" };
+
 /** The JSON the RPC prints for a transaction error (serde's externally tagged enum). */
 export type RpcTransactionError = string | Record<string, unknown>;
 
@@ -17,6 +20,8 @@ export function rpcTransactionError(err: ReturnType<FailedTransactionMetadata["e
     const inner = err.err();
     if (inner instanceof InstructionErrorCustom) return { InstructionError: [err.index, { Custom: inner.code }] };
   }
+  // Errors without fields arrive as litesvm's (const) enum number; the RPC prints the variant's name.
+  if (typeof err === "number" && FIELDLESS[err]) return FIELDLESS[err];
   throw new Error(`no RPC shape mapped for ${String(err)}`);
 }
 
