@@ -85,6 +85,14 @@ describe("solana subscriptions: configuration", () => {
     expect(chain.balance(payer.publicKey)).toBe(usdc(10));
   });
 
+  test("an endpoint that is down is rpc_unavailable for reads and pulls alike", async () => {
+    const closed = Bun.serve({ port: 0, fetch: () => new Response() });
+    const network = { ...chain.network, rpcUrl: `http://127.0.0.1:${closed.port}` };
+    closed.stop(true);
+    expectRefusal(await adapter.readAutopay({ ...chain.parties(), network }), "rpc_unavailable");
+    expectRefusal(await adapter.activate({ ...activation(chain.payer, usdc(1)), network }), "rpc_unavailable");
+  });
+
   test("lookup of a reference never used is null", async () => {
     expect(await pool.subscription({ op: "lookup", request: { ...chain.parties(), reference: newReference() } })).toEqual({
       ok: true,

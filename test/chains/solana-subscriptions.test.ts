@@ -154,6 +154,14 @@ describe("solana subscriptions: activation and renewals", () => {
     expect(chain.balance(team.publicKey)).toBe(usdc(12));
   });
 
+  test("a pull that uses up the approved amount clears the delegate: autopay is then not installed", async () => {
+    const payer = chain.newPayer(usdc(100), usdc(10));
+    const request = { ...chain.parties(payer), amount: usdc(10), periodSeconds: 2_419_200, reference: newReference() };
+    landed(await pool.subscription({ op: "activate", request }));
+    expect(chain.tokenAccount(payer.publicKey)?.delegate).toBeNull();
+    expect(await pool.subscription({ op: "readAutopay", request: chain.parties(payer) })).toMatchObject({ installed: false, remaining: 0n });
+  });
+
   test("revoke answers ok without a transaction: only the owner can revoke an SPL delegate", async () => {
     const attempt = await sent(() => pool.subscription({ op: "revoke", request: { ...chain.parties(), tokenId, reference: newReference() } }));
     expect(attempt).toEqual({ result: { ok: true, txHash: "", tokenId, amount: 0n, blockNumber: 0n }, transactions: 0 });

@@ -46,12 +46,12 @@ export function createSolanaSubscriptions(
     if ("ok" in parties) return parties;
     const connection = connectionFor(request.network.rpcUrl);
     const rent = (space: number) => {
-      const key = `${request.network.rpcUrl} ${space}`;
-      let lamports = rents.get(key);
+      const cacheKey = `${request.network.rpcUrl} ${space}`;
+      let lamports = rents.get(cacheKey);
       if (!lamports) {
         lamports = connection.getMinimumBalanceForRentExemption(space);
-        rents.set(key, lamports);
-        lamports.catch(() => rents.delete(key));
+        rents.set(cacheKey, lamports);
+        lamports.catch(() => rents.delete(cacheKey));
       }
       return lamports;
     };
@@ -117,7 +117,10 @@ export function createSolanaSubscriptions(
  */
 function guarded(adapter: SubscriptionAdapter): SubscriptionAdapter {
   const unknown = (): OperationResult =>
-    refuseOperation("rpc_unavailable", "The Solana RPC endpoint failed or answered something unreadable; look the reference up before retrying.");
+    refuseOperation(
+      "rpc_unavailable",
+      "The Solana RPC endpoint failed or answered something unreadable; if a transaction was sent, look its reference up before retrying.",
+    );
   return {
     readAutopay: (request) => adapter.readAutopay(request).catch(unknown) as ReturnType<SubscriptionAdapter["readAutopay"]>,
     activate: (request) => adapter.activate(request).catch(unknown),
