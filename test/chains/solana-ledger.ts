@@ -64,6 +64,14 @@ interface Snapshot {
 
 const asAddress = (key: PublicKey) => key.toBase58() as SvmAddress;
 
+/** litesvm's transaction shape (@solana/kit's) for one signed with web3.js. */
+function svmTransaction(tx: VersionedTransaction): SvmTransaction {
+  const message = tx.message;
+  const signatures: Record<string, Uint8Array> = {};
+  message.staticAccountKeys.slice(0, message.header.numRequiredSignatures).forEach((key, i) => (signatures[key.toBase58()] = tx.signatures[i]!));
+  return { messageBytes: message.serialize(), signatures } as unknown as SvmTransaction;
+}
+
 export class SolanaLedger {
   readonly svm = new LiteSVM();
 
@@ -106,6 +114,18 @@ export class SolanaLedger {
     return this.execute(tx, tables);
   }
 
+  /** Runs a transaction signed elsewhere, as a node receives it (legacy, or v0 without lookup tables). */
+  run(tx: VersionedTransaction): Executed {
+    return this.execute(tx, []);
+  }
+
+  /** What running it now would fail with, as the RPC prints it, leaving every account as it is; null: it would succeed. */
+  simulate(tx: VersionedTransaction): { err: RpcTransactionError; logs: string[] } | null {
+    const outcome = this.svm.simulateTransaction(svmTransaction(tx));
+    if (!(outcome instanceof FailedTransactionMetadata)) return null;
+    return { err: rpcTransactionError(outcome.err()), logs: outcome.meta().logs() };
+  }
+
   private execute(tx: VersionedTransaction, tables: AddressLookupTableAccount[]): Executed {
     const message = tx.message;
     const loaded = { writable: [] as PublicKey[], readonly: [] as PublicKey[] };
@@ -119,9 +139,7 @@ export class SolanaLedger {
 
     const slot = this.slot;
     const before = keys.map((key) => this.snapshot(key));
-    const signatures: Record<string, Uint8Array> = {};
-    message.staticAccountKeys.slice(0, message.header.numRequiredSignatures).forEach((key, i) => (signatures[key.toBase58()] = tx.signatures[i]!));
-    const outcome = this.svm.sendTransaction({ messageBytes: message.serialize(), signatures } as unknown as SvmTransaction);
+    const outcome = this.svm.sendTransaction(svmTransaction(tx));
     const after = keys.map((key) => this.snapshot(key));
     // A fresh blockhash per transaction, as on a live cluster; it also keeps identical payments distinct.
     this.svm.expireBlockhash();

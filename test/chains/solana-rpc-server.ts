@@ -5,13 +5,13 @@
  */
 import type { RpcTransaction } from "./solana-ledger";
 
-type Commitment = "processed" | "confirmed" | "finalized";
-const RANK: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 2 };
+export type Commitment = "processed" | "confirmed" | "finalized";
+export const RANK: Record<Commitment, number> = { processed: 0, confirmed: 1, finalized: 2 };
 
 /** How the node misbehaves, if at all. */
 export type Fault = "none" | "jsonrpc-error" | "http-500" | "http-429";
 
-interface JsonRpcRequest {
+export interface JsonRpcRequest {
   jsonrpc: "2.0";
   id: string | number;
   method: string;
@@ -21,7 +21,7 @@ interface JsonRpcRequest {
 export class FakeSolanaRpc {
   readonly calls: string[] = [];
   fault: Fault = "none";
-  private readonly known = new Map<string, { result: RpcTransaction; commitment: Commitment }>();
+  protected readonly known = new Map<string, { result: RpcTransaction; commitment: Commitment }>();
   private readonly server = Bun.serve({ port: 0, fetch: (request) => this.handle(request) });
 
   get url(): string {
@@ -37,7 +37,7 @@ export class FakeSolanaRpc {
     this.server.stop(true);
   }
 
-  private async handle(request: Request): Promise<Response> {
+  protected async handle(request: Request): Promise<Response> {
     const body = (await request.json()) as JsonRpcRequest | JsonRpcRequest[];
     const requests = Array.isArray(body) ? body : [body];
     this.calls.push(...requests.map((r) => r.method));
@@ -47,7 +47,7 @@ export class FakeSolanaRpc {
     return Response.json(Array.isArray(body) ? answers : answers[0]);
   }
 
-  private answer({ id, method, params = [] }: JsonRpcRequest): unknown {
+  protected answer({ id, method, params = [] }: JsonRpcRequest): unknown {
     const error = (code: number, message: string) => ({ jsonrpc: "2.0", id, error: { code, message } });
     if (this.fault === "jsonrpc-error") return error(-32603, "Internal error");
     const slot = 345_700_000;

@@ -1,36 +1,12 @@
 /** Small encoders the fake Solana RPC needs to print values exactly as a node does. */
 import type { VersionedTransaction } from "@solana/web3.js";
 import { InstructionErrorCustom, TransactionErrorInstructionError, type FailedTransactionMetadata } from "litesvm/dist/internal";
+import { encodeBase58 } from "../../src/chains/solana/base58";
 
-const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+export { encodeBase58 };
 
-export function encodeBase58(bytes: Uint8Array): string {
-  const digits: number[] = []; // little-endian base-58
-  for (const byte of bytes) {
-    let carry = byte;
-    for (let i = 0; i < digits.length; i++) {
-      carry += digits[i]! << 8;
-      digits[i] = carry % 58;
-      carry = Math.floor(carry / 58);
-    }
-    while (carry > 0) {
-      digits.push(carry % 58);
-      carry = Math.floor(carry / 58);
-    }
-  }
-  let zeros = "";
-  for (const byte of bytes) {
-    if (byte !== 0) break;
-    zeros += "1";
-  }
-  return (
-    zeros +
-    digits
-      .reverse()
-      .map((d) => ALPHABET[d])
-      .join("")
-  );
-}
+/** TransactionErrorFieldless, by value: the variants an operator's resent or duplicated transaction meets. */
+const FIELDLESS: Record<number, string> = { 6: "AlreadyProcessed", 7: "BlockhashNotFound" };
 
 /** The JSON the RPC prints for a transaction error (serde's externally tagged enum). */
 export type RpcTransactionError = string | Record<string, unknown>;
@@ -44,6 +20,8 @@ export function rpcTransactionError(err: ReturnType<FailedTransactionMetadata["e
     const inner = err.err();
     if (inner instanceof InstructionErrorCustom) return { InstructionError: [err.index, { Custom: inner.code }] };
   }
+  // Errors without fields arrive as litesvm's (const) enum number; the RPC prints the variant's name.
+  if (typeof err === "number" && FIELDLESS[err]) return FIELDLESS[err];
   throw new Error(`no RPC shape mapped for ${String(err)}`);
 }
 

@@ -16,7 +16,7 @@ export interface Rise {
 export type Judgement = { ok: true; rises: Rise[] } | PaymentRefusal;
 
 /** Parses an RPC integer string; anything else means the endpoint answered garbage, so it throws. */
-function units(text: string): bigint {
+export function units(text: string): bigint {
   const parsed = parseTokenUnits(text);
   if (!parsed.ok) throw new Error("token amount is not an integer string");
   return parsed.value;

@@ -1,6 +1,7 @@
 /**
- * Base58 (Bitcoin alphabet) decoding, just enough to check a signature's shape before any RPC call.
- * Written out rather than imported: bs58 is only a transitive dependency, and this is twenty lines.
+ * Base58 (Bitcoin alphabet): decoding checks a signature's shape before any RPC call; encoding names a
+ * transaction we signed (its first signature) and reads back operator keys. Written out rather than
+ * imported: bs58 is only a transitive dependency, and this is forty lines.
  */
 
 const ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
@@ -34,3 +35,31 @@ export function decodeBase58(text: string): Uint8Array | null {
 
 /** A transaction signature is an ed25519 signature: 64 bytes, base58 text (87 or 88 characters in practice). */
 export const isSignature = (text: string): boolean => text.length <= 88 && decodeBase58(text)?.length === 64;
+
+export function encodeBase58(bytes: Uint8Array): string {
+  const digits: number[] = []; // little-endian base-58
+  for (const byte of bytes) {
+    let carry = byte;
+    for (let i = 0; i < digits.length; i++) {
+      carry += digits[i]! << 8;
+      digits[i] = carry % 58;
+      carry = Math.floor(carry / 58);
+    }
+    while (carry > 0) {
+      digits.push(carry % 58);
+      carry = Math.floor(carry / 58);
+    }
+  }
+  let zeros = "";
+  for (const byte of bytes) {
+    if (byte !== 0) break;
+    zeros += "1";
+  }
+  return (
+    zeros +
+    digits
+      .reverse()
+      .map((d) => ALPHABET[d])
+      .join("")
+  );
+}

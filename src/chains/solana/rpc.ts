@@ -12,13 +12,14 @@ export interface SolanaRpc {
   lookup(rpcUrl: string, signature: string): Promise<Lookup>;
 }
 
-export function createSolanaRpc(timeoutMs: number): SolanaRpc {
+/** One Connection per endpoint URL, every request of it bounded by `timeoutMs` and never retried on 429. */
+export function boundedConnections(timeoutMs: number): (rpcUrl: string) => Connection {
   // A Connection holds no socket until used, but building one per call would redo its setup; keep one per URL.
   const connections = new Map<string, Connection>();
   const boundedFetch = ((input: RequestInfo | URL, init?: RequestInit) =>
     fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) })) as typeof fetch;
 
-  const connectionFor = (rpcUrl: string): Connection => {
+  return (rpcUrl) => {
     let connection = connections.get(rpcUrl);
     if (!connection) {
       connection = new Connection(rpcUrl, {
@@ -31,6 +32,10 @@ export function createSolanaRpc(timeoutMs: number): SolanaRpc {
     }
     return connection;
   };
+}
+
+export function createSolanaRpc(timeoutMs: number): SolanaRpc {
+  const connectionFor = boundedConnections(timeoutMs);
 
   return {
     async lookup(rpcUrl, signature) {
