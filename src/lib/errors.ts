@@ -66,6 +66,11 @@ export const ERRORS = {
     shape: "details",
     description: "POST /mandates/revoke: no mandate with this id in the credential's team and environment",
   },
+  plan_not_found: {
+    status: 404,
+    shape: "code",
+    description: "Subscription activation: no plan has this on-chain id on a network of the credential's environment",
+  },
   coupon_not_found: { status: 404, shape: "code", description: "Coupon redemption: no coupon with this code" },
   conflict: { status: 409, shape: "error", description: "A unique value already taken, or a change the current state forbids" },
   last_owner: { status: 409, shape: "code", description: "Dashboard members: the team's last owner cannot be removed or lose the owner role" },
@@ -170,6 +175,16 @@ export const ERRORS = {
     status: 409,
     shape: "code",
     description: "Subscriptions: the company already has a live subscription (activating, trialing, active or past due)",
+  },
+  plan_not_subscribable: {
+    status: 409,
+    shape: "code",
+    description: "Subscription activation: the plan is archived, has no monthly or yearly price, or its price cannot be paid in the network's token",
+  },
+  activation_failed: {
+    status: 409,
+    shape: "code",
+    description: "Subscription activation: the activation made under this Idempotency-Key failed and charged nothing; send a new key",
   },
   subscription_not_live: { status: 409, shape: "code", description: "Subscriptions: the subscription is canceled or was never activated" },
   plan_change_not_allowed: {

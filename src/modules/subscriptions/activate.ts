@@ -98,7 +98,7 @@ export async function activateSubscription(
 
 const resultOf = (s: SubscriptionRow, r: ActivationRequest): ActivationResult => {
   if (s.status === "INCOMPLETE_EXPIRED")
-    throw apiError("conflict", "This activation failed and charged nothing; send a new request with a new Idempotency-Key");
+    throw apiError("activation_failed", "This activation failed and charged nothing; send a new request with a new Idempotency-Key");
   return {
     tokenId: s.token_id ?? "",
     txHash: s.activation_tx_hash ?? "",
@@ -140,7 +140,7 @@ async function reserve(c: TxContext, request: ActivationRequest, terms: Activati
   });
   const micro = trialEnd ? 0n : linesTotal(lines);
   const tokenAmount = microToTokenCeil(micro, terms.token.decimals);
-  if (!tokenAmount.ok) throw apiError("conflict", `The plan's price cannot be paid in ${terms.token.symbol}: ${tokenAmount.expected}`);
+  if (!tokenAmount.ok) throw apiError("plan_not_subscribable", `The plan's price cannot be paid in ${terms.token.symbol}: ${tokenAmount.expected}`);
   const amount = tokenAmount.value;
   if (amount > autopay.remaining)
     throw apiError("insufficient_allowance", `The autopay allowance left (${autopay.remaining}) does not cover the first charge (${amount})`);

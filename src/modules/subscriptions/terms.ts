@@ -45,7 +45,7 @@ export async function activationTerms(
     const network = registry.get(m.network);
     return network !== undefined && networkAllowedIn(network, tenant.environment);
   });
-  if (matches.length === 0) throw apiError("not_found", `No plan has the on-chain id ${onchainPlanId}`);
+  if (matches.length === 0) throw apiError("plan_not_found", `No plan has the on-chain id ${onchainPlanId}`);
   const usable = matches.filter((m) => isValidAddress(registry.get(m.network)!.family, paymentAccount));
   if (usable.length === 0)
     throw invalid("body.paymentAccount", `Expected an address of ${[...new Set(matches.map((m) => registry.get(m.network)!.family))].join(" or ")}`);
@@ -55,7 +55,7 @@ export async function activationTerms(
       `Names plans on several networks of this address family (${usable.map((m) => m.network).join(", ")}); give each network its own on-chain id`,
     );
   const match = usable[0]!;
-  if (match.archived_at) throw apiError("conflict", `Plan ${match.plan_id} is archived`);
+  if (match.archived_at) throw apiError("plan_not_subscribable", `Plan ${match.plan_id} is archived`);
   if (match.kind !== "plan") throw invalid("body.planId", "Names an add-on; subscriptions are to plans");
   const network = registry.get(match.network)!;
   const plan = await planTerms(db, tenant, match.plan_id, null, match.name, match.trial_days);
@@ -79,5 +79,5 @@ export async function planTerms(
     const price = await findPrice(db, tenant, planId, billingPeriod);
     if (price) return { planId, planName: name, trialDays, billingPeriod, price: BigInt(price.amount), currency: price.currency };
   }
-  throw apiError("conflict", `Plan ${planId} has no ${period ?? "monthly or yearly"} price`);
+  throw apiError("plan_not_subscribable", `Plan ${planId} has no ${period ?? "monthly or yearly"} price`);
 }
