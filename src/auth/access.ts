@@ -71,6 +71,10 @@ export const ACCESS = {
   // Subscriptions (issue 21). Spec rule 7: activation takes a legacy key, an embed token or a dashboard session.
   "POST /subscriptions/activate": { kinds: ["legacy", "embed", "dashboard"], role: "billing:write" },
   "POST /subscriptions/cancel": { kinds: ["embed"] },
+  // Plan change: the spec shows no credentials; the embed token changes its own company's plan, operators use the dashboard's twin.
+  "POST /companies/plan": { kinds: ["embed"] },
+  "POST /dashboard/companies/{id}/plan": { kinds: ["dashboard"], role: "billing:write" },
+  "POST /dashboard/companies/{id}/plan/preview": { kinds: ["dashboard"], role: "billing:read" },
   "POST /mandates/revoke": { kinds: [...SERVER_KEYS, "legacy", "embed", "dashboard"], permission: "subscriptions.write", role: "billing:write" },
   "GET /mandates/{id}/status": { kinds: [...SERVER_KEYS, "legacy", "embed", "dashboard"], permission: "subscriptions.read", role: "billing:read" },
   "GET /checkout-sessions/{id}": { kinds: ["legacy", "dashboard"], role: "billing:read" },

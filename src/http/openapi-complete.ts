@@ -124,6 +124,9 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   // inv-refunds
   "POST /invoices/{id}/refunds": "createInvoiceRefund",
   "POST /subscriptions/activate": "activateSubscription",
+  "POST /companies/plan": "changeCompanyPlan",
+  "POST /dashboard/companies/{id}/plan": "changeCompanyPlanAsOperator",
+  "POST /dashboard/companies/{id}/plan/preview": "previewCompanyPlanChange",
   "POST /subscriptions/cancel": "cancelOwnSubscription",
   "POST /mandates/revoke": "revokeMandate",
   "GET /mandates/{id}/status": "getMandateStatus",

@@ -117,6 +117,12 @@ export const ERRORS = {
     description:
       "Refunds: the transaction is not final yet, not seen yet, or the chain could not be asked; nothing recorded, retry after Retry-After",
   },
+  payment_not_final: {
+    status: 409,
+    shape: "code",
+    description:
+      "Plan change paid by txHash: the transfer is not final yet, not seen yet, or the chain could not be asked; nothing changed, retry after Retry-After",
+  },
   credit_exceeds_outstanding: {
     status: 409,
     shape: "code",

@@ -324,6 +324,15 @@ const ROUTES: Record<string, RouteCase> = {
   "POST /subscriptions/cancel": { method: "POST", path: "/subscriptions/cancel", body: {}, ok: 404 },
   "POST /mandates/revoke": { method: "POST", path: "/mandates/revoke", body: { mandateId: "mnd_matrix" }, ok: 404 },
   "GET /mandates/{id}/status": { method: "GET", path: "/mandates/mnd_matrix/status", ok: 404 },
+  // The embed token's company has no subscription: 409; the dashboard names a company that does not exist: 404.
+  "POST /companies/plan": { method: "POST", path: "/companies/plan", body: { planId: "matrix-none" }, ok: 409 },
+  "POST /dashboard/companies/{id}/plan": { method: "POST", path: "/dashboard/companies/matrix-none/plan", body: { planId: "matrix-none" }, ok: 404 },
+  "POST /dashboard/companies/{id}/plan/preview": {
+    method: "POST",
+    path: "/dashboard/companies/matrix-none/plan/preview",
+    body: { planId: "matrix-none" },
+    ok: 404,
+  },
 };
 
 // ✓ = allowed (the route's success status); 403 = authenticated but the wrong kind or missing permission.
@@ -794,6 +803,20 @@ const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
     dashboardAdmin: 403,
     dashboardCatalog: 403,
   },
+  "POST /companies/plan": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: Y,
+    sessionJwt: Y,
+    dashboardAdmin: 403,
+    dashboardCatalog: 403,
+  },
+  "POST /dashboard/companies/{id}/plan": { ...DASHBOARD_ONLY, dashboardCatalog: 403 },
+  "POST /dashboard/companies/{id}/plan/preview": { ...DASHBOARD_ONLY, dashboardCatalog: 403 },
   "POST /mandates/revoke": {
     secret: Y,
     secretScoped: 403,

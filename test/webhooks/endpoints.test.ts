@@ -108,6 +108,7 @@ test("event types must come from the one list; an empty filter takes every type"
     "subscription.renewed",
     "subscription.past_due",
     "subscription.canceled",
+    "subscription.plan_changed",
     "mandate.revoked",
     "mandate.expired",
     "webhook.test",

@@ -52,6 +52,22 @@ export async function redeemCoupon(
   return { id, coupon };
 }
 
+/**
+ * The coupon `code` as a redemption for `planId` at `now` would find it, without counting one: what a
+ * preview shows. Throws what redeemCoupon would.
+ */
+export async function checkCoupon(db: Db, tenant: Tenant, code: string, planId: string, now: Date): Promise<CouponRow> {
+  const found = await runOne<CouponRow>(db, Q.coupon_find_by_code, [tenant.teamId, tenant.environment, code]);
+  if (!found) throw apiError("coupon_not_found", `No coupon ${code}`);
+  const redeemable =
+    !found.archived_at &&
+    (!found.expires_at || found.expires_at > now) &&
+    (found.max_redemptions === null || found.redemptions < found.max_redemptions) &&
+    (found.plan_ids.length === 0 || found.plan_ids.includes(planId));
+  if (!redeemable) throw refusal(found, planId, now);
+  return found;
+}
+
 /** Undoes a redemption whose purchase failed before anything was charged: the coupon counts one fewer. */
 export async function releaseRedemption(tx: Db, tenant: Tenant, redemptionId: string, now: Date): Promise<void> {
   await runOne(tx, Q.coupon_redemption_release, [tenant.teamId, tenant.environment, redemptionId, now]);

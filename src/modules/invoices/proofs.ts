@@ -110,7 +110,7 @@ function networkOf(
   return { network, token };
 }
 
-interface Verified {
+export interface VerifiedPayment {
   network: NetworkConfig;
   token: TokenConfig;
   txHash: string;
@@ -136,39 +136,45 @@ async function earlierUse(db: Db, tenant: Tenant, invoice: InvoiceRow, network: 
  * another transfer while this one was verified still records it, wholly as excess (BILLING.md: an overpayment
  * is never refused; the customer's money has moved): the company's credit balance, or the payment row.
  */
-async function record(sql: Sql, c: { tenant: Tenant; actor: Actor; now: Date }, invoiceId: string, v: Verified): Promise<ProofOutcome> {
-  return sql.begin(async (tx) => {
-    const ctx = { ...c, tx };
-    // First, before the invoice's lock (src/chains/claims.ts): a refund or payment of this hash recorded while the
-    // chain was asked, or being recorded now, is seen here.
-    await lockTransaction(tx, v.network.id, v.txHash);
-    const invoice = await lockOr404(ctx, invoiceId);
-    const earlier = await earlierUse(tx, c.tenant, invoice, v.network.id, v.txHash);
-    if (earlier) return earlier;
-    if (invoice.status === "DRAFT" || invoice.status === "VOID")
-      throw apiError("invoice_not_payable", `Invoice ${invoice.number} is ${invoice.status} and cannot take a payment`);
-    const transfer = v.proof.transfers[0]!;
-    const id = newId("pay");
-    const inserted = await runOne(tx, Q.payment_insert_for_invoice, [
-      id,
-      c.tenant.teamId,
-      c.tenant.environment,
-      invoiceId,
-      v.network.id,
-      v.txHash,
-      transfer.transferIndex,
-      transfer.amount.toString(),
-      v.token.symbol,
-      transfer.payer,
-      v.proof.blockNumber.toString(),
-      v.proof.blockHash,
-      c.now,
-    ]);
-    if (!inserted) throw replayed("a payment"); // another submission of this hash won the race
-    // What the transfer is worth on the invoice, rounded down to the micro-unit; the row keeps its token units.
-    const worth = tokenToMicroFloor(transfer.amount, v.token.decimals);
-    if (!worth.ok) throw apiError("invalid_transaction", `The transfer's amount cannot be recorded: ${worth.expected}`);
-    const applied = await applyPayment(ctx, invoiceId, { id, amount: worth.value, network: v.network.id });
-    return { kind: "paid", invoice: applied.invoice, paymentId: id };
-  });
+const record = (sql: Sql, c: { tenant: Tenant; actor: Actor; now: Date }, invoiceId: string, v: VerifiedPayment): Promise<ProofOutcome> =>
+  sql.begin((tx) => recordProvenPayment({ ...c, tx }, invoiceId, v));
+
+/** record's transaction, for a caller that creates the invoice in the same one (a plan change paid by a txHash). */
+export async function recordProvenPayment(
+  ctx: { tx: Db; tenant: Tenant; actor: Actor; now: Date },
+  invoiceId: string,
+  v: VerifiedPayment,
+): Promise<ProofOutcome> {
+  const { tx, ...c } = ctx;
+  // First, before the invoice's lock (src/chains/claims.ts): a refund or payment of this hash recorded while the
+  // chain was asked, or being recorded now, is seen here.
+  await lockTransaction(tx, v.network.id, v.txHash);
+  const invoice = await lockOr404(ctx, invoiceId);
+  const earlier = await earlierUse(tx, c.tenant, invoice, v.network.id, v.txHash);
+  if (earlier) return earlier;
+  if (invoice.status === "DRAFT" || invoice.status === "VOID")
+    throw apiError("invoice_not_payable", `Invoice ${invoice.number} is ${invoice.status} and cannot take a payment`);
+  const transfer = v.proof.transfers[0]!;
+  const id = newId("pay");
+  const inserted = await runOne(tx, Q.payment_insert_for_invoice, [
+    id,
+    c.tenant.teamId,
+    c.tenant.environment,
+    invoiceId,
+    v.network.id,
+    v.txHash,
+    transfer.transferIndex,
+    transfer.amount.toString(),
+    v.token.symbol,
+    transfer.payer,
+    v.proof.blockNumber.toString(),
+    v.proof.blockHash,
+    c.now,
+  ]);
+  if (!inserted) throw replayed("a payment"); // another submission of this hash won the race
+  // What the transfer is worth on the invoice, rounded down to the micro-unit; the row keeps its token units.
+  const worth = tokenToMicroFloor(transfer.amount, v.token.decimals);
+  if (!worth.ok) throw apiError("invalid_transaction", `The transfer's amount cannot be recorded: ${worth.expected}`);
+  const applied = await applyPayment(ctx, invoiceId, { id, amount: worth.value, network: v.network.id });
+  return { kind: "paid", invoice: applied.invoice, paymentId: id };
 }

@@ -29,7 +29,7 @@ import { chainError } from "./chain-errors";
 import { invoiceContext, type SubscriptionDeps, type TxContext } from "./context";
 import { expireActivation, finalizeActivation } from "./finalize";
 import type { SubscriptionRow } from "./model";
-import { chainReference } from "./reference";
+import { chainReference, periodInvoiceSource } from "./reference";
 import { findPendingCharge, findSubscriptionByReference, insertCharge, insertSubscription, subscriptionSettings } from "./repo";
 import { activationTerms, type ActivationTerms } from "./terms";
 import { windowSeconds } from "./windows";
@@ -188,7 +188,7 @@ async function reserve(c: TxContext, request: ActivationRequest, terms: Activati
           lines,
           metadata: { subscriptionId: id },
         },
-        { source: { kind: "subscription", id: `${id}:0` } },
+        { source: { kind: "subscription", id: periodInvoiceSource(id, c.now) } },
       );
   await insertCharge(
     c.tx,

@@ -31,6 +31,10 @@ export interface SubscriptionRow {
   cancel_reason: string | null;
   scheduled_plan_id: string | null;
   scheduled_billing_period: Interval | null;
+  /** the period index where the coupon's first discounted period falls (proration-terms.ts) */
+  coupon_applied_at: number;
+  scheduled_coupon_id: string | null;
+  scheduled_coupon_applied_at: number | null;
   token_id: string | null;
   activation_reference: string;
   activation_tx_hash: string | null;
@@ -85,10 +89,32 @@ export interface ChargeRow {
   failure_detail: string | null;
   tx_hash: string | null;
   payment_id: string | null;
+  /** proration only: the terms the pull pays for */
+  change: PendingChange | null;
   created_at: Date;
   completed_at: Date | null;
 }
 
+/**
+ * A plan change's terms as the subscription takes them (JSON-safe: dates as ISO strings, the price as a
+ * string): stored on a proration pull's row so whoever records its outcome applies exactly what was quoted.
+ */
+export interface PendingChange {
+  planId: string;
+  billingPeriod: Interval;
+  price: string;
+  couponId: string | null;
+  couponAppliedAt: number;
+  anchor: string;
+  periodIndex: number;
+  periodStart: string;
+  periodEnd: string;
+  kind: "upgrade" | "downgrade" | "same";
+  /** the coupon redeemed with the change: released if the pull is refused */
+  redemptionId: string | null;
+  /** what the change's invoice drew from the company's credit balance (micro-units): given back if the pull is refused */
+  balanceApplied: string;
+}
 export interface SubscriptionSettings {
   /** 1/10000 of a percent */
   taxRate: bigint;

@@ -12,6 +12,7 @@ import type { Actor } from "../audit/repo";
 import type { SubscriptionDeps } from "./context";
 import { expireActivation, finalizeActivation } from "./finalize";
 import type { ChargeRow } from "./model";
+import { recordChangeLanded, recordChangeRefused } from "./change-outcome";
 import { recordLanded, recordRefused } from "./outcome";
 import { findSubscription, listStaleCharges } from "./repo";
 
@@ -58,12 +59,14 @@ async function reconcileOne(deps: SubscriptionDeps, charge: ChargeRow, now: Date
       // Read after the pull: the cap left before it was what is left now plus what it took.
       const facts = { before: autopay.remaining + found.operation.amount, expiresAt: autopay.expiresAt };
       await finalizeActivation(deps, tenant, RECONCILE_ACTOR, sub.id, found.operation, facts, now);
-    } else await recordLanded(deps, tenant, RECONCILE_ACTOR, charge, found.operation, now);
+    } else if (charge.kind === "proration") await recordChangeLanded(deps, tenant, RECONCILE_ACTOR, charge, found.operation, now);
+    else await recordLanded(deps, tenant, RECONCILE_ACTOR, charge, found.operation, now);
     return "landed";
   }
   if (now.getTime() - charge.created_at.getTime() < GIVE_UP_AFTER_MS) return "waiting";
   const refusal = { ok: false as const, reason: "reverted" as const, detail: "The operation never reached the chain" };
   if (charge.kind === "activation") await expireActivation(deps, tenant, RECONCILE_ACTOR, sub.id, refusal, now);
+  else if (charge.kind === "proration") await recordChangeRefused(deps, tenant, RECONCILE_ACTOR, charge, refusal, now);
   else await recordRefused(deps, tenant, RECONCILE_ACTOR, charge, refusal, now);
   return "failed";
 }

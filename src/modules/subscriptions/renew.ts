@@ -21,13 +21,23 @@ import { findInvoiceBySource } from "../invoices/repo";
 import { creditLine, periodLines } from "./billing-lines";
 import { cancelNow } from "./cancel";
 import { invoiceContext, type SubscriptionDeps, type TxContext } from "./context";
-import { endMandate, findPendingCharge, insertCharge, lockMandateOf, lockSubscription, saveSubscription, subscriptionSettings } from "./repo";
+import {
+  endMandate,
+  findPendingCharge,
+  insertCharge,
+  lockMandateOf,
+  lockSubscription,
+  saveSubscription,
+  setCompanyPlanAnchored,
+  subscriptionSettings,
+} from "./repo";
 import type { ChargeRow, SubscriptionRow } from "./model";
 import { failAttempt, markRenewed, recordLanded, recordRefused, type RenewalOutcome } from "./outcome";
-import { chainReference } from "./reference";
+import { chainReference, periodInvoiceSource, periodKey } from "./reference";
 import { planTerms } from "./terms";
 import { emitEvent } from "../webhooks/emit";
-import { presentMandate } from "./present";
+import { presentMandate, presentSubscription } from "./present";
+import { publishCompanyChanged } from "../changes/publish";
 
 export const RENEWAL_ACTOR: Actor = { kind: "system", id: "subscriptions.renew", requestId: null };
 
@@ -68,13 +78,13 @@ async function prepareRenewal(c: TxContext, id: string): Promise<Prepared> {
     }
     sub = await startNextPeriod(c, sub);
   }
-  const invoice = (await findInvoiceBySource(c.tx, c.tenant, "subscription", `${sub.id}:${sub.period_index}`))!;
+  const invoice = (await findInvoiceBySource(c.tx, c.tenant, "subscription", periodInvoiceSource(sub.id, sub.current_period_start)))!;
   if (invoice.amount_outstanding === 0n) return { outcome: invoice.status === "PAID" ? await renewedWithoutPull(c, sub) : "skipped" };
   const network = c.deps.chains.get(sub.network)!;
   const amount = microToTokenCeil(invoice.amount_outstanding, findToken(network, sub.token_symbol)!.decimals);
   const unpayable = await mandateRefusal(c, sub, amount.ok ? amount.value : null);
   if (unpayable) return { outcome: await failAttempt(c, sub, unpayable) };
-  const reference = chainReference(c.tenant, "renewal", sub.id, String(sub.period_index), String(sub.dunning_attempts));
+  const reference = chainReference(c.tenant, "renewal", sub.id, periodKey(sub.current_period_start), String(sub.dunning_attempts));
   const charge = await insertCharge(
     c.tx,
     c.tenant,
@@ -113,17 +123,30 @@ async function startNextPeriod(c: TxContext, sub: SubscriptionRow): Promise<Subs
       plan_id: terms.planId,
       billing_period: terms.billingPeriod,
       price_amount: terms.price,
+      // The coupon the change scheduled with it (carried over or redeemed), or none.
+      coupon_id: sub.scheduled_coupon_id,
+      coupon_applied_at: sub.scheduled_coupon_applied_at ?? 0,
       scheduled_plan_id: null,
       scheduled_billing_period: null,
+      scheduled_coupon_id: null,
+      scheduled_coupon_applied_at: null,
       anchor_at: newAnchor ? sub.current_period_end : sub.anchor_at,
     };
     if (newAnchor) index = 0;
   }
   const period = periodAt(next.anchor_at.getTime(), next.billing_period, index);
   next = { ...next, period_index: index, current_period_start: new Date(period.start), current_period_end: new Date(period.end) };
-  const source = `${sub.id}:${index}`;
+  const source = periodInvoiceSource(sub.id, next.current_period_start);
   if (!(await findInvoiceBySource(c.tx, c.tenant, "subscription", source))) await issuePeriodInvoice(c, next, source);
-  return saveSubscription(c.tx, c.tenant, next, c.now);
+  const saved = await saveSubscription(c.tx, c.tenant, next, c.now);
+  if (sub.scheduled_plan_id) {
+    // The scheduled change takes effect: the company's entitlements follow the new plan from this period.
+    await setCompanyPlanAnchored(c.tx, c.tenant, saved.company_id, saved.plan_id, saved.anchor_at);
+    await publishCompanyChanged(c.tx, c.tenant, saved.company_id);
+    const change = { fromPlanId: sub.plan_id, effective: "period_end", applied: true };
+    await emitEvent(c.tx, c.tenant, "subscription.plan_changed", { lazy: () => ({ ...presentSubscription(saved), change }) }, { at: c.now });
+  }
+  return saved;
 }
 
 async function issuePeriodInvoice(c: TxContext, sub: SubscriptionRow, source: string): Promise<void> {
@@ -137,7 +160,8 @@ async function issuePeriodInvoice(c: TxContext, sub: SubscriptionRow, source: st
     currency: sub.currency,
     start: sub.current_period_start,
     end: sub.current_period_end,
-    periodIndex: sub.period_index,
+    // The coupon counts its own periods from the one it was applied at (proration-terms.ts).
+    periodIndex: sub.period_index - sub.coupon_applied_at,
     coupon: sub.coupon_id ? ((await findCouponById(c.tx, c.tenant, sub.coupon_id)) ?? null) : null,
     taxRate: settings.taxRate,
   });

@@ -1,7 +1,15 @@
 /** The subscription tables' queries (migration 00024), one function per statement. */
 import { queries, run, runOne, type Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
-import { DEFAULT_SETTINGS, type ChargeKind, type ChargeRow, type MandateRow, type SubscriptionRow, type SubscriptionSettings } from "./model";
+import {
+  DEFAULT_SETTINGS,
+  type ChargeKind,
+  type ChargeRow,
+  type MandateRow,
+  type PendingChange,
+  type SubscriptionRow,
+  type SubscriptionSettings,
+} from "./model";
 
 const Q = queries([
   "plan_onchain_id_find_by_value",
@@ -25,6 +33,7 @@ const Q = queries([
   "subscription_charge_complete",
   "subscription_charge_set_payment",
   "subscription_charge_find_pending",
+  "subscription_charge_count",
   "subscription_charge_list_stale",
   "subscription_settings_find",
 ]);
@@ -119,6 +128,10 @@ export const saveSubscription = async (db: Db, t: Tenant, s: SubscriptionRow, no
     s.coupon_id,
     s.trial_end,
     now,
+    s.anchor_at,
+    s.coupon_applied_at,
+    s.scheduled_coupon_id,
+    s.scheduled_coupon_applied_at,
   ]))!;
 
 export const listDueSubscriptions = (db: Db, now: Date, limit: number) =>
@@ -193,6 +206,8 @@ export interface ChargeInsert {
   attempt: number;
   invoiceId: string | null;
   amount: bigint;
+  /** proration only: the terms to apply when the pull lands */
+  change?: PendingChange;
 }
 
 export const insertCharge = (db: Db, t: Tenant, c: ChargeInsert, now: Date) =>
@@ -208,6 +223,7 @@ export const insertCharge = (db: Db, t: Tenant, c: ChargeInsert, now: Date) =>
     c.invoiceId,
     c.amount.toString(),
     now,
+    (c.change ?? null) as never,
   ]);
 
 export type ChargeEnd = { status: "succeeded"; txHash: string; paymentId: string | null } | { status: "failed"; reason: string; detail: string };
@@ -227,6 +243,8 @@ export const completeCharge = (db: Db, t: Tenant, id: string, end: ChargeEnd, no
 export const setChargePayment = (db: Db, t: Tenant, id: string, paymentId: string) =>
   run(db, Q.subscription_charge_set_payment, [...tp(t), id, paymentId]);
 
+export const countCharges = async (db: Db, t: Tenant, subscriptionId: string, kind: ChargeKind, periodStart: Date): Promise<number> =>
+  (await runOne<{ n: number }>(db, Q.subscription_charge_count, [...tp(t), subscriptionId, kind, periodStart]))!.n;
 export const findPendingCharge = (db: Db, t: Tenant, subscriptionId: string) =>
   runOne<ChargeRow>(db, Q.subscription_charge_find_pending, [...tp(t), subscriptionId]);
 export const listStaleCharges = (db: Db, before: Date, limit: number) => run<ChargeRow>(db, Q.subscription_charge_list_stale, [before, limit]);

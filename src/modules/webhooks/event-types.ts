@@ -18,7 +18,7 @@ export const EVENT_TYPES = {
   "subscription.renewed": { emitted: true, description: "A subscription renewed for a new period" },
   "subscription.past_due": { emitted: true, description: "A subscription's renewal payment failed" },
   "subscription.canceled": { emitted: true, description: "A subscription was canceled" },
-  "subscription.plan_changed": { emitted: false, description: "A subscription moved to another plan" },
+  "subscription.plan_changed": { emitted: true, description: "A subscription moved to another plan" },
   "mandate.revoked": { emitted: true, description: "A payment mandate was revoked" },
   "mandate.expired": { emitted: true, description: "A payment mandate expired" },
   "payment.confirmed": { emitted: false, description: "A payment was confirmed on chain" },

@@ -1,0 +1,253 @@
+/**
+ * POST /companies/plan and the dashboard's plan change (BILLING.md "Plan change"): quote (change-quote.ts),
+ * then one of four ways, each ending in one transaction that re-quotes on the locked subscription at the
+ * same `now` (so a renewal or another change in between is seen, never double-counted):
+ *  - at period end (a downgrade by default): the change is scheduled; the renewal applies it;
+ *  - nothing to pay now (net <= 0, or the credit balance covers it): the terms switch, a credit goes to the
+ *    company's credit balance, an invoice covered by the balance is issued PAID;
+ *  - paid by `txHash`: the transfer is verified (worker pool, outside any transaction) to the team's
+ *    settlement wallet for at least the invoice's total, then the invoice is issued and paid by it and the
+ *    terms switch, all at once; a transfer not final yet is 409 payment_not_final, nothing written;
+ *  - pulled through the mandate: the invoice (a draft) and the pending chain operation (its reference, the
+ *    terms it pays for) are committed first, the pull runs, then change-outcome.ts applies it or voids the
+ *    draft (the change did not happen). An unknown outcome is finished by the reconciliation job.
+ */
+import { OUTCOME_UNKNOWN } from "../../chains/subscription-types";
+import { findToken } from "../../chains/registry";
+import { RETRYABLE_REASONS } from "../../chains/types";
+import { NOT_FINAL_RETRY_AFTER_SECONDS } from "../invoices/refund-proof";
+import { HASH_FORMAT, normalizeTxHash } from "../../chains/addresses";
+import { apiError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import { microToTokenCeil } from "../../lib/money";
+import type { Tenant } from "../../lib/tenant";
+import type { Actor } from "../audit/repo";
+import { addBalanceEntry } from "../invoices/credit-notes-repo";
+import { createInvoice } from "../invoices/lifecycle";
+import { recordProvenPayment } from "../invoices/proofs";
+import { refusalCode } from "../payments/refusals";
+import { paymentsOfTransaction } from "../payments/repo";
+import { transactionUse } from "../../chains/claims";
+import { chainError } from "./chain-errors";
+import { applyScheduled, applyTerms, pendingChangeOf, recordChangeLanded, recordChangeRefused } from "./change-outcome";
+import { quotePlanChange, type PlanChangeRequest, type Quote } from "./change-quote";
+import { invoiceContext, type SubscriptionDeps, type TxContext } from "./context";
+import type { SubscriptionRow } from "./model";
+import { chainReference, periodKey } from "./reference";
+import { countCharges, findPendingCharge, insertCharge, lockMandateOf, lockSubscription } from "./repo";
+import { redeemCoupon } from "../catalog/redeem";
+
+export interface PlanChangeCommand extends PlanChangeRequest {
+  txHash: string | null;
+  customerName: string | null;
+  customerEmail: string | null;
+}
+
+export interface PlanChangeResult {
+  success: true;
+  planId: string;
+  status: string;
+  currentPeriodEnd: string;
+  effective: "now" | "period_end";
+  /** the proration invoice, or null (nothing to pay now, or a change at period end) */
+  invoiceId: string | null;
+}
+
+export async function changePlan(
+  deps: SubscriptionDeps,
+  tenant: Tenant,
+  actor: Actor,
+  companyId: string,
+  command: PlanChangeCommand,
+  now: Date,
+): Promise<PlanChangeResult> {
+  const quote = await quotePlanChange(deps.sql, tenant, companyId, command, now);
+  const { change, sub } = quote;
+  if (!change.changed) return resultOf(sub, null, "now");
+  const payable = change.invoice && change.invoice.total > 0n ? change.invoice.total : 0n;
+  if (command.txHash && (payable === 0n || change.effective === "period_end"))
+    throw apiError("validation_failed", "Validation failed", {
+      "body.txHash":
+        "Nothing is owed now for this change (a change at period end, a credit, or the credit balance covers it): send it without txHash",
+    });
+  if (payable === 0n || change.effective === "period_end") {
+    return deps.sql.begin(async (tx) => {
+      const c: TxContext = { deps, tx, tenant, actor, now };
+      const { locked, again } = await requote(c, companyId, command, quote);
+      if (again.change.effective === "period_end")
+        return resultOf(await applyScheduled(c, locked, again, await redeem(c, locked, again)), null, "period_end");
+      const redemptionId = await redeem(c, locked, again);
+      const invoiceId = again.change.invoice ? (await issueChangeInvoice(c, locked, again, command, true)).id : null;
+      const paid = { invoiceId, creditToBalance: again.change.creditToBalance };
+      const applied = await applyTerms(c, locked, pendingChangeOf(again, redemptionId), paid);
+      return resultOf(applied, invoiceId, "now");
+    });
+  }
+  const token = findToken(deps.chains.get(sub.network)!, sub.token_symbol)!;
+  const amount = microToTokenCeil(payable, token.decimals);
+  if (!amount.ok) throw apiError("plan_change_not_allowed", `The proration cannot be paid in ${sub.token_symbol}: ${amount.expected}`);
+  if (command.txHash) return paidByTransfer(deps, tenant, actor, companyId, command, quote, amount.value, now);
+  return pulledThroughMandate(deps, tenant, actor, companyId, command, quote, amount.value, now);
+}
+
+const resultOf = (sub: SubscriptionRow, invoiceId: string | null, effective: "now" | "period_end"): PlanChangeResult => ({
+  success: true,
+  planId: effective === "now" ? sub.plan_id : sub.scheduled_plan_id!,
+  status: sub.status,
+  currentPeriodEnd: sub.current_period_end.toISOString(),
+  effective,
+  invoiceId,
+});
+
+/**
+ * The quote again, on the locked row at the same `now`: what gets written. A pending chain operation (a
+ * renewal or another change in flight) is a 409 with Retry-After; a quote that moved (a renewal ran, the
+ * balance changed) asks more than the caller agreed to pay: 409.
+ */
+async function requote(c: TxContext, companyId: string, command: PlanChangeCommand, quoted: Quote) {
+  const locked = (await lockSubscription(c.tx, c.tenant, quoted.sub.id))!;
+  if (await findPendingCharge(c.tx, c.tenant, locked.id))
+    throw apiError("operation_in_progress", "A chain operation of this subscription is in flight; retry shortly", undefined, { "Retry-After": "30" });
+  const again = await quotePlanChange(c.tx, c.tenant, companyId, command, c.now, locked);
+  if ((again.change.invoice?.total ?? 0n) > (quoted.change.invoice?.total ?? 0n))
+    throw apiError("plan_change_not_allowed", "The subscription changed while the change was prepared; preview it again");
+  return { locked, again };
+}
+
+const redeem = async (c: TxContext, sub: SubscriptionRow, q: Quote) =>
+  q.coupon ? (await redeemCoupon(c.tx, c.tenant, { code: q.coupon.code, companyId: sub.company_id, planId: q.target.planId }, c.now)).id : null;
+
+/** The change's invoice: its lines, then the credit balance drawn (the ledger entry written with it). */
+async function issueChangeInvoice(c: TxContext, sub: SubscriptionRow, q: Quote, command: PlanChangeCommand, issue: boolean) {
+  const invoice = q.change.invoice!;
+  const created = await createInvoice(
+    invoiceContext(c),
+    {
+      currency: sub.currency,
+      network: sub.network,
+      companyId: sub.company_id,
+      customerName: command.customerName,
+      customerEmail: command.customerEmail ?? sub.subscriber_email,
+      customerWallet: sub.payment_account,
+      planId: q.target.planId,
+      lines: invoice.lines,
+      metadata: { subscriptionId: sub.id, planChange: q.change.kind },
+    },
+    { issue },
+  );
+  if (invoice.balanceApplied > 0n)
+    await addBalanceEntry(
+      c.tx,
+      c.tenant,
+      {
+        companyId: sub.company_id,
+        currency: sub.currency,
+        amount: -invoice.balanceApplied,
+        reason: `Applied to ${created.number ?? created.id}`,
+        invoiceId: created.id,
+      },
+      c.now,
+    );
+  return created;
+}
+
+async function paidByTransfer(
+  deps: SubscriptionDeps,
+  tenant: Tenant,
+  actor: Actor,
+  companyId: string,
+  command: PlanChangeCommand,
+  quote: Quote,
+  amount: bigint,
+  now: Date,
+): Promise<PlanChangeResult> {
+  const network = deps.chains.get(quote.sub.network)!;
+  const token = findToken(network, quote.sub.token_symbol)!;
+  const txHash = normalizeTxHash(network.family, command.txHash!);
+  if (!txHash) throw apiError("validation_failed", "Validation failed", { "body.txHash": `Expected ${HASH_FORMAT[network.family]}` });
+  // A hash that proved anything before is refused before the chain is asked (and again under its lock).
+  if ((await paymentsOfTransaction(deps.sql, network.id, txHash)).length > 0 || (await transactionUse(deps.sql, network.id, txHash)))
+    throw apiError("payment_replayed", "This transaction already proved a payment or a refund");
+  const verdict = await deps.pool.verifyPayment({ network, token, txHash, recipient: quote.sub.payee_wallet, amount });
+  if (!verdict.ok) {
+    if (RETRYABLE_REASONS.has(verdict.reason))
+      throw apiError(
+        "payment_not_final",
+        `The transfer cannot be proven yet (${verdict.reason}: ${verdict.detail}); nothing changed, retry later`,
+        undefined,
+        { "Retry-After": String(NOT_FINAL_RETRY_AFTER_SECONDS) },
+      );
+    throw apiError(refusalCode(verdict.reason), verdict.detail);
+  }
+  return deps.sql.begin(async (tx) => {
+    const c: TxContext = { deps, tx, tenant, actor, now };
+    const { locked, again } = await requote(c, companyId, command, quote);
+    const redemptionId = await redeem(c, locked, again);
+    const invoice = await issueChangeInvoice(c, locked, again, command, true);
+    const paid = await recordProvenPayment(c, invoice.id, { network, token, txHash, proof: verdict });
+    if (paid.kind !== "paid" || paid.invoice.id !== invoice.id) throw apiError("payment_replayed", "This transaction already proved a payment");
+    const applied = await applyTerms(c, locked, pendingChangeOf(again, redemptionId), { invoiceId: invoice.id, creditToBalance: 0n });
+    return resultOf(applied, invoice.id, "now");
+  });
+}
+
+async function pulledThroughMandate(
+  deps: SubscriptionDeps,
+  tenant: Tenant,
+  actor: Actor,
+  companyId: string,
+  command: PlanChangeCommand,
+  quote: Quote,
+  amount: bigint,
+  now: Date,
+): Promise<PlanChangeResult> {
+  const charge = await deps.sql.begin(async (tx) => {
+    const c: TxContext = { deps, tx, tenant, actor, now };
+    const { locked, again } = await requote(c, companyId, command, quote);
+    const mandate = await lockMandateOf(tx, tenant, locked.id);
+    if (!mandate || mandate.status !== "ACTIVE")
+      throw apiError("plan_change_not_allowed", "The subscription has no active mandate to pull the proration through; pay it with txHash");
+    if (BigInt(mandate.remaining_amount) < amount)
+      throw apiError(
+        "insufficient_allowance",
+        `The mandate's remaining amount (${mandate.remaining_amount}) does not cover the proration (${amount})`,
+      );
+    const redemptionId = await redeem(c, locked, again);
+    const invoice = await issueChangeInvoice(c, locked, again, command, false);
+    const attempt = await countCharges(tx, tenant, locked.id, "proration", locked.current_period_start);
+    return (await insertCharge(
+      tx,
+      tenant,
+      {
+        id: newId("sch"),
+        subscriptionId: locked.id,
+        kind: "proration",
+        reference: chainReference(tenant, "proration", locked.id, periodKey(locked.current_period_start), String(attempt)),
+        network: locked.network,
+        periodStart: locked.current_period_start,
+        attempt,
+        invoiceId: invoice.id,
+        amount,
+        change: pendingChangeOf(again, redemptionId),
+      },
+      now,
+    ))!;
+  });
+  const sub = quote.sub;
+  const network = deps.chains.get(sub.network)!;
+  const op = await deps.pool.subscription({
+    op: "charge",
+    request: {
+      network,
+      token: findToken(network, sub.token_symbol)!,
+      payer: sub.payment_account,
+      payee: sub.payee_wallet,
+      tokenId: sub.token_id!,
+      amount,
+      reference: charge.reference,
+    },
+  });
+  if (op.ok) return resultOf(await recordChangeLanded(deps, tenant, actor, charge, op, new Date()), charge.invoice_id, "now");
+  if (!OUTCOME_UNKNOWN.has(op.reason)) await recordChangeRefused(deps, tenant, actor, charge, op, new Date());
+  throw chainError(op);
+}

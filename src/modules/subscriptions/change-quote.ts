@@ -1,0 +1,140 @@
+/**
+ * A plan change quoted from the database as it stands (read only): the company's live subscription, the
+ * plan asked for priced in its billing period, the coupon given (checked, not redeemed), the team's tax
+ * rate and the company's credit balance, put through planChange() (proration.ts). The preview returns this
+ * quote; the change quotes again inside its transaction, on the locked row, at the same `now`, so what it
+ * issues is what the preview showed unless the subscription moved in between.
+ */
+import type { Db } from "../../db/queries";
+import { apiError } from "../../lib/errors";
+import type { Interval } from "../../lib/period";
+import type { Tenant } from "../../lib/tenant";
+import type { CouponRow } from "../catalog/coupon-model";
+import { findPlanFull } from "../catalog/plans-repo";
+import { checkCoupon, findCouponById } from "../catalog/redeem";
+import { customerBalance } from "../invoices/credit-notes-repo";
+import type { SubscriptionRow } from "./model";
+import { planChange, type PlanChange, type SubscriptionTerms, type TargetPlan } from "./proration";
+import { couponFits, MONTHS } from "./proration-terms";
+import { findLiveSubscription, findPlansByOnchainId, subscriptionSettings } from "./repo";
+import { planTerms } from "./terms";
+
+export interface PlanChangeRequest {
+  /** our plan id, or the plan's on-chain id on the subscription's network */
+  planId: string;
+  /** null: the subscription's */
+  billingPeriod: Interval | null;
+  couponCode: string | null;
+  /** null: upgrades now, downgrades at period end */
+  effective: "now" | "period_end" | null;
+}
+
+export interface Quote {
+  sub: SubscriptionRow;
+  target: TargetPlan;
+  /** the coupon given with the change, checked (a change that happens redeems it) */
+  coupon: CouponRow | null;
+  change: PlanChange;
+}
+
+/** The company's live subscription a plan change applies to, or the 409 that says why there is none to change. */
+export function changeableSubscription(sub: SubscriptionRow | null | undefined): SubscriptionRow {
+  if (!sub) throw apiError("plan_change_not_allowed", "The company has no live subscription; activate one with POST /subscriptions/activate");
+  if (sub.status === "INCOMPLETE")
+    throw apiError("operation_in_progress", "The subscription's activation is still under way", undefined, { "Retry-After": "30" });
+  if (sub.status === "PAST_DUE")
+    throw apiError("plan_change_not_allowed", "The subscription is past due: its open invoice must be paid before the plan changes");
+  return sub;
+}
+
+/** Quotes against `sub` when the caller holds it locked; otherwise reads the company's live subscription. */
+export async function quotePlanChange(
+  db: Db,
+  tenant: Tenant,
+  companyId: string,
+  request: PlanChangeRequest,
+  now: Date,
+  locked?: SubscriptionRow,
+): Promise<Quote> {
+  const sub = changeableSubscription(locked ?? (await findLiveSubscription(db, tenant, companyId)));
+  const target = await targetPlan(db, tenant, sub, request);
+  const coupon = request.couponCode ? await checkCoupon(db, tenant, request.couponCode, target.planId, now) : null;
+  const current = await currentTerms(db, tenant, sub);
+  if (sub.status === "TRIALING") return { sub, target, coupon, change: trialChange(current, target, coupon, sub.currency) };
+  const settings = await subscriptionSettings(db, tenant);
+  const change = planChange({
+    current,
+    target,
+    couponRedeemed: coupon,
+    currency: sub.currency,
+    taxRate: settings.taxRate,
+    creditBalance: await customerBalance(db, tenant, sub.company_id, sub.currency),
+    now,
+    when: request.effective ?? undefined,
+  });
+  if (!change.ok) {
+    if (change.code === "coupon_not_applicable") throw apiError("coupon_not_applicable", change.message);
+    throw apiError("plan_change_not_allowed", `${change.message}: the renewal is due; retry once it has run`);
+  }
+  return { sub, target, coupon, change };
+}
+
+/**
+ * During a trial nothing was paid, so nothing is prorated: the plan (and billing period) switch at once and
+ * the first paid period, at the trial's end (the anchor), bills the new terms.
+ */
+function trialChange(current: SubscriptionTerms, target: TargetPlan, redeemed: CouponRow | null, currency: string): PlanChange {
+  if (redeemed && !couponFits(redeemed, target.planId, currency))
+    throw apiError("coupon_not_applicable", `Coupon ${redeemed.code} does not apply to plan ${target.planId} in ${currency}`);
+  const carried = current.coupon && couponFits(current.coupon, target.planId, currency) ? current.coupon : null;
+  const coupon = redeemed ?? carried;
+  const [before, after] = [current.price * MONTHS[target.billingPeriod], target.price * MONTHS[current.billingPeriod]];
+  const changed = target.planId !== current.planId || target.billingPeriod !== current.billingPeriod || redeemed !== null;
+  return {
+    ok: true,
+    kind: after > before ? "upgrade" : after < before ? "downgrade" : "same",
+    changed,
+    intervalChange: target.billingPeriod !== current.billingPeriod,
+    effective: "now",
+    credit: 0n,
+    charge: 0n,
+    lines: [],
+    net: 0n,
+    invoice: null,
+    creditToBalance: 0n,
+    subscription: { ...current, ...target, coupon, couponAppliedAt: 0 },
+    scheduled: null,
+  };
+}
+
+/** The plan asked for, by our id or the on-chain id on the subscription's network, priced in the subscription's currency. */
+async function targetPlan(db: Db, tenant: Tenant, sub: SubscriptionRow, request: PlanChangeRequest): Promise<TargetPlan> {
+  const byId = await findPlanFull(db, tenant, request.planId);
+  const onchain = byId ? null : (await findPlansByOnchainId(db, tenant, request.planId)).find((m) => m.network === sub.network);
+  const plan = byId ?? (onchain ? await findPlanFull(db, tenant, onchain.plan_id) : null);
+  if (!plan) throw apiError("plan_not_found", `No plan ${request.planId}`);
+  if (plan.kind !== "plan")
+    throw apiError("validation_failed", "Validation failed", { "body.planId": "Names an add-on; subscriptions are to plans" });
+  if (plan.archived_at) throw apiError("plan_not_subscribable", `Plan ${plan.id} is archived`);
+  const priced = await planTerms(db, tenant, plan.id, request.billingPeriod ?? sub.billing_period, plan.name, 0);
+  if (priced.currency !== sub.currency)
+    throw apiError("plan_not_subscribable", `Plan ${plan.id} is priced in ${priced.currency}; the subscription pays in ${sub.currency}`);
+  return { planId: plan.id, planName: plan.name, billingPeriod: priced.billingPeriod, price: priced.price };
+}
+
+/** The subscription as proration.ts reads it. */
+export async function currentTerms(db: Db, tenant: Tenant, sub: SubscriptionRow): Promise<SubscriptionTerms> {
+  const plan = await findPlanFull(db, tenant, sub.plan_id);
+  return {
+    planId: sub.plan_id,
+    planName: plan?.name ?? sub.plan_id,
+    billingPeriod: sub.billing_period,
+    price: sub.price_amount,
+    coupon: sub.coupon_id ? ((await findCouponById(db, tenant, sub.coupon_id)) ?? null) : null,
+    couponAppliedAt: sub.coupon_applied_at,
+    anchor: sub.anchor_at,
+    periodIndex: sub.period_index,
+    periodStart: sub.current_period_start,
+    periodEnd: sub.current_period_end,
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Plan changes over HTTP. POST /companies/plan (the spec's route; its credentials are not shown there, so:
+ * an embed access token, which names the company, the customer's own: a company changes only its own plan),
+ * and the dashboard's twins for an operator: POST /dashboard/companies/{id}/plan and .../plan/preview, the
+ * preview running the same quote the change runs (change-quote.ts) and writing nothing.
+ */
+import { Elysia, t } from "elysia";
+import type { Sql } from "../../db/client";
+import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
+import { authPlugin, type AuthDeps } from "../../http/auth";
+import { requestState } from "../../http/request-context";
+import type { Clock } from "../../lib/clock";
+import { apiError } from "../../lib/errors";
+import type { Tenant } from "../../lib/tenant";
+import { actorOf } from "../audit/repo";
+import { findCompanyIdByKeys } from "../customers/repo";
+import { changePlan } from "./change-plan";
+import { quotePlanChange } from "./change-quote";
+import { commandOf, PlanChangeBody, PlanChangePreview, PlanChangePreviewBody, PlanChangeResult, presentPreview } from "./change-schemas";
+import type { SubscriptionDeps } from "./context";
+import { CHANGE_DESCRIPTION, PREVIEW_DESCRIPTION } from "./change-docs";
+
+type RouteDeps = AuthDeps & { sql: Sql; clock: Clock; subscriptions: SubscriptionDeps };
+
+const CompanyParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200, description: "Our comp_… id or your id for the company" }) });
+
+const ERRORS = {
+  400: ValidationErrorBody,
+  402: CodedErrorBody,
+  403: CodedErrorBody,
+  404: ErrorBody,
+  409: CodedErrorBody,
+  422: CodedErrorBody,
+  503: CodedErrorBody,
+};
+
+/** The company a dashboard route names (our id or the integrator's), or 404. */
+async function companyOf(sql: Sql, tenant: Tenant, ref: string): Promise<string> {
+  const id = await findCompanyIdByKeys(sql, tenant, ref, null, null);
+  if (!id) throw apiError("not_found", `No company ${ref}`);
+  return id;
+}
+
+export function planChangeRoutes(deps: RouteDeps) {
+  const now = () => new Date(deps.clock.now());
+  return new Elysia()
+    .use(authPlugin(deps))
+    .post(
+      "/companies/plan",
+      async ({ principal, body, request }) => {
+        const actor = actorOf(principal, requestState(request).requestId);
+        return { data: await changePlan(deps.subscriptions, principal, actor, principal.companyId!, commandOf(body), now()) };
+      },
+      {
+        access: "POST /companies/plan",
+        body: PlanChangeBody,
+        response: { 200: PlanChangeResult, ...ERRORS },
+        detail: { tags: ["Subscriptions"], summary: "Change your own company's plan, with exact proration", description: CHANGE_DESCRIPTION },
+      },
+    )
+    .post(
+      "/dashboard/companies/:id/plan",
+      async ({ principal, params, body, request }) => {
+        const actor = actorOf(principal, requestState(request).requestId);
+        const companyId = await companyOf(deps.sql, principal, params.id);
+        return { data: await changePlan(deps.subscriptions, principal, actor, companyId, commandOf(body), now()) };
+      },
+      {
+        access: "POST /dashboard/companies/{id}/plan",
+        params: CompanyParams,
+        body: PlanChangeBody,
+        response: { 200: PlanChangeResult, ...ERRORS },
+        detail: { tags: ["Subscriptions"], summary: "Change a company's plan (operator)", description: CHANGE_DESCRIPTION },
+      },
+    )
+    .post(
+      "/dashboard/companies/:id/plan/preview",
+      async ({ principal, params, body }) => {
+        const companyId = await companyOf(deps.sql, principal, params.id);
+        return { data: presentPreview(await quotePlanChange(deps.sql, principal, companyId, commandOf(body), now())) };
+      },
+      {
+        access: "POST /dashboard/companies/{id}/plan/preview",
+        params: CompanyParams,
+        body: PlanChangePreviewBody,
+        response: { 200: PlanChangePreview, 400: ValidationErrorBody, 403: CodedErrorBody, 404: ErrorBody, 409: CodedErrorBody, 422: CodedErrorBody },
+        detail: { tags: ["Subscriptions"], summary: "Preview a plan change: the exact invoice it would issue", description: PREVIEW_DESCRIPTION },
+      },
+    );
+}
