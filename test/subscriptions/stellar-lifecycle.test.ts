@@ -16,7 +16,11 @@ import { DAY_MS, PRICE_MICRO, subscriptionService } from "../helpers/subscriptio
 const UNIT = 10_000_000n; // the asset's 7 decimals
 const s = startStellarSubscriptions({ payerBalance: 1_000n * UNIT });
 afterAll(() => s.stop());
-const service = await subscriptionService(s.network, { SUBSCRIPTION_STELLAR_OPERATOR_SECRET: s.operatorSecret }, s.payee.publicKey());
+/** Ledgers close every LEDGER_MS while the double holds transactions: Stellar's ~5 s and its 20 s chain job deadline, scaled down. */
+const LEDGER_MS = 1_000;
+const service = await subscriptionService(s.network, { SUBSCRIPTION_STELLAR_OPERATOR_SECRET: s.operatorSecret }, s.payee.publicKey(), {
+  CHAIN_JOB_TIMEOUT_MS: String(4 * LEDGER_MS),
+});
 const { t } = service;
 const payer = s.payer.publicKey();
 const payee = s.payee.publicKey();
@@ -127,7 +131,7 @@ test("activation, two renewals, a failed renewal and a revoked mandate, the RPC 
     expect(invoices.at(-1)!.paid_at).toEqual(new Date(t.clock.now()));
     const charge = (await service.charges()).at(-1)!;
     expect(charge).toMatchObject({ kind: "renewal", status: "succeeded", amount: String(PRICE) });
-    expectPull(charge.tx_hash!, (await t.db.sql`select reference from subscription_charges where tx_hash = ${charge.tx_hash}`)[0]!.reference);
+    expectPull(charge.tx_hash!, charge.reference);
     await expectInStep(renewal + 1);
     expect(allowance()!.liveUntil).toBe(liveUntil);
   }
@@ -179,4 +183,50 @@ test("activation, two renewals, a failed renewal and a revoked mandate, the RPC 
   expect(allowance()?.amount).toBe(50n * UNIT);
   expect(balance(payee)).toBe(PRICE * 3n);
   expect(await service.payments()).toHaveLength(3);
+});
+
+test("renewals due at once, run by concurrent jobs: one pull per ledger by the operator, each within the chain job's deadline", async () => {
+  const companies = ["co-1", "co-2", "co-3", "co-4"];
+  // The double's ledgers close at the wall clock's time, which the service's clock has left behind by the
+  // months the first test moved it: approvals run 60 days past the service's now, as the estimate from the
+  // last ledger's close time reads them.
+  const ahead = Math.ceil((t.clock.now() - Date.now()) / 1000 / SECONDS_PER_LEDGER);
+  for (const company of companies) {
+    const wallet = s.newPayer(100n * UNIT);
+    await s.approve(100n * UNIT, { payer: wallet, ledgers: 60 * LEDGERS_PER_DAY + ahead });
+    const res = await service.activate(wallet.publicKey(), `activate-${company}`, company);
+    expect(res.status).toBe(200);
+  }
+  const payeeBefore = balance(payee)!;
+
+  // From here transactions wait for the next ledger close, as on the network, where the operator's account
+  // gets one transaction into each ledger.
+  s.double.node.hold = true;
+  const ticker = setInterval(() => s.double.closeLedger(), LEDGER_MS);
+  try {
+    elapse(31 * DAY_MS);
+    const ran = await service.runRenewals({ concurrency: 4 });
+    expect(ran.failed).toEqual([]);
+  } finally {
+    clearInterval(ticker);
+    s.double.node.hold = false;
+  }
+
+  const ledgers = new Set<number>();
+  for (const company of companies) {
+    const sub = await service.subscription(company);
+    expect({ company, status: sub.status, period_index: sub.period_index }).toEqual({ company, status: "ACTIVE", period_index: 1 });
+    const charges = await service.charges(company);
+    expect(charges.map((c) => [c.kind, c.status])).toEqual([
+      ["activation", "succeeded"],
+      ["renewal", "succeeded"],
+    ]);
+    expectPull(charges[1]!.tx_hash!, charges[1]!.reference);
+    ledgers.add(s.double.node.records.get(charges[1]!.tx_hash!)!.ledger);
+    expect((await service.invoices(company)).map((i) => i.status)).toEqual(["PAID", "PAID"]);
+    expect((await service.mandate(company)).remaining_amount).toBe(String(80n * UNIT));
+    expect(s.double.allowance(s.asset, sub.payment_account, operator)?.amount).toBe(80n * UNIT);
+  }
+  expect(ledgers.size).toBe(companies.length);
+  expect(balance(payee)).toBe(payeeBefore + PRICE * BigInt(companies.length));
 });
