@@ -174,3 +174,33 @@ test("activation, two renewals, a failed renewal and a revoked mandate, litesvm 
   expect(chain.balance(payee)).toBe(PRICE * 3n);
   expect(await service.payments()).toHaveLength(3);
 });
+
+test("renewals due at once, run by concurrent jobs (Solana needs no operator lane): each lands as its own transaction", async () => {
+  const companies = ["co-1", "co-2", "co-3", "co-4"];
+  const wallets = new Map<string, PublicKey>();
+  for (const company of companies) {
+    const wallet = chain.newPayer(usdc(100), usdc(100));
+    wallets.set(company, wallet.publicKey);
+    expect((await service.activate(wallet.publicKey.toBase58(), `activate-${company}`, company)).status).toBe(200);
+  }
+  const payeeBefore = chain.balance(payee);
+  elapse(31 * DAY_MS);
+  const ran = await service.runRenewals({ concurrency: 4 });
+  expect(ran.failed).toEqual([]);
+  const signatures = new Set<string>();
+  for (const company of companies) {
+    const sub = await service.subscription(company);
+    expect({ company, status: sub.status, period_index: sub.period_index }).toEqual({ company, status: "ACTIVE", period_index: 1 });
+    const charges = await service.charges(company);
+    expect(charges.map((c) => [c.kind, c.status])).toEqual([
+      ["activation", "succeeded"],
+      ["renewal", "succeeded"],
+    ]);
+    signatures.add(charges[1]!.tx_hash!);
+    expect((await service.mandate(company)).remaining_amount).toBe(String(usdc(80)));
+    expect(chain.tokenAccount(wallets.get(company)!)?.delegatedAmount).toBe(usdc(80));
+    expect(chain.balance(wallets.get(company)!)).toBe(usdc(80));
+  }
+  expect(signatures.size).toBe(companies.length);
+  expect(chain.balance(payee)).toBe(payeeBefore + PRICE * BigInt(companies.length));
+});
