@@ -15,6 +15,8 @@ export interface EnqueueOptions {
   jobKey?: string;
   /** attempts before the job is failed for good (default 25, with exponential backoff) */
   maxAttempts?: number;
+  /** jobs of one queue run one at a time, in order, across every instance (default: none, any number at once) */
+  queueName?: string | null;
 }
 
 /** Adds a job for `task`; resolves to its id (a bigint as a decimal string). */
@@ -25,6 +27,7 @@ export async function enqueueJob<N extends TaskName>(db: Db, task: N, payload: T
     opts.runAt ?? null,
     opts.maxAttempts ?? null,
     opts.jobKey ?? null,
+    opts.queueName ?? null,
   ]);
   return row!.id;
 }

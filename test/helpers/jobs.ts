@@ -20,8 +20,18 @@ export interface DrainResult {
   failed: { id: string; task: string; error: string }[];
 }
 
+export interface DrainOptions {
+  /** jobs run at once (default 1, one after another); the service runs JOB_CONCURRENCY */
+  concurrency?: number;
+}
+
 /** Runs every job due now, to exhaustion, with the given handlers on the database at `url`. */
-export async function runJobsUntilIdle(url: string, handlers: Record<string, JobHandler>, logger: TestApp["logger"]): Promise<DrainResult> {
+export async function runJobsUntilIdle(
+  url: string,
+  handlers: Record<string, JobHandler>,
+  logger: TestApp["logger"],
+  { concurrency = 1 }: DrainOptions = {},
+): Promise<DrainResult> {
   const result: DrainResult = { completed: [], failed: [] };
   const events: WorkerEvents = new EventEmitter();
   events.on("job:success", ({ job }) => result.completed.push({ id: job.id, task: job.task_identifier, payload: job.payload }));
@@ -39,22 +49,40 @@ export async function runJobsUntilIdle(url: string, handlers: Record<string, Job
         signal: helpers.abortSignal,
       });
   }
-  // Our own pool, ended once graphile's unawaited job completions are done (as src/jobs/runner.ts does):
-  // when this resolves, what ran is committed.
-  const pgPool = new pg.Pool({ connectionString: url, max: 2 });
-  pgPool.on("error", () => {});
-  pgPool.on("connect", (client) => client.on("error", () => {}));
-  try {
-    await runOnce({ pgPool, taskList, noHandleSignals: true, logger: graphileLogger(logger), events });
-  } finally {
-    await endWhenIdle(pgPool);
-  }
+  // A job of a named queue waits while the job before it holds the queue, and runOnce ends at the first fetch
+  // that finds nothing: it may end before the queue's lock is released (with that job's completion). So it
+  // runs again while due jobs of a named queue remain.
+  do {
+    // Our own pool, ended once graphile's unawaited job completions are done (as src/jobs/runner.ts does):
+    // when this resolves, what ran is committed.
+    const pgPool = new pg.Pool({ connectionString: url, max: concurrency + 1 });
+    pgPool.on("error", () => {});
+    pgPool.on("connect", (client) => client.on("error", () => {}));
+    try {
+      await runOnce({ pgPool, taskList, concurrency, noHandleSignals: true, logger: graphileLogger(logger), events });
+    } finally {
+      await endWhenIdle(pgPool);
+    }
+  } while (await queuedJobsDue(url));
   return result;
 }
 
+/** Whether a job of a named queue is due now and free to run. */
+async function queuedJobsDue(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query(`select exists (select 1 from graphile_worker._private_jobs
+      where job_queue_id is not null and locked_at is null and run_at <= now() and attempts < max_attempts) as due`);
+    return rows[0].due === true;
+  } finally {
+    await client.end();
+  }
+}
+
 /** Runs the due jobs of the test app's database with the app's registry (plus `extra` handlers, for test tasks). */
-export function drainJobs(t: TestApp, extra: Record<string, JobHandler> = {}): Promise<DrainResult> {
-  return runJobsUntilIdle(t.db.url, { ...jobHandlers(t.deps), ...extra }, t.logger);
+export function drainJobs(t: TestApp, extra: Record<string, JobHandler> = {}, options: DrainOptions = {}): Promise<DrainResult> {
+  return runJobsUntilIdle(t.db.url, { ...jobHandlers(t.deps), ...extra }, t.logger, options);
 }
 
 /** Makes every waiting job (a retry's backoff, a future runAt) due now. Test-only: reaches into graphile's table. */

@@ -56,6 +56,31 @@ describe("enqueueJob", () => {
     await sql`delete from graphile_worker._private_jobs`;
   });
 
+  test("with a queue name: the queue's jobs run one at a time, in order, even with several runners at once", async () => {
+    let running = 0;
+    let most = 0;
+    const order: unknown[] = [];
+    const slow = {
+      [RECORD]: async (payload: unknown) => {
+        most = Math.max(most, ++running);
+        await Bun.sleep(20);
+        order.push(payload);
+        running--;
+      },
+    };
+    for (let n = 1; n <= 4; n++) await enqueueJob(sql, RECORD, { n } as never, { queueName: "one-lane" });
+    const drained = await drainJobs(t, slow, { concurrency: 4 });
+    expect(drained.completed).toHaveLength(4);
+    expect(order).toEqual([{ n: 1 }, { n: 2 }, { n: 3 }, { n: 4 }]);
+    expect(most).toBe(1);
+    // Without one, the same jobs run side by side.
+    most = 0;
+    for (let n = 1; n <= 4; n++) await enqueueJob(sql, RECORD, { n } as never);
+    await drainJobs(t, slow, { concurrency: 4 });
+    expect(most).toBeGreaterThan(1);
+    expect(await queuedJobs(sql)).toEqual([]);
+  });
+
   test("a handler that throws leaves the job for a retry, with the error recorded", async () => {
     const id = await enqueueJob(sql, RECORD, { n: 6 } as never, { maxAttempts: 2 });
     const drained = await drainJobs(t, { [RECORD]: async () => Promise.reject(new Error("receiver down")) });

@@ -81,15 +81,8 @@ export async function activateSubscription(
     request: { ...parties, amount: reserved.amount, periodSeconds: windowSeconds(sub.billing_period), reference: sub.activation_reference },
   });
   if (operation.ok) {
-    const done = await finalizeActivation(
-      deps,
-      tenant,
-      actor,
-      sub.id,
-      operation,
-      { before: autopay.remaining, expiresAt: autopay.expiresAt },
-      new Date(),
-    );
+    // The request's time, from the service's clock like every other step (not the wall clock).
+    const done = await finalizeActivation(deps, tenant, actor, sub.id, operation, { before: autopay.remaining, expiresAt: autopay.expiresAt }, now);
     return resultOf(done, request);
   }
   if (!OUTCOME_UNKNOWN.has(operation.reason)) await expireActivation(deps, tenant, actor, sub.id, operation, now);

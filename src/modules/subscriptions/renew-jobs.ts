@@ -1,8 +1,10 @@
 /**
  * The renewal scan and the chain-side revoke, as the job queue runs them (src/tasks.ts). The scan queues one
  * `subscriptions.renew` job per due subscription under the job key `renew:<id>`, so a subscription has at
- * most one renewal job waiting however often the scan runs, and the queue's concurrency runs many at once.
+ * most one renewal job waiting however often the scan runs, and the queue's concurrency runs many at once,
+ * except where the network's operator sends one transaction at a time (src/chains/operator-lanes.ts).
  */
+import { operatorLane } from "../../chains/operator-lanes";
 import { findToken } from "../../chains/registry";
 import { enqueueJob } from "../../jobs/enqueue";
 import type { Tenant } from "../../lib/tenant";
@@ -19,9 +21,15 @@ export async function queueDueRenewals(deps: SubscriptionDeps, now: Date): Promi
       deps.sql,
       "subscriptions.renew",
       { teamId: s.team_id, environment: s.environment as Tenant["environment"], subscriptionId: s.id },
-      { jobKey: `renew:${s.id}`, maxAttempts: 5 },
+      { jobKey: `renew:${s.id}`, maxAttempts: 5, queueName: laneOf(deps, s.network) },
     );
   return due.length;
+}
+
+/** Renewals whose operator pulls one at a time (Stellar) wait in the job queue, not inside the chain worker. */
+function laneOf(deps: SubscriptionDeps, networkId: string): string | null {
+  const network = deps.chains.get(networkId);
+  return network ? operatorLane(network) : null;
 }
 
 /** Revokes the subscription's token on chain; a refusal other than "nothing to revoke" throws, so the queue retries it. */

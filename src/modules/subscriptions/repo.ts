@@ -135,7 +135,7 @@ export const saveSubscription = async (db: Db, t: Tenant, s: SubscriptionRow, no
   ]))!;
 
 export const listDueSubscriptions = (db: Db, now: Date, limit: number) =>
-  run<{ id: string; team_id: string; environment: string; next_attempt_at: Date }>(db, Q.subscription_list_due, [now, limit]);
+  run<{ id: string; team_id: string; environment: string; network: string; next_attempt_at: Date }>(db, Q.subscription_list_due, [now, limit]);
 export const listIncompleteSubscriptions = (db: Db, before: Date, limit: number) =>
   run<SubscriptionRow>(db, Q.subscription_list_incomplete, [before, limit]);
 
