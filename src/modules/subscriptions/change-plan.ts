@@ -247,7 +247,7 @@ async function pulledThroughMandate(
       reference: charge.reference,
     },
   });
-  if (op.ok) return resultOf(await recordChangeLanded(deps, tenant, actor, charge, op, new Date()), charge.invoice_id, "now");
-  if (!OUTCOME_UNKNOWN.has(op.reason)) await recordChangeRefused(deps, tenant, actor, charge, op, new Date());
+  if (op.ok) return resultOf(await recordChangeLanded(deps, tenant, actor, charge, op, now), charge.invoice_id, "now");
+  if (!OUTCOME_UNKNOWN.has(op.reason)) await recordChangeRefused(deps, tenant, actor, charge, op, now);
   throw chainError(op);
 }
