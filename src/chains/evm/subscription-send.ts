@@ -11,6 +11,7 @@ import { encodeFunctionData, parseEventLogs, type Hex, type PublicClient, type T
 import type { PrivateKeyAccount } from "viem/accounts";
 import { refuseOperation, type ChainOperation, type OperationResult, type SubscriptionRefusal } from "../subscription-types";
 import { sendAsOperator } from "./operator";
+import { waitForReceipt } from "./receipt";
 import { SUBSCRIPTIONS_ABI } from "./subscription-contract";
 import { classifyTokenRefusal, DECODING_ABI, operatorCannotPayGas, readRevert } from "./subscription-errors";
 import { findOperation, KIND, type Parties } from "./subscription-reads";
@@ -103,7 +104,7 @@ export async function operate(ready: Ready, ref: Hex, call: Call): Promise<Opera
   } catch (error) {
     return throwUnlessUnfunded(error);
   }
-  const receipt = await client.waitForTransactionReceipt({ hash });
+  const receipt = await waitForReceipt(client, hash);
   if (receipt.status === "success") return fromReceipt(ready, ref, call, receipt);
   return (await landedBefore(ready, ref, call)) ?? refuseOperation("reverted", "The transaction reverted on chain");
 }
