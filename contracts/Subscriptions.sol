@@ -21,6 +21,8 @@ contract Subscriptions is ERC721, Ownable, EIP712 {
 
     /// What a payer lets one payee pull in one token. The period window and the lifetime spend live here, not on a
     /// subscription, so minting more subscriptions never multiplies what a payer can be charged per period.
+    /// `windowStart` and `spentInWindow` belong to the window of the last pull that moved tokens (`_window` says
+    /// which window is current); `windowStart` 0: nothing pulled yet.
     struct Authorization {
         uint256 periodAllowance;
         uint256 cap;
@@ -189,6 +191,18 @@ contract Subscriptions is ERC721, Ownable, EIP712 {
         emit Revoked(tokenId, msg.sender, ref);
     }
 
+    /// @notice The current window of what `payer` authorized `payee` to pull in `token`: its start and what was
+    /// pulled in it (the stored `windowStart` and `spentInWindow` are those of the window of the last pull, which
+    /// may have ended). Before the first pull, or without an authorization, the window starts now with nothing
+    /// pulled.
+    function currentWindow(address payer, address payee, address token)
+        external
+        view
+        returns (uint64 start, uint256 spentInWindow)
+    {
+        return _window(authorizations[payer][payee][token]);
+    }
+
     function _setOperator(address newOperator) private {
         emit OperatorChanged(operator, newOperator);
         operator = newOperator;
@@ -219,24 +233,36 @@ contract Subscriptions is ERC721, Ownable, EIP712 {
         operationByRef[ref] = Operation(kind, tokenId, amount, uint64(block.number));
     }
 
-    /// Checks the payer's limits, spends them, then moves the tokens (state first, external call last). A window
-    /// lasts `periodSeconds` from the first pull in it; the first pull after it ends opens the next one at that time.
+    /// Checks the payer's limits, spends them, then moves the tokens (state first, external call last).
     function _pull(address payer, address payee, address token, uint256 amount) private returns (uint64) {
         Authorization storage a = authorizations[payer][payee][token];
         if (a.periodAllowance == 0) revert NoAuthorization(payer, payee, token);
         if (block.timestamp >= a.end) revert AuthorizationExpired(a.end);
-        if (block.timestamp >= uint256(a.windowStart) + a.periodSeconds) {
-            a.windowStart = uint64(block.timestamp);
-            a.spentInWindow = 0;
-        }
-        uint256 available = a.periodAllowance - a.spentInWindow;
+        (uint64 windowStart, uint256 spentInWindow) = _window(a);
+        uint256 available = a.periodAllowance - spentInWindow;
         if (amount > available) revert OverPeriodAllowance(amount, available);
         uint256 remaining = a.cap > a.spent ? a.cap - a.spent : 0;
         if (amount > remaining) revert OverCap(amount, remaining);
-        a.spentInWindow += amount;
-        a.spent += amount;
-        if (amount > 0) IERC20(token).safeTransferFrom(payer, payee, amount);
-        return a.windowStart;
+        // A pull of nothing (a trial's subscribe) spends nothing, so it neither anchors the windows nor moves them.
+        if (amount > 0) {
+            a.windowStart = windowStart;
+            a.spentInWindow = spentInWindow + amount;
+            a.spent += amount;
+            IERC20(token).safeTransferFrom(payer, payee, amount);
+        }
+        return windowStart;
+    }
+
+    /// The window `block.timestamp` falls in and what was pulled in it. Windows lie on a fixed grid: the first pull
+    /// that moves tokens anchors it (the subscription's first paid period), and every later window starts a whole
+    /// number of `periodSeconds` after that, whenever pulls happen. A grid that restarted at each late pull (a
+    /// dunning retry days after the renewal date) would push every later window later, until a renewal on its
+    /// calendar date fell inside the window the late pull opened and was refused.
+    function _window(Authorization storage a) private view returns (uint64 start, uint256 spentInWindow) {
+        if (a.windowStart == 0) return (uint64(block.timestamp), 0); // not anchored yet: the first pull anchors it
+        uint256 elapsed = block.timestamp - a.windowStart;
+        if (elapsed < a.periodSeconds) return (a.windowStart, a.spentInWindow);
+        return (uint64(block.timestamp - (elapsed % a.periodSeconds)), 0);
     }
 
     /// Mint only: the owner of a subscription token is always its payer, so "revoke by the token's owner" means

@@ -29,8 +29,10 @@ export interface AutopayState {
   installed: boolean;
   /** EVM: the authorization's per-period allowance; null where the family has none (Solana, Stellar) */
   periodAllowance: bigint | null;
-  /** EVM: the shortest spacing between period windows, seconds; null where the family has none */
+  /** EVM: the length of the authorization's windows, seconds (they lie on a grid anchored at its first pull); null where the family has none */
   periodSeconds: number | null;
+  /** EVM: what the current window still allows (periodAllowance less what was pulled in it); absent where the family has no windows */
+  availableInWindow?: bigint;
   /** what is left of the lifetime cap: EVM cap - spent, Solana delegated amount, Stellar allowance */
   remaining: bigint;
   /** unix seconds after which pulls stop (EVM end, Stellar expiration ledger's close estimate); null: never */

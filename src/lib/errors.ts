@@ -206,7 +206,8 @@ export const ERRORS = {
   subscriptions_not_configured: {
     status: 409,
     shape: "code",
-    description: "Subscriptions: the network has no operator key or contract configured, or the team has no settlement wallet on it",
+    description:
+      "Subscriptions: the network has no operator key or contract configured, its operator account cannot pay for gas, or the team has no settlement wallet on it",
   },
   operation_in_progress: {
     status: 409,

@@ -33,8 +33,20 @@ afterAll(async () => {
   await bed?.stop();
 });
 
+const PERIOD = BigInt(28 * DAY);
 const call = (from: HDAccount, functionName: string, args: readonly unknown[]) => bed.write(from, bed.contract, ABI, functionName, args);
 const read = <T>(functionName: string, args: readonly unknown[]) => bed.read<T>(functionName, args);
+
+/** The getter's tuple, by name. */
+async function authorization(payer: Address) {
+  type Tuple = [bigint, bigint, bigint, bigint, bigint, bigint, bigint];
+  const [periodAllowance, cap, spent, spentInWindow, periodSeconds, end, windowStart] = await read<Tuple>("authorizations", [
+    payer,
+    bed.payee,
+    bed.usdc,
+  ]);
+  return { periodAllowance, cap, spent, spentInWindow, periodSeconds, end, windowStart };
+}
 
 /** The custom error a call would revert with (simulated, nothing sent), or "none". */
 async function revertOf(from: Address, functionName: string, args: readonly unknown[]): Promise<string> {
@@ -150,18 +162,51 @@ describe("references", () => {
 });
 
 describe("authorization", () => {
-  test("the window: pulls add up to the period allowance, the first pull after it ends opens the next at that time", async () => {
+  test("the window: pulls add up to the period allowance; the next window starts one period after the first pull", async () => {
     const { account: payer } = await bed.newPayer();
     const tokenId = await subscribe(payer.address, 4_000_000n);
+    const anchor = (await authorization(payer.address)).windowStart;
     await call(bed.operatorAccount, "charge", [tokenId, 6_000_000n, newRef()]);
     expect(await revertOf(bed.operator, "charge", [tokenId, 1n, newRef()])).toBe("OverPeriodAllowance");
     // a second subscription shares the payer's window: minting more tokens never multiplies the allowance
     expect(await revertOf(bed.operator, "subscribe", [payer.address, bed.payee, bed.usdc, 1n, newRef()])).toBe("OverPeriodAllowance");
     await bed.elapse(28 * DAY);
+    await call(bed.operatorAccount, "charge", [tokenId, 10_000_000n, newRef()]);
+    expect(await authorization(payer.address)).toMatchObject({ spent: 20_000_000n, spentInWindow: 10_000_000n, windowStart: anchor + PERIOD });
+  });
+
+  test("windows stay on the grid of the first pull: a renewal paid days late leaves the next calendar renewal its own window", async () => {
+    // Funds for the activation only: the first renewal fails for want of balance and is paid by a dunning retry.
+    const { account: payer } = await bed.newPayer({}, 10_000_000n);
+    const tokenId = await subscribe(payer.address, 10_000_000n);
+    const anchor = (await authorization(payer.address)).windowStart;
+    await bed.elapseTo(Number(anchor) + 31 * DAY); // the first renewal, a calendar month on
+    expect(await revertOf(bed.operator, "charge", [tokenId, 10_000_000n, newRef()])).toBe("Error"); // the test token's require
+    await bed.mint(payer.address, 30_000_000n);
+    await bed.elapseTo(Number(anchor) + 38 * DAY); // the dunning retry a week later pays it
+    await call(bed.operatorAccount, "charge", [tokenId, 10_000_000n, newRef()]);
+    expect(await authorization(payer.address)).toMatchObject({ spentInWindow: 10_000_000n, windowStart: anchor + PERIOD });
+    // The next renewal, the shortest calendar month after the first (28 days), only 21 days after the late pull: a
+    // window restarted at the late pull would still be spent.
+    await bed.elapseTo(Number(anchor) + 59 * DAY);
+    expect(await read<readonly bigint[]>("currentWindow", [payer.address, bed.payee, bed.usdc])).toEqual([anchor + 2n * PERIOD, 0n]);
+    await call(bed.operatorAccount, "charge", [tokenId, 10_000_000n, newRef()]);
+    expect(await authorization(payer.address)).toMatchObject({ spent: 30_000_000n, spentInWindow: 10_000_000n, windowStart: anchor + 2n * PERIOD });
+    // A second full charge in that window is still refused, up to its last second.
+    await bed.elapseTo(Number(anchor + 3n * PERIOD) - 10);
+    expect(await revertOf(bed.operator, "charge", [tokenId, 10_000_000n, newRef()])).toBe("OverPeriodAllowance");
+    await bed.elapseTo(Number(anchor + 3n * PERIOD));
+    expect(await revertOf(bed.operator, "charge", [tokenId, 10_000_000n, newRef()])).toBe("none");
+  });
+
+  test("a zero pull (a trial's subscribe) does not anchor the windows: the first paid pull does", async () => {
+    const { account: payer } = await bed.newPayer();
+    const tokenId = await subscribe(payer.address, 0n);
+    expect((await authorization(payer.address)).windowStart).toBe(0n);
+    await bed.elapse(14 * DAY);
     const receipt = await call(bed.operatorAccount, "charge", [tokenId, 10_000_000n, newRef()]);
-    const [, , spent, spentInWindow, , , windowStart] = await read<bigint[]>("authorizations", [payer.address, bed.payee, bed.usdc]);
-    expect([spent, spentInWindow]).toEqual([20_000_000n, 10_000_000n]);
-    expect(windowStart).toBe((await bed.anvil.client.getBlock({ blockNumber: receipt.blockNumber })).timestamp);
+    const paidAt = (await bed.anvil.client.getBlock({ blockNumber: receipt.blockNumber })).timestamp;
+    expect(await authorization(payer.address)).toMatchObject({ spentInWindow: 10_000_000n, windowStart: paidAt });
   });
 
   test("a new authorization starts with nothing spent; a zero allowance or deauthorize removes it", async () => {

@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type Abi, type Address } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { SUBSCRIPTIONS_ABI } from "../../src/chains/evm/subscription-contract";
 import { ChainPool } from "../../src/chains/pool";
@@ -127,6 +128,34 @@ describe("configuration", () => {
       expect(await keyless.subscription({ op: "readAutopay", request: parties(bed.payer.address) })).toMatchObject({ ok: true, installed: true });
     } finally {
       await keyless.close();
+    }
+  });
+
+  test("an operator key whose account holds no native coin is not_configured, sends nothing; funded, the same reference lands", async () => {
+    const key = generatePrivateKey();
+    const unfunded = privateKeyToAccount(key).address;
+    const setOperator = (to: Address) => bed.write(bed.owner, bed.contract, SUBSCRIPTIONS_ABI as Abi, "setOperator", [to]);
+    const { account: payer } = await bed.newPayer();
+    const { tokenId } = landed(await activate(payer.address)); // by the funded operator
+    await bed.elapse(PERIOD);
+    const poor = new ChainPool({ size: 1, jobTimeoutMs: 20_000, operatorKeys: { SUBSCRIPTION_EVM_OPERATOR_KEY: key } });
+    const renew = (reference: string) => poor.subscription({ op: "charge", request: { ...parties(payer.address), tokenId, amount: TEN, reference } });
+    await setOperator(unfunded);
+    try {
+      expect(await bed.anvil.client.getBalance({ address: unfunded })).toBe(0n);
+      const before = await bed.balanceOf(payer.address);
+      const reference = newRef();
+      expect(await renew(reference)).toMatchObject({ ok: false, reason: "not_configured" });
+      const { account: newcomer } = await bed.newPayer();
+      expect(await activate(newcomer.address, newRef(), poor)).toMatchObject({ ok: false, reason: "not_configured" });
+      expect(await bed.anvil.client.getTransactionCount({ address: unfunded })).toBe(0);
+      expect(await bed.balanceOf(payer.address)).toBe(before);
+      await bed.anvil.client.setBalance({ address: unfunded, value: 10n ** 18n });
+      expect(landed(await renew(reference)).amount).toBe(TEN);
+      expect(await bed.balanceOf(payer.address)).toBe(before - TEN);
+    } finally {
+      await setOperator(bed.operator);
+      await poor.close();
     }
   });
 

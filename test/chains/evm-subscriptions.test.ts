@@ -63,6 +63,7 @@ describe("activate", () => {
       installed: true,
       periodAllowance: terms.periodAllowance,
       periodSeconds: terms.periodSeconds,
+      availableInWindow: terms.periodAllowance - TEN,
       remaining: terms.cap - TEN,
       expiresAt: terms.end,
       balance: payerBefore - TEN,
@@ -111,18 +112,44 @@ describe("activate", () => {
 });
 
 describe("charge", () => {
-  test("three renewals in successive windows, each opening a new window at its own time", async () => {
+  test("three renewals in successive windows, each one period after the activation's window on its grid", async () => {
     const { account: payer } = await bed.newPayer();
     const first = await subscribed(payer);
+    const anchor = await blockTime(first.blockNumber);
     const before = await bed.balanceOf(payer.address);
     for (let renewal = 1; renewal <= 3; renewal++) {
       await bed.elapse(PERIOD);
       const op = landed(await charge(payer.address, first.tokenId));
       expect(op).toMatchObject({ tokenId: first.tokenId, amount: TEN });
       const auth = await authorization(payer.address);
-      expect(auth).toMatchObject({ spent: TEN * BigInt(renewal + 1), spentInWindow: TEN, windowStart: await blockTime(op.blockNumber) });
+      expect(auth).toMatchObject({ spent: TEN * BigInt(renewal + 1), spentInWindow: TEN, windowStart: anchor + BigInt(renewal * PERIOD) });
       expect(await bed.balanceOf(payer.address)).toBe(before - TEN * BigInt(renewal));
     }
+  });
+
+  test("readAutopay reports what the current window allows, also once the window of the last pull has ended", async () => {
+    const { account: payer } = await bed.newPayer({ periodAllowance: 3n * TEN });
+    const first = await subscribed(payer);
+    const anchor = Number(await blockTime(first.blockNumber));
+    const available = async () => (await pool.subscription({ op: "readAutopay", request: parties(payer.address) })) as { availableInWindow?: bigint };
+    expect((await available()).availableInWindow).toBe(2n * TEN);
+    await bed.elapseTo(anchor + PERIOD + 5 * DAY); // the stored window (2 x TEN left of it) ended; the next is untouched
+    expect((await available()).availableInWindow).toBe(3n * TEN);
+    landed(await charge(payer.address, first.tokenId));
+    expect((await available()).availableInWindow).toBe(2n * TEN);
+    const stranger = "0x000000000000000000000000000000000000dEaD";
+    expect(await pool.subscription({ op: "readAutopay", request: parties(stranger) })).toMatchObject({ availableInWindow: 0n });
+  });
+
+  test("a renewal paid late by a dunning retry leaves the next calendar renewal its own window", async () => {
+    const { account: payer } = await bed.newPayer();
+    const first = await subscribed(payer);
+    const anchor = Number(await blockTime(first.blockNumber));
+    await bed.elapseTo(anchor + 31 * DAY + 7 * DAY); // renewal due on day 31, paid by the retry a week later
+    landed(await charge(payer.address, first.tokenId));
+    await bed.elapseTo(anchor + 59 * DAY); // the next renewal, a 28-day month later
+    landed(await charge(payer.address, first.tokenId));
+    expect(await charge(payer.address, first.tokenId)).toMatchObject({ ok: false, reason: "insufficient_allowance" });
   });
 
   test("a charge over the period allowance is refused before sending", async () => {

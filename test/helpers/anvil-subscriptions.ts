@@ -94,6 +94,12 @@ export async function anvilSubscriptionBed(options: SubscriptionBedOptions = {})
     await anvil.client.mine({ blocks: 1 });
   }
 
+  /** Mines a block at unix second `at` (later than the chain's latest block). */
+  async function elapseTo(at: number) {
+    await anvil.client.setNextBlockTimestamp({ timestamp: BigInt(at) });
+    await anvil.client.mine({ blocks: 1 });
+  }
+
   let nextPayer = 10; // past anvil's ten funded dev accounts
   /** A fresh payer with gas money and `funds` USDC that approved the contract and authorized `to` (default: the payee). */
   async function newPayer(terms: Partial<Terms> = {}, funds = 1_000_000_000n, to: Address = payee) {
@@ -135,6 +141,7 @@ export async function anvilSubscriptionBed(options: SubscriptionBedOptions = {})
     balanceOf,
     authorize,
     elapse,
+    elapseTo,
     newPayer,
     stop: () => anvil.stop(),
   };

@@ -7,8 +7,6 @@ import { createPublicClient, http, type PublicClient } from "viem";
 import type { NetworkConfig } from "../types";
 
 const RPC_TIMEOUT_MS = 10_000;
-// Receipt polling: a second keeps a renewal's wait short on fast chains without flooding slow ones.
-const POLLING_MS = 1_000;
 
 const clients = new Map<string, PublicClient>();
 
@@ -16,7 +14,8 @@ export function clientFor(network: NetworkConfig): PublicClient {
   let client = clients.get(network.rpcUrl);
   if (!client) {
     // retryCount 0: the pool's job deadline and the service's own retries decide about retrying, not viem.
-    client = createPublicClient({ transport: http(network.rpcUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 0 }), pollingInterval: POLLING_MS });
+    // No polling interval: nothing here watches blocks; receipt waits poll on their own schedule (receipt.ts).
+    client = createPublicClient({ transport: http(network.rpcUrl, { timeout: RPC_TIMEOUT_MS, retryCount: 0 }) });
     clients.set(network.rpcUrl, client);
   }
   return client;

@@ -4,7 +4,7 @@
  * revert with a string, some say "allowance" for a short balance too), so an undecoded token refusal is classified
  * by reading the payer's balance and approval.
  */
-import { BaseError, ContractFunctionRevertedError, erc20Abi, parseAbi, type Hex, type PublicClient } from "viem";
+import { BaseError, ContractFunctionRevertedError, erc20Abi, InsufficientFundsError, parseAbi, type Hex, type PublicClient } from "viem";
 import { refuseOperation, type SubscriptionFailure, type SubscriptionRefusal } from "../subscription-types";
 import { SUBSCRIPTIONS_ABI } from "./subscription-contract";
 
@@ -76,3 +76,18 @@ export async function classifyTokenRefusal(
     );
   return refuseOperation("reverted", "The token refused the transfer");
 }
+
+/**
+ * The node refused the operator's transaction because the operator's account cannot pay its gas (checked on
+ * sending, and by some nodes when estimating). Nodes word it differently; viem's own pattern matches their wordings.
+ * Ours to fix, not the payer's, and definite: nothing was sent.
+ */
+export function operatorCannotPayGas(error: unknown): SubscriptionRefusal | null {
+  if (!(error instanceof BaseError)) return null;
+  const found = error.walk((e) => e instanceof InsufficientFundsError || InsufficientFundsError.nodeMessage.test(detailsOf(e)));
+  return found
+    ? refuseOperation("not_configured", "The subscription operator's account has too little of the network's native coin to pay for gas")
+    : null;
+}
+
+const detailsOf = (e: unknown): string => ((e instanceof BaseError ? e.details : undefined) ?? "").toLowerCase();

@@ -28,9 +28,21 @@ export async function readAuthorization(client: PublicClient, p: Parties) {
   return { periodAllowance, cap, spent, spentInWindow, periodSeconds, end, windowStart };
 }
 
+/** The authorization's current window (the contract computes it: the stored one may have ended). */
+export async function readCurrentWindow(client: PublicClient, p: Parties) {
+  const [start, spentInWindow] = await client.readContract({
+    address: p.contract,
+    abi: SUBSCRIPTIONS_ABI,
+    functionName: "currentWindow",
+    args: [p.payer, p.payee, p.token],
+  });
+  return { start, spentInWindow };
+}
+
 export async function readAutopayState(client: PublicClient, p: Parties): Promise<AutopayState> {
-  const [auth, approved, balance] = await Promise.all([
+  const [auth, window, approved, balance] = await Promise.all([
     readAuthorization(client, p),
+    readCurrentWindow(client, p),
     client.readContract({ address: p.token, abi: erc20Abi, functionName: "allowance", args: [p.payer, p.contract] }),
     client.readContract({ address: p.token, abi: erc20Abi, functionName: "balanceOf", args: [p.payer] }),
   ]);
@@ -42,6 +54,9 @@ export async function readAutopayState(client: PublicClient, p: Parties): Promis
     installed: exists && approved > 0n,
     periodAllowance: exists ? auth.periodAllowance : null,
     periodSeconds: exists ? Number(auth.periodSeconds) : null,
+    // What the contract lets be pulled now, not what the stored (possibly ended) window has left. The two reads may
+    // see different blocks (a new authorization in between), so never below zero.
+    availableInWindow: exists && auth.periodAllowance > window.spentInWindow ? auth.periodAllowance - window.spentInWindow : 0n,
     // Both limits bind every pull: the authorization's lifetime cap and the token approval to the contract.
     remaining: exists ? (leftOfCap < approved ? leftOfCap : approved) : 0n,
     expiresAt: exists ? Number(auth.end) : null,

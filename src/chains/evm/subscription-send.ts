@@ -4,14 +4,16 @@
  *  2. the call is simulated as the operator, so a payer-side refusal (no authorization, over the allowance, short
  *     balance, revoked) is answered without a transaction;
  *  3. it is sent with the operator's next nonce (operator.ts) and its receipt awaited; a reverted receipt is
- *     `reverted`, unless the reference landed meanwhile through a twin call, which is then the answer.
+ *     `reverted`, unless the reference landed meanwhile through a twin call, which is then the answer. A node
+ *     refusing it because the operator cannot pay the gas is `not_configured`: ours to fix, and nothing was sent.
  */
 import { encodeFunctionData, parseEventLogs, type Hex, type PublicClient, type TransactionReceipt } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
-import { refuseOperation, type ChainOperation, type OperationResult } from "../subscription-types";
+import { refuseOperation, type ChainOperation, type OperationResult, type SubscriptionRefusal } from "../subscription-types";
 import { sendAsOperator } from "./operator";
+import { waitForReceipt } from "./receipt";
 import { SUBSCRIPTIONS_ABI } from "./subscription-contract";
-import { classifyTokenRefusal, DECODING_ABI, readRevert } from "./subscription-errors";
+import { classifyTokenRefusal, DECODING_ABI, operatorCannotPayGas, readRevert } from "./subscription-errors";
 import { findOperation, KIND, type Parties } from "./subscription-reads";
 
 export interface Ready {
@@ -55,8 +57,15 @@ async function refusal(ready: Ready, ref: Hex, call: Call, error: unknown): Prom
       return classifyTokenRefusal(ready.client, { token, payer, spender: contract, amount: call.amount });
     }
     case "rpc":
-      throw error;
+      return throwUnlessUnfunded(error);
   }
+}
+
+/** An operator without gas money is `not_configured`; any other failure is the endpoint's, for the adapter's catch-all. */
+function throwUnlessUnfunded(error: unknown): SubscriptionRefusal {
+  const unfunded = operatorCannotPayGas(error);
+  if (unfunded) return unfunded;
+  throw error;
 }
 
 function fromReceipt(ready: Ready, ref: Hex, call: Call, receipt: TransactionReceipt): ChainOperation {
@@ -83,14 +92,19 @@ export async function operate(ready: Ready, ref: Hex, call: Call): Promise<Opera
   }
   const fees = await client.estimateFeesPerGas();
   const data = encodeFunctionData(contractCall as Parameters<typeof encodeFunctionData>[0]);
-  const hash = await sendAsOperator(client, ready.rpcUrl, ready.chainId, operator, {
-    to: ready.parties.contract,
-    data,
-    gas: GAS_HEADROOM(gas),
-    maxFeePerGas: fees.maxFeePerGas,
-    maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-  });
-  const receipt = await client.waitForTransactionReceipt({ hash });
+  let hash: Hex;
+  try {
+    hash = await sendAsOperator(client, ready.rpcUrl, ready.chainId, operator, {
+      to: ready.parties.contract,
+      data,
+      gas: GAS_HEADROOM(gas),
+      maxFeePerGas: fees.maxFeePerGas,
+      maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+    });
+  } catch (error) {
+    return throwUnlessUnfunded(error);
+  }
+  const receipt = await waitForReceipt(client, hash);
   if (receipt.status === "success") return fromReceipt(ready, ref, call, receipt);
   return (await landedBefore(ready, ref, call)) ?? refuseOperation("reverted", "The transaction reverted on chain");
 }

@@ -1,7 +1,9 @@
 /**
  * The on-chain window of an EVM period allowance: the SHORTEST length of a billing period (28 days for
- * monthly, 365 for yearly). Calendar periods (src/lib/period.ts) are never shorter, so every renewal falls in
- * a fresh window, and the contract still stops a second full pull inside one period.
+ * monthly, 365 for yearly). The contract's windows lie on a grid anchored at the first paid pull, so calendar
+ * periods (src/lib/period.ts), never shorter, put every on-time renewal in a fresh window, a renewal paid late by a
+ * dunning retry does not move the windows after it, and the contract still stops a second full pull inside one
+ * window.
  */
 import type { Interval } from "../../lib/period";
 
