@@ -27,6 +27,7 @@ import { webhookRoutes } from "./modules/webhooks";
 import { invoiceDeliveryRoutes } from "./modules/invoices/deliveries/routes";
 import { invoiceRefundRoutes } from "./modules/invoices/refund-routes";
 import { subscriptionRoutes } from "./modules/subscriptions/routes";
+import { dashboardSubscriptionRoutes } from "./modules/subscriptions/dashboard-routes";
 import { invoiceDocumentRoutes } from "./modules/invoices/documents/routes";
 import { settingsRoutes } from "./modules/invoices/settings-routes";
 import { proofRoutes } from "./modules/invoices/proof-routes";
@@ -70,6 +71,7 @@ export function createApp(deps: AppDeps) {
         .use(invoiceDeliveryRoutes(deps))
         .use(invoiceRefundRoutes(deps))
         .use(subscriptionRoutes(deps))
+        .use(dashboardSubscriptionRoutes(deps))
         .use(invoiceDocumentRoutes(deps))
         .use(settingsRoutes(deps))
         .use(proofRoutes(deps))
