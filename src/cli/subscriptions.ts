@@ -81,7 +81,10 @@ export const subscriptionCommands = [
       ...ENVIRONMENT_OPTION,
       ...ID_OPTION,
       "at-period-end": { value: "true|false", help: "true (default): the renewal job cancels it at the period's end; false: now" },
-      reason: { value: "<text>", help: `1 to 200 characters, kept on the subscription and in the audit log (default "${OPERATOR_CANCEL_REASON}")` },
+      reason: {
+        value: "<text>",
+        help: `1 to 200 characters, for the audit log (and cancelReason when canceled now; default "${OPERATOR_CANCEL_REASON}")`,
+      },
     },
     positional: "id",
     parse: (a) => {
