@@ -28,6 +28,7 @@ import { invoiceDeliveryRoutes } from "./modules/invoices/deliveries/routes";
 import { invoiceRefundRoutes } from "./modules/invoices/refund-routes";
 import { subscriptionRoutes } from "./modules/subscriptions/routes";
 import { planChangeRoutes } from "./modules/subscriptions/change-routes";
+import { dashboardSubscriptionRoutes } from "./modules/subscriptions/dashboard-routes";
 import { invoiceDocumentRoutes } from "./modules/invoices/documents/routes";
 import { settingsRoutes } from "./modules/invoices/settings-routes";
 import { proofRoutes } from "./modules/invoices/proof-routes";
@@ -72,6 +73,7 @@ export function createApp(deps: AppDeps) {
         .use(invoiceRefundRoutes(deps))
         .use(subscriptionRoutes(deps))
         .use(planChangeRoutes(deps))
+        .use(dashboardSubscriptionRoutes(deps))
         .use(invoiceDocumentRoutes(deps))
         .use(settingsRoutes(deps))
         .use(proofRoutes(deps))

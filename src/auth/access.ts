@@ -137,6 +137,14 @@ export const ACCESS = {
   "POST /dashboard/invoices/{id}/issue": { kinds: ["dashboard"], role: "billing:write" },
   "POST /dashboard/invoices/{id}/void": { kinds: ["dashboard"], role: "billing:write" },
   "POST /dashboard/invoices/{id}/credit-notes": { kinds: ["dashboard"], role: "billing:write" },
+  // Operating subscriptions (issue 21): the dashboard's list, detail, cancel and resume, and the subscription
+  // settings; dashboard sessions only, billing:read to read, billing:write to change (as the invoice routes).
+  "GET /dashboard/subscriptions": { kinds: ["dashboard"], role: "billing:read" },
+  "GET /dashboard/subscriptions/{id}": { kinds: ["dashboard"], role: "billing:read" },
+  "POST /dashboard/subscriptions/{id}/cancel": { kinds: ["dashboard"], role: "billing:write" },
+  "POST /dashboard/subscriptions/{id}/resume": { kinds: ["dashboard"], role: "billing:write" },
+  "GET /dashboard/subscription-settings": { kinds: ["dashboard"], role: "billing:read" },
+  "PUT /dashboard/subscription-settings": { kinds: ["dashboard"], role: "billing:write" },
 } as const satisfies Record<string, AccessPolicy>;
 
 export type RouteKey = keyof typeof ACCESS;

@@ -24,6 +24,7 @@ import { invoiceDocumentCommands } from "./invoice-documents";
 import { billingSettingsCommands } from "./billing-settings";
 import { invoicePaymentCommands } from "./invoice-payments";
 import { invoiceCommands } from "./invoices";
+import { subscriptionCommands } from "./subscriptions";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
@@ -46,6 +47,8 @@ export const COMMANDS: Command[] = [
   ...billingSettingsCommands,
   ...invoicePaymentCommands,
   ...invoiceCommands,
+  // Operating subscriptions (issue 21)
+  ...subscriptionCommands,
 ];
 
 interface Io {

@@ -151,6 +151,13 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "POST /dashboard/invoices/{id}/issue": "dashboardIssueInvoice",
   "POST /dashboard/invoices/{id}/void": "dashboardVoidInvoice",
   "POST /dashboard/invoices/{id}/credit-notes": "dashboardCreateCreditNote",
+  // Operating subscriptions (issue 21)
+  "GET /dashboard/subscriptions": "dashboardListSubscriptions",
+  "GET /dashboard/subscriptions/{id}": "dashboardGetSubscription",
+  "POST /dashboard/subscriptions/{id}/cancel": "dashboardCancelSubscription",
+  "POST /dashboard/subscriptions/{id}/resume": "dashboardResumeSubscription",
+  "GET /dashboard/subscription-settings": "getSubscriptionSettings",
+  "PUT /dashboard/subscription-settings": "updateSubscriptionSettings",
 };
 
 const IDEMPOTENCY_KEY_PARAMETER = {

@@ -21,6 +21,7 @@ import { createCompanyOnPlan } from "../helpers/catalog";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { inTx, invoiceInput, issuedInvoice, line, payInvoice } from "../helpers/invoices";
 import { createInvoice } from "../../src/modules/invoices/lifecycle";
+import { subscriptionFixture } from "../helpers/subscription-rows";
 
 // Created at module top level so the helpers' afterAll hooks belong to this file.
 // A test network whose endpoint is down: a submitted payment answers 202 (not verifiable yet) at once.
@@ -256,6 +257,19 @@ const INVOICE_DASHBOARD_ROUTES: Record<string, RouteCase> = {
     ok: 201,
   },
 };
+// Operating subscriptions (issue 21): a live subscription (rows as activation leaves them) to read, cancel at its
+// period's end and resume, as often as the matrix calls; the settings (billing roles; the catalog session holds none).
+const matrixSubscription = (await subscriptionFixture(t.db.sql, dev, { company: "matrix-subscriber", planId: matrixPlan, now: invoiceNow }))
+  .subscription.id;
+const ds = "/dashboard/subscriptions";
+const SUBSCRIPTION_DASHBOARD_ROUTES: Record<string, RouteCase> = {
+  "GET /dashboard/subscriptions": { method: "GET", path: ds, ok: 200 },
+  "GET /dashboard/subscriptions/{id}": { method: "GET", path: `${ds}/${matrixSubscription}`, ok: 200 },
+  "POST /dashboard/subscriptions/{id}/cancel": { method: "POST", path: `${ds}/${matrixSubscription}/cancel`, body: {}, ok: 200 },
+  "POST /dashboard/subscriptions/{id}/resume": { method: "POST", path: `${ds}/${matrixSubscription}/resume`, ok: 200 },
+  "GET /dashboard/subscription-settings": { method: "GET", path: "/dashboard/subscription-settings", ok: 200 },
+  "PUT /dashboard/subscription-settings": { method: "PUT", path: "/dashboard/subscription-settings", body: { taxRate: "1" }, ok: 200 },
+};
 const INVOICE_ROUTES: Record<string, RouteCase> = {
   ...INVOICE_DASHBOARD_ROUTES,
   "GET /invoices": { method: "GET", path: "/invoices", ok: 200 },
@@ -270,6 +284,7 @@ const ROUTES: Record<string, RouteCase> = {
   ...INVOICE_DELIVERY_ROUTES,
   ...INVOICE_DOCUMENT_ROUTES,
   ...INVOICE_ROUTES,
+  ...SUBSCRIPTION_DASHBOARD_ROUTES,
   "POST /api-keys/tokens": { method: "POST", path: "/api-keys/tokens", body: { company: { id: "matrix-co" } }, ok: 201 },
   "POST /access-tokens": { method: "POST", path: "/access-tokens", body: { company: { id: "matrix-co" }, user: { id: "matrix-user" } }, ok: 201 },
   "GET /companies": { method: "GET", path: "/companies", ok: 200 },
@@ -373,8 +388,13 @@ const invoiceRows = {
   "GET /invoices/{id}": INVOICE_READ,
   "GET /invoices/{id}/credit-notes": INVOICE_READ,
 };
+// Operating subscriptions: billing roles only (admin holds them; the catalog session does not).
+const subscriptionDashboardRows = Object.fromEntries(
+  Object.keys(SUBSCRIPTION_DASHBOARD_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]),
+);
 const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
   ...billingRows,
+  ...subscriptionDashboardRows,
   ...dashboardRows,
   ...webhookRows,
   ...invoiceDeliveryRows,

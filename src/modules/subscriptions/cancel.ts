@@ -47,9 +47,14 @@ export async function revokeMandateRow(c: TxContext, mandate: MandateRow, by: st
   return revoked;
 }
 
-/** Sets or clears cancel-at-period-end on a live subscription. */
-export async function setCancelAtPeriodEnd(c: TxContext, sub: SubscriptionRow, cancel: boolean): Promise<SubscriptionRow> {
+/** Sets or clears cancel-at-period-end on a live subscription; `details` go into the audit entry (the reason given). */
+export async function setCancelAtPeriodEnd(
+  c: TxContext,
+  sub: SubscriptionRow,
+  cancel: boolean,
+  details: Record<string, unknown> = {},
+): Promise<SubscriptionRow> {
   const saved = await saveSubscription(c.tx, c.tenant, { ...sub, cancel_at_period_end: cancel }, c.now);
-  await audit(c, cancel ? "subscription.cancel_scheduled" : "subscription.resume", saved, {});
+  await audit(c, cancel ? "subscription.cancel_scheduled" : "subscription.resume", saved, details);
   return saved;
 }

@@ -7,7 +7,7 @@ The payer's side failing (402 \`insufficient_allowance\`, \`insufficient_balance
 
 Credentials (spec rule 7): a legacy \`api_\` key, an embed token (its own company only: \`company\` may name it by id and describe nothing, 403 \`wrong_company\` / \`wrong_credential_kind\` otherwise) or a dashboard session with billing:write.`;
 
-export const CANCEL_DESCRIPTION = `Cancels the embed token's own company's subscription: at the current period's end by default (\`atPeriodEnd\`: false cancels now). Canceled now, the company falls back to the team's fallback plan (none: no plan), the mandate is revoked and nothing is refunded for the unused time.`;
+export const CANCEL_DESCRIPTION = `Cancels the embed token's own company's subscription: at the current period's end by default (\`atPeriodEnd\`: false cancels now). Canceled now, the company falls back to the team's fallback plan (none: no plan), the mandate is revoked and nothing is refunded for the unused time. No live subscription: 404; canceled already: 409 \`subscription_not_live\`; canceling now while a renewal's pull is in flight: 409 \`operation_in_progress\` with Retry-After (at period end is taken at any time).`;
 
 export const REVOKE_DESCRIPTION = `Revokes a mandate: every pull stops at once (the renewal job refuses a mandate that is not ACTIVE before asking the chain), and on EVM networks the subscription token is revoked on the contract too (a job queued in the same transaction). On Solana and Stellar only the payer can withdraw the delegate or allowance; the service stops pulling. The subscription then goes to dunning at its next renewal. Unknown (or another team's) mandate: 404 \`{error, details}\`; revoked or expired already: 409 \`{error, details}\` with \`details.status\`.
 

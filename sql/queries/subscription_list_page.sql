@@ -1,0 +1,7 @@
+-- One page of the tenant's subscriptions, newest first (GET /dashboard/subscriptions without filters). Returns many.
+-- $1 team_id, $2 environment, $3 before_seq (null: from the newest), $4 limit
+select * from subscriptions
+where team_id = $1 and environment = $2
+  and ($3::int8 is null or seq < $3::int8)
+order by seq desc
+limit $4

@@ -1,0 +1,149 @@
+/**
+ * `subscription list | show | cancel | resume` and `subscription-settings show | set`: the dashboard's
+ * subscription routes for an operator, over the same service functions (src/modules/subscriptions/read.ts,
+ * manage.ts, settings.ts) and the same schemas, so a bad value is the same 400 naming the same field. Changes
+ * are audited with actor `operator`. Nothing here calls a chain: an immediate cancel queues the on-chain revoke
+ * for the job runner (a running service or `npm run worker`), as the route does.
+ */
+import { ChainPool } from "../chains/pool";
+import { MAX_PAGE_SIZE } from "../http/pagination";
+import { checkSchema } from "../http/schema-errors";
+import type { Tenant } from "../lib/tenant";
+import type { SubscriptionDeps } from "../modules/subscriptions/context";
+import { cancelSubscription, OPERATOR_CANCEL_REASON, resumeSubscription } from "../modules/subscriptions/manage";
+import { readSubscriptionDetail, readSubscriptionPage } from "../modules/subscriptions/read";
+import { CancelBody } from "../modules/subscriptions/schemas";
+import { getSubscriptionSettings, updateSubscriptionSettings } from "../modules/subscriptions/settings";
+import { SUBSCRIPTION_STATUSES, SubscriptionListQuery } from "../modules/subscriptions/views";
+import { OPERATOR } from "../modules/teams/service";
+import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, tenant, wholeNumber } from "./args";
+import { command, type Context } from "./command";
+import { ListPage } from "./output";
+
+const ID_OPTION = { id: { value: "<subscription id>", help: "sub_…", required: true } };
+
+/** The subscription services with a chain pool that starts no worker unless a chain is asked (these commands never do). */
+async function withSubscriptions<T>(ctx: Context, run: (deps: SubscriptionDeps) => Promise<T>): Promise<T> {
+  const pool = new ChainPool({ size: 1, jobTimeoutMs: ctx.config.chainJobTimeoutMs });
+  try {
+    return await run({ sql: ctx.sql, chains: ctx.config.chains, pool, emailEnabled: ctx.config.smtpUrl !== undefined });
+  } finally {
+    await pool.close();
+  }
+}
+
+const one = (a: Record<string, string | undefined>) => ({ tenant: tenant(a), id: a.id! });
+const show = (ctx: Context, t: Tenant, id: string) => readSubscriptionDetail(ctx.sql, t, id);
+
+export const subscriptionCommands = [
+  command({
+    name: "subscription list",
+    summary: "One page of subscriptions, newest first, filtered and paged as GET /dashboard/subscriptions",
+    options: {
+      ...TEAM_OPTION,
+      ...ENVIRONMENT_OPTION,
+      status: { value: SUBSCRIPTION_STATUSES.join("|"), help: "" },
+      company: { value: "<company id>", help: "Our comp_ id or yours" },
+      limit: { value: `<1-${MAX_PAGE_SIZE}>`, help: "Default 50" },
+      cursor: { value: "<cursor>", help: "nextCursor of the previous page (with the same --status and --company)" },
+    },
+    // The route's query schema: a bad value is the 400 the route answers, naming query.status, query.limit, …
+    parse: (a) => ({
+      tenant: tenant(a),
+      query: checkSchema<SubscriptionListQuery>(
+        SubscriptionListQuery,
+        {
+          status: a.status,
+          companyId: a.company,
+          limit: a.limit === undefined ? undefined : Number(wholeNumber("limit", a.limit)),
+          cursor: a.cursor,
+        },
+        "query",
+      ),
+    }),
+    // Under the dashboard list's name: a cursor of GET /dashboard/subscriptions pages on here, and back.
+    run: async (ctx, i) =>
+      new ListPage(await readSubscriptionPage(ctx.sql, i.tenant, ctx.config.tokenSigningSecret, "dashboard-subscriptions", i.query)),
+  }),
+  command({
+    name: "subscription show",
+    summary: "A subscription with its mandate and its recent chain operations",
+    options: { ...TEAM_OPTION, ...ENVIRONMENT_OPTION, ...ID_OPTION },
+    positional: "id",
+    parse: one,
+    run: (ctx, i) => show(ctx, i.tenant, i.id),
+  }),
+  command({
+    name: "subscription cancel",
+    summary: "Cancel a subscription at its period's end (default) or now (--at-period-end false)",
+    options: {
+      ...TEAM_OPTION,
+      ...ENVIRONMENT_OPTION,
+      ...ID_OPTION,
+      "at-period-end": { value: "true|false", help: "true (default): the renewal job cancels it at the period's end; false: now" },
+      reason: {
+        value: "<text>",
+        help: `1 to 200 characters, for the audit log (and cancelReason when canceled now; default "${OPERATOR_CANCEL_REASON}")`,
+      },
+    },
+    positional: "id",
+    parse: (a) => {
+      const atPeriodEnd = oneOf("at-period-end", a["at-period-end"], ["true", "false"]);
+      const body = checkSchema<{ atPeriodEnd?: boolean; reason?: string }>(
+        CancelBody,
+        { atPeriodEnd: atPeriodEnd === undefined ? undefined : atPeriodEnd === "true", reason: a.reason },
+        "body",
+      );
+      return { ...one(a), how: { atPeriodEnd: body.atPeriodEnd ?? true, reason: body.reason ?? OPERATOR_CANCEL_REASON } };
+    },
+    run: async (ctx, i) => {
+      await withSubscriptions(ctx, (deps) => cancelSubscription(deps, i.tenant, OPERATOR, { subscriptionId: i.id }, i.how, new Date(ctx.now)));
+      return show(ctx, i.tenant, i.id);
+    },
+  }),
+  command({
+    name: "subscription resume",
+    summary: "Undo a cancellation at period end: the subscription renews as before",
+    options: { ...TEAM_OPTION, ...ENVIRONMENT_OPTION, ...ID_OPTION },
+    positional: "id",
+    parse: one,
+    run: async (ctx, i) => {
+      await withSubscriptions(ctx, (deps) => resumeSubscription(deps, i.tenant, OPERATOR, { subscriptionId: i.id }, new Date(ctx.now)));
+      return show(ctx, i.tenant, i.id);
+    },
+  }),
+  command({
+    name: "subscription-settings show",
+    summary: "The subscription settings of a team's environment (tax rate, dunning schedule, fallback plan)",
+    options: { ...TEAM_OPTION, ...ENVIRONMENT_OPTION },
+    parse: (a) => tenant(a),
+    run: (ctx, t) => getSubscriptionSettings(ctx.sql, t),
+  }),
+  command({
+    name: "subscription-settings set",
+    summary: "Change subscription settings; options left out keep their value",
+    options: {
+      ...TEAM_OPTION,
+      ...ENVIRONMENT_OPTION,
+      "tax-rate": { value: "<percent>", help: 'Tax on subscription invoices, 0 to 100 with at most 4 fractional digits ("7.25")' },
+      "dunning-retry-hours": {
+        value: "<h,h,…>",
+        help: "Retries after a failed renewal, in hours after the period's start, in order (at most 10, each 1 to 8784); '' for none",
+      },
+      "fallback-plan": { value: "<plan id>", help: "The plan a canceled company is put on; '' for none" },
+    },
+    parse: (a) => {
+      const hours = a["dunning-retry-hours"];
+      const plan = a["fallback-plan"];
+      return {
+        tenant: tenant(a),
+        patch: {
+          taxRate: a["tax-rate"],
+          dunningRetryHours: hours === undefined ? undefined : (list(hours) ?? []).map((h) => Number(wholeNumber("dunning-retry-hours", h, 1n))),
+          fallbackPlanId: plan === undefined ? undefined : plan === "" ? null : plan,
+        },
+      };
+    },
+    run: (ctx, i) => updateSubscriptionSettings(ctx.sql, i.tenant, OPERATOR, i.patch, new Date(ctx.now)),
+  }),
+];
