@@ -70,6 +70,38 @@ export async function recordRefused(
   });
 }
 
+/** How long a renewal waits when our side could not charge (the operator has no key or no gas). */
+export const DEFER_RENEWAL_MS = 60 * 60_000;
+
+/**
+ * The service could not charge (subscriptions_not_configured): the attempt is recorded as failed, the
+ * subscription keeps its status and dunning count, and the renewal is tried again in an hour; the operator
+ * sees it in the audit log (and the chain operation's failure on the dashboard).
+ */
+export async function deferRenewal(
+  deps: SubscriptionDeps,
+  tenant: Tenant,
+  actor: Actor,
+  charge: ChargeRow,
+  refusal: { reason: string; detail: string },
+  now: Date,
+) {
+  return deps.sql.begin(async (tx): Promise<RenewalOutcome> => {
+    const c: TxContext = { deps, tx, tenant, actor, now };
+    const sub = (await lockSubscription(tx, tenant, charge.subscription_id))!;
+    const completed = await completeCharge(tx, tenant, charge.id, { status: "failed", reason: refusal.reason, detail: refusal.detail }, now);
+    if (!completed) return "skipped";
+    const retryAt = new Date(now.getTime() + DEFER_RENEWAL_MS);
+    const deferred = await saveSubscription(tx, tenant, { ...sub, next_attempt_at: retryAt }, now);
+    await audit(c, "subscription.renewal_deferred", deferred, {
+      reason: refusal.reason,
+      detail: refusal.detail,
+      nextAttemptAt: retryAt.toISOString(),
+    });
+    return "pending";
+  });
+}
+
 /** One more failed attempt at the current period: the next dunning retry, or the end. */
 export async function failAttempt(c: TxContext, sub: SubscriptionRow, refusal: { reason: string; detail: string }): Promise<RenewalOutcome> {
   const failures = sub.dunning_attempts + 1;

@@ -22,6 +22,7 @@ import { creditLine, periodLines } from "./billing-lines";
 import { cancelNow } from "./cancel";
 import { invoiceContext, type SubscriptionDeps, type TxContext } from "./context";
 import {
+  countCharges,
   endMandate,
   findPendingCharge,
   insertCharge,
@@ -32,7 +33,7 @@ import {
   subscriptionSettings,
 } from "./repo";
 import type { ChargeRow, SubscriptionRow } from "./model";
-import { failAttempt, markRenewed, recordLanded, recordRefused, type RenewalOutcome } from "./outcome";
+import { deferRenewal, failAttempt, markRenewed, recordLanded, recordRefused, type RenewalOutcome } from "./outcome";
 import { chainReference, periodInvoiceSource, periodKey } from "./reference";
 import { planTerms } from "./terms";
 import { emitEvent } from "../webhooks/emit";
@@ -60,6 +61,8 @@ export async function renewSubscription(deps: SubscriptionDeps, tenant: Tenant, 
   });
   if (op.ok) return recordLanded(deps, tenant, RENEWAL_ACTOR, charge, op, now);
   if (OUTCOME_UNKNOWN.has(op.reason)) return "pending";
+  // Our side cannot charge (no operator key, no gas): not the payer's failure, so no dunning step is spent.
+  if (op.reason === "not_configured") return deferRenewal(deps, tenant, RENEWAL_ACTOR, charge, op, now);
   return recordRefused(deps, tenant, RENEWAL_ACTOR, charge, op, now);
 }
 
@@ -71,7 +74,9 @@ async function prepareRenewal(c: TxContext, id: string): Promise<Prepared> {
   if (!locked.next_attempt_at || locked.next_attempt_at > c.now) return { outcome: "skipped" };
   if (await findPendingCharge(c.tx, c.tenant, id)) return { outcome: "pending" };
   let sub = locked;
-  if (sub.status !== "PAST_DUE") {
+  // A new period starts only once the current one has ended: a deferred retry, or an attempt on a PAST_DUE
+  // subscription, charges the current period's open invoice instead.
+  if (sub.status !== "PAST_DUE" && c.now >= sub.current_period_end) {
     if (sub.cancel_at_period_end) {
       await cancelNow(c, sub, "canceled at period end");
       return { outcome: "canceled" };
@@ -84,7 +89,10 @@ async function prepareRenewal(c: TxContext, id: string): Promise<Prepared> {
   const amount = microToTokenCeil(invoice.amount_outstanding, findToken(network, sub.token_symbol)!.decimals);
   const unpayable = await mandateRefusal(c, sub, amount.ok ? amount.value : null);
   if (unpayable) return { outcome: await failAttempt(c, sub, unpayable) };
-  const reference = chainReference(c.tenant, "renewal", sub.id, periodKey(sub.current_period_start), String(sub.dunning_attempts));
+  // Each attempt at the period has its own reference (the chain's idempotency key): a retry after a refusal is
+  // a new operation; a lost answer is looked up under the pending row's reference, never re-sent under a new one.
+  const attempt = await countCharges(c.tx, c.tenant, sub.id, "renewal", sub.current_period_start);
+  const reference = chainReference(c.tenant, "renewal", sub.id, periodKey(sub.current_period_start), String(attempt));
   const charge = await insertCharge(
     c.tx,
     c.tenant,
@@ -95,7 +103,7 @@ async function prepareRenewal(c: TxContext, id: string): Promise<Prepared> {
       reference,
       network: sub.network,
       periodStart: sub.current_period_start,
-      attempt: sub.dunning_attempts,
+      attempt,
       invoiceId: invoice.id,
       amount: amount.ok ? amount.value : 0n,
     },

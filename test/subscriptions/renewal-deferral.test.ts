@@ -1,0 +1,64 @@
+/**
+ * A renewal our side cannot make (the operator account has no gas: subscriptions_not_configured) is not the
+ * payer's failure: no dunning step is spent, the subscription stays ACTIVE, and it is tried again an hour
+ * later under a new chain reference; once the operator is funded it renews.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { privateKeyToAccount } from "viem/accounts";
+import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { setSettlementWallet } from "../../src/modules/invoices/settings";
+import { renewSubscription } from "../../src/modules/subscriptions/renew";
+import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
+import { createTestApp } from "../helpers/app";
+import { createTeamFixture } from "../helpers/fixtures";
+
+const bed = await anvilSubscriptionBed();
+afterAll(() => bed.stop());
+const t = await createTestApp({ CHAIN_REGISTRY_FILE: bed.registryFile, SUBSCRIPTION_EVM_OPERATOR_KEY: bed.operatorKey });
+const team = await createTeamFixture(t);
+const tenant = { teamId: team.teamId, environment: "development" as const };
+const actor = { kind: "test", id: "test", requestId: null };
+await setSettlementWallet(t.db.sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date());
+await createPlanRecord({ sql: t.db.sql, chains: t.config.chains, now: () => new Date(t.clock.now()) }, tenant, actor, {
+  name: "Pro",
+  prices: [{ billingPeriod: "monthly", amount: "10", currency: "USDC" }],
+  onchainPlanIds: { anvil: "pro" },
+});
+const operator = privateKeyToAccount(bed.operatorKey).address;
+const subscription = async () => (await t.db.sql`select * from subscriptions where team_id = ${team.teamId}`)[0]!;
+
+test("an operator without gas defers the renewal an hour without a dunning step; funded, it renews", async () => {
+  t.clock.set((await bed.now()) * 1000);
+  const res = await t.call("POST", "/subscriptions/activate", {
+    token: team.keys.legacy,
+    body: { planId: "pro", paymentAccount: bed.payer.address, company: { id: "acme" } },
+  });
+  expect(res.status).toBe(200);
+  const gas = await bed.anvil.client.getBalance({ address: operator });
+  await bed.anvil.client.setBalance({ address: operator, value: 0n });
+  await bed.elapse(31 * DAY);
+  t.clock.set((await bed.now()) * 1000);
+  const payerBefore = await bed.balanceOf(bed.payer.address);
+
+  expect(await renewSubscription(t.deps.subscriptions, tenant, (await subscription()).id, new Date(t.clock.now()))).toBe("pending");
+  let sub = await subscription();
+  expect(sub.status).toBe("ACTIVE");
+  expect(sub.dunning_attempts).toBe(0);
+  expect(sub.next_attempt_at.getTime()).toBe(t.clock.now() + 3_600_000);
+  const failed = await t.db.sql`select failure_reason, reference from subscription_charges where subscription_id = ${sub.id} and kind = 'renewal'`;
+  expect(failed.map((f) => f.failure_reason)).toEqual(["not_configured"]);
+  expect(await bed.balanceOf(bed.payer.address)).toBe(payerBefore);
+
+  await bed.anvil.client.setBalance({ address: operator, value: gas });
+  await bed.elapse(3600);
+  t.clock.set((await bed.now()) * 1000);
+  expect(await renewSubscription(t.deps.subscriptions, tenant, sub.id, new Date(t.clock.now()))).toBe("renewed");
+  sub = await subscription();
+  expect(sub.status).toBe("ACTIVE");
+  expect(sub.period_index).toBe(1);
+  expect(await bed.balanceOf(bed.payer.address)).toBe(payerBefore - 10_000_000n);
+  const charges = await t.db
+    .sql`select status, reference from subscription_charges where subscription_id = ${sub.id} and kind = 'renewal' order by created_at`;
+  expect(charges.map((c) => c.status)).toEqual(["failed", "succeeded"]);
+  expect(charges[0]!.reference).not.toBe(charges[1]!.reference);
+});
