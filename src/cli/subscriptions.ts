@@ -1,5 +1,5 @@
 /**
- * `subscription list | show | cancel | resume` and `subscription-settings show | set`: the dashboard's
+ * `subscription list | show | cancel | resume | change-plan` and `subscription-settings show | set`: the dashboard's
  * subscription routes for an operator, over the same service functions (src/modules/subscriptions/read.ts,
  * manage.ts, settings.ts) and the same schemas, so a bad value is the same 400 naming the same field. Changes
  * are audited with actor `operator`. Nothing here calls a chain: an immediate cancel queues the on-chain revoke
@@ -18,13 +18,20 @@ import { SUBSCRIPTION_STATUSES, SubscriptionListQuery } from "../modules/subscri
 import { OPERATOR } from "../modules/teams/service";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, tenant, wholeNumber } from "./args";
 import { command, type Context } from "./command";
+import type { Static } from "elysia";
+import { apiError } from "../lib/errors";
+import { changePlan } from "../modules/subscriptions/change-plan";
+import { quotePlanChange } from "../modules/subscriptions/change-quote";
+import { commandOf, PlanChangeBody, presentPreview } from "../modules/subscriptions/change-schemas";
+import { companyIdOr404 } from "../modules/subscriptions/change-routes";
 import { ListPage } from "./output";
 
 const ID_OPTION = { id: { value: "<subscription id>", help: "sub_…", required: true } };
 
 /** The subscription services with a chain pool that starts no worker unless a chain is asked (these commands never do). */
 async function withSubscriptions<T>(ctx: Context, run: (deps: SubscriptionDeps) => Promise<T>): Promise<T> {
-  const pool = new ChainPool({ size: 1, jobTimeoutMs: ctx.config.chainJobTimeoutMs });
+  // The operator keys reach the worker only (a plan change may pull through the mandate).
+  const pool = new ChainPool({ size: 1, jobTimeoutMs: ctx.config.chainJobTimeoutMs, operatorKeys: ctx.config.operatorKeys });
   try {
     return await run({ sql: ctx.sql, chains: ctx.config.chains, pool, emailEnabled: ctx.config.smtpUrl !== undefined });
   } finally {
@@ -110,6 +117,37 @@ export const subscriptionCommands = [
     run: async (ctx, i) => {
       await withSubscriptions(ctx, (deps) => resumeSubscription(deps, i.tenant, OPERATOR, { subscriptionId: i.id }, new Date(ctx.now)));
       return show(ctx, i.tenant, i.id);
+    },
+  }),
+  command({
+    name: "subscription change-plan",
+    summary: "Change a company's plan with exact proration, or --preview the invoice it would issue (POST /dashboard/companies/{id}/plan)",
+    options: {
+      ...TEAM_OPTION,
+      ...ENVIRONMENT_OPTION,
+      company: { value: "<company id>", help: "Our comp_ id or yours", required: true },
+      plan: { value: "<plan id>", help: "Our plan id, or its on-chain id on the subscription's network", required: true },
+      period: { value: "monthly|yearly", help: "Default: the subscription's" },
+      coupon: { value: "<code>", help: "Redeemed with the change" },
+      effective: { value: "now|period_end", help: "Default: upgrades now, downgrades at the period's end" },
+      "tx-hash": { value: "<hash>", help: "A transfer paying the proration invoice; without it the proration is pulled through the mandate" },
+      preview: { value: "true|false", help: "true: compute and show, change nothing" },
+    },
+    parse: (a) => {
+      const body = checkSchema<Static<typeof PlanChangeBody>>(
+        PlanChangeBody,
+        { planId: a.plan, billingPeriod: a.period, couponCode: a.coupon, effective: a.effective, txHash: a["tx-hash"] },
+        "body",
+      );
+      const preview = oneOf("preview", a.preview, ["true", "false"]) === "true";
+      if (preview && body.txHash) throw apiError("validation_failed", "Validation failed", { "tx-hash": "A preview pays nothing" });
+      return { tenant: tenant(a), company: a.company!, command: commandOf(body), preview };
+    },
+    run: async (ctx, i) => {
+      const companyId = await companyIdOr404(ctx.sql, i.tenant, i.company);
+      const now = new Date(ctx.now);
+      if (i.preview) return presentPreview(await quotePlanChange(ctx.sql, i.tenant, companyId, i.command, now));
+      return withSubscriptions(ctx, (deps) => changePlan(deps, i.tenant, OPERATOR, companyId, i.command, now));
     },
   }),
   command({

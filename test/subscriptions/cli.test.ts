@@ -6,6 +6,7 @@
  */
 import { expect, test } from "bun:test";
 import { createPlan } from "../../src/modules/catalog/service";
+import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { createDashboardSession } from "../../src/modules/teams/service";
 import { createTestApp, TEST_SECRETS } from "../helpers/app";
 import { companyName, subscriptionFixture, txHash } from "../helpers/subscription-rows";
@@ -141,6 +142,42 @@ test(
       "subscription_settings.update:operator",
       "subscription_settings.update:operator",
     ]);
+  },
+  SPAWNS_TIMEOUT,
+);
+
+test(
+  "subscription change-plan --preview prints what the dashboard's preview answers, changes nothing; a bad period exits 2",
+  async () => {
+    const team = ok("team", "create", "--name", "CLI plan change").data.id as string;
+    const dev = { teamId: team, environment: "development" as const };
+    const actor = { kind: "test", id: "test", requestId: null };
+    const catalog = { sql, chains: t.config.chains, now: () => new Date(t.clock.now()) };
+    const price = (amount: string) => [{ billingPeriod: "monthly" as const, amount, currency: "USDC" }];
+    const basic = await createPlanRecord(catalog, dev, actor, { name: "Basic", prices: price("10") });
+    const pro = await createPlanRecord(catalog, dev, actor, { name: "Pro", prices: price("30") });
+    const company = companyName();
+    const { subscription } = await subscriptionFixture(sql, dev, { company, planId: basic.id, now: new Date(t.clock.now() - 10 * 86_400_000) });
+
+    const printed = ok("subscription", "change-plan", "--team", team, "--company", company, "--plan", pro.id, "--preview", "true").data;
+    expect(printed).toMatchObject({
+      kind: "upgrade",
+      effective: "now",
+      planId: pro.id,
+      invoice: { lineItems: [{ kind: "proration" }, { kind: "proration" }] },
+    });
+    const { session } = await createDashboardSession(sql, { ...dev, userEmail: "ops@test.dev", roles: ["billing:read"] }, t.clock.now());
+    const shown = await t.call("POST", `/dashboard/companies/${company}/plan/preview`, { token: session, body: { planId: pro.id } });
+    // The same quote, computed a moment later: the lines' descriptions name the second, the amounts may move by one unit.
+    expect(shown.body.data.invoice.lineItems.map((l: { kind: string }) => l.kind)).toEqual(["proration", "proration"]);
+    expect(shown.body.data.planId).toBe(printed.planId);
+    const after = (await sql`select plan_id, price_amount from subscriptions where id = ${subscription.id}`)[0]!;
+    expect(after).toEqual({ plan_id: basic.id, price_amount: 10_000_000n });
+
+    const bad = failed(2, "subscription", "change-plan", "--team", team, "--company", company, "--plan", pro.id, "--period", "weekly");
+    expect(bad.details["body.billingPeriod"]).toBeDefined();
+    const none = failed(1, "subscription", "change-plan", "--team", team, "--company", "nobody", "--plan", pro.id, "--preview", "true");
+    expect(none.error).toContain("nobody");
   },
   SPAWNS_TIMEOUT,
 );

@@ -34,8 +34,8 @@ const ERRORS = {
   503: CodedErrorBody,
 };
 
-/** The company a dashboard route names (our id or the integrator's), or 404. */
-async function companyOf(sql: Sql, tenant: Tenant, ref: string): Promise<string> {
+/** The company a dashboard route or the CLI names (our id or the integrator's), or 404. */
+export async function companyIdOr404(sql: Sql, tenant: Tenant, ref: string): Promise<string> {
   const id = await findCompanyIdByKeys(sql, tenant, ref, null, null);
   if (!id) throw apiError("not_found", `No company ${ref}`);
   return id;
@@ -62,7 +62,7 @@ export function planChangeRoutes(deps: RouteDeps) {
       "/dashboard/companies/:id/plan",
       async ({ principal, params, body, request }) => {
         const actor = actorOf(principal, requestState(request).requestId);
-        const companyId = await companyOf(deps.sql, principal, params.id);
+        const companyId = await companyIdOr404(deps.sql, principal, params.id);
         return { data: await changePlan(deps.subscriptions, principal, actor, companyId, commandOf(body), now()) };
       },
       {
@@ -76,7 +76,7 @@ export function planChangeRoutes(deps: RouteDeps) {
     .post(
       "/dashboard/companies/:id/plan/preview",
       async ({ principal, params, body }) => {
-        const companyId = await companyOf(deps.sql, principal, params.id);
+        const companyId = await companyIdOr404(deps.sql, principal, params.id);
         return { data: presentPreview(await quotePlanChange(deps.sql, principal, companyId, commandOf(body), now())) };
       },
       {
