@@ -129,7 +129,7 @@ export const subscriptionCommands = [
       plan: { value: "<plan id>", help: "Our plan id, or its on-chain id on the subscription's network", required: true },
       period: { value: "monthly|yearly", help: "Default: the subscription's" },
       coupon: { value: "<code>", help: "Redeemed with the change" },
-      effective: { value: "now|period_end", help: "Default: upgrades now, downgrades at the period's end" },
+      effective: { value: "now|period_end", help: "Default now (a downgrade credits the unused time); period_end schedules it" },
       "tx-hash": { value: "<hash>", help: "A transfer paying the proration invoice; without it the proration is pulled through the mandate" },
       preview: { value: "true|false", help: "true: compute and show, change nothing" },
     },

@@ -2,7 +2,7 @@
  * POST /companies/plan and the dashboard's plan change (BILLING.md "Plan change"): quote (change-quote.ts),
  * then one of four ways, each ending in one transaction that re-quotes on the locked subscription at the
  * same `now` (so a renewal or another change in between is seen, never double-counted):
- *  - at period end (a downgrade by default): the change is scheduled; the renewal applies it;
+ *  - at period end (`effective: "period_end"`): the change is scheduled; the renewal applies it;
  *  - nothing to pay now (net <= 0, or the credit balance covers it): the terms switch, a credit goes to the
  *    company's credit balance, an invoice covered by the balance is issued PAID;
  *  - paid by `txHash`: the transfer is verified (worker pool, outside any transaction) to the team's

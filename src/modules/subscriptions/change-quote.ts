@@ -25,7 +25,7 @@ export interface PlanChangeRequest {
   /** null: the subscription's */
   billingPeriod: Interval | null;
   couponCode: string | null;
-  /** null: upgrades now, downgrades at period end */
+  /** null: now (the spec's route switches the plan now, downgrades too: BILLING.md "Plan change") */
   effective: "now" | "period_end" | null;
 }
 
@@ -70,7 +70,7 @@ export async function quotePlanChange(
     taxRate: settings.taxRate,
     creditBalance: await customerBalance(db, tenant, sub.company_id, sub.currency),
     now,
-    when: request.effective ?? undefined,
+    when: request.effective ?? "now",
   });
   if (!change.ok) {
     if (change.code === "coupon_not_applicable") throw apiError("coupon_not_applicable", change.message);

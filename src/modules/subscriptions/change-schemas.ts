@@ -22,7 +22,7 @@ const ChangeFields = {
   effective: t.Optional(
     t.Union([t.Literal("now"), t.Literal("period_end")], {
       description:
-        "Default: upgrades (and equal prices) now, downgrades at the period's end. now on a downgrade credits the unused time to the company's credit balance",
+        "Default now: the plan switches at once (a downgrade's unused time goes to the company's credit balance); period_end schedules the change for the current period's end",
     }),
   ),
 };

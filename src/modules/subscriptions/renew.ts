@@ -34,6 +34,7 @@ import {
 } from "./repo";
 import type { ChargeRow, SubscriptionRow } from "./model";
 import { deferRenewal, failAttempt, markRenewed, recordLanded, recordRefused, type RenewalOutcome } from "./outcome";
+import { refreshLapsedMandate } from "./mandate-refresh";
 import { chainReference, periodInvoiceSource, periodKey } from "./reference";
 import { planTerms } from "./terms";
 import { emitEvent } from "../webhooks/emit";
@@ -43,6 +44,8 @@ import { publishCompanyChanged } from "../changes/publish";
 export const RENEWAL_ACTOR: Actor = { kind: "system", id: "subscriptions.renew", requestId: null };
 
 export async function renewSubscription(deps: SubscriptionDeps, tenant: Tenant, subscriptionId: string, now: Date): Promise<RenewalOutcome> {
+  // A lapsed approval the payer renewed on chain revives the mandate before the renewal looks at it.
+  await refreshLapsedMandate(deps, tenant, RENEWAL_ACTOR, subscriptionId, now);
   const prepared = await deps.sql.begin((tx) => prepareRenewal({ deps, tx, tenant, actor: RENEWAL_ACTOR, now }, subscriptionId));
   if (!("charge" in prepared)) return prepared.outcome;
   const { charge, sub } = prepared;

@@ -28,6 +28,7 @@ const Q = queries([
   "mandate_lock_by_subscription",
   "mandate_draw",
   "mandate_set_status",
+  "mandate_renew_terms",
   "mandate_list_expiring",
   "subscription_charge_insert",
   "subscription_charge_complete",
@@ -177,6 +178,10 @@ export const lockMandateOf = (db: Db, t: Tenant, subscriptionId: string) =>
   runOne<MandateRow>(db, Q.mandate_lock_by_subscription, [...tp(t), subscriptionId]);
 export const drawMandate = (db: Db, t: Tenant, id: string, amount: bigint, now: Date) =>
   runOne<MandateRow>(db, Q.mandate_draw, [...tp(t), id, amount.toString(), now]);
+
+/** The payer approved again: the mandate takes the new approval's amounts (token units) and expiry. */
+export const renewMandateTerms = (db: Db, t: Tenant, id: string, amount: bigint, expiresAt: Date | null, now: Date) =>
+  runOne<MandateRow>(db, Q.mandate_renew_terms, [...tp(t), id, amount.toString(), amount.toString(), expiresAt, now]);
 
 export type MandateEnd =
   | { status: "REVOKED"; by: string; reason: string | null }

@@ -1,7 +1,9 @@
 /**
- * A renewal our side cannot make (the operator account has no gas: subscriptions_not_configured) is not the
- * payer's failure: no dunning step is spent, the subscription stays ACTIVE, and it is tried again an hour
- * later under a new chain reference; once the operator is funded it renews.
+ * Renewals that recover. A renewal our side cannot make (the operator account has no gas:
+ * subscriptions_not_configured) is not the payer's failure: no dunning step is spent, the subscription stays
+ * ACTIVE, and it is tried again an hour later under a new chain reference; once the operator is funded it
+ * renews. A lapsed approval (the authorization's end passed) fails the renewal and expires the mandate; the
+ * payer approving again revives it at the next dunning retry, which pulls.
  */
 import { afterAll, expect, test } from "bun:test";
 import { privateKeyToAccount } from "viem/accounts";
@@ -61,4 +63,44 @@ test("an operator without gas defers the renewal an hour without a dunning step;
     .sql`select status, reference from subscription_charges where subscription_id = ${sub.id} and kind = 'renewal' order by created_at`;
   expect(charges.map((c) => c.status)).toEqual(["failed", "succeeded"]);
   expect(charges[0]!.reference).not.toBe(charges[1]!.reference);
+});
+
+test("a lapsed approval expires the mandate; approved again, the next dunning retry revives it and pulls", async () => {
+  const start = await bed.now();
+  const { account: payer } = await bed.newPayer({ end: start + 40 * DAY });
+  t.clock.set(start * 1000);
+  const res = await t.call("POST", "/subscriptions/activate", {
+    token: team.keys.legacy,
+    body: { planId: "pro", paymentAccount: payer.address, company: { id: "beta" } },
+  });
+  expect(res.status).toBe(200);
+  const beta = async () => (await t.db.sql`select * from subscriptions where team_id = ${team.teamId} and payment_account = ${payer.address}`)[0]!;
+  const mandate = async () => (await t.db.sql`select * from mandates where subscription_id = ${(await beta()).id}`)[0]!;
+  expect((await mandate()).expires_at.getTime()).toBe((start + 40 * DAY) * 1000);
+
+  const renewAt = async (seconds: number) => {
+    await bed.elapse(seconds);
+    t.clock.set((await bed.now()) * 1000);
+    return renewSubscription(t.deps.subscriptions, tenant, (await beta()).id, new Date(t.clock.now()));
+  };
+  expect(await renewAt(31 * DAY)).toBe("renewed");
+  // Past the authorization's end: the mandate expires and the renewal goes to dunning, nothing pulled.
+  const before = await bed.balanceOf(payer.address);
+  expect(await renewAt(31 * DAY)).toBe("past_due");
+  expect((await mandate()).status).toBe("EXPIRED");
+  expect(await bed.balanceOf(payer.address)).toBe(before);
+
+  // The payer approves again (a new end and cap); the next retry (+24 h) revives the mandate and pulls.
+  await bed.authorize(payer, bed.payee, { end: (await bed.now()) + 365 * DAY, cap: 50_000_000n });
+  expect(await renewAt(24 * 3600)).toBe("renewed");
+  const revived = await mandate();
+  expect(revived.status).toBe("ACTIVE");
+  expect(revived.expired_at).toBeNull();
+  expect(revived.authorized_amount).toBe("50000000");
+  expect(revived.remaining_amount).toBe("40000000");
+  expect((await beta()).status).toBe("ACTIVE");
+  expect(await bed.balanceOf(payer.address)).toBe(before - 10_000_000n);
+  const audited = await t.db
+    .sql`select action from audit_log where team_id = ${team.teamId} and resource_id = ${revived.id} and action = 'mandate.reapproved'`;
+  expect(audited.length).toBe(1);
 });

@@ -1,0 +1,55 @@
+/**
+ * Re-approval as part of dunning (BILLING.md "Subscriptions"): an approval lapses (a Stellar allowance lives
+ * months at most; EVM authorizations and Solana delegations have an end or run out) and the payer approves
+ * again from their wallet. Before a renewal pulls through a mandate that has lapsed (EXPIRED, or past its
+ * expiry), the chain is asked: a fresh approval for the same payee (installed, not expired, something left)
+ * makes the mandate ACTIVE again with the new approval's amount as its cap and its expiry. A REVOKED mandate
+ * stays revoked: revoking is the payer's or the team's decision, not a lapse.
+ */
+import { findToken } from "../../chains/registry";
+import type { Tenant } from "../../lib/tenant";
+import { recordAudit, type Actor } from "../audit/repo";
+import type { SubscriptionDeps } from "./context";
+import { findSubscription, lockMandateOf, renewMandateTerms } from "./repo";
+
+const lapsed = (m: { status: string; expires_at: Date | null }, now: Date) =>
+  m.status === "EXPIRED" || (m.status === "ACTIVE" && m.expires_at !== null && m.expires_at <= now);
+
+/** true when the mandate was renewed from a fresh approval on chain. */
+export async function refreshLapsedMandate(
+  deps: SubscriptionDeps,
+  tenant: Tenant,
+  actor: Actor,
+  subscriptionId: string,
+  now: Date,
+): Promise<boolean> {
+  const sub = await findSubscription(deps.sql, tenant, subscriptionId);
+  // A read: outside a transaction the row lock ends with the statement.
+  const mandate = sub && (await lockMandateOf(deps.sql, tenant, sub.id));
+  if (!sub || !mandate || !lapsed(mandate, now)) return false;
+  const network = deps.chains.get(sub.network);
+  const token = network && findToken(network, sub.token_symbol);
+  if (!network || !token) return false;
+  const autopay = await deps.pool.subscription({
+    op: "readAutopay",
+    request: { network, token, payer: sub.payment_account, payee: sub.payee_wallet },
+  });
+  const fresh = autopay.ok && autopay.installed && autopay.remaining > 0n && (autopay.expiresAt === null || autopay.expiresAt * 1000 > now.getTime());
+  if (!fresh) return false;
+  return deps.sql.begin(async (tx) => {
+    const current = await lockMandateOf(tx, tenant, sub.id);
+    if (!current || !lapsed(current, now)) return false; // renewed or revoked meanwhile
+    const expiresAt = autopay.expiresAt === null ? null : new Date(autopay.expiresAt * 1000);
+    const renewed = await renewMandateTerms(tx, tenant, current.id, autopay.remaining, expiresAt, now);
+    if (!renewed) return false;
+    await recordAudit(tx, {
+      ...tenant,
+      actor,
+      action: "mandate.reapproved",
+      resourceType: "mandate",
+      resourceId: current.id,
+      details: { from: current.status, authorizedAmount: renewed.authorized_amount, expiresAt: expiresAt?.toISOString() ?? null },
+    });
+    return true;
+  });
+}
