@@ -2,19 +2,22 @@
  * The service's side of a subscription's life on one test network, for the lifecycle tests of the chain
  * families: a test app whose registry file names the network and whose chain workers hold the family's
  * operator key, a team with a settlement wallet there (the payee) and a plan "Pro" at 10 USDC a month whose
- * on-chain id is "pro", and readers of what the database holds. Time moves with the app's clock (`t.clock`);
+ * on-chain id is "pro" (more teams of the same app: subscriptionTeam), activation with the payer's signed
+ * consent where the family needs it, and readers of what the database holds. Time moves with the app's clock (`t.clock`);
  * the chain's own clock is the test's to move alongside.
  */
 import { afterAll } from "bun:test";
 import { rm } from "node:fs/promises";
 import type { OperatorKeys } from "../../src/chains/operator-keys";
 import type { NetworkConfig } from "../../src/chains/types";
+import type { PayerConsent } from "../../src/modules/subscriptions/consent";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renew-jobs";
-import { createTestApp } from "./app";
+import { createTestApp, type TestApp } from "./app";
 import { createTeamFixture } from "./fixtures";
 import { type DrainOptions, drainJobs } from "./jobs";
+import { type MessageSigner, signConsent } from "./payer-consent";
 
 export const DAY_MS = 86_400_000;
 /** The plan's price in invoice micro-units (10 USDC). */
@@ -26,6 +29,20 @@ export async function subscriptionService(network: NetworkConfig, operatorKeys: 
   await Bun.write(registryFile, JSON.stringify([network]));
   afterAll(() => rm(registryFile, { force: true }));
   const t = await createTestApp({ CHAIN_REGISTRY_FILE: registryFile, ...(operatorKeys as Record<string, string>), ...env });
+  return { ...(await subscriptionTeam(t, network, payee)), t };
+}
+
+/** Activation's options: `consent` as sent (null: none); by default the payer signs one for this team now. */
+export interface ActivateOptions {
+  consent?: PayerConsent | null;
+}
+
+/**
+ * A team of the app `t` with its settlement wallet `payee` on `network` and the plan "Pro" (on-chain id
+ * "pro"), and the calls and readers of its subscriptions. Several teams of one app share the operator, as
+ * tenants of one service do.
+ */
+export async function subscriptionTeam(t: TestApp, network: NetworkConfig, payee: string) {
   const team = await createTeamFixture(t);
   const tenant = { teamId: team.teamId, environment: "development" as const };
   const actor = { kind: "test", id: "test", requestId: null };
@@ -37,18 +54,44 @@ export async function subscriptionService(network: NetworkConfig, operatorKeys: 
     onchainPlanIds: { [network.id]: "pro" },
   });
   const sql = t.db.sql;
+  /** What this team's activation of "Pro" asks a payer to consent to. */
+  const consentTerms = {
+    family: network.family,
+    payee,
+    networkId: network.id,
+    tokenSymbol: "USDC",
+    onchainPlanId: "pro",
+    price: PRICE_MICRO,
+    currency: "USDC",
+    billingPeriod: "monthly" as const,
+  };
+  /** The consent `payer` signs for this team's "Pro", at the app's clock. */
+  const consentOf = (payer: MessageSigner) => signConsent(payer, consentTerms, now());
 
   return {
-    t,
     team,
     plan,
-    /** POST /subscriptions/activate for `company` (default "acme") with the legacy key, under `idempotencyKey`. */
-    activate: (paymentAccount: string, idempotencyKey: string, company = "acme") =>
-      t.call("POST", "/subscriptions/activate", {
+    payee,
+    consentTerms,
+    consentOf,
+    /**
+     * POST /subscriptions/activate for `company` (default "acme") with the legacy key, under `idempotencyKey`,
+     * the payer's consent signed now on Solana and Stellar unless `options.consent` says otherwise.
+     */
+    activate: async (payer: MessageSigner, idempotencyKey: string, company = "acme", options: ActivateOptions = {}) => {
+      const consent = options.consent !== undefined ? options.consent : network.family === "evm" ? null : await consentOf(payer);
+      return t.call("POST", "/subscriptions/activate", {
         token: team.keys.legacy,
         headers: { "Idempotency-Key": idempotencyKey },
-        body: { planId: "pro", paymentAccount, company: { id: company }, subscriberEmail: `billing@${company}.test` },
-      }),
+        body: {
+          planId: "pro",
+          paymentAccount: payer.address,
+          company: { id: company },
+          subscriberEmail: `billing@${company}.test`,
+          ...(consent ? { payerConsent: consent } : {}),
+        },
+      });
+    },
     revokeMandate: (mandateId: string) =>
       t.call("POST", "/mandates/revoke", { token: team.keys.legacy, body: { mandateId, reason: "customer asked", revokedBy: "support@acme.test" } }),
     mandateStatus: (mandateId: string) => t.call("GET", `/mandates/${mandateId}/status`, { token: team.keys.legacy }),

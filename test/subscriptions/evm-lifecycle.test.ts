@@ -54,6 +54,15 @@ test("activation, three renewals, a failed renewal and dunning to CANCELED, chai
   const payerStart = await usdc(bed.payer.address);
   const payeeStart = await usdc(bed.payee);
 
+  // The contract's authorization names the payee: no payer consent is taken on EVM, and one sent is a 400.
+  const body = { planId: "pro", paymentAccount: bed.payer.address, company: { id: "acme" }, subscriberEmail: "billing@acme.test" };
+  const withConsent = await t.call("POST", "/subscriptions/activate", {
+    token: team.keys.legacy,
+    body: { ...body, payerConsent: { issuedAt: new Date(t.clock.now()).toISOString(), signature: `${"A".repeat(86)}==` } },
+  });
+  expect({ status: withConsent.status, fields: Object.keys(withConsent.body.details) }).toEqual({ status: 400, fields: ["body.payerConsent"] });
+  expect(await usdc(bed.payer.address)).toBe(payerStart);
+
   const res = await t.call("POST", "/subscriptions/activate", {
     token: team.keys.legacy,
     headers: { "Idempotency-Key": "activate-acme-1" },

@@ -7,15 +7,19 @@
  * mandate, subscription, company plan) agree.
  */
 import { afterAll, expect, test } from "bun:test";
-import { PublicKey } from "@solana/web3.js";
+import { Keypair, PublicKey } from "@solana/web3.js";
+import type { PayerConsent } from "../../src/modules/subscriptions/consent";
+import { signConsent, solanaSigner } from "../helpers/payer-consent";
 import { startSolanaSubscriptionChain, usdc } from "../helpers/solana-subscriptions";
-import { DAY_MS, PRICE_MICRO, subscriptionService } from "../helpers/subscription-service";
+import { DAY_MS, PRICE_MICRO, subscriptionService, subscriptionTeam } from "../helpers/subscription-service";
 
 const chain = startSolanaSubscriptionChain({ balance: usdc(1_000), approved: usdc(500) });
 afterAll(() => chain.stop());
 const service = await subscriptionService(chain.network, chain.operatorKeys, chain.payee.publicKey.toBase58());
 const { t } = service;
 const payer = chain.payer.publicKey;
+/** The payer's wallet, which signs the activation's consent. */
+const payerWallet = solanaSigner(chain.payer);
 const payee = chain.payee.publicKey;
 /** The plan's 10 USDC in the mint's 6 decimals. */
 const PRICE = usdc(10);
@@ -63,7 +67,7 @@ function expectTokenHeld(tokenId: string) {
 }
 
 test("activation, two renewals, a failed renewal and a revoked mandate, litesvm and database in step", async () => {
-  const res = await service.activate(payer.toBase58(), "activate-acme-solana");
+  const res = await service.activate(payerWallet, "activate-acme-solana");
   expect(res.status).toBe(200);
   const { tokenId, txHash, companyId, planId, paymentAccount } = res.body.data;
   expect({ planId, paymentAccount }).toEqual({ planId: "pro", paymentAccount: payer.toBase58() });
@@ -86,7 +90,7 @@ test("activation, two renewals, a failed renewal and a revoked mandate, litesvm 
 
   // The same key again: the same activation, and the node executes nothing.
   const executed = chain.rpc.executed.length;
-  const again = await service.activate(payer.toBase58(), "activate-acme-solana");
+  const again = await service.activate(payerWallet, "activate-acme-solana");
   expect(again.status).toBe(200);
   expect(again.body.data).toEqual(res.body.data);
   expect(chain.rpc.executed.length).toBe(executed);
@@ -181,7 +185,7 @@ test("renewals due at once, run by concurrent jobs (Solana needs no operator lan
   for (const company of companies) {
     const wallet = chain.newPayer(usdc(100), usdc(100));
     wallets.set(company, wallet.publicKey);
-    expect((await service.activate(wallet.publicKey.toBase58(), `activate-${company}`, company)).status).toBe(200);
+    expect((await service.activate(solanaSigner(wallet), `activate-${company}`, company)).status).toBe(200);
   }
   const payeeBefore = chain.balance(payee);
   elapse(31 * DAY_MS);
@@ -203,4 +207,50 @@ test("renewals due at once, run by concurrent jobs (Solana needs no operator lan
   }
   expect(signatures.size).toBe(companies.length);
   expect(chain.balance(payee)).toBe(payeeBefore + PRICE * BigInt(companies.length));
+});
+
+test("another team naming a wallet that approved the operator for this team: 400 without the payer's consent to it, nothing pulled", async () => {
+  // This team's customer approves the operator (the delegate every team shares) and subscribes here.
+  const customer = chain.newPayer(usdc(100), usdc(100));
+  const wallet = solanaSigner(customer);
+  expect((await service.activate(wallet, "activate-customer", "customer-co")).status).toBe(200);
+  const before = { balance: chain.balance(customer.publicKey), delegated: chain.tokenAccount(customer.publicKey)!.delegatedAmount };
+
+  // Team B, another tenant of the same service with its own settlement wallet, names that wallet.
+  const payeeB = Keypair.generate().publicKey;
+  const teamB = await subscriptionTeam(t, chain.network, payeeB.toBase58());
+  const attacker = solanaSigner(Keypair.generate());
+  const now = new Date(t.clock.now());
+  const attempts: [string, PayerConsent | null, string][] = [
+    ["no consent", null, "body.payerConsent"],
+    ["the consent the customer gave this team", await service.consentOf(wallet), "body.payerConsent.signature"],
+    [
+      "team B's terms signed by another key",
+      await signConsent(attacker, { ...teamB.consentTerms, payer: wallet.address }, now),
+      "body.payerConsent.signature",
+    ],
+  ];
+  const executed = chain.rpc.executed.length;
+  for (const [what, consent, field] of attempts) {
+    const res = await teamB.activate(wallet, `steal-${what}`, "thief-co", { consent });
+    expect({ what, status: res.status, error: res.body.error, fields: Object.keys(res.body.details ?? {}) }).toEqual({
+      what,
+      status: 400,
+      error: "Validation failed",
+      fields: [field],
+    });
+    // The detail shows the text the customer would have to sign: it names team B's wallet, not this team's.
+    expect(res.body.details[field]).toContain(`\nPayee: ${payeeB.toBase58()}\n`);
+  }
+  // Nothing sent, nothing moved, nothing written for team B.
+  expect(chain.rpc.executed.length).toBe(executed);
+  expect({ balance: chain.balance(customer.publicKey), delegated: chain.tokenAccount(customer.publicKey)!.delegatedAmount }).toEqual(before);
+  expect(chain.balance(payeeB)).toBe(0n);
+  expect(await teamB.subscription("thief-co")).toBeUndefined();
+  expect(await t.db.sql`select id from companies where team_id = ${teamB.team.teamId}`).toHaveLength(0);
+
+  // What lets team B pull is the customer's own consent naming team B's wallet.
+  const consented = await teamB.activate(wallet, "consented", "thief-co");
+  expect(consented.status).toBe(200);
+  expect(chain.balance(payeeB)).toBe(PRICE);
 });

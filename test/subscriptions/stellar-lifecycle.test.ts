@@ -8,10 +8,12 @@
  * service's clock at about five seconds a ledger.
  */
 import { afterAll, expect, test } from "bun:test";
-import { Transaction, TransactionBuilder } from "@stellar/stellar-sdk";
+import { Keypair, Transaction, TransactionBuilder } from "@stellar/stellar-sdk";
 import { SECONDS_PER_LEDGER } from "../../src/chains/stellar/autopay";
+import type { PayerConsent } from "../../src/modules/subscriptions/consent";
+import { signConsent, stellarSigner } from "../helpers/payer-consent";
 import { startStellarSubscriptions } from "../helpers/stellar-subscriptions";
-import { DAY_MS, PRICE_MICRO, subscriptionService } from "../helpers/subscription-service";
+import { DAY_MS, PRICE_MICRO, subscriptionService, subscriptionTeam } from "../helpers/subscription-service";
 
 const UNIT = 10_000_000n; // the asset's 7 decimals
 const s = startStellarSubscriptions({ payerBalance: 1_000n * UNIT });
@@ -23,6 +25,8 @@ const service = await subscriptionService(s.network, { SUBSCRIPTION_STELLAR_OPER
 });
 const { t } = service;
 const payer = s.payer.publicKey();
+/** The payer's wallet, which signs the activation's consent (SEP-53). */
+const payerWallet = stellarSigner(s.payer);
 const payee = s.payee.publicKey();
 const operator = s.operator.publicKey();
 /** The plan's 10 USDC in the asset's units. */
@@ -70,7 +74,7 @@ test("activation, two renewals, a failed renewal and a revoked mandate, the RPC 
   const liveUntil = allowance()!.liveUntil;
 
   const sends = s.double.calls("sendTransaction");
-  const res = await service.activate(payer, "activate-acme-stellar");
+  const res = await service.activate(payerWallet, "activate-acme-stellar");
   expect(res.status).toBe(200);
   const { tokenId, txHash, companyId, planId, paymentAccount } = res.body.data;
   expect({ planId, paymentAccount }).toEqual({ planId: "pro", paymentAccount: payer });
@@ -96,7 +100,7 @@ test("activation, two renewals, a failed renewal and a revoked mandate, the RPC 
   await expectInStep(1);
 
   // The same key again: the same activation, and nothing is sent.
-  const again = await service.activate(payer, "activate-acme-stellar");
+  const again = await service.activate(payerWallet, "activate-acme-stellar");
   expect(again.status).toBe(200);
   expect(again.body.data).toEqual(res.body.data);
   expect(s.double.calls("sendTransaction")).toBe(sends + 1);
@@ -194,7 +198,7 @@ test("renewals due at once, run by concurrent jobs: one pull per ledger by the o
   for (const company of companies) {
     const wallet = s.newPayer(100n * UNIT);
     await s.approve(100n * UNIT, { payer: wallet, ledgers: 60 * LEDGERS_PER_DAY + ahead });
-    const res = await service.activate(wallet.publicKey(), `activate-${company}`, company);
+    const res = await service.activate(stellarSigner(wallet), `activate-${company}`, company);
     expect(res.status).toBe(200);
   }
   const payeeBefore = balance(payee)!;
@@ -229,4 +233,55 @@ test("renewals due at once, run by concurrent jobs: one pull per ledger by the o
   }
   expect(ledgers.size).toBe(companies.length);
   expect(balance(payee)).toBe(payeeBefore + PRICE * BigInt(companies.length));
+});
+
+test("another team naming a wallet that approved the operator for this team: 400 without the payer's consent to it, the chain not even asked", async () => {
+  // This team's customer approves the operator (the spender every team shares) and subscribes here; the
+  // approval's ledgers run past the service's clock, which the first test moved months ahead of the double's.
+  const ahead = Math.ceil((t.clock.now() - Date.now()) / 1000 / SECONDS_PER_LEDGER);
+  const customer = s.newPayer(100n * UNIT);
+  await s.approve(100n * UNIT, { payer: customer, ledgers: 30 * LEDGERS_PER_DAY + ahead });
+  const wallet = stellarSigner(customer);
+  expect((await service.activate(wallet, "activate-customer", "customer-co")).status).toBe(200);
+  const before = { balance: balance(customer.publicKey()), allowance: s.double.allowance(s.asset, customer.publicKey(), operator) };
+
+  // Team B, another tenant of the same service with its own settlement wallet, names that wallet.
+  const payeeB = Keypair.random().publicKey();
+  s.double.createAccount(payeeB);
+  s.double.fund(s.asset, payeeB, 0n);
+  const teamB = await subscriptionTeam(t, s.network, payeeB);
+  const now = new Date(t.clock.now());
+  const attempts: [string, PayerConsent | null, string][] = [
+    ["no consent", null, "body.payerConsent"],
+    ["the consent the customer gave this team", await service.consentOf(wallet), "body.payerConsent.signature"],
+    [
+      "team B's terms signed by another key",
+      await signConsent(stellarSigner(Keypair.random()), { ...teamB.consentTerms, payer: wallet.address }, now),
+      "body.payerConsent.signature",
+    ],
+  ];
+  const chainCalls = () => ["getNetwork", "getLedgerEntries", "simulateTransaction", "sendTransaction"].map((m) => s.double.calls(m));
+  const callsBefore = chainCalls();
+  for (const [what, consent, field] of attempts) {
+    const res = await teamB.activate(wallet, `steal-${what}`, "thief-co", { consent });
+    expect({ what, status: res.status, error: res.body.error, fields: Object.keys(res.body.details ?? {}) }).toEqual({
+      what,
+      status: 400,
+      error: "Validation failed",
+      fields: [field],
+    });
+    // The detail shows the text the customer would have to sign: it names team B's wallet, not this team's.
+    expect(res.body.details[field]).toContain(`\nPayee: ${payeeB}\n`);
+  }
+  // Refused before any chain call: nothing read, nothing sent, nothing moved, nothing written for team B.
+  expect(chainCalls()).toEqual(callsBefore);
+  expect({ balance: balance(customer.publicKey()), allowance: s.double.allowance(s.asset, customer.publicKey(), operator) }).toEqual(before);
+  expect(balance(payeeB)).toBe(0n);
+  expect(await teamB.subscription("thief-co")).toBeUndefined();
+  expect(await t.db.sql`select id from companies where team_id = ${teamB.team.teamId}`).toHaveLength(0);
+
+  // What lets team B pull is the customer's own consent (SEP-53) naming team B's wallet.
+  const consented = await teamB.activate(wallet, "consented", "thief-co");
+  expect(consented.status).toBe(200);
+  expect(balance(payeeB)).toBe(PRICE);
 });

@@ -1,8 +1,10 @@
 /**
  * POST /subscriptions/activate (BILLING.md "Subscriptions"): setup -> reserve -> one chain operation ->
  * finalize.
- *  1. setup, reading only: the plan, network, token and payee the on-chain plan id names (terms.ts), and the
- *     payer's autopay as the chain says now (no autopay: 402 before anything is written);
+ *  1. setup, reading only: the plan, network, token and payee the on-chain plan id names (terms.ts), the
+ *     payer's signed consent to pay that payee where the chain's autopay does not name it (consent.ts: Solana
+ *     and Stellar; 400 otherwise), and the payer's autopay as the chain says now (no autopay: 402), all
+ *     before anything is written;
  *  2. reserve, one transaction committed BEFORE the chain is asked: the company (upserted), the coupon
  *     redeemed, the subscription INCOMPLETE (one live subscription per company: a racing second activation is
  *     a 409 here, before it can pull anything), the first invoice as a DRAFT, and the pending chain operation
@@ -26,6 +28,7 @@ import type { CompanyRef } from "../customers/model";
 import { createInvoice } from "../invoices/lifecycle";
 import { periodLines, linesTotal } from "./billing-lines";
 import { chainError } from "./chain-errors";
+import { assertPayerConsent, type PayerConsent } from "./consent";
 import { invoiceContext, type SubscriptionDeps, type TxContext } from "./context";
 import { expireActivation, finalizeActivation } from "./finalize";
 import type { SubscriptionRow } from "./model";
@@ -42,6 +45,8 @@ export interface ActivationRequest {
   company: CompanyRef;
   subscriberEmail: string | null;
   couponCode: string | null;
+  /** the payer's signed consent naming the payee (Solana and Stellar) */
+  payerConsent: PayerConsent | null;
   idempotencyKey: string | null;
 }
 
@@ -63,6 +68,21 @@ export async function activateSubscription(
   now: Date,
 ): Promise<ActivationResult> {
   const terms = await activationTerms(deps.sql, deps.chains, tenant, request.planId, request.paymentAccount);
+  await assertPayerConsent(
+    {
+      family: terms.network.family,
+      payer: request.paymentAccount,
+      payee: terms.payee,
+      networkId: terms.network.id,
+      tokenSymbol: terms.token.symbol,
+      onchainPlanId: request.planId,
+      price: terms.price,
+      currency: terms.currency,
+      billingPeriod: terms.billingPeriod,
+    },
+    request.payerConsent,
+    now,
+  );
   const parties = { network: terms.network, token: terms.token, payer: request.paymentAccount, payee: terms.payee };
   const autopay = await deps.pool.subscription({ op: "readAutopay", request: parties });
   if (!autopay.ok) throw chainError(autopay);

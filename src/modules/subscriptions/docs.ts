@@ -1,6 +1,21 @@
 /** Route descriptions: the decisions the spec leaves open, as the OpenAPI document shows them. */
 export const ACTIVATE_DESCRIPTION = `Activates a subscription in one operation. \`planId\` is the plan's on-chain id (set per network in the dashboard's plans: \`onchainPlanIds\`); when it names plans on several networks, the \`paymentAccount\`'s address family and the credential's environment pick the one. The plan's monthly price applies (its yearly one when it has no monthly price).
 
+**Payer consent (Solana and Stellar networks).** An SPL delegate or a Stellar allowance names the service's operator, which every team shares, not the team's settlement wallet; so there the body carries \`payerConsent\`: \`issuedAt\` and \`signature\`, base64 of the payer's 64-byte ed25519 signature of this text (UTF-8, lines joined by \`\\n\`, no trailing newline; the price in the plan's currency without trailing zeros, \`month\` or \`year\`):
+
+\`\`\`
+Subscription payment authorization
+Payer: <paymentAccount>
+Payee: <the team's settlement wallet on the network>
+Network: <network id>
+Token: <token symbol>
+Plan: <planId>
+Price: 10 USDC per month, before tax and discounts
+Issued At: <issuedAt, exactly as sent>
+\`\`\`
+
+Solana: signed as wallets' \`signMessage\` signs (the text's bytes). Stellar: SEP-53 (ed25519 over SHA-256 of \`Stellar Signed Message:\\n\` followed by the text). \`issuedAt\` is ISO 8601 in UTC within the last 10 minutes of the service's clock (at most 1 minute ahead). The service writes the text from what the request resolves to, so a consent naming another payee, plan, network or payer does not verify. Missing, expired or not verifying: 400 \`{error, details}\` naming \`body.payerConsent\` (\`.issuedAt\`, \`.signature\`), whose message shows the exact text expected; checked before the chain is asked or anything written. On EVM networks the subscription contract's authorization names the payee: \`payerConsent\` is refused there (400).
+
 Before anything is written, the payer's autopay is read from the chain: none for the team's settlement wallet on that network is 402 \`autopay_not_installed\`. Then, in one transaction, the company is upserted, the coupon redeemed, the subscription reserved (a company with a live subscription: 409 \`subscription_exists\`; an unknown on-chain id 404 \`plan_not_found\`; an archived or unpriced plan 409 \`plan_not_subscribable\`) and the first invoice drafted (price, coupon discount, tax at the team's subscription tax rate). One chain operation pulls the first period, mints the subscription token to the payer and records the period allowance; then the invoice is issued and PAID, the mandate ACTIVE, the subscription ACTIVE (TRIALING with a trial: nothing is charged until the trial ends) and the company on the plan, with its billing anchor at the subscription's.
 
 The payer's side failing (402 \`insufficient_allowance\`, \`insufficient_balance\`, \`autopay_expired\`, \`charge_failed\`): nothing is active, nothing charged, the coupon released. The chain not answering in time: 503 \`chain_outcome_unknown\` with Retry-After; the operation is completed from the chain by its reference (a retry with the same Idempotency-Key, or the reconciliation job within minutes), never charged twice.

@@ -48,6 +48,7 @@ export function subscriptionRoutes(deps: RouteDeps) {
             company,
             subscriberEmail: body.subscriberEmail ?? null,
             couponCode: body.couponCode ?? null,
+            payerConsent: body.payerConsent ?? null,
             idempotencyKey: request.headers.get("idempotency-key"),
           },
           now(),

@@ -4,6 +4,24 @@ import { CompanyRef } from "../customers/model";
 import { NonBlankText } from "../../http/non-blank-text";
 import { ResourceIdParams } from "../../http/resource-id";
 
+/** The payer's signed consent naming the payee (consent.ts); required on Solana and Stellar networks. */
+export const PayerConsent = t.Object(
+  {
+    issuedAt: t.String({
+      pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,3})?Z$",
+      description: "When the payer signed: the text's Issued At line as written there (ISO 8601, UTC); within the last 10 minutes",
+    }),
+    signature: t.String({
+      pattern: "^[A-Za-z0-9+/]{86}==$",
+      description: "Base64 of the payer's 64-byte ed25519 signature of the consent text (Solana: signMessage; Stellar: SEP-53)",
+    }),
+  },
+  {
+    description:
+      "Solana and Stellar networks only (required there, refused on EVM): the payer's signature of the consent text naming the team's settlement wallet. See the operation's description",
+  },
+);
+
 export const ActivateBody = t.Object({
   planId: t.String({ minLength: 1, maxLength: 128, description: "The plan's on-chain id (dashboard plans' onchainPlanIds)" }),
   paymentAccount: t.String({
@@ -14,6 +32,7 @@ export const ActivateBody = t.Object({
   company: CompanyRef,
   subscriberEmail: t.Optional(t.String({ format: "email", maxLength: 320, description: "Where billing receipts go" })),
   couponCode: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
+  payerConsent: t.Optional(PayerConsent),
 });
 
 export const ActivationResult = t.Object({
