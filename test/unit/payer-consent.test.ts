@@ -10,6 +10,7 @@ import { Keypair as StellarKeypair } from "@stellar/stellar-sdk";
 import { SOLANA_MESSAGE_SIGNING, STELLAR_MESSAGE_SIGNING, verifySignedMessage } from "../../src/chains/message-signatures";
 import { ApiError } from "../../src/lib/errors";
 import { assertPayerConsent, type ConsentTerms, consentMessage, type PayerConsent } from "../../src/modules/subscriptions/consent";
+import { ACTIVATE_EXAMPLE } from "../../src/modules/subscriptions/schemas";
 import { type MessageSigner, signConsent, solanaSigner, stellarSigner } from "../helpers/payer-consent";
 
 const NOW = new Date("2026-03-01T12:00:00.000Z");
@@ -173,4 +174,23 @@ test("EVM: no consent is needed, and one sent is refused (the contract's authori
     status: 400,
     field: "body.payerConsent",
   });
+});
+
+test("the OpenAPI example's consent is the example payer's real signature for the payee its comment names", async () => {
+  const terms: ConsentTerms = {
+    family: "solana",
+    payer: ACTIVATE_EXAMPLE.paymentAccount,
+    payee: "3eSdHG44thnPEP7QETrxKDLpMbecvTA2HVeXFJJiAd2Q",
+    networkId: "solana",
+    tokenSymbol: "USDC",
+    onchainPlanId: ACTIVATE_EXAMPLE.planId,
+    price: 10_000_000n,
+    currency: "USDC",
+    billingPeriod: "monthly",
+  };
+  const { issuedAt, signature } = ACTIVATE_EXAMPLE.payerConsent;
+  expect(await verifySignedMessage(SOLANA_MESSAGE_SIGNING, terms.payer, consentMessage(terms, issuedAt), base64(signature))).toBe(true);
+  expect(
+    await verifySignedMessage(SOLANA_MESSAGE_SIGNING, terms.payer, consentMessage({ ...terms, payee: terms.payer }, issuedAt), base64(signature)),
+  ).toBe(false);
 });

@@ -22,18 +22,37 @@ export const PayerConsent = t.Object(
   },
 );
 
-export const ActivateBody = t.Object({
-  planId: t.String({ minLength: 1, maxLength: 128, description: "The plan's on-chain id (dashboard plans' onchainPlanIds)" }),
-  paymentAccount: t.String({
-    minLength: 1,
-    maxLength: 128,
-    description: "The subscriber's wallet, with autopay installed for the team's settlement wallet",
-  }),
-  company: CompanyRef,
-  subscriberEmail: t.Optional(t.String({ format: "email", maxLength: 320, description: "Where billing receipts go" })),
-  couponCode: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
-  payerConsent: t.Optional(PayerConsent),
-});
+/**
+ * A Solana activation. Its consent is a real signature by the payer's key of the text for the payee
+ * 3eSdHG44thnPEP7QETrxKDLpMbecvTA2HVeXFJJiAd2Q (the team's settlement wallet) on the network "solana", plan
+ * "pro" at 10 USDC a month (test/unit/payer-consent.test.ts checks it).
+ */
+export const ACTIVATE_EXAMPLE = {
+  planId: "pro",
+  paymentAccount: "9C6hybhQ6Aycep9jaUnP6uL9ZYvDjUp1aSkFWPUFJtpj",
+  company: { id: "acme", name: "Acme Inc.", email: "billing@acme.example" },
+  subscriberEmail: "billing@acme.example",
+  payerConsent: {
+    issuedAt: "2026-01-15T09:30:00.000Z",
+    signature: "gsxfTS5HZpBFfxuBNX5DkIqQi/hieNp7dVvLg3gfkamSOlIs6pSykf3XobNpQli7OQvZP0pEU9jhDb6UNadWBw==",
+  },
+};
+
+export const ActivateBody = t.Object(
+  {
+    planId: t.String({ minLength: 1, maxLength: 128, description: "The plan's on-chain id (dashboard plans' onchainPlanIds)" }),
+    paymentAccount: t.String({
+      minLength: 1,
+      maxLength: 128,
+      description: "The subscriber's wallet, with autopay installed for the team's settlement wallet",
+    }),
+    company: CompanyRef,
+    subscriberEmail: t.Optional(t.String({ format: "email", maxLength: 320, description: "Where billing receipts go" })),
+    couponCode: t.Optional(t.String({ minLength: 1, maxLength: 64 })),
+    payerConsent: t.Optional(PayerConsent),
+  },
+  { examples: [ACTIVATE_EXAMPLE] },
+);
 
 export const ActivationResult = t.Object({
   data: t.Object({ tokenId: t.String(), txHash: t.String(), companyId: t.String(), planId: t.String(), paymentAccount: t.String() }),
