@@ -1,11 +1,18 @@
 /**
- * Plan changes at their edges, on anvil, each on its own company and payer: a coupon the subscription already
- * has is not redeemed again (its periods keep counting), a period whose invoice is still open is not credited,
- * and a subscription canceled while the change waited for its lock is not changed.
+ * Plan changes at their edges, on anvil, each on its own company and payer: a transfer someone else made does
+ * not pay a customer's change, one transfer submitted twice at once changes the plan once and never answers 500,
+ * a coupon the subscription already has is not redeemed again (its periods keep counting), a period whose
+ * invoice is still open is not credited, a subscription canceled while the change waited for its lock is not
+ * changed, and a change never deadlocks with a transaction that locks the company, the mandate or the
+ * transfer's hash before writing its audit entry.
  */
 import { afterAll, expect, test } from "bun:test";
+import { erc20Abi, type Address } from "viem";
 import type { HDAccount } from "viem/accounts";
 import { privateKeyToAccount } from "viem/accounts";
+import { foundry } from "viem/chains";
+import { lockTransaction } from "../../src/chains/claims";
+import { recordAudit } from "../../src/modules/audit/repo";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
@@ -27,6 +34,7 @@ await setSettlementWallet(sql, t.config.chains, tenant, actor, "anvil", { wallet
 const monthly = (amount: string) => [{ billingPeriod: "monthly" as const, amount, currency: "USDC" }];
 const basic = await createPlanRecord(catalog, tenant, actor, { name: "Basic", prices: monthly("10"), onchainPlanIds: { anvil: "basic" } });
 const pro = await createPlanRecord(catalog, tenant, actor, { name: "Pro", prices: monthly("30"), onchainPlanIds: { anvil: "pro" } });
+const max = await createPlanRecord(catalog, tenant, actor, { name: "Max", prices: monthly("60") });
 
 const syncClock = async () => t.clock.set((await bed.now()) * 1000);
 async function elapse(seconds: number) {
@@ -71,6 +79,58 @@ async function activate(company: string, plan: "basic" | "pro", couponCode?: str
   expect(res.status).toBe(200);
   return account;
 }
+
+async function transfer(from: HDAccount, to: Address, amount: bigint) {
+  const hash = await bed.anvil.client.writeContract({
+    address: bed.usdc,
+    abi: erc20Abi,
+    functionName: "transfer",
+    args: [to, amount],
+    account: from,
+    chain: foundry,
+  });
+  await bed.anvil.client.waitForTransactionReceipt({ hash });
+  return hash;
+}
+
+const previewTotal = async (company: string, body: Record<string, unknown>) => {
+  const res = await t.call("POST", `/dashboard/companies/${company}/plan/preview`, { ...(await admin()), body });
+  expect(res.status).toBe(200);
+  return BigInt(res.body.data.invoice.total.replace(".", ""));
+};
+
+test("POST /companies/plan: a transfer another wallet made to the settlement wallet does not pay the customer's change", async () => {
+  await activate("thief", "basic");
+  await elapse(3 * DAY);
+  const total = await previewTotal("thief", { planId: pro.id });
+  // Someone else's payment to the merchant, visible to anyone on chain.
+  const stranger = (await bed.newPayer()).account;
+  const theirs = await transfer(stranger, bed.payee, total);
+  const res = await change("thief", { planId: pro.id, txHash: theirs });
+  expect(res.status).toBe(422);
+  expect(res.body.code).toBe("wrong_payer");
+  expect((await subscriptionOf("thief")).plan_id).toBe(basic.id);
+  expect((await sql`select count(*)::int as n from payments where tx_hash = ${theirs}`)[0]!.n).toBe(0);
+});
+
+test("POST /companies/plan: one transfer submitted twice at once upgrades once, never a 500", async () => {
+  const payer = await activate("twice", "basic");
+  await elapse(3 * DAY);
+  const total = await previewTotal("twice", { planId: pro.id });
+  const hash = await transfer(payer, bed.payee, total);
+  const answers = await Promise.all([change("twice", { planId: pro.id, txHash: hash }), change("twice", { planId: pro.id, txHash: hash })]);
+  // The one that locks second finds the change made: a 409, or, when it quoted after the first committed, the
+  // plan it asks is already the company's (200, nothing invoiced).
+  const [first, second] = [...answers].sort((a, b) => a.status - b.status || (a.body.data.invoiceId ? -1 : 1));
+  expect(first!.status).toBe(200);
+  expect(first!.body.data.invoiceId).toMatch(/^in_/);
+  if (second!.status === 200) expect(second!.body.data.invoiceId).toBeNull();
+  else expect({ status: second!.status, keys: Object.keys(second!.body).sort() }).toEqual({ status: 409, keys: ["code", "error"] });
+  expect((await subscriptionOf("twice")).plan_id).toBe(pro.id);
+  const invoices = await sql`select status from invoices where team_id = ${team.teamId} and metadata->>'planChange' is not null
+                             and company_id = (select company_id from subscriptions where id = ${(await subscriptionOf("twice")).id})`;
+  expect(invoices.map((i) => i.status)).toEqual(["PAID"]);
+});
 
 test("POST /companies/plan: the coupon the subscription already has is not redeemed again, and its periods keep counting", async () => {
   await t.call("POST", "/dashboard/coupons", { ...(await admin()), body: { code: "FIRSTMONTH", percentOff: "50", duration: "once" } });
@@ -140,4 +200,100 @@ test("POST /companies/plan: a subscription canceled while the change waited for 
   expect(after).toEqual({ status: "CANCELED", plan_id: pro.id });
   expect((await sql`select active_plan_id from companies where id = ${sub.company_id}`)[0]!.active_plan_id).toBeNull();
   expect(await balanceOf("canceling")).toBe(0n);
+});
+
+/**
+ * Runs `run` (a plan change) while another transaction locks what `lock` locks (once `ready` says so, then
+ * `locked` runs) and then writes an audit entry, as PATCH /companies/{id}, a mandate revoke or an invoice payment
+ * proof do. Both must succeed: a cycle between their locks would end one of them with a deadlock error.
+ */
+async function raceWithAuditor(
+  lock: (tx: typeof sql) => Promise<unknown>,
+  run: () => Promise<{ status: number }>,
+  hooks: { ready?: () => Promise<boolean>; locked?: () => Promise<unknown> } = {},
+) {
+  const changing = run();
+  let answered = false;
+  changing.finally(() => (answered = true));
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  let signal!: () => void;
+  const isLocked = new Promise<void>((r) => (signal = r));
+  const other = sql.begin(async (tx) => {
+    while (hooks.ready && !(await hooks.ready())) {
+      if (answered) throw new Error(`the change answered ${(await changing).status} before the race`);
+      await Bun.sleep(2);
+    }
+    await lock(tx as unknown as typeof sql);
+    signal();
+    await held;
+    await recordAudit(tx, { ...tenant, actor, action: "test.audit", resourceType: "test", resourceId: "x" });
+  });
+  await isLocked;
+  await hooks.locked?.();
+  // Until the change waits on a lock (the row or hash the other transaction holds), or has answered.
+  let waited = false;
+  for (let i = 0; i < 1000 && !answered && !waited; i++) {
+    waited = (await lockWaits()) > 0;
+    if (!waited) await Bun.sleep(10);
+  }
+  expect(waited).toBe(true); // the race happened
+  release();
+  const [res, otherDone] = await Promise.allSettled([changing, other]);
+  expect(otherDone.status).toBe("fulfilled");
+  expect(res.status).toBe("fulfilled");
+  return (res as PromiseFulfilledResult<{ status: number }>).value;
+}
+
+/**
+ * A change pulled through the mandate whose pull waits to be mined (automine off): `lock` runs in another
+ * transaction between the pending operation and its outcome, then blocks are mined until the outcome's
+ * transaction waits on that lock.
+ */
+async function pullRacingAuditor(company: string, body: Record<string, unknown>, lock: (tx: typeof sql) => Promise<unknown>) {
+  const { id: subId } = await subscriptionOf(company);
+  const token = await embed(company);
+  const pending = async () =>
+    (await sql`select 1 from subscription_charges where subscription_id = ${subId} and kind = 'proration' and status = 'pending'`).length > 0;
+  await bed.anvil.client.setAutomine(false);
+  try {
+    return await raceWithAuditor(lock, () => t.call("POST", "/companies/plan", { token, body }), {
+      ready: pending,
+      locked: async () => {
+        for (let i = 0; i < 200 && (await pending()) && (await lockWaits()) === 0; i++) {
+          await bed.anvil.client.mine({ blocks: 1 });
+          await Bun.sleep(20);
+        }
+      },
+    });
+  } finally {
+    await bed.anvil.client.setAutomine(true);
+  }
+}
+
+test("a change pulled through the mandate never deadlocks with a transaction that locked the company or the mandate before auditing", async () => {
+  await activate("locks", "basic");
+  await elapse(2 * DAY);
+  const { company_id: companyId, id: subId } = await subscriptionOf("locks");
+  const viaCompany = await pullRacingAuditor("locks", { planId: pro.id }, (tx) => tx`select id from companies where id = ${companyId} for update`);
+  expect(viaCompany.status).toBe(200);
+  await elapse(DAY);
+  const viaMandate = await pullRacingAuditor(
+    "locks",
+    { planId: max.id },
+    (tx) => tx`select id from mandates where subscription_id = ${subId} for update`,
+  );
+  expect(viaMandate.status).toBe(200);
+});
+
+test("a change paid by txHash never deadlocks with a transaction that locked the hash before auditing", async () => {
+  const payer = await activate("hashlock", "basic");
+  await elapse(2 * DAY);
+  const hash = await transfer(payer, bed.payee, await previewTotal("hashlock", { planId: pro.id }));
+  const token = await embed("hashlock");
+  const res = await raceWithAuditor(
+    (tx) => lockTransaction(tx, "anvil", hash),
+    () => t.call("POST", "/companies/plan", { token, body: { planId: pro.id, txHash: hash } }),
+  );
+  expect(res.status).toBe(200);
 });

@@ -12,6 +12,7 @@ import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
 import { releaseRedemption } from "../catalog/redeem";
 import { publishCompanyChanged } from "../changes/publish";
+import { findCompanyByKeys } from "../customers/repo";
 import { addBalanceEntry } from "../invoices/credit-notes-repo";
 import { issueInvoice, voidInvoice } from "../invoices/lifecycle";
 import { emitEvent } from "../webhooks/emit";
@@ -148,11 +149,14 @@ export async function recordChangeLanded(
     const c: TxContext = { deps, tx, tenant, actor, now };
     const sub = (await lockSubscription(tx, tenant, charge.subscription_id))!;
     if (op.amount > 0n) await lockTransaction(tx, sub.network, op.txHash);
+    // Every row before the audit chain's lock, which issuing the invoice takes (change-plan.ts requote).
+    await findCompanyByKeys(tx, tenant, sub.company_id, null, null);
+    const mandate = await lockMandateOf(tx, tenant, sub.id);
     const completed = await completeCharge(tx, tenant, charge.id, { status: "succeeded", txHash: op.txHash, paymentId: null }, now);
     if (!completed) return sub; // recorded by the other finisher
     await issueInvoice(invoiceContext(c), charge.invoice_id!);
     const token = findToken(deps.chains.get(sub.network)!, sub.token_symbol)!;
-    const paymentId = await recordPull(c, sub, charge.invoice_id, op, token.decimals, (await lockMandateOf(tx, tenant, sub.id)) ?? null);
+    const paymentId = await recordPull(c, sub, charge.invoice_id, op, token.decimals, mandate ?? null);
     if (paymentId) await setChargePayment(tx, tenant, charge.id, paymentId);
     return applyTerms(c, sub, charge.change!, { invoiceId: charge.invoice_id, creditToBalance: 0n });
   });
@@ -173,6 +177,9 @@ export async function recordChangeRefused(
     const sub = (await lockSubscription(tx, tenant, charge.subscription_id))!;
     const completed = await completeCharge(tx, tenant, charge.id, { status: "failed", reason: refusal.reason, detail: refusal.detail }, now);
     if (!completed) return;
+    // The coupon's row before the audit chain's lock, which voiding takes (an activation redeeming the same
+    // coupon locks it, then audits).
+    if (charge.change!.redemptionId) await releaseRedemption(tx, tenant, charge.change!.redemptionId, now);
     const voided = await voidInvoice(invoiceContext(c), charge.invoice_id!);
     const drawn = BigInt(charge.change!.balanceApplied);
     if (drawn > 0n)
@@ -188,7 +195,6 @@ export async function recordChangeRefused(
         },
         now,
       );
-    if (charge.change!.redemptionId) await releaseRedemption(tx, tenant, charge.change!.redemptionId, now);
     await audit(c, "subscription.plan_change_failed", sub, { toPlanId: charge.change!.planId, reason: refusal.reason });
   });
 }
