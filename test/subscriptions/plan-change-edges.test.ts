@@ -1,10 +1,11 @@
 /**
  * Plan changes at their edges, on anvil, each on its own company and payer: a transfer someone else made does
  * not pay a customer's change, one transfer submitted twice at once changes the plan once and never answers 500,
- * a coupon the subscription already has is not redeemed again (its periods keep counting), a period whose
- * invoice is still open is not credited, a subscription canceled while the change waited for its lock is not
- * changed, and a change never deadlocks with a transaction that locks the company, the mandate or the
- * transfer's hash before writing its audit entry.
+ * a scheduled change can be undone, retried or replaced without keeping a coupon it will not use, a coupon the
+ * subscription already has is not redeemed again (its periods keep counting), a period whose invoice is still
+ * open is not credited, a subscription canceled while the change waited for its lock is not changed, and a
+ * change never deadlocks with a transaction that locks the company, the mandate or the transfer's hash before
+ * writing its audit entry.
  */
 import { afterAll, expect, test } from "bun:test";
 import { erc20Abi, type Address } from "viem";
@@ -130,6 +131,53 @@ test("POST /companies/plan: one transfer submitted twice at once upgrades once, 
   const invoices = await sql`select status from invoices where team_id = ${team.teamId} and metadata->>'planChange' is not null
                              and company_id = (select company_id from subscriptions where id = ${(await subscriptionOf("twice")).id})`;
   expect(invoices.map((i) => i.status)).toEqual(["PAID"]);
+});
+
+test("POST /companies/plan: the current plan again undoes a scheduled downgrade; a scheduled change retried redeems its coupon once, replaced gives it back, applied keeps it", async () => {
+  await activate("undo", "pro");
+  await elapse(2 * DAY);
+  await t.call("POST", "/dashboard/coupons", { ...(await admin()), body: { code: "LATER", percentOff: "10", duration: "forever" } });
+  const scheduled = await change("undo", { planId: basic.id, couponCode: "LATER" });
+  expect(scheduled.body.data).toMatchObject({ effective: "period_end", planId: basic.id });
+  expect(await redemptions("LATER")).toBe(1);
+  // The same request again (a retry without an Idempotency-Key) schedules the same change: no second redemption.
+  expect((await change("undo", { planId: basic.id, couponCode: "LATER" })).status).toBe(200);
+  expect(await redemptions("LATER")).toBe(1);
+  const undone = await change("undo", { planId: pro.id });
+  expect(undone.status).toBe(200);
+  expect(undone.body.data).toMatchObject({ planId: pro.id, effective: "now", invoiceId: null });
+  const sub = await subscriptionOf("undo");
+  expect({ plan: sub.scheduled_plan_id, period: sub.scheduled_billing_period, coupon: sub.scheduled_coupon_id }).toEqual({
+    plan: null,
+    period: null,
+    coupon: null,
+  });
+  // The coupon redeemed for the change that will not happen is given back.
+  expect(await redemptions("LATER")).toBe(0);
+  const audited = await sql`select action from audit_log where team_id = ${team.teamId} and resource_id = ${sub.id} order by chain_seq`;
+  expect(audited.map((a) => a.action)).toContain("subscription.unschedule_plan_change");
+
+  // Replaced by a change made now: the scheduled change's coupon is given back too.
+  expect((await change("undo", { planId: basic.id, couponCode: "LATER" })).body.data.effective).toBe("period_end");
+  expect(await redemptions("LATER")).toBe(1);
+  const now = await change("undo", { planId: basic.id, effective: "now" });
+  expect(now.body.data).toMatchObject({ effective: "now", planId: basic.id });
+  expect(await redemptions("LATER")).toBe(0);
+  expect((await subscriptionOf("undo")).scheduled_plan_id).toBeNull();
+
+  // Taking effect, it keeps its redemption: the renewal applies the plan and the coupon.
+  expect((await change("undo", { planId: pro.id, couponCode: "LATER", effective: "period_end" })).body.data.effective).toBe("period_end");
+  expect(await redemptions("LATER")).toBe(1);
+  const before = await subscriptionOf("undo");
+  await elapse(Math.ceil((before.current_period_end.getTime() - t.clock.now()) / 1000) + 60);
+  expect(await renewSubscription(t.deps.subscriptions, tenant, before.id, new Date(t.clock.now()))).toBe("renewed");
+  const renewed = await subscriptionOf("undo");
+  expect({ plan: renewed.plan_id, coupon: renewed.coupon_id, scheduled: renewed.scheduled_coupon_redemption_id }).toEqual({
+    plan: pro.id,
+    coupon: before.scheduled_coupon_id,
+    scheduled: null,
+  });
+  expect(await redemptions("LATER")).toBe(1);
 });
 
 test("POST /companies/plan: the coupon the subscription already has is not redeemed again, and its periods keep counting", async () => {

@@ -86,6 +86,7 @@ export async function applyTerms(
       scheduled_billing_period: null,
       scheduled_coupon_id: null,
       scheduled_coupon_applied_at: null,
+      scheduled_coupon_redemption_id: null,
     },
     c.now,
   );
@@ -103,7 +104,27 @@ export async function applyTerms(
   return switched;
 }
 
-/** A change at the period's end: the renewal that starts the next period applies it (renew.ts). */
+/** Whether `q` schedules exactly the change `sub` already has scheduled (a retried request). */
+export const alreadyScheduled = (sub: SubscriptionRow, q: Quote): boolean => {
+  const next = q.change.scheduled!;
+  return (
+    sub.scheduled_plan_id === next.planId &&
+    sub.scheduled_billing_period === next.billingPeriod &&
+    sub.scheduled_coupon_id === (next.coupon?.id ?? null) &&
+    sub.scheduled_coupon_applied_at === (next.coupon ? next.couponAppliedAt : null)
+  );
+};
+
+/**
+ * The coupon a scheduled change redeemed, given back: the change is replaced (by another change, now or at
+ * period end) or undone before it took effect. Called before the transaction's first audit entry (the coupon's
+ * row before the audit chain's lock, change-plan.ts requote); the caller clears the scheduled columns.
+ */
+export async function releaseScheduledCoupon(c: TxContext, sub: SubscriptionRow): Promise<void> {
+  if (sub.scheduled_coupon_redemption_id) await releaseRedemption(c.tx, c.tenant, sub.scheduled_coupon_redemption_id, c.now);
+}
+
+/** A change at the period's end: the renewal that starts the next period applies it (renew.ts). Replaces any scheduled one. */
 export async function applyScheduled(c: TxContext, sub: SubscriptionRow, q: Quote, redemptionId: string | null): Promise<SubscriptionRow> {
   const next = q.change.scheduled!;
   const scheduled = await saveSubscription(
@@ -115,6 +136,7 @@ export async function applyScheduled(c: TxContext, sub: SubscriptionRow, q: Quot
       scheduled_billing_period: next.billingPeriod,
       scheduled_coupon_id: next.coupon?.id ?? null,
       scheduled_coupon_applied_at: next.coupon ? next.couponAppliedAt : null,
+      scheduled_coupon_redemption_id: redemptionId,
     },
     c.now,
   );
@@ -137,6 +159,31 @@ export async function applyScheduled(c: TxContext, sub: SubscriptionRow, q: Quot
   return scheduled;
 }
 
+/**
+ * The company asks for the terms it has while a change is scheduled: the scheduled change is dropped (its
+ * coupon given back), so the subscription renews on what it has.
+ */
+export async function unschedule(c: TxContext, sub: SubscriptionRow): Promise<SubscriptionRow> {
+  await releaseScheduledCoupon(c, sub);
+  const kept = await saveSubscription(
+    c.tx,
+    c.tenant,
+    {
+      ...sub,
+      scheduled_plan_id: null,
+      scheduled_billing_period: null,
+      scheduled_coupon_id: null,
+      scheduled_coupon_applied_at: null,
+      scheduled_coupon_redemption_id: null,
+    },
+    c.now,
+  );
+  const details = { fromPlanId: sub.plan_id, droppedPlanId: sub.scheduled_plan_id, effective: "period_end", unscheduled: true };
+  await emitEvent(c.tx, c.tenant, "subscription.plan_changed", { lazy: () => ({ ...presentSubscription(kept), change: details }) }, { at: c.now });
+  await audit(c, "subscription.unschedule_plan_change", kept, details);
+  return kept;
+}
+
 export async function recordChangeLanded(
   deps: SubscriptionDeps,
   tenant: Tenant,
@@ -154,6 +201,7 @@ export async function recordChangeLanded(
     const mandate = await lockMandateOf(tx, tenant, sub.id);
     const completed = await completeCharge(tx, tenant, charge.id, { status: "succeeded", txHash: op.txHash, paymentId: null }, now);
     if (!completed) return sub; // recorded by the other finisher
+    await releaseScheduledCoupon(c, sub); // the change replaces any scheduled one
     await issueInvoice(invoiceContext(c), charge.invoice_id!);
     const token = findToken(deps.chains.get(sub.network)!, sub.token_symbol)!;
     const paymentId = await recordPull(c, sub, charge.invoice_id, op, token.decimals, mandate ?? null);

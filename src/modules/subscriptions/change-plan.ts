@@ -2,12 +2,15 @@
  * POST /companies/plan and the dashboard's plan change (BILLING.md "Plan change"): quote (change-quote.ts),
  * then one of four ways, each ending in one transaction that re-quotes on the locked subscription at the
  * same `now` (so a renewal or another change in between is seen, never double-counted):
- *  - at period end (a downgrade by default): the change is scheduled; the renewal applies it;
+ *  - at period end (a downgrade by default): the change is scheduled (replacing any scheduled one, its coupon
+ *    given back; the same one again redeems nothing more); the renewal applies it. The current terms asked
+ *    again undo a scheduled change;
  *  - nothing to pay now (net <= 0, or the credit balance covers it): the terms switch, a credit goes to the
  *    company's credit balance, an invoice covered by the balance is issued PAID;
- *  - paid by `txHash`: the transfer is verified (worker pool, outside any transaction) to the team's
- *    settlement wallet for at least the invoice's total, then the invoice is issued and paid by it and the
- *    terms switch, all at once; a transfer not final yet is 409 payment_not_final, nothing written;
+ *  - paid by `txHash`: the transfer is verified (worker pool, outside any transaction) from the subscription's
+ *    payment account to the team's settlement wallet for at least the invoice's total, then the invoice is
+ *    issued and paid by it and the terms switch, all at once; a transfer not final yet is 409
+ *    payment_not_final, nothing written;
  *  - pulled through the mandate: the invoice (a draft) and the pending chain operation (its reference, the
  *    terms it pays for) are committed first, the pull runs, then change-outcome.ts applies it or voids the
  *    draft (the change did not happen). An unknown outcome is finished by the reconciliation job.
@@ -30,7 +33,16 @@ import { paymentsOfTransaction } from "../payments/repo";
 import { lockTransaction, transactionUse } from "../../chains/claims";
 import { findCompanyByKeys } from "../customers/repo";
 import { chainError } from "./chain-errors";
-import { applyScheduled, applyTerms, pendingChangeOf, recordChangeLanded, recordChangeRefused } from "./change-outcome";
+import {
+  alreadyScheduled,
+  applyScheduled,
+  applyTerms,
+  pendingChangeOf,
+  recordChangeLanded,
+  recordChangeRefused,
+  releaseScheduledCoupon,
+  unschedule,
+} from "./change-outcome";
 import { quotePlanChange, type PlanChangeRequest, type Quote } from "./change-quote";
 import type { PlanChange } from "./proration";
 import { invoiceContext, type SubscriptionDeps, type TxContext } from "./context";
@@ -65,7 +77,7 @@ export async function changePlan(
 ): Promise<PlanChangeResult> {
   const quote = await quotePlanChange(deps.sql, tenant, companyId, command, now);
   const { change, sub } = quote;
-  if (!change.changed) return resultOf(sub, null, "now");
+  if (!change.changed) return sub.scheduled_plan_id ? keepTerms(deps, tenant, actor, companyId, command, quote, now) : resultOf(sub, null, "now");
   const payable = change.invoice && change.invoice.total > 0n ? change.invoice.total : 0n;
   if (command.txHash && (payable === 0n || change.effective === "period_end"))
     throw apiError("validation_failed", "Validation failed", {
@@ -76,8 +88,13 @@ export async function changePlan(
     return deps.sql.begin(async (tx) => {
       const c: TxContext = { deps, tx, tenant, actor, now };
       const { locked, again } = await requote(c, companyId, command, quote);
-      if (again.change.effective === "period_end")
+      if (again.change.effective === "period_end") {
+        // A retry of the change already scheduled redeems nothing more; another one replaces it.
+        if (alreadyScheduled(locked, again)) return resultOf(locked, null, "period_end");
+        await releaseScheduledCoupon(c, locked);
         return resultOf(await applyScheduled(c, locked, again, await redeem(c, locked, again)), null, "period_end");
+      }
+      await releaseScheduledCoupon(c, locked);
       const redemptionId = await redeem(c, locked, again);
       const invoiceId = again.change.invoice ? (await issueChangeInvoice(c, locked, again, command, true)).id : null;
       const paid = { invoiceId, creditToBalance: again.change.creditToBalance };
@@ -91,6 +108,14 @@ export async function changePlan(
   if (command.txHash) return paidByTransfer(deps, tenant, actor, companyId, command, quote, amount.value, now);
   return pulledThroughMandate(deps, tenant, actor, companyId, command, quote, amount.value, now);
 }
+
+/** The company asks for the terms it has while a change is scheduled: the scheduled change is undone. */
+const keepTerms = (deps: SubscriptionDeps, tenant: Tenant, actor: Actor, companyId: string, command: PlanChangeCommand, quote: Quote, now: Date) =>
+  deps.sql.begin(async (tx) => {
+    const c: TxContext = { deps, tx, tenant, actor, now };
+    const { locked } = await requote(c, companyId, command, quote);
+    return resultOf(locked.scheduled_plan_id ? await unschedule(c, locked) : locked, null, "now");
+  });
 
 const resultOf = (sub: SubscriptionRow, invoiceId: string | null, effective: "now" | "period_end"): PlanChangeResult => ({
   success: true,
@@ -202,6 +227,7 @@ async function paidByTransfer(
   return deps.sql.begin(async (tx) => {
     const c: TxContext = { deps, tx, tenant, actor, now };
     const { locked, again } = await requote(c, companyId, command, quote, { network: network.id, txHash });
+    await releaseScheduledCoupon(c, locked);
     const redemptionId = await redeem(c, locked, again);
     const invoice = await issueChangeInvoice(c, locked, again, command, true);
     const paid = await recordProvenPayment(c, invoice.id, { network, token, txHash, proof: verdict });

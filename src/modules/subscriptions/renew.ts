@@ -144,6 +144,7 @@ async function startNextPeriod(c: TxContext, sub: SubscriptionRow): Promise<Subs
       scheduled_billing_period: null,
       scheduled_coupon_id: null,
       scheduled_coupon_applied_at: null,
+      scheduled_coupon_redemption_id: null,
       anchor_at: newAnchor ? sub.current_period_end : sub.anchor_at,
     };
     if (newAnchor) index = 0;
