@@ -212,3 +212,22 @@ test("the dashboard routes: another team's company is a 404, and the embed token
   expectRefused(await t.call("POST", "/companies/plan", { body: { planId: pro.id } }), 401);
   expect(await snapshot()).toEqual(before);
 });
+
+test("the dashboard twins: malformed bodies and company ids are a 400 or 404, the preview of a bad change the change's own error", async () => {
+  const before = await snapshot();
+  const as = await session(team.teamId);
+  for (const path of ["/dashboard/companies/acme/plan", "/dashboard/companies/acme/plan/preview"]) {
+    const bad = await t.call("POST", path, { ...as, body: { planId: "", billingPeriod: "daily", effective: 1 } });
+    expectRefused(bad, 400);
+    expect(Object.keys(bad.body.details)).toEqual(expect.arrayContaining(["body.planId", "body.billingPeriod", "body.effective"]));
+    expectRefused(await t.call("POST", path.replace("acme", "nobody"), { ...as, body: { planId: pro.id } }), 404);
+    expectRefused(await t.call("POST", path.replace("acme", "x".repeat(201)), { ...as, body: { planId: pro.id } }), 400);
+    expectRefused(await t.call("POST", path.replace("acme", "a%00b"), { ...as, body: { planId: pro.id } }), 400);
+    expectRefused(await t.call("POST", path, { ...as, body: { planId: archived.id } }), 409, "plan_not_subscribable");
+    expectRefused(await t.call("POST", path, { ...as, body: { planId: pro.id, couponCode: "NOPE" } }), 404, "coupon_not_found");
+  }
+  // The preview takes no payment.
+  const paid = await t.call("POST", "/dashboard/companies/acme/plan/preview", { ...as, body: { planId: pro.id, txHash: `0x${"ab".repeat(32)}` } });
+  expect(paid.status).toBe(200);
+  expect(await snapshot()).toEqual(before);
+});
