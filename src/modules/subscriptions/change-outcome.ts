@@ -12,6 +12,7 @@ import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
 import { releaseRedemption } from "../catalog/redeem";
 import { publishCompanyChanged } from "../changes/publish";
+import { findCompanyByKeys } from "../customers/repo";
 import { addBalanceEntry } from "../invoices/credit-notes-repo";
 import { issueInvoice, voidInvoice } from "../invoices/lifecycle";
 import { emitEvent } from "../webhooks/emit";
@@ -85,6 +86,7 @@ export async function applyTerms(
       scheduled_billing_period: null,
       scheduled_coupon_id: null,
       scheduled_coupon_applied_at: null,
+      scheduled_coupon_redemption_id: null,
     },
     c.now,
   );
@@ -102,7 +104,27 @@ export async function applyTerms(
   return switched;
 }
 
-/** A change at the period's end: the renewal that starts the next period applies it (renew.ts). */
+/** Whether `q` schedules exactly the change `sub` already has scheduled (a retried request). */
+export const alreadyScheduled = (sub: SubscriptionRow, q: Quote): boolean => {
+  const next = q.change.scheduled!;
+  return (
+    sub.scheduled_plan_id === next.planId &&
+    sub.scheduled_billing_period === next.billingPeriod &&
+    sub.scheduled_coupon_id === (next.coupon?.id ?? null) &&
+    sub.scheduled_coupon_applied_at === (next.coupon ? next.couponAppliedAt : null)
+  );
+};
+
+/**
+ * The coupon a scheduled change redeemed, given back: the change is replaced (by another change, now or at
+ * period end) or undone before it took effect. Called before the transaction's first audit entry (the coupon's
+ * row before the audit chain's lock, change-plan.ts requote); the caller clears the scheduled columns.
+ */
+export async function releaseScheduledCoupon(c: TxContext, sub: SubscriptionRow): Promise<void> {
+  if (sub.scheduled_coupon_redemption_id) await releaseRedemption(c.tx, c.tenant, sub.scheduled_coupon_redemption_id, c.now);
+}
+
+/** A change at the period's end: the renewal that starts the next period applies it (renew.ts). Replaces any scheduled one. */
 export async function applyScheduled(c: TxContext, sub: SubscriptionRow, q: Quote, redemptionId: string | null): Promise<SubscriptionRow> {
   const next = q.change.scheduled!;
   const scheduled = await saveSubscription(
@@ -114,6 +136,7 @@ export async function applyScheduled(c: TxContext, sub: SubscriptionRow, q: Quot
       scheduled_billing_period: next.billingPeriod,
       scheduled_coupon_id: next.coupon?.id ?? null,
       scheduled_coupon_applied_at: next.coupon ? next.couponAppliedAt : null,
+      scheduled_coupon_redemption_id: redemptionId,
     },
     c.now,
   );
@@ -136,6 +159,31 @@ export async function applyScheduled(c: TxContext, sub: SubscriptionRow, q: Quot
   return scheduled;
 }
 
+/**
+ * The company asks for the terms it has while a change is scheduled: the scheduled change is dropped (its
+ * coupon given back), so the subscription renews on what it has.
+ */
+export async function unschedule(c: TxContext, sub: SubscriptionRow): Promise<SubscriptionRow> {
+  await releaseScheduledCoupon(c, sub);
+  const kept = await saveSubscription(
+    c.tx,
+    c.tenant,
+    {
+      ...sub,
+      scheduled_plan_id: null,
+      scheduled_billing_period: null,
+      scheduled_coupon_id: null,
+      scheduled_coupon_applied_at: null,
+      scheduled_coupon_redemption_id: null,
+    },
+    c.now,
+  );
+  const details = { fromPlanId: sub.plan_id, droppedPlanId: sub.scheduled_plan_id, effective: "period_end", unscheduled: true };
+  await emitEvent(c.tx, c.tenant, "subscription.plan_changed", { lazy: () => ({ ...presentSubscription(kept), change: details }) }, { at: c.now });
+  await audit(c, "subscription.unschedule_plan_change", kept, details);
+  return kept;
+}
+
 export async function recordChangeLanded(
   deps: SubscriptionDeps,
   tenant: Tenant,
@@ -148,11 +196,15 @@ export async function recordChangeLanded(
     const c: TxContext = { deps, tx, tenant, actor, now };
     const sub = (await lockSubscription(tx, tenant, charge.subscription_id))!;
     if (op.amount > 0n) await lockTransaction(tx, sub.network, op.txHash);
+    // Every row before the audit chain's lock, which issuing the invoice takes (change-plan.ts requote).
+    await findCompanyByKeys(tx, tenant, sub.company_id, null, null);
+    const mandate = await lockMandateOf(tx, tenant, sub.id);
     const completed = await completeCharge(tx, tenant, charge.id, { status: "succeeded", txHash: op.txHash, paymentId: null }, now);
     if (!completed) return sub; // recorded by the other finisher
+    await releaseScheduledCoupon(c, sub); // the change replaces any scheduled one
     await issueInvoice(invoiceContext(c), charge.invoice_id!);
     const token = findToken(deps.chains.get(sub.network)!, sub.token_symbol)!;
-    const paymentId = await recordPull(c, sub, charge.invoice_id, op, token.decimals, (await lockMandateOf(tx, tenant, sub.id)) ?? null);
+    const paymentId = await recordPull(c, sub, charge.invoice_id, op, token.decimals, mandate ?? null);
     if (paymentId) await setChargePayment(tx, tenant, charge.id, paymentId);
     return applyTerms(c, sub, charge.change!, { invoiceId: charge.invoice_id, creditToBalance: 0n });
   });
@@ -173,6 +225,9 @@ export async function recordChangeRefused(
     const sub = (await lockSubscription(tx, tenant, charge.subscription_id))!;
     const completed = await completeCharge(tx, tenant, charge.id, { status: "failed", reason: refusal.reason, detail: refusal.detail }, now);
     if (!completed) return;
+    // The coupon's row before the audit chain's lock, which voiding takes (an activation redeeming the same
+    // coupon locks it, then audits).
+    if (charge.change!.redemptionId) await releaseRedemption(tx, tenant, charge.change!.redemptionId, now);
     const voided = await voidInvoice(invoiceContext(c), charge.invoice_id!);
     const drawn = BigInt(charge.change!.balanceApplied);
     if (drawn > 0n)
@@ -188,7 +243,6 @@ export async function recordChangeRefused(
         },
         now,
       );
-    if (charge.change!.redemptionId) await releaseRedemption(tx, tenant, charge.change!.redemptionId, now);
     await audit(c, "subscription.plan_change_failed", sub, { toPlanId: charge.change!.planId, reason: refusal.reason });
   });
 }

@@ -13,10 +13,12 @@ import type { CouponRow } from "../catalog/coupon-model";
 import { findPlanFull } from "../catalog/plans-repo";
 import { checkCoupon, findCouponById } from "../catalog/redeem";
 import { customerBalance } from "../invoices/credit-notes-repo";
-import type { SubscriptionRow } from "./model";
+import { findInvoiceBySource } from "../invoices/repo";
+import { LIVE_STATUSES, type SubscriptionRow } from "./model";
+import { periodInvoiceSource } from "./reference";
 import { planChange, type PlanChange, type SubscriptionTerms, type TargetPlan } from "./proration";
 import { couponFits, MONTHS } from "./proration-terms";
-import { findLiveSubscription, findPlansByOnchainId, subscriptionSettings } from "./repo";
+import { findLiveSubscription, findPendingCharge, findPlansByOnchainId, subscriptionSettings } from "./repo";
 import { planTerms } from "./terms";
 
 export interface PlanChangeRequest {
@@ -37,9 +39,13 @@ export interface Quote {
   change: PlanChange;
 }
 
-/** The company's live subscription a plan change applies to, or the 409 that says why there is none to change. */
+/**
+ * The company's live subscription a plan change applies to, or the 409 that says why there is none to change.
+ * The row a change locks by id may have ended since it was read unlocked (canceled meanwhile): refused too.
+ */
 export function changeableSubscription(sub: SubscriptionRow | null | undefined): SubscriptionRow {
   if (!sub) throw apiError("plan_change_not_allowed", "The company has no live subscription; activate one with POST /subscriptions/activate");
+  if (!LIVE_STATUSES.includes(sub.status)) throw apiError("plan_change_not_allowed", `Subscription ${sub.id} is ${sub.status}`);
   if (sub.status === "INCOMPLETE")
     throw apiError("operation_in_progress", "The subscription's activation is still under way", undefined, { "Retry-After": "30" });
   if (sub.status === "PAST_DUE")
@@ -58,8 +64,8 @@ export async function quotePlanChange(
 ): Promise<Quote> {
   const sub = changeableSubscription(locked ?? (await findLiveSubscription(db, tenant, companyId)));
   const target = await targetPlan(db, tenant, sub, request);
-  const coupon = request.couponCode ? await checkCoupon(db, tenant, request.couponCode, target.planId, now) : null;
   const current = await currentTerms(db, tenant, sub);
+  const coupon = request.couponCode ? await givenCoupon(db, tenant, current, target, request.couponCode, sub.currency, now) : null;
   if (sub.status === "TRIALING") return { sub, target, coupon, change: trialChange(current, target, coupon, sub.currency) };
   const settings = await subscriptionSettings(db, tenant);
   const change = planChange({
@@ -76,7 +82,39 @@ export async function quotePlanChange(
     if (change.code === "coupon_not_applicable") throw apiError("coupon_not_applicable", change.message);
     throw apiError("plan_change_not_allowed", `${change.message}: the renewal is due; retry once it has run`);
   }
+  await refuseOpenPeriod(db, tenant, sub);
   return { sub, target, coupon, change };
+}
+
+/**
+ * The coupon `code` names, to be redeemed with the change; null when it is the subscription's own coupon: that
+ * one is not redeemed again, it carries over still counting its periods (redeemed again, a once or repeating
+ * coupon would restart, and a customer could renew its discount every period).
+ */
+async function givenCoupon(db: Db, tenant: Tenant, current: SubscriptionTerms, target: TargetPlan, code: string, currency: string, now: Date) {
+  const own = current.coupon;
+  if (!own || own.code.toLowerCase() !== code.toLowerCase()) return checkCoupon(db, tenant, code, target.planId, now);
+  if (!couponFits(own, target.planId, currency))
+    throw apiError("coupon_not_applicable", `Coupon ${own.code} does not apply to plan ${target.planId} in ${currency}`);
+  return null;
+}
+
+/**
+ * The current period's invoice still open (a renewal deferred because our side could not charge leaves the
+ * subscription ACTIVE on a new, unpaid period): its unused time was never paid, so it cannot be credited; as
+ * for PAST_DUE, the invoice is paid first. A trial, or a period a change of billing period started (paid by the
+ * change's own invoice), has no period invoice.
+ */
+async function refuseOpenPeriod(db: Db, tenant: Tenant, sub: SubscriptionRow): Promise<void> {
+  if (sub.status === "TRIALING") return;
+  const invoice = await findInvoiceBySource(db, tenant, "subscription", periodInvoiceSource(sub.id, sub.current_period_start));
+  if (!invoice || invoice.status === "PAID") return;
+  if (await findPendingCharge(db, tenant, sub.id))
+    throw apiError("operation_in_progress", "The current period's renewal is in flight; retry shortly", undefined, { "Retry-After": "30" });
+  throw apiError(
+    "plan_change_not_allowed",
+    `The current period's invoice ${invoice.number ?? invoice.id} is ${invoice.status}: it is paid (by the renewal's retry) before the plan changes`,
+  );
 }
 
 /**

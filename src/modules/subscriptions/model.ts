@@ -35,6 +35,8 @@ export interface SubscriptionRow {
   coupon_applied_at: number;
   scheduled_coupon_id: string | null;
   scheduled_coupon_applied_at: number | null;
+  /** the redemption of the coupon a scheduled change redeemed (not one it carries over): given back if the change is replaced or undone */
+  scheduled_coupon_redemption_id: string | null;
   token_id: string | null;
   activation_reference: string;
   activation_tx_hash: string | null;

@@ -40,6 +40,7 @@ import { planTerms } from "./terms";
 import { emitEvent } from "../webhooks/emit";
 import { presentMandate, presentSubscription } from "./present";
 import { publishCompanyChanged } from "../changes/publish";
+import { findCompanyByKeys } from "../customers/repo";
 
 export const RENEWAL_ACTOR: Actor = { kind: "system", id: "subscriptions.renew", requestId: null };
 
@@ -76,6 +77,11 @@ async function prepareRenewal(c: TxContext, id: string): Promise<Prepared> {
   if (!locked || !["TRIALING", "ACTIVE", "PAST_DUE"].includes(locked.status)) return { outcome: "skipped" };
   if (!locked.next_attempt_at || locked.next_attempt_at > c.now) return { outcome: "skipped" };
   if (await findPendingCharge(c.tx, c.tenant, id)) return { outcome: "pending" };
+  // Every row this transaction writes, locked before the audit chain's lock (issuing the period's invoice takes it,
+  // held to commit): the company (a scheduled plan change sets its plan) and the mandate (mandateRefusal), which
+  // PATCH /companies/{id} and POST /mandates/revoke lock before they audit.
+  await findCompanyByKeys(c.tx, c.tenant, locked.company_id, null, null);
+  await lockMandateOf(c.tx, c.tenant, id);
   let sub = locked;
   // A new period starts only once the current one has ended: a deferred retry, or an attempt on a PAST_DUE
   // subscription, charges the current period's open invoice instead.
@@ -141,6 +147,7 @@ async function startNextPeriod(c: TxContext, sub: SubscriptionRow): Promise<Subs
       scheduled_billing_period: null,
       scheduled_coupon_id: null,
       scheduled_coupon_applied_at: null,
+      scheduled_coupon_redemption_id: null,
       anchor_at: newAnchor ? sub.current_period_end : sub.anchor_at,
     };
     if (newAnchor) index = 0;

@@ -133,6 +133,7 @@ export const saveSubscription = async (db: Db, t: Tenant, s: SubscriptionRow, no
     s.coupon_applied_at,
     s.scheduled_coupon_id,
     s.scheduled_coupon_applied_at,
+    s.scheduled_coupon_redemption_id,
   ]))!;
 
 export const listDueSubscriptions = (db: Db, now: Date, limit: number) =>
