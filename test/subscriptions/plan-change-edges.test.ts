@@ -137,11 +137,11 @@ test("POST /companies/plan: the current plan again undoes a scheduled downgrade;
   await activate("undo", "pro");
   await elapse(2 * DAY);
   await t.call("POST", "/dashboard/coupons", { ...(await admin()), body: { code: "LATER", percentOff: "10", duration: "forever" } });
-  const scheduled = await change("undo", { planId: basic.id, couponCode: "LATER" });
+  const scheduled = await change("undo", { planId: basic.id, couponCode: "LATER", effective: "period_end" });
   expect(scheduled.body.data).toMatchObject({ effective: "period_end", planId: basic.id });
   expect(await redemptions("LATER")).toBe(1);
   // The same request again (a retry without an Idempotency-Key) schedules the same change: no second redemption.
-  expect((await change("undo", { planId: basic.id, couponCode: "LATER" })).status).toBe(200);
+  expect((await change("undo", { planId: basic.id, couponCode: "LATER", effective: "period_end" })).status).toBe(200);
   expect(await redemptions("LATER")).toBe(1);
   const undone = await change("undo", { planId: pro.id });
   expect(undone.status).toBe(200);
@@ -158,7 +158,7 @@ test("POST /companies/plan: the current plan again undoes a scheduled downgrade;
   expect(audited.map((a) => a.action)).toContain("subscription.unschedule_plan_change");
 
   // Replaced by a change made now: the scheduled change's coupon is given back too.
-  expect((await change("undo", { planId: basic.id, couponCode: "LATER" })).body.data.effective).toBe("period_end");
+  expect((await change("undo", { planId: basic.id, couponCode: "LATER", effective: "period_end" })).body.data.effective).toBe("period_end");
   expect(await redemptions("LATER")).toBe(1);
   const now = await change("undo", { planId: basic.id, effective: "now" });
   expect(now.body.data).toMatchObject({ effective: "now", planId: basic.id });

@@ -132,6 +132,9 @@ test("an upgrade mid-period: the preview is the invoice, pulled through the mand
 test("the same plan again changes nothing; a coupon for another plan is a 422; an unknown plan a 404", async () => {
   const before = await paidTotal();
   expect((await change({ planId: "pro" })).body.data).toMatchObject({ success: true, planId: pro.id, invoiceId: null });
+  const paidForNothing = await change({ planId: "pro", txHash: `0x${"ab".repeat(32)}` });
+  expect(paidForNothing.status).toBe(400);
+  expect(paidForNothing.body.details["body.txHash"]).toContain("Nothing is owed");
   expect(await paidTotal()).toBe(before);
   await t.call("POST", "/dashboard/coupons", {
     ...(await admin()),

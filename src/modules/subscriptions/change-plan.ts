@@ -77,13 +77,13 @@ export async function changePlan(
 ): Promise<PlanChangeResult> {
   const quote = await quotePlanChange(deps.sql, tenant, companyId, command, now);
   const { change, sub } = quote;
-  if (!change.changed) return sub.scheduled_plan_id ? keepTerms(deps, tenant, actor, companyId, command, quote, now) : resultOf(sub, null, "now");
   const payable = change.invoice && change.invoice.total > 0n ? change.invoice.total : 0n;
-  if (command.txHash && (payable === 0n || change.effective === "period_end"))
+  if (command.txHash && (!change.changed || payable === 0n || change.effective === "period_end"))
     throw apiError("validation_failed", "Validation failed", {
       "body.txHash":
-        "Nothing is owed now for this change (a change at period end, a credit, or the credit balance covers it): send it without txHash",
+        "Nothing is owed now for this change (no change, a change at period end, a credit, or the credit balance covers it): send it without txHash",
     });
+  if (!change.changed) return sub.scheduled_plan_id ? keepTerms(deps, tenant, actor, companyId, command, quote, now) : resultOf(sub, null, "now");
   if (payable === 0n || change.effective === "period_end") {
     return deps.sql.begin(async (tx) => {
       const c: TxContext = { deps, tx, tenant, actor, now };
