@@ -66,7 +66,7 @@ export async function recordRefused(
     const sub = (await lockSubscription(tx, tenant, charge.subscription_id))!;
     const completed = await completeCharge(tx, tenant, charge.id, { status: "failed", reason: refusal.reason, detail: refusal.detail }, now);
     if (!completed) return "skipped";
-    return failAttempt(c, sub, refusal);
+    return refusal.reason === "not_configured" ? deferRenewal(c, sub, refusal) : failAttempt(c, sub, refusal);
   });
 }
 
@@ -74,32 +74,15 @@ export async function recordRefused(
 export const DEFER_RENEWAL_MS = 60 * 60_000;
 
 /**
- * The service could not charge (subscriptions_not_configured): the attempt is recorded as failed, the
- * subscription keeps its status and dunning count, and the renewal is tried again in an hour; the operator
- * sees it in the audit log (and the chain operation's failure on the dashboard).
+ * The service could not charge (subscriptions_not_configured: no operator key, no gas): not the payer's
+ * failure, so the subscription keeps its status and dunning count and the renewal is tried again in an hour
+ * under a new reference; the operator sees it in the audit log (and the operation's failure on the dashboard).
  */
-export async function deferRenewal(
-  deps: SubscriptionDeps,
-  tenant: Tenant,
-  actor: Actor,
-  charge: ChargeRow,
-  refusal: { reason: string; detail: string },
-  now: Date,
-) {
-  return deps.sql.begin(async (tx): Promise<RenewalOutcome> => {
-    const c: TxContext = { deps, tx, tenant, actor, now };
-    const sub = (await lockSubscription(tx, tenant, charge.subscription_id))!;
-    const completed = await completeCharge(tx, tenant, charge.id, { status: "failed", reason: refusal.reason, detail: refusal.detail }, now);
-    if (!completed) return "skipped";
-    const retryAt = new Date(now.getTime() + DEFER_RENEWAL_MS);
-    const deferred = await saveSubscription(tx, tenant, { ...sub, next_attempt_at: retryAt }, now);
-    await audit(c, "subscription.renewal_deferred", deferred, {
-      reason: refusal.reason,
-      detail: refusal.detail,
-      nextAttemptAt: retryAt.toISOString(),
-    });
-    return "pending";
-  });
+async function deferRenewal(c: TxContext, sub: SubscriptionRow, refusal: { reason: string; detail: string }): Promise<RenewalOutcome> {
+  const retryAt = new Date(c.now.getTime() + DEFER_RENEWAL_MS);
+  const deferred = await saveSubscription(c.tx, c.tenant, { ...sub, next_attempt_at: retryAt }, c.now);
+  await audit(c, "subscription.renewal_deferred", deferred, { reason: refusal.reason, detail: refusal.detail, nextAttemptAt: retryAt.toISOString() });
+  return "pending";
 }
 
 /** One more failed attempt at the current period: the next dunning retry, or the end. */

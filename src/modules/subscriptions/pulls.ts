@@ -1,5 +1,5 @@
 /**
- * Recording a landed pull: the payment row (its (network, tx_hash) key is the global replay guard, taken
+ * Pulling through the mandate, and recording a landed pull: the payment row (its (network, tx_hash) key is the global replay guard, taken
  * under the transaction's advisory lock like every payment writer, src/chains/claims.ts), applied to the
  * invoice (PAID when it covers it), and the mandate's remaining amount lowered, all in the caller's
  * transaction. Lock order: subscription (the caller's), transaction hash, invoice, counter, audit.
@@ -10,12 +10,30 @@ import { queries, runOne } from "../../db/queries";
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { tokenToMicroFloor } from "../../lib/money";
-import type { TxContext } from "./context";
-import type { MandateRow, SubscriptionRow } from "./model";
+import { findToken } from "../../chains/registry";
+import type { SubscriptionDeps, TxContext } from "./context";
+import type { ChargeRow, MandateRow, SubscriptionRow } from "./model";
 import { applyPayment } from "../invoices/settlement";
 import { drawMandate } from "./repo";
 
 const Q = queries(["payment_insert_for_invoice"]);
+
+/** Asks the chain (in the worker pool) to pull a recorded pending operation through the subscription's mandate. */
+export function pullThroughMandate(deps: SubscriptionDeps, sub: SubscriptionRow, charge: ChargeRow) {
+  const network = deps.chains.get(sub.network)!;
+  return deps.pool.subscription({
+    op: "charge",
+    request: {
+      network,
+      token: findToken(network, sub.token_symbol)!,
+      payer: sub.payment_account,
+      payee: sub.payee_wallet,
+      tokenId: sub.token_id!,
+      amount: BigInt(charge.amount),
+      reference: charge.reference,
+    },
+  });
+}
 
 /** The payment's id, or null when nothing moved (a trial's activation, an invoice covered by credit). */
 export async function recordPull(

@@ -33,9 +33,10 @@ import {
   subscriptionSettings,
 } from "./repo";
 import type { ChargeRow, SubscriptionRow } from "./model";
-import { deferRenewal, failAttempt, markRenewed, recordLanded, recordRefused, type RenewalOutcome } from "./outcome";
+import { failAttempt, markRenewed, recordLanded, recordRefused, type RenewalOutcome } from "./outcome";
 import { refreshLapsedMandate } from "./mandate-refresh";
 import { chainReference, periodInvoiceSource, periodKey } from "./reference";
+import { pullThroughMandate } from "./pulls";
 import { planTerms } from "./terms";
 import { emitEvent } from "../webhooks/emit";
 import { presentMandate, presentSubscription } from "./present";
@@ -50,23 +51,9 @@ export async function renewSubscription(deps: SubscriptionDeps, tenant: Tenant, 
   const prepared = await deps.sql.begin((tx) => prepareRenewal({ deps, tx, tenant, actor: RENEWAL_ACTOR, now }, subscriptionId));
   if (!("charge" in prepared)) return prepared.outcome;
   const { charge, sub } = prepared;
-  const network = deps.chains.get(sub.network)!;
-  const op = await deps.pool.subscription({
-    op: "charge",
-    request: {
-      network,
-      token: findToken(network, sub.token_symbol)!,
-      payer: sub.payment_account,
-      payee: sub.payee_wallet,
-      tokenId: sub.token_id!,
-      amount: BigInt(charge.amount),
-      reference: charge.reference,
-    },
-  });
+  const op = await pullThroughMandate(deps, sub, charge);
   if (op.ok) return recordLanded(deps, tenant, RENEWAL_ACTOR, charge, op, now);
   if (OUTCOME_UNKNOWN.has(op.reason)) return "pending";
-  // Our side cannot charge (no operator key, no gas): not the payer's failure, so no dunning step is spent.
-  if (op.reason === "not_configured") return deferRenewal(deps, tenant, RENEWAL_ACTOR, charge, op, now);
   return recordRefused(deps, tenant, RENEWAL_ACTOR, charge, op, now);
 }
 
