@@ -121,11 +121,11 @@ test("POST /companies/plan: one transfer submitted twice at once upgrades once, 
   const hash = await transfer(payer, bed.payee, total);
   const answers = await Promise.all([change("twice", { planId: pro.id, txHash: hash }), change("twice", { planId: pro.id, txHash: hash })]);
   // The one that locks second finds the change made: a 409, or, when it quoted after the first committed, the
-  // plan it asks is already the company's (200, nothing invoiced).
-  const [first, second] = [...answers].sort((a, b) => a.status - b.status || (a.body.data.invoiceId ? -1 : 1));
+  // plan it asks is already the company's, so its txHash pays nothing: a 400 naming body.txHash.
+  const [first, second] = [...answers].sort((a, b) => a.status - b.status);
   expect(first!.status).toBe(200);
   expect(first!.body.data.invoiceId).toMatch(/^in_/);
-  if (second!.status === 200) expect(second!.body.data.invoiceId).toBeNull();
+  if (second!.status === 400) expect(Object.keys(second!.body.details)).toEqual(["body.txHash"]);
   else expect({ status: second!.status, keys: Object.keys(second!.body).sort() }).toEqual({ status: 409, keys: ["code", "error"] });
   expect((await subscriptionOf("twice")).plan_id).toBe(pro.id);
   const invoices = await sql`select status from invoices where team_id = ${team.teamId} and metadata->>'planChange' is not null
