@@ -10,7 +10,7 @@ import type { Logger } from "../../lib/logger";
 import type { Environment, Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
 import type { SubscriptionDeps } from "./context";
-import { expireActivation, finalizeActivation } from "./finalize";
+import { expireActivation, finalizeActivation, mandateFactsAfter } from "./finalize";
 import type { ChargeRow } from "./model";
 import { recordLanded, recordRefused } from "./outcome";
 import { findSubscription, listStaleCharges } from "./repo";
@@ -53,10 +53,8 @@ async function reconcileOne(deps: SubscriptionDeps, charge: ChargeRow, now: Date
   if (!found.ok) return "waiting";
   if (found.operation) {
     if (charge.kind === "activation") {
-      const autopay = await deps.pool.subscription({ op: "readAutopay", request: parties });
-      if (!autopay.ok) return "waiting";
-      // Read after the pull: the cap left before it was what is left now plus what it took.
-      const facts = { before: autopay.remaining + found.operation.amount, expiresAt: autopay.expiresAt };
+      const facts = await mandateFactsAfter(deps, parties, found.operation);
+      if ("ok" in facts) return "waiting";
       await finalizeActivation(deps, tenant, RECONCILE_ACTOR, sub.id, found.operation, facts, now);
     } else await recordLanded(deps, tenant, RECONCILE_ACTOR, charge, found.operation, now);
     return "landed";
