@@ -6,7 +6,7 @@
 import { queries, runOne, type Db } from "../db/queries";
 import type { TaskName, TaskPayloads } from "./names";
 
-const Q = queries(["job_enqueue"]);
+const Q = queries(["job_enqueue", "job_enqueue_many"]);
 
 export interface EnqueueOptions {
   /** not before this instant (default: now) */
@@ -30,4 +30,22 @@ export async function enqueueJob<N extends TaskName>(db: Db, task: N, payload: T
     opts.queueName ?? null,
   ]);
   return row!.id;
+}
+
+/** Adds one job of `task` per entry, in one statement; resolves to how many were added or replaced. */
+export async function enqueueJobs<N extends TaskName>(
+  db: Db,
+  task: N,
+  jobs: readonly { payload: TaskPayloads[N]; jobKey?: string; queueName?: string | null }[],
+  opts: { maxAttempts?: number } = {},
+): Promise<number> {
+  if (!jobs.length) return 0;
+  const row = await runOne<{ queued: number }>(db, Q.job_enqueue_many, [
+    task,
+    JSON.stringify(jobs.map((j) => j.payload)),
+    jobs.map((j) => j.jobKey ?? ""),
+    opts.maxAttempts ?? null,
+    jobs.map((j) => j.queueName ?? ""),
+  ]);
+  return row!.queued;
 }

@@ -41,6 +41,7 @@ const CROSS_TENANT = new Set([
   "sign_in_failure_release.sql",
   "sign_in_scope_lock.sql",
   "job_enqueue.sql",
+  "job_enqueue_many.sql",
   "job_unlock_stale_workers.sql",
   "job_worker_heartbeat_delete.sql",
   "job_worker_heartbeat_upsert.sql",

@@ -30,7 +30,7 @@ import { periodLines, linesTotal } from "./billing-lines";
 import { chainError } from "./chain-errors";
 import { assertPayerConsent, type PayerConsent } from "./consent";
 import { invoiceContext, type SubscriptionDeps, type TxContext } from "./context";
-import { expireActivation, finalizeActivation } from "./finalize";
+import { expireActivation, finalizeActivation, mandateFactsAfter } from "./finalize";
 import type { SubscriptionRow } from "./model";
 import { chainReference, periodInvoiceSource } from "./reference";
 import { findPendingCharge, findSubscriptionByReference, insertCharge, insertSubscription, subscriptionSettings } from "./repo";
@@ -101,8 +101,12 @@ export async function activateSubscription(
     request: { ...parties, amount: reserved.amount, periodSeconds: windowSeconds(sub.billing_period), reference: sub.activation_reference },
   });
   if (operation.ok) {
-    // The request's time, from the service's clock like every other step (not the wall clock).
-    const done = await finalizeActivation(deps, tenant, actor, sub.id, operation, { before: autopay.remaining, expiresAt: autopay.expiresAt }, now);
+    // A resumed reservation's pull may have landed before this request read the autopay (its first attempt's answer
+    // was lost): the cap before it is then read after it. A fresh one's reference was unused when autopay was read.
+    const facts = reserved.resumed ? await mandateFactsAfter(deps, parties, operation) : { before: autopay.remaining, expiresAt: autopay.expiresAt };
+    // The pull landed but cannot be recorded yet: an unknown outcome to the client, completed by a retry or the job.
+    if ("ok" in facts) throw chainError({ ok: false, reason: "rpc_unavailable", detail: facts.detail });
+    const done = await finalizeActivation(deps, tenant, actor, sub.id, operation, facts, now);
     return resultOf(done, request);
   }
   if (!OUTCOME_UNKNOWN.has(operation.reason)) await expireActivation(deps, tenant, actor, sub.id, operation, now);
@@ -125,6 +129,8 @@ interface Reservation {
   subscription: SubscriptionRow;
   /** token units the activation pulls */
   amount: bigint;
+  /** an earlier request's reservation, found by the reference (its pull may have landed already) */
+  resumed: boolean;
 }
 
 async function reserve(c: TxContext, request: ActivationRequest, terms: ActivationTerms, autopay: AutopayState): Promise<Reservation> {
@@ -133,7 +139,7 @@ async function reserve(c: TxContext, request: ActivationRequest, terms: Activati
   // A retried request (same Idempotency-Key, same company) finds its first reservation and resumes it.
   const reference = chainReference(c.tenant, "activation", company.id, request.idempotencyKey ?? id);
   const earlier = await findSubscriptionByReference(c.tx, c.tenant, terms.network.id, reference);
-  if (earlier) return { subscription: earlier, amount: await pendingAmount(c, earlier) };
+  if (earlier) return { subscription: earlier, amount: await pendingAmount(c, earlier), resumed: true };
 
   const trialEnd = terms.trialDays > 0 ? new Date(c.now.getTime() + terms.trialDays * DAY_MS) : null;
   // The anchor is where paid periods start: now, or the trial's end.
@@ -219,7 +225,7 @@ async function reserve(c: TxContext, request: ActivationRequest, terms: Activati
     },
     c.now,
   );
-  return { subscription, amount };
+  return { subscription, amount, resumed: false };
 }
 
 /** The amount a resumed reservation's pending operation pulls (0 once it is no longer pending). */

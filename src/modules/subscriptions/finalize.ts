@@ -3,7 +3,7 @@
  * reference, or the reconciliation job: whoever locks the INCOMPLETE row first; the others find it done), or
  * ending one the chain refused. Each is one transaction with its audit entry and webhook.
  */
-import type { ChainOperation, SubscriptionRefusal } from "../../chains/subscription-types";
+import type { AutopayParties, ChainOperation, SubscriptionRefusal } from "../../chains/subscription-types";
 import { lockTransaction } from "../../chains/claims";
 import { findToken } from "../../chains/registry";
 import { newId } from "../../lib/ids";
@@ -19,10 +19,23 @@ import { presentSubscription } from "./present";
 import { recordPull } from "./pulls";
 import { completeCharge, findPendingCharge, insertMandate, lockSubscription, saveSubscription, setCompanyPlanAnchored } from "./repo";
 
-/** What the chain said of the payer's autopay: the lifetime cap left before the pull (null: read it as after + amount). */
+/** What the chain said of the payer's autopay: the lifetime cap left before the pull, and when pulls stop. */
 export interface MandateFacts {
   before: bigint;
   expiresAt: number | null;
+}
+
+/**
+ * The facts read after the pull landed (the reconciliation job; a retry whose first attempt's pull may have landed
+ * before this attempt read anything): the cap left before it is what is left now plus what it took.
+ */
+export async function mandateFactsAfter(
+  deps: SubscriptionDeps,
+  parties: AutopayParties,
+  op: ChainOperation,
+): Promise<MandateFacts | SubscriptionRefusal> {
+  const autopay = await deps.pool.subscription({ op: "readAutopay", request: parties });
+  return autopay.ok ? { before: autopay.remaining + op.amount, expiresAt: autopay.expiresAt } : autopay;
 }
 
 export async function finalizeActivation(

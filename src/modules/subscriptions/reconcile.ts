@@ -10,7 +10,7 @@ import type { Logger } from "../../lib/logger";
 import type { Environment, Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
 import type { SubscriptionDeps } from "./context";
-import { expireActivation, finalizeActivation } from "./finalize";
+import { expireActivation, finalizeActivation, mandateFactsAfter } from "./finalize";
 import type { ChargeRow } from "./model";
 import { recordChangeLanded, recordChangeRefused } from "./change-outcome";
 import { recordLanded, recordRefused } from "./outcome";
@@ -54,10 +54,8 @@ async function reconcileOne(deps: SubscriptionDeps, charge: ChargeRow, now: Date
   if (!found.ok) return "waiting";
   if (found.operation) {
     if (charge.kind === "activation") {
-      const autopay = await deps.pool.subscription({ op: "readAutopay", request: parties });
-      if (!autopay.ok) return "waiting";
-      // Read after the pull: the cap left before it was what is left now plus what it took.
-      const facts = { before: autopay.remaining + found.operation.amount, expiresAt: autopay.expiresAt };
+      const facts = await mandateFactsAfter(deps, parties, found.operation);
+      if ("ok" in facts) return "waiting";
       await finalizeActivation(deps, tenant, RECONCILE_ACTOR, sub.id, found.operation, facts, now);
     } else if (charge.kind === "proration") await recordChangeLanded(deps, tenant, RECONCILE_ACTOR, charge, found.operation, now);
     else await recordLanded(deps, tenant, RECONCILE_ACTOR, charge, found.operation, now);

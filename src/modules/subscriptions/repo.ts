@@ -136,8 +136,17 @@ export const saveSubscription = async (db: Db, t: Tenant, s: SubscriptionRow, no
     s.scheduled_coupon_redemption_id,
   ]))!;
 
-export const listDueSubscriptions = (db: Db, now: Date, limit: number) =>
-  run<{ id: string; team_id: string; environment: string; network: string; next_attempt_at: Date }>(db, Q.subscription_list_due, [now, limit]);
+export interface DueSubscription {
+  id: string;
+  team_id: string;
+  environment: string;
+  network: string;
+  next_attempt_at: Date;
+}
+
+/** One page of the due subscriptions, after `after` (the previous page's last row; null: the first page). */
+export const listDueSubscriptions = (db: Db, now: Date, after: DueSubscription | null, limit: number) =>
+  run<DueSubscription>(db, Q.subscription_list_due, [now, after?.next_attempt_at ?? new Date(0), after?.id ?? "", limit]);
 export const listIncompleteSubscriptions = (db: Db, before: Date, limit: number) =>
   run<SubscriptionRow>(db, Q.subscription_list_incomplete, [before, limit]);
 
