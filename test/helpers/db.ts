@@ -1,13 +1,13 @@
 /** A database of its own for each test file, cloned from the migrated template. Call from a file's top level. */
 import { createSql, type Sql } from "../../src/db/client";
 import { randomToken } from "../../src/lib/ids";
-import { TEMPLATE_DB, TEST_SERVER_URL, withDatabase } from "./setup";
+import { beforeServerStops, TEMPLATE_DB, TEST_SERVER_URL, withDatabase } from "./setup";
 
 export interface TestDatabase {
   sql: Sql;
   url: string;
   name: string;
-  /** Closes the pool and drops the database. */
+  /** Closes the pool, and starts dropping the database (the run waits for it before the server stops). */
   drop(): Promise<void>;
 }
 
@@ -37,15 +37,34 @@ function nextClone(): Promise<string> {
   return ready;
 }
 
+async function dropDatabase(name: string) {
+  const admin = createSql(TEST_SERVER_URL, { max: 1 });
+  try {
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+// A DROP DATABASE waits for a checkpoint; the next file need not wait for it, so a file's drop goes on while
+// the next one starts, and the run waits for every drop (and reports a failed one) before the server stops.
+const dropping = new Set<Promise<void>>();
+const dropFailures: unknown[] = [];
+beforeServerStops(async () => {
+  await Promise.all(dropping);
+  if (dropFailures.length) throw new AggregateError(dropFailures, `${dropFailures.length} test databases could not be dropped`);
+});
+
 export async function cloneTestDatabase(): Promise<TestDatabase> {
   const name = await nextClone();
   const url = withDatabase(TEST_SERVER_URL, name);
   const sql = createSql(url, { max: 10 });
   async function drop() {
     await sql.end({ timeout: 5 });
-    const admin = createSql(TEST_SERVER_URL, { max: 1 });
-    await admin.unsafe(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    const dropped = dropDatabase(name)
+      .catch((error) => void dropFailures.push(error))
+      .finally(() => dropping.delete(dropped));
+    dropping.add(dropped);
   }
   return { sql, url, name, drop };
 }

@@ -71,8 +71,20 @@ async function prepareOrExit(): Promise<string> {
   }
 }
 
+const atRunEnd: (() => Promise<unknown>)[] = [];
+/** Work the run must finish before the server stops (db.ts's drops still in progress). */
+export function beforeServerStops(work: () => Promise<unknown>) {
+  atRunEnd.push(work);
+}
+
 // A top-level afterAll in a preload runs once, after every file.
-afterAll(stopDatabase);
+afterAll(async () => {
+  try {
+    for (const work of atRunEnd) await work();
+  } finally {
+    await stopDatabase();
+  }
+});
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, () => void stopDatabase().finally(() => process.exit(130)));
 }
