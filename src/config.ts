@@ -39,6 +39,9 @@ const EnvSchema = T.Object({
   DASHBOARD_COOKIE_SECURE: T.Optional(T.Boolean()),
   DASHBOARD_SESSION_HOURS: T.Optional(T.Integer({ minimum: 1, maximum: 720 })),
   TRUST_PROXY: T.Optional(T.Boolean()),
+  // Argon2id memory cost of operator passwords, in KiB. The test suite lowers it (hundreds of sign-ins); a
+  // lower value makes a stolen hash cheaper to attack just as much, so production keeps the default.
+  PASSWORD_HASH_MEMORY_KIB: T.Optional(T.Integer({ minimum: 1024, maximum: 4_194_304 })),
   // The job queue (src/jobs, src/tasks.ts): workers in this process, how many jobs at once, how long a stop
   // waits for running jobs, and after how long without a heartbeat a worker is taken for dead.
   JOBS_IN_PROCESS: T.Optional(T.Boolean()),
@@ -108,6 +111,8 @@ export interface Config {
   dashboardSessionTtlMs: number;
   /** true: the client address is the last X-Forwarded-For entry (set by the one proxy in front); else the socket's */
   trustProxy: boolean;
+  /** Argon2id memory cost (KiB) of new operator password hashes and of the dummy hash unknown emails are checked against */
+  passwordHashMemoryKib: number;
   /** run job workers (and schedules) in the service process; `npm run worker` runs them apart */
   jobsInProcess: boolean;
   jobConcurrency: number;
@@ -130,6 +135,9 @@ export interface Config {
   /** subscription operator keys (secrets), set only in the chain workers' environment */
   operatorKeys: OperatorKeys;
 }
+
+/** Bun's own Argon2id default (64 MiB), the cost every operator hash had before it was configurable. */
+export const DEFAULT_PASSWORD_HASH_MEMORY_KIB = 65_536;
 
 export class ConfigError extends Error {}
 
@@ -182,6 +190,7 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     dashboardCookieSecure: env.DASHBOARD_COOKIE_SECURE ?? true,
     dashboardSessionTtlMs: (env.DASHBOARD_SESSION_HOURS ?? 12) * 3_600_000,
     trustProxy: env.TRUST_PROXY ?? false,
+    passwordHashMemoryKib: env.PASSWORD_HASH_MEMORY_KIB ?? DEFAULT_PASSWORD_HASH_MEMORY_KIB,
     jobsInProcess: env.JOBS_IN_PROCESS ?? true,
     jobConcurrency: env.JOB_CONCURRENCY ?? 5,
     jobShutdownGraceMs: env.JOB_SHUTDOWN_GRACE_MS ?? 20_000,

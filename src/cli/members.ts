@@ -37,7 +37,7 @@ export const memberCommands = [
       name: { value: "<name>", help: "Display name", required: true },
     },
     parse: (a) => ({ email: a.email!, name: a.name! }),
-    run: async ({ sql }, input) => createOperator(sql, { ...input, password: await readPassword() }),
+    run: async ({ sql, config }, input) => createOperator(sql, { ...input, password: await readPassword() }, config.passwordHashMemoryKib),
   }),
   command({
     name: "member invite",

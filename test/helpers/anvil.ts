@@ -31,7 +31,9 @@ export interface Anvil {
 }
 
 function makeClient(rpcUrl: string) {
-  return createTestClient({ chain: foundry, mode: "anvil", transport: http(rpcUrl) })
+  // viem polls every 4 s for a chain without a block time (foundry's): a receipt not there at the first look
+  // (now and then, right after anvil mined it) cost 4 s. anvil answers in milliseconds, so look again after 50.
+  return createTestClient({ chain: foundry, mode: "anvil", transport: http(rpcUrl), pollingInterval: 50 })
     .extend(publicActions)
     .extend(walletActions);
 }

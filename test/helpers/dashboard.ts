@@ -11,7 +11,7 @@ export const address = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-
 
 /** An operator with a password, member of `teamId` with `roles`. */
 export async function newOperator(t: TestApp, teamId: string, roles: string[], email = `op-${randomToken(8).toLowerCase()}@test.dev`) {
-  const operator = await createOperator(t.db.sql, { email, name: "Test Operator", password: PASSWORD });
+  const operator = await createOperator(t.db.sql, { email, name: "Test Operator", password: PASSWORD }, t.config.passwordHashMemoryKib);
   const { memberId } = await createDashboardSession(t.db.sql, { teamId, environment: "development", userEmail: email, roles }, t.clock.now());
   return { ...operator, memberId };
 }

@@ -139,6 +139,9 @@ describe("invitations", () => {
     const signedIn = await signIn(t, "grace@test.dev");
     expect(signedIn.status).toBe(200);
     expect(signedIn.body.data.roles).toEqual(["billing:read"]);
+    // The new account's hash has the configured cost (PASSWORD_HASH_MEMORY_KIB, lowered for the tests).
+    const [grace] = await t.db.sql`select password_hash from operators where lower(email) = 'grace@test.dev'`;
+    expect(grace!.password_hash).toStartWith(`$argon2id$v=19$m=${t.config.passwordHashMemoryKib},`);
     expect((await o.read("/dashboard/members")).body.data).toHaveLength(2);
     expect((await o.read("/dashboard/invitations")).body.data).toEqual([]);
   });
@@ -146,7 +149,7 @@ describe("invitations", () => {
   test("an existing account accepts with its own password; a wrong one is 401 and leaves the invitation usable; expired after 7 days", async () => {
     const { teamId, owner } = await newTeamWithOwner(t);
     const o = await browser(t, owner.email);
-    await createOperator(t.db.sql, { email: "ada@test.dev", name: "Ada", password: PASSWORD });
+    await createOperator(t.db.sql, { email: "ada@test.dev", name: "Ada", password: PASSWORD }, t.config.passwordHashMemoryKib);
     const { token } = (await o.write("POST", "/dashboard/members", { email: "ada@test.dev", roles: ["catalog:read"] })).body.data;
     const wrong = await t.call("POST", "/dashboard/invitations/accept", {
       body: { token, name: "Ada", password: "another password!" },

@@ -18,10 +18,16 @@ test.each([
   ["TOKEN_SIGNING_SECRET_PREVIOUS", "short"],
   ["LOG_LEVEL", "loud"],
   ["BODY_LIMIT_BYTES", "12"],
+  ["PASSWORD_HASH_MEMORY_KIB", "1023"],
 ])("%s=%s stops the boot with a message naming the variable", async (name, value) => {
   const attempt = loadConfig({ DATA_DIR: tmp(), [name]: value });
   await expect(attempt).rejects.toThrow(ConfigError);
   await expect(attempt).rejects.toThrow(new RegExp(`${name}=`));
+});
+
+test("PASSWORD_HASH_MEMORY_KIB: Argon2id's 64 MiB unless set (the suite sets 1 MiB through createTestApp)", async () => {
+  expect((await loadConfig({ DATA_DIR: tmp() })).passwordHashMemoryKib).toBe(65_536);
+  expect((await loadConfig({ DATA_DIR: tmp(), PASSWORD_HASH_MEMORY_KIB: "1024" })).passwordHashMemoryKib).toBe(1024);
 });
 
 test("generated secrets are kept in the data folder and reused", async () => {

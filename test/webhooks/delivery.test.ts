@@ -105,7 +105,9 @@ describe("retries", () => {
     const due = new Date(pending.nextAttemptAt).getTime() - new Date(pending.attemptLog[0].finishedAt).getTime();
     expect(due).toBeGreaterThanOrEqual(4500); // 5 s +/- 10%
     expect(due).toBeLessThanOrEqual(5500);
-    await Bun.sleep(1100); // a later second, so the new signature's timestamp differs
+    // Into the next wall-clock second after the first attempt's, so the new signature's timestamp (in seconds) differs.
+    const firstSecond = Number(receiver.received[0]!.headers["webhook-timestamp"]);
+    await Bun.sleep(Math.max(0, (firstSecond + 1) * 1000 + 20 - Date.now()));
     await makeJobsDue(t.db.sql);
     await drainJobs(t);
     expect(receiver.received).toHaveLength(2);

@@ -22,7 +22,7 @@ import { data } from "../../http/envelope";
 
 export type DashboardDeps = AuthDeps & {
   sql: Sql;
-  config: { dashboardCookieSecure: boolean; dashboardSessionTtlMs: number; trustProxy: boolean };
+  config: { dashboardCookieSecure: boolean; dashboardSessionTtlMs: number; trustProxy: boolean; passwordHashMemoryKib: number };
 };
 
 const TAGS = ["Dashboard"];
@@ -36,6 +36,7 @@ export function sessionRoutes(deps: DashboardDeps) {
     now: deps.clock.now(),
     sessionTtlMs: deps.config.dashboardSessionTtlMs,
     requestId: requestState(request).requestId,
+    passwordHashMemoryKib: deps.config.passwordHashMemoryKib,
   });
   const signedIn = (set: SetHeaders, result: SignedIn) => {
     const maxAge = (result.session.expiresAt.getTime() - deps.clock.now()) / 1000;

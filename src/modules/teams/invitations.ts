@@ -99,11 +99,15 @@ export async function acceptInvitation(sql: Sql, input: Acceptance, clientAddres
       // An existing account proves its password (a wrong one leaves the invitation unspent), under the sign-in throttle.
       const scopes = throttleScopes(inv.email, clientAddress);
       await assertNotThrottled(tx, scopes, s.now); // on this transaction: a second connection per accept could drain the pool
-      if (!(await passwordMatches(operator.password_hash, input.password))) throw new WrongPassword(scopes);
+      if (!(await passwordMatches(operator.password_hash, input.password, s.passwordHashMemoryKib))) throw new WrongPassword(scopes);
     } else {
       checkPassword(input.password);
       operator = {
-        ...(await insertOperator(tx, { email: inv.email, name: input.name, passwordHash: await hashPassword(input.password) })),
+        ...(await insertOperator(tx, {
+          email: inv.email,
+          name: input.name,
+          passwordHash: await hashPassword(input.password, s.passwordHashMemoryKib),
+        })),
         password_hash: "",
       };
     }

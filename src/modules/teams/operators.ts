@@ -38,16 +38,23 @@ function checkName(name: string): string {
   return trimmed;
 }
 
-export const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: "argon2id" });
+/** An Argon2id hash costing `memoryKib` KiB (config PASSWORD_HASH_MEMORY_KIB); a check reads the cost from the hash. */
+export const hashPassword = (password: string, memoryKib: number) => Bun.password.hash(password, { algorithm: "argon2id", memoryCost: memoryKib });
 
-// An account that does not exist (or has no password yet) is checked against this hash, so its answer
-// takes as long as a wrong password's: timing tells no one which emails have accounts.
-let dummyHash: Promise<string> | undefined;
+// An account that does not exist (or has no password yet) is checked against a hash of the configured cost,
+// so its answer takes as long as a wrong password's: timing tells no one which emails have accounts.
+const dummyHashes = new Map<number, Promise<string>>();
 
-/** Whether `password` matches `hash`; with no usable hash, false, after the same work. */
-export async function passwordMatches(hash: string | null | undefined, password: string): Promise<boolean> {
+function dummyHash(memoryKib: number): Promise<string> {
+  let hash = dummyHashes.get(memoryKib);
+  if (!hash) dummyHashes.set(memoryKib, (hash = hashPassword(crypto.randomUUID(), memoryKib)));
+  return hash;
+}
+
+/** Whether `password` matches `hash`; with no usable hash, false, after the same work (a hash of `memoryKib`). */
+export async function passwordMatches(hash: string | null | undefined, password: string, memoryKib: number): Promise<boolean> {
   const usable = typeof hash === "string" && hash.startsWith("$argon2");
-  const target = usable ? hash : await (dummyHash ??= hashPassword(crypto.randomUUID()));
+  const target = usable ? hash : await dummyHash(memoryKib);
   const ok = await Bun.password.verify(password, target);
   return usable && ok;
 }
@@ -72,9 +79,9 @@ export async function insertOperator(db: Db, input: { email: string; name: strin
 }
 
 /** `operator create`: a new account with a password (409 when the email is taken, whatever its case). */
-export async function createOperator(db: Db, input: { email: string; name: string; password: string }) {
+export async function createOperator(db: Db, input: { email: string; name: string; password: string }, memoryKib: number) {
   checkEmail(input.email);
   checkName(input.name);
   checkPassword(input.password);
-  return presentOperator(await insertOperator(db, { ...input, passwordHash: await hashPassword(input.password) }));
+  return presentOperator(await insertOperator(db, { ...input, passwordHash: await hashPassword(input.password, memoryKib) }));
 }

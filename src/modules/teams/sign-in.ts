@@ -26,6 +26,8 @@ export interface SignInSettings {
   now: number;
   sessionTtlMs: number;
   requestId: string | null;
+  /** Argon2id memory cost of new hashes and of the dummy one (config PASSWORD_HASH_MEMORY_KIB) */
+  passwordHashMemoryKib: number;
 }
 
 export type SignedIn = { view: SessionView & { csrfToken: string }; session: StartedSession };
@@ -77,7 +79,7 @@ export async function signInWithPassword(sql: Sql, input: PasswordSignIn, client
   const held = await holdAttempt(sql, scopes, s.now);
   const operator = await findOperatorByEmail(sql, input.email.trim());
   // Always one Argon2id verification, against a dummy hash when the email is unknown.
-  if (!(await passwordMatches(operator?.password_hash, input.password)) || !operator) throw failed();
+  if (!(await passwordMatches(operator?.password_hash, input.password, s.passwordHashMemoryKib)) || !operator) throw failed();
   await releaseAttempt(sql, held);
   // The right password, but no membership (of this team): the same answer, not counted as a failure.
   const member = await findMembership(sql, operator.id, input.teamId ?? null);
