@@ -8,6 +8,7 @@
  *  - two activations of one company with different keys: one wins, the other is 409 subscription_exists.
  * Each test has its own payer (its own on-chain authorization) and company.
  */
+import { periodInvoiceSource } from "../../src/modules/subscriptions/reference";
 import { afterAll, expect, test } from "bun:test";
 import type { Address } from "viem";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
@@ -163,9 +164,10 @@ test("the same renewal run twice at once: one pull, one PAID invoice, the period
   expect(renewed).toMatchObject({ status: "ACTIVE", period_index: 1, dunning_attempts: 0 });
   expect(renewed.next_attempt_at).toEqual(renewed.current_period_end);
   const invoices = await state.invoices(sub.id);
+  // One invoice per period, named by the period's start.
   expect(invoices.map((i) => [i.source_id, i.status])).toEqual([
-    [`${sub.id}:0`, "PAID"],
-    [`${sub.id}:1`, "PAID"],
+    [periodInvoiceSource(sub.id, sub.current_period_start), "PAID"],
+    [periodInvoiceSource(sub.id, renewed.current_period_start), "PAID"],
   ]);
   expect(invoices[1]!.tx_hashes).toEqual([after.pulls.at(-1)!.txHash]);
   expect((await state.mandate(sub.id))!.remaining_amount).toBe(String(bed.terms.cap - 2n * PRICE));
