@@ -7,6 +7,10 @@
  * BENCH_LOADER_WORKERS (1), BENCH_DATABASE_URL (else an embedded PostgreSQL in .data/bench-<time>),
  * BENCH_SCENARIOS (comma-separated names to run, e.g. `baseline_elysia,check`; default all),
  * BENCH_CPU_PROFILE (a folder: the app server writes a CPU profile there when it stops).
+ *
+ * Benches that drive the services without HTTP run in their own process when BENCH_SCENARIOS names them
+ * (DIRECT below; each prints its own JSON lines and summary): `BENCH_SCENARIOS=subscriptions_renewals npm run bench`.
+ * They are not part of the default run: each takes minutes.
  */
 import { cpus } from "node:os";
 import { rm } from "node:fs/promises";
@@ -37,6 +41,8 @@ const companyCount = Number(env.BENCH_COMPANIES ?? 1000);
 const workers = Number(env.BENCH_LOADER_WORKERS ?? 1);
 const only = env.BENCH_SCENARIOS ? new Set(env.BENCH_SCENARIOS.split(",").map((s) => s.trim())) : null;
 const POOL_SIZE = 10; // the real server's default, given to the naive server too
+/** Scenario name -> a bench script of its own (its environment settings are read by the script). */
+const DIRECT: Record<string, string> = { subscriptions_renewals: "subscriptions-renewals.ts" };
 
 const root = new URL("..", import.meta.url).pathname;
 const dir = `${root}.data/bench-${Date.now()}`;
@@ -68,7 +74,21 @@ async function storedCount(query: () => Promise<{ n: number }[]>): Promise<numbe
   }
 }
 
+/** Runs the named direct benches one after the other, their output passed through; true when nothing else was asked. */
+async function runDirect(): Promise<boolean> {
+  const names = only ? [...only].filter((name) => name in DIRECT) : [];
+  for (const name of names) {
+    if (cleaning) break;
+    log(`${name}: bun bench/${DIRECT[name]}`);
+    const child = Bun.spawn([process.execPath, bench(DIRECT[name]!)], { stdout: "inherit", stderr: "inherit", env: process.env });
+    cleanups.push(async () => child.exitCode === null && child.kill("SIGINT"));
+    if ((await child.exited) !== 0) log(`${name} exited with ${child.exitCode}`);
+  }
+  return names.length > 0 && names.length === only!.size;
+}
+
 async function main() {
+  if (await runDirect()) return;
   cleanups.push(() => rm(dir, { recursive: true, force: true }));
   const url =
     env.BENCH_DATABASE_URL ??
