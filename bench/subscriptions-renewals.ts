@@ -264,6 +264,7 @@ async function chainSample(sql: Sql, pgPid: number | null) {
         subscriberEmail: null,
         couponCode: null,
         idempotencyKey: null,
+        payerConsent: null, // EVM: the contract's authorization names the payee
       };
       const now = await chainNow();
       activatedE2e.push(await timed(() => activateSubscription(deps, tenant, ACTOR, request, now)));
