@@ -1,3 +1,4 @@
+/** The steps every way of making a plan change shares (change-plan.ts): the result, the re-quote under the locks, the coupon's redemption, the change's invoice. */
 import { apiError } from "../../lib/errors";
 import { addBalanceEntry } from "../invoices/credit-notes-repo";
 import { createInvoice } from "../invoices/lifecycle";
@@ -38,7 +39,7 @@ export async function requote(
 ) {
   const locked = (await lockSubscription(c.tx, c.tenant, quoted.sub.id))!;
   if (transfer) await lockTransaction(c.tx, transfer.network, transfer.txHash);
-  await findCompanyByKeys(c.tx, c.tenant, locked.company_id, null, null);
+  await findCompanyByKeys(c.tx, c.tenant, locked.company_id, null, null); // locks the company row (for update)
   // Quoted first: a renewal that started the next period meanwhile (its pull maybe still in flight) makes this
   // change's `now` fall outside the period, which no retry changes.
   const again = await quotePlanChange(c.tx, c.tenant, companyId, command, c.now, locked);
