@@ -10,10 +10,22 @@ import { findToken } from "../../chains/registry";
 import type { Tenant } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
 import type { SubscriptionDeps } from "./context";
+import type { AutopayState } from "../../chains/subscription-types";
+import type { MandateRow } from "./model";
 import { findSubscription, lockMandateOf, renewMandateTerms } from "./repo";
 
 const lapsed = (m: { status: string; expires_at: Date | null }, now: Date) =>
   m.status === "EXPIRED" || (m.status === "ACTIVE" && m.expires_at !== null && m.expires_at <= now);
+
+/**
+ * Whether what the chain shows is a new approval, not the one that lapsed: more left than the mandate had, or
+ * an expiry later than its. The approval whose remainder could not cover a charge (EXPIRED,
+ * remaining_below_next_charge) still shows that remainder on chain, and reviving it would only expire it
+ * again at every dunning retry, each time auditing a re-approval nobody gave and sending `mandate.expired`.
+ */
+const approvedAgain = (m: MandateRow, autopay: AutopayState) =>
+  autopay.remaining > BigInt(m.remaining_amount) ||
+  (m.expires_at !== null && (autopay.expiresAt === null || autopay.expiresAt * 1000 > m.expires_at.getTime()));
 
 /** true when the mandate was renewed from a fresh approval on chain. */
 export async function refreshLapsedMandate(
@@ -35,10 +47,10 @@ export async function refreshLapsedMandate(
     request: { network, token, payer: sub.payment_account, payee: sub.payee_wallet },
   });
   const fresh = autopay.ok && autopay.installed && autopay.remaining > 0n && (autopay.expiresAt === null || autopay.expiresAt * 1000 > now.getTime());
-  if (!fresh) return false;
+  if (!fresh || !approvedAgain(mandate, autopay)) return false;
   return deps.sql.begin(async (tx) => {
     const current = await lockMandateOf(tx, tenant, sub.id);
-    if (!current || !lapsed(current, now)) return false; // renewed or revoked meanwhile
+    if (!current || !lapsed(current, now) || !approvedAgain(current, autopay)) return false; // renewed or revoked meanwhile
     const expiresAt = autopay.expiresAt === null ? null : new Date(autopay.expiresAt * 1000);
     const renewed = await renewMandateTerms(tx, tenant, current.id, autopay.remaining, expiresAt, now);
     if (!renewed) return false;

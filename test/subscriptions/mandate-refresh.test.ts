@@ -1,0 +1,55 @@
+/**
+ * A lapsed mandate is revived only by a fresh approval on chain (mandate-refresh.ts). On Solana the approval
+ * has no expiry, so a mandate lapses when what is left of it cannot cover the next charge; the chain still
+ * shows that same remainder, which is no new approval: each dunning retry must not revive the mandate (an
+ * audit entry claiming the payer approved again, and a second `mandate.expired`). A larger approval revives it.
+ */
+import { afterAll, expect, test } from "bun:test";
+import { solanaSigner } from "../helpers/payer-consent";
+import { startSolanaSubscriptionChain, usdc } from "../helpers/solana-subscriptions";
+import { DAY_MS, subscriptionService } from "../helpers/subscription-service";
+
+const chain = startSolanaSubscriptionChain({ balance: usdc(100), approved: usdc(15) });
+afterAll(() => chain.stop());
+const service = await subscriptionService(chain.network, chain.operatorKeys, chain.payee.publicKey.toBase58());
+const { t } = service;
+
+function elapse(ms: number) {
+  t.clock.advance(ms);
+  const clock = chain.ledger.svm.getClock();
+  clock.unixTimestamp = BigInt(Math.floor(t.clock.now() / 1000));
+  chain.ledger.svm.setClock(clock);
+}
+elapse(0);
+
+const audits = async (action: string) =>
+  (await t.db.sql`select id from audit_log where team_id = ${service.team.teamId} and action = ${action}`).length;
+
+test("the remainder that was too small is no re-approval: the mandate stays EXPIRED through dunning; a larger approval revives it", async () => {
+  expect((await service.activate(solanaSigner(chain.payer), "activate")).status).toBe(200);
+  expect((await service.mandate()).remaining_amount).toBe(String(usdc(5)));
+
+  elapse(31 * DAY_MS);
+  expect((await service.runRenewals()).failed).toEqual([]);
+  expect(await service.mandate()).toMatchObject({ status: "EXPIRED", expiry_reason: "remaining_below_next_charge" });
+  expect((await service.subscription()).dunning_attempts).toBe(1);
+
+  // The next dunning retry: the chain still shows the 5 USDC left, nothing approved since.
+  elapse(2 * DAY_MS);
+  expect((await service.runRenewals()).failed).toEqual([]);
+  expect((await service.subscription()).dunning_attempts).toBe(2);
+  expect(await audits("mandate.reapproved")).toBe(0);
+  // Untouched since it expired: not revived and expired again.
+  const mandate = await service.mandate();
+  expect(mandate.status).toBe("EXPIRED");
+  expect(mandate.updated_at.getTime()).toBeLessThan(t.clock.now());
+
+  // The payer approves the operator for more: the last retry revives the mandate and pulls.
+  chain.approve(chain.payer, chain.operator.publicKey, usdc(50));
+  elapse(5 * DAY_MS);
+  expect((await service.runRenewals()).failed).toEqual([]);
+  expect(await audits("mandate.reapproved")).toBe(1);
+  expect(await service.mandate()).toMatchObject({ status: "ACTIVE", remaining_amount: String(usdc(40)) });
+  expect((await service.subscription()).status).toBe("ACTIVE");
+  expect(chain.balance(chain.payee.publicKey)).toBe(usdc(20));
+});
