@@ -5,6 +5,8 @@
  * audit entry claiming the payer approved again, and a second `mandate.expired`). A larger approval revives it.
  */
 import { afterAll, expect, test } from "bun:test";
+import { cancelSubscription } from "../../src/modules/subscriptions/manage";
+import { renewSubscription } from "../../src/modules/subscriptions/renew";
 import { solanaSigner } from "../helpers/payer-consent";
 import { startSolanaSubscriptionChain, usdc } from "../helpers/solana-subscriptions";
 import { DAY_MS, subscriptionService } from "../helpers/subscription-service";
@@ -52,4 +54,30 @@ test("the remainder that was too small is no re-approval: the mandate stays EXPI
   expect(await service.mandate()).toMatchObject({ status: "ACTIVE", remaining_amount: String(usdc(40)) });
   expect((await service.subscription()).status).toBe("ACTIVE");
   expect(chain.balance(chain.payee.publicKey)).toBe(usdc(20));
+});
+
+test("a canceled subscription's expired mandate stays EXPIRED whatever the chain shows: a renewal job that runs after the cancel revives nothing", async () => {
+  const payer = chain.newPayer(usdc(100), usdc(15));
+  expect((await service.activate(solanaSigner(payer), "activate-beta", "beta")).status).toBe(200);
+  elapse(31 * DAY_MS);
+  expect((await service.runRenewals()).failed).toEqual([]);
+  expect((await service.mandate("beta")).status).toBe("EXPIRED");
+  const sub = await service.subscription("beta");
+  const tenant = { teamId: service.team.teamId, environment: "development" as const };
+  const actor = { kind: "test", id: "test", requestId: null };
+  await cancelSubscription(
+    t.deps.subscriptions,
+    tenant,
+    actor,
+    { companyId: sub.company_id },
+    { atPeriodEnd: false, reason: "test" },
+    new Date(t.clock.now()),
+  );
+  expect((await service.subscription("beta")).status).toBe("CANCELED");
+
+  // The payer approves the operator again (for anything: on Solana the approval names no team); a renewal job
+  // queued before the cancel runs now.
+  chain.approve(payer, chain.operator.publicKey, usdc(50));
+  expect(await renewSubscription(t.deps.subscriptions, tenant, sub.id, new Date(t.clock.now()))).toBe("skipped");
+  expect((await service.mandate("beta")).status).toBe("EXPIRED");
 });

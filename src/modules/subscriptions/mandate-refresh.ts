@@ -11,11 +11,14 @@ import type { Tenant } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
 import type { SubscriptionDeps } from "./context";
 import type { AutopayState } from "../../chains/subscription-types";
-import type { MandateRow } from "./model";
-import { findSubscription, lockMandateOf, renewMandateTerms } from "./repo";
+import type { MandateRow, SubscriptionRow } from "./model";
+import { findSubscription, lockMandateOf, lockSubscription, renewMandateTerms } from "./repo";
 
 const lapsed = (m: { status: string; expires_at: Date | null }, now: Date) =>
   m.status === "EXPIRED" || (m.status === "ACTIVE" && m.expires_at !== null && m.expires_at <= now);
+
+const renewing = (s: SubscriptionRow, now: Date) =>
+  ["TRIALING", "ACTIVE", "PAST_DUE"].includes(s.status) && s.next_attempt_at !== null && s.next_attempt_at <= now;
 
 /**
  * Whether what the chain shows is a new approval, not the one that lapsed: more left than the mandate had, or
@@ -38,7 +41,9 @@ export async function refreshLapsedMandate(
   const sub = await findSubscription(deps.sql, tenant, subscriptionId);
   // A read: outside a transaction the row lock ends with the statement.
   const mandate = sub && (await lockMandateOf(deps.sql, tenant, sub.id));
-  if (!sub || !mandate || !lapsed(mandate, now)) return false;
+  // Only for a renewal about to run: a canceled subscription keeps its lapsed mandate (cancelNow revokes only an
+  // ACTIVE one), and a job that runs after a cancel, or before the attempt is due, must revive nothing.
+  if (!sub || !renewing(sub, now) || !mandate || !lapsed(mandate, now)) return false;
   const network = deps.chains.get(sub.network);
   const token = network && findToken(network, sub.token_symbol);
   if (!network || !token) return false;
@@ -49,6 +54,9 @@ export async function refreshLapsedMandate(
   const fresh = autopay.ok && autopay.installed && autopay.remaining > 0n && (autopay.expiresAt === null || autopay.expiresAt * 1000 > now.getTime());
   if (!fresh || !approvedAgain(mandate, autopay)) return false;
   return deps.sql.begin(async (tx) => {
+    // The subscription first, as a cancel and the renewal lock them: a cancel meanwhile leaves the mandate lapsed.
+    const live = await lockSubscription(tx, tenant, sub.id);
+    if (!live || !renewing(live, now)) return false;
     const current = await lockMandateOf(tx, tenant, sub.id);
     if (!current || !lapsed(current, now) || !approvedAgain(current, autopay)) return false; // renewed or revoked meanwhile
     const expiresAt = autopay.expiresAt === null ? null : new Date(autopay.expiresAt * 1000);
