@@ -1,8 +1,10 @@
 /**
- * A lapsed mandate is revived only by a fresh approval on chain (mandate-refresh.ts). On Solana the approval
- * has no expiry, so a mandate lapses when what is left of it cannot cover the next charge; the chain still
- * shows that same remainder, which is no new approval: each dunning retry must not revive the mandate (an
- * audit entry claiming the payer approved again, and a second `mandate.expired`). A larger approval revives it.
+ * A lapsed mandate is revived only by a fresh approval on chain that names the payee (mandate-refresh.ts):
+ * on EVM (test/subscriptions/renewal-recovery.test.ts). On Solana the delegate approval names only our
+ * operator, shared by every team, so no approval revives a Solana mandate: one the payer gave for another
+ * team's subscription would otherwise pay this one. The remainder that was too small stays too small, each
+ * dunning retry leaves the mandate as it expired (no audit entry claiming the payer approved again, no second
+ * `mandate.expired`), and a larger approval changes nothing either.
  */
 import { afterAll, expect, test } from "bun:test";
 import { cancelSubscription } from "../../src/modules/subscriptions/manage";
@@ -27,7 +29,7 @@ elapse(0);
 const audits = async (action: string) =>
   (await t.db.sql`select id from audit_log where team_id = ${service.team.teamId} and action = ${action}`).length;
 
-test("the remainder that was too small is no re-approval: the mandate stays EXPIRED through dunning; a larger approval revives it", async () => {
+test("on Solana no approval revives a lapsed mandate: the remainder that was too small, nor a larger approval (it names no team)", async () => {
   expect((await service.activate(solanaSigner(chain.payer), "activate")).status).toBe(200);
   expect((await service.mandate()).remaining_amount).toBe(String(usdc(5)));
 
@@ -46,14 +48,14 @@ test("the remainder that was too small is no re-approval: the mandate stays EXPI
   expect(mandate.status).toBe("EXPIRED");
   expect(mandate.updated_at.getTime()).toBeLessThan(t.clock.now());
 
-  // The payer approves the operator for more: the last retry revives the mandate and pulls.
+  // The payer approves the operator for more (for any team: the approval names none): still nothing revives,
+  // and nothing more is pulled; the payer subscribes again, with a consent naming the payee.
   chain.approve(chain.payer, chain.operator.publicKey, usdc(50));
   elapse(5 * DAY_MS);
   expect((await service.runRenewals()).failed).toEqual([]);
-  expect(await audits("mandate.reapproved")).toBe(1);
-  expect(await service.mandate()).toMatchObject({ status: "ACTIVE", remaining_amount: String(usdc(40)) });
-  expect((await service.subscription()).status).toBe("ACTIVE");
-  expect(chain.balance(chain.payee.publicKey)).toBe(usdc(20));
+  expect(await audits("mandate.reapproved")).toBe(0);
+  expect((await service.mandate()).status).toBe("EXPIRED");
+  expect(chain.balance(chain.payee.publicKey)).toBe(usdc(10));
 });
 
 test("a canceled subscription's expired mandate stays EXPIRED whatever the chain shows: a renewal job that runs after the cancel revives nothing", async () => {

@@ -260,16 +260,18 @@ async function raceWithAuditor(
   run: () => Promise<{ status: number }>,
   hooks: { ready?: () => Promise<boolean>; locked?: () => Promise<unknown> } = {},
 ) {
-  const changing = run();
+  // Without a `ready` hook the other transaction locks first, then the change starts (it must wait on the lock);
+  // with one, the change starts first and the lock is taken once it is ready.
+  let changing: Promise<{ status: number }> | null = hooks.ready ? run() : null;
   let answered = false;
-  changing.finally(() => (answered = true));
+  changing?.finally(() => (answered = true));
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
   let signal!: () => void;
   const isLocked = new Promise<void>((r) => (signal = r));
   const other = sql.begin(async (tx) => {
     while (hooks.ready && !(await hooks.ready())) {
-      if (answered) throw new Error(`the change answered ${(await changing).status} before the race`);
+      if (answered) throw new Error(`the change answered ${(await changing!).status} before the race`);
       await Bun.sleep(2);
     }
     await lock(tx as unknown as typeof sql);
@@ -278,6 +280,10 @@ async function raceWithAuditor(
     await recordAudit(tx, { ...tenant, actor, action: "test.audit", resourceType: "test", resourceId: "x" });
   });
   await isLocked;
+  if (!changing) {
+    changing = run();
+    changing.finally(() => (answered = true));
+  }
   await hooks.locked?.();
   // Until the change waits on a lock (the row or hash the other transaction holds), or has answered.
   let waited = false;
@@ -287,7 +293,7 @@ async function raceWithAuditor(
   }
   expect(waited).toBe(true); // the race happened
   release();
-  const [res, otherDone] = await Promise.allSettled([changing, other]);
+  const [res, otherDone] = await Promise.allSettled([changing!, other]);
   expect(otherDone.status).toBe("fulfilled");
   expect(res.status).toBe("fulfilled");
   return (res as PromiseFulfilledResult<{ status: number }>).value;

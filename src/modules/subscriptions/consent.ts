@@ -55,6 +55,9 @@ const CONSENT_SIGNING: Record<ChainFamily, MessageSigning | null> = {
   stellar: STELLAR_MESSAGE_SIGNING,
 };
 
+/** Whether the chain's own approval names the payee (EVM); elsewhere it names only our operator, shared by every team. */
+export const approvalNamesPayee = (family: ChainFamily): boolean => CONSENT_SIGNING[family] === null;
+
 const PERIOD_WORD: Record<Interval, string> = { monthly: "month", yearly: "year" };
 
 /** "10", "9.99": the price as a person reads it (exact; only trailing zeros dropped). */

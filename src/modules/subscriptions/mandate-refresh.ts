@@ -7,6 +7,7 @@
  * stays revoked: revoking is the payer's or the team's decision, not a lapse.
  */
 import { findToken } from "../../chains/registry";
+import { approvalNamesPayee } from "./consent";
 import type { Tenant } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
 import type { SubscriptionDeps } from "./context";
@@ -46,7 +47,10 @@ export async function refreshLapsedMandate(
   if (!sub || !renewing(sub, now) || !mandate || !lapsed(mandate, now)) return false;
   const network = deps.chains.get(sub.network);
   const token = network && findToken(network, sub.token_symbol);
-  if (!network || !token) return false;
+  // Only where the approval names the payee (EVM): a Solana delegate or Stellar allowance names our operator, so
+  // an approval the payer gave for another team's subscription would revive this one. There the payer
+  // subscribes again (with a consent naming the payee) once the mandate has lapsed.
+  if (!network || !token || !approvalNamesPayee(network.family)) return false;
   const autopay = await deps.pool.subscription({
     op: "readAutopay",
     request: { network, token, payer: sub.payment_account, payee: sub.payee_wallet },

@@ -70,9 +70,11 @@ async function prepareRenewal(c: TxContext, id: string): Promise<Prepared> {
   await findCompanyByKeys(c.tx, c.tenant, locked.company_id, null, null);
   await lockMandateOf(c.tx, c.tenant, id);
   let sub = locked;
-  // A new period starts only once the current one has ended: a deferred retry, or an attempt on a PAST_DUE
-  // subscription, charges the current period's open invoice instead.
-  if (sub.status !== "PAST_DUE" && c.now >= sub.current_period_end) {
+  // A new period starts only once the current one has ended and is paid: a deferred retry (even one deferred
+  // past the period's end), or an attempt on a PAST_DUE subscription, charges the current period's open invoice.
+  const open = await findInvoiceBySource(c.tx, c.tenant, "subscription", periodInvoiceSource(sub.id, sub.current_period_start));
+  const unpaid = open !== undefined && open.status !== "VOID" && open.amount_outstanding > 0n;
+  if (sub.status !== "PAST_DUE" && !unpaid && c.now >= sub.current_period_end) {
     if (sub.cancel_at_period_end) {
       await cancelNow(c, sub, "canceled at period end");
       return { outcome: "canceled" };
