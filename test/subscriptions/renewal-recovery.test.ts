@@ -51,14 +51,16 @@ test("an operator without gas defers the renewal an hour without a dunning step;
   expect(failed.map((f) => f.failure_reason)).toEqual(["not_configured"]);
   expect(await bed.balanceOf(bed.payer.address)).toBe(payerBefore);
 
+  // The operator stays unfunded past the period's end: the deferred period is still charged first.
   await bed.anvil.client.setBalance({ address: operator, value: gas });
-  await bed.elapse(3600);
+  await bed.elapse(31 * DAY);
   t.clock.set((await bed.now()) * 1000);
   expect(await renewSubscription(t.deps.subscriptions, tenant, sub.id, new Date(t.clock.now()))).toBe("renewed");
   sub = await subscription();
   expect(sub.status).toBe("ACTIVE");
   expect(sub.period_index).toBe(1);
   expect(await bed.balanceOf(bed.payer.address)).toBe(payerBefore - 10_000_000n);
+  expect(sub.next_attempt_at.getTime()).toBe(sub.current_period_end.getTime()); // already due: period 2 next
   const charges = await t.db
     .sql`select status, reference from subscription_charges where subscription_id = ${sub.id} and kind = 'renewal' order by created_at`;
   expect(charges.map((c) => c.status)).toEqual(["failed", "succeeded"]);
