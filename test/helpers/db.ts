@@ -31,7 +31,8 @@ let spare: Promise<string> | undefined;
 
 function nextClone(): Promise<string> {
   const ready = spare ?? createClone();
-  spare = createClone();
+  // Started once this copy is made, so the two never compete (a file run alone waits for one copy, not two).
+  spare = ready.then(createClone, createClone);
   // A failed copy is reported by the call that takes it, not as an unhandled rejection now.
   spare.catch(() => {});
   return ready;
