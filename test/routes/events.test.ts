@@ -525,6 +525,8 @@ describe("company details on events and access tokens", () => {
     await createCompanyOnPlan(t, api, team.teamId, "facts-co", catalog.planId);
     const body = { event_type: "identify", company: { id: "facts-co", name: "Facts Co", traits: { seats: 3 } } };
     expect((await t.call("POST", "/events", { token: api, body })).status).toBe(200);
+    // The identify's own change notice may still be on its way: let it land (and evict) before caching.
+    await Bun.sleep(200);
     const cached = await t.deps.entitlements.company(tenant, "facts-co");
     for (let i = 0; i < 3; i++)
       expect((await track("facts-co", "page_viewed", { company: { id: "facts-co", name: "Facts Co", traits: { seats: 3 } } })).status).toBe(200);
