@@ -15,7 +15,7 @@
  * `pending`; proof-job.ts keeps verifying it. Any other refusal is the error code of the checkout payments.
  */
 import type { Sql } from "../../db/client";
-import { queries, runOne, type Db } from "../../db/queries";
+import { type Db } from "../../db/queries";
 import type { ChainPool } from "../../chains/pool";
 import type { ChainRegistry } from "../../chains/registry";
 import { HASH_FORMAT, normalizeTxHash } from "../../chains/addresses";
@@ -26,15 +26,13 @@ import { newId } from "../../lib/ids";
 import { formatMicro, microToTokenCeil, tokenToMicroFloor } from "../../lib/money";
 import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
-import { paymentsOfTransaction } from "../payments/repo";
+import { insertInvoicePayment, paymentsOfTransaction } from "../payments/repo";
 import { refusalCode } from "../payments/refusals";
 import { lockOr404 } from "./lifecycle";
 import type { InvoiceRow } from "./model";
 import { findInvoice, findSettlementWallet } from "./repo";
 import { applyPayment } from "./settlement";
 import { settlingNetwork } from "./settings";
-
-const Q = queries(["payment_insert_for_invoice"]);
 
 export interface ProofDeps {
   sql: Sql;
@@ -156,21 +154,19 @@ export async function recordProvenPayment(
     throw apiError("invoice_not_payable", `Invoice ${invoice.number} is ${invoice.status} and cannot take a payment`);
   const transfer = v.proof.transfers[0]!;
   const id = newId("pay");
-  const inserted = await runOne(tx, Q.payment_insert_for_invoice, [
+  const inserted = await insertInvoicePayment(tx, c.tenant, {
     id,
-    c.tenant.teamId,
-    c.tenant.environment,
     invoiceId,
-    v.network.id,
-    v.txHash,
-    transfer.transferIndex,
-    transfer.amount.toString(),
-    v.token.symbol,
-    transfer.payer,
-    v.proof.blockNumber.toString(),
-    v.proof.blockHash,
-    c.now,
-  ]);
+    network: v.network.id,
+    txHash: v.txHash,
+    transferIndex: transfer.transferIndex,
+    amount: transfer.amount,
+    tokenSymbol: v.token.symbol,
+    payer: transfer.payer,
+    blockNumber: v.proof.blockNumber,
+    blockHash: v.proof.blockHash,
+    at: c.now,
+  });
   if (!inserted) throw replayed("a payment"); // another submission of this hash won the race
   // What the transfer is worth on the invoice, rounded down to the micro-unit; the row keeps its token units.
   const worth = tokenToMicroFloor(transfer.amount, v.token.decimals);

@@ -6,6 +6,7 @@ import type { CheckoutSessionRow, PaymentLinkRow, SessionStatus } from "./model"
 import { type Tenant } from "../../lib/tenant";
 
 const Q = queries([
+  "payment_insert_for_invoice",
   "payment_link_insert",
   "payment_link_find_by_id",
   "payment_link_list_recent",
@@ -134,6 +135,24 @@ export const insertPayment = (db: Db, t: Tenant, p: PaymentInsert) =>
     p.payer,
     p.blockNumber.toString(),
     p.blockHash,
+  ]);
+
+/** A payment of an invoice (a proof, a subscription's pull); null when this transfer already proved one. */
+export const insertInvoicePayment = (db: Db, t: Tenant, p: Omit<PaymentInsert, "sessionId"> & { invoiceId: string; at: Date }) =>
+  runOne<{ id: string }>(db, Q.payment_insert_for_invoice, [
+    p.id,
+    t.teamId,
+    t.environment,
+    p.invoiceId,
+    p.network,
+    p.txHash,
+    p.transferIndex,
+    p.amount.toString(),
+    p.tokenSymbol,
+    p.payer,
+    p.blockNumber.toString(),
+    p.blockHash,
+    p.at,
   ]);
 
 export const paymentsOfTransaction = (db: Db, network: string, txHash: string) =>

@@ -19,7 +19,7 @@ import { emitEvent } from "../webhooks/emit";
 import type { Quote } from "./change-quote";
 import { invoiceContext, type SubscriptionDeps, type TxContext } from "./context";
 import { audit } from "./finalize";
-import type { ChargeRow, PendingChange, SubscriptionRow } from "./model";
+import { NOTHING_SCHEDULED, type ChargeRow, type PendingChange, type SubscriptionRow } from "./model";
 import { presentSubscription } from "./present";
 import { recordPull } from "./pulls";
 import { completeCharge, lockMandateOf, lockSubscription, saveSubscription, setChargePayment, setCompanyPlanAnchored } from "./repo";
@@ -82,11 +82,7 @@ export async function applyTerms(
       current_period_start: new Date(change.periodStart),
       current_period_end: new Date(change.periodEnd),
       next_attempt_at: sub.status === "TRIALING" ? sub.next_attempt_at : new Date(change.periodEnd),
-      scheduled_plan_id: null,
-      scheduled_billing_period: null,
-      scheduled_coupon_id: null,
-      scheduled_coupon_applied_at: null,
-      scheduled_coupon_redemption_id: null,
+      ...NOTHING_SCHEDULED,
     },
     c.now,
   );
@@ -170,11 +166,7 @@ export async function unschedule(c: TxContext, sub: SubscriptionRow): Promise<Su
     c.tenant,
     {
       ...sub,
-      scheduled_plan_id: null,
-      scheduled_billing_period: null,
-      scheduled_coupon_id: null,
-      scheduled_coupon_applied_at: null,
-      scheduled_coupon_redemption_id: null,
+      ...NOTHING_SCHEDULED,
     },
     c.now,
   );
@@ -192,7 +184,7 @@ export async function recordChangeLanded(
   op: ChainOperation,
   now: Date,
 ): Promise<SubscriptionRow> {
-  const done = await deps.sql.begin(async (tx) => {
+  return deps.sql.begin(async (tx) => {
     const c: TxContext = { deps, tx, tenant, actor, now };
     const sub = (await lockSubscription(tx, tenant, charge.subscription_id))!;
     if (op.amount > 0n) await lockTransaction(tx, sub.network, op.txHash);
@@ -208,8 +200,6 @@ export async function recordChangeLanded(
     if (paymentId) await setChargePayment(tx, tenant, charge.id, paymentId);
     return applyTerms(c, sub, charge.change!, { invoiceId: charge.invoice_id, creditToBalance: 0n });
   });
-  deps.companyChanged?.(tenant, done.company_id);
-  return done;
 }
 
 export async function recordChangeRefused(

@@ -33,6 +33,20 @@ export async function changePlan(
   command: PlanChangeCommand,
   now: Date,
 ): Promise<PlanChangeResult> {
+  const result = await makeChange(deps, tenant, actor, companyId, command, now);
+  // This instance's entitlement cache at once (committed); other instances hear it by NOTIFY (publishCompanyChanged).
+  if (result.effective === "now") deps.companyChanged?.(tenant, companyId);
+  return result;
+}
+
+async function makeChange(
+  deps: SubscriptionDeps,
+  tenant: Tenant,
+  actor: Actor,
+  companyId: string,
+  command: PlanChangeCommand,
+  now: Date,
+): Promise<PlanChangeResult> {
   const quote = await quotePlanChange(deps.sql, tenant, companyId, command, now);
   const { change, sub } = quote;
   const payable = change.invoice && change.invoice.total > 0n ? change.invoice.total : 0n;

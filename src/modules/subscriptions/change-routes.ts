@@ -18,21 +18,12 @@ import { changePlan } from "./change-plan";
 import { quotePlanChange } from "./change-quote";
 import { commandOf, PlanChangeBody, PlanChangePreview, PlanChangePreviewBody, PlanChangeResult, presentPreview } from "./change-schemas";
 import type { SubscriptionDeps } from "./context";
+import { CHAIN_OPERATION_ERRORS } from "./schemas";
 import { CHANGE_DESCRIPTION, PREVIEW_DESCRIPTION } from "./change-docs";
 
 type RouteDeps = AuthDeps & { sql: Sql; clock: Clock; subscriptions: SubscriptionDeps };
 
 const CompanyParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200, description: "Our comp_… id or your id for the company" }) });
-
-const ERRORS = {
-  400: ValidationErrorBody,
-  402: CodedErrorBody,
-  403: CodedErrorBody,
-  404: ErrorBody,
-  409: CodedErrorBody,
-  422: CodedErrorBody,
-  503: CodedErrorBody,
-};
 
 /** The company a dashboard route or the CLI names (our id or the integrator's), or 404. */
 export async function companyIdOr404(sql: Sql, tenant: Tenant, ref: string): Promise<string> {
@@ -54,7 +45,7 @@ export function planChangeRoutes(deps: RouteDeps) {
       {
         access: "POST /companies/plan",
         body: PlanChangeBody,
-        response: { 200: PlanChangeResult, ...ERRORS },
+        response: { 200: PlanChangeResult, ...CHAIN_OPERATION_ERRORS },
         detail: { tags: ["Subscriptions"], summary: "Change your own company's plan, with exact proration", description: CHANGE_DESCRIPTION },
       },
     )
@@ -69,7 +60,7 @@ export function planChangeRoutes(deps: RouteDeps) {
         access: "POST /dashboard/companies/{id}/plan",
         params: CompanyParams,
         body: PlanChangeBody,
-        response: { 200: PlanChangeResult, ...ERRORS },
+        response: { 200: PlanChangeResult, ...CHAIN_OPERATION_ERRORS },
         detail: { tags: ["Subscriptions"], summary: "Change a company's plan (operator)", description: CHANGE_DESCRIPTION },
       },
     )

@@ -46,6 +46,15 @@ export interface SubscriptionRow {
   updated_at: Date;
 }
 
+/** A subscription's columns with no change scheduled: what applying, replacing or undoing one writes. */
+export const NOTHING_SCHEDULED = {
+  scheduled_plan_id: null,
+  scheduled_billing_period: null,
+  scheduled_coupon_id: null,
+  scheduled_coupon_applied_at: null,
+  scheduled_coupon_redemption_id: null,
+} as const satisfies Partial<SubscriptionRow>;
+
 export type MandateStatus = "ACTIVE" | "EXPIRED" | "REVOKED";
 
 export interface MandateRow {

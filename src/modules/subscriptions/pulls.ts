@@ -6,7 +6,6 @@
  */
 import type { ChainOperation } from "../../chains/subscription-types";
 import { lockTransaction } from "../../chains/claims";
-import { queries, runOne } from "../../db/queries";
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { tokenToMicroFloor } from "../../lib/money";
@@ -14,9 +13,8 @@ import { findToken } from "../../chains/registry";
 import type { SubscriptionDeps, TxContext } from "./context";
 import type { ChargeRow, MandateRow, SubscriptionRow } from "./model";
 import { applyPayment } from "../invoices/settlement";
+import { insertInvoicePayment } from "../payments/repo";
 import { drawMandate } from "./repo";
-
-const Q = queries(["payment_insert_for_invoice"]);
 
 /** Asks the chain (in the worker pool) to pull a recorded pending operation through the subscription's mandate. */
 export function pullThroughMandate(deps: SubscriptionDeps, sub: SubscriptionRow, charge: ChargeRow) {
@@ -47,21 +45,19 @@ export async function recordPull(
   if (op.amount === 0n || invoiceId === null) return null;
   await lockTransaction(c.tx, sub.network, op.txHash);
   const id = newId("pay");
-  const inserted = await runOne(c.tx, Q.payment_insert_for_invoice, [
+  const inserted = await insertInvoicePayment(c.tx, c.tenant, {
     id,
-    c.tenant.teamId,
-    c.tenant.environment,
     invoiceId,
-    sub.network,
-    op.txHash,
-    0,
-    op.amount.toString(),
-    sub.token_symbol,
-    sub.payment_account,
-    op.blockNumber.toString(),
-    null,
-    c.now,
-  ]);
+    network: sub.network,
+    txHash: op.txHash,
+    transferIndex: 0,
+    amount: op.amount,
+    tokenSymbol: sub.token_symbol,
+    payer: sub.payment_account,
+    blockNumber: op.blockNumber,
+    blockHash: null,
+    at: c.now,
+  });
   if (!inserted) throw new Error(`transaction ${op.txHash} on ${sub.network} is already recorded as a payment`);
   const worth = tokenToMicroFloor(op.amount, decimals);
   if (!worth.ok) throw apiError("conflict", `The pull's amount cannot be recorded: ${worth.expected}`);

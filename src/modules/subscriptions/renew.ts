@@ -32,7 +32,7 @@ import {
   setCompanyPlanAnchored,
   subscriptionSettings,
 } from "./repo";
-import type { ChargeRow, SubscriptionRow } from "./model";
+import { NOTHING_SCHEDULED, type ChargeRow, type SubscriptionRow } from "./model";
 import { failAttempt, markRenewed, recordLanded, recordRefused, type RenewalOutcome } from "./outcome";
 import { refreshLapsedMandate } from "./mandate-refresh";
 import { chainReference, periodInvoiceSource, periodKey } from "./reference";
@@ -132,11 +132,7 @@ async function startNextPeriod(c: TxContext, sub: SubscriptionRow): Promise<Subs
       // The coupon the change scheduled with it (carried over or redeemed), or none.
       coupon_id: sub.scheduled_coupon_id,
       coupon_applied_at: sub.scheduled_coupon_applied_at ?? 0,
-      scheduled_plan_id: null,
-      scheduled_billing_period: null,
-      scheduled_coupon_id: null,
-      scheduled_coupon_applied_at: null,
-      scheduled_coupon_redemption_id: null,
+      ...NOTHING_SCHEDULED,
       anchor_at: newAnchor ? sub.current_period_end : sub.anchor_at,
     };
     if (newAnchor) index = 0;

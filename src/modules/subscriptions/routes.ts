@@ -20,7 +20,7 @@ import type { SubscriptionDeps } from "./context";
 import { ACTIVATE_DESCRIPTION, CANCEL_DESCRIPTION, REVOKE_DESCRIPTION, STATUS_DESCRIPTION } from "./docs";
 import { mandateStatus, revokeMandate } from "./mandates";
 import { presentSubscription } from "./present";
-import { ActivateBody, ActivationResult, CancelBody, Mandate, MandateParams, RevokeBody, RevokeResult } from "./schemas";
+import { ActivateBody, ActivationResult, CHAIN_OPERATION_ERRORS, CancelBody, Mandate, MandateParams, RevokeBody, RevokeResult } from "./schemas";
 import { t } from "elysia";
 import type { Tenant } from "../../lib/tenant";
 import { findMandate } from "./repo";
@@ -58,16 +58,7 @@ export function subscriptionRoutes(deps: RouteDeps) {
       {
         access: "POST /subscriptions/activate",
         body: ActivateBody,
-        response: {
-          200: ActivationResult,
-          400: ValidationErrorBody,
-          402: CodedErrorBody,
-          403: CodedErrorBody,
-          404: ErrorBody,
-          409: CodedErrorBody,
-          422: CodedErrorBody,
-          503: CodedErrorBody,
-        },
+        response: { 200: ActivationResult, ...CHAIN_OPERATION_ERRORS },
         detail: {
           tags: ["Subscriptions"],
           summary: "Activate a subscription: first charge, token minted, autopay installed",

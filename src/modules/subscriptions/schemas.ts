@@ -1,5 +1,6 @@
 /** Request and response schemas of the subscription and mandate routes (the spec's fields, binding). */
 import { t } from "elysia";
+import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
 import { CompanyRef } from "../customers/model";
 import { NonBlankText } from "../../http/non-blank-text";
 import { ResourceIdParams } from "../../http/resource-id";
@@ -98,3 +99,14 @@ export const CancelBody = t.Object({
   atPeriodEnd: t.Optional(t.Boolean({ default: true, description: "true (default): at the current period's end; false: now" })),
   reason: t.Optional(NonBlankText("Why, for the audit log and the webhook")),
 });
+
+/** The error answers of the routes that ask the chain (activation, plan change): bad input, payment refusals, state, chain unknown. */
+export const CHAIN_OPERATION_ERRORS = {
+  400: ValidationErrorBody,
+  402: CodedErrorBody,
+  403: CodedErrorBody,
+  404: ErrorBody,
+  409: CodedErrorBody,
+  422: CodedErrorBody,
+  503: CodedErrorBody,
+};
