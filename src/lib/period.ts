@@ -8,6 +8,8 @@
 
 export type Interval = "monthly" | "yearly";
 
+export const DAY_MS = 86_400_000;
+
 export interface Period {
   /** Periods since the anchor: 0 is the one starting at the anchor; negative before it. */
   index: number;

@@ -22,6 +22,7 @@ import {
   xdr,
 } from "@stellar/stellar-sdk";
 import { type StellarSubscriptionSetup, startStellarSubscriptions } from "../helpers/stellar-subscriptions";
+import { chainNowMs } from "./stellar-rpc-node";
 
 let s: StellarSubscriptionSetup;
 let server: rpc.Server;
@@ -49,7 +50,7 @@ async function transferFrom(amount: bigint, options: { passphrase?: string; cont
   );
   return new TransactionBuilder(account, { fee: BASE_FEE, networkPassphrase: options.passphrase ?? s.double.passphrase, memo: Memo.text("double") })
     .addOperation(call)
-    .setTimeout(30)
+    .setTimebounds(0, Math.floor(chainNowMs() / 1000) + 30)
     .build();
 }
 
@@ -124,7 +125,7 @@ describe("what the double refuses at submission", () => {
     const ahead = new TransactionBuilder(account, { fee: "1000000", networkPassphrase: s.double.passphrase }).addOperation(
       new Contract(s.asset.contractId(s.double.passphrase)).call("balance", addr(s.payer)),
     );
-    const skipped = await server.prepareTransaction(ahead.setTimeout(30).build());
+    const skipped = await server.prepareTransaction(ahead.setTimebounds(0, Math.floor(chainNowMs() / 1000) + 30).build());
     skipped.sign(s.operator);
     await expectRefused(skipped, "txBadSeq");
   });
@@ -166,7 +167,7 @@ describe("what the double fails at application", () => {
     const account = await server.getAccount(s.operator.publicKey());
     const tx = new TransactionBuilder(account, { fee: "200000", networkPassphrase: s.double.passphrase, sorobanData: data })
       .addOperation(Operation.invokeHostFunction({ func: op.func, auth }))
-      .setTimeout(30)
+      .setTimebounds(0, Math.floor(chainNowMs() / 1000) + 30)
       .build();
     tx.sign(s.operator);
     return tx;

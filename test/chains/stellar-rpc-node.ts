@@ -5,6 +5,7 @@
  * accepted transactions wait for `closeLedger()` instead of landing at once.
  */
 import type { xdr } from "@stellar/stellar-sdk";
+import { testNow } from "../helpers/clock";
 import { DoubleLedger } from "./stellar-rpc-ledger";
 import { type Accepted, checkEnvelope, type ErrorCode, hostCheck } from "./stellar-rpc-submit";
 import { b64, contractEvent, returnValueHash, transactionMeta, transactionResult } from "./stellar-rpc-xdr";
@@ -36,7 +37,13 @@ export type Submitted = { status: "PENDING" | "DUPLICATE" | "TRY_AGAIN_LATER"; h
 export const eventId = (ledger: number, tx: number, op: number, event: number): string =>
   `${((BigInt(ledger) << 32n) | (BigInt(tx) << 12n) | BigInt(op)).toString().padStart(19, "0")}-${String(event).padStart(10, "0")}`;
 
-const nowSeconds = () => Math.floor(Date.now() / 1000);
+/**
+ * The double's clock: the wall's pace from where the test's clock starts (TEST_NOW, else now), as anvil's does
+ * under `--timestamp`, so ledgers close at times the service's clock agrees with.
+ */
+const offsetMs = testNow() - Date.now();
+export const chainNowMs = (): number => Date.now() + offsetMs;
+const nowSeconds = () => Math.floor(chainNowMs() / 1000);
 
 export class DoubleNode {
   readonly ledger: DoubleLedger;

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ChainPool } from "../../src/chains/pool";
 import type { ChainOperation, OperationResult, SubscriptionFailure } from "../../src/chains/subscription-types";
 import { type StellarSubscriptionSetup, startStellarSubscriptions } from "../helpers/stellar-subscriptions";
+import { chainNowMs } from "./stellar-rpc-node";
 
 let s: StellarSubscriptionSetup;
 let pool: ChainPool;
@@ -53,7 +54,7 @@ describe("activation and renewals", () => {
     expect(autopay).toMatchObject({ ok: true, installed: true, remaining: 100n * UNIT, periodAllowance: null, balance: 1_000n * UNIT });
     // ~10,000 ledgers at 5 s each
     const expiresAt = autopay.ok ? autopay.expiresAt! : 0;
-    expect(Math.abs(expiresAt - (Math.floor(Date.now() / 1000) + 50_000))).toBeLessThan(60);
+    expect(Math.abs(expiresAt - (Math.floor(chainNowMs() / 1000) + 50_000))).toBeLessThan(60);
 
     const reference = s.reference();
     const activation = landed(
@@ -165,7 +166,7 @@ describe("refusals before any transaction", () => {
     await s.approve(10n * UNIT, { payer, ledgers: 3 });
     const autopay = await pool.subscription({ op: "readAutopay", request: s.parties({ payer: payer.publicKey() }) });
     expect(autopay).toMatchObject({ ok: true, installed: true, remaining: 10n * UNIT });
-    expect(autopay.ok && autopay.expiresAt! - Math.floor(Date.now() / 1000)).toBeLessThanOrEqual(15);
+    expect(autopay.ok && autopay.expiresAt! - Math.floor(chainNowMs() / 1000)).toBeLessThanOrEqual(15);
     const { liveUntil } = s.double.allowance(s.asset, payer.publicKey(), s.operator.publicKey())!;
     s.double.closeLedger(liveUntil - s.double.node.latest); // the latest ledger is now the approval's last one
     refused(await charge(payer.publicKey(), UNIT), "autopay_expired");

@@ -2,7 +2,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { startAppDeps } from "../../src/app-deps";
 import { loadConfig } from "../../src/config";
-import { ManualClock } from "../../src/lib/clock";
+import { newTestClock } from "../helpers/clock";
 import { Logger } from "../../src/lib/logger";
 import { cloneTestDatabase } from "../helpers/db";
 import { TEST_SECRETS } from "../helpers/app";
@@ -19,7 +19,7 @@ test("a failing shutdown step does not skip the ones after it, and its error is 
     CHECKOUT_SWEEP_INTERVAL_MS: "0",
     ...TEST_SECRETS,
   });
-  const clock = new ManualClock(Date.now());
+  const clock = newTestClock();
   const deps = await startAppDeps(db.sql, config, clock, new Logger("silent", () => {}));
   const team = await createTeam(db.sql, "Shutdown");
   const key = await createKey(db.sql, { teamId: team.id, environment: "development", type: "SECRET", name: "k" }, clock.now());

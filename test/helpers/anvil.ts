@@ -7,6 +7,7 @@ import { createTestClient, http, publicActions, walletActions, type Abi, type Ad
 import { mnemonicToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import type { TokenConfig } from "../../src/chains/types";
+import { testNow, testNowIsFixed } from "./clock";
 
 /** anvil's dev accounts come from this mnemonic, each funded with 10 000 ETH. */
 const DEV_MNEMONIC = "test test test test test test test test test test test junk";
@@ -41,7 +42,10 @@ function makeClient(rpcUrl: string) {
 /** Starts anvil with automining on a free port and waits until it answers. */
 export async function startAnvil(): Promise<Anvil> {
   const port = await freePort();
-  const proc = Bun.spawn([anvilBinary(), "--port", String(port), "--host", "127.0.0.1", "--silent"], { stdout: "ignore", stderr: "pipe" });
+  // Under TEST_NOW the chain's clock starts where the service's does (and runs on from there at the wall's pace).
+  const genesis = testNowIsFixed() ? ["--timestamp", String(Math.floor(testNow() / 1000))] : [];
+  const args = [anvilBinary(), "--port", String(port), "--host", "127.0.0.1", "--silent", ...genesis];
+  const proc = Bun.spawn(args, { stdout: "ignore", stderr: "pipe" });
   const rpcUrl = `http://127.0.0.1:${port}`;
   const client = makeClient(rpcUrl);
   for (let attempt = 0; ; attempt++) {

@@ -9,6 +9,7 @@ import { startAppDeps, type AppDeps } from "../../src/app-deps";
 import type { CredentialStore } from "../../src/auth/credential-store";
 import { loadConfig, type Config } from "../../src/config";
 import { ManualClock } from "../../src/lib/clock";
+import { newTestClock } from "./clock";
 import { Logger } from "../../src/lib/logger";
 import { cloneTestDatabase, type TestDatabase } from "./db";
 import { createSql } from "../../src/db/client";
@@ -59,7 +60,7 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
     ...TEST_SECRETS,
     ...overrides,
   });
-  const clock = new ManualClock(Date.now());
+  const clock = newTestClock();
   const logs: string[] = [];
   const logger = new Logger("info", (text) => logs.push(...text.trimEnd().split("\n")));
   const deps = await startAppDeps(db.sql, config, clock, logger);

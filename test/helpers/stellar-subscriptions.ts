@@ -8,6 +8,7 @@ import { Asset, BASE_FEE, Contract, Keypair, nativeToScVal, rpc, TransactionBuil
 import type { AutopayParties } from "../../src/chains/subscription-types";
 import type { NetworkConfig, TokenConfig } from "../../src/chains/types";
 import { type DoubleOptions, type StellarRpcDouble, startStellarRpcDouble } from "../chains/stellar-rpc-double";
+import { chainNowMs } from "../chains/stellar-rpc-node";
 
 export interface StellarSubscriptionSetup {
   double: StellarRpcDouble;
@@ -74,7 +75,9 @@ export function startStellarSubscriptions(options: DoubleOptions & { payerBalanc
     const args = [new Address(from.publicKey()).toScVal(), new Address(operator.publicKey()).toScVal()];
     const call = sac.call("approve", ...args, nativeToScVal(amount, { type: "i128" }), xdr.ScVal.scvU32(liveUntil));
     const account = await server.getAccount(from.publicKey());
-    const tx = new TransactionBuilder(account, { fee: BASE_FEE, networkPassphrase: double.passphrase }).addOperation(call).setTimeout(30).build();
+    // Valid for 30 s of the double's clock (which TEST_NOW may set apart from the wall's).
+    const timebounds = { minTime: 0, maxTime: Math.floor(chainNowMs() / 1000) + 30 };
+    const tx = new TransactionBuilder(account, { fee: BASE_FEE, networkPassphrase: double.passphrase, timebounds }).addOperation(call).build();
     const prepared = await server.prepareTransaction(tx);
     prepared.sign(from);
     const sent = await server.sendTransaction(prepared);

@@ -149,6 +149,8 @@ test(
 test(
   "subscription change-plan --preview prints what the dashboard's preview answers, changes nothing; a bad period exits 2",
   async () => {
+    // The CLI runs on the system clock: this test's service clock is set to it, so both price the same period.
+    t.clock.set(Date.now());
     const team = ok("team", "create", "--name", "CLI plan change").data.id as string;
     const dev = { teamId: team, environment: "development" as const };
     const actor = { kind: "test", id: "test", requestId: null };

@@ -31,7 +31,7 @@ const tenant = { teamId: team.teamId, environment: "development" as const };
 const actor = { kind: "test", id: "test", requestId: null };
 const state = subscriptionState(t, bed, team.teamId);
 
-await setSettlementWallet(t.db.sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date());
+await setSettlementWallet(t.db.sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date(t.clock.now()));
 await createPlanRecord({ sql: t.db.sql, chains: t.config.chains, now: () => new Date(t.clock.now()) }, tenant, actor, {
   name: "Pro",
   prices: [{ billingPeriod: "monthly", amount: "10", currency: "USDC" }],

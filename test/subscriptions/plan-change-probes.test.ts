@@ -23,7 +23,7 @@ const tenant = { teamId: team.teamId, environment: "development" as const };
 const actor = { kind: "test", id: "test", requestId: null };
 const catalog = { sql, chains: t.config.chains, now: () => new Date(t.clock.now()) };
 
-await setSettlementWallet(sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date());
+await setSettlementWallet(sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date(t.clock.now()));
 const monthly = (amount: string) => [{ billingPeriod: "monthly" as const, amount, currency: "USDC" }];
 const basic = await createPlanRecord(catalog, tenant, actor, { name: "Basic", prices: monthly("10"), onchainPlanIds: { anvil: "basic" } });
 const pro = await createPlanRecord(catalog, tenant, actor, { name: "Pro", prices: monthly("30") });

@@ -27,7 +27,7 @@ const tenant = { teamId: team.teamId, environment: "development" as const };
 const actor = { kind: "test", id: "test", requestId: null };
 const catalog = { sql: t.db.sql, chains: t.config.chains, now: () => new Date(t.clock.now()) };
 
-await setSettlementWallet(t.db.sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date());
+await setSettlementWallet(t.db.sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date(t.clock.now()));
 const basic = await createPlanRecord(catalog, tenant, actor, {
   name: "Basic",
   prices: [{ billingPeriod: "monthly", amount: "10", currency: "USDC" }],

@@ -13,6 +13,7 @@ import { SECONDS_PER_LEDGER } from "../../src/chains/stellar/autopay";
 import type { PayerConsent } from "../../src/modules/subscriptions/consent";
 import { signConsent, stellarSigner } from "../helpers/payer-consent";
 import { startStellarSubscriptions } from "../helpers/stellar-subscriptions";
+import { chainNowMs } from "../chains/stellar-rpc-node";
 import { DAY_MS, PRICE_MICRO, subscriptionService, subscriptionTeam } from "../helpers/subscription-service";
 
 const UNIT = 10_000_000n; // the asset's 7 decimals
@@ -93,7 +94,7 @@ test("activation, two renewals, a failed renewal and a revoked mandate, the RPC 
   const mandate = await service.mandate();
   expect(mandate.authorized_amount).toBe(String(200n * UNIT));
   // The allowance's last ledger as a time, on the early side; the allowance itself is unchanged by pulls.
-  const expiresAt = Date.now() + (liveUntil - s.double.node.latest) * SECONDS_PER_LEDGER * 1000;
+  const expiresAt = chainNowMs() + (liveUntil - s.double.node.latest) * SECONDS_PER_LEDGER * 1000;
   expect(Math.abs((mandate.expires_at as Date).getTime() - expiresAt)).toBeLessThan(60_000);
   expect((await service.invoices()).map((i) => [i.status, i.paid_at])).toEqual([["PAID", new Date(t.clock.now())]]);
   expect(await service.companyPlan()).toBe(service.plan.id);
@@ -191,10 +192,10 @@ test("activation, two renewals, a failed renewal and a revoked mandate, the RPC 
 
 test("renewals due at once, run by concurrent jobs: one pull per ledger by the operator, each within the chain job's deadline", async () => {
   const companies = ["co-1", "co-2", "co-3", "co-4"];
-  // The double's ledgers close at the wall clock's time, which the service's clock has left behind by the
-  // months the first test moved it: approvals run 60 days past the service's now, as the estimate from the
+  // The double's ledgers close at the wall clock's pace from the test's start, which the service's clock has
+  // left behind by the months the first test moved it: approvals run 60 days past the service's now, as the estimate from the
   // last ledger's close time reads them.
-  const ahead = Math.ceil((t.clock.now() - Date.now()) / 1000 / SECONDS_PER_LEDGER);
+  const ahead = Math.ceil((t.clock.now() - chainNowMs()) / 1000 / SECONDS_PER_LEDGER);
   for (const company of companies) {
     const wallet = s.newPayer(100n * UNIT);
     await s.approve(100n * UNIT, { payer: wallet, ledgers: 60 * LEDGERS_PER_DAY + ahead });
@@ -238,7 +239,7 @@ test("renewals due at once, run by concurrent jobs: one pull per ledger by the o
 test("another team naming a wallet that approved the operator for this team: 400 without the payer's consent to it, the chain not even asked", async () => {
   // This team's customer approves the operator (the spender every team shares) and subscribes here; the
   // approval's ledgers run past the service's clock, which the first test moved months ahead of the double's.
-  const ahead = Math.ceil((t.clock.now() - Date.now()) / 1000 / SECONDS_PER_LEDGER);
+  const ahead = Math.ceil((t.clock.now() - chainNowMs()) / 1000 / SECONDS_PER_LEDGER);
   const customer = s.newPayer(100n * UNIT);
   await s.approve(100n * UNIT, { payer: customer, ledgers: 30 * LEDGERS_PER_DAY + ahead });
   const wallet = stellarSigner(customer);

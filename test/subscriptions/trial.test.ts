@@ -19,7 +19,7 @@ const team = await createTeamFixture(t);
 const tenant = { teamId: team.teamId, environment: "development" as const };
 const actor = { kind: "test", id: "test", requestId: null };
 const catalog = { sql: t.db.sql, chains: t.config.chains, now: () => new Date(t.clock.now()) };
-await setSettlementWallet(t.db.sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date());
+await setSettlementWallet(t.db.sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date(t.clock.now()));
 const monthly = (amount: string) => [{ billingPeriod: "monthly" as const, amount, currency: "USDC" }];
 await createPlanRecord(catalog, tenant, actor, { name: "Basic", trialDays: 14, prices: monthly("10"), onchainPlanIds: { anvil: "basic" } });
 const pro = await createPlanRecord(catalog, tenant, actor, { name: "Pro", prices: monthly("30"), onchainPlanIds: { anvil: "pro" } });

@@ -42,7 +42,7 @@ async function attempts(ctx: StellarContext, request: PullRequest): Promise<Chai
     const landed = await findByReference(ctx, request.reference, { tokenId: request.tokenId, throughLedger: state.latestLedger });
     if (landed) return landed;
     checkAllowance(state, request.amount);
-    const outcome = await sendOnce(ctx, request, memo, new Account(ctx.operator.publicKey(), state.sequence));
+    const outcome = await sendOnce(ctx, request, memo, new Account(ctx.operator.publicKey(), state.sequence), state.closeTime);
     if (outcome) return outcome;
     await new Promise((resolve) => setTimeout(resolve, ctx.timing.pollIntervalMs));
   }
@@ -50,8 +50,10 @@ async function attempts(ctx: StellarContext, request: PullRequest): Promise<Chai
 }
 
 /** Builds, simulates, signs and sends one transaction; null when it was superseded or expired unincluded. */
-async function sendOnce(ctx: StellarContext, request: PullRequest, memo: Memo, source: Account): Promise<ChainOperation | null> {
-  const maxTime = Math.floor(Date.now() / 1000) + ctx.timing.validitySeconds;
+async function sendOnce(ctx: StellarContext, request: PullRequest, memo: Memo, source: Account, closeTime: number): Promise<ChainOperation | null> {
+  // The network checks time bounds against its ledgers' close times, so they are set from the latest one: a
+  // local clock running ahead or behind can neither expire a pull before it is sent nor keep it open longer.
+  const maxTime = closeTime + ctx.timing.validitySeconds;
   const call = { fn: "transfer_from", spender: ctx.operator.publicKey(), from: ctx.payer, to: ctx.payee, amount: request.amount } as const;
   const tx = buildCall(ctx, call, { source, memo, maxTime });
   const simulated = await simulate(ctx, tx);

@@ -1,6 +1,7 @@
 /**
  * Raw ledger reads (getLedgerEntries): the operator's account (its sequence number) and the payer's
- * allowance entry (amount and last ledger). One request, so both come from the same ledger.
+ * allowance entry (amount and last ledger). One request, so both come from the same ledger; beside it, the
+ * latest ledger's close time, the network's clock.
  */
 import { Keypair, xdr } from "@stellar/stellar-sdk";
 import { refuse } from "./refusal";
@@ -14,13 +15,18 @@ export interface ChainState {
   sequence: string;
   /** null when the payer never approved the operator (or the temporary entry was evicted after expiry) */
   allowance: StoredAllowance | null;
+  /** unix seconds: when the latest ledger closed (the local clock where the RPC does not say) */
+  closeTime: number;
 }
 
 const accountKey = (account: string) => xdr.LedgerKey.account(new xdr.LedgerKeyAccount({ accountId: Keypair.fromPublicKey(account).xdrPublicKey() }));
 
 export async function readChainState(ctx: StellarContext): Promise<ChainState> {
   const operator = ctx.operator.publicKey();
-  const { latestLedger, entries } = await ctx.server.getLedgerEntries(accountKey(operator), allowanceLedgerKey(ctx.contractId, ctx.payer, operator));
+  const [{ latestLedger, entries }, latest] = await Promise.all([
+    ctx.server.getLedgerEntries(accountKey(operator), allowanceLedgerKey(ctx.contractId, ctx.payer, operator)),
+    ctx.server.getLatestLedger(),
+  ]);
   let sequence: string | null = null;
   let allowance: StoredAllowance | null = null;
   for (const entry of entries) {
@@ -28,7 +34,8 @@ export async function readChainState(ctx: StellarContext): Promise<ChainState> {
     else if (entry.val.type === "contractData") allowance = readAllowanceValue(entry.val);
   }
   if (sequence === null) refuse("not_configured", "The Stellar operator account does not exist on this network");
-  return { latestLedger, sequence, allowance };
+  const closeTime = Number(latest.closeTime) || Math.floor(Date.now() / 1000);
+  return { latestLedger, sequence, allowance, closeTime };
 }
 
 /** The payer-side verdict on an allowance before any transaction is built. */

@@ -3,6 +3,7 @@
  * compares, and what a check answers. No I/O; "now" always comes from the caller.
  */
 import type { EntitlementKind } from "../catalog/model";
+import { DAY_MS } from "../../lib/period";
 
 export type Period = "day" | "week" | "month" | "lifetime";
 export type TraitOperator = "eq" | "neq" | "gt" | "gte" | "lt" | "lte";
@@ -46,8 +47,6 @@ export function resolveGrant(override: Grant | undefined, planGrants: readonly G
   for (const g of planGrants) if (!best || moreGenerous(g, best)) best = g;
   return best;
 }
-
-const DAY_MS = 86_400_000;
 
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month + 1, 0)).getUTCDate();

@@ -8,6 +8,7 @@ import { queries, runOne } from "../../db/queries";
 import { networkAllowedIn } from "../../chains/registry";
 import { apiError } from "../../lib/errors";
 import { MAX_MICRO, TAX_RATE_DENOMINATOR } from "../../lib/money";
+import { DAY_MS } from "../../lib/period";
 import { checkCurrencyAmount } from "../catalog/currency";
 import type { InvoiceContext } from "./lifecycle";
 import { priceLine, sumLines, type LineInput, type PricedLine, type Totals } from "./lines";
@@ -47,7 +48,6 @@ export interface PreparedInvoice {
   totals: Totals;
 }
 
-const DAY_MS = 86_400_000;
 /** When an invoice issued at `issuedAt` with these terms falls due (the one rule, for invoices and documents). */
 export const dueDateOf = (issuedAt: Date, termsDays: number): Date => new Date(issuedAt.getTime() + termsDays * DAY_MS);
 

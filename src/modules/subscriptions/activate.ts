@@ -19,7 +19,6 @@ import { OUTCOME_UNKNOWN, type AutopayState } from "../../chains/subscription-ty
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { microToTokenCeil } from "../../lib/money";
-import { addMonths } from "../../lib/period";
 import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
 import { redeemCoupon } from "../catalog/redeem";
@@ -31,6 +30,7 @@ import { chainError } from "./chain-errors";
 import { assertPayerConsent, type PayerConsent } from "./consent";
 import { invoiceContext, type SubscriptionDeps, type TxContext } from "./context";
 import { expireActivation, finalizeActivation, mandateFactsAfter } from "./finalize";
+import { firstPeriod } from "./first-period";
 import type { SubscriptionRow } from "./model";
 import { chainReference, periodInvoiceSource } from "./reference";
 import { findPendingCharge, findSubscriptionByReference, insertCharge, insertSubscription, subscriptionSettings } from "./repo";
@@ -57,8 +57,6 @@ export interface ActivationResult {
   planId: string;
   paymentAccount: string;
 }
-
-const DAY_MS = 86_400_000;
 
 export async function activateSubscription(
   deps: SubscriptionDeps,
@@ -141,10 +139,7 @@ async function reserve(c: TxContext, request: ActivationRequest, terms: Activati
   const earlier = await findSubscriptionByReference(c.tx, c.tenant, terms.network.id, reference);
   if (earlier) return { subscription: earlier, amount: await pendingAmount(c, earlier), resumed: true };
 
-  const trialEnd = terms.trialDays > 0 ? new Date(c.now.getTime() + terms.trialDays * DAY_MS) : null;
-  // The anchor is where paid periods start: now, or the trial's end.
-  const anchor = trialEnd ?? c.now;
-  const periodEnd = trialEnd ?? new Date(addMonths(anchor.getTime(), terms.billingPeriod === "monthly" ? 1 : 12));
+  const { trialEnd, anchor, periodEnd } = firstPeriod(c.now, terms.trialDays, terms.billingPeriod);
   const redemption = request.couponCode
     ? await redeemCoupon(c.tx, c.tenant, { code: request.couponCode, companyId: company.id, planId: terms.planId }, c.now)
     : null;
