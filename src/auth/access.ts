@@ -73,6 +73,7 @@ export const ACCESS = {
   "POST /subscriptions/cancel": { kinds: ["embed"] },
   // Plan change: the spec shows no credentials; the embed token changes its own company's plan, operators use the dashboard's twin.
   "POST /companies/plan": { kinds: ["embed"] },
+  "POST /companies/plan/preview": { kinds: ["embed"] },
   "POST /dashboard/companies/{id}/plan": { kinds: ["dashboard"], role: "billing:write" },
   "POST /dashboard/companies/{id}/plan/preview": { kinds: ["dashboard"], role: "billing:read" },
   "POST /mandates/revoke": { kinds: [...SERVER_KEYS, "legacy", "embed", "dashboard"], permission: "subscriptions.write", role: "billing:write" },

@@ -21,8 +21,8 @@ import { command, type Context } from "./command";
 import type { Static } from "elysia";
 import { apiError } from "../lib/errors";
 import { changePlan } from "../modules/subscriptions/change-plan";
-import { quotePlanChange } from "../modules/subscriptions/change-quote";
-import { commandOf, PlanChangeBody, presentPreview } from "../modules/subscriptions/change-schemas";
+import { previewPlanChange } from "../modules/subscriptions/change-preview";
+import { commandOf, PlanChangeBody } from "../modules/subscriptions/change-schemas";
 import { companyIdOr404 } from "../modules/subscriptions/change-routes";
 import { ListPage } from "./output";
 
@@ -131,22 +131,24 @@ export const subscriptionCommands = [
       coupon: { value: "<code>", help: "Redeemed with the change" },
       effective: { value: "now|period_end", help: "Default now (a downgrade credits the unused time); period_end schedules it" },
       "tx-hash": { value: "<hash>", help: "A transfer paying the proration invoice; without it the proration is pulled through the mandate" },
-      preview: { value: "true|false", help: "true: compute and show, change nothing" },
+      preview: { value: "true|false", help: "true: compute and show the quote, change nothing" },
+      quote: { value: "<quo_ id>", help: "Charge exactly a preview's quote (its plan, period, coupon and instant), once, within 15 minutes" },
     },
     parse: (a) => {
       const body = checkSchema<Static<typeof PlanChangeBody>>(
         PlanChangeBody,
-        { planId: a.plan, billingPeriod: a.period, couponCode: a.coupon, effective: a.effective, txHash: a["tx-hash"] },
+        { planId: a.plan, billingPeriod: a.period, couponCode: a.coupon, effective: a.effective, txHash: a["tx-hash"], quoteId: a.quote },
         "body",
       );
       const preview = oneOf("preview", a.preview, ["true", "false"]) === "true";
       if (preview && body.txHash) throw apiError("validation_failed", "Validation failed", { "tx-hash": "A preview pays nothing" });
+      if (preview && body.quoteId) throw apiError("validation_failed", "Validation failed", { quote: "A preview makes its own quote" });
       return { tenant: tenant(a), company: a.company!, command: commandOf(body), preview };
     },
     run: async (ctx, i) => {
       const companyId = await companyIdOr404(ctx.sql, i.tenant, i.company);
       const now = new Date(ctx.now);
-      if (i.preview) return presentPreview(await quotePlanChange(ctx.sql, i.tenant, companyId, i.command, now));
+      if (i.preview) return previewPlanChange(ctx.sql, i.tenant, companyId, i.command, now);
       return withSubscriptions(ctx, (deps) => changePlan(deps, i.tenant, OPERATOR, companyId, i.command, now));
     },
   }),

@@ -125,6 +125,7 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "POST /invoices/{id}/refunds": "createInvoiceRefund",
   "POST /subscriptions/activate": "activateSubscription",
   "POST /companies/plan": "changeCompanyPlan",
+  "POST /companies/plan/preview": "previewOwnPlanChange",
   "POST /dashboard/companies/{id}/plan": "changeCompanyPlanAsOperator",
   "POST /dashboard/companies/{id}/plan/preview": "previewCompanyPlanChange",
   "POST /subscriptions/cancel": "cancelOwnSubscription",

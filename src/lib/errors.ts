@@ -66,6 +66,7 @@ export const ERRORS = {
     shape: "details",
     description: "POST /mandates/revoke: no mandate with this id in the credential's team and environment",
   },
+  quote_not_found: { status: 404, shape: "code", description: "Plan change: no quote with this id for this company" },
   plan_not_found: {
     status: 404,
     shape: "code",
@@ -197,6 +198,18 @@ export const ERRORS = {
     status: 409,
     shape: "code",
     description: "Plan change: the company has no live subscription, or the change is not possible now",
+  },
+  quote_expired: {
+    status: 409,
+    shape: "code",
+    description: "Plan change: the quote (quoteId) is past its expiresAt; preview the change again",
+  },
+  quote_used: { status: 409, shape: "code", description: "Plan change: the quote (quoteId) was already used by a change" },
+  quote_stale: {
+    status: 409,
+    shape: "code",
+    description:
+      "Plan change: the subscription, the credit balance or the tax rate moved since the quote, so it would no longer charge what it says; preview again",
   },
   mandate_not_active: {
     status: 409,

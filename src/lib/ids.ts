@@ -50,7 +50,9 @@ export type IdPrefix =
   // subscriptions: subscriptions, mandates (the spec's mnd_), subscription chain operations
   | "sub"
   | "mnd"
-  | "sch";
+  | "sch"
+  // a plan change's quote (subscriptions/quotes.ts)
+  | "quo";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;

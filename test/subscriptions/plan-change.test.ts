@@ -102,7 +102,8 @@ test("an upgrade mid-period: the preview is the invoice, pulled through the mand
   expect(BigInt(p.credit.replace(".", "")) * 3n - BigInt(p.charge.replace(".", ""))).toBeLessThanOrEqual(3n);
   const mandateBefore = BigInt((await mandate()).remaining_amount);
 
-  const res = await change({ planId: "pro", customerEmail: "ap@acme.test" });
+  // Given the preview's quote, the change prices at the preview's instant and pulls exactly it.
+  const res = await change({ planId: "pro", customerEmail: "ap@acme.test", quoteId: p.quote.id });
   expect(res.status).toBe(200);
   const sub = await subscription();
   expect(res.body.data).toEqual({
@@ -112,6 +113,8 @@ test("an upgrade mid-period: the preview is the invoice, pulled through the mand
     currentPeriodEnd: sub.current_period_end.toISOString(),
     effective: "now",
     invoiceId: expect.stringMatching(/^in_/),
+    pricedAt: p.quote.pricedAt,
+    quoteId: p.quote.id,
   });
   const invoice = (await t.call("GET", `/invoices/${res.body.data.invoiceId}`, { token: team.keys.secret })).body.invoice;
   expect(invoice.status).toBe("PAID");

@@ -19,7 +19,7 @@ import { type Quote } from "./change-quote";
 import { type SubscriptionDeps, type TxContext } from "./context";
 import { chainReference, periodKey } from "./reference";
 import { countCharges, insertCharge, lockMandateOf } from "./repo";
-import type { PlanChangeCommand, PlanChangeResult } from "./change-plan";
+import type { ChangeOutcome, PlanChangeCommand } from "./change-plan";
 import { issueChangeInvoice, redeem, requote, resultOf } from "./change-steps";
 
 export async function paidByTransfer(
@@ -31,7 +31,7 @@ export async function paidByTransfer(
   quote: Quote,
   amount: bigint,
   now: Date,
-): Promise<PlanChangeResult> {
+): Promise<ChangeOutcome> {
   const network = deps.chains.get(quote.sub.network)!;
   const token = findToken(network, quote.sub.token_symbol)!;
   const txHash = normalizeTxHash(network.family, command.txHash!);
@@ -88,7 +88,7 @@ export async function pulledThroughMandate(
   quote: Quote,
   amount: bigint,
   now: Date,
-): Promise<PlanChangeResult> {
+): Promise<ChangeOutcome> {
   const charge = await deps.sql.begin(async (tx) => {
     const c: TxContext = { deps, tx, tenant, actor, now };
     const { locked, again } = await requote(c, companyId, command, quote);

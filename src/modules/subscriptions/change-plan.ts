@@ -8,8 +8,14 @@ import { quotePlanChange, type PlanChangeRequest, type Quote } from "./change-qu
 import { type SubscriptionDeps, type TxContext } from "./context";
 import { issueChangeInvoice, redeem, requote, resultOf } from "./change-steps";
 import { paidByTransfer, pulledThroughMandate } from "./change-payments";
+import { quotedRequest } from "./quotes";
+
+/** What each way of making the change reports; changePlan adds how it was priced. */
+export type ChangeOutcome = Omit<PlanChangeResult, "pricedAt" | "quoteId">;
 
 export interface PlanChangeCommand extends PlanChangeRequest {
+  /** a preview's quote: the change prices at its instant and charges exactly it (quotes.ts) */
+  quoteId: string | null;
   txHash: string | null;
   customerName: string | null;
   customerEmail: string | null;
@@ -23,6 +29,10 @@ export interface PlanChangeResult {
   effective: "now" | "period_end";
   /** the proration invoice, or null (nothing to pay now, or a change at period end) */
   invoiceId: string | null;
+  /** the instant the change was priced at: the quote's, or the change's own */
+  pricedAt: string;
+  /** the quote charged, or null: priced at its own instant */
+  quoteId: string | null;
 }
 
 export async function changePlan(
@@ -33,10 +43,13 @@ export async function changePlan(
   command: PlanChangeCommand,
   now: Date,
 ): Promise<PlanChangeResult> {
-  const result = await makeChange(deps, tenant, actor, companyId, command, now);
+  const { request, pricedAt } = command.quoteId
+    ? await quotedRequest(deps.sql, tenant, companyId, command.quoteId, command, now)
+    : { request: command, pricedAt: now };
+  const result = await makeChange(deps, tenant, actor, companyId, { ...command, ...request }, now, pricedAt);
   // This instance's entitlement cache at once (committed); other instances hear it by NOTIFY (publishCompanyChanged).
   if (result.effective === "now") deps.companyChanged?.(tenant, companyId);
-  return result;
+  return { ...result, pricedAt: pricedAt.toISOString(), quoteId: command.quoteId };
 }
 
 async function makeChange(
@@ -46,8 +59,9 @@ async function makeChange(
   companyId: string,
   command: PlanChangeCommand,
   now: Date,
-): Promise<PlanChangeResult> {
-  const quote = await quotePlanChange(deps.sql, tenant, companyId, command, now);
+  pricedAt: Date,
+): Promise<ChangeOutcome> {
+  const quote = await quotePlanChange(deps.sql, tenant, companyId, command, pricedAt);
   const { change, sub } = quote;
   const payable = change.invoice && change.invoice.total > 0n ? change.invoice.total : 0n;
   if (command.txHash && (!change.changed || payable === 0n || change.effective === "period_end"))

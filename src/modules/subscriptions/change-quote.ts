@@ -1,9 +1,9 @@
 /**
  * A plan change quoted from the database as it stands (read only): the company's live subscription, the
  * plan asked for priced in its billing period, the coupon given (checked, not redeemed), the team's tax
- * rate and the company's credit balance, put through planChange() (proration.ts). The preview returns this
- * quote; the change quotes again inside its transaction, on the locked row, at the same `now`, so what it
- * issues is what the preview showed unless the subscription moved in between.
+ * rate and the company's credit balance, put through planChange() (proration.ts) at one instant. The preview
+ * records it (quotes.ts) and returns it; the change quotes again inside its transaction, on the locked row, at the
+ * same instant (the quote's, when it names one), so what it issues is what was quoted, or nothing.
  */
 import type { Db } from "../../db/queries";
 import { apiError } from "../../lib/errors";
@@ -32,6 +32,8 @@ export interface PlanChangeRequest {
 }
 
 export interface Quote {
+  /** the instant the change is priced at */
+  pricedAt: Date;
   sub: SubscriptionRow;
   target: TargetPlan;
   /** the coupon given with the change, checked (a change that happens redeems it) */
@@ -66,7 +68,7 @@ export async function quotePlanChange(
   const target = await targetPlan(db, tenant, sub, request);
   const current = await currentTerms(db, tenant, sub);
   const coupon = request.couponCode ? await givenCoupon(db, tenant, current, target, request.couponCode, sub.currency, now) : null;
-  if (sub.status === "TRIALING") return { sub, target, coupon, change: trialChange(current, target, coupon, sub.currency) };
+  if (sub.status === "TRIALING") return { pricedAt: now, sub, target, coupon, change: trialChange(current, target, coupon, sub.currency) };
   const settings = await subscriptionSettings(db, tenant);
   const change = planChange({
     current,
@@ -83,7 +85,7 @@ export async function quotePlanChange(
     throw apiError("plan_change_not_allowed", `${change.message}: the renewal is due; retry once it has run`);
   }
   await refuseOpenPeriod(db, tenant, sub);
-  return { sub, target, coupon, change };
+  return { pricedAt: now, sub, target, coupon, change };
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * Plan changes over HTTP. POST /companies/plan (the spec's route; its credentials are not shown there, so:
- * an embed access token, which names the company, the customer's own: a company changes only its own plan),
- * and the dashboard's twins for an operator: POST /dashboard/companies/{id}/plan and .../plan/preview, the
- * preview running the same quote the change runs (change-quote.ts) and writing nothing.
+ * an embed access token, which names the company, the customer's own: a company changes only its own plan)
+ * and its preview POST /companies/plan/preview, and the dashboard's twins for an operator:
+ * POST /dashboard/companies/{id}/plan and .../plan/preview. A preview runs the same quote the change runs
+ * (change-quote.ts), changes nothing, and records it as a quote the change can be given (quotes.ts).
  */
 import { Elysia, t } from "elysia";
 import type { Sql } from "../../db/client";
@@ -15,8 +16,8 @@ import type { Tenant } from "../../lib/tenant";
 import { actorOf } from "../audit/repo";
 import { findCompanyIdByKeys } from "../customers/repo";
 import { changePlan } from "./change-plan";
-import { quotePlanChange } from "./change-quote";
-import { commandOf, PlanChangeBody, PlanChangePreview, PlanChangePreviewBody, PlanChangeResult, presentPreview } from "./change-schemas";
+import { previewPlanChange } from "./change-preview";
+import { commandOf, PlanChangeBody, PlanChangePreview, PlanChangePreviewBody, PlanChangeResult } from "./change-schemas";
 import type { SubscriptionDeps } from "./context";
 import { CHAIN_OPERATION_ERRORS } from "./schemas";
 import { CHANGE_DESCRIPTION, PREVIEW_DESCRIPTION } from "./change-docs";
@@ -31,6 +32,15 @@ export async function companyIdOr404(sql: Sql, tenant: Tenant, ref: string): Pro
   if (!id) throw apiError("not_found", `No company ${ref}`);
   return id;
 }
+
+const PREVIEW_RESPONSES = {
+  200: PlanChangePreview,
+  400: ValidationErrorBody,
+  403: CodedErrorBody,
+  404: ErrorBody,
+  409: CodedErrorBody,
+  422: CodedErrorBody,
+};
 
 export function planChangeRoutes(deps: RouteDeps) {
   const now = () => new Date(deps.clock.now());
@@ -47,6 +57,16 @@ export function planChangeRoutes(deps: RouteDeps) {
         body: PlanChangeBody,
         response: { 200: PlanChangeResult, ...CHAIN_OPERATION_ERRORS },
         detail: { tags: ["Subscriptions"], summary: "Change your own company's plan, with exact proration", description: CHANGE_DESCRIPTION },
+      },
+    )
+    .post(
+      "/companies/plan/preview",
+      async ({ principal, body }) => ({ data: await previewPlanChange(deps.sql, principal, principal.companyId!, commandOf(body), now()) }),
+      {
+        access: "POST /companies/plan/preview",
+        body: PlanChangePreviewBody,
+        response: PREVIEW_RESPONSES,
+        detail: { tags: ["Subscriptions"], summary: "Preview a change of your own company's plan: the quote", description: PREVIEW_DESCRIPTION },
       },
     )
     .post(
@@ -68,13 +88,13 @@ export function planChangeRoutes(deps: RouteDeps) {
       "/dashboard/companies/:id/plan/preview",
       async ({ principal, params, body }) => {
         const companyId = await companyIdOr404(deps.sql, principal, params.id);
-        return { data: presentPreview(await quotePlanChange(deps.sql, principal, companyId, commandOf(body), now())) };
+        return { data: await previewPlanChange(deps.sql, principal, companyId, commandOf(body), now()) };
       },
       {
         access: "POST /dashboard/companies/{id}/plan/preview",
         params: CompanyParams,
         body: PlanChangePreviewBody,
-        response: { 200: PlanChangePreview, 400: ValidationErrorBody, 403: CodedErrorBody, 404: ErrorBody, 409: CodedErrorBody, 422: CodedErrorBody },
+        response: PREVIEW_RESPONSES,
         detail: { tags: ["Subscriptions"], summary: "Preview a plan change: the exact invoice it would issue", description: PREVIEW_DESCRIPTION },
       },
     );

@@ -8,6 +8,7 @@ import { priceLine, sumLines } from "../invoices/lines";
 import { InvoiceLineItem } from "../invoices/schemas";
 import type { Quote } from "./change-quote";
 import type { PlanChangeCommand } from "./change-plan";
+import type { QuoteRef } from "./quotes";
 
 const Text = (max: number, description?: string) => t.String({ minLength: 1, maxLength: max, ...(description ? { description } : {}) });
 
@@ -29,6 +30,12 @@ const ChangeFields = {
 
 export const PlanChangeBody = t.Object({
   ...ChangeFields,
+  quoteId: t.Optional(
+    Text(
+      64,
+      "A preview's quote (quote.id): the change prices at the quote's instant and charges exactly it, once, before quote.expiresAt; 409 quote_expired, quote_used or quote_stale otherwise. Without it the change prices at its own instant (pricedAt)",
+    ),
+  ),
   txHash: t.Optional(
     Text(128, "A transfer to the team's settlement wallet paying the proration invoice; without it the proration is pulled through the mandate"),
   ),
@@ -47,6 +54,8 @@ export const PlanChangeResult = t.Object(
       currentPeriodEnd: t.String({ format: "date-time" }),
       effective: t.Union([t.Literal("now"), t.Literal("period_end")]),
       invoiceId: t.Union([t.String(), t.Null()], { description: "The proration invoice (PAID), or null when nothing was owed now" }),
+      pricedAt: t.String({ format: "date-time", description: "The instant the change was priced at: the quote's, or the change's own" }),
+      quoteId: t.Union([t.String(), t.Null()], { description: "The quote charged, or null: priced at the change's own instant" }),
     }),
   },
   {
@@ -59,6 +68,8 @@ export const PlanChangeResult = t.Object(
           currentPeriodEnd: "2026-12-24T10:00:00.000Z",
           effective: "now",
           invoiceId: "in_2k9d",
+          pricedAt: "2026-12-09T10:00:00.000Z",
+          quoteId: "quo_7Hc2kQ9xLmP4rT8vW1yZ3bN5",
         },
       },
     ],
@@ -110,6 +121,7 @@ const PREVIEW_EXAMPLE = {
     billingPeriod: "monthly",
     currentPeriodStart: "2026-11-24T10:00:00.000Z",
     currentPeriodEnd: "2026-12-24T10:00:00.000Z",
+    quote: { id: "quo_7Hc2kQ9xLmP4rT8vW1yZ3bN5", pricedAt: "2026-12-09T10:00:00.000Z", expiresAt: "2026-12-09T10:15:00.000Z" },
   },
 };
 
@@ -138,6 +150,14 @@ export const PlanChangePreview = t.Object(
       billingPeriod: t.String(),
       currentPeriodStart: t.String({ format: "date-time" }),
       currentPeriodEnd: t.String({ format: "date-time", description: "For a change at period end: when it takes effect" }),
+      quote: t.Object(
+        {
+          id: t.String({ description: "Give it as quoteId to the change: it charges exactly this preview, once" }),
+          pricedAt: t.String({ format: "date-time", description: "The instant this preview prices" }),
+          expiresAt: t.String({ format: "date-time", description: "15 minutes after pricedAt" }),
+        },
+        { description: "This preview, recorded: the change given its id charges exactly these amounts" },
+      ),
     }),
   },
   { examples: [PREVIEW_EXAMPLE] },
@@ -148,12 +168,13 @@ export const commandOf = (body: Static<typeof PlanChangeBody>): PlanChangeComman
   billingPeriod: body.billingPeriod ?? null,
   couponCode: body.couponCode ?? null,
   effective: body.effective ?? null,
+  quoteId: body.quoteId ?? null,
   txHash: body.txHash ?? null,
   customerName: body.customerName ?? null,
   customerEmail: body.customerEmail ?? null,
 });
 
-export function presentPreview(q: Quote): Static<typeof PlanChangePreview>["data"] {
+export function presentPreview(q: Quote, recorded: QuoteRef): Static<typeof PlanChangePreview>["data"] {
   const c = q.change;
   const priced = c.invoice?.lines.map(priceLine) ?? [];
   const totals = sumLines(priced);
@@ -187,5 +208,6 @@ export function presentPreview(q: Quote): Static<typeof PlanChangePreview>["data
     billingPeriod: after.billingPeriod,
     currentPeriodStart: after.periodStart.toISOString(),
     currentPeriodEnd: (c.scheduled ? c.scheduled.periodStart : c.subscription.periodEnd).toISOString(),
+    quote: { id: recorded.id, pricedAt: recorded.pricedAt.toISOString(), expiresAt: recorded.expiresAt.toISOString() },
   };
 }

@@ -10,9 +10,10 @@ import { invoiceContext, type TxContext } from "./context";
 import type { SubscriptionRow } from "./model";
 import { findPendingCharge, lockSubscription } from "./repo";
 import { redeemCoupon } from "../catalog/redeem";
-import type { PlanChangeCommand, PlanChangeResult } from "./change-plan";
+import type { ChangeOutcome, PlanChangeCommand } from "./change-plan";
+import { assertQuoteStands, useQuote } from "./quotes";
 
-export const resultOf = (sub: SubscriptionRow, invoiceId: string | null, effective: "now" | "period_end"): PlanChangeResult => ({
+export const resultOf = (sub: SubscriptionRow, invoiceId: string | null, effective: "now" | "period_end"): ChangeOutcome => ({
   success: true,
   planId: effective === "now" ? sub.plan_id : sub.scheduled_plan_id!,
   status: sub.status,
@@ -22,13 +23,14 @@ export const resultOf = (sub: SubscriptionRow, invoiceId: string | null, effecti
 });
 
 /**
- * The quote again, on the locked row at the same `now`: what gets written. Locks in the order every
+ * The quote again, on the locked row at the same instant: what gets written. Locks in the order every
  * subscription transaction takes them, each row before the audit chain's lock (taken by the first audit entry
  * and held to commit, so a row locked after it could close a cycle with a transaction that locked that row and
  * then audits): the subscription, the transfer's hash (a change paid by `txHash`), the company (its plan is set),
  * then the mandate, coupon, invoice, counter and audit. A pending chain operation (a renewal or another change in
  * flight) is a 409 with Retry-After; a quote that is not the one prepared (a renewal ran, the balance moved, the
  * same change was made meanwhile) is a 409: what is written, and what a transfer or pull pays, is what was quoted.
+ * A change given a quote id checks that quote against the locked row first and uses it (quotes.ts).
  */
 export async function requote(
   c: TxContext,
@@ -40,12 +42,14 @@ export async function requote(
   const locked = (await lockSubscription(c.tx, c.tenant, quoted.sub.id))!;
   if (transfer) await lockTransaction(c.tx, transfer.network, transfer.txHash);
   await findCompanyByKeys(c.tx, c.tenant, locked.company_id, null, null); // locks the company row (for update)
+  if (command.quoteId) await assertQuoteStands(c, companyId, command.quoteId, locked);
   // Quoted first: a renewal that started the next period meanwhile (its pull maybe still in flight) makes this
-  // change's `now` fall outside the period, which no retry changes.
-  const again = await quotePlanChange(c.tx, c.tenant, companyId, command, c.now, locked);
+  // change's instant fall outside the period, which no retry changes.
+  const again = await quotePlanChange(c.tx, c.tenant, companyId, command, quoted.pricedAt, locked);
   if (await findPendingCharge(c.tx, c.tenant, locked.id))
     throw apiError("operation_in_progress", "A chain operation of this subscription is in flight; retry shortly", undefined, { "Retry-After": "30" });
-  if (moved(quoted.change, again.change))
+  if (command.quoteId) await useQuote(c, companyId, command.quoteId, again);
+  else if (moved(quoted.change, again.change))
     throw apiError("plan_change_not_allowed", "The subscription changed while the change was prepared; preview it again");
   return { locked, again };
 }
