@@ -40,6 +40,9 @@ const balanceEntries = (companyId: string) =>
   sql<{ amount: bigint }[]>`select amount from customer_balance_entries where company_id = ${companyId} order by created_at, id`;
 const subscriptionRow = async (id: string) => (await sql`select plan_id, price_amount from subscriptions where id = ${id}`)[0]!;
 const micro = (decimal: string) => BigInt(decimal.replace(".", ""));
+/** What the company is owed, added to its credit balance. */
+const credit = (companyId: string, amount: bigint, reason: string) =>
+  sql.begin((tx) => addBalanceEntry(tx, tenant, { companyId, currency: "USDC", amount, reason, invoiceId: null }, new Date(t.clock.now())));
 
 test("a downgrade's quote is credited to the micro-unit minutes later; a preview made then would credit less", async () => {
   const c = await customer();
@@ -72,14 +75,7 @@ test("a downgrade's quote is credited to the micro-unit minutes later; a preview
 
 test("an upgrade the credit balance covers, quoted by the customer's embed token: the invoice's lines and total are the quote's", async () => {
   const c = await customer();
-  await sql.begin((tx) =>
-    addBalanceEntry(
-      tx,
-      tenant,
-      { companyId: c.companyId, currency: "USDC", amount: 50_000_000n, reason: "goodwill", invoiceId: null },
-      new Date(t.clock.now()),
-    ),
-  );
+  await credit(c.companyId, 50_000_000n, "goodwill");
   const token = await embed(c.company);
   const preview = await t.call("POST", "/companies/plan/preview", { token, body: { planId: pro.id } });
   expect(preview.status).toBe(200);
@@ -140,23 +136,9 @@ test("expired, stale, mismatched and foreign quotes: refused with their codes, n
   await untouched();
 
   // The credit balance moved since the quote (the tax rate would too): the quote no longer prices the same.
-  await sql.begin((tx) =>
-    addBalanceEntry(
-      tx,
-      tenant,
-      { companyId: c.companyId, currency: "USDC", amount: 1n, reason: "rounding", invoiceId: null },
-      new Date(t.clock.now()),
-    ),
-  );
+  await credit(c.companyId, 1n, "rounding");
   const upgradeQuote = await preview({ planId: pro.id });
-  await sql.begin((tx) =>
-    addBalanceEntry(
-      tx,
-      tenant,
-      { companyId: c.companyId, currency: "USDC", amount: 1n, reason: "rounding", invoiceId: null },
-      new Date(t.clock.now()),
-    ),
-  );
+  await credit(c.companyId, 1n, "rounding");
   const stale = await change({ planId: pro.id, quoteId: upgradeQuote });
   expect({ status: stale.status, code: stale.body.code }).toEqual({ status: 409, code: "quote_stale" });
   expect(await subscriptionRow(c.subscriptionId)).toEqual({ plan_id: basic.id, price_amount: 10_000_000n });
