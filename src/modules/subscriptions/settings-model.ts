@@ -22,7 +22,7 @@ export const SubscriptionSettings = t.Object(
     }),
     dunningRetryHours: t.Array(t.Integer(), {
       description:
-        "After a failed renewal, the hours after the period's start at which it is tried again, in order; when the last retry fails the subscription is CANCELED",
+        "After a failed renewal, the hours after the period's start at which it is tried again, in order (a late attempt pushes the next one back by the gap between them, never closer); when the last retry fails the subscription is CANCELED",
     }),
     fallbackPlanId: t.Union([t.String(), t.Null()], { description: "The plan a company is put on when its subscription is canceled; null: none" }),
   },
