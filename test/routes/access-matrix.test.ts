@@ -341,6 +341,7 @@ const ROUTES: Record<string, RouteCase> = {
   "GET /mandates/{id}/status": { method: "GET", path: "/mandates/mnd_matrix/status", ok: 404 },
   // The embed token's company has no subscription: 409; the dashboard names a company that does not exist: 404.
   "POST /companies/plan": { method: "POST", path: "/companies/plan", body: { planId: "matrix-none" }, ok: 409 },
+  "POST /companies/plan/preview": { method: "POST", path: "/companies/plan/preview", body: { planId: "matrix-none" }, ok: 409 },
   "POST /dashboard/companies/{id}/plan": { method: "POST", path: "/dashboard/companies/matrix-none/plan", body: { planId: "matrix-none" }, ok: 404 },
   "POST /dashboard/companies/{id}/plan/preview": {
     method: "POST",
@@ -824,6 +825,17 @@ const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
     dashboardCatalog: 403,
   },
   "POST /companies/plan": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: Y,
+    sessionJwt: Y,
+    dashboardAdmin: 403,
+    dashboardCatalog: 403,
+  },  "POST /companies/plan/preview": {
     secret: 403,
     secretScoped: 403,
     restricted: 403,
