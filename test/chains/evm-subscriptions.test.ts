@@ -5,9 +5,8 @@
  * chain after each step.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { erc20Abi, type Abi, type Address, type Hex } from "viem";
+import { erc20Abi, type Address, type Hex } from "viem";
 import type { HDAccount } from "viem/accounts";
-import { SUBSCRIPTIONS_ABI } from "../../src/chains/evm/subscription-contract";
 import { ChainPool } from "../../src/chains/pool";
 import type { ChainOperation } from "../../src/chains/subscription-types";
 import { DAY, landed, newRef, subscriptionBedWithPool, type SubscriptionBed, type Terms } from "../helpers/anvil-subscriptions";
