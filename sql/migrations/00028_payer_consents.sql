@@ -8,7 +8,9 @@ create table payer_consents (
   nonce            text not null check (char_length(nonce) between 1 and 66),
   team_id          text not null references teams (id),
   environment      text not null check (environment in ('development', 'production')),
-  subscription_id  text not null references subscriptions (id),
+  -- spent in the reservation's transaction before the subscription row is written (a replay is told as such, even for
+  -- a company that has a live subscription), so no foreign key: the transaction keeps the two together
+  subscription_id  text not null,
   created_at       timestamptz not null,
   primary key (network, payer_wallet, nonce)
 );

@@ -175,7 +175,10 @@ async function reserve(
   const reference = chainReference(c.tenant, "activation", company.id, request.idempotencyKey ?? id);
   const earlier = await findSubscriptionByReference(c.tx, c.tenant, terms.network.id, reference);
   if (earlier) return { subscription: earlier, amount: await pendingAmount(c, earlier), resumed: true };
+  // The consent first: a replay is refused as one, whatever else the request would run into.
   if (consent.usedOnChain) throw consentUsed();
+  const spend = { network: terms.network.id, payer: consent.payer, nonce: consent.nonce, subscriptionId: id };
+  if (!(await spendPayerConsent(c.tx, c.tenant, spend, c.now))) throw consentUsed();
 
   const trialEnd = terms.trialDays > 0 ? new Date(c.now.getTime() + terms.trialDays * DAY_MS) : null;
   // The anchor is where paid periods start: now, or the trial's end.
@@ -240,13 +243,6 @@ async function reserve(
       `${request.paymentAccount}'s ${terms.token.symbol} account on ${terms.network.id} already pays a live subscription; one account pays one subscription (use another account, or cancel the other subscription first)`,
     );
   }
-  const spent = await spendPayerConsent(
-    c.tx,
-    c.tenant,
-    { network: terms.network.id, payer: consent.payer, nonce: consent.nonce, subscriptionId: id },
-    c.now,
-  );
-  if (!spent) throw consentUsed();
   // A trial's first invoice comes at its end (the renewal job); a paid start has its DRAFT now.
   const invoice = trialEnd
     ? null
