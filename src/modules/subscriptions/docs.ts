@@ -30,4 +30,4 @@ Credentials (the spec does not show them): secret and restricted keys with subsc
 
 export const STATUS_DESCRIPTION = `A mandate: the spec's fields (amounts as integer token-unit strings: \`authorizedAmount\` the lifetime cap, \`remainingAmount\` what is left after every pull recorded) and its subscription, network, token and how it ended. EXPIRED when \`expiresAt\` passed (a job each minute) or when the remaining amount could not cover the next charge.
 
-Credentials (the spec does not show them): secret and restricted keys with subscriptions.read, a legacy \`api_\` key, a dashboard session with billing:read, or an embed token for its own company's mandates.`;
+Credentials (the spec does not show them): secret and restricted keys with subscriptions.read or subscriptions.write (a key that may revoke a mandate may read it), a legacy \`api_\` key, a dashboard session with billing:read, or an embed token for its own company's mandates.`;
