@@ -217,20 +217,22 @@ const timed = async <T>(f: () => Promise<T>) => {
 async function chainSample(sql: Sql, pgPid: number | null) {
   const { bed, pool, stop } = await subscriptionBedWithPool();
   try {
-    const payers: string[] = [];
-    for (let i = 0; i < CHARGES; i++) payers.push((await bed.newPayer()).account.address);
+    const accounts = [];
+    for (let i = 0; i < CHARGES; i++) accounts.push((await bed.newPayer()).account);
+    const payers = accounts.map((a) => a.address as string);
     const parties = (payer: string) => ({ network: bed.network, token: bed.token, payer, payee: bed.payee });
     const tokenIds: string[] = [];
     const activations: number[] = [];
-    for (const payer of payers)
+    for (const account of accounts) {
+      const consent = (await bed.consent(account, "bench")).evm;
       activations.push(
         await timed(async () => {
-          const op = landed(
-            await pool.subscription({ op: "activate", request: { ...parties(payer), amount: PRICE, periodSeconds: 28 * DAY, reference: newRef() } }),
-          );
+          const request = { ...parties(account.address), amount: PRICE, periodSeconds: 28 * DAY, reference: newRef(), consent };
+          const op = landed(await pool.subscription({ op: "activate", request }));
           tokenIds.push(op.tokenId);
         }),
       );
+    }
     const charge = async (i: number) =>
       landed(
         await pool.subscription({ op: "charge", request: { ...parties(payers[i]!), tokenId: tokenIds[i]!, amount: PRICE, reference: newRef() } }),
@@ -256,15 +258,15 @@ async function chainSample(sql: Sql, pgPid: number | null) {
     const chainNow = async () => new Date((await bed.now()) * 1000);
     const activatedE2e: number[] = [];
     for (let i = 0; i < CHARGES; i++) {
-      const payer = (await bed.newPayer()).account.address;
+      const payer = (await bed.newPayer()).account;
       const request = {
         planId: "pro",
-        paymentAccount: payer,
+        paymentAccount: payer.address,
         company: { id: `anvil-co-${i}` },
         subscriberEmail: null,
         couponCode: null,
         idempotencyKey: null,
-        payerConsent: null, // EVM: the contract's authorization names the payee
+        payerConsent: (await bed.consent(payer, `anvil-co-${i}`)).body, // the payer's consent to this subscription
       };
       const now = await chainNow();
       activatedE2e.push(await timed(() => activateSubscription(deps, tenant, ACTOR, request, now)));

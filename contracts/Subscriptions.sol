@@ -9,20 +9,20 @@ import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 
 /// @title Recurring pulls for the billing service, in the style of Coinbase Spend Permissions.
-/// @notice A payer authorizes one payee (a team's settlement wallet) to receive at most `periodAllowance` of one
-/// token per period window and `cap` in total until `end`, and approves this contract on the token. The service's
-/// operator then subscribes (first pull + an ERC-721 minted to the payer, the record of the subscription) and
-/// charges within those limits; the payer or the operator revokes. Because the authorization names the payee, no
-/// other team can pull from a wallet that approved this contract.
+/// @notice A payer approves this contract on the token once, and consents to each subscription by signing an EIP-712
+/// `Consent` (EOA or ERC-1271 smart account) that names the payee (a team's settlement wallet), the token, what may be
+/// pulled per period and in total until `end`, the company the subscription pays for, and a salt. The service's
+/// operator subscribes with that consent (first pull + an ERC-721 minted to the payer, the record of the
+/// subscription) and later charges that subscription within the limits the consent set for it alone; the payer or the
+/// operator revokes. A consent is used once (per payer and salt), so a signature given for one subscription never
+/// opens another, and one subscription's authorization never pays for another's.
 /// @dev Every operator call carries a `ref`, the service's idempotency key: a ref is used once, and
 /// `operationByRef` finds the operation that used it without a log scan.
 contract Subscriptions is ERC721, Ownable, EIP712 {
     using SafeERC20 for IERC20;
 
-    /// What a payer lets one payee pull in one token. The period window and the lifetime spend live here, not on a
-    /// subscription, so minting more subscriptions never multiplies what a payer can be charged per period.
-    /// `windowStart` and `spentInWindow` belong to the window of the last pull that moved tokens (`_window` says
-    /// which window is current); `windowStart` 0: nothing pulled yet.
+    /// What one subscription may pull. `windowStart` and `spentInWindow` belong to the window of the last pull that
+    /// moved tokens (`_window` says which window is current); `windowStart` 0: nothing pulled yet.
     struct Authorization {
         uint256 periodAllowance;
         uint256 cap;
@@ -33,14 +33,18 @@ contract Subscriptions is ERC721, Ownable, EIP712 {
         uint64 windowStart;
     }
 
-    /// The terms a payer signs for `authorizeWithSignature` (with its own address and the current nonce).
-    struct Terms {
+    /// What the payer signs for one subscription. `company` is the service's name for the company paid for (the
+    /// integrator's company id); `salt` makes each consent unique and is spent when the consent is used or cancelled.
+    struct Consent {
+        address payer;
         address payee;
         address token;
         uint256 periodAllowance;
         uint64 periodSeconds;
         uint256 cap;
         uint64 end;
+        string company;
+        bytes32 salt;
     }
 
     struct Subscription {
@@ -65,32 +69,20 @@ contract Subscriptions is ERC721, Ownable, EIP712 {
         uint64 blockNumber;
     }
 
-    bytes32 public constant AUTHORIZATION_TYPEHASH = keccak256(
-        "Authorization(address payer,address payee,address token,uint256 periodAllowance,uint64 periodSeconds,uint256 cap,uint64 end,uint256 nonce)"
+    bytes32 public constant CONSENT_TYPEHASH = keccak256(
+        "Consent(address payer,address payee,address token,uint256 periodAllowance,uint64 periodSeconds,uint256 cap,uint64 end,string company,bytes32 salt)"
     );
 
     address public operator;
     uint256 public lastTokenId;
-    mapping(address payer => mapping(address payee => mapping(address token => Authorization))) public authorizations;
-    /// Bumped by every authorize, deauthorize and signed authorization: a signature is good for one install, and any
-    /// later change by the payer voids signatures not yet installed. Kept apart so deleting an authorization never
-    /// resets it.
-    mapping(address payer => mapping(address payee => mapping(address token => uint256))) public nonces;
     mapping(uint256 tokenId => Subscription) public subscriptions;
+    mapping(uint256 tokenId => Authorization) public authorizations;
+    mapping(address payer => mapping(bytes32 salt => bool)) public consentUsed;
     mapping(bytes32 ref => Operation) public operationByRef;
 
     event OperatorChanged(address indexed previousOperator, address indexed newOperator);
-    event Authorized(
-        address indexed payer,
-        address indexed payee,
-        address indexed token,
-        uint256 periodAllowance,
-        uint64 periodSeconds,
-        uint256 cap,
-        uint64 end,
-        uint256 nonce
-    );
-    event Deauthorized(address indexed payer, address indexed payee, address indexed token);
+    event Authorized(uint256 indexed tokenId, uint256 periodAllowance, uint64 periodSeconds, uint256 cap, uint64 end);
+    event ConsentSpent(address indexed payer, bytes32 indexed salt, uint256 indexed tokenId);
     event Subscribed(
         uint256 indexed tokenId, address indexed payer, address payee, address token, uint256 amount, bytes32 indexed ref
     );
@@ -98,11 +90,12 @@ contract Subscriptions is ERC721, Ownable, EIP712 {
     event Revoked(uint256 indexed tokenId, address indexed by, bytes32 indexed ref);
 
     error NotOperator(address caller);
+    error NotPayer(address caller);
     error NotPayerOrOperator(address caller);
     error InvalidAuthorization();
     error InvalidSignature();
+    error ConsentUsed(address payer, bytes32 salt);
     error InvalidRef();
-    error NoAuthorization(address payer, address payee, address token);
     error AuthorizationExpired(uint64 end);
     error OverPeriodAllowance(uint256 amount, uint256 available);
     error OverCap(uint256 amount, uint256 remaining);
@@ -128,56 +121,62 @@ contract Subscriptions is ERC721, Ownable, EIP712 {
         _setOperator(newOperator);
     }
 
-    /// @notice Installs (or overwrites) what `payee` may pull from the caller in `token`. A zero allowance removes it.
-    /// A new authorization starts with nothing spent: its cap and window are its own.
-    function authorize(
-        address payee,
-        address token,
-        uint256 periodAllowance,
-        uint64 periodSeconds,
-        uint256 cap,
-        uint64 end
-    ) external {
-        _authorize(msg.sender, Terms(payee, token, periodAllowance, periodSeconds, cap, end));
+    /// @notice The EIP-712 digest a payer signs for `consent`.
+    function consentDigest(Consent calldata consent) public view returns (bytes32) {
+        // Split in two words' groups: one abi.encode of all ten values would not fit the stack.
+        bytes memory head = abi.encode(CONSENT_TYPEHASH, consent.payer, consent.payee, consent.token, consent.periodAllowance);
+        bytes memory tail =
+            abi.encode(consent.periodSeconds, consent.cap, consent.end, keccak256(bytes(consent.company)), consent.salt);
+        return _hashTypedDataV4(keccak256(bytes.concat(head, tail)));
     }
 
-    /// @notice Installs a payer's authorization from its EIP-712 signature (EOA or ERC-1271 smart account), so the
-    /// operator can send it without the payer paying gas.
-    function authorizeWithSignature(address payer, Terms calldata terms, bytes calldata signature) external {
-        uint256 nonce = nonces[payer][terms.payee][terms.token];
-        // A static struct ABI-encodes as its fields in place: this is the flat encoding of the type above.
-        bytes32 digest = _hashTypedDataV4(keccak256(abi.encode(AUTHORIZATION_TYPEHASH, payer, terms, nonce)));
-        if (!SignatureChecker.isValidSignatureNow(payer, digest, signature)) revert InvalidSignature();
-        _authorize(payer, terms);
-    }
-
-    function deauthorize(address payee, address token) external {
-        nonces[msg.sender][payee][token]++;
-        delete authorizations[msg.sender][payee][token];
-        emit Deauthorized(msg.sender, payee, token);
-    }
-
-    /// @notice The first pull of a subscription (may be 0 for a trial): mints the subscription token to the payer.
-    function subscribe(address payer, address payee, address token, uint256 amount, bytes32 ref)
+    /// @notice The first pull of a subscription (may be 0 for a trial), from the payer's signed consent to it: the
+    /// consent is spent, the subscription token minted to the payer, and the consent's limits become this
+    /// subscription's authorization.
+    function subscribe(Consent calldata consent, bytes calldata signature, uint256 amount, bytes32 ref)
         external
         onlyOperator
         returns (uint256 tokenId)
     {
         tokenId = ++lastTokenId;
         _record(ref, Kind.Subscribe, tokenId, amount);
-        subscriptions[tokenId] = Subscription(payer, payee, token, uint64(block.timestamp), false);
+        address payer = consent.payer;
+        if (consentUsed[payer][consent.salt]) revert ConsentUsed(payer, consent.salt);
+        if (!SignatureChecker.isValidSignatureNow(payer, consentDigest(consent), signature)) revert InvalidSignature();
+        consentUsed[payer][consent.salt] = true;
+        emit ConsentSpent(payer, consent.salt, tokenId);
+        _authorize(tokenId, consent.periodAllowance, consent.periodSeconds, consent.cap, consent.end);
+        if (consent.payee == address(0) || consent.token == address(0)) revert InvalidAuthorization();
+        subscriptions[tokenId] = Subscription(payer, consent.payee, consent.token, uint64(block.timestamp), false);
         _mint(payer, tokenId); // not _safeMint: no callback into the payer's account in the middle of a pull
-        _pull(payer, payee, token, amount);
-        emit Subscribed(tokenId, payer, payee, token, amount, ref);
+        _pull(tokenId, amount);
+        emit Subscribed(tokenId, payer, consent.payee, consent.token, amount, ref);
     }
 
-    /// @notice One renewal pull, within the payer's authorization for this subscription's payee and token.
+    /// @notice One renewal pull, within this subscription's own authorization.
     function charge(uint256 tokenId, uint256 amount, bytes32 ref) external onlyOperator {
         Subscription storage s = _subscription(tokenId);
         if (s.revoked) revert SubscriptionRevoked(tokenId);
         _record(ref, Kind.Charge, tokenId, amount);
-        uint64 windowStart = _pull(s.payer, s.payee, s.token, amount);
+        uint64 windowStart = _pull(tokenId, amount);
         emit Charged(tokenId, amount, windowStart, ref);
+    }
+
+    /// @notice The payer renews or raises its own subscription's authorization (after it ran out or ended, or for a
+    /// larger plan). What was spent starts again from nothing under the new cap; the window grid stays anchored at the
+    /// first paid pull, so renewing never opens a second full pull inside the current window. A revoked subscription
+    /// stays revoked.
+    function reauthorize(uint256 tokenId, uint256 periodAllowance, uint64 periodSeconds, uint256 cap, uint64 end) external {
+        Subscription storage s = _subscription(tokenId);
+        if (msg.sender != s.payer) revert NotPayer(msg.sender);
+        if (s.revoked) revert SubscriptionRevoked(tokenId);
+        _authorize(tokenId, periodAllowance, periodSeconds, cap, end);
+    }
+
+    /// @notice Spends one of the caller's salts, so a consent signed with it and not used yet can never be.
+    function cancelConsent(bytes32 salt) external {
+        consentUsed[msg.sender][salt] = true;
+        emit ConsentSpent(msg.sender, salt, 0);
     }
 
     /// @notice Stops pulls for one subscription; by the operator or the payer (the token's owner). The token stays as
@@ -191,16 +190,11 @@ contract Subscriptions is ERC721, Ownable, EIP712 {
         emit Revoked(tokenId, msg.sender, ref);
     }
 
-    /// @notice The current window of what `payer` authorized `payee` to pull in `token`: its start and what was
-    /// pulled in it (the stored `windowStart` and `spentInWindow` are those of the window of the last pull, which
-    /// may have ended). Before the first pull, or without an authorization, the window starts now with nothing
-    /// pulled.
-    function currentWindow(address payer, address payee, address token)
-        external
-        view
-        returns (uint64 start, uint256 spentInWindow)
-    {
-        return _window(authorizations[payer][payee][token]);
+    /// @notice The current window of a subscription's authorization: its start and what was pulled in it (the stored
+    /// `windowStart` and `spentInWindow` are those of the window of the last pull, which may have ended). Before the
+    /// first paid pull the window starts now with nothing pulled.
+    function currentWindow(uint256 tokenId) external view returns (uint64 start, uint256 spentInWindow) {
+        return _window(authorizations[tokenId]);
     }
 
     function _setOperator(address newOperator) private {
@@ -208,18 +202,16 @@ contract Subscriptions is ERC721, Ownable, EIP712 {
         operator = newOperator;
     }
 
-    function _authorize(address payer, Terms memory t) private {
-        uint256 nonce = nonces[payer][t.payee][t.token]++;
-        if (t.periodAllowance == 0) {
-            delete authorizations[payer][t.payee][t.token];
-            emit Deauthorized(payer, t.payee, t.token);
-            return;
-        }
-        if (t.payee == address(0) || t.token == address(0) || t.periodSeconds == 0 || t.end <= block.timestamp) {
-            revert InvalidAuthorization();
-        }
-        authorizations[payer][t.payee][t.token] = Authorization(t.periodAllowance, t.cap, 0, 0, t.periodSeconds, t.end, 0);
-        emit Authorized(payer, t.payee, t.token, t.periodAllowance, t.periodSeconds, t.cap, t.end, nonce);
+    /// Sets the limits of one subscription; the window anchor and what was pulled in the current window are kept.
+    function _authorize(uint256 tokenId, uint256 periodAllowance, uint64 periodSeconds, uint256 cap, uint64 end) private {
+        if (periodAllowance == 0 || periodSeconds == 0 || end <= block.timestamp) revert InvalidAuthorization();
+        Authorization storage a = authorizations[tokenId];
+        a.periodAllowance = periodAllowance;
+        a.periodSeconds = periodSeconds;
+        a.cap = cap;
+        a.spent = 0;
+        a.end = end;
+        emit Authorized(tokenId, periodAllowance, periodSeconds, cap, end);
     }
 
     function _subscription(uint256 tokenId) private view returns (Subscription storage s) {
@@ -233,13 +225,12 @@ contract Subscriptions is ERC721, Ownable, EIP712 {
         operationByRef[ref] = Operation(kind, tokenId, amount, uint64(block.number));
     }
 
-    /// Checks the payer's limits, spends them, then moves the tokens (state first, external call last).
-    function _pull(address payer, address payee, address token, uint256 amount) private returns (uint64) {
-        Authorization storage a = authorizations[payer][payee][token];
-        if (a.periodAllowance == 0) revert NoAuthorization(payer, payee, token);
+    /// Checks the subscription's limits, spends them, then moves the tokens (state first, external call last).
+    function _pull(uint256 tokenId, uint256 amount) private returns (uint64) {
+        Authorization storage a = authorizations[tokenId];
         if (block.timestamp >= a.end) revert AuthorizationExpired(a.end);
         (uint64 windowStart, uint256 spentInWindow) = _window(a);
-        uint256 available = a.periodAllowance - spentInWindow;
+        uint256 available = a.periodAllowance > spentInWindow ? a.periodAllowance - spentInWindow : 0;
         if (amount > available) revert OverPeriodAllowance(amount, available);
         uint256 remaining = a.cap > a.spent ? a.cap - a.spent : 0;
         if (amount > remaining) revert OverCap(amount, remaining);
@@ -248,7 +239,8 @@ contract Subscriptions is ERC721, Ownable, EIP712 {
             a.windowStart = windowStart;
             a.spentInWindow = spentInWindow + amount;
             a.spent += amount;
-            IERC20(token).safeTransferFrom(payer, payee, amount);
+            Subscription storage s = subscriptions[tokenId];
+            IERC20(s.token).safeTransferFrom(s.payer, s.payee, amount);
         }
         return windowStart;
     }

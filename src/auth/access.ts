@@ -4,7 +4,7 @@
  *
  * Reading a row: `kinds` are the credential kinds accepted (any other kind: 403 wrong_credential_kind).
  * `permission` applies to secret, restricted and publishable keys (a secret key without an explicit
- * list holds all). `role` applies to dashboard sessions (`admin` holds all). Legacy `api_` keys and
+ * list holds all); a list means any one of them. `role` applies to dashboard sessions (`admin` holds all). Legacy `api_` keys and
  * embed tokens need no permission: the kind itself is the grant, and embed tokens are confined to
  * their company by the route's handler. `rateLimited` marks the five endpoints of the spec's request
  * rate limit; the window is per credential (an embed token has its own, so browser reads never spend
@@ -15,7 +15,8 @@ import type { CredentialKind, DashboardRole, Permission, Principal } from "./kin
 
 export interface AccessPolicy {
   kinds: readonly CredentialKind[];
-  permission?: Permission;
+  /** one permission, or a list of which any one suffices */
+  permission?: Permission | readonly Permission[];
   role?: DashboardRole;
   /** the spec's request-rate limit (500 per credential per sliding 60 s) applies */
   rateLimited?: true;
@@ -77,7 +78,12 @@ export const ACCESS = {
   "POST /dashboard/companies/{id}/plan": { kinds: ["dashboard"], role: "billing:write" },
   "POST /dashboard/companies/{id}/plan/preview": { kinds: ["dashboard"], role: "billing:read" },
   "POST /mandates/revoke": { kinds: [...SERVER_KEYS, "legacy", "embed", "dashboard"], permission: "subscriptions.write", role: "billing:write" },
-  "GET /mandates/{id}/status": { kinds: [...SERVER_KEYS, "legacy", "embed", "dashboard"], permission: "subscriptions.read", role: "billing:read" },
+  // A key that may revoke a mandate may read it: subscriptions.write grants the read too.
+  "GET /mandates/{id}/status": {
+    kinds: [...SERVER_KEYS, "legacy", "embed", "dashboard"],
+    permission: ["subscriptions.read", "subscriptions.write"],
+    role: "billing:read",
+  },
   "GET /checkout-sessions/{id}": { kinds: ["legacy", "dashboard"], role: "billing:read" },
   // The dashboard's own routes (src/modules/dashboard): dashboard sessions only. Any member may read and
   // end their session or switch its environment; members and keys need their roles.
@@ -150,6 +156,10 @@ export const ACCESS = {
 
 export type RouteKey = keyof typeof ACCESS;
 
+/** The permissions a row accepts, any one of which suffices (none: the kind is the grant). */
+export const permissionsOf = (policy: AccessPolicy): readonly Permission[] =>
+  policy.permission === undefined ? [] : typeof policy.permission === "string" ? [policy.permission] : policy.permission;
+
 /** The spec's 403 when a verified principal may not use the route; null when it may. */
 export function denial(policy: AccessPolicy, principal: Principal): ApiError | null {
   if (!policy.kinds.includes(principal.kind)) {
@@ -163,8 +173,9 @@ export function denial(policy: AccessPolicy, principal: Principal): ApiError | n
     return null;
   }
   if (principal.kind === "legacy" || principal.kind === "embed") return null;
-  if (policy.permission && principal.permissions !== null && !principal.permissions.includes(policy.permission)) {
-    return apiError("missing_permission", `Permission '${policy.permission}' is required`);
+  const anyOf = permissionsOf(policy);
+  if (anyOf.length > 0 && principal.permissions !== null && !anyOf.some((p) => principal.permissions!.includes(p))) {
+    return apiError("missing_permission", `Permission ${anyOf.map((p) => `'${p}'`).join(" or ")} is required`);
   }
   return null;
 }

@@ -1,5 +1,5 @@
 /** The messages between the pool (request side) and a chain worker. Both must survive structuredClone. */
-import type { AutopayResult, LookupResult, OperationResult, SubscriptionAdapter, SubscriptionOperation } from "./subscription-types";
+import type { AutopayResult, ConsentCheck, LookupResult, OperationResult, SubscriptionAdapter, SubscriptionOperation } from "./subscription-types";
 import type { ChainAdapter, ChainFamily, PaymentExpectation, PaymentVerdict } from "./types";
 
 export type JobRequest =
@@ -7,7 +7,7 @@ export type JobRequest =
   | { id: number; kind: "subscription"; family: ChainFamily; operation: SubscriptionOperation };
 
 /** A payment verdict, or a subscription operation's result. */
-export type JobAnswer = PaymentVerdict | OperationResult | AutopayResult | LookupResult;
+export type JobAnswer = PaymentVerdict | OperationResult | AutopayResult | LookupResult | ConsentCheck;
 
 export interface JobResponse {
   id: number;

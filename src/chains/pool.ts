@@ -11,6 +11,7 @@ import {
   refuseOperation,
   type AutopayParties,
   type AutopayResult,
+  type ConsentCheck,
   type LookupResult,
   type OperationResult,
   type SubscriptionOperation,
@@ -60,8 +61,9 @@ export class ChainPool {
   /** One subscription operation (src/chains/subscription-types.ts) on the parties' chain family. */
   subscription(operation: Extract<SubscriptionOperation, { op: "readAutopay" }>): Promise<AutopayResult>;
   subscription(operation: Extract<SubscriptionOperation, { op: "lookup" }>): Promise<LookupResult>;
+  subscription(operation: Extract<SubscriptionOperation, { op: "verifyConsent" }>): Promise<ConsentCheck>;
   subscription(operation: Extract<SubscriptionOperation, { op: "activate" | "charge" | "revoke" }>): Promise<OperationResult>;
-  subscription(operation: SubscriptionOperation): Promise<AutopayResult | LookupResult | OperationResult> {
+  subscription(operation: SubscriptionOperation): Promise<AutopayResult | LookupResult | OperationResult | ConsentCheck> {
     const family = (operation.request as AutopayParties).network.family;
     return this.run({ kind: "subscription", family, operation }, refuseOperation) as Promise<AutopayResult | LookupResult | OperationResult>;
   }

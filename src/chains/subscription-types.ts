@@ -20,7 +20,33 @@ export interface AutopayParties {
   payer: string;
   /** the team's settlement wallet on this network, the only recipient of pulls */
   payee: string;
+  /**
+   * EVM: the subscription whose own authorization to read (readAutopay). Absent, an EVM read reports only the
+   * payer's ERC-20 approval of the contract and balance. Solana and Stellar keep one allowance per payer account.
+   */
+  tokenId?: string;
 }
+
+/**
+ * The payer's EIP-712 consent to one EVM subscription (the contract's `Consent`; payer, payee and token are the
+ * parties'). Plain data: it crosses the worker boundary.
+ */
+export interface EvmConsent {
+  periodAllowance: bigint;
+  periodSeconds: number;
+  cap: bigint;
+  /** unix seconds */
+  end: number;
+  /** the company the subscription pays for, as the consent names it */
+  company: string;
+  /** 0x + 64 hex digits */
+  salt: string;
+  /** 0x hex: 65 bytes for an EOA, anything an ERC-1271 account accepts */
+  signature: string;
+}
+
+/** Whether the payer's consent verifies (EOA or ERC-1271, as the chain says now) and whether its salt is spent. */
+export type ConsentCheck = { ok: true; valid: boolean; used: boolean } | SubscriptionRefusal;
 
 /** What the payer has authorized for this payee, as the chain says now. */
 export interface AutopayState {
@@ -47,6 +73,8 @@ export interface ActivateRequest extends AutopayParties {
   /** seconds of the shortest billing period of the plan (monthly 28 days): the on-chain window spacing */
   periodSeconds: number;
   reference: string;
+  /** EVM: the payer's consent to this subscription, which the contract checks and spends; null elsewhere */
+  consent?: EvmConsent | null;
 }
 
 export interface ChargeRequest extends AutopayParties {
@@ -75,7 +103,7 @@ export interface ChainOperation {
 
 /**
  * Why an operation did not happen. `insufficient_*`, `autopay_not_installed`, `autopay_expired`,
- * `revoked` and `reverted` are the payer's side (the API answers 4xx and nothing is recorded); `not_configured`
+ * `consent_invalid`, `consent_used`, `revoked` and `reverted` are the payer's side (the API answers 4xx and nothing is recorded); `not_configured`
  * is ours (no operator key or contract for this network); `rpc_unavailable`, `timeout`, `worker_crashed`
  * leave the outcome unknown: look the reference up before trying again.
  */
@@ -84,6 +112,8 @@ export type SubscriptionFailure =
   | "autopay_expired"
   | "insufficient_allowance"
   | "insufficient_balance"
+  | "consent_invalid"
+  | "consent_used"
   | "revoked"
   | "reverted"
   | "not_configured"
@@ -114,6 +144,8 @@ export interface SubscriptionAdapter {
   /** stops pulls on chain where the family lets the operator do so (EVM); elsewhere ok with amount 0 and no tx */
   revoke(request: RevokeRequest): Promise<OperationResult>;
   lookup(parties: AutopayParties & { reference: string }): Promise<LookupResult>;
+  /** EVM: checks a consent on chain (ERC-1271 accounts answer for themselves) and reads whether its salt is spent */
+  verifyConsent?(request: AutopayParties & { consent: EvmConsent }): Promise<ConsentCheck>;
 }
 
 export type SubscriptionOperation =
@@ -121,6 +153,7 @@ export type SubscriptionOperation =
   | { op: "activate"; request: ActivateRequest }
   | { op: "charge"; request: ChargeRequest }
   | { op: "revoke"; request: RevokeRequest }
-  | { op: "lookup"; request: AutopayParties & { reference: string } };
+  | { op: "lookup"; request: AutopayParties & { reference: string } }
+  | { op: "verifyConsent"; request: AutopayParties & { consent: EvmConsent } };
 
 export const refuseOperation = (reason: SubscriptionFailure, detail: string): SubscriptionRefusal => ({ ok: false, reason, detail });

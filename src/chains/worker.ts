@@ -42,6 +42,10 @@ async function handle(job: JobRequest): Promise<JobAnswer> {
       return adapter.revoke(operation.request);
     case "lookup":
       return adapter.lookup(operation.request);
+    case "verifyConsent":
+      return adapter.verifyConsent
+        ? adapter.verifyConsent(operation.request)
+        : refuseOperation("not_configured", `${family} subscriptions take no EIP-712 consent`);
   }
 }
 

@@ -23,7 +23,8 @@ export interface Reply {
 /** A row of the access matrix (src/auth/access.ts), as far as the document needs it. */
 export interface AccessRow {
   kinds: readonly string[];
-  permission?: string;
+  /** one permission, or a list of which any one suffices */
+  permission?: string | readonly string[];
   role?: string;
   rateLimited?: true;
 }
@@ -60,7 +61,9 @@ const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 function forbidden(row: AccessRow, method: string): Reply {
   const codes: ErrorCode[] = ["wrong_credential_kind"];
   const needs: string[] = [];
-  if (row.permission && row.kinds.some((kind) => KEY_KINDS.includes(kind))) needs.push(`keys need permission \`${row.permission}\``);
+  const permissions: readonly string[] = row.permission === undefined ? [] : typeof row.permission === "string" ? [row.permission] : row.permission;
+  if (permissions.length && row.kinds.some((kind) => KEY_KINDS.includes(kind)))
+    needs.push(`keys need permission ${permissions.map((p) => `\`${p}\``).join(" or ")}`);
   if (row.role && row.kinds.includes("dashboard")) needs.push(`dashboard sessions need role \`${row.role}\` (or admin)`);
   if (needs.length) codes.push("missing_permission");
   if (row.kinds.includes("embed")) codes.push("wrong_company");

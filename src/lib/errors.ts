@@ -47,6 +47,12 @@ export const ERRORS = {
     shape: "code",
     description: "Subscriptions: the chain refused the charge (the transaction reverted or autopay was revoked)",
   },
+  consent_invalid: {
+    status: 402,
+    shape: "code",
+    description:
+      "Subscriptions: the chain refused the payer's consent when the pull was sent (the payer's smart account no longer accepts its signature, or its terms cannot be installed); nothing charged",
+  },
   wrong_credential_kind: { status: 403, shape: "code", description: "A credential of a kind this route does not accept" },
   missing_permission: { status: 403, shape: "code", description: "The credential lacks the route's permission or dashboard role" },
   csrf_failed: {
@@ -182,6 +188,18 @@ export const ERRORS = {
     status: 409,
     shape: "code",
     description: "Subscriptions: the company already has a live subscription (activating, trialing, active or past due)",
+  },
+  consent_used: {
+    status: 409,
+    shape: "code",
+    description:
+      "Subscription activation: the payer's consent was already used (each consent activates one subscription) or cancelled by the payer; sign a new one",
+  },
+  payment_account_in_use: {
+    status: 409,
+    shape: "code",
+    description:
+      "Subscription activation (Solana, Stellar): the payment account's token account already pays a live subscription through the service; one account pays one subscription per network and token",
   },
   plan_not_subscribable: {
     status: 409,

@@ -4,10 +4,11 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type Abi, type Address } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount, type HDAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { SUBSCRIPTIONS_ABI } from "../../src/chains/evm/subscription-contract";
 import { ChainPool } from "../../src/chains/pool";
+import type { EvmConsent } from "../../src/chains/subscription-types";
 import { DAY, landed, newRef, subscriptionBedWithPool, type SubscriptionBed } from "../helpers/anvil-subscriptions";
 
 let bed: SubscriptionBed;
@@ -20,8 +21,11 @@ beforeAll(async () => void ({ bed, pool, stop } = await subscriptionBedWithPool(
 afterAll(() => stop());
 
 const parties = (payer: Address) => ({ network: bed.network, token: bed.token, payer, payee: bed.payee });
-const activate = (payer: Address, reference: string = newRef(), on = pool) =>
-  on.subscription({ op: "activate", request: { ...parties(payer), amount: TEN, periodSeconds: PERIOD, reference } });
+/** Activates with `payer`'s consent (a new one unless `consent` is given: a retry sends the same). */
+async function activate(payer: HDAccount, reference: string = newRef(), on = pool, consent?: EvmConsent) {
+  const signed = consent ?? (await bed.consent(payer, "acme", { periodAllowance: 3n * TEN })).evm;
+  return on.subscription({ op: "activate", request: { ...parties(payer.address), amount: TEN, periodSeconds: PERIOD, reference, consent: signed } });
+}
 const charge = (payer: Address, tokenId: string, reference: string = newRef()) =>
   pool.subscription({ op: "charge", request: { ...parties(payer), tokenId, amount: TEN, reference } });
 const revoke = (payer: Address, tokenId: string, reference: string = newRef()) =>
@@ -33,7 +37,7 @@ const operatorNonce = () => bed.operatorNonce();
 describe("revoke", () => {
   test("by the payer on chain: the next renewal is revoked", async () => {
     const { account: payer } = await bed.newPayer();
-    const { tokenId } = landed(await activate(payer.address));
+    const { tokenId } = landed(await activate(payer));
     await bed.write(payer, bed.contract, SUBSCRIPTIONS_ABI as Abi, "revoke", [BigInt(tokenId), newRef()]);
     await bed.elapse(PERIOD);
     expect(await charge(payer.address, tokenId)).toMatchObject({ ok: false, reason: "revoked" });
@@ -41,7 +45,7 @@ describe("revoke", () => {
 
   test("by the operator: lands once per reference, moves nothing, and the next renewal is revoked", async () => {
     const { account: payer } = await bed.newPayer();
-    const { tokenId } = landed(await activate(payer.address));
+    const { tokenId } = landed(await activate(payer));
     const reference = newRef();
     const op = landed(await revoke(payer.address, tokenId, reference));
     expect(op).toMatchObject({ tokenId, amount: 0n });
@@ -63,12 +67,12 @@ describe("a reference moves money once", () => {
   test("activation and renewal repeated with their references return the first operation and move nothing", async () => {
     const { account: payer } = await bed.newPayer();
     const reference = newRef();
-    const first = landed(await activate(payer.address, reference));
+    const first = landed(await activate(payer, reference));
     await bed.elapse(PERIOD);
     const renewalRef = newRef();
     const renewal = landed(await charge(payer.address, first.tokenId, renewalRef));
     const [balance, tokens, nonce] = await Promise.all([bed.balanceOf(payer.address), lastTokenId(), operatorNonce()]);
-    expect(await activate(payer.address, reference)).toEqual(first);
+    expect(await activate(payer, reference)).toEqual(first);
     expect(await charge(payer.address, first.tokenId, renewalRef)).toEqual(renewal);
     expect(await Promise.all([bed.balanceOf(payer.address), lastTokenId(), operatorNonce()])).toEqual([balance, tokens, nonce]);
   });
@@ -76,7 +80,7 @@ describe("a reference moves money once", () => {
   test("a reference used by another operation is refused, not mistaken for this one", async () => {
     const { account: payer } = await bed.newPayer();
     const reference = newRef();
-    const first = landed(await activate(payer.address, reference));
+    const first = landed(await activate(payer, reference));
     expect(await charge(payer.address, first.tokenId, reference)).toMatchObject({ ok: false, reason: "reverted" });
   });
 
@@ -84,7 +88,7 @@ describe("a reference moves money once", () => {
     const { account: payer } = await bed.newPayer({ periodAllowance: 3n * TEN });
     const reference = newRef();
     const before = await bed.balanceOf(payer.address);
-    const [a, b] = await Promise.all([activate(payer.address, reference), activate(payer.address, reference)]);
+    const [a, b] = await Promise.all([activate(payer, reference), activate(payer, reference)]);
     expect(landed(a)).toEqual(landed(b));
     expect(await bed.balanceOf(payer.address)).toBe(before - TEN);
   });
@@ -102,7 +106,7 @@ describe("one operator key, many transactions", () => {
       const payers = [];
       for (let i = 0; i < 8; i++) payers.push((await bed.newPayer()).account);
       const nonce = await operatorNonce();
-      const ops = (await Promise.all(payers.map((p) => activate(p.address, newRef(), wide)))).map(landed);
+      const ops = (await Promise.all(payers.map((p) => activate(p, newRef(), wide)))).map(landed);
       expect(new Set(ops.map((op) => op.tokenId)).size).toBe(8);
       expect(await operatorNonce()).toBe(nonce + 8);
     } finally {
@@ -112,11 +116,11 @@ describe("one operator key, many transactions", () => {
 
   test("a nonce used behind the worker's back is fetched again and the send retried once", async () => {
     const { account: payer } = await bed.newPayer();
-    landed(await activate(payer.address)); // the worker now counts the operator's nonce itself
+    landed(await activate(payer)); // the worker now counts the operator's nonce itself
     const hash = await bed.anvil.client.sendTransaction({ account: bed.operatorAccount, to: bed.operator, value: 0n, chain: foundry });
     await bed.anvil.client.waitForTransactionReceipt({ hash });
     const { account: next } = await bed.newPayer();
-    expect(await activate(next.address)).toMatchObject({ ok: true });
+    expect(await activate(next)).toMatchObject({ ok: true });
   });
 });
 
@@ -124,7 +128,7 @@ describe("configuration", () => {
   test("without an operator key operations are not_configured, while reads still work", async () => {
     const keyless = new ChainPool({ size: 1, jobTimeoutMs: 20_000 });
     try {
-      expect(await activate(bed.payer.address, newRef(), keyless)).toMatchObject({ ok: false, reason: "not_configured" });
+      expect(await activate(bed.payer, newRef(), keyless)).toMatchObject({ ok: false, reason: "not_configured" });
       expect(await keyless.subscription({ op: "readAutopay", request: parties(bed.payer.address) })).toMatchObject({ ok: true, installed: true });
     } finally {
       await keyless.close();
@@ -136,7 +140,7 @@ describe("configuration", () => {
     const unfunded = privateKeyToAccount(key).address;
     const setOperator = (to: Address) => bed.write(bed.owner, bed.contract, SUBSCRIPTIONS_ABI as Abi, "setOperator", [to]);
     const { account: payer } = await bed.newPayer();
-    const { tokenId } = landed(await activate(payer.address)); // by the funded operator
+    const { tokenId } = landed(await activate(payer)); // by the funded operator
     await bed.elapse(PERIOD);
     const poor = new ChainPool({ size: 1, jobTimeoutMs: 20_000, operatorKeys: { SUBSCRIPTION_EVM_OPERATOR_KEY: key } });
     const renew = (reference: string) => poor.subscription({ op: "charge", request: { ...parties(payer.address), tokenId, amount: TEN, reference } });
@@ -147,7 +151,7 @@ describe("configuration", () => {
       const reference = newRef();
       expect(await renew(reference)).toMatchObject({ ok: false, reason: "not_configured" });
       const { account: newcomer } = await bed.newPayer();
-      expect(await activate(newcomer.address, newRef(), poor)).toMatchObject({ ok: false, reason: "not_configured" });
+      expect(await activate(newcomer, newRef(), poor)).toMatchObject({ ok: false, reason: "not_configured" });
       expect(await bed.anvil.client.getTransactionCount({ address: unfunded })).toBe(0);
       expect(await bed.balanceOf(payer.address)).toBe(before);
       await bed.anvil.client.setBalance({ address: unfunded, value: 10n ** 18n });

@@ -1,17 +1,19 @@
 /**
  * Subscriptions on a real anvil node: a 6-decimal test USDC, our subscription contract (the checked-in artifact,
  * as production deploys it) with account 1 as its operator, and a payer (account 4) holding USDC that approved the
- * contract and authorized the payee (account 2, a team's settlement wallet). Service-level tests point
+ * contract. The payer consents to each subscription by signing the contract's EIP-712 `Consent` (`consent`), naming
+ * the payee (account 2, a team's settlement wallet by default) and the company. Service-level tests point
  * CHAIN_REGISTRY_FILE at `registryFile` and SUBSCRIPTION_EVM_OPERATOR_KEY (or ChainPool's `operatorKeys`) at
  * `operatorKey`.
  */
-import { erc20Abi, getAddress, toHex, type Abi, type Address, type Hex } from "viem";
+import { erc20Abi, getAddress, hashTypedData, toHex, type Abi, type Address, type Hex } from "viem";
 import type { HDAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { SUBSCRIPTIONS_ABI, SUBSCRIPTIONS_BYTECODE } from "../../src/chains/evm/subscription-contract";
 import type { OperatorKeys } from "../../src/chains/operator-keys";
 import { ChainPool } from "../../src/chains/pool";
-import type { ChainOperation, OperationResult } from "../../src/chains/subscription-types";
+import { consentTypedData } from "../../src/chains/evm/consent";
+import type { ChainOperation, EvmConsent, OperationResult } from "../../src/chains/subscription-types";
 import type { NetworkConfig, TokenConfig } from "../../src/chains/types";
 import { account, deploy, startAnvil, testContracts, type Anvil } from "./anvil";
 
@@ -25,8 +27,28 @@ export interface Terms {
   end: number;
 }
 
+/** `payerConsent` as POST /subscriptions/activate takes it on EVM. */
+export interface ConsentBody {
+  salt: string;
+  periodAllowance: string;
+  periodSeconds: number;
+  cap: string;
+  end: number;
+  signature: string;
+}
+
+export interface ConsentOptions {
+  /** the payee the consent names (default: the bed's payee) */
+  payee?: Address;
+  salt?: Hex;
+  /** signs the typed data's hash with this key instead of the payer's (a smart account's owner, another wallet) */
+  signer?: HDAccount;
+  /** the payer the consent names, when it is not `payer`'s own address (a smart account) */
+  payerAddress?: Address;
+}
+
 export interface SubscriptionBedOptions {
-  /** the payer's authorization for the payee; defaults: 10 USDC per 28 days, 100 USDC in total, for a year */
+  /** the payer's default consent terms; defaults: 10 USDC per 28 days, 100 USDC in total, for a year */
   terms?: Partial<Terms>;
   /** USDC minted to the payer (default 1000 USDC) */
   funds?: bigint;
@@ -76,17 +98,46 @@ export async function anvilSubscriptionBed(options: SubscriptionBedOptions = {})
   const mint = (to: Address, amount: bigint) => write(owner, usdc, contracts.TestToken.abi, "mint", [to, amount]);
   const approve = (from: HDAccount, amount: bigint) => write(from, usdc, erc20Abi, "approve", [contract, amount]);
   const balanceOf = (holder: Address) => anvil.client.readContract({ address: usdc, abi: erc20Abi, functionName: "balanceOf", args: [holder] });
-  async function authorize(from: HDAccount, to: Address, terms: Partial<Terms> = {}): Promise<Terms> {
-    const full: Terms = {
-      periodAllowance: 10_000_000n,
-      periodSeconds: 28 * DAY,
-      cap: 100_000_000n,
-      end: (await now()) + 365 * DAY,
-      ...terms,
+  /** Consent terms: the bed's defaults (or the options') with `terms` over them; `end` a year from the chain's now. */
+  async function fullTerms(terms: Partial<Terms> = {}): Promise<Terms> {
+    return { periodAllowance: 10_000_000n, periodSeconds: 28 * DAY, cap: 100_000_000n, end: (await now()) + 365 * DAY, ...options.terms, ...terms };
+  }
+  /**
+   * `payer`'s signed EIP-712 consent to one subscription of `company` (the contract's `Consent`): as the contract's
+   * `subscribe` takes it (`evm`) and as the API's `payerConsent` carries it (`body`).
+   */
+  async function consent(payer: HDAccount, company: string, terms: Partial<Terms> = {}, o: ConsentOptions = {}) {
+    const full = await fullTerms(terms);
+    const evm: EvmConsent = { ...full, company, salt: o.salt ?? toHex(crypto.getRandomValues(new Uint8Array(32))), signature: "" };
+    const parties = { chainId: 31337, contract, payer: o.payerAddress ?? payer.address, payee: o.payee ?? payee, token: usdc };
+    const typed = consentTypedData(parties, evm);
+    evm.signature = o.signer ? await o.signer.sign({ hash: hashTypedData(typed) }) : await payer.signTypedData(typed);
+    const body: ConsentBody = {
+      salt: evm.salt,
+      periodAllowance: String(full.periodAllowance),
+      periodSeconds: full.periodSeconds,
+      cap: String(full.cap),
+      end: full.end,
+      signature: evm.signature,
     };
-    const args = [to, usdc, full.periodAllowance, full.periodSeconds, full.cap, full.end];
-    await write(from, contract, SUBSCRIPTIONS_ABI as Abi, "authorize", args);
+    return { evm, body, struct: typed.message, terms: full };
+  }
+  /** The payer raises or renews its own subscription's authorization on the contract. */
+  async function reauthorize(from: HDAccount, tokenId: bigint, terms: Partial<Terms> = {}): Promise<Terms> {
+    const full = await fullTerms(terms);
+    await write(from, contract, SUBSCRIPTIONS_ABI as Abi, "reauthorize", [tokenId, full.periodAllowance, full.periodSeconds, full.cap, full.end]);
     return full;
+  }
+  /** A subscription's authorization on the contract, by name. */
+  async function authorization(tokenId: bigint) {
+    type Tuple = [bigint, bigint, bigint, bigint, bigint, bigint, bigint];
+    const [periodAllowance, cap, spent, spentInWindow, periodSeconds, end, windowStart] = await read<Tuple>("authorizations", [tokenId]);
+    return { periodAllowance, cap, spent, spentInWindow, periodSeconds, end, windowStart };
+  }
+  /** What the chain still allows the subscription to pull in total: its cap less what it spent. */
+  async function chainRemaining(tokenId: bigint | string): Promise<bigint> {
+    const a = await authorization(BigInt(tokenId));
+    return a.cap > a.spent ? a.cap - a.spent : 0n;
   }
   /** Moves the chain's clock forward and mines a block at the new time. */
   async function elapse(seconds: number) {
@@ -101,18 +152,18 @@ export async function anvilSubscriptionBed(options: SubscriptionBedOptions = {})
   }
 
   let nextPayer = 10; // past anvil's ten funded dev accounts
-  /** A fresh payer with gas money and `funds` USDC that approved the contract and authorized `to` (default: the payee). */
-  async function newPayer(terms: Partial<Terms> = {}, funds = 1_000_000_000n, to: Address = payee) {
+  /** A fresh payer with gas money and `funds` USDC that approved the contract; `terms` are its consents' defaults. */
+  async function newPayer(terms: Partial<Terms> = {}, funds = 1_000_000_000n) {
     const fresh = account(nextPayer++);
     await anvil.client.setBalance({ address: fresh.address, value: 10n ** 20n });
     await mint(fresh.address, funds);
     await approve(fresh, 2n ** 256n - 1n);
-    return { account: fresh, terms: await authorize(fresh, to, terms) };
+    return { account: fresh, terms: await fullTerms(terms) };
   }
 
   await mint(payer.address, options.funds ?? 1_000_000_000n);
   await approve(payer, 2n ** 256n - 1n);
-  const terms = await authorize(payer, payee, options.terms);
+  const terms = await fullTerms();
   const operatorKey = keyOf(operatorAccount);
   const operatorKeys: OperatorKeys = { SUBSCRIPTION_EVM_OPERATOR_KEY: operatorKey };
 
@@ -139,7 +190,10 @@ export async function anvilSubscriptionBed(options: SubscriptionBedOptions = {})
     mint,
     approve,
     balanceOf,
-    authorize,
+    consent,
+    reauthorize,
+    authorization,
+    chainRemaining,
     elapse,
     elapseTo,
     newPayer,

@@ -2,6 +2,7 @@
  * The payer's side of an activation's consent (src/modules/subscriptions/consent.ts), signed as the wallets
  * sign: a Solana keypair's ed25519 signature of the text's bytes (what `signMessage` returns), a Stellar
  * keypair's SEP-53 signature made by stellar-sdk's own `Keypair.signMessage` (not by our verifier's code).
+ * EVM consents (EIP-712) are signed by the anvil bed (anvil-subscriptions.ts).
  */
 import type { Keypair as SolanaKeypair } from "@solana/web3.js";
 import type { Keypair as StellarKeypair } from "@stellar/stellar-sdk";
@@ -31,13 +32,20 @@ export function stellarSigner(keypair: StellarKeypair): MessageSigner {
   return { address: keypair.publicKey(), signMessage: async (message) => keypair.signMessage(message) };
 }
 
-/** The consent `signer` gives to `terms` (its own address as the payer unless `terms` says otherwise), issued at `issuedAt`. */
+/** A new consent nonce: 24 random characters of the allowed alphabet. */
+export const newNonce = (): string => Buffer.from(crypto.getRandomValues(new Uint8Array(18))).toString("base64url");
+
+/**
+ * The consent `signer` gives to `terms` (its own address as the payer unless `terms` says otherwise), issued at
+ * `issuedAt`, under `nonce` (a new one by default).
+ */
 export async function signConsent(
   signer: MessageSigner,
   terms: Omit<ConsentTerms, "payer"> & { payer?: string },
   issuedAt: Date,
+  nonce = newNonce(),
 ): Promise<PayerConsent> {
   const iso = issuedAt.toISOString();
-  const signature = await signer.signMessage(consentMessage({ payer: signer.address, ...terms }, iso));
-  return { issuedAt: iso, signature: Buffer.from(signature).toString("base64") };
+  const signature = await signer.signMessage(consentMessage({ payer: signer.address, ...terms }, iso, nonce));
+  return { issuedAt: iso, nonce, signature: Buffer.from(signature).toString("base64") };
 }

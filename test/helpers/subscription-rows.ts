@@ -66,6 +66,7 @@ export async function subscriptionFixture(sql: Sql, tenant: Tenant, f: Subscript
         periodEnd: end,
         trialEnd: null,
         reference: chainReference(),
+        exclusiveAccount: false,
       },
       f.now,
     ))!;

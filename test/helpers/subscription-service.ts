@@ -54,8 +54,8 @@ export async function subscriptionTeam(t: TestApp, network: NetworkConfig, payee
     onchainPlanIds: { [network.id]: "pro" },
   });
   const sql = t.db.sql;
-  /** What this team's activation of "Pro" asks a payer to consent to. */
-  const consentTerms = {
+  /** What this team's activation of "Pro" for `company` asks a payer to consent to. */
+  const consentTerms = (company: string) => ({
     family: network.family,
     payee,
     networkId: network.id,
@@ -64,9 +64,11 @@ export async function subscriptionTeam(t: TestApp, network: NetworkConfig, payee
     price: PRICE_MICRO,
     currency: "USDC",
     billingPeriod: "monthly" as const,
-  };
-  /** The consent `payer` signs for this team's "Pro", at the app's clock. */
-  const consentOf = (payer: MessageSigner) => signConsent(payer, consentTerms, now());
+    company,
+  });
+  /** The consent `payer` signs for this team's "Pro" for `company` (default "acme"), at the app's clock. */
+  const consentOf = (payer: MessageSigner, company = "acme") => signConsent(payer, consentTerms(company), now());
+  const consents = new Map<string, Promise<PayerConsent | null>>();
 
   return {
     team,
@@ -76,10 +78,12 @@ export async function subscriptionTeam(t: TestApp, network: NetworkConfig, payee
     consentOf,
     /**
      * POST /subscriptions/activate for `company` (default "acme") with the legacy key, under `idempotencyKey`,
-     * the payer's consent signed now on Solana and Stellar unless `options.consent` says otherwise.
+     * the payer's consent to it signed now on Solana and Stellar unless `options.consent` says otherwise.
      */
     activate: async (payer: MessageSigner, idempotencyKey: string, company = "acme", options: ActivateOptions = {}) => {
-      const consent = options.consent !== undefined ? options.consent : network.family === "evm" ? null : await consentOf(payer);
+      // A retry under the same key sends the same request: the consent signed for the key's first call.
+      if (!consents.has(idempotencyKey)) consents.set(idempotencyKey, network.family === "evm" ? Promise.resolve(null) : consentOf(payer, company));
+      const consent = options.consent !== undefined ? options.consent : await consents.get(idempotencyKey)!;
       return t.call("POST", "/subscriptions/activate", {
         token: team.keys.legacy,
         headers: { "Idempotency-Key": idempotencyKey },

@@ -42,13 +42,18 @@ export function subscriptionState(t: TestApp, bed: SubscriptionBed, teamId: stri
     const mints = (await events("Subscribed")).filter((e) => e.args.payer === payer);
     const tokenIds = new Set(mints.map((m) => String(m.args.tokenId)));
     const pulls = (await events("Charged")).filter((e) => tokenIds.has(String(e.args.tokenId)));
+    const authorizations = await Promise.all([...tokenIds].map((id) => bed.authorization(BigInt(id))));
     return {
       mints,
       pulls,
       tokens: await bed.read<bigint>("balanceOf", [payer]),
       balance: await bed.balanceOf(payer),
-      /** [periodAllowance, cap, spent, ...] of the payer's authorization for the payee */
-      authorization: await bed.read<readonly bigint[]>("authorizations", [payer, bed.payee, bed.usdc]),
+      /** [periodAllowance, cap, spent] of the payer's subscriptions' authorizations (the first's limits; spent summed over all) */
+      authorization: [
+        authorizations[0]?.periodAllowance ?? 0n,
+        authorizations[0]?.cap ?? 0n,
+        authorizations.reduce((sum, a) => sum + a.spent, 0n),
+      ] as const,
     };
   }
 

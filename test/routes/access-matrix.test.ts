@@ -1049,3 +1049,27 @@ describe("signed but malformed embed tokens", () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe("mandates: a key that may revoke a mandate may read its status", () => {
+  const keyWith = async (permissions: string[]) =>
+    (await newKey(t.db.sql, team.teamId, "RESTRICTED", "development", t.clock.now(), { permissions })).key;
+  const status = (token: string) => t.call("GET", "/mandates/mnd_matrix/status", { token });
+  const revoke = (token: string) => t.call("POST", "/mandates/revoke", { token, body: { mandateId: "mnd_matrix" } });
+
+  test("subscriptions.write: revoke and status are allowed (404: no such mandate)", async () => {
+    const key = await keyWith(["subscriptions.write"]);
+    expect([(await revoke(key)).status, (await status(key)).status]).toEqual([404, 404]);
+  });
+
+  test("subscriptions.read: status allowed, revoke 403 missing_permission; neither: both 403", async () => {
+    const reader = await keyWith(["subscriptions.read"]);
+    expect((await status(reader)).status).toBe(404);
+    expect((await revoke(reader)).body.code).toBe("missing_permission");
+    const neither = await keyWith(["customers.read"]);
+    expect((await status(neither)).body).toEqual({
+      error: "Permission 'subscriptions.read' or 'subscriptions.write' is required",
+      code: "missing_permission",
+    });
+    expect((await revoke(neither)).status).toBe(403);
+  });
+});

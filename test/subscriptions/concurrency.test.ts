@@ -10,13 +10,13 @@
  */
 import { periodInvoiceSource } from "../../src/modules/subscriptions/reference";
 import { afterAll, expect, test } from "bun:test";
-import type { Address } from "viem";
+import type { HDAccount } from "viem/accounts";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { upsertCompany } from "../../src/modules/customers/identify";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renew-jobs";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
-import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
+import { anvilSubscriptionBed, DAY, type ConsentBody } from "../helpers/anvil-subscriptions";
 import { createTestApp, type CallResult } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { drainJobs, queuedJobs } from "../helpers/jobs";
@@ -41,12 +41,21 @@ await createPlanRecord({ sql: t.db.sql, chains: t.config.chains, now: () => new 
 /** The service's clock follows the chain's, so periods and the contract's windows agree. */
 const syncClock = async () => t.clock.set((await bed.now()) * 1000);
 
-const activate = (company: string, payer: Address, key: string, token = team.keys.legacy) =>
-  t.call("POST", "/subscriptions/activate", {
+/** The payer's consent per Idempotency-Key (kept as it is signed, for twins sent at once): a retry sends the same request. */
+const consents = new Map<string, Promise<ConsentBody>>();
+async function activate(company: string, payer: HDAccount, key: string, token = team.keys.legacy) {
+  if (!consents.has(key))
+    consents.set(
+      key,
+      bed.consent(payer, company).then((c) => c.body),
+    );
+  const payerConsent = await consents.get(key)!;
+  return t.call("POST", "/subscriptions/activate", {
     token,
     headers: { "Idempotency-Key": key },
-    body: { planId: "pro", paymentAccount: payer, company: { id: company }, subscriberEmail: `billing@${company}.test` },
+    body: { planId: "pro", paymentAccount: payer.address, company: { id: company }, subscriberEmail: `billing@${company}.test`, payerConsent },
   });
+}
 
 async function until(what: string, condition: () => Promise<boolean> | boolean, timeoutMs = 10_000) {
   const deadline = Date.now() + timeoutMs;
@@ -60,7 +69,7 @@ async function until(what: string, condition: () => Promise<boolean> | boolean, 
 async function subscribed(company: string) {
   const { account } = await bed.newPayer();
   await syncClock();
-  const res = await activate(company, account.address, `${company}-activate`);
+  const res = await activate(company, account, `${company}-activate`);
   expect(res.status).toBe(200);
   return { payer: account.address, sub: await state.subscription(company) };
 }
@@ -76,7 +85,7 @@ test("two activations with one Idempotency-Key at once: one pull and one token; 
   const answered: CallResult[] = [];
   let both: Promise<CallResult>[] = [];
   try {
-    both = [activate("same-key", payer, "same-key-1"), activate("same-key", payer, "same-key-1")].map((p) =>
+    both = [activate("same-key", account, "same-key-1"), activate("same-key", account, "same-key-1")].map((p) =>
       p.then((res) => (answered.push(res), res)),
     );
     await until(
@@ -105,7 +114,7 @@ test("two activations with one Idempotency-Key at once: one pull and one token; 
   expect((await state.mandate(sub.id))!.remaining_amount).toBe(String(bed.terms.cap - PRICE));
 
   // Once the first is answered, the same key replays its answer and charges nothing.
-  const replay = await activate("same-key", payer, "same-key-1");
+  const replay = await activate("same-key", account, "same-key-1");
   expect(replay.status).toBe(200);
   expect(replay.headers.get("idempotent-replayed")).toBe("true");
   expect(replay.body.data).toEqual(won);
@@ -122,8 +131,8 @@ test("one Idempotency-Key from two credentials of the team at once: both reach t
     await syncClock();
     const before = await state.chainOf(account.address);
     const results = await Promise.all([
-      activate(company, account.address, `${company}-key`, team.keys.legacy),
-      activate(company, account.address, `${company}-key`, team.dashboardAdmin),
+      activate(company, account, `${company}-key`, team.keys.legacy),
+      activate(company, account, `${company}-key`, team.dashboardAdmin),
     ]);
     expect(results.map((r) => r.status)).toEqual([200, 200]);
     expect(results[1]!.body.data).toEqual(results[0]!.body.data);
@@ -214,7 +223,7 @@ test("two activations of one company with different keys at once: one wins, the 
   await syncClock();
   const before = await state.chainOf(payer);
 
-  const results = await Promise.all([activate("one-company", payer, "one-company-a"), activate("one-company", payer, "one-company-b")]);
+  const results = await Promise.all([activate("one-company", account, "one-company-a"), activate("one-company", account, "one-company-b")]);
   expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
   const lost = results.find((r) => r.status === 409)!;
   expect(lost.body).toEqual({ error: expect.any(String), code: "subscription_exists" });

@@ -40,7 +40,8 @@ const invoices = async () => [
 ];
 const companyPlan = async () =>
   (await t.db.sql`select active_plan_id from companies where team_id = ${team.teamId} and external_id = 'acme'`)[0]!.active_plan_id;
-const authorization = () => bed.read<readonly bigint[]>("authorizations", [bed.payer.address, bed.payee, bed.usdc]);
+/** What the contract still allows the subscription to pull: its own authorization's cap less what it spent. */
+const chainRemaining = async () => bed.chainRemaining((await subscription()).token_id);
 
 async function renewAt(seconds: number) {
   await bed.elapse(seconds);
@@ -54,22 +55,22 @@ test("activation, three renewals, a failed renewal and dunning to CANCELED, chai
   const payerStart = await usdc(bed.payer.address);
   const payeeStart = await usdc(bed.payee);
 
-  // The contract's authorization names the payee: no payer consent is taken on EVM, and one sent is a 400.
+  // Without the payer's consent to this subscription: a 400 naming it, showing the typed data to sign; nothing moves.
   const body = { planId: "pro", paymentAccount: bed.payer.address, company: { id: "acme" }, subscriberEmail: "billing@acme.test" };
-  const withConsent = await t.call("POST", "/subscriptions/activate", {
-    token: team.keys.legacy,
-    body: { ...body, payerConsent: { issuedAt: new Date(t.clock.now()).toISOString(), signature: `${"A".repeat(86)}==` } },
-  });
-  expect({ status: withConsent.status, fields: Object.keys(withConsent.body.details) }).toEqual({ status: 400, fields: ["body.payerConsent"] });
+  const withoutConsent = await t.call("POST", "/subscriptions/activate", { token: team.keys.legacy, body });
+  expect({ status: withoutConsent.status, fields: Object.keys(withoutConsent.body.details) }).toEqual({ status: 400, fields: ["body.payerConsent"] });
+  expect(withoutConsent.body.details["body.payerConsent"]).toContain('"company":"acme"');
   expect(await usdc(bed.payer.address)).toBe(payerStart);
 
+  const payerConsent = (await bed.consent(bed.payer, "acme")).body;
   const res = await t.call("POST", "/subscriptions/activate", {
     token: team.keys.legacy,
     headers: { "Idempotency-Key": "activate-acme-1" },
-    body: { planId: "pro", paymentAccount: bed.payer.address, company: { id: "acme" }, subscriberEmail: "billing@acme.test" },
+    body: { ...body, payerConsent },
   });
   expect(res.status).toBe(200);
-  const { tokenId, txHash, companyId, planId, paymentAccount } = res.body.data;
+  const { tokenId, txHash, companyId, planId, paymentAccount, mandateId } = res.body.data;
+  expect(mandateId).toBe((await mandate()).id);
   expect({ planId, paymentAccount }).toEqual({ planId: "pro", paymentAccount: bed.payer.address });
   expect(txHash).toMatch(/^0x[0-9a-f]{64}$/);
   expect(companyId).toMatch(/^comp_/);
@@ -84,15 +85,16 @@ test("activation, three renewals, a failed renewal and dunning to CANCELED, chai
   expect(await invoices()).toEqual([{ status: "PAID", total: 10_000_000n, amount_paid: 10_000_000n }]);
   expect((await mandate()).authorized_amount).toBe("100000000");
   expect((await mandate()).remaining_amount).toBe("90000000");
+  expect(await chainRemaining()).toBe(90_000_000n);
   expect(await companyPlan()).toBe(plan.id);
 
   // A retry with the same key answers the same activation and charges nothing more.
   const again = await t.call("POST", "/subscriptions/activate", {
     token: team.keys.legacy,
     headers: { "Idempotency-Key": "activate-acme-1" },
-    body: { planId: "pro", paymentAccount: bed.payer.address, company: { id: "acme" }, subscriberEmail: "billing@acme.test" },
+    body: { ...body, payerConsent },
   });
-  expect(again.body.data.txHash).toBe(txHash);
+  expect(again.body.data).toEqual(res.body.data);
   expect(await usdc(bed.payer.address)).toBe(payerStart - 10_000_000n);
 
   const status = await t.call("GET", `/mandates/${(await mandate()).id}/status`, { token: team.keys.legacy });
@@ -108,9 +110,8 @@ test("activation, three renewals, a failed renewal and dunning to CANCELED, chai
     expect(await usdc(bed.payee)).toBe(payeeStart + 10_000_000n * BigInt(renewal + 1));
     expect((await mandate()).remaining_amount).toBe(String(90_000_000 - 10_000_000 * renewal));
     expect((await invoices()).map((i) => i.status)).toEqual(Array(renewal + 1).fill("PAID"));
-    // The contract's own count of what the authorization has paid matches the mandate.
-    const spent = (await authorization())[2];
-    expect(spent).toBe(100_000_000n - BigInt((await mandate()).remaining_amount));
+    // What the contract still allows this subscription is what its mandate says is left.
+    expect(await chainRemaining()).toBe(BigInt((await mandate()).remaining_amount));
   }
 
   // The payer spends its balance: the next renewal fails, PAST_DUE with retries at +1 d, +3 d, +7 d.

@@ -75,7 +75,13 @@ async function activate(company: string, plan: "basic" | "pro", couponCode?: str
   await syncClock();
   const res = await t.call("POST", "/subscriptions/activate", {
     token: team.keys.legacy,
-    body: { planId: plan, paymentAccount: account.address, company: { id: company }, ...(couponCode ? { couponCode } : {}) },
+    body: {
+      planId: plan,
+      paymentAccount: account.address,
+      company: { id: company },
+      payerConsent: (await bed.consent(account, company)).body,
+      ...(couponCode ? { couponCode } : {}),
+    },
   });
   expect(res.status).toBe(200);
   return account;

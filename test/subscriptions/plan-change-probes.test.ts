@@ -50,7 +50,7 @@ const syncClock = async () => t.clock.set((await bed.now()) * 1000);
 await syncClock();
 const activated = await t.call("POST", "/subscriptions/activate", {
   token: team.keys.legacy,
-  body: { planId: "basic", paymentAccount: bed.payer.address, company: { id: "acme" } },
+  body: { planId: "basic", paymentAccount: bed.payer.address, company: { id: "acme" }, payerConsent: (await bed.consent(bed.payer, "acme")).body },
 });
 expect(activated.status).toBe(200);
 await bed.elapse(5 * 86_400);

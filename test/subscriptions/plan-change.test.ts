@@ -82,7 +82,7 @@ await syncClock();
 const payerStart = await usdc(bed.payer.address);
 const activated = await t.call("POST", "/subscriptions/activate", {
   token: team.keys.legacy,
-  body: { planId: "basic", paymentAccount: bed.payer.address, company: { id: "acme" } },
+  body: { planId: "basic", paymentAccount: bed.payer.address, company: { id: "acme" }, payerConsent: (await bed.consent(bed.payer, "acme")).body },
 });
 expect(activated.status).toBe(200);
 

@@ -11,14 +11,14 @@
  * transaction unmined past the chain job's deadline (CHAIN_JOB_TIMEOUT_MS), then mines it late or drops it.
  */
 import { afterAll, expect, test } from "bun:test";
-import type { Address } from "viem";
+import type { HDAccount } from "viem/accounts";
 import { createSql } from "../../src/db/client";
 import { enqueueJob } from "../../src/jobs/enqueue";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { GIVE_UP_AFTER_MS, STALE_AFTER_MS } from "../../src/modules/subscriptions/reconcile";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
-import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
+import { anvilSubscriptionBed, DAY, type ConsentBody } from "../helpers/anvil-subscriptions";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { drainJobs } from "../helpers/jobs";
@@ -50,12 +50,21 @@ const plan = await createPlanRecord({ sql: t.db.sql, chains: t.config.chains, no
 const syncClock = async () => t.clock.set((await bed.now()) * 1000);
 const later = (ms: number) => t.clock.set(t.clock.now() + ms);
 
-const activate = (company: string, payer: Address, key: string) =>
-  t.call("POST", "/subscriptions/activate", {
+/** The payer's consent per Idempotency-Key (kept as it is signed, for twins sent at once): a retry sends the same request. */
+const consents = new Map<string, Promise<ConsentBody>>();
+async function activate(company: string, payer: HDAccount, key: string) {
+  if (!consents.has(key))
+    consents.set(
+      key,
+      bed.consent(payer, company).then((c) => c.body),
+    );
+  const payerConsent = await consents.get(key)!;
+  return t.call("POST", "/subscriptions/activate", {
     token: team.keys.legacy,
     headers: { "Idempotency-Key": key },
-    body: { planId: "pro", paymentAccount: payer, company: { id: company }, subscriberEmail: `billing@${company}.test` },
+    body: { planId: "pro", paymentAccount: payer.address, company: { id: company }, subscriberEmail: `billing@${company}.test`, payerConsent },
   });
+}
 
 /** The reconciliation job, run as the queue runs it (its cron tick, here queued by hand). */
 async function reconcile() {
@@ -114,7 +123,7 @@ test("the database fails after the activation's pull landed: the reconciliation 
   await syncClock();
   const before = await state.chainOf(payer);
 
-  const outcome = await databaseFailsOnWriteTo("payments", () => activate("db-fails", payer, "db-fails-1"));
+  const outcome = await databaseFailsOnWriteTo("payments", () => activate("db-fails", account, "db-fails-1"));
   expect(outcome.ok && outcome.value.status).toBe(500);
   // The chain pulled and minted; the database kept only the reservation.
   const landed = await state.chainOf(payer);
@@ -145,7 +154,7 @@ test("the database fails after the activation's pull landed: the reconciliation 
 
   // Again, and a retry with the request's key: the same activation, nothing more on chain or in the records.
   await reconcile();
-  const retry = await activate("db-fails", payer, "db-fails-1");
+  const retry = await activate("db-fails", account, "db-fails-1");
   expect(retry.status).toBe(200);
   expect(retry.body.data).toMatchObject({ tokenId, txHash });
   const after = await state.chainOf(payer);
@@ -162,13 +171,13 @@ test("the database fails after the activation's pull landed: a retry with the sa
   await syncClock();
   const before = await state.chainOf(payer);
 
-  const outcome = await databaseFailsOnWriteTo("payments", () => activate("db-fails-retry", payer, "db-fails-retry-1"));
+  const outcome = await databaseFailsOnWriteTo("payments", () => activate("db-fails-retry", account, "db-fails-retry-1"));
   expect(outcome.ok && outcome.value.status).toBe(500);
   const landed = await state.chainOf(payer);
   expect(before.balance - landed.balance).toBe(PRICE);
 
   // The failed answer was not kept: the retry runs, finds its reservation and the chain's operation under its reference.
-  const retry = await activate("db-fails-retry", payer, "db-fails-retry-1");
+  const retry = await activate("db-fails-retry", account, "db-fails-retry-1");
   expect(retry.status).toBe(200);
   expect(retry.body.data.txHash).toBe(landed.mints.at(-1)!.txHash);
   const after = await state.chainOf(payer);
@@ -190,7 +199,7 @@ test("the database fails after a renewal's pull landed: the reconciliation job r
   const { account } = await bed.newPayer();
   const payer = account.address;
   await syncClock();
-  expect((await activate("renew-db-fails", payer, "renew-db-fails-1")).status).toBe(200);
+  expect((await activate("renew-db-fails", account, "renew-db-fails-1")).status).toBe(200);
   const sub = await state.subscription("renew-db-fails");
   await bed.elapse(31 * DAY);
   await syncClock();
@@ -236,10 +245,10 @@ test("the database fails after a renewal's pull landed: the reconciliation job r
 });
 
 /** Activates while anvil holds the operator's transaction unmined past the chain job's deadline: 503, outcome unknown. */
-async function activationWithLostAnswer(company: string, payer: Address) {
+async function activationWithLostAnswer(company: string, account: HDAccount) {
   await bed.anvil.client.setAutomine(false);
   try {
-    const res = await activate(company, payer, `${company}-1`);
+    const res = await activate(company, account, `${company}-1`);
     expect(res.status).toBe(503);
     expect(res.body.code).toBe("chain_outcome_unknown");
     expect(res.headers.get("retry-after")).toBe("30");
@@ -259,7 +268,7 @@ test("an activation whose answer was lost and whose transaction landed late is c
   const payer = account.address;
   await syncClock();
   const before = await state.chainOf(payer);
-  const sub = await activationWithLostAnswer("lands-late", payer);
+  const sub = await activationWithLostAnswer("lands-late", account);
 
   await bed.anvil.client.setAutomine(true);
   await bed.anvil.client.mine({ blocks: 1 });
@@ -279,7 +288,7 @@ test("an activation whose answer was lost and whose transaction never landed end
   const payer = account.address;
   await syncClock();
   const before = await state.chainOf(payer);
-  const sub = await activationWithLostAnswer("never-lands", payer);
+  const sub = await activationWithLostAnswer("never-lands", account);
 
   // The node forgets the transaction (evicted from its pool): it will never land.
   await bed.anvil.client.request({ method: "anvil_dropAllTransactions" } as never);
@@ -305,7 +314,7 @@ test("an activation whose answer was lost and whose transaction never landed end
 
   // The company is free to subscribe again, with a new key: one pull.
   await syncClock();
-  const again = await activate("never-lands", payer, "never-lands-2");
+  const again = await activate("never-lands", account, "never-lands-2");
   expect(again.status).toBe(200);
   expect(before.balance - (await state.chainOf(payer)).balance).toBe(PRICE);
 });

@@ -33,7 +33,7 @@ test("an operator without gas defers the renewal an hour without a dunning step;
   t.clock.set((await bed.now()) * 1000);
   const res = await t.call("POST", "/subscriptions/activate", {
     token: team.keys.legacy,
-    body: { planId: "pro", paymentAccount: bed.payer.address, company: { id: "acme" } },
+    body: { planId: "pro", paymentAccount: bed.payer.address, company: { id: "acme" }, payerConsent: (await bed.consent(bed.payer, "acme")).body },
   });
   expect(res.status).toBe(200);
   const gas = await bed.anvil.client.getBalance({ address: operator });
@@ -73,7 +73,12 @@ test("a lapsed approval expires the mandate; approved again, the next dunning re
   t.clock.set(start * 1000);
   const res = await t.call("POST", "/subscriptions/activate", {
     token: team.keys.legacy,
-    body: { planId: "pro", paymentAccount: payer.address, company: { id: "beta" } },
+    body: {
+      planId: "pro",
+      paymentAccount: payer.address,
+      company: { id: "beta" },
+      payerConsent: (await bed.consent(payer, "beta", { end: start + 40 * DAY })).body,
+    },
   });
   expect(res.status).toBe(200);
   const beta = async () => (await t.db.sql`select * from subscriptions where team_id = ${team.teamId} and payment_account = ${payer.address}`)[0]!;
@@ -92,8 +97,9 @@ test("a lapsed approval expires the mandate; approved again, the next dunning re
   expect((await mandate()).status).toBe("EXPIRED");
   expect(await bed.balanceOf(payer.address)).toBe(before);
 
-  // The payer approves again (a new end and cap); the next retry (+24 h) revives the mandate and pulls.
-  await bed.authorize(payer, bed.payee, { end: (await bed.now()) + 365 * DAY, cap: 50_000_000n });
+  // The payer renews its subscription's own authorization (a new end and cap); the next retry (+24 h) revives the
+  // mandate and pulls.
+  await bed.reauthorize(payer, BigInt((await beta()).token_id), { end: (await bed.now()) + 365 * DAY, cap: 50_000_000n });
   expect(await renewAt(24 * 3600)).toBe("renewed");
   const revived = await mandate();
   expect(revived.status).toBe("ACTIVE");

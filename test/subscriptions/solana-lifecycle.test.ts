@@ -223,10 +223,10 @@ test("another team naming a wallet that approved the operator for this team: 400
   const now = new Date(t.clock.now());
   const attempts: [string, PayerConsent | null, string][] = [
     ["no consent", null, "body.payerConsent"],
-    ["the consent the customer gave this team", await service.consentOf(wallet), "body.payerConsent.signature"],
+    ["the consent the customer gave this team", await service.consentOf(wallet, "customer-co"), "body.payerConsent.signature"],
     [
       "team B's terms signed by another key",
-      await signConsent(attacker, { ...teamB.consentTerms, payer: wallet.address }, now),
+      await signConsent(attacker, { ...teamB.consentTerms("thief-co"), payer: wallet.address }, now),
       "body.payerConsent.signature",
     ],
   ];
@@ -249,8 +249,10 @@ test("another team naming a wallet that approved the operator for this team: 400
   expect(await teamB.subscription("thief-co")).toBeUndefined();
   expect(await t.db.sql`select id from companies where team_id = ${teamB.team.teamId}`).toHaveLength(0);
 
-  // What lets team B pull is the customer's own consent naming team B's wallet.
+  // Even the customer's own consent naming team B's wallet does not open a second subscription on the account whose
+  // one delegate already pays this team's: 409, and the answer says nothing of the other tenant.
   const consented = await teamB.activate(wallet, "consented", "thief-co");
-  expect(consented.status).toBe(200);
-  expect(chain.balance(payeeB)).toBe(PRICE);
+  expect(consented.body).toEqual({ error: expect.any(String), code: "payment_account_in_use" });
+  expect(consented.body.error).not.toContain(service.payee);
+  expect(chain.balance(payeeB)).toBe(0n);
 });

@@ -35,7 +35,7 @@ test("a 14-day trial: nothing pulled, TRIALING; a change during it switches free
   const payerStart = await bed.balanceOf(bed.payer.address);
   const res = await t.call("POST", "/subscriptions/activate", {
     token: team.keys.legacy,
-    body: { planId: "basic", paymentAccount: bed.payer.address, company: { id: "acme" } },
+    body: { planId: "basic", paymentAccount: bed.payer.address, company: { id: "acme" }, payerConsent: (await bed.consent(bed.payer, "acme")).body },
   });
   expect(res.status).toBe(200);
   expect(await bed.read<string>("ownerOf", [BigInt(res.body.data.tokenId)])).toBe(bed.payer.address);

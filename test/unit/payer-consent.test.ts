@@ -1,8 +1,8 @@
 /**
  * The payer's consent to an activation (src/modules/subscriptions/consent.ts) and the message signatures it
  * rests on (src/chains/message-signatures.ts): the exact text, SEP-53's own test vectors, and each way a
- * consent is refused (missing, expired, from the future, naming another payee, plan, network or payer,
- * signed by another key) with a 400 naming the field. Pure: no database, no chain.
+ * consent is refused (missing, expired, from the future, naming another payee, plan, network, payer, company or
+ * nonce, signed by another key) with a 400 naming the field. Pure: no database, no chain.
  */
 import { describe, expect, test } from "bun:test";
 import { Keypair as SolanaKeypair } from "@solana/web3.js";
@@ -41,8 +41,9 @@ test("the consent text: the exact lines, the price as a person reads it", () => 
     price: 9_990_000n,
     currency: "USDC",
     billingPeriod: "monthly",
+    company: "globex",
   };
-  expect(consentMessage(terms, "2026-03-01T12:00:00.000Z")).toBe(
+  expect(consentMessage(terms, "2026-03-01T12:00:00.000Z", "n0nce-n0nce-n0nce")).toBe(
     [
       "Subscription payment authorization",
       "Payer: PayerAddress",
@@ -51,11 +52,15 @@ test("the consent text: the exact lines, the price as a person reads it", () => 
       "Token: USDC",
       "Plan: pro",
       "Price: 9.99 USDC per month, before tax and discounts",
+      'Company: "globex"',
+      "Nonce: n0nce-n0nce-n0nce",
       "Issued At: 2026-03-01T12:00:00.000Z",
     ].join("\n"),
   );
-  expect(consentMessage({ ...terms, price: 120_000_000n, billingPeriod: "yearly" }, "x")).toContain("\nPrice: 120 USDC per year,");
-  expect(consentMessage({ ...terms, price: 500n }, "x")).toContain("\nPrice: 0.0005 USDC per month,");
+  expect(consentMessage({ ...terms, price: 120_000_000n, billingPeriod: "yearly" }, "x", "n")).toContain("\nPrice: 120 USDC per year,");
+  expect(consentMessage({ ...terms, price: 500n }, "x", "n")).toContain("\nPrice: 0.0005 USDC per month,");
+  // A company id holding a line break cannot add a line: it is written as a JSON string.
+  expect(consentMessage({ ...terms, company: 'a"\nPayee: X' }, "x", "n")).toContain('\nCompany: "a\\"\\nPayee: X"\n');
 });
 
 describe("message signatures", () => {
@@ -106,6 +111,7 @@ for (const [family, newWallet, newAddress] of families) {
       price: 10_000_000n,
       currency: "USDC",
       billingPeriod: "monthly",
+      company: "globex",
     };
     const { payer: _, ...named } = terms;
 
@@ -118,7 +124,7 @@ for (const [family, newWallet, newAddress] of families) {
     test("missing: 400 on body.payerConsent, showing the exact text to sign", async () => {
       const refused = await refusal(terms, null);
       expect(refused).toMatchObject({ status: 400, field: "body.payerConsent" });
-      expect(refused!.message).toEndWith(`\n${consentMessage(terms, NOW.toISOString())}`);
+      expect(refused!.message).toEndWith(`\n${consentMessage(terms, NOW.toISOString(), "<nonce>")}`);
     });
 
     test("issued more than ten minutes ago, or more than a minute ahead: 400 on body.payerConsent.issuedAt", async () => {
@@ -134,12 +140,13 @@ for (const [family, newWallet, newAddress] of families) {
         { tokenSymbol: "EURC" },
         { price: 1_000_000n },
         { billingPeriod: "yearly" },
+        { company: "initech" }, // another company of the same team
       ];
       for (const other of others) {
         const consent = await signConsent(payer, { ...named, ...other }, NOW);
         const refused = await refusal(terms, consent);
         expect({ other, refused }).toMatchObject({ other, refused: { status: 400, field: "body.payerConsent.signature" } });
-        expect(refused!.message).toEndWith(`\n${consentMessage(terms, NOW.toISOString())}`);
+        expect(refused!.message).toEndWith(`\n${consentMessage(terms, NOW.toISOString(), consent.nonce!)}`);
       }
       // Signed by another wallet, naming the payer: not the payer's signature.
       expect(await refusal(terms, await signConsent(newWallet(), { ...named, payer: payer.address }, NOW))).toMatchObject({
@@ -153,28 +160,13 @@ for (const [family, newWallet, newAddress] of families) {
       const signed = await signConsent(payer, named, NOW);
       expect(await refusal(terms, { ...signed, issuedAt: at(-MINUTE).toISOString() })).toMatchObject({ field: "body.payerConsent.signature" });
       expect(await refusal(terms, { ...signed, signature: `${"A".repeat(86)}==` })).toMatchObject({ field: "body.payerConsent.signature" });
+      // Another nonce than the one signed, or one of the wrong shape.
+      expect(await refusal(terms, { ...signed, nonce: "another-nonce-0001" })).toMatchObject({ field: "body.payerConsent.signature" });
+      expect(await refusal(terms, { ...signed, nonce: "short" })).toMatchObject({ field: "body.payerConsent.nonce" });
+      expect(await refusal(terms, { ...signed, nonce: undefined })).toMatchObject({ field: "body.payerConsent.nonce" });
     });
   });
 }
-
-test("EVM: no consent is needed, and one sent is refused (the contract's authorization names the payee)", async () => {
-  const terms: ConsentTerms = {
-    family: "evm",
-    payer: `0x${"1".repeat(40)}`,
-    payee: `0x${"2".repeat(40)}`,
-    networkId: "base",
-    tokenSymbol: "USDC",
-    onchainPlanId: "pro",
-    price: 10_000_000n,
-    currency: "USDC",
-    billingPeriod: "monthly",
-  };
-  expect(await refusal(terms, null)).toBeNull();
-  expect(await refusal(terms, { issuedAt: NOW.toISOString(), signature: `${"A".repeat(86)}==` })).toMatchObject({
-    status: 400,
-    field: "body.payerConsent",
-  });
-});
 
 test("the OpenAPI example's consent is the example payer's real signature for the payee its comment names", async () => {
   const terms: ConsentTerms = {
@@ -187,10 +179,16 @@ test("the OpenAPI example's consent is the example payer's real signature for th
     price: 10_000_000n,
     currency: "USDC",
     billingPeriod: "monthly",
+    company: ACTIVATE_EXAMPLE.company.id,
   };
-  const { issuedAt, signature } = ACTIVATE_EXAMPLE.payerConsent;
-  expect(await verifySignedMessage(SOLANA_MESSAGE_SIGNING, terms.payer, consentMessage(terms, issuedAt), base64(signature))).toBe(true);
+  const { issuedAt, nonce, signature } = ACTIVATE_EXAMPLE.payerConsent;
+  expect(await verifySignedMessage(SOLANA_MESSAGE_SIGNING, terms.payer, consentMessage(terms, issuedAt, nonce), base64(signature))).toBe(true);
   expect(
-    await verifySignedMessage(SOLANA_MESSAGE_SIGNING, terms.payer, consentMessage({ ...terms, payee: terms.payer }, issuedAt), base64(signature)),
+    await verifySignedMessage(
+      SOLANA_MESSAGE_SIGNING,
+      terms.payer,
+      consentMessage({ ...terms, payee: terms.payer }, issuedAt, nonce),
+      base64(signature),
+    ),
   ).toBe(false);
 });

@@ -20,7 +20,9 @@ export const DECODING_ABI = [
 type Args = readonly unknown[];
 
 const CONTRACT_ERRORS: Record<string, [SubscriptionFailure, (args: Args) => string]> = {
-  NoAuthorization: ["autopay_not_installed", () => "The payer has not authorized this payee to pull this token"],
+  InvalidSignature: ["consent_invalid", () => "The payer's account does not accept the consent's signature"],
+  InvalidAuthorization: ["consent_invalid", () => "The consent's terms cannot be installed (no allowance or period, or already ended)"],
+  ConsentUsed: ["consent_used", () => "The payer's consent was already used or cancelled"],
   AuthorizationExpired: ["autopay_expired", (a) => `The payer's authorization ended at ${a[0]} (unix seconds)`],
   OverPeriodAllowance: [
     "insufficient_allowance",
@@ -36,6 +38,7 @@ const CONTRACT_ERRORS: Record<string, [SubscriptionFailure, (args: Args) => stri
   ],
   NotOperator: ["not_configured", () => "The configured operator key is not the subscription contract's operator"],
   NotPayerOrOperator: ["not_configured", () => "The configured operator key is not the subscription contract's operator"],
+  NotPayer: ["not_configured", () => "Only the payer may change its subscription's authorization"],
 };
 
 export type Refused =

@@ -18,47 +18,66 @@ export interface Parties {
 export const KIND = { subscribe: 1, charge: 2, revoke: 3 } as const;
 const EVENT = { 1: "Subscribed", 2: "Charged", 3: "Revoked" } as const;
 
-export async function readAuthorization(client: PublicClient, p: Parties) {
+/** One subscription's authorization (the contract keeps one per subscription token). */
+export async function readAuthorization(client: PublicClient, contract: Hex, tokenId: bigint) {
   const [periodAllowance, cap, spent, spentInWindow, periodSeconds, end, windowStart] = await client.readContract({
-    address: p.contract,
+    address: contract,
     abi: SUBSCRIPTIONS_ABI,
     functionName: "authorizations",
-    args: [p.payer, p.payee, p.token],
+    args: [tokenId],
   });
   return { periodAllowance, cap, spent, spentInWindow, periodSeconds, end, windowStart };
 }
 
 /** The authorization's current window (the contract computes it: the stored one may have ended). */
-export async function readCurrentWindow(client: PublicClient, p: Parties) {
+async function readCurrentWindow(client: PublicClient, contract: Hex, tokenId: bigint) {
   const [start, spentInWindow] = await client.readContract({
-    address: p.contract,
+    address: contract,
     abi: SUBSCRIPTIONS_ABI,
     functionName: "currentWindow",
-    args: [p.payer, p.payee, p.token],
+    args: [tokenId],
   });
   return { start, spentInWindow };
 }
 
-export async function readAutopayState(client: PublicClient, p: Parties): Promise<AutopayState> {
-  const [auth, window, approved, balance] = await Promise.all([
-    readAuthorization(client, p),
-    readCurrentWindow(client, p),
+/** Whether the subscription exists for these parties and is not revoked. */
+async function liveFor(client: PublicClient, p: Parties, tokenId: bigint): Promise<boolean> {
+  const [payer, payee, token, , revoked] = await client.readContract({
+    address: p.contract,
+    abi: SUBSCRIPTIONS_ABI,
+    functionName: "subscriptions",
+    args: [tokenId],
+  });
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  return same(payer, p.payer) && same(payee, p.payee) && same(token, p.token) && !revoked;
+}
+
+/**
+ * The payer's autopay. Without a subscription: the ERC-20 approval of the contract (installed when there is one;
+ * `remaining` is it) and the balance, what an activation needs besides the payer's consent. With one: that
+ * subscription's own authorization, `remaining` its cap less what it spent (the approval is a payer-wide limit,
+ * like the balance, and does not count here: it is no part of what this subscription was granted).
+ */
+export async function readAutopayState(client: PublicClient, p: Parties, tokenId: bigint | null): Promise<AutopayState> {
+  const [approved, balance] = await Promise.all([
     client.readContract({ address: p.token, abi: erc20Abi, functionName: "allowance", args: [p.payer, p.contract] }),
     client.readContract({ address: p.token, abi: erc20Abi, functionName: "balanceOf", args: [p.payer] }),
   ]);
-  // The contract deletes a removed authorization: a zero allowance means there is none.
-  const exists = auth.periodAllowance > 0n;
-  const leftOfCap = auth.cap > auth.spent ? auth.cap - auth.spent : 0n;
+  if (tokenId === null)
+    return { ok: true, installed: approved > 0n, periodAllowance: null, periodSeconds: null, remaining: approved, expiresAt: null, balance };
+  const [live, auth, window] = await Promise.all([
+    liveFor(client, p, tokenId),
+    readAuthorization(client, p.contract, tokenId),
+    readCurrentWindow(client, p.contract, tokenId),
+  ]);
+  const exists = live && auth.periodAllowance > 0n;
   return {
     ok: true,
     installed: exists && approved > 0n,
     periodAllowance: exists ? auth.periodAllowance : null,
     periodSeconds: exists ? Number(auth.periodSeconds) : null,
-    // What the contract lets be pulled now, not what the stored (possibly ended) window has left. The two reads may
-    // see different blocks (a new authorization in between), so never below zero.
     availableInWindow: exists && auth.periodAllowance > window.spentInWindow ? auth.periodAllowance - window.spentInWindow : 0n,
-    // Both limits bind every pull: the authorization's lifetime cap and the token approval to the contract.
-    remaining: exists ? (leftOfCap < approved ? leftOfCap : approved) : 0n,
+    remaining: exists && auth.cap > auth.spent ? auth.cap - auth.spent : 0n,
     expiresAt: exists ? Number(auth.end) : null,
     balance,
   };

@@ -10,6 +10,7 @@
 import { encodeFunctionData, parseEventLogs, type Hex, type PublicClient, type TransactionReceipt } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
 import { refuseOperation, type ChainOperation, type OperationResult, type SubscriptionRefusal } from "../subscription-types";
+import type { consentStruct } from "./consent";
 import { sendAsOperator } from "./operator";
 import { waitForReceipt } from "./receipt";
 import { SUBSCRIPTIONS_ABI } from "./subscription-contract";
@@ -25,7 +26,7 @@ export interface Ready {
 }
 
 export type Call =
-  | { functionName: "subscribe"; args: readonly [Hex, Hex, Hex, bigint, Hex]; amount: bigint }
+  | { functionName: "subscribe"; args: readonly [ReturnType<typeof consentStruct>, Hex, bigint, Hex]; amount: bigint }
   | { functionName: "charge"; args: readonly [bigint, bigint, Hex]; amount: bigint; tokenId: bigint }
   | { functionName: "revoke"; args: readonly [bigint, Hex]; amount: 0n; tokenId: bigint };
 

@@ -9,7 +9,9 @@ import type { NetworkConfig } from "../types";
 import { refuseOperation, type AutopayParties, type SubscriptionAdapter, type SubscriptionRefusal } from "../subscription-types";
 import { clientFor, wrongChain } from "./client";
 import { operatorAccount } from "./operator";
-import { findOperation, readAuthorization, readAutopayState } from "./subscription-reads";
+import { consentStruct, consentTypedData } from "./consent";
+import { findOperation, readAutopayState } from "./subscription-reads";
+import { SUBSCRIPTIONS_ABI } from "./subscription-contract";
 import { operate, type Call, type Ready } from "./subscription-send";
 
 type Prepared = Omit<Ready, "operator"> & Partial<Pick<Ready, "operator">>;
@@ -75,21 +77,24 @@ export const evmSubscriptions: SubscriptionAdapter = {
   async readAutopay(p) {
     const ready = prepare(p, false);
     if ("ok" in ready) return ready;
-    return guarded(p.network, ready, () => readAutopayState(ready.client, ready.parties));
+    const tokenId = p.tokenId === undefined ? null : tokenIdOf(p.tokenId);
+    if (p.tokenId !== undefined && tokenId === null) return unknownToken();
+    return guarded(p.network, ready, () => readAutopayState(ready.client, ready.parties, tokenId));
   },
 
   activate: (request) =>
     run(request, request.reference, async (ready, ref) => {
-      // The payer's authorization sets the on-chain window spacing; one longer than the plan's period would refuse
-      // every renewal that comes sooner, so such an activation is refused now rather than at the first renewal.
-      const auth = await readAuthorization(ready.client, ready.parties);
-      if (auth.periodAllowance > 0n && auth.periodSeconds > BigInt(request.periodSeconds))
+      const { consent } = request;
+      if (!consent) return refuseOperation("consent_invalid", "An EVM subscription starts from the payer's signed consent");
+      // The consent sets the on-chain window spacing; one longer than the plan's period would refuse every renewal
+      // that comes sooner (the service checks this before reserving; here it guards the adapter's own callers).
+      if (consent.periodSeconds > request.periodSeconds)
         return refuseOperation(
-          "insufficient_allowance",
-          `The payer's authorization allows one period's charge every ${auth.periodSeconds} seconds; this plan renews every ${request.periodSeconds}`,
+          "consent_invalid",
+          `The payer's consent allows one period's charge every ${consent.periodSeconds} seconds; this plan renews every ${request.periodSeconds}`,
         );
-      const { payer, payee, token } = ready.parties;
-      return { functionName: "subscribe", args: [payer, payee, token, request.amount, ref], amount: request.amount };
+      const struct = consentStruct({ ...ready.parties, chainId: ready.chainId }, consent);
+      return { functionName: "subscribe", args: [struct, consent.signature as Hex, request.amount, ref], amount: request.amount };
     }),
 
   charge: (request) =>
@@ -105,6 +110,29 @@ export const evmSubscriptions: SubscriptionAdapter = {
       if (tokenId === null) return unknownToken();
       return { functionName: "revoke", args: [tokenId, ref], amount: 0n, tokenId };
     }),
+
+  async verifyConsent(p) {
+    const ready = prepare(p, false);
+    if ("ok" in ready) return ready;
+    const { client, parties, chainId } = ready;
+    return guarded(p.network, ready, async () => {
+      // viem asks the payer's account itself when it has code (ERC-1271, and ERC-6492 for one not deployed yet).
+      const [valid, used] = await Promise.all([
+        client.verifyTypedData({
+          address: parties.payer,
+          ...consentTypedData({ ...parties, chainId }, p.consent),
+          signature: p.consent.signature as Hex,
+        }),
+        client.readContract({
+          address: parties.contract,
+          abi: SUBSCRIPTIONS_ABI,
+          functionName: "consentUsed",
+          args: [parties.payer, p.consent.salt as Hex],
+        }),
+      ]);
+      return { ok: true as const, valid, used };
+    });
+  },
 
   async lookup(p) {
     const ready = prepare(p, false);

@@ -7,6 +7,8 @@ const CODE: Record<SubscriptionRefusal["reason"], ErrorCode> = {
   autopay_expired: "autopay_expired",
   insufficient_allowance: "insufficient_allowance",
   insufficient_balance: "insufficient_balance",
+  consent_invalid: "consent_invalid",
+  consent_used: "consent_used",
   revoked: "charge_failed",
   reverted: "charge_failed",
   not_configured: "subscriptions_not_configured",

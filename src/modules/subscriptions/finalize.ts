@@ -34,7 +34,8 @@ export async function mandateFactsAfter(
   parties: AutopayParties,
   op: ChainOperation,
 ): Promise<MandateFacts | SubscriptionRefusal> {
-  const autopay = await deps.pool.subscription({ op: "readAutopay", request: parties });
+  // EVM reads the subscription's own authorization; Solana and Stellar their one allowance per account.
+  const autopay = await deps.pool.subscription({ op: "readAutopay", request: { ...parties, tokenId: op.tokenId } });
   return autopay.ok ? { before: autopay.remaining + op.amount, expiresAt: autopay.expiresAt } : autopay;
 }
 

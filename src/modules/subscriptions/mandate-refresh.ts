@@ -1,7 +1,7 @@
 /**
  * Re-approval as part of dunning (BILLING.md "Subscriptions"): an approval lapses (a Stellar allowance lives
  * months at most; EVM authorizations and Solana delegations have an end or run out) and the payer approves
- * again from their wallet. Before a renewal pulls through a mandate that has lapsed (EXPIRED, or past its
+ * again from their wallet (EVM: `reauthorize` of the subscription's own token on the contract). Before a renewal pulls through a mandate that has lapsed (EXPIRED, or past its
  * expiry), the chain is asked: a fresh approval for the same payee (installed, not expired, something left)
  * makes the mandate ACTIVE again with the new approval's amount as its cap and its expiry. A REVOKED mandate
  * stays revoked: revoking is the payer's or the team's decision, not a lapse.
@@ -47,13 +47,13 @@ export async function refreshLapsedMandate(
   if (!sub || !renewing(sub, now) || !mandate || !lapsed(mandate, now)) return false;
   const network = deps.chains.get(sub.network);
   const token = network && findToken(network, sub.token_symbol);
-  // Only where the approval names the payee (EVM): a Solana delegate or Stellar allowance names our operator, so
-  // an approval the payer gave for another team's subscription would revive this one. There the payer
+  // Only where the approval belongs to this subscription (EVM): a Solana delegate or Stellar allowance names our
+  // operator, so an approval the payer gave for another team's subscription would revive this one. There the payer
   // subscribes again (with a consent naming the payee) once the mandate has lapsed.
   if (!network || !token || !approvalNamesPayee(network.family)) return false;
   const autopay = await deps.pool.subscription({
     op: "readAutopay",
-    request: { network, token, payer: sub.payment_account, payee: sub.payee_wallet },
+    request: { network, token, payer: sub.payment_account, payee: sub.payee_wallet, tokenId: sub.token_id ?? undefined },
   });
   const fresh = autopay.ok && autopay.installed && autopay.remaining > 0n && (autopay.expiresAt === null || autopay.expiresAt * 1000 > now.getTime());
   if (!fresh || !approvedAgain(mandate, autopay)) return false;

@@ -38,7 +38,7 @@ function listRows(db: Db, t: Tenant, beforeSeq: bigint | null, fetch: number, st
   return run<PageRow>(db, Q.subscription_list_page, page);
 }
 
-async function mandatesOf(db: Db, t: Tenant, subscriptionIds: string[]): Promise<Map<string, MandateRow>> {
+export async function mandatesOf(db: Db, t: Tenant, subscriptionIds: string[]): Promise<Map<string, MandateRow>> {
   if (subscriptionIds.length === 0) return new Map();
   const rows = await run<MandateRow>(db, Q.mandate_list_by_subscriptions, [t.teamId, t.environment, subscriptionIds]);
   return new Map(rows.map((m) => [m.subscription_id, m]));

@@ -37,6 +37,7 @@ const Q = queries([
   "subscription_charge_count",
   "subscription_charge_list_stale",
   "subscription_settings_find",
+  "payer_consent_insert",
 ]);
 
 const tp = (t: Tenant) => [t.teamId, t.environment] as const;
@@ -72,6 +73,8 @@ export interface SubscriptionInsert {
   periodEnd: Date;
   trialEnd: Date | null;
   reference: string;
+  /** one live subscription per payment account, network and token (migration 00028) */
+  exclusiveAccount: boolean;
 }
 
 export const insertSubscription = (db: Db, t: Tenant, s: SubscriptionInsert, now: Date) =>
@@ -96,7 +99,12 @@ export const insertSubscription = (db: Db, t: Tenant, s: SubscriptionInsert, now
     s.reference,
     now,
     s.couponRedemptionId,
+    s.exclusiveAccount,
   ]);
+
+/** Spends a payer's consent for `subscriptionId`; false when it was spent before (by any team). */
+export const spendPayerConsent = async (db: Db, t: Tenant, c: { network: string; payer: string; nonce: string; subscriptionId: string }, now: Date) =>
+  (await runOne(db, Q.payer_consent_insert, [c.network, c.payer, c.nonce, ...tp(t), c.subscriptionId, now])) !== undefined;
 
 export const findSubscription = (db: Db, t: Tenant, id: string) => runOne<SubscriptionRow>(db, Q.subscription_find_by_id, [...tp(t), id]);
 export const lockSubscription = (db: Db, t: Tenant, id: string) => runOne<SubscriptionRow>(db, Q.subscription_lock_by_id, [...tp(t), id]);

@@ -5,37 +5,80 @@ import { CompanyRef } from "../customers/model";
 import { NonBlankText } from "../../http/non-blank-text";
 import { ResourceIdParams } from "../../http/resource-id";
 
-/** The payer's signed consent naming the payee (consent.ts); required on Solana and Stellar networks. */
+const EVM_ONLY = "EVM networks only: ";
+const MESSAGE_ONLY = "Solana and Stellar networks only: ";
+
+/** The payer's signed consent to this subscription (consent.ts, consent-evm.ts): required on every network. */
 export const PayerConsent = t.Object(
   {
-    issuedAt: t.String({
-      pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,3})?Z$",
-      description: "When the payer signed: the text's Issued At line as written there (ISO 8601, UTC); within the last 10 minutes",
-    }),
     signature: t.String({
-      pattern: "^[A-Za-z0-9+/]{86}==$",
-      description: "Base64 of the payer's 64-byte ed25519 signature of the consent text (Solana: signMessage; Stellar: SEP-53)",
+      minLength: 1,
+      maxLength: 4096,
+      description:
+        "Solana and Stellar: base64 of the payer's 64-byte ed25519 signature of the consent text (Solana: signMessage; Stellar: SEP-53). EVM: 0x hex of the payer's EIP-712 signature of the Consent typed data (65 bytes for an externally owned account; whatever the account's ERC-1271 isValidSignature accepts for a smart account)",
     }),
+    issuedAt: t.Optional(
+      t.String({
+        pattern: "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,3})?Z$",
+        description: `${MESSAGE_ONLY}when the payer signed: the text's Issued At line as written there (ISO 8601, UTC); within the last 10 minutes`,
+      }),
+    ),
+    nonce: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 64,
+        description: `${MESSAGE_ONLY}the text's Nonce line as written there: a new value for each consent, 16 to 64 characters A-Z a-z 0-9 _ -`,
+      }),
+    ),
+    salt: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 66,
+        description: `${EVM_ONLY}the typed data's salt (bytes32, 0x and 64 hex digits): new for each consent`,
+      }),
+    ),
+    periodAllowance: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 78,
+        description: `${EVM_ONLY}the typed data's periodAllowance: token units the subscription may pull per window (integer string)`,
+      }),
+    ),
+    periodSeconds: t.Optional(
+      t.Integer({
+        minimum: 1,
+        description: `${EVM_ONLY}the typed data's periodSeconds: the window length, at most the plan's shortest period (monthly 2419200, yearly 31536000)`,
+      }),
+    ),
+    cap: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 78,
+        description: `${EVM_ONLY}the typed data's cap: token units the subscription may pull in total (integer string)`,
+      }),
+    ),
+    end: t.Optional(t.Integer({ minimum: 0, description: `${EVM_ONLY}the typed data's end: unix seconds after which nothing may be pulled` })),
   },
   {
     description:
-      "Solana and Stellar networks only (required there, refused on EVM): the payer's signature of the consent text naming the team's settlement wallet. See the operation's description",
+      "The payer's signature of its consent to this one subscription, naming the team's settlement wallet, the plan's terms and the company paid for; used once. Required on every network; see the operation's description for what is signed on each family",
   },
 );
 
 /**
- * A Solana activation. Its consent is a real signature by the payer's key of the text for the payee
- * 3eSdHG44thnPEP7QETrxKDLpMbecvTA2HVeXFJJiAd2Q (the team's settlement wallet) on the network "solana", plan
- * "pro" at 10 USDC a month (test/unit/payer-consent.test.ts checks it).
+ * A Solana activation. Its consent is a real signature by the payer's key (the ed25519 seed of 32 bytes 0x07) of the
+ * text for the payee 3eSdHG44thnPEP7QETrxKDLpMbecvTA2HVeXFJJiAd2Q (the team's settlement wallet) on the network
+ * "solana", plan "pro" at 10 USDC a month, company "acme" (test/unit/payer-consent.test.ts checks it).
  */
 export const ACTIVATE_EXAMPLE = {
   planId: "pro",
-  paymentAccount: "9C6hybhQ6Aycep9jaUnP6uL9ZYvDjUp1aSkFWPUFJtpj",
+  paymentAccount: "GmaDrppBC7P5ARKV8g3djiwP89vz1jLK23V2GBjuAEGB",
   company: { id: "acme", name: "Acme Inc.", email: "billing@acme.example" },
   subscriberEmail: "billing@acme.example",
   payerConsent: {
     issuedAt: "2026-01-15T09:30:00.000Z",
-    signature: "gsxfTS5HZpBFfxuBNX5DkIqQi/hieNp7dVvLg3gfkamSOlIs6pSykf3XobNpQli7OQvZP0pEU9jhDb6UNadWBw==",
+    nonce: "k3JfQ9x2LmPa7sVd4RwT",
+    signature: "LEIdYD0hKxpwpksEujsq5O97Mr/eSRBOKPCffK8PK/7IrQn9HN4mvpbQNoXJ0GTQvKeLFTsdKXReMez/Dh7vBg==",
   },
 };
 
@@ -56,7 +99,14 @@ export const ActivateBody = t.Object(
 );
 
 export const ActivationResult = t.Object({
-  data: t.Object({ tokenId: t.String(), txHash: t.String(), companyId: t.String(), planId: t.String(), paymentAccount: t.String() }),
+  data: t.Object({
+    tokenId: t.String(),
+    txHash: t.String(),
+    companyId: t.String(),
+    planId: t.String(),
+    paymentAccount: t.String(),
+    mandateId: t.String({ description: "The subscription's mandate (mnd_…): GET /mandates/{id}/status reads it, POST /mandates/revoke ends it" }),
+  }),
 });
 
 export const RevokeBody = t.Object({
