@@ -835,7 +835,8 @@ const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
     sessionJwt: Y,
     dashboardAdmin: 403,
     dashboardCatalog: 403,
-  },  "POST /companies/plan/preview": {
+  },
+  "POST /companies/plan/preview": {
     secret: 403,
     secretScoped: 403,
     restricted: 403,
