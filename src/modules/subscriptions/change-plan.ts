@@ -1,5 +1,7 @@
 import { findToken } from "../../chains/registry";
 import { apiError } from "../../lib/errors";
+import { hashOfNoFamily } from "../../chains/addresses";
+import type { ChainRegistry } from "../../chains/registry";
 import { microToTokenCeil } from "../../lib/money";
 import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
@@ -39,6 +41,16 @@ export async function changePlan(
   return result;
 }
 
+/**
+ * The command's own fields, before the company or its subscription is read: a hash no configured network
+ * could have is a 400 naming it, never a 404 or a 409 about the company. (Routes that look the company up
+ * themselves call this first.)
+ */
+export function checkChangeFields(chains: ChainRegistry, command: PlanChangeCommand): void {
+  const malformed = command.txHash ? hashOfNoFamily(chains.list(), command.txHash) : null;
+  if (malformed) throw apiError("validation_failed", "Validation failed", { "body.txHash": malformed });
+}
+
 async function makeChange(
   deps: SubscriptionDeps,
   tenant: Tenant,
@@ -47,6 +59,7 @@ async function makeChange(
   command: PlanChangeCommand,
   now: Date,
 ): Promise<PlanChangeResult> {
+  checkChangeFields(deps.chains, command);
   const quote = await quotePlanChange(deps.sql, tenant, companyId, command, now);
   const { change, sub } = quote;
   const payable = change.invoice && change.invoice.total > 0n ? change.invoice.total : 0n;

@@ -14,7 +14,7 @@ import { apiError } from "../../lib/errors";
 import type { Tenant } from "../../lib/tenant";
 import { actorOf } from "../audit/repo";
 import { findCompanyIdByKeys } from "../customers/repo";
-import { changePlan } from "./change-plan";
+import { changePlan, checkChangeFields } from "./change-plan";
 import { quotePlanChange } from "./change-quote";
 import { commandOf, PlanChangeBody, PlanChangePreview, PlanChangePreviewBody, PlanChangeResult, presentPreview } from "./change-schemas";
 import type { SubscriptionDeps } from "./context";
@@ -53,8 +53,10 @@ export function planChangeRoutes(deps: RouteDeps) {
       "/dashboard/companies/:id/plan",
       async ({ principal, params, body, request }) => {
         const actor = actorOf(principal, requestState(request).requestId);
+        const command = commandOf(body);
+        checkChangeFields(deps.subscriptions.chains, command); // before the company is looked up
         const companyId = await companyIdOr404(deps.sql, principal, params.id);
-        return { data: await changePlan(deps.subscriptions, principal, actor, companyId, commandOf(body), now()) };
+        return { data: await changePlan(deps.subscriptions, principal, actor, companyId, command, now()) };
       },
       {
         access: "POST /dashboard/companies/{id}/plan",
