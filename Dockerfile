@@ -4,11 +4,13 @@
 
 # Dependencies exactly as package-lock.json pins them (`npm ci` refuses a lock that disagrees with
 # package.json), runtime ones only. Lifecycle scripts are skipped: the image already has Bun, so the `bun`
-# npm package's download is not needed, and nothing else builds at install.
+# npm package's download is not needed, and nothing else builds at install. Our own postinstall step is run
+# by hand: patches/ fixes postgres.js losing a connection mid-transaction (README "Database").
 FROM node:22-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+COPY patches ./patches
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npx patch-package --error-on-fail
 
 FROM oven/bun:1.4.4-slim
 WORKDIR /app

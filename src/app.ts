@@ -8,6 +8,8 @@ import { openapi } from "@elysiajs/openapi";
 import "./http/integer-strings";
 import { requestContext } from "./http/request-context";
 import { withBodyLimit } from "./http/body-limit";
+import { withEveryAnswer } from "./http/every-answer";
+import { withWellFormedPath } from "./http/path-rules";
 import { exactJsonBody, withJsonMediaType } from "./http/json-body";
 import { errorHandler } from "./http/errors";
 import { idempotencyPlugin, withIdempotency } from "./http/idempotency";
@@ -122,8 +124,14 @@ export type App = ReturnType<typeof createApp>;
 
 /**
  * What the HTTP server runs for each request (src/index.ts; the tests' request helper is the same):
- * the body limit, JSON media types in the case Elysia reads, the Idempotency-Key store's body hash and
- * record of the final response, then the app.
+ * what every answer carries (headers, failures outside the app), malformed paths refused before anything
+ * resolves them, the body limit, JSON media types in the case Elysia reads, the Idempotency-Key store's body
+ * hash and record of the final response, then the app.
  */
 export const serverFetch = (deps: AppDeps, app: App) =>
-  withBodyLimit(deps.config.bodyLimitBytes, deps.logger, withJsonMediaType(withIdempotency(deps, (request) => app.handle(request))));
+  withEveryAnswer(
+    deps.logger,
+    withWellFormedPath(
+      withBodyLimit(deps.config.bodyLimitBytes, deps.logger, withJsonMediaType(withIdempotency(deps, (request) => app.handle(request)))),
+    ),
+  );

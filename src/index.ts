@@ -17,6 +17,8 @@ import { bunBodyBackstop } from "./http/body-limit";
 import { requestState } from "./http/request-context";
 import { EmbeddedStartError } from "./db/embedded";
 import { watchParent } from "./lib/parent-watch";
+import { isDriverWriteAfterClose } from "./db/unavailable";
+import { loggedError } from "./http/logged-error";
 
 const STOP_SIGNALS = ["SIGTERM", "SIGINT", "SIGHUP"] as const;
 
@@ -92,10 +94,14 @@ async function main() {
   watchParent(() => void stop("parent exited"));
   // A crash is logged with what was still buffered (a pending asynchronous write dies with the process),
   // then stops like a signal would: drain, flush, close the pool, stop the embedded database; exit 1.
+  // One exception: the database driver's write to a connection the server dropped (src/db/unavailable.ts),
+  // which the installed patch prevents; should an install lack it, a database restart must not stop us.
   const crashed = (error: unknown) => {
-    logger.error("uncaught error", {
-      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
-    });
+    if (isDriverWriteAfterClose(error)) {
+      logger.warn("database connection lost during a write; the pool reconnects", { error: loggedError(error) });
+      return;
+    }
+    logger.error("uncaught error", { error: loggedError(error) });
     logger.flushSync();
     void stop("uncaught error", true);
   };

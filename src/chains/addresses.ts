@@ -50,3 +50,19 @@ export const addressKey = (family: ChainFamily, address: string): string => (fam
 
 /** Whether two valid addresses of a family name the same account. */
 export const sameAddress = (family: ChainFamily, a: string, b: string): boolean => addressKey(family, a) === addressKey(family, b);
+
+/**
+ * For checks made before the network is known (a request's fields, before the record naming its network is
+ * read): the problem with a hash or address that no family of the configured `networks` accepts, or null.
+ */
+export function hashOfNoFamily(networks: readonly { family: ChainFamily }[], hash: string): string | null {
+  const families = [...new Set(networks.map((n) => n.family))];
+  return families.some((f) => normalizeTxHash(f, hash) !== null)
+    ? null
+    : `Expected a transaction hash: ${families.map((f) => HASH_FORMAT[f]).join(", or ")}`;
+}
+
+export function addressOfNoFamily(networks: readonly { family: ChainFamily }[], address: string): string | null {
+  const families = [...new Set(networks.map((n) => n.family))];
+  return families.some((f) => isValidAddress(f, address)) ? null : `Not a valid ${families.join(", ")} address`;
+}

@@ -2,7 +2,9 @@
  * Maps every failure to a code of the one table (src/lib/errors.ts), which gives its status and shape.
  * Validation failures list field paths such as `body.company.email`, `body.lineItems[0].quantity` or `query.limit`
  * (src/lib/field-path.ts), each with what was expected (schema-errors.ts). Unique violations
- * become 409. Anything unexpected is a 500 `{error}` that reveals nothing, logged with its request id.
+ * become 409; a database that cannot be reached (a restart, a failover) is a 503 with Retry-After, answered
+ * while the pool reconnects on its own. Anything unexpected is a 500 `{error}` that reveals nothing, logged
+ * with its request id, its class and message, never a body (logged-error.ts).
  */
 import { Elysia, ValidationError } from "elysia";
 import { ApiError, apiError } from "../lib/errors";
@@ -11,6 +13,11 @@ import { requestState } from "./request-context";
 import { fieldPath } from "../lib/field-path";
 import { expectedOf, type DescribedSchema } from "./schema-errors";
 import { notFoundParameter } from "./resource-id";
+import { loggedError } from "./logged-error";
+import { isDatabaseUnavailable } from "../db/unavailable";
+
+/** Seconds a client waits before retrying while the database is away: a restart takes a second or two. */
+const DATABASE_RETRY_AFTER_SECONDS = "2";
 
 /** An error response in its code's status and shape, with the request's id: the only way errors are written. */
 export function errorResponse(error: ApiError, requestId: string): Response {
@@ -36,25 +43,27 @@ function validationDetails(error: ValidationError): Record<string, string> {
 
 /** A 500 that reveals nothing to the caller; the error is logged with the request's id. */
 export function unexpectedErrorResponse(logger: Logger, error: unknown, requestId: string, code = "UNKNOWN"): Response {
-  logger.error("unhandled error", {
-    requestId,
-    code,
-    error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
-  });
+  logger.error("unhandled error", { requestId, code, error: loggedError(error) });
   return errorResponse(apiError("internal_error", "Internal server error"), requestId);
+}
+
+/**
+ * A failure no route handles, as an answer: a known code as itself, the database being away as 503
+ * (logged as a warning, once per request), anything else as a logged 500.
+ */
+export function failureResponse(logger: Logger, error: unknown, requestId: string, code = "UNKNOWN"): Response {
+  const known = error instanceof ApiError ? error : asApiError(code, error);
+  if (!known) return unexpectedErrorResponse(logger, error, requestId, code);
+  if (known.code === "database_unavailable") logger.warn("database unavailable", { requestId, error: loggedError(error).message });
+  return errorResponse(known, requestId);
 }
 
 export function errorHandler(deps: { logger: Logger }) {
   return new Elysia()
     .onError(({ code, error, request, set }) => {
-      const { requestId } = requestState(request);
-      const known = error instanceof ApiError ? error : asApiError(code, error);
-      if (known) {
-        set.status = known.status;
-        return errorResponse(known, requestId);
-      }
-      set.status = 500;
-      return unexpectedErrorResponse(deps.logger, error, requestId, String(code));
+      const response = failureResponse(deps.logger, error, requestState(request).requestId, String(code));
+      set.status = response.status;
+      return response;
     })
     .as("global");
 }
@@ -72,6 +81,8 @@ function asApiError(code: unknown, error: unknown): ApiError | null {
   if (code === "PARSE") return (error as Error).cause instanceof ApiError ? ((error as Error).cause as ApiError) : malformedJson();
   if (code === "NOT_FOUND") return apiError("not_found", "Not found");
   if (isUniqueViolation(error)) return apiError("conflict", "A resource with the same unique value already exists");
+  if (isDatabaseUnavailable(error))
+    return apiError("database_unavailable", "The database is unavailable; retry shortly", {}, { "retry-after": DATABASE_RETRY_AFTER_SECONDS });
   return null;
 }
 

@@ -254,6 +254,12 @@ export const ERRORS = {
   },
   rate_limited: { status: 429, shape: "error", description: 'Request rate limit exceeded; exactly {error: "Rate limit exceeded"}, with Retry-After' },
   internal_error: { status: 500, shape: "error", description: "Anything unexpected; reveals nothing, logged with the request id" },
+  database_unavailable: {
+    status: 503,
+    shape: "code",
+    description:
+      "The database could not be reached (a restart or failover); retry after Retry-After, with the same Idempotency-Key for a write (a connection lost during its commit leaves its outcome unknown)",
+  },
   chain_outcome_unknown: {
     status: 503,
     shape: "code",

@@ -85,14 +85,23 @@ describe("Stellar refunds (SDK-signed)", () => {
     await refused(hash, 409, "refund_replayed");
   });
 
-  test("400: an amount finer than a micro-unit, a Solana signature, an EVM address", async () => {
+  test("400: an amount finer than a micro-unit; then a Solana signature and an EVM address", async () => {
     const invoice = await bed.paidInvoice("stellar-testnet", 30_000_000n);
     const res = await bed.refund(invoice, {
       amount: "0.0000001",
       reason: "x",
       refundProof: { txHash: "5".repeat(88), recipientWallet: `0x${"12".repeat(20)}` },
     });
+    // The amount is wrong whatever the invoice: named alone, before the invoice is read.
     expect(res.status).toBe(400);
-    expect(Object.keys(res.body.details).sort()).toEqual(["body.amount", "body.refundProof.recipientWallet", "body.refundProof.txHash"]);
+    expect(Object.keys(res.body.details)).toEqual(["body.amount"]);
+    // Hash and wallet of other networks' shapes are wrong for this invoice's network: named together.
+    const onStellar = await bed.refund(invoice, {
+      amount: "1",
+      reason: "x",
+      refundProof: { txHash: "5".repeat(88), recipientWallet: `0x${"12".repeat(20)}` },
+    });
+    expect(onStellar.status).toBe(400);
+    expect(Object.keys(onStellar.body.details).sort()).toEqual(["body.refundProof.recipientWallet", "body.refundProof.txHash"]);
   });
 });

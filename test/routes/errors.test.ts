@@ -329,11 +329,12 @@ describe("500 {error}", () => {
   test("an unexpected failure reveals nothing and is logged with its request id", async () => {
     const lines: string[] = [];
     const logger = new Logger("info", (text) => lines.push(text));
-    // A pool that has been closed: every query fails with a driver error.
-    const { createSql } = await import("../../src/db/client");
-    const broken = createSql(t.db.url, { max: 1 });
-    await broken.end();
-    const app = createApp({ ...t.deps, sql: broken, logger });
+    // A pool whose every use fails with an error nobody expects (a closed pool is the database away: a 503).
+    const fail = () => {
+      throw new TypeError("CONNECTION internals leaked");
+    };
+    const broken = new Proxy(fail, { get: fail, apply: fail });
+    const app = createApp({ ...t.deps, sql: broken as never, logger });
     const response = await app.handle(
       new Request("http://localhost/api/v1/companies", {
         headers: { authorization: `Bearer ${team.keys.secret}`, "x-request-id": "boom-request-0001" },

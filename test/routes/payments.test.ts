@@ -351,7 +351,8 @@ describe("POST /checkout-sessions/{id}/payments on anvil", () => {
     const s = await session((await link()).id);
     expect((await submit(s.id, "0x1234")).body).toEqual({
       error: "Validation failed",
-      details: { "body.txHash": "Expected 0x followed by 64 hex digits" },
+      // A hash no network has is refused before the record is read, so the message names every format.
+      details: { "body.txHash": expect.stringContaining("0x followed by 64 hex digits") },
     });
     expect((await submit(s.id, `0x${"ab".repeat(32)}`, other.keys.secret)).status).toBe(404);
     expect((await t.call("GET", `/checkout-sessions/${s.id}`, { token: other.keys.legacy })).status).toBe(404);

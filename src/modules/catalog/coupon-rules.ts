@@ -26,6 +26,18 @@ export interface CouponTerms {
 }
 
 const given = (v: unknown) => v !== undefined && v !== null;
+const positiveAmount = (v: bigint) => (v === 0n ? "Expected an amount greater than 0" : null);
+
+/**
+ * The discount fields a patch sends, each on its own, checked before the coupon is read: a malformed
+ * amount is a 400 naming it, never a 404 or a 409 about the coupon. How they combine with the stored terms
+ * is checkTerms', once the coupon is read.
+ */
+export function checkTermFormats(p: Problems, input: TermsInput): void {
+  if (given(input.percentOff) && given(input.amountOff)) p.add("amountOff", "Give percentOff or amountOff, not both");
+  else if (given(input.percentOff)) p.fixed("percentOff", input.percentOff, PERCENT_OFF);
+  else if (given(input.amountOff)) p.fixed("amountOff", input.amountOff, MICRO, positiveAmount);
+}
 
 export function checkTerms(p: Problems, chains: ChainRegistry, environment: Environment, input: TermsInput): CouponTerms | null {
   const before = Object.keys(p.details).length;
@@ -39,7 +51,7 @@ export function checkTerms(p: Problems, chains: ChainRegistry, environment: Envi
     if (bp !== null) percentOffBp = Number(bp);
     if (given(input.currency)) p.add("currency", "A currency goes with amountOff only");
   } else if (given(input.amountOff)) {
-    amountOff = p.fixed("amountOff", input.amountOff, MICRO, (v) => (v === 0n ? "Expected an amount greater than 0" : null));
+    amountOff = p.fixed("amountOff", input.amountOff, MICRO, positiveAmount);
     if (!given(input.currency) || typeof input.currency !== "string") p.add("currency", "Expected the token symbol of amountOff, such as USDC");
     else {
       const checked = checkCurrencyAmount(chains, environment, input.currency, amountOff);

@@ -11,7 +11,7 @@ import { queries, run, runOne, type Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
 import { COUPON_CODE, type CouponCreate, type CouponPatch, type CouponRow } from "./coupon-model";
-import { checkExpiry, checkTerms, termsInputOf, type CouponTerms } from "./coupon-rules";
+import { checkExpiry, checkTermFormats, checkTerms, termsInputOf, type CouponTerms } from "./coupon-rules";
 import { plansByIds } from "./repo";
 import { Problems } from "./problems";
 import { catalogWrite, type CatalogDeps } from "./write";
@@ -89,6 +89,7 @@ export async function updateCoupon(deps: CatalogDeps, tenant: Tenant, actor: Act
   if (patch.name !== undefined) p.text("name", patch.name);
   const expiresAt = patch.expiresAt === undefined ? undefined : checkExpiry(p, patch.expiresAt, now);
   if (patch.maxRedemptions !== undefined && patch.maxRedemptions !== null) p.integer("maxRedemptions", patch.maxRedemptions, 1, 2147483647);
+  checkTermFormats(p, patch);
   p.check();
   return catalogWrite(deps.sql, tenant, actor, "coupon.update", "coupon", async (tx) => {
     const current = await runOne<CouponRow>(tx, Q.coupon_lock_by_id, [tenant.teamId, tenant.environment, id]);

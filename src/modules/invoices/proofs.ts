@@ -18,7 +18,7 @@ import type { Sql } from "../../db/client";
 import { type Db } from "../../db/queries";
 import type { ChainPool } from "../../chains/pool";
 import type { ChainRegistry } from "../../chains/registry";
-import { HASH_FORMAT, normalizeTxHash } from "../../chains/addresses";
+import { HASH_FORMAT, hashOfNoFamily, normalizeTxHash } from "../../chains/addresses";
 import { lockTransaction, transactionUse } from "../../chains/claims";
 import { RETRYABLE_REASONS, type NetworkConfig, type PaymentProof, type TokenConfig } from "../../chains/types";
 import { apiError } from "../../lib/errors";
@@ -51,6 +51,16 @@ export type ProofOutcome =
   /** not provable yet: nothing recorded */
   | { kind: "pending"; invoice: InvoiceRow; network: string; txHash: string; reason: string; detail: string };
 
+/**
+ * The proof's own fields, before the invoice is read: a hash no configured network could have, or a network
+ * that is not one of this environment's, is a 400 naming the field, never a 404 or a 409 about the invoice.
+ */
+function checkProofFields(registry: ChainRegistry, tenant: Tenant, input: ProofInput): void {
+  const problem = hashOfNoFamily(registry.list(), input.txHash);
+  if (problem) throw apiError("validation_failed", "Validation failed", { "body.txHash": problem });
+  if (input.network) settlingNetwork(registry, tenant, input.network, "body.network");
+}
+
 const replayed = (what: string) => apiError("payment_replayed", `This transaction already proved ${what}`);
 
 export async function proveInvoicePayment(
@@ -61,6 +71,7 @@ export async function proveInvoicePayment(
   input: ProofInput,
   now: Date,
 ): Promise<ProofOutcome> {
+  checkProofFields(deps.registry, tenant, input);
   const found = await findInvoice(deps.sql, tenant, invoiceId);
   if (!found) throw apiError("not_found", `No invoice ${invoiceId}`);
   const { network, token } = networkOf(deps.registry, tenant, found, input.network ?? null);

@@ -1,7 +1,7 @@
 /**
  * Refunding an invoice (POST /invoices/{id}/refunds and the CLI's `invoice refund`): a refund is recorded
  * only once its transaction is proven on the invoice's network (BILLING.md "Invoices"), in three steps:
- *   check:  the invoice, every field, that the invoice can still refund that much, that the team has a
+ *   check:  every field on its own, then the invoice, the fields against it, that the invoice can still refund that much, that the team has a
  *           settlement wallet there, that the hash proved nothing yet: cheap refusals before any chain call;
  *   prove:  the chain workers find a confirmed transfer of the invoice's token to recipientWallet of at least
  *           the amount, and it must be paid out of the team's settlement wallet's own balance; outside any transaction, so no
@@ -24,7 +24,7 @@ import { refusalCode } from "../payments/refusals";
 import type { InvoiceRow } from "./model";
 import { checkRefundable, recordRefund, replayed } from "./refunds";
 import { findInvoice, findSettlementWallet } from "./repo";
-import { notRefundable, refundTerms, type RefundRequest, type RefundTerms } from "./refund-terms";
+import { notRefundable, refundFields, refundTerms, type RefundRequest, type RefundTerms } from "./refund-terms";
 
 /** How long a caller should wait before asking again about a transaction that is not provable yet. */
 export const NOT_FINAL_RETRY_AFTER_SECONDS = 5;
@@ -36,9 +36,11 @@ export interface RefundDeps {
 }
 
 export async function refundInvoice(deps: RefundDeps, tenant: Tenant, actor: Actor, invoiceId: string, request: RefundRequest, now: Date) {
+  // The request's own fields first: bad input is a 400 before the invoice's existence or state is looked at.
+  const { amount } = refundFields(deps.registry, request);
   const invoice = await findInvoice(deps.sql, tenant, invoiceId);
   if (!invoice) throw apiError("not_found", `No invoice ${invoiceId}`);
-  const terms = refundTerms(deps.registry, invoice, request);
+  const terms = refundTerms(deps.registry, invoice, request, amount);
   checkRefundable(invoice, terms.amount);
   const sender = await settlementWallet(deps.sql, tenant, invoice, terms);
   // A hash that proved a payment or a refund anywhere (any team) proves nothing more; checked again under its lock.

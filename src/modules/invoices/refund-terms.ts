@@ -1,10 +1,12 @@
 /**
- * What a refund request asks to prove, read against the invoice it refunds: the amount in the invoice
- * currency (micro-units) and in the token's own units, the transaction hash spelled as the invoice's
- * network spells hashes, and a recipient that is an address of that network's family. Every bad field is
- * named in one 400; nothing here touches the database or a chain.
+ * What a refund request asks to prove, in two steps. First its own fields, before the invoice is read (a
+ * request wrong whatever the invoice is a 400 naming the field, never a 404 or a 409 about the invoice's
+ * state): an amount greater than 0 with at most 6 fractional digits, a reason, a hash and a recipient some
+ * configured network could have. Then against the invoice it refunds: the amount in the token's own units,
+ * the transaction hash spelled as the invoice's network spells hashes, and a recipient of that network's
+ * family. Every bad field of a step is named in one 400; nothing here touches the database or a chain.
  */
-import { HASH_FORMAT, isValidAddress, normalizeTxHash } from "../../chains/addresses";
+import { addressOfNoFamily, HASH_FORMAT, hashOfNoFamily, isValidAddress, normalizeTxHash } from "../../chains/addresses";
 import type { ChainRegistry } from "../../chains/registry";
 import type { NetworkConfig, TokenConfig } from "../../chains/types";
 import { ApiError, apiError } from "../../lib/errors";
@@ -62,25 +64,34 @@ function field<T>(problems: Record<string, string>, parse: () => T): T | undefin
   }
 }
 
-export function refundTerms(registry: ChainRegistry, invoice: InvoiceRow, request: RefundRequest): RefundTerms {
-  const { network, token } = refundChain(registry, invoice);
+/** The request's own fields (see the header); its amount in micro-units of the invoice currency. */
+export function refundFields(registry: ChainRegistry, request: RefundRequest): { amount: bigint } {
   const problems: Record<string, string> = {};
   const amount = field(problems, () => parseMoney(request.amount, "body.amount"));
-  let tokenAmount: bigint | undefined;
   if (amount === 0n) problems["body.amount"] = "Expected an amount greater than 0";
-  else if (amount !== undefined) {
-    // Refused, never rounded: a refund of 0.0000005 of a 6-decimal token would prove nothing exact.
-    const units = microToToken(amount, token.decimals);
-    if (units.ok) tokenAmount = units.value;
-    else problems["body.amount"] = units.expected;
-  }
   // Checked here too, not only by the route's schema: the CLI reaches this without one.
   if (!/\S/.test(request.reason) || request.reason.length > REASON_MAX) problems["body.reason"] = REASON_EXPECTED;
+  const hash = hashOfNoFamily(registry.list(), request.txHash);
+  if (hash) problems["body.refundProof.txHash"] = hash;
+  const recipient = addressOfNoFamily(registry.list(), request.recipientWallet);
+  if (recipient) problems["body.refundProof.recipientWallet"] = recipient;
+  if (Object.keys(problems).length > 0 || amount === undefined) throw apiError("validation_failed", "Validation failed", problems);
+  return { amount };
+}
+
+/** The request read against the invoice, once refundFields passed: `amount` is what it returned. */
+export function refundTerms(registry: ChainRegistry, invoice: InvoiceRow, request: RefundRequest, amount: bigint): RefundTerms {
+  const { network, token } = refundChain(registry, invoice);
+  const problems: Record<string, string> = {};
+  let tokenAmount: bigint | undefined;
+  // Refused, never rounded: a refund of 0.0000005 of a 6-decimal token would prove nothing exact.
+  const units = microToToken(amount, token.decimals);
+  if (units.ok) tokenAmount = units.value;
+  else problems["body.amount"] = units.expected;
   const txHash = normalizeTxHash(network.family, request.txHash);
   if (!txHash) problems["body.refundProof.txHash"] = `Expected ${HASH_FORMAT[network.family]} (a transaction on ${network.id})`;
   if (!isValidAddress(network.family, request.recipientWallet))
     problems["body.refundProof.recipientWallet"] = `Not a valid ${network.family} address (the invoice was paid on ${network.id})`;
-  if (Object.keys(problems).length > 0 || amount === undefined || tokenAmount === undefined || !txHash)
-    throw apiError("validation_failed", "Validation failed", problems);
+  if (Object.keys(problems).length > 0 || tokenAmount === undefined || !txHash) throw apiError("validation_failed", "Validation failed", problems);
   return { amount, tokenAmount, reason: request.reason, network, token, txHash, recipientWallet: request.recipientWallet };
 }

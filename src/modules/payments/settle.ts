@@ -12,7 +12,7 @@ import type { Sql } from "../../db/client";
 import type { Db } from "../../db/queries";
 import type { ChainPool } from "../../chains/pool";
 import type { ChainRegistry } from "../../chains/registry";
-import { HASH_FORMAT, normalizeTxHash, sameAddress } from "../../chains/addresses";
+import { HASH_FORMAT, hashOfNoFamily, normalizeTxHash, sameAddress } from "../../chains/addresses";
 import { lockTransaction } from "../../chains/claims";
 import { RETRYABLE_REASONS, refuse, type ChainFamily, type NetworkConfig, type PaymentExpectation, type PaymentVerdict } from "../../chains/types";
 import { apiError } from "../../lib/errors";
@@ -54,6 +54,9 @@ export async function submitPayment(
   rawHash: string,
   now: Date,
 ): Promise<SettleOutcome> {
+  // The hash on its own first: one no configured network could have is a 400, whatever the session's state.
+  const malformed = hashOfNoFamily(deps.registry.list(), rawHash);
+  if (malformed) throw apiError("validation_failed", "Validation failed", { "body.txHash": malformed });
   const found = await findCheckoutSession(deps.sql, tenant, sessionId);
   if (!found) throw apiError("not_found", `No checkout session ${sessionId}`);
   const network = deps.registry.get(found.network);

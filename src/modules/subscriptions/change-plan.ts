@@ -1,5 +1,7 @@
 import { findToken } from "../../chains/registry";
 import { apiError } from "../../lib/errors";
+import { hashOfNoFamily } from "../../chains/addresses";
+import type { ChainRegistry } from "../../chains/registry";
 import { microToTokenCeil } from "../../lib/money";
 import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
@@ -43,6 +45,7 @@ export async function changePlan(
   command: PlanChangeCommand,
   now: Date,
 ): Promise<PlanChangeResult> {
+  checkChangeFields(deps.chains, command);
   const { request, pricedAt } = command.quoteId
     ? await quotedRequest(deps.sql, tenant, companyId, command.quoteId, command, now)
     : { request: command, pricedAt: now };
@@ -50,6 +53,16 @@ export async function changePlan(
   // This instance's entitlement cache at once (committed); other instances hear it by NOTIFY (publishCompanyChanged).
   if (result.effective === "now") deps.companyChanged?.(tenant, companyId);
   return { ...result, pricedAt: pricedAt.toISOString(), quoteId: command.quoteId };
+}
+
+/**
+ * The command's own fields, before the company or its subscription is read: a hash no configured network
+ * could have is a 400 naming it, never a 404 or a 409 about the company. (Routes that look the company up
+ * themselves call this first.)
+ */
+export function checkChangeFields(chains: ChainRegistry, command: PlanChangeCommand): void {
+  const malformed = command.txHash ? hashOfNoFamily(chains.list(), command.txHash) : null;
+  if (malformed) throw apiError("validation_failed", "Validation failed", { "body.txHash": malformed });
 }
 
 async function makeChange(

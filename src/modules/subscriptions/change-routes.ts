@@ -15,7 +15,7 @@ import { apiError } from "../../lib/errors";
 import type { Tenant } from "../../lib/tenant";
 import { actorOf } from "../audit/repo";
 import { findCompanyIdByKeys } from "../customers/repo";
-import { changePlan } from "./change-plan";
+import { changePlan, checkChangeFields } from "./change-plan";
 import { previewPlanChange } from "./change-preview";
 import { commandOf, PlanChangeBody, PlanChangePreview, PlanChangePreviewBody, PlanChangeResult } from "./change-schemas";
 import type { SubscriptionDeps } from "./context";
@@ -73,8 +73,10 @@ export function planChangeRoutes(deps: RouteDeps) {
       "/dashboard/companies/:id/plan",
       async ({ principal, params, body, request }) => {
         const actor = actorOf(principal, requestState(request).requestId);
+        const command = commandOf(body);
+        checkChangeFields(deps.subscriptions.chains, command); // before the company is looked up
         const companyId = await companyIdOr404(deps.sql, principal, params.id);
-        return { data: await changePlan(deps.subscriptions, principal, actor, companyId, commandOf(body), now()) };
+        return { data: await changePlan(deps.subscriptions, principal, actor, companyId, command, now()) };
       },
       {
         access: "POST /dashboard/companies/{id}/plan",
