@@ -95,20 +95,37 @@ function stamped(response: Response, requestId: string): Response {
   }
 }
 
+/**
+ * Input given twice or not storable as sent: a 400 naming the field. Never returns anything, and is
+ * written so that Elysia sees that (it reads a hook's source: a `return f(` or `=> f(` makes it await the
+ * hook's result, a microtask on every request).
+ */
+function refuseUnstorableInput({
+  body,
+  query,
+  params,
+  request,
+}: {
+  body: unknown;
+  query: Record<string, unknown>;
+  params: unknown;
+  request: Request;
+}): void {
+  const rounded = requestState(request).roundedNumber;
+  const repeated = repeatedQueryName(request.url, Object.hasOwn.bind(null, query));
+  const problem =
+    (repeated === null ? null : { [`query.${repeated}`]: "Given more than once: send it once" }) ??
+    unstorableInput(body, "body") ??
+    unstorableInput(query, "query") ??
+    unstorableInput(params, "path") ??
+    (rounded ? { [rounded]: INEXACT_NUMBER } : null);
+  if (problem) throw apiError("validation_failed", "Validation failed", problem);
+}
+
 export function requestContext(deps: { logger: Logger }) {
   const plugin = new Elysia();
   // After the route's own checks (credentials, then its schemas), before its handler writes anything.
-  plugin.onBeforeHandle(({ body, query, params, request }) => {
-    const rounded = requestState(request).roundedNumber;
-    const repeated = repeatedQueryName(request.url, (name) => Object.hasOwn(query, name));
-    const problem =
-      (repeated === null ? null : { [`query.${repeated}`]: "Given more than once: send it once" }) ??
-      unstorableInput(body, "body") ??
-      unstorableInput(query, "query") ??
-      unstorableInput(params, "path") ??
-      (rounded ? { [rounded]: INEXACT_NUMBER } : null);
-    if (problem) throw apiError("validation_failed", "Validation failed", problem);
-  });
+  plugin.onBeforeHandle(refuseUnstorableInput);
   // The level is fixed for the process: with request logging off, register no after-response hook at
   // all, since Elysia schedules one per request for every such hook, even one that returns at once.
   if (deps.logger.enabled("info")) {
