@@ -3,7 +3,6 @@ import { Elysia, t } from "elysia";
 import { authPlugin } from "../../http/auth";
 import { documentedResponses } from "../../http/openapi";
 import { type AuthDeps } from "../../http/auth";
-import { andThen } from "../../lib/maybe-promise";
 import { checkFeature, checkFlag, consume, listEntitlements, type EntitlementDeps } from "./service";
 import { CheckQuery, CheckResponse, ConsumeBody, ConsumeResponse, EntitlementsQuery, EntitlementsResponse, FlagQuery, FlagResponse } from "./model";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
@@ -20,67 +19,62 @@ add-on plans (unlimited boolean > quota (higher limit first) > credits (cheaper 
 Quotas reset on the company's billing anchor (day, week, month by the anchor's day of the month, or lifetime).
 Credits are spendable until they expire; they burn soonest-expiring first, never-expiring last, then oldest first.`;
 
-const inData = <T>(data: T) => ({ data });
-
 /** What these routes need; the service's wiring (src/app-deps.ts) provides it. */
 type RouteDeps = AuthDeps & EntitlementDeps;
 
 export function entitlementRoutes(deps: RouteDeps) {
-  return (
-    new Elysia()
-      .use(authPlugin(deps))
-      // Not async: a check answered from memory returns its body at once (no promise, no microtask).
-      .get("/check", ({ principal, query }) => andThen(checkFeature(deps, principal, query), inData), {
-        access: "GET /check",
-        query: CheckQuery,
-        detail: {
-          tags,
-          summary: "May this company use this feature now?",
-          description: `${COMMON}\n\n${RULES}`,
-          responses: documentedResponses({ 200: CheckResponse, 404: ErrorBody }),
-        },
-      })
-      .get("/flags/check", async ({ principal, query }) => ({ data: await checkFlag(deps, principal, query) }), {
-        access: "GET /flags/check",
-        query: FlagQuery,
-        detail: {
-          tags,
-          summary: "A feature as an on/off flag for a company",
-          description: `\`value\` is \`access\` of GET /check, without the quota and credit figures.\n\n${COMMON}`,
-          responses: documentedResponses({ 200: FlagResponse, 404: ErrorBody }),
-        },
-      })
-      .get("/entitlements", async ({ principal, query }) => ({ data: await listEntitlements(deps, principal, query) }), {
-        access: "GET /entitlements",
-        query: EntitlementsQuery,
-        detail: {
-          tags,
-          summary: "Every feature of the catalog as GET /check answers it for one company",
-          description: `An unknown company lists every feature off (reason \`company_not_found\`), as /check answers it.\n\n${COMMON}\n\n${RULES}`,
-          responses: documentedResponses({ 200: EntitlementsResponse }),
-        },
-      })
-      .post("/usage/consume", async ({ principal, body }) => ({ data: await consume(deps, principal, body) }), {
-        access: "POST /usage/consume",
-        body: ConsumeBody,
-        detail: {
-          tags,
-          responses: documentedResponses({
-            200: ConsumeResponse,
-            402: CodedErrorBody,
-            404: ErrorBody,
-            422: ValidationErrorBody,
-            429: t.Union([CodedErrorBody, ErrorBody]),
-          }),
-          summary: "Consume units of a feature for a company, exactly",
-          description: `All or nothing: \`quantity\` units are used, or none. Refusals: 402 \`{error: "Insufficient credits", code: "insufficient_credits"}\`;
+  return new Elysia()
+    .use(authPlugin(deps))
+    .get("/check", async ({ principal, query }) => ({ data: await checkFeature(deps, principal, query) }), {
+      access: "GET /check",
+      query: CheckQuery,
+      detail: {
+        tags,
+        summary: "May this company use this feature now?",
+        description: `${COMMON}\n\n${RULES}`,
+        responses: documentedResponses({ 200: CheckResponse, 404: ErrorBody }),
+      },
+    })
+    .get("/flags/check", async ({ principal, query }) => ({ data: await checkFlag(deps, principal, query) }), {
+      access: "GET /flags/check",
+      query: FlagQuery,
+      detail: {
+        tags,
+        summary: "A feature as an on/off flag for a company",
+        description: `\`value\` is \`access\` of GET /check, without the quota and credit figures.\n\n${COMMON}`,
+        responses: documentedResponses({ 200: FlagResponse, 404: ErrorBody }),
+      },
+    })
+    .get("/entitlements", async ({ principal, query }) => ({ data: await listEntitlements(deps, principal, query) }), {
+      access: "GET /entitlements",
+      query: EntitlementsQuery,
+      detail: {
+        tags,
+        summary: "Every feature of the catalog as GET /check answers it for one company",
+        description: `An unknown company lists every feature off (reason \`company_not_found\`), as /check answers it.\n\n${COMMON}\n\n${RULES}`,
+        responses: documentedResponses({ 200: EntitlementsResponse }),
+      },
+    })
+    .post("/usage/consume", async ({ principal, body }) => ({ data: await consume(deps, principal, body) }), {
+      access: "POST /usage/consume",
+      body: ConsumeBody,
+      detail: {
+        tags,
+        responses: documentedResponses({
+          200: ConsumeResponse,
+          402: CodedErrorBody,
+          404: ErrorBody,
+          422: ValidationErrorBody,
+          429: t.Union([CodedErrorBody, ErrorBody]),
+        }),
+        summary: "Consume units of a feature for a company, exactly",
+        description: `All or nothing: \`quantity\` units are used, or none. Refusals: 402 \`{error: "Insufficient credits", code: "insufficient_credits"}\`;
 429 \`{error: "Limit reached", code: "limit_reached"}\`; 429 \`{error: "Feature not enabled", code: "feature_not_enabled"}\` (no entitlement,
 switched off, or trait rule not met). The reply is sent after the use is committed (durable), and shows the state after it.
 Exact under any concurrency and across instances: each use is decided under a row lock in PostgreSQL.
 With \`idempotencyKey\`, a retry returns the first attempt's outcome (\`replayed: true\`; a refusal's for 7 days) and consumes nothing more; the key
 used again with another feature or quantity is 422 \`{error, details}\` and consumes nothing.
 404 for an unknown company or feature. Recorded as usage (listed by GET /events under the feature's key).\n\n${RULES}`,
-        },
-      })
-  );
+      },
+    });
 }
