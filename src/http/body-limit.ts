@@ -31,6 +31,7 @@ export function withBodyLimit(limitBytes: number, logger: Logger, handle: Handle
   };
 
   async function readChunked(request: Request): Promise<Response> {
+    requestState(request); // the request's clock starts before its body is read, as its log line's duration says
     const reader = request.body!.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;
