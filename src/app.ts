@@ -6,7 +6,7 @@
 import { Elysia } from "elysia";
 import { openapi } from "@elysiajs/openapi";
 import "./http/integer-strings";
-import { requestContext } from "./http/request-context";
+import { requestContext, withRequestId } from "./http/request-context";
 import { withBodyLimit } from "./http/body-limit";
 import { withEveryAnswer } from "./http/every-answer";
 import { withWellFormedPath } from "./http/path-rules";
@@ -126,12 +126,21 @@ export type App = ReturnType<typeof createApp>;
  * What the HTTP server runs for each request (src/index.ts; the tests' request helper is the same):
  * what every answer carries (headers, failures outside the app), malformed paths refused before anything
  * resolves them, the body limit, JSON media types in the case Elysia reads, the Idempotency-Key store's body
- * hash and record of the final response, then the app.
+ * hash and record of the final response, the request id on the app's every answer, then the app.
  */
 export const serverFetch = (deps: AppDeps, app: App) =>
   withEveryAnswer(
     deps.logger,
     withWellFormedPath(
-      withBodyLimit(deps.config.bodyLimitBytes, deps.logger, withJsonMediaType(withIdempotency(deps, (request) => app.handle(request)))),
+      withBodyLimit(
+        deps.config.bodyLimitBytes,
+        deps.logger,
+        withJsonMediaType(
+          withIdempotency(
+            deps,
+            withRequestId((request) => app.handle(request)),
+          ),
+        ),
+      ),
     ),
   );

@@ -14,7 +14,7 @@ import { startJobs } from "./tasks";
 import { startAppDeps } from "./app-deps";
 import { API_PREFIX, createApp, serverFetch } from "./app";
 import { bunBodyBackstop } from "./http/body-limit";
-import { requestState } from "./http/request-context";
+import { setPeerAddressLookup } from "./http/client-address";
 import { EmbeddedStartError } from "./db/embedded";
 import { watchParent } from "./lib/parent-watch";
 import { isDriverWriteAfterClose } from "./db/unavailable";
@@ -35,12 +35,10 @@ async function serve(db: Database, config: Config, logger: Logger) {
       port: config.port,
       hostname: config.host,
       maxRequestBodySize: bunBodyBackstop(config.bodyLimitBytes),
-      fetch: (request, server) => {
-        // The TCP peer, for the sign-in throttle (src/http/client-address.ts).
-        requestState(request).socketAddress = server.requestIP(request)?.address;
-        return handle(request);
-      },
+      fetch: handle,
     });
+    // The TCP peer, for the sign-in throttle (src/http/client-address.ts), looked up only when asked for.
+    setPeerAddressLookup((request) => server.requestIP(request)?.address);
     return { deps, server, jobs };
   } catch (error) {
     await jobs?.stop().catch(() => {});

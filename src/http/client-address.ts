@@ -1,11 +1,20 @@
 /**
- * The client's address, for the sign-in throttle. By default the TCP peer's (set by the server in
- * src/index.ts). Behind a reverse proxy every request would share the proxy's address, so TRUST_PROXY=true
+ * The client's address, for the sign-in throttle. By default the TCP peer's (looked up through the server
+ * src/index.ts registers). Behind a reverse proxy every request would share the proxy's address, so TRUST_PROXY=true
  * takes the last entry of X-Forwarded-For instead: the one the proxy in front of us appended, which a
  * client cannot forge (entries a client sends itself come before it). Set it only when such a proxy
  * exists, or anyone could pick their own address.
  */
-import { requestState } from "./request-context";
+/** How the running server finds a request's TCP peer (Bun's `server.requestIP`); unset under app.handle in tests. */
+let peerOf: ((request: Request) => string | undefined) | null = null;
+
+/**
+ * Set once by the server (src/index.ts). Asked only when an address is needed (the sign-in throttle),
+ * not on every request: `requestIP` is a native call that cost ~1 µs on every /check.
+ */
+export function setPeerAddressLookup(lookup: ((request: Request) => string | undefined) | null): void {
+  peerOf = lookup;
+}
 
 export function clientAddress(config: { trustProxy: boolean }, request: Request): string {
   if (config.trustProxy) {
@@ -13,5 +22,5 @@ export function clientAddress(config: { trustProxy: boolean }, request: Request)
     const last = forwarded?.split(",").at(-1)?.trim();
     if (last) return last.slice(0, 100);
   }
-  return requestState(request).socketAddress ?? "unknown";
+  return peerOf?.(request) ?? "unknown";
 }

@@ -49,8 +49,10 @@ type WithAttempt = Request & { [ATTEMPT]?: Attempt };
 
 export function withIdempotency(deps: IdempotencyDeps, handle: Handler): Handler {
   return (request) => {
+    // The method first: a read is passed on without even a header lookup (~0.2 µs each).
+    if (!KEYED_METHODS.has(request.method)) return handle(request);
     const key = request.headers.get("idempotency-key");
-    if (key === null || !KEYED_METHODS.has(request.method)) return handle(request); // synchronously: not even a promise more
+    if (key === null) return handle(request); // synchronously: not even a promise more
     return handleKeyed(deps, handle, request, key);
   };
 }

@@ -2,7 +2,7 @@
  * Request id, input PostgreSQL cannot store (src/lib/storable-input.ts), query parameters sent twice, and one structured log line
  * per request. (The body-size limit is applied before the app, in body-limit.ts.)
  * The request id is taken from a well-formed incoming `X-Request-Id` or generated, and returned on every
- * response, errors included. The log line carries method, path (never the query string; a credential in the
+ * response, errors included: `withRequestId` writes it on the finished response, in front of the app. The log line carries method, path (never the query string; a credential in the
  * path masked: credential-paths.ts), status, duration and who called (credential kind and id), never the credential itself.
  */
 import { Elysia } from "elysia";
@@ -15,12 +15,12 @@ import { randomToken } from "../lib/ids";
 import { repeatedQueryName, urlPath } from "../lib/url-parts";
 import { loggedPath } from "./credential-paths";
 
+type Handler = (request: Request) => Response | Promise<Response>;
+
 export interface RequestState {
   requestId: string;
   startedAt: number;
   principal?: Principal;
-  /** the TCP peer's address, set by the server (src/index.ts); absent under app.handle in tests */
-  socketAddress?: string;
   /** The field path of a JSON number the body parser had to round (src/lib/exact-json.ts). */
   roundedNumber?: string;
 }
@@ -68,22 +68,64 @@ export function logRequest(logger: Logger, request: Request, status: number): vo
   });
 }
 
+/**
+ * The request's id on its response, whatever answered it (a route, an error, the body limit, a replay).
+ * Written here, outside Elysia, rather than into Elysia's `set.headers`: any header there sends every
+ * response through Elysia's general path, which builds a Headers object from them (a few µs per request);
+ * with none, a route's object is answered by `Response.json` alone and gets the header afterwards.
+ * Synchronous when the app answers synchronously.
+ */
+export function withRequestId(handle: Handler): Handler {
+  return (request) => {
+    const { requestId } = requestState(request);
+    const response = handle(request);
+    return response instanceof Promise ? response.then((r) => stamped(r, requestId)) : stamped(response, requestId);
+  };
+}
+
+function stamped(response: Response, requestId: string): Response {
+  try {
+    response.headers.set("x-request-id", requestId);
+    return response;
+  } catch {
+    // Immutable headers (a fetched response passed through): answer a copy.
+    const headers = new Headers(response.headers);
+    headers.set("x-request-id", requestId);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  }
+}
+
+/**
+ * Input given twice or not storable as sent: a 400 naming the field. Never returns anything, and is
+ * written so that Elysia sees that (it reads a hook's source: a `return f(` or `=> f(` makes it await the
+ * hook's result, a microtask on every request).
+ */
+function refuseUnstorableInput({
+  body,
+  query,
+  params,
+  request,
+}: {
+  body: unknown;
+  query: Record<string, unknown>;
+  params: unknown;
+  request: Request;
+}): void {
+  const rounded = requestState(request).roundedNumber;
+  const repeated = repeatedQueryName(request.url, Object.hasOwn.bind(null, query));
+  const problem =
+    (repeated === null ? null : { [`query.${repeated}`]: "Given more than once: send it once" }) ??
+    unstorableInput(body, "body") ??
+    unstorableInput(query, "query") ??
+    unstorableInput(params, "path") ??
+    (rounded ? { [rounded]: INEXACT_NUMBER } : null);
+  if (problem) throw apiError("validation_failed", "Validation failed", problem);
+}
+
 export function requestContext(deps: { logger: Logger }) {
-  const plugin = new Elysia().onRequest(({ request, set }) => {
-    set.headers["x-request-id"] = requestState(request).requestId;
-  });
+  const plugin = new Elysia();
   // After the route's own checks (credentials, then its schemas), before its handler writes anything.
-  plugin.onBeforeHandle(({ body, query, params, request }) => {
-    const rounded = requestState(request).roundedNumber;
-    const repeated = repeatedQueryName(request.url, (name) => Object.hasOwn(query, name));
-    const problem =
-      (repeated === null ? null : { [`query.${repeated}`]: "Given more than once: send it once" }) ??
-      unstorableInput(body, "body") ??
-      unstorableInput(query, "query") ??
-      unstorableInput(params, "path") ??
-      (rounded ? { [rounded]: INEXACT_NUMBER } : null);
-    if (problem) throw apiError("validation_failed", "Validation failed", problem);
-  });
+  plugin.onBeforeHandle(refuseUnstorableInput);
   // The level is fixed for the process: with request logging off, register no after-response hook at
   // all, since Elysia schedules one per request for every such hook, even one that returns at once.
   if (deps.logger.enabled("info")) {

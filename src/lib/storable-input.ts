@@ -21,8 +21,36 @@ function unstorableText(text: string): string | null {
   return null;
 }
 
+/**
+ * Whether everything under `value` is storable, by the same rules as `firstUnstorable`, without building a
+ * field path for every key: the answer for nearly every request, found in a fraction of the time. Recursive,
+ * but never deeper than MAX_NESTING (deeper is already the answer false), so it cannot overflow the stack.
+ */
+function allStorable(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case "string":
+      return !value.includes("\u0000") && value.isWellFormed();
+    case "number":
+      return Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value));
+    case "object":
+      if (value === null) return true;
+      if (depth >= MAX_NESTING) return false;
+      for (const key of Object.keys(value)) {
+        if (key.includes("\u0000") || !key.isWellFormed()) return false;
+        if (!allStorable((value as Record<string, unknown>)[key], depth + 1)) return false;
+      }
+      return true;
+    default:
+      return true;
+  }
+}
+
 /** The first unstorable value under `root` as `{field path: what is wrong}`, or null when all is storable. */
 export function unstorableInput(value: unknown, root: string): Record<string, string> | null {
+  return allStorable(value, 0) ? null : firstUnstorable(value, root);
+}
+
+function firstUnstorable(value: unknown, root: string): Record<string, string> | null {
   // Iterative, so that the walk itself cannot overflow the stack on the input it exists to refuse.
   const pending: [unknown, string, number][] = [[value, root, 0]];
   while (pending.length > 0) {

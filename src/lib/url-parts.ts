@@ -21,13 +21,14 @@ export function urlPath(url: string): string {
 }
 
 /** `name` of a query string's `name=value` pair as a form decoder reads it (`+` is a space); undecodable escapes stay as sent. */
-function queryName(pair: string): string {
-  const equals = pair.indexOf("=");
-  const raw = (equals === -1 ? pair : pair.slice(0, equals)).replaceAll("+", " ");
+function queryName(raw: string): string {
+  // Most names are sent as plain text: only a `%` or `+` needs decoding (and its try/catch).
+  if (!raw.includes("%") && !raw.includes("+")) return raw;
+  const spaced = raw.replaceAll("+", " ");
   try {
-    return decodeURIComponent(raw);
+    return decodeURIComponent(spaced);
   } catch {
-    return raw;
+    return spaced;
   }
 }
 
@@ -35,17 +36,25 @@ function queryName(pair: string): string {
  * The first query parameter named more than once among those `isRead` says the route reads, or null.
  * Parsers answer such a query with one of the values (Elysia: the last), so `feature=a&feature=b` would
  * be answered for a feature the caller may not have meant.
+ * Runs on every request with a query string, so it walks the URL by index instead of splitting it, and
+ * remembers the few names read in a small array rather than a Set.
  */
 export function repeatedQueryName(url: string, isRead: (name: string) => boolean): string | null {
   const { queryStart } = urlParts(url);
   if (queryStart === -1) return null;
-  const seen = new Set<string>();
-  for (const pair of url.slice(queryStart + 1).split("&")) {
-    if (pair === "") continue;
-    const name = queryName(pair);
-    if (!isRead(name)) continue;
-    if (seen.has(name)) return name;
-    seen.add(name);
+  const seen: string[] = [];
+  for (let start = queryStart + 1; start <= url.length; ) {
+    let end = url.indexOf("&", start);
+    if (end === -1) end = url.length;
+    if (end > start) {
+      const equals = url.indexOf("=", start);
+      const name = queryName(url.slice(start, equals === -1 || equals > end ? end : equals));
+      if (isRead(name)) {
+        if (seen.includes(name)) return name;
+        seen.push(name);
+      }
+    }
+    start = end + 1;
   }
   return null;
 }

@@ -45,6 +45,11 @@ export class CatalogSnapshot {
     return this.byKey.get(name) ?? this.byEventKey.get(name);
   }
 
+  /** The base plan's grant for one feature, or null: all a company without add-ons can hold, found without building a list. */
+  planGrant(planId: string | null, featureId: string): Grant | null {
+    return (planId ? this.grants.get(planId)?.get(featureId) : undefined) ?? null;
+  }
+
   /** The grants of a base plan and its add-on plans for one feature, plan first. */
   planGrants(planId: string | null, addOnIds: readonly string[], featureId: string): Grant[] {
     const out: Grant[] = [];

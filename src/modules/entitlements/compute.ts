@@ -73,6 +73,8 @@ export interface PeriodBounds {
   start: number;
   /** null for lifetime quotas */
   end: number | null;
+  /** counterKey(featureId, start) per feature, built once per period (see counterKeyIn) */
+  counterKeys?: Map<string, string>;
 }
 
 /**
@@ -166,6 +168,17 @@ export interface Decision {
 
 export const counterKey = (featureId: string, periodStart: number) => `${featureId}:${periodStart}`;
 
+/**
+ * counterKey of a feature in a period, remembered on the period's bounds: a cached company's checks of one
+ * period look their counter up by the same string each time, instead of building (and hashing) a new one.
+ */
+function counterKeyIn(period: PeriodBounds, featureId: string): string {
+  const keys = (period.counterKeys ??= new Map());
+  let key = keys.get(featureId);
+  if (key === undefined) keys.set(featureId, (key = counterKey(featureId, period.start)));
+  return key;
+}
+
 export interface CompanyFacts {
   anchorMs: number;
   traits: Record<string, unknown>;
@@ -215,7 +228,7 @@ export function decide(grant: Grant | null, company: CompanyFacts, featureId: st
     }
     case "quota": {
       const period = currentPeriod(company, grant.period!, now);
-      const used = company.counters.get(counterKey(featureId, period.start)) ?? 0n;
+      const used = company.counters.get(counterKeyIn(period, featureId)) ?? 0n;
       const remaining = grant.limit! > used ? grant.limit! - used : 0n;
       const access = remaining >= quantity;
       return {

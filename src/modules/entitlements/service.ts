@@ -44,7 +44,11 @@ export function companyRefFor(
 
 export function evaluate(catalog: CatalogSnapshot, feature: FeatureDef, company: CompanyState | null, now: number, quantity = 1n): Evaluation {
   if (!company) return { feature, company, grant: null, decision: { ...decide(null, EMPTY_FACTS, feature.id, now), reason: "company_not_found" } };
-  const grant = resolveGrant(company.overrides.get(feature.id), catalog.planGrants(company.planId, company.addOnIds, feature.id));
+  const grant =
+    company.overrides.get(feature.id) ??
+    (company.addOnIds.length === 0
+      ? catalog.planGrant(company.planId, feature.id)
+      : resolveGrant(undefined, catalog.planGrants(company.planId, company.addOnIds, feature.id)));
   return { feature, company, grant, decision: decide(grant, company, feature.id, now, quantity) };
 }
 
