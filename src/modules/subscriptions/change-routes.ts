@@ -6,7 +6,7 @@
  */
 import { Elysia, t } from "elysia";
 import type { Sql } from "../../db/client";
-import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
+import { errorResponses } from "../../http/error-schemas";
 import { authPlugin, type AuthDeps } from "../../http/auth";
 import { requestState } from "../../http/request-context";
 import type { Clock } from "../../lib/clock";
@@ -74,7 +74,21 @@ export function planChangeRoutes(deps: RouteDeps) {
         access: "POST /dashboard/companies/{id}/plan/preview",
         params: CompanyParams,
         body: PlanChangePreviewBody,
-        response: { 200: PlanChangePreview, 400: ValidationErrorBody, 403: CodedErrorBody, 404: ErrorBody, 409: CodedErrorBody, 422: CodedErrorBody },
+        response: {
+          200: PlanChangePreview,
+          ...errorResponses(
+            "validation_failed",
+            "not_found",
+            "plan_not_found",
+            "coupon_not_found",
+            "plan_change_not_allowed",
+            "plan_not_subscribable",
+            "coupon_archived",
+            "coupon_expired",
+            "coupon_exhausted",
+            "coupon_not_applicable",
+          ),
+        },
         detail: { tags: ["Subscriptions"], summary: "Preview a plan change: the exact invoice it would issue", description: PREVIEW_DESCRIPTION },
       },
     );
