@@ -20,8 +20,9 @@ export function errorResponse(error: ApiError, requestId: string): Response {
   });
 }
 
-function validationDetails(error: ValidationError): Record<string, string> {
-  const details: Record<string, string> = {};
+/** What the route's schemas found wrong, with the body fields they do not know (unknown-fields.ts), in one 400. */
+function validationDetails(error: ValidationError, request: Request): Record<string, string> {
+  const details: Record<string, string> = { ...requestState(request).unknownFields };
   for (const issue of error.all) {
     const schema = "schema" in issue ? (issue.schema as DescribedSchema) : undefined;
     const where = error.type === "params" ? "path" : error.type;
@@ -48,7 +49,7 @@ export function errorHandler(deps: { logger: Logger }) {
   return new Elysia()
     .onError(({ code, error, request, set }) => {
       const { requestId } = requestState(request);
-      const known = error instanceof ApiError ? error : asApiError(code, error);
+      const known = error instanceof ApiError ? error : asApiError(code, error, request);
       if (known) {
         set.status = known.status;
         return errorResponse(known, requestId);
@@ -63,10 +64,10 @@ export function errorHandler(deps: { logger: Logger }) {
 export const malformedJson = () => apiError("malformed_json", "Malformed request body", { body: "Expected a valid JSON document" });
 
 /** Elysia's own failures and PostgreSQL's unique violation as codes of the table; null when unexpected. */
-function asApiError(code: unknown, error: unknown): ApiError | null {
+function asApiError(code: unknown, error: unknown, request: Request): ApiError | null {
   if (code === "VALIDATION" && (error as ValidationError).type !== "response") {
     const invalid = error as ValidationError;
-    return notFoundParameter(invalid) ?? apiError("validation_failed", "Validation failed", validationDetails(invalid));
+    return notFoundParameter(invalid) ?? apiError("validation_failed", "Validation failed", validationDetails(invalid, request));
   }
   // Elysia wraps what the body parser throws (src/http/json-body.ts) in its ParseError: a refusal of ours is kept.
   if (code === "PARSE") return (error as Error).cause instanceof ApiError ? ((error as Error).cause as ApiError) : malformedJson();

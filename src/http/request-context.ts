@@ -23,6 +23,8 @@ export interface RequestState {
   socketAddress?: string;
   /** The field path of a JSON number the body parser had to round (src/lib/exact-json.ts). */
   roundedNumber?: string;
+  /** Body fields the route's schema does not know, as sent (unknown-fields.ts): refused with the other bad input. */
+  unknownFields?: Record<string, string>;
 }
 
 // Carried on the Request object itself, so state follows a request through every hook, 404s and
@@ -74,14 +76,15 @@ export function requestContext(deps: { logger: Logger }) {
   });
   // After the route's own checks (credentials, then its schemas), before its handler writes anything.
   plugin.onBeforeHandle(({ body, query, params, request }) => {
-    const rounded = requestState(request).roundedNumber;
+    const { roundedNumber: rounded, unknownFields } = requestState(request);
     const repeated = repeatedQueryName(request.url, (name) => Object.hasOwn(query, name));
     const problem =
       (repeated === null ? null : { [`query.${repeated}`]: "Given more than once: send it once" }) ??
       unstorableInput(body, "body") ??
       unstorableInput(query, "query") ??
       unstorableInput(params, "path") ??
-      (rounded ? { [rounded]: INEXACT_NUMBER } : null);
+      (rounded ? { [rounded]: INEXACT_NUMBER } : null) ??
+      unknownFields;
     if (problem) throw apiError("validation_failed", "Validation failed", problem);
   });
   // The level is fixed for the process: with request logging off, register no after-response hook at
