@@ -60,14 +60,17 @@ describe("400 {error, details} with field paths", () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ error: "Validation failed", details: { "body.company": "At least one of id, wallet, email is required" } });
   });
-  test("unknown body fields are ignored (documented), not stored", async () => {
+  test("unknown body fields, nested ones too, are a 400 naming each (documented), and nothing is stored", async () => {
     const res = await t.call("POST", "/api-keys/tokens", {
       token: team.keys.secret,
       body: { company: { id: "extra-field-co", shoeSize: 44 }, scope: "all" },
     });
-    expect(res.status).toBe(201);
-    const [row] = await t.db.sql`select traits from companies where external_id = 'extra-field-co'`;
-    expect(row!.traits).toEqual({});
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({
+      error: "Validation failed",
+      details: { "body.company.shoeSize": expect.stringMatching(/^Unknown field/), "body.scope": expect.stringMatching(/^Unknown field/) },
+    });
+    expect(await t.db.sql`select 1 from companies where external_id = 'extra-field-co'`).toHaveLength(0);
   });
   test("malformed JSON", async () => {
     const res = await t.call("POST", "/api-keys/tokens", {
