@@ -19,6 +19,7 @@ import { ACCESS, type RouteKey } from "../auth/access";
 import { KEYED_METHODS } from "../modules/idempotency/rules";
 import { ERRORS } from "../lib/errors";
 import { exampleOf, hoistNamed } from "./openapi-components";
+import { closedForDocument } from "./unknown-fields";
 import { accessResponses, BODY_MEDIA_TYPE, IDEMPOTENCY, securityOf, UNIVERSAL, VALIDATED, type AccessRow, type Reply } from "./openapi-responses";
 
 type Responses = Record<string, Reply>;
@@ -243,7 +244,8 @@ export function completeDocument(doc: object, prefix: string, bodyOf: BodySchema
         responses[status] = { ...response, content: { ...response.content, "application/json": { ...content, schema, ...example } } };
       }
       if (body) {
-        const schema = hoistNamed(nullInEnums(body.schema as TSchema), named);
+        // Unknown fields are refused (unknown-fields.ts): the request schemas say which objects are closed.
+        const schema = hoistNamed(nullInEnums(closedForDocument(body.schema) as TSchema), named);
         operation.requestBody!.content = { "application/json": { ...body, schema, example: exampleOf(schema, named) } };
       }
     }

@@ -30,7 +30,7 @@ const branchesOf = (schema: Schema): Schema[] => {
 };
 
 /** Whether an object schema takes keys it does not name. */
-const isOpen = (schema: Schema) =>
+export const isOpen = (schema: Schema) =>
   schema.additionalProperties === true || isPlainObject(schema.additionalProperties) || isPlainObject(schema.patternProperties);
 
 /** Each field of `value` that no branch of `schema` knows, as `{path: what}`, under `path`. */
@@ -58,6 +58,20 @@ const fieldList = (objects: Schema[]) => {
   const names = [...new Set(objects.flatMap((b) => Object.keys(b.properties as object)))];
   return names.length ? `this object takes ${names.join(", ")}` : "this object takes no fields";
 };
+
+/**
+ * The rule written into a copy of a request schema for the OpenAPI document: each object schema it treats
+ * as closed gets `additionalProperties: false`, so a generated client or validator knows it too.
+ */
+export function closedForDocument(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(closedForDocument);
+  if (!isPlainObject(schema)) return schema;
+  const copy = Object.fromEntries(
+    Object.entries(schema).map(([key, value]) => [key, key === "examples" || key === "example" ? value : closedForDocument(value)]),
+  );
+  if (isPlainObject(schema.properties) && !isOpen(schema) && schema.additionalProperties === undefined) copy.additionalProperties = false;
+  return copy;
+}
 
 /** Finds the unknown fields of every request's body, against its route's schema, before validation drops them. */
 export function unknownBodyFields(bodyOf: BodySchemaOf) {

@@ -80,3 +80,15 @@ test("public: POST /dashboard/sign-in with an unknown field is 400 and opens no 
   expect(await state()).toEqual(before);
   expect((await t.call("POST", "/dashboard/sign-in", { body: { email: owner.email, password: PASSWORD } })).status).toBe(200);
 });
+
+test("the OpenAPI document says so: its description states the rule, request objects are closed, traits stay open", async () => {
+  const doc = (await t.call("GET", "/openapi.json")).body;
+  expect(doc.info.description).toContain("an unknown field, at any depth, is never ignored but refused with 400");
+  const { CompanyUpdate, CompanyRef } = doc.components.schemas;
+  expect(CompanyUpdate.additionalProperties).toBe(false);
+  expect(CompanyRef.additionalProperties).toBe(false);
+  expect(CompanyUpdate.properties.traits.additionalProperties).toBeUndefined();
+  expect(CompanyUpdate.properties.traits.patternProperties).toBeDefined();
+  // Responses are not closed by this rule (a client should accept fields added later).
+  expect(doc.components.schemas.Company.additionalProperties).toBeUndefined();
+});
