@@ -14,6 +14,7 @@ import { exactJsonBody, withJsonMediaType } from "./http/json-body";
 import { errorHandler } from "./http/errors";
 import { idempotencyPlugin, withIdempotency } from "./http/idempotency";
 import { completeDocument, type BodySchemaOf } from "./http/openapi-complete";
+import { unknownBodyFields } from "./http/unknown-fields";
 import { apiReference } from "./http/api-reference";
 import type { AppDeps } from "./app-deps";
 import { healthRoutes } from "./modules/health";
@@ -42,6 +43,7 @@ const API_DESCRIPTION = `Subscription billing and entitlements with on-chain set
 
 Authenticate every call with \`Authorization: Bearer <credential>\` (dashboard sessions may use the \`be_session\` cookie).
 Errors have exactly one of three shapes: \`{error}\`, \`{error, code}\` (401, 403 and billing failures) or \`{error, details}\` (400, with field paths).
+Request bodies carry only the fields their schema names: an unknown field, at any depth, is never ignored but refused with 400 \`{error: "Validation failed", details: {"body.<field>": "Unknown field: ..."}}\`, one entry per unknown field, so a typo such as \`planID\` fails loudly. Free key/value objects (\`traits\`, \`metadata\`) take any keys.
 Every error has a code in one table, \`x-error-codes\` (code, status, shape); only the \`code\` shape writes it into the body.
 Rate-limited routes answer with \`RateLimit-Limit\`, \`RateLimit-Remaining\` and \`RateLimit-Reset\`; a 429 for the request rate adds \`Retry-After\` (seconds).
 Lists paginate with \`limit\` (1-200, default 50; larger values are rejected with 400) and an opaque \`cursor\`; responses are \`{data, count, nextCursor}\`.`;
@@ -51,11 +53,17 @@ export function createApp(deps: AppDeps) {
   // into an object before validating it, so `traits: "x"` would pass as {"0":"x"}.
   // The OpenAPI pass looks up routes' body schemas once the app is built (see completeDocument).
   let routes: { method: string; path: string; hooks: { body?: unknown } }[] = [];
-  const bodyOf: BodySchemaOf = (method, path) => routes.find((r) => r.method === method && r.path === path)?.hooks.body as never;
+  // Indexed on first use (every request with a body looks its schema up: unknown-fields.ts).
+  let bodies: Map<string, unknown> | undefined;
+  const bodyOf: BodySchemaOf = (method, path) => {
+    bodies ??= new Map(routes.map((r) => [`${r.method} ${r.path}`, r.hooks.body]));
+    return bodies.get(`${method} ${path}`) as never;
+  };
   const app = new Elysia({ normalize: "typebox" })
     .use(requestContext({ logger: deps.logger }))
     .use(errorHandler({ logger: deps.logger }))
     .use(exactJsonBody())
+    .use(unknownBodyFields(bodyOf))
     .use(idempotencyPlugin(deps))
     .use(apiDocument(bodyOf))
     .group(API_PREFIX, (api) =>

@@ -27,8 +27,9 @@ export function errorResponse(error: ApiError, requestId: string): Response {
   });
 }
 
-function validationDetails(error: ValidationError): Record<string, string> {
-  const details: Record<string, string> = {};
+/** What the route's schemas found wrong, with the body fields they do not know (unknown-fields.ts), in one 400. */
+function validationDetails(error: ValidationError, request: Request): Record<string, string> {
+  const details: Record<string, string> = { ...requestState(request).unknownFields };
   for (const issue of error.all) {
     const schema = "schema" in issue ? (issue.schema as DescribedSchema) : undefined;
     const where = error.type === "params" ? "path" : error.type;
@@ -51,8 +52,9 @@ export function unexpectedErrorResponse(logger: Logger, error: unknown, requestI
  * A failure no route handles, as an answer: a known code as itself, the database being away as 503
  * (logged as a warning, once per request), anything else as a logged 500.
  */
-export function failureResponse(logger: Logger, error: unknown, requestId: string, code = "UNKNOWN"): Response {
-  const known = error instanceof ApiError ? error : asApiError(code, error);
+export function failureResponse(logger: Logger, error: unknown, request: Request, code = "UNKNOWN"): Response {
+  const { requestId } = requestState(request);
+  const known = error instanceof ApiError ? error : asApiError(code, error, request);
   if (!known) return unexpectedErrorResponse(logger, error, requestId, code);
   if (known.code === "database_unavailable") logger.warn("database unavailable", { requestId, error: loggedError(error).message });
   return errorResponse(known, requestId);
@@ -61,7 +63,7 @@ export function failureResponse(logger: Logger, error: unknown, requestId: strin
 export function errorHandler(deps: { logger: Logger }) {
   return new Elysia()
     .onError(({ code, error, request, set }) => {
-      const response = failureResponse(deps.logger, error, requestState(request).requestId, String(code));
+      const response = failureResponse(deps.logger, error, request, String(code));
       set.status = response.status;
       return response;
     })
@@ -72,10 +74,10 @@ export function errorHandler(deps: { logger: Logger }) {
 export const malformedJson = () => apiError("malformed_json", "Malformed request body", { body: "Expected a valid JSON document" });
 
 /** Elysia's own failures and PostgreSQL's unique violation as codes of the table; null when unexpected. */
-function asApiError(code: unknown, error: unknown): ApiError | null {
+function asApiError(code: unknown, error: unknown, request: Request): ApiError | null {
   if (code === "VALIDATION" && (error as ValidationError).type !== "response") {
     const invalid = error as ValidationError;
-    return notFoundParameter(invalid) ?? apiError("validation_failed", "Validation failed", validationDetails(invalid));
+    return notFoundParameter(invalid) ?? apiError("validation_failed", "Validation failed", validationDetails(invalid, request));
   }
   // Elysia wraps what the body parser throws (src/http/json-body.ts) in its ParseError: a refusal of ours is kept.
   if (code === "PARSE") return (error as Error).cause instanceof ApiError ? ((error as Error).cause as ApiError) : malformedJson();

@@ -9,7 +9,7 @@
  */
 import type { Logger } from "../lib/logger";
 import { failureResponse } from "./errors";
-import { logRequest, requestState } from "./request-context";
+import { logRequest } from "./request-context";
 
 type Handler = (request: Request) => Response | Promise<Response>;
 
@@ -29,7 +29,7 @@ function stamped(response: Response): Response {
 
 export function withEveryAnswer(logger: Logger, handle: Handler): Handler {
   const failed = (request: Request, error: unknown) => {
-    const response = failureResponse(logger, error, requestState(request).requestId);
+    const response = failureResponse(logger, error, request);
     logRequest(logger, request, response.status);
     return stamped(response);
   };

@@ -19,7 +19,8 @@ import { ACCESS, type RouteKey } from "../auth/access";
 import { KEYED_METHODS } from "../modules/idempotency/rules";
 import { ERRORS } from "../lib/errors";
 import { exampleOf, hoistNamed } from "./openapi-components";
-import { accessResponses, IDEMPOTENCY, securityOf, UNIVERSAL, VALIDATED, type AccessRow, type Reply } from "./openapi-responses";
+import { closedForDocument } from "./unknown-fields";
+import { accessResponses, BODY_MEDIA_TYPE, IDEMPOTENCY, securityOf, UNIVERSAL, VALIDATED, type AccessRow, type Reply } from "./openapi-responses";
 
 type Responses = Record<string, Reply>;
 interface Operation {
@@ -234,15 +235,18 @@ export function completeDocument(doc: object, prefix: string, bodyOf: BodySchema
       const body = operation.requestBody?.content?.["application/json"];
       if (body) operation.requestBody!.content = { "application/json": body };
       if (operation.parameters?.length || operation.requestBody) add(VALIDATED);
+      // Every route that reads a body reads JSON only, public ones too (the access macro, or their own check).
+      if (operation.requestBody) add(BODY_MEDIA_TYPE);
       for (const [status, response] of Object.entries(responses)) {
         const content = response.content?.["application/json"];
         if (!content) continue;
-        const schema = hoistNamed(integersOnly(content.schema), named) as TSchema;
+        const schema = hoistNamed(nullInEnums(integersOnly(content.schema)), named) as TSchema;
         const example = status.startsWith("2") ? { example: exampleOf(schema, named) } : {};
         responses[status] = { ...response, content: { ...response.content, "application/json": { ...content, schema, ...example } } };
       }
       if (body) {
-        const schema = hoistNamed(body.schema, named);
+        // Unknown fields are refused (unknown-fields.ts): the request schemas say which objects are closed.
+        const schema = hoistNamed(nullInEnums(closedForDocument(body.schema) as TSchema), named);
         operation.requestBody!.content = { "application/json": { ...body, schema, example: exampleOf(schema, named) } };
       }
     }
@@ -259,4 +263,18 @@ function integersOnly(schema: TSchema): TSchema {
     return { ...outer, ...branches[1] } as TSchema;
   }
   return Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, integersOnly(value)])) as TSchema;
+}
+
+/**
+ * A nullable enum the generator wrote as `{type: ["string", "null"], enum: [...]}` without null among the
+ * values (it flattens `t.Union([t.Union([literals]), t.Null()])` so), which no null then matches: null added to
+ * the enum, throughout a copy of `schema`.
+ */
+function nullInEnums(schema: TSchema): TSchema {
+  if (Array.isArray(schema)) return schema.map(nullInEnums) as never;
+  if (!schema || typeof schema !== "object") return schema;
+  const copy = Object.fromEntries(Object.entries(schema).map(([key, value]) => [key, key === "enum" ? value : nullInEnums(value)])) as TSchema;
+  const nullable = Array.isArray(schema.type) && schema.type.includes("null");
+  if (nullable && Array.isArray(schema.enum) && !schema.enum.includes(null)) copy.enum = [...schema.enum, null];
+  return copy;
 }

@@ -11,7 +11,7 @@
  * shape so this file stays free of src/auth.
  */
 import type { TSchema } from "@sinclair/typebox";
-import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "./error-schemas";
+import { ERROR_SHAPES, ErrorBody } from "./error-schemas";
 import { ERRORS, type ErrorCode } from "../lib/errors";
 
 export interface Reply {
@@ -29,15 +29,13 @@ export interface AccessRow {
   rateLimited?: true;
 }
 
-const SHAPES = { error: ErrorBody, code: CodedErrorBody, details: ValidationErrorBody } as const;
-
 const reply = (description: string, schema: TSchema): Reply => ({ description, content: { "application/json": { schema } } });
 
 /** A response for the codes given: their one status and shape, each code with its table description. */
 function replyFor(lead: string, codes: ErrorCode[]): Reply {
   const shape = ERRORS[codes[0]!].shape;
   const lines = codes.map((code) => `- \`${code}\`: ${ERRORS[code].description}`);
-  return reply([lead, ...lines].filter(Boolean).join("\n"), SHAPES[shape]);
+  return reply([lead, ...lines].filter(Boolean).join("\n"), ERROR_SHAPES[shape]);
 }
 
 const RATE_LIMITED: Reply = {

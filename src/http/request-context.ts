@@ -23,6 +23,8 @@ export interface RequestState {
   principal?: Principal;
   /** The field path of a JSON number the body parser had to round (src/lib/exact-json.ts). */
   roundedNumber?: string;
+  /** Body fields the route's schema does not know, as sent (unknown-fields.ts): refused with the other bad input. */
+  unknownFields?: Record<string, string>;
 }
 
 // Carried on the Request object itself, so state follows a request through every hook, 404s and
@@ -96,7 +98,8 @@ function stamped(response: Response, requestId: string): Response {
 }
 
 /**
- * Input given twice or not storable as sent: a 400 naming the field. Never returns anything, and is
+ * Input given twice, not storable as sent, or body fields the route does not know (unknown-fields.ts): a 400
+ * naming the field. Never returns anything, and is
  * written so that Elysia sees that (it reads a hook's source: a `return f(` or `=> f(` makes it await the
  * hook's result, a microtask on every request).
  */
@@ -111,14 +114,15 @@ function refuseUnstorableInput({
   params: unknown;
   request: Request;
 }): void {
-  const rounded = requestState(request).roundedNumber;
+  const { roundedNumber: rounded, unknownFields } = requestState(request);
   const repeated = repeatedQueryName(request.url, Object.hasOwn.bind(null, query));
   const problem =
     (repeated === null ? null : { [`query.${repeated}`]: "Given more than once: send it once" }) ??
     unstorableInput(body, "body") ??
     unstorableInput(query, "query") ??
     unstorableInput(params, "path") ??
-    (rounded ? { [rounded]: INEXACT_NUMBER } : null);
+    (rounded ? { [rounded]: INEXACT_NUMBER } : null) ??
+    unknownFields;
   if (problem) throw apiError("validation_failed", "Validation failed", problem);
 }
 

@@ -9,6 +9,7 @@ import type { TSchema } from "elysia";
 import { Value } from "@sinclair/typebox/value";
 import { apiError } from "../lib/errors";
 import { fieldPath } from "../lib/field-path";
+import { unknownFields } from "./unknown-fields";
 
 export interface DescribedSchema {
   "x-expected"?: string;
@@ -87,7 +88,8 @@ export function expectedOf(schema: DescribedSchema | undefined, message: string 
  */
 export function checkSchema<T>(schema: TSchema, value: Record<string, unknown>, root: "body" | "query"): T {
   const defined = Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined));
-  const details: Record<string, string> = {};
+  // A body's unknown fields are refused as the routes refuse them (unknown-fields.ts).
+  const details: Record<string, string> = root === "body" ? unknownFields(schema, defined, root) : {};
   for (const e of Value.Errors(schema, defined)) details[fieldPath(root, e.path, defined)] ??= expectedOf(e.schema as DescribedSchema, e.message);
   if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
   return defined as T;

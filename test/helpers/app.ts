@@ -13,6 +13,7 @@ import { newTestClock } from "./clock";
 import { Logger } from "../../src/lib/logger";
 import { cloneTestDatabase, type TestDatabase } from "./db";
 import { createSql } from "../../src/db/client";
+import { contractChecked } from "./contract";
 
 export const TEST_SECRETS = {
   TOKEN_SIGNING_SECRET: "test-token-signing-secret-0123456789abcdef",
@@ -78,9 +79,12 @@ export async function createTestApp(overrides: Record<string, string> = {}): Pro
   return { db, app, clock, config, deps, credentials: deps.credentials, logs, logger, call, closers };
 }
 
-/** A request helper over what the server serves (`serverFetch`, as src/index.ts), without a port or network. */
+/**
+ * A request helper over what the server serves (`serverFetch`, as src/index.ts), without a port or network.
+ * Every response is held to the served OpenAPI document (./contract.ts): one it does not describe fails the test.
+ */
 function caller(app: ReturnType<typeof createApp>, deps: AppDeps, logger: Logger) {
-  const handle = serverFetch(deps, app);
+  const handle = contractChecked(serverFetch(deps, app));
   return async function call(method: string, path: string, o: CallOptions = {}): Promise<CallResult> {
     const headers: Record<string, string> = { ...o.headers };
     if (o.token) headers.authorization = `Bearer ${o.token}`;

@@ -5,6 +5,7 @@
  */
 import { createSql, type Sql } from "../../src/db/client";
 import { embeddedUrl } from "../../src/db/embedded";
+import { contractChecked } from "./contract";
 import { cliData, SERVICE_PG_PORT } from "./service";
 
 /** What a local receiver over http needs from the service (and the CLI, which checks the endpoint's URL). */
@@ -25,13 +26,18 @@ export function seedWebhookTeam(dataDir: string, env: Record<string, string>, ur
   return { teamId, legacyKey: seeded.keys.legacy.key, endpointId: created.id, secret: created.secret };
 }
 
+// Over the network, held to the served OpenAPI document as the in-process helper is (./contract.ts).
+const checkedFetch = contractChecked((request) => fetch(request));
+
 /** Creates company `id` through the API of the service at `base` (an identify event): one company.created. */
 export async function createCompany(base: string, key: string, id: string) {
-  const response = await fetch(`${base}/events`, {
-    method: "POST",
-    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-    body: JSON.stringify({ event_type: "identify", company: { id, name: `Company ${id}` } }),
-  });
+  const response = await checkedFetch(
+    new Request(`${base}/events`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ event_type: "identify", company: { id, name: `Company ${id}` } }),
+    }),
+  );
   if (response.status !== 200) throw new Error(`identify ${id}: ${response.status} ${await response.text()}`);
 }
 

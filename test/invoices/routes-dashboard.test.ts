@@ -179,15 +179,19 @@ describe("bad input: one 400 naming every bad field, nothing written", () => {
     expect(after!.invoices).toBe(before!.invoices + 1); // the issued invoice the credit-note case needed
   });
 
-  test("unknown body fields are ignored (as everywhere in the API), never stored", async () => {
+  test("unknown body fields are a 400 naming each (as everywhere in the API), with the shape's other failures; nothing written", async () => {
+    const before = await counts();
     const res = await dash(
       "POST",
       "",
       body({ shoeSize: 44, lineItems: [{ description: "x", quantity: 1, unitAmount: "1", taxRate: "0", color: "red" }] }),
     );
-    expect(res.status).toBe(201);
-    const [row] = await sql`select metadata from invoices where id = ${res.body.data.id}`;
-    expect(row!.metadata).toEqual({});
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.details).sort()).toEqual(["body.lineItems[0].color", "body.shoeSize"]);
+    expect(res.body.details["body.shoeSize"]).toStartWith("Unknown field");
+    const both = await dash("POST", "", body({ shoeSize: 44, paymentTermsDays: "soon" }));
+    expect(Object.keys(both.body.details).sort()).toEqual(["body.paymentTermsDays", "body.shoeSize"]);
+    expect(await counts()).toEqual(before);
   });
 });
 

@@ -5,7 +5,11 @@
 import { afterAll, afterEach, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { contractChecked } from "../helpers/contract";
 import { cliOn, leftBehind, processesUsing, SERVICE_PORT, serviceBun, startService, waitFor } from "../helpers/service";
+
+// The running service is held to its OpenAPI document as the in-process helper is.
+const checkedFetch = contractChecked((request) => fetch(request));
 
 // One data folder for the file: the cluster is created once, then every test starts and stops the service on it.
 const dataDir = mkdtempSync(`${tmpdir()}/billing-lifecycle-`);
@@ -39,7 +43,7 @@ test(
     expect(seeded.err).toBe("");
     expect(seeded.code).toBe(0);
     const key: string = JSON.parse(seeded.out).data.keys.secret.key;
-    const get = () => fetch(`${base}/companies`, { headers: { authorization: `Bearer ${key}` } });
+    const get = () => checkedFetch(new Request(`${base}/companies`, { headers: { authorization: `Bearer ${key}` } }));
     expect((await get()).status).toBe(200); // the CLI's exit left the database up
 
     // Requests in flight (each leaving a lastUsedAt write to flush) when the terminal's Ctrl-C reaches the group.

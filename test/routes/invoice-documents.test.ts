@@ -8,6 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { extractText, getDocumentProxy } from "unpdf";
 import { createTestApp } from "../helpers/app";
 import { serverFetch } from "../../src/app";
+import { contractChecked } from "../helpers/contract";
 import { createTeamFixture } from "../helpers/fixtures";
 import { configureSeller, paidInvoice } from "../helpers/invoice-documents";
 import { textsOf, xsdErrors } from "../helpers/iso20022";
@@ -35,7 +36,7 @@ const link = (kind: DocumentKind, options: { invoiceId?: string; at?: Date; ttl?
     options.ttl,
   );
 // The server's own handler, read as bytes (the PDF is binary); JSON refusals parsed.
-const handle = serverFetch(t.deps, t.app);
+const handle = contractChecked(serverFetch(t.deps, t.app));
 async function download(token: string, headers: Record<string, string> = {}) {
   const res = await handle(new Request(`http://localhost${DOCUMENT_PATH}/${token}`, { headers }));
   const bytes = new Uint8Array(await res.arrayBuffer());

@@ -226,8 +226,9 @@ test("the dashboard twins: malformed bodies and company ids are a 400 or 404, th
     expectRefused(await t.call("POST", path, { ...as, body: { planId: archived.id } }), 409, "plan_not_subscribable");
     expectRefused(await t.call("POST", path, { ...as, body: { planId: pro.id, couponCode: "NOPE" } }), 404, "coupon_not_found");
   }
-  // The preview takes no payment.
+  // The preview takes no payment: a txHash sent to it is an unknown field, refused rather than ignored.
   const paid = await t.call("POST", "/dashboard/companies/acme/plan/preview", { ...as, body: { planId: pro.id, txHash: `0x${"ab".repeat(32)}` } });
-  expect(paid.status).toBe(200);
+  expect(paid.status).toBe(400);
+  expect(Object.keys(paid.body.details)).toEqual(["body.txHash"]);
   expect(await snapshot()).toEqual(before);
 });

@@ -14,6 +14,7 @@ import { createKey, listKeys, revokeKey } from "../teams/service";
 import type { DashboardDeps } from "./session-routes";
 import { ApiKey, ApiKeyCreate, CreatedApiKey, IdParams } from "./model";
 import { data } from "../../http/envelope";
+import { errorResponses } from "../../http/error-schemas";
 
 const TAGS = ["Dashboard"];
 
@@ -80,7 +81,7 @@ export function keyRoutes(deps: DashboardDeps) {
       {
         access: "DELETE /dashboard/api-keys/{id}",
         params: IdParams,
-        response: { 200: data(ApiKey) },
+        response: { 200: data(ApiKey), ...errorResponses("not_found") },
         detail: {
           tags: TAGS,
           summary: "Revoke an API key: it stops authenticating on every instance at once (dashboard session only, role keys:write)",

@@ -10,6 +10,7 @@ import type { MemberActor } from "../teams/roles";
 import type { DashboardDeps } from "./session-routes";
 import { IdParams, Invitation, InviteRequest, InviteResponse, Member, RolesRequest } from "./model";
 import { data } from "../../http/envelope";
+import { errorResponses } from "../../http/error-schemas";
 
 const TAGS = ["Dashboard"];
 const GRANTING =
@@ -38,7 +39,7 @@ export function memberRoutes(deps: DashboardDeps) {
       {
         access: "POST /dashboard/members",
         body: InviteRequest,
-        response: { 201: data(InviteResponse) },
+        response: { 201: data(InviteResponse), ...errorResponses("conflict") },
         detail: {
           tags: TAGS,
           summary: "Invite someone to the team by email, with roles (dashboard session only, role members:write)",
@@ -62,7 +63,7 @@ export function memberRoutes(deps: DashboardDeps) {
         access: "PATCH /dashboard/members/{id}",
         params: IdParams,
         body: RolesRequest,
-        response: { 200: data(Member) },
+        response: { 200: data(Member), ...errorResponses("not_found", "last_owner") },
         detail: {
           tags: TAGS,
           summary: "Replace a member's roles (dashboard session only, role members:write)",
@@ -80,7 +81,7 @@ export function memberRoutes(deps: DashboardDeps) {
       {
         access: "DELETE /dashboard/members/{id}",
         params: IdParams,
-        response: { 200: data(Member) },
+        response: { 200: data(Member), ...errorResponses("not_found", "last_owner") },
         detail: {
           tags: TAGS,
           summary: "Remove a member from the team (dashboard session only, role members:write)",

@@ -19,6 +19,7 @@ import { csrfTokenFor } from "../../auth/csrf";
 import { presentedCredential } from "../../auth/resolve";
 import { AcceptRequest, DashboardSession, EnvironmentRequest, LinkSignInRequest, Ok, SignedInSession, SignInRequest } from "./model";
 import { data } from "../../http/envelope";
+import { errorResponses } from "../../http/error-schemas";
 
 export type DashboardDeps = AuthDeps & {
   sql: Sql;
@@ -54,7 +55,7 @@ export function sessionRoutes(deps: DashboardDeps) {
       {
         transform: jsonOnly,
         body: SignInRequest,
-        response: { 200: data(SignedInSession) },
+        response: { 200: data(SignedInSession), ...errorResponses("sign_in_failed", "not_found", "sign_in_throttled") },
         detail: {
           tags: TAGS,
           summary: "Sign in with email and password (dashboard session only; public)",
@@ -65,7 +66,7 @@ export function sessionRoutes(deps: DashboardDeps) {
     .post("/dashboard/sign-in/link", async ({ body, request, set }) => signedIn(set, await signInWithLink(deps.sql, body.token, settings(request))), {
       transform: jsonOnly,
       body: LinkSignInRequest,
-      response: { 200: data(SignedInSession) },
+      response: { 200: data(SignedInSession), ...errorResponses("sign_in_failed") },
       detail: {
         tags: TAGS,
         summary: "Sign in with a one-time link printed by the CLI (dashboard session only; public)",
@@ -79,7 +80,7 @@ export function sessionRoutes(deps: DashboardDeps) {
       {
         transform: jsonOnly,
         body: AcceptRequest,
-        response: { 200: data(SignedInSession) },
+        response: { 200: data(SignedInSession), ...errorResponses("invitation_invalid", "sign_in_failed", "conflict", "sign_in_throttled") },
         detail: {
           tags: TAGS,
           summary: "Accept an invitation and sign in (dashboard session only; public)",

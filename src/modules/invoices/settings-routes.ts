@@ -9,7 +9,7 @@ import type { Clock } from "../../lib/clock";
 import type { ChainRegistry } from "../../chains/registry";
 import { authPlugin, type AuthDeps } from "../../http/auth";
 import { data } from "../../http/envelope";
-import { ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
+import { ErrorBody, errorResponses, ValidationErrorBody } from "../../http/error-schemas";
 import { Page } from "../../http/pagination";
 import { requestState } from "../../http/request-context";
 import { actorOf } from "../audit/repo";
@@ -53,7 +53,7 @@ export function settingsRoutes(deps: SettingsDeps) {
         access: "PUT /dashboard/settlement-wallets/{network}",
         params: NetworkParams,
         body: SettlementWalletPut,
-        response: { 200: data(SettlementWallet), 400: ValidationErrorBody },
+        response: { 200: data(SettlementWallet), ...errorResponses("validation_failed", "conflict") },
         detail: {
           tags: TAGS,
           summary: "Set the settlement wallet of a network",

@@ -7,7 +7,7 @@
  */
 import { Elysia, t } from "elysia";
 import type { Sql } from "../../db/client";
-import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
+import { errorResponses } from "../../http/error-schemas";
 import { authPlugin, type AuthDeps } from "../../http/auth";
 import { requestState } from "../../http/request-context";
 import type { Clock } from "../../lib/clock";
@@ -35,11 +35,19 @@ export async function companyIdOr404(sql: Sql, tenant: Tenant, ref: string): Pro
 
 const PREVIEW_RESPONSES = {
   200: PlanChangePreview,
-  400: ValidationErrorBody,
-  403: CodedErrorBody,
-  404: ErrorBody,
-  409: CodedErrorBody,
-  422: CodedErrorBody,
+  ...errorResponses(
+    "validation_failed",
+    "not_found",
+    "plan_not_found",
+    "coupon_not_found",
+    "plan_change_not_allowed",
+    "plan_not_subscribable",
+    "operation_in_progress",
+    "coupon_archived",
+    "coupon_expired",
+    "coupon_exhausted",
+    "coupon_not_applicable",
+  ),
 };
 
 export function planChangeRoutes(deps: RouteDeps) {

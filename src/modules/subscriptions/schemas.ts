@@ -1,6 +1,6 @@
 /** Request and response schemas of the subscription and mandate routes (the spec's fields, binding). */
 import { t } from "elysia";
-import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
+import { errorResponses } from "../../http/error-schemas";
 import { CompanyRef } from "../customers/model";
 import { NonBlankText } from "../../http/non-blank-text";
 import { ResourceIdParams } from "../../http/resource-id";
@@ -150,13 +150,47 @@ export const CancelBody = t.Object({
   reason: t.Optional(NonBlankText("Why, for the audit log and the webhook")),
 });
 
-/** The error answers of the routes that ask the chain (activation, plan change): bad input, payment refusals, state, chain unknown. */
-export const CHAIN_OPERATION_ERRORS = {
-  400: ValidationErrorBody,
-  402: CodedErrorBody,
-  403: CodedErrorBody,
-  404: ErrorBody,
-  409: CodedErrorBody,
-  422: CodedErrorBody,
-  503: CodedErrorBody,
-};
+/**
+ * The error answers of the routes that ask the chain (activation, plan change), from their codes: bad input,
+ * payment refusals, an unknown company (`not_found`) beside an unknown plan or coupon (coded), state,
+ * a payment proof's refusals (plan change by txHash), chain unknown.
+ */
+export const CHAIN_OPERATION_ERRORS = errorResponses(
+  "validation_failed",
+  "autopay_not_installed",
+  "autopay_expired",
+  "insufficient_allowance",
+  "insufficient_balance",
+  "charge_failed",
+  "not_found",
+  "plan_not_found",
+  "coupon_not_found",
+  "subscription_exists",
+  "plan_not_subscribable",
+  "activation_failed",
+  "conflict",
+  "subscription_not_live",
+  "plan_change_not_allowed",
+  "quote_not_found",
+  "quote_expired",
+  "quote_used",
+  "quote_stale",
+  "consent_used",
+  "consent_invalid",
+  "payment_account_in_use",
+  "payment_not_final",
+  "payment_replayed",
+  "subscriptions_not_configured",
+  "operation_in_progress",
+  "coupon_archived",
+  "coupon_expired",
+  "coupon_exhausted",
+  "coupon_not_applicable",
+  "transaction_failed",
+  "wrong_token",
+  "wrong_recipient",
+  "amount_too_low",
+  "invalid_transaction",
+  "wrong_payer",
+  "chain_outcome_unknown",
+);
