@@ -11,7 +11,8 @@
  *   status. JSON bodies are checked against the schema (test/helpers/openapi.ts `schemaErrors`, which
  *   refuses to judge a keyword it does not know); other bodies (PDF, XML, HTML) by media type only.
  * - A request no operation matches (an unknown path or method) must be the generic 404 `Error`, or a
- *   status every request can get (413, 500): Elysia answers those before any route.
+ *   status every request can get (400 for a malformed path, as a `ValidationError`; 413, 500, 503): the
+ *   server answers those before any route.
  */
 import { schemaErrors } from "./openapi";
 
@@ -28,7 +29,7 @@ const DOCUMENT_PATH = `${API_PREFIX}/openapi.json`;
 const DESCRIBES_THE_API = new RegExp(`^${API_PREFIX}/(openapi\\.json|reference(/.*)?)$`);
 
 /** What a request with no operation may be answered: statuses Elysia or the server front answers before routing. */
-const UNROUTED_STATUSES = ["404", "413", "500"];
+const UNROUTED_STATUSES = ["400", "404", "413", "500", "503"];
 
 interface Operation {
   method: string;
@@ -97,6 +98,7 @@ export function contractErrors(contract: Contract, method: string, url: string, 
   if (!operation) {
     if (!UNROUTED_STATUSES.includes(String(status))) return [`no operation matches, and ${status} is not an answer every request can get`];
     if (status === 404) return jsonErrors(contract, { $ref: "#/components/schemas/Error" }, media, parse);
+    if (status === 400) return jsonErrors(contract, { $ref: "#/components/schemas/ValidationError" }, media, parse);
     return [];
   }
   const response = operation.responses[String(status)];
