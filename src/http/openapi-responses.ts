@@ -74,10 +74,9 @@ function forbidden(row: AccessRow, method: string): Reply {
 }
 
 export const UNIVERSAL = {
-  400: replyFor(
-    "A malformed path (an empty or dot segment, an encoded slash) is refused before routing, on every route: `details.path`",
-    ["validation_failed"],
-  ),
+  400: replyFor("A malformed path (an empty or dot segment, an encoded slash) is refused before routing, on every route: `details.path`", [
+    "validation_failed",
+  ]),
   413: replyFor("The body limit applies to every request, whatever its method", ["payload_too_large"]),
   500: replyFor("", ["internal_error"]),
   503: replyFor("PostgreSQL cannot be reached for now (Retry-After)", ["database_unavailable"]),
