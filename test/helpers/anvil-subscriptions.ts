@@ -122,6 +122,19 @@ export async function anvilSubscriptionBed(options: SubscriptionBedOptions = {})
     };
     return { evm, body, struct: typed.message, terms: full };
   }
+  const signedPerKey = new Map<string, Promise<ConsentBody>>();
+  /**
+   * The consent an activation sends under Idempotency-Key `key`: signed once per key (twins sent at once share it),
+   * so a retry sends the very same request.
+   */
+  function consentForKey(key: string, payer: HDAccount, company: string): Promise<ConsentBody> {
+    if (!signedPerKey.has(key))
+      signedPerKey.set(
+        key,
+        consent(payer, company).then((c) => c.body),
+      );
+    return signedPerKey.get(key)!;
+  }
   /** The payer raises or renews its own subscription's authorization on the contract. */
   async function reauthorize(from: HDAccount, tokenId: bigint, terms: Partial<Terms> = {}): Promise<Terms> {
     const full = await fullTerms(terms);
@@ -191,6 +204,7 @@ export async function anvilSubscriptionBed(options: SubscriptionBedOptions = {})
     approve,
     balanceOf,
     consent,
+    consentForKey,
     reauthorize,
     authorization,
     chainRemaining,

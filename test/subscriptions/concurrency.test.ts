@@ -16,7 +16,7 @@ import { upsertCompany } from "../../src/modules/customers/identify";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renew-jobs";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
-import { anvilSubscriptionBed, DAY, type ConsentBody } from "../helpers/anvil-subscriptions";
+import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
 import { createTestApp, type CallResult } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { drainJobs, queuedJobs } from "../helpers/jobs";
@@ -41,15 +41,8 @@ await createPlanRecord({ sql: t.db.sql, chains: t.config.chains, now: () => new 
 /** The service's clock follows the chain's, so periods and the contract's windows agree. */
 const syncClock = async () => t.clock.set((await bed.now()) * 1000);
 
-/** The payer's consent per Idempotency-Key (kept as it is signed, for twins sent at once): a retry sends the same request. */
-const consents = new Map<string, Promise<ConsentBody>>();
 async function activate(company: string, payer: HDAccount, key: string, token = team.keys.legacy) {
-  if (!consents.has(key))
-    consents.set(
-      key,
-      bed.consent(payer, company).then((c) => c.body),
-    );
-  const payerConsent = await consents.get(key)!;
+  const payerConsent = await bed.consentForKey(key, payer, company);
   return t.call("POST", "/subscriptions/activate", {
     token,
     headers: { "Idempotency-Key": key },

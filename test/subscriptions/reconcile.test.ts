@@ -18,7 +18,7 @@ import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { GIVE_UP_AFTER_MS, STALE_AFTER_MS } from "../../src/modules/subscriptions/reconcile";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
-import { anvilSubscriptionBed, DAY, type ConsentBody } from "../helpers/anvil-subscriptions";
+import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { drainJobs } from "../helpers/jobs";
@@ -50,15 +50,8 @@ const plan = await createPlanRecord({ sql: t.db.sql, chains: t.config.chains, no
 const syncClock = async () => t.clock.set((await bed.now()) * 1000);
 const later = (ms: number) => t.clock.set(t.clock.now() + ms);
 
-/** The payer's consent per Idempotency-Key (kept as it is signed, for twins sent at once): a retry sends the same request. */
-const consents = new Map<string, Promise<ConsentBody>>();
 async function activate(company: string, payer: HDAccount, key: string) {
-  if (!consents.has(key))
-    consents.set(
-      key,
-      bed.consent(payer, company).then((c) => c.body),
-    );
-  const payerConsent = await consents.get(key)!;
+  const payerConsent = await bed.consentForKey(key, payer, company);
   return t.call("POST", "/subscriptions/activate", {
     token: team.keys.legacy,
     headers: { "Idempotency-Key": key },
