@@ -364,6 +364,19 @@ const DASHBOARD_ONLY = {
   sessionJwt: 403,
   dashboardAdmin: Y,
 } as const;
+// A customer's own routes: its embed token (and the browser session it becomes), no other credential.
+const EMBED_ONLY = {
+  secret: 403,
+  secretScoped: 403,
+  restricted: 403,
+  restrictedNoTokens: 403,
+  publishable: 403,
+  legacy: 403,
+  embedToken: Y,
+  sessionJwt: Y,
+  dashboardAdmin: 403,
+  dashboardCatalog: 403,
+} as const;
 // Dashboard catalog routes: catalog:read reads (the fixture's catalog session holds it), catalog:write changes (admin only here).
 const dashboardRows = Object.fromEntries(
   Object.keys(DASHBOARD_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: route.startsWith("GET ") ? Y : 403 }]),
@@ -824,30 +837,8 @@ const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
     dashboardAdmin: 403,
     dashboardCatalog: 403,
   },
-  "POST /companies/plan": {
-    secret: 403,
-    secretScoped: 403,
-    restricted: 403,
-    restrictedNoTokens: 403,
-    publishable: 403,
-    legacy: 403,
-    embedToken: Y,
-    sessionJwt: Y,
-    dashboardAdmin: 403,
-    dashboardCatalog: 403,
-  },
-  "POST /companies/plan/preview": {
-    secret: 403,
-    secretScoped: 403,
-    restricted: 403,
-    restrictedNoTokens: 403,
-    publishable: 403,
-    legacy: 403,
-    embedToken: Y,
-    sessionJwt: Y,
-    dashboardAdmin: 403,
-    dashboardCatalog: 403,
-  },
+  "POST /companies/plan": EMBED_ONLY,
+  "POST /companies/plan/preview": EMBED_ONLY,
   "POST /dashboard/companies/{id}/plan": { ...DASHBOARD_ONLY, dashboardCatalog: 403 },
   "POST /dashboard/companies/{id}/plan/preview": { ...DASHBOARD_ONLY, dashboardCatalog: 403 },
   "POST /mandates/revoke": {
