@@ -1,17 +1,13 @@
-/** The one error table (src/lib/errors.ts) is what README.md and the OpenAPI document say, code for code. */
+/** The one error table (src/lib/errors.ts) is what docs/api/errors.md and the OpenAPI document say, code for code. */
 import { expect, test } from "bun:test";
 import { CODED_ERROR_CODES, ERRORS } from "../../src/lib/errors";
 import { createTestApp } from "../helpers/app";
 
 const SHAPES = { error: "`{error}`", code: "`{error, code}`", details: "`{error, details}`" } as const;
 
-test("README.md lists every code of the table with its status and body shape, and no other", async () => {
-  const readme = await Bun.file(new URL("../../README.md", import.meta.url)).text();
-  const rows = [...readme.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \| (`\{[^`]+\}`) \|/gm)].map(([, code, status, shape]) => [
-    code,
-    Number(status),
-    shape,
-  ]);
+test("docs/api/errors.md lists every code of the table with its status and body shape, and no other", async () => {
+  const page = await Bun.file(new URL("../../docs/api/errors.md", import.meta.url)).text();
+  const rows = [...page.matchAll(/^\| `([a-z_]+)` \| (\d{3}) \| (`\{[^`]+\}`) \|/gm)].map(([, code, status, shape]) => [code, Number(status), shape]);
   expect(rows).toEqual(Object.entries(ERRORS).map(([code, kind]) => [code, kind.status, SHAPES[kind.shape]]));
 });
 
