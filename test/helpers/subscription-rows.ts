@@ -8,7 +8,7 @@ import type { Sql } from "../../src/db/client";
 import { newId, randomToken } from "../../src/lib/ids";
 import type { Tenant } from "../../src/lib/tenant";
 import { upsertCompany } from "../../src/modules/customers/identify";
-import type { ChargeKind, SubscriptionStatus } from "../../src/modules/subscriptions/model";
+import type { ChargeKind, SubscriptionStatus } from "../../src/modules/subscriptions/rows";
 import { completeCharge, insertCharge, insertMandate, insertSubscription, saveSubscription } from "../../src/modules/subscriptions/repo";
 
 const DAY_MS = 86_400_000;

@@ -7,8 +7,8 @@
  * `mandate.expired`), and a larger approval changes nothing either.
  */
 import { afterAll, expect, test } from "bun:test";
-import { cancelSubscription } from "../../src/modules/subscriptions/manage";
-import { renewSubscription } from "../../src/modules/subscriptions/renew";
+import { cancelSubscription } from "../../src/modules/subscriptions/cancellation/manage";
+import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";
 import { solanaSigner } from "../helpers/payer-consent";
 import { startSolanaSubscriptionChain, usdc } from "../helpers/solana-subscriptions";
 import { DAY_MS, subscriptionService } from "../helpers/subscription-service";

@@ -10,10 +10,10 @@ import type { Logger } from "../../lib/logger";
 import type { Environment, Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
 import type { SubscriptionDeps } from "./context";
-import { expireActivation, finalizeActivation, mandateFactsAfter } from "./finalize";
-import type { ChargeRow } from "./model";
-import { recordChangeLanded, recordChangeRefused } from "./change-outcome";
-import { recordLanded, recordRefused } from "./outcome";
+import { expireActivation, finalizeActivation, mandateFactsAfter } from "./activation/finalize";
+import type { ChargeRow } from "./rows";
+import { recordChangeLanded, recordChangeRefused } from "./plan-change/outcome";
+import { recordLanded, recordRefused } from "./renewal/outcome";
 import { findSubscription, listStaleCharges } from "./repo";
 
 const RECONCILE_ACTOR: Actor = { kind: "system", id: "subscriptions.reconcile", requestId: null };

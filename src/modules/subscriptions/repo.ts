@@ -9,7 +9,7 @@ import {
   type PendingChange,
   type SubscriptionRow,
   type SubscriptionSettings,
-} from "./model";
+} from "./rows";
 
 const Q = queries([
   "plan_onchain_id_find_by_value",
