@@ -9,6 +9,7 @@ import {
   type PendingChange,
   type SubscriptionRow,
   type SubscriptionSettings,
+  type SubscriptionStatus,
 } from "./rows";
 
 const Q = queries([
@@ -37,6 +38,13 @@ const Q = queries([
   "subscription_charge_count",
   "subscription_charge_list_stale",
   "subscription_settings_find",
+  "subscription_settings_lock",
+  "subscription_settings_upsert",
+  "subscription_list_page",
+  "subscription_list_page_by_status",
+  "subscription_list_page_by_company",
+  "mandate_list_by_subscriptions",
+  "subscription_charge_list_recent",
   "payer_consent_insert",
 ]);
 
@@ -272,12 +280,60 @@ export const findPendingCharge = (db: Db, t: Tenant, subscriptionId: string) =>
   runOne<ChargeRow>(db, Q.subscription_charge_find_pending, [...tp(t), subscriptionId]);
 export const listStaleCharges = (db: Db, before: Date, limit: number) => run<ChargeRow>(db, Q.subscription_charge_list_stale, [before, limit]);
 
-export async function subscriptionSettings(db: Db, t: Tenant): Promise<SubscriptionSettings> {
-  const row = await runOne<{ tax_rate: number; dunning_retry_hours: number[]; fallback_plan_id: string | null }>(
-    db,
-    Q.subscription_settings_find,
-    tp(t),
-  );
-  if (!row) return DEFAULT_SETTINGS;
-  return { taxRate: BigInt(row.tax_rate), dunningRetryHours: row.dunning_retry_hours, fallbackPlanId: row.fallback_plan_id };
+interface SettingsRow {
+  tax_rate: number;
+  dunning_retry_hours: number[];
+  fallback_plan_id: string | null;
 }
+
+const settingsOf = (r: SettingsRow): SubscriptionSettings => ({
+  taxRate: BigInt(r.tax_rate),
+  dunningRetryHours: r.dunning_retry_hours,
+  fallbackPlanId: r.fallback_plan_id,
+});
+
+export async function subscriptionSettings(db: Db, t: Tenant): Promise<SubscriptionSettings> {
+  const row = await runOne<SettingsRow>(db, Q.subscription_settings_find, tp(t));
+  if (!row) return DEFAULT_SETTINGS;
+  return settingsOf(row);
+}
+
+/** The tenant's settings, locked (made with the defaults when missing) so concurrent partial updates merge. */
+export const lockSettings = async (db: Db, t: Tenant, now: Date): Promise<SubscriptionSettings> =>
+  settingsOf((await runOne<SettingsRow>(db, Q.subscription_settings_lock, [...tp(t), now]))!);
+
+export const upsertSettings = async (db: Db, t: Tenant, s: SubscriptionSettings, now: Date): Promise<SubscriptionSettings> =>
+  settingsOf(
+    (await runOne<SettingsRow>(db, Q.subscription_settings_upsert, [
+      ...tp(t),
+      s.taxRate.toString(),
+      s.dunningRetryHours.map(String),
+      s.fallbackPlanId,
+      now,
+    ]))!,
+  );
+
+/** Up to `fetch` subscriptions below `beforeSeq` (null: from the newest), newest first, by status or company. */
+export function listSubscriptionPage(
+  db: Db,
+  t: Tenant,
+  beforeSeq: bigint | null,
+  fetch: number,
+  status: SubscriptionStatus | null,
+  companyId: string | null,
+) {
+  const page = [t.teamId, t.environment, beforeSeq, fetch] as const;
+  if (companyId !== null) return run<SubscriptionRow & { seq: bigint }>(db, Q.subscription_list_page_by_company, [...page, companyId, status]);
+  if (status !== null) return run<SubscriptionRow & { seq: bigint }>(db, Q.subscription_list_page_by_status, [...page, status]);
+  return run<SubscriptionRow & { seq: bigint }>(db, Q.subscription_list_page, page);
+}
+
+export async function mandatesOf(db: Db, t: Tenant, subscriptionIds: string[]): Promise<Map<string, MandateRow>> {
+  if (subscriptionIds.length === 0) return new Map();
+  const rows = await run<MandateRow>(db, Q.mandate_list_by_subscriptions, [...tp(t), subscriptionIds]);
+  return new Map(rows.map((m) => [m.subscription_id, m]));
+}
+
+/** The subscription's `limit` most recent chain operations. */
+export const listRecentCharges = (db: Db, t: Tenant, subscriptionId: string, limit: number) =>
+  run<ChargeRow>(db, Q.subscription_charge_list_recent, [...tp(t), subscriptionId, limit]);

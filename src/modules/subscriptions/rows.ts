@@ -31,7 +31,7 @@ export interface SubscriptionRow {
   cancel_reason: string | null;
   scheduled_plan_id: string | null;
   scheduled_billing_period: Interval | null;
-  /** the period index where the coupon's first discounted period falls (proration-terms.ts) */
+  /** the period index where the coupon's first discounted period falls (plan-change/proration-terms.ts) */
   coupon_applied_at: number;
   scheduled_coupon_id: string | null;
   scheduled_coupon_applied_at: number | null;

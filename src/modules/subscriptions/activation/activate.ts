@@ -1,9 +1,9 @@
 /**
  * POST /subscriptions/activate (BILLING.md "Subscriptions"): setup -> reserve -> one chain operation ->
  * finalize.
- *  1. setup, reading only: the plan, network, token and payee the on-chain plan id names (terms.ts), the
+ *  1. setup, reading only: the plan, network, token and payee the on-chain plan id names (activation/terms.ts), the
  *     payer's signed consent to this subscription, naming the payee, the plan's terms and the company
- *     (activation-consent.ts; 400 when missing, expired or not verifying), and the payer's autopay as the chain
+ *     (activation/consent.ts; 400 when missing, expired or not verifying), and the payer's autopay as the chain
  *     says now (no autopay: 402), all before anything is written;
  *  2. reserve, one transaction committed BEFORE the chain is asked: the company (upserted), the consent spent
  *     (a consent opens one subscription: 409 consent_used), the coupon redeemed, the subscription INCOMPLETE (one
@@ -12,7 +12,7 @@
  *     under its reference;
  *  3. the chain operation: pull the first period, mint the subscription token, record the consent's allowance
  *     for this subscription;
- *  4. finalize (finalize.ts): invoice issued and PAID, mandate ACTIVE, subscription ACTIVE, company on the plan.
+ *  4. finalize (activation/finalize.ts): invoice issued and PAID, mandate ACTIVE, subscription ACTIVE, company on the plan.
  * A payer-side refusal ends the reservation (INCOMPLETE_EXPIRED, draft voided, coupon released): nothing is
  * active, nothing charged. An unknown outcome leaves it INCOMPLETE: a retry with the same Idempotency-Key
  * (same reference) or the reconciliation job completes it from the chain, never charging twice.
@@ -37,13 +37,13 @@ import { expireActivation, finalizeActivation, mandateFactsAfter } from "./final
 import { firstPeriod } from "./first-period";
 import type { SubscriptionRow } from "../rows";
 import { chainReference, periodInvoiceSource } from "../reference";
-import { mandatesOf } from "../dashboard/read";
 import {
   findLiveSubscription,
   findPendingCharge,
   findSubscriptionByReference,
   insertCharge,
   insertSubscription,
+  mandatesOf,
   spendPayerConsent,
   subscriptionSettings,
 } from "../repo";
@@ -58,7 +58,7 @@ export interface ActivationRequest {
   company: CompanyRef;
   subscriberEmail: string | null;
   couponCode: string | null;
-  /** the payer's signed consent to this subscription (consent.ts, consent-evm.ts) */
+  /** the payer's signed consent to this subscription (payer-consent.ts, evm-consent.ts) */
   payerConsent: PayerConsent | null;
   idempotencyKey: string | null;
 }

@@ -53,7 +53,7 @@ export async function finalizeActivation(
     const sub = (await lockSubscription(tx, tenant, subscriptionId))!;
     if (sub.status !== "INCOMPLETE") return sub; // finished by another request or the reconciliation job
     const charge = (await findPendingCharge(tx, tenant, sub.id))!;
-    // The transaction's claim before the invoice's lock, as every payment writer takes them (pulls.ts).
+    // The transaction's claim before the invoice's lock, as every payment writer takes them (mandates/pull.ts).
     if (op.amount > 0n) await lockTransaction(tx, sub.network, op.txHash);
     if (charge.invoice_id) await issueInvoice(invoiceContext(c), charge.invoice_id);
     const mandate = await insertMandate(

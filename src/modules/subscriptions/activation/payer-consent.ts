@@ -12,7 +12,7 @@
  *
  * `issuedAt` must be within the last CONSENT_WINDOW_MS of the service's clock (and at most CLOCK_SKEW_MS ahead),
  * and the nonce is spent by the activation it opens (payer_consents, a unique key): a consent opens one
- * subscription, once. EVM consents are EIP-712 typed data (consent-evm.ts).
+ * subscription, once. EVM consents are EIP-712 typed data (evm-consent.ts).
  */
 import { type MessageSigning, SOLANA_MESSAGE_SIGNING, STELLAR_MESSAGE_SIGNING, verifySignedMessage } from "../../../chains/message-signatures";
 import type { ChainFamily } from "../../../chains/types";
@@ -20,7 +20,7 @@ import { apiError } from "../../../lib/errors";
 import { formatFixed, MICRO_DECIMALS } from "../../../lib/money";
 import type { Interval } from "../../../lib/period";
 
-/** `payerConsent` as sent: the fields of the network's family (schemas.ts documents each). */
+/** `payerConsent` as sent: the fields of the network's family (../schemas.ts documents each). */
 export interface PayerConsent {
   /** Solana, Stellar: base64 of the 64-byte ed25519 signature; EVM: 0x hex of the EIP-712 signature */
   signature: string;
@@ -28,7 +28,7 @@ export interface PayerConsent {
   issuedAt?: string;
   /** Solana, Stellar: the payer's one-time value, as written in the signed text */
   nonce?: string;
-  /** EVM: the typed data's fields the service cannot know (consent-evm.ts) */
+  /** EVM: the typed data's fields the service cannot know (evm-consent.ts) */
   salt?: string;
   periodAllowance?: string;
   periodSeconds?: number;
@@ -100,7 +100,7 @@ const invalid = (field: string, message: string) => apiError("validation_failed"
 /** The nonce the consent spends, or a 400 naming the field unless the activation carries a consent that verifies. */
 export async function assertPayerConsent(terms: ConsentTerms, consent: PayerConsent | null, now: Date): Promise<string> {
   const signing = CONSENT_SIGNING[terms.family];
-  if (!signing) throw new Error(`${terms.family} consents are EIP-712 typed data (consent-evm.ts)`);
+  if (!signing) throw new Error(`${terms.family} consents are EIP-712 typed data (evm-consent.ts)`);
   const sign = (issuedAt: string, nonce: string) =>
     `the payer's ${signing.convention} signature of this text (UTF-8, lines joined by \\n, no trailing newline), its Nonce a new value of 16 to 64 characters A-Z a-z 0-9 _ -, its Issued At the time of signing:\n${consentMessage(terms, issuedAt, nonce)}`;
   if (!consent?.issuedAt || !consent.nonce)

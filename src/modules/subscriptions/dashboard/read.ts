@@ -5,44 +5,19 @@
  * with its mandate and its most recent chain operations. Another tenant's subscription is unknown (404).
  */
 import type { Sql } from "../../../db/client";
-import { queries, run, type Db } from "../../../db/queries";
 import { filteredList, pageRequest, pageResponse } from "../../../http/pagination";
 import { apiError } from "../../../lib/errors";
 import type { Tenant } from "../../../lib/tenant";
 import { companyIdFilter } from "../../customers/repo";
 import { SNAPSHOT } from "../../invoices/read";
-import type { ChargeRow, MandateRow, SubscriptionRow, SubscriptionStatus } from "../rows";
 import { presentMandate, presentSubscription } from "../present";
-import { findSubscription } from "../repo";
+import { findSubscription, listRecentCharges, listSubscriptionPage, mandatesOf } from "../repo";
 import { presentChainOperation, type SubscriptionDetailView, type SubscriptionListQuery } from "./schemas";
-
-const Q = queries([
-  "subscription_list_page",
-  "subscription_list_page_by_status",
-  "subscription_list_page_by_company",
-  "mandate_list_by_subscriptions",
-  "subscription_charge_list_recent",
-]);
 
 /** How many of its chain operations a subscription's detail shows. */
 export const RECENT_OPERATIONS = 20;
 
-type PageRow = SubscriptionRow & { seq: bigint };
 type Presented = ReturnType<typeof presentSubscription>;
-
-/** Up to `fetch` subscriptions below `beforeSeq` (null: from the newest), newest first. */
-function listRows(db: Db, t: Tenant, beforeSeq: bigint | null, fetch: number, status: SubscriptionStatus | null, companyId: string | null) {
-  const page = [t.teamId, t.environment, beforeSeq, fetch] as const;
-  if (companyId !== null) return run<PageRow>(db, Q.subscription_list_page_by_company, [...page, companyId, status]);
-  if (status !== null) return run<PageRow>(db, Q.subscription_list_page_by_status, [...page, status]);
-  return run<PageRow>(db, Q.subscription_list_page, page);
-}
-
-export async function mandatesOf(db: Db, t: Tenant, subscriptionIds: string[]): Promise<Map<string, MandateRow>> {
-  if (subscriptionIds.length === 0) return new Map();
-  const rows = await run<MandateRow>(db, Q.mandate_list_by_subscriptions, [t.teamId, t.environment, subscriptionIds]);
-  return new Map(rows.map((m) => [m.subscription_id, m]));
-}
 
 /**
  * One page as the lists answer it (`{data, count, nextCursor}`). The cursor is bound to `list` and to the
@@ -60,7 +35,7 @@ export function readSubscriptionPage(
   const page = pageRequest(secret, bound, t, query);
   return sql.begin(SNAPSHOT, async (tx) => {
     const companyId = await companyIdFilter(tx, t, query.companyId);
-    const rows = await listRows(tx, t, page.beforeSeq, page.fetch, query.status ?? null, companyId);
+    const rows = await listSubscriptionPage(tx, t, page.beforeSeq, page.fetch, query.status ?? null, companyId);
     const mandates = await mandatesOf(
       tx,
       t,
@@ -76,7 +51,7 @@ export function readSubscriptionDetail(sql: Sql, t: Tenant, id: string): Promise
     const sub = await findSubscription(tx, t, id);
     if (!sub) throw apiError("not_found", `No subscription ${id}`);
     const mandate = (await mandatesOf(tx, t, [sub.id])).get(sub.id) ?? null;
-    const operations = await run<ChargeRow>(tx, Q.subscription_charge_list_recent, [t.teamId, t.environment, sub.id, RECENT_OPERATIONS]);
+    const operations = await listRecentCharges(tx, t, sub.id, RECENT_OPERATIONS);
     return {
       ...presentSubscription(sub, mandate),
       mandate: mandate ? presentMandate(mandate) : null,

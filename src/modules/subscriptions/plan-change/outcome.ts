@@ -114,13 +114,13 @@ export const alreadyScheduled = (sub: SubscriptionRow, q: Quote): boolean => {
 /**
  * The coupon a scheduled change redeemed, given back: the change is replaced (by another change, now or at
  * period end) or undone before it took effect. Called before the transaction's first audit entry (the coupon's
- * row before the audit chain's lock, change-plan.ts requote); the caller clears the scheduled columns.
+ * row before the audit chain's lock, steps.ts requote); the caller clears the scheduled columns.
  */
 export async function releaseScheduledCoupon(c: TxContext, sub: SubscriptionRow): Promise<void> {
   if (sub.scheduled_coupon_redemption_id) await releaseRedemption(c.tx, c.tenant, sub.scheduled_coupon_redemption_id, c.now);
 }
 
-/** A change at the period's end: the renewal that starts the next period applies it (renew.ts). Replaces any scheduled one. */
+/** A change at the period's end: the renewal that starts the next period applies it (renewal/renew.ts). Replaces any scheduled one. */
 export async function applyScheduled(c: TxContext, sub: SubscriptionRow, q: Quote, redemptionId: string | null): Promise<SubscriptionRow> {
   const next = q.change.scheduled!;
   const scheduled = await saveSubscription(
@@ -188,7 +188,7 @@ export async function recordChangeLanded(
     const c: TxContext = { deps, tx, tenant, actor, now };
     const sub = (await lockSubscription(tx, tenant, charge.subscription_id))!;
     if (op.amount > 0n) await lockTransaction(tx, sub.network, op.txHash);
-    // Every row before the audit chain's lock, which issuing the invoice takes (change-plan.ts requote).
+    // Every row before the audit chain's lock, which issuing the invoice takes (steps.ts requote).
     await findCompanyByKeys(tx, tenant, sub.company_id, null, null);
     const mandate = await lockMandateOf(tx, tenant, sub.id);
     const completed = await completeCharge(tx, tenant, charge.id, { status: "succeeded", txHash: op.txHash, paymentId: null }, now);

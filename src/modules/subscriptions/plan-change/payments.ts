@@ -1,4 +1,4 @@
-/** The two ways a plan change that owes something is paid (change-plan.ts): a verified transfer (txHash) or a pull through the mandate. */
+/** The two ways a plan change that owes something is paid (change.ts): a verified transfer (txHash) or a pull through the mandate. */
 import { OUTCOME_UNKNOWN } from "../../../chains/subscription-types";
 import { findToken } from "../../../chains/registry";
 import { refuse, RETRYABLE_REASONS, type ChainFamily, type PaymentVerdict } from "../../../chains/types";

@@ -8,35 +8,17 @@
  * moved since so the same instant no longer prices the same (quote_stale). The body's plan, billing period,
  * coupon and effective may be left out (the quote's are used); given, they must be the quote's.
  */
-import { queries, run, runOne, type Db } from "../../../db/queries";
+import type { Db } from "../../../db/queries";
 import { apiError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
-import type { Interval } from "../../../lib/period";
 import type { Tenant } from "../../../lib/tenant";
 import type { PlanChangeRequest, Quote } from "./quote";
 import type { TxContext } from "../context";
 import type { SubscriptionRow } from "../rows";
 import { findLiveSubscription, findPlansByOnchainId } from "../repo";
+import { findQuote, insertQuote, markQuoteUsed, pruneQuotes, type QuoteRow } from "./repo";
 
 export const QUOTE_TTL_MS = 15 * 60_000;
-
-const Q = queries(["plan_change_quote_insert", "plan_change_quote_find", "plan_change_quote_use", "plan_change_quote_prune"]);
-
-interface QuoteRow {
-  id: string;
-  subscription_id: string;
-  plan_id: string;
-  billing_period: Interval;
-  coupon_code: string | null;
-  effective: "now" | "period_end";
-  basis: string;
-  priced_at: Date;
-  expires_at: Date;
-  invoice_total: bigint;
-  credit_to_balance: bigint;
-  net: bigint;
-  used_at: Date | null;
-}
 
 export interface QuoteRef {
   id: string;
@@ -74,24 +56,22 @@ export async function recordQuote(db: Db, tenant: Tenant, companyId: string, req
   const pricedAt = quote.pricedAt;
   const expiresAt = new Date(pricedAt.getTime() + QUOTE_TTL_MS);
   const { invoiceTotal, creditToBalance, net } = amountsOf(quote);
-  await run(db, Q.plan_change_quote_prune, [tenant.teamId, tenant.environment, companyId, pricedAt]);
-  await run(db, Q.plan_change_quote_insert, [
+  await pruneQuotes(db, tenant, companyId, pricedAt);
+  await insertQuote(db, tenant, {
     id,
-    tenant.teamId,
-    tenant.environment,
     companyId,
-    quote.sub.id,
-    quote.target.planId,
-    quote.target.billingPeriod,
-    request.couponCode,
-    quote.change.effective,
-    basisOf(quote.sub),
+    subscriptionId: quote.sub.id,
+    planId: quote.target.planId,
+    billingPeriod: quote.target.billingPeriod,
+    couponCode: request.couponCode,
+    effective: quote.change.effective,
+    basis: basisOf(quote.sub),
     pricedAt,
     expiresAt,
     invoiceTotal,
     creditToBalance,
     net,
-  ]);
+  });
   return { id, pricedAt, expiresAt };
 }
 
@@ -130,9 +110,6 @@ async function namesPlan(db: Db, tenant: Tenant, given: string, planId: string):
   return given === planId || (await findPlansByOnchainId(db, tenant, given)).some((m) => m.plan_id === planId);
 }
 
-const findQuote = (db: Db, tenant: Tenant, companyId: string, id: string) =>
-  runOne<QuoteRow>(db, Q.plan_change_quote_find, [tenant.teamId, tenant.environment, companyId, id]);
-
 /** Unused, unexpired, and made against the subscription as it is now. */
 function assertStands(row: QuoteRow, sub: SubscriptionRow | null | undefined, now: Date): void {
   if (row.used_at) throw apiError("quote_used", `Quote ${row.id} was used at ${row.used_at.toISOString()}; preview the change again`);
@@ -160,6 +137,6 @@ export async function useQuote(c: TxContext, companyId: string, quoteId: string,
     row.credit_to_balance === amounts.creditToBalance &&
     row.net === amounts.net;
   if (!same) throw apiError("quote_stale", `The credit balance or tax rate moved since quote ${quoteId} was made; preview the change again`);
-  if (!(await runOne(c.tx, Q.plan_change_quote_use, [c.tenant.teamId, c.tenant.environment, quoteId, c.now])))
+  if (!(await markQuoteUsed(c.tx, c.tenant, quoteId, c.now)))
     throw apiError("quote_used", `Quote ${quoteId} was used by another change; preview the change again`);
 }

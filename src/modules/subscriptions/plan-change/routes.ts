@@ -3,7 +3,7 @@
  * an embed access token, which names the company, the customer's own: a company changes only its own plan)
  * and its preview POST /companies/plan/preview, and the dashboard's twins for an operator:
  * POST /dashboard/companies/{id}/plan and .../plan/preview. A preview runs the same quote the change runs
- * (change-quote.ts), changes nothing, and records it as a quote the change can be given (quotes.ts).
+ * (quote.ts), changes nothing, and records it as a quote the change can be given (quotes.ts).
  */
 import { Elysia, t } from "elysia";
 import type { Sql } from "../../../db/client";

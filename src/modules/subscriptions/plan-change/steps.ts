@@ -1,4 +1,4 @@
-/** The steps every way of making a plan change shares (change-plan.ts): the result, the re-quote under the locks, the coupon's redemption, the change's invoice. */
+/** The steps every way of making a plan change shares (change.ts): the result, the re-quote under the locks, the coupon's redemption, the change's invoice. */
 import { apiError } from "../../../lib/errors";
 import { addBalanceEntry } from "../../invoices/credit-notes-repo";
 import { createInvoice } from "../../invoices/lifecycle";

@@ -6,7 +6,6 @@
  * rate to the next invoice, a new fallback plan to the next cancellation.
  */
 import type { Sql } from "../../../db/client";
-import { queries, runOne } from "../../../db/queries";
 import { checkBody } from "../../../http/schema-errors";
 import { ApiError, apiError } from "../../../lib/errors";
 import { parseTaxRateField } from "../../../lib/money";
@@ -14,27 +13,13 @@ import type { Tenant } from "../../../lib/tenant";
 import { recordAudit, type Actor } from "../../audit/repo";
 import { planChoiceProblems } from "../../catalog/plan-choice";
 import type { SubscriptionSettings } from "../rows";
-import { subscriptionSettings } from "../repo";
+import { lockSettings, subscriptionSettings, upsertSettings } from "../repo";
 import { presentSubscriptionSettings, SubscriptionSettingsPut, type SubscriptionSettingsView } from "./schemas";
-
-const Q = queries(["subscription_settings_lock", "subscription_settings_upsert"]);
-
-interface SettingsRow {
-  tax_rate: number;
-  dunning_retry_hours: number[];
-  fallback_plan_id: string | null;
-}
-
-const fromRow = (r: SettingsRow): SubscriptionSettings => ({
-  taxRate: BigInt(r.tax_rate),
-  dunningRetryHours: r.dunning_retry_hours,
-  fallbackPlanId: r.fallback_plan_id,
-});
 
 export const getSubscriptionSettings = async (db: Sql, tenant: Tenant): Promise<SubscriptionSettingsView> =>
   presentSubscriptionSettings(await subscriptionSettings(db, tenant));
 
-/** Retries are hours after the period's start (dunning.ts), so a schedule out of order would retry at once. */
+/** Retries are hours after the period's start (renewal/dunning.ts), so a schedule out of order would retry at once. */
 function scheduleProblems(hours: readonly number[] | undefined, details: Record<string, string>) {
   hours?.forEach((h, i) => {
     if (i > 0 && h <= hours[i - 1]!)
@@ -66,7 +51,7 @@ export async function updateSubscriptionSettings(
   scheduleProblems(patch.dunningRetryHours, details);
   return sql.begin(async (tx) => {
     // Locked (made with the defaults when missing) so concurrent partial updates merge; rolled back with a 400.
-    const current = fromRow((await runOne<SettingsRow>(tx, Q.subscription_settings_lock, [tenant.teamId, tenant.environment, now]))!);
+    const current = await lockSettings(tx, tenant, now);
     if (patch.fallbackPlanId) {
       // The fallback fills a company's plan slot: a plan of this tenant, of kind plan, not archived (unless it is already the fallback).
       const held = current.fallbackPlanId ? [current.fallbackPlanId] : [];
@@ -79,19 +64,12 @@ export async function updateSubscriptionSettings(
       dunningRetryHours: patch.dunningRetryHours ?? current.dunningRetryHours,
       fallbackPlanId: patch.fallbackPlanId === undefined ? current.fallbackPlanId : patch.fallbackPlanId,
     };
-    const row = (await runOne<SettingsRow>(tx, Q.subscription_settings_upsert, [
-      tenant.teamId,
-      tenant.environment,
-      next.taxRate.toString(),
-      next.dunningRetryHours.map(String),
-      next.fallbackPlanId,
-      now,
-    ]))!;
+    const saved = await upsertSettings(tx, tenant, next, now);
     const fields = Object.keys(patch)
       .filter((k) => patch[k as keyof SubscriptionSettingsPut] !== undefined)
       .sort();
     const before = presentSubscriptionSettings(current);
-    const after = presentSubscriptionSettings(fromRow(row));
+    const after = presentSubscriptionSettings(saved);
     await recordAudit(tx, {
       ...tenant,
       actor,
