@@ -6,36 +6,11 @@ import { microToTokenCeil } from "../../../lib/money";
 import type { Tenant } from "../../../lib/tenant";
 import type { Actor } from "../../audit/repo";
 import { alreadyScheduled, applyScheduled, applyTerms, pendingChangeOf, releaseScheduledCoupon, unschedule } from "./outcome";
-import { quotePlanChange, type PlanChangeRequest, type Quote } from "./quote";
+import { quotePlanChange, type Quote } from "./quote";
 import { type SubscriptionDeps, type TxContext } from "../context";
-import { issueChangeInvoice, redeem, requote, resultOf } from "./steps";
+import { issueChangeInvoice, redeem, requote, resultOf, type ChangeOutcome, type PlanChangeCommand, type PlanChangeResult } from "./steps";
 import { paidByTransfer, pulledThroughMandate } from "./payments";
 import { quotedRequest } from "./quotes";
-
-/** What each way of making the change reports; changePlan adds how it was priced. */
-export type ChangeOutcome = Omit<PlanChangeResult, "pricedAt" | "quoteId">;
-
-export interface PlanChangeCommand extends PlanChangeRequest {
-  /** a preview's quote: the change prices at its instant and charges exactly it (quotes.ts) */
-  quoteId: string | null;
-  txHash: string | null;
-  customerName: string | null;
-  customerEmail: string | null;
-}
-
-export interface PlanChangeResult {
-  success: true;
-  planId: string;
-  status: string;
-  currentPeriodEnd: string;
-  effective: "now" | "period_end";
-  /** the proration invoice, or null (nothing to pay now, or a change at period end) */
-  invoiceId: string | null;
-  /** the instant the change was priced at: the quote's, or the change's own */
-  pricedAt: string;
-  /** the quote charged, or null: priced at its own instant */
-  quoteId: string | null;
-}
 
 export async function changePlan(
   deps: SubscriptionDeps,

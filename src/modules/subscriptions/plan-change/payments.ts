@@ -19,8 +19,7 @@ import { type Quote } from "./quote";
 import { type SubscriptionDeps, type TxContext } from "../context";
 import { chainReference, periodKey } from "../reference";
 import { countCharges, insertCharge, lockMandateOf } from "../repo";
-import type { ChangeOutcome, PlanChangeCommand } from "./change";
-import { issueChangeInvoice, redeem, requote, resultOf } from "./steps";
+import { issueChangeInvoice, redeem, requote, resultOf, type ChangeOutcome, type PlanChangeCommand } from "./steps";
 
 export async function paidByTransfer(
   deps: SubscriptionDeps,

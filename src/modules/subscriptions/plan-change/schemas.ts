@@ -7,7 +7,7 @@ import { formatMicro, formatTaxRate } from "../../../lib/money";
 import { priceLine, sumLines } from "../../invoices/lines";
 import { InvoiceLineItem } from "../../invoices/schemas";
 import type { Quote } from "./quote";
-import type { PlanChangeCommand } from "./change";
+import type { PlanChangeCommand } from "./steps";
 import type { QuoteRef } from "./quotes";
 
 const Text = (max: number, description?: string) => t.String({ minLength: 1, maxLength: max, ...(description ? { description } : {}) });

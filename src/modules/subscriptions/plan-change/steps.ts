@@ -1,17 +1,41 @@
-/** The steps every way of making a plan change shares (change.ts): the result, the re-quote under the locks, the coupon's redemption, the change's invoice. */
+/** The steps every way of making a plan change shares (change.ts and payments.ts): the command and its result, the re-quote under the locks, the coupon's redemption, the change's invoice. */
 import { apiError } from "../../../lib/errors";
 import { addBalanceEntry } from "../../invoices/credit-notes-repo";
 import { createInvoice } from "../../invoices/lifecycle";
 import { lockTransaction } from "../../../chains/claims";
 import { findCompanyByKeys } from "../../customers/repo";
-import { quotePlanChange, type Quote } from "./quote";
+import { quotePlanChange, type PlanChangeRequest, type Quote } from "./quote";
 import type { PlanChange } from "./proration";
 import { invoiceContext, type TxContext } from "../context";
 import type { SubscriptionRow } from "../rows";
 import { findPendingCharge, lockSubscription } from "../repo";
 import { redeemCoupon } from "../../catalog/redeem";
-import type { ChangeOutcome, PlanChangeCommand } from "./change";
 import { assertQuoteStands, useQuote } from "./quotes";
+
+/** What each way of making the change reports; changePlan adds how it was priced. */
+export type ChangeOutcome = Omit<PlanChangeResult, "pricedAt" | "quoteId">;
+
+export interface PlanChangeCommand extends PlanChangeRequest {
+  /** a preview's quote: the change prices at its instant and charges exactly it (quotes.ts) */
+  quoteId: string | null;
+  txHash: string | null;
+  customerName: string | null;
+  customerEmail: string | null;
+}
+
+export interface PlanChangeResult {
+  success: true;
+  planId: string;
+  status: string;
+  currentPeriodEnd: string;
+  effective: "now" | "period_end";
+  /** the proration invoice, or null (nothing to pay now, or a change at period end) */
+  invoiceId: string | null;
+  /** the instant the change was priced at: the quote's, or the change's own */
+  pricedAt: string;
+  /** the quote charged, or null: priced at its own instant */
+  quoteId: string | null;
+}
 
 export const resultOf = (sub: SubscriptionRow, invoiceId: string | null, effective: "now" | "period_end"): ChangeOutcome => ({
   success: true,
