@@ -269,7 +269,7 @@ async function chainSample(sql: Sql, pgPid: number | null) {
         payerConsent: (await bed.consent(payer, `anvil-co-${i}`)).body, // the payer's consent to this subscription
       };
       const now = await chainNow();
-      activatedE2e.push(await timed(() => activateSubscription(deps, tenant, ACTOR, request, now)));
+      activatedE2e.push(await timed(() => activateSubscription({ deps, tenant, actor: ACTOR, now }, request)));
     }
     const subs = (await sql<{ id: string }[]>`select id from subscriptions where team_id = ${tenant.teamId} and status = 'ACTIVE'`).map((r) => ({
       tenant,

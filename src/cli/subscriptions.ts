@@ -104,7 +104,9 @@ export const subscriptionCommands = [
       return { ...one(a), how: { atPeriodEnd: body.atPeriodEnd ?? true, reason: body.reason ?? OPERATOR_CANCEL_REASON } };
     },
     run: async (ctx, i) => {
-      await withSubscriptions(ctx, (deps) => cancelSubscription(deps, i.tenant, OPERATOR, { subscriptionId: i.id }, i.how, new Date(ctx.now)));
+      await withSubscriptions(ctx, (deps) =>
+        cancelSubscription({ deps, tenant: i.tenant, actor: OPERATOR, now: new Date(ctx.now) }, { subscriptionId: i.id }, i.how),
+      );
       return show(ctx, i.tenant, i.id);
     },
   }),
@@ -115,7 +117,9 @@ export const subscriptionCommands = [
     positional: "id",
     parse: one,
     run: async (ctx, i) => {
-      await withSubscriptions(ctx, (deps) => resumeSubscription(deps, i.tenant, OPERATOR, { subscriptionId: i.id }, new Date(ctx.now)));
+      await withSubscriptions(ctx, (deps) =>
+        resumeSubscription({ deps, tenant: i.tenant, actor: OPERATOR, now: new Date(ctx.now) }, { subscriptionId: i.id }),
+      );
       return show(ctx, i.tenant, i.id);
     },
   }),
@@ -149,7 +153,7 @@ export const subscriptionCommands = [
       const companyId = await companyIdOr404(ctx.sql, i.tenant, i.company);
       const now = new Date(ctx.now);
       if (i.preview) return previewPlanChange(ctx.sql, i.tenant, companyId, i.command, now);
-      return withSubscriptions(ctx, (deps) => changePlan(deps, i.tenant, OPERATOR, companyId, i.command, now));
+      return withSubscriptions(ctx, (deps) => changePlan({ deps, tenant: i.tenant, actor: OPERATOR, now }, companyId, i.command));
     },
   }),
   command({

@@ -68,12 +68,9 @@ test("a canceled subscription's expired mandate stays EXPIRED whatever the chain
   const tenant = { teamId: service.team.teamId, environment: "development" as const };
   const actor = { kind: "test", id: "test", requestId: null };
   await cancelSubscription(
-    t.deps.subscriptions,
-    tenant,
-    actor,
+    { deps: t.deps.subscriptions, tenant, actor, now: new Date(t.clock.now()) },
     { companyId: sub.company_id },
     { atPeriodEnd: false, reason: "test" },
-    new Date(t.clock.now()),
   );
   expect((await service.subscription("beta")).status).toBe("CANCELED");
 

@@ -23,6 +23,9 @@ export interface TxContext extends OperationContext {
   deps: SubscriptionDeps;
 }
 
+/** An operation before its transaction opens: the services, for which tenant, by whom, at which instant. */
+export type ServiceContext = Omit<TxContext, "tx">;
+
 /** The invoice module's context for the same transaction. */
 export const invoiceContext = (c: TxContext): InvoiceContext => ({
   tx: c.tx,

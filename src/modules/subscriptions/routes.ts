@@ -39,9 +39,7 @@ export function subscriptionRoutes(deps: RouteDeps) {
         if (principal.kind === "embed") await assertEmbedCompany(deps, principal, body.company);
         const company = principal.kind === "embed" ? { id: principal.companyId! } : body.company;
         const result = await activateSubscription(
-          deps.subscriptions,
-          principal,
-          actorOf(principal, requestState(request).requestId),
+          { deps: deps.subscriptions, tenant: principal, actor: actorOf(principal, requestState(request).requestId), now: now() },
           {
             planId: body.planId,
             paymentAccount: body.paymentAccount,
@@ -51,7 +49,6 @@ export function subscriptionRoutes(deps: RouteDeps) {
             payerConsent: body.payerConsent ?? null,
             idempotencyKey: request.headers.get("idempotency-key"),
           },
-          now(),
         );
         return { data: result };
       },
@@ -70,12 +67,9 @@ export function subscriptionRoutes(deps: RouteDeps) {
       "/subscriptions/cancel",
       async ({ principal, body, request }) => {
         const sub = await cancelSubscription(
-          deps.subscriptions,
-          principal,
-          actorOf(principal, requestState(request).requestId),
+          { deps: deps.subscriptions, tenant: principal, actor: actorOf(principal, requestState(request).requestId), now: now() },
           { companyId: principal.companyId! },
           { atPeriodEnd: body.atPeriodEnd ?? true, reason: body.reason ?? "canceled by the customer" },
-          now(),
         );
         return { data: presentSubscription(sub) };
       },
@@ -92,11 +86,8 @@ export function subscriptionRoutes(deps: RouteDeps) {
         if (principal.kind === "embed" && !(await ownMandate(deps, principal.companyId!, principal, body.mandateId)))
           throw apiError("mandate_not_found", `No mandate ${body.mandateId}`, { "body.mandateId": `No mandate ${body.mandateId}` });
         const revoked = await revokeMandate(
-          deps.subscriptions,
-          principal,
-          actorOf(principal, requestState(request).requestId),
+          { deps: deps.subscriptions, tenant: principal, actor: actorOf(principal, requestState(request).requestId), now: now() },
           { mandateId: body.mandateId, reason: body.reason ?? null, revokedBy: body.revokedBy ?? null },
-          now(),
         );
         return { revoked: true as const, mandateId: revoked.id, status: "REVOKED" as const };
       },

@@ -22,7 +22,6 @@ import { apiError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
 import { microToTokenCeil } from "../../../lib/money";
 import type { Tenant } from "../../../lib/tenant";
-import type { Actor } from "../../audit/repo";
 import { redeemCoupon } from "../../catalog/redeem";
 import { upsertCompany } from "../../customers/identify";
 import type { CompanyRef } from "../../customers/model";
@@ -32,7 +31,7 @@ import { chainError } from "../chain-errors";
 import { verifyActivationConsent, type ActivationConsent } from "./consent";
 import { companyKeyOf } from "./company-key";
 import { approvalNamesPayee, type PayerConsent } from "./payer-consent";
-import { invoiceContext, type SubscriptionDeps, type TxContext } from "../context";
+import { invoiceContext, type SubscriptionDeps, type TxContext, type ServiceContext } from "../context";
 import { expireActivation, finalizeActivation, mandateFactsAfter } from "./finalize";
 import { firstPeriod } from "./first-period";
 import type { SubscriptionRow } from "../rows";
@@ -72,13 +71,7 @@ export interface ActivationResult {
   mandateId: string;
 }
 
-export async function activateSubscription(
-  deps: SubscriptionDeps,
-  tenant: Tenant,
-  actor: Actor,
-  request: ActivationRequest,
-  now: Date,
-): Promise<ActivationResult> {
+export async function activateSubscription({ deps, tenant, actor, now }: ServiceContext, request: ActivationRequest): Promise<ActivationResult> {
   const terms = await activationTerms(deps.sql, deps.chains, tenant, request.planId, request.paymentAccount);
   const consent = await verifyActivationConsent(deps, tenant, request, terms, now);
   const parties = { network: terms.network, token: terms.token, payer: request.paymentAccount, payee: terms.payee };
@@ -113,10 +106,10 @@ export async function activateSubscription(
     const facts = reserved.resumed ? await mandateFactsAfter(deps, parties, operation) : { before: limits.remaining, expiresAt: limits.expiresAt };
     // The pull landed but cannot be recorded yet: an unknown outcome to the client, completed by a retry or the job.
     if ("ok" in facts) throw chainError({ ok: false, reason: "rpc_unavailable", detail: facts.detail });
-    const done = await finalizeActivation(deps, tenant, actor, sub.id, operation, facts, now);
+    const done = await finalizeActivation({ deps, tenant, actor, now }, sub.id, operation, facts);
     return resultOf(deps, tenant, done, request);
   }
-  if (!OUTCOME_UNKNOWN.has(operation.reason)) await expireActivation(deps, tenant, actor, sub.id, operation, now);
+  if (!OUTCOME_UNKNOWN.has(operation.reason)) await expireActivation({ deps, tenant, actor, now }, sub.id, operation);
   throw chainError(operation);
 }
 

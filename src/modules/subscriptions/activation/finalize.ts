@@ -7,13 +7,12 @@ import type { AutopayParties, ChainOperation, SubscriptionRefusal } from "../../
 import { lockTransaction } from "../../../chains/claims";
 import { findToken } from "../../../chains/registry";
 import { newId } from "../../../lib/ids";
-import type { Tenant } from "../../../lib/tenant";
-import { recordAudit, type Actor } from "../../audit/repo";
+import { recordAudit } from "../../audit/repo";
 import { releaseRedemption } from "../../catalog/redeem";
 import { publishCompanyChanged } from "../../changes/publish";
 import { issueInvoice, voidInvoice } from "../../invoices/lifecycle";
 import { emitEvent } from "../../webhooks/emit";
-import { invoiceContext, type SubscriptionDeps, type TxContext } from "../context";
+import { invoiceContext, type SubscriptionDeps, type TxContext, type ServiceContext } from "../context";
 import type { ChargeRow, SubscriptionRow } from "../rows";
 import { presentSubscription } from "../present";
 import { recordPull } from "../mandates/pull";
@@ -40,13 +39,10 @@ export async function mandateFactsAfter(
 }
 
 export async function finalizeActivation(
-  deps: SubscriptionDeps,
-  tenant: Tenant,
-  actor: Actor,
+  { deps, tenant, actor, now }: ServiceContext,
   subscriptionId: string,
   op: ChainOperation,
   facts: MandateFacts,
-  now: Date,
 ): Promise<SubscriptionRow> {
   const done = await deps.sql.begin(async (tx) => {
     const c: TxContext = { deps, tx, tenant, actor, now };
@@ -100,12 +96,9 @@ export async function finalizeActivation(
 
 /** The chain refused the activation: nothing moved. The draft is voided, the coupon released, the reservation ended. */
 export async function expireActivation(
-  deps: SubscriptionDeps,
-  tenant: Tenant,
-  actor: Actor,
+  { deps, tenant, actor, now }: ServiceContext,
   subscriptionId: string,
   refusal: SubscriptionRefusal,
-  now: Date,
 ): Promise<void> {
   await deps.sql.begin(async (tx) => {
     const c: TxContext = { deps, tx, tenant, actor, now };

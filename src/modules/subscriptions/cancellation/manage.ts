@@ -5,10 +5,8 @@
  * otherwise. Resuming one that is not set to cancel changes nothing (and audits nothing).
  */
 import { apiError } from "../../../lib/errors";
-import type { Tenant } from "../../../lib/tenant";
-import type { Actor } from "../../audit/repo";
 import { cancelNow, setCancelAtPeriodEnd } from "./cancel";
-import type { SubscriptionDeps, TxContext } from "../context";
+import type { TxContext, ServiceContext } from "../context";
 import { LIVE_STATUSES, type SubscriptionRow } from "../rows";
 import { findLiveSubscription, findPendingCharge, lockSubscription } from "../repo";
 import { UNKNOWN_RETRY_AFTER_S } from "../chain-errors";
@@ -28,12 +26,9 @@ async function lockLive(c: TxContext, ref: SubscriptionRef): Promise<Subscriptio
 }
 
 export async function cancelSubscription(
-  deps: SubscriptionDeps,
-  tenant: Tenant,
-  actor: Actor,
+  { deps, tenant, actor, now }: ServiceContext,
   ref: SubscriptionRef,
   how: { atPeriodEnd: boolean; reason: string },
-  now: Date,
 ): Promise<SubscriptionRow> {
   const done = await deps.sql.begin(async (tx) => {
     const c: TxContext = { deps, tx, tenant, actor, now };
@@ -56,13 +51,7 @@ export async function cancelSubscription(
   return done;
 }
 
-export async function resumeSubscription(
-  deps: SubscriptionDeps,
-  tenant: Tenant,
-  actor: Actor,
-  ref: SubscriptionRef,
-  now: Date,
-): Promise<SubscriptionRow> {
+export async function resumeSubscription({ deps, tenant, actor, now }: ServiceContext, ref: SubscriptionRef): Promise<SubscriptionRow> {
   return deps.sql.begin(async (tx) => {
     const c: TxContext = { deps, tx, tenant, actor, now };
     const sub = await lockLive(c, ref);

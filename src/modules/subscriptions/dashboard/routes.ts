@@ -56,7 +56,11 @@ export function dashboardSubscriptionRoutes(deps: DashboardSubscriptionDeps) {
       "/dashboard/subscriptions/:id/cancel",
       async ({ principal, params, body, request }) => {
         const how = { atPeriodEnd: body?.atPeriodEnd ?? true, reason: body?.reason ?? OPERATOR_CANCEL_REASON };
-        await cancelSubscription(deps.subscriptions, principal, actor(principal, request), { subscriptionId: params.id }, how, now());
+        await cancelSubscription(
+          { deps: deps.subscriptions, tenant: principal, actor: actor(principal, request), now: now() },
+          { subscriptionId: params.id },
+          how,
+        );
         return detail(principal, params.id);
       },
       {
@@ -70,7 +74,10 @@ export function dashboardSubscriptionRoutes(deps: DashboardSubscriptionDeps) {
     .post(
       "/dashboard/subscriptions/:id/resume",
       async ({ principal, params, request }) => {
-        await resumeSubscription(deps.subscriptions, principal, actor(principal, request), { subscriptionId: params.id }, now());
+        await resumeSubscription(
+          { deps: deps.subscriptions, tenant: principal, actor: actor(principal, request), now: now() },
+          { subscriptionId: params.id },
+        );
         return detail(principal, params.id);
       },
       {

@@ -7,11 +7,10 @@
  */
 import { apiError } from "../../../lib/errors";
 import type { Tenant } from "../../../lib/tenant";
-import type { Actor } from "../../audit/repo";
 import { recordAudit } from "../../audit/repo";
 import { emitEvent } from "../../webhooks/emit";
 import { revokeMandateRow } from "../cancellation/cancel";
-import type { SubscriptionDeps } from "../context";
+import type { SubscriptionDeps, ServiceContext } from "../context";
 import type { MandateRow } from "../rows";
 import { presentMandate } from "../present";
 import { endMandate, findMandate, listExpiringMandates, lockMandate } from "../repo";
@@ -22,7 +21,7 @@ export interface RevokeRequest {
   revokedBy: string | null;
 }
 
-export async function revokeMandate(deps: SubscriptionDeps, tenant: Tenant, actor: Actor, r: RevokeRequest, now: Date): Promise<MandateRow> {
+export async function revokeMandate({ deps, tenant, actor, now }: ServiceContext, r: RevokeRequest): Promise<MandateRow> {
   return deps.sql.begin(async (tx) => {
     const mandate = await lockMandate(tx, tenant, r.mandateId);
     if (!mandate) throw apiError("mandate_not_found", `No mandate ${r.mandateId}`, { "body.mandateId": `No mandate ${r.mandateId}` });

@@ -8,9 +8,8 @@
  */
 import { findToken } from "../../../chains/registry";
 import { approvalNamesPayee } from "../activation/payer-consent";
-import type { Tenant } from "../../../lib/tenant";
-import { recordAudit, type Actor } from "../../audit/repo";
-import type { SubscriptionDeps } from "../context";
+import { recordAudit } from "../../audit/repo";
+import type { ServiceContext } from "../context";
 import type { AutopayState } from "../../../chains/subscription-types";
 import type { MandateRow, SubscriptionRow } from "../rows";
 import { findSubscription, lockMandateOf, lockSubscription, renewMandateTerms } from "../repo";
@@ -32,13 +31,7 @@ const approvedAgain = (m: MandateRow, autopay: AutopayState) =>
   (m.expires_at !== null && (autopay.expiresAt === null || autopay.expiresAt * 1000 > m.expires_at.getTime()));
 
 /** true when the mandate was renewed from a fresh approval on chain. */
-export async function refreshLapsedMandate(
-  deps: SubscriptionDeps,
-  tenant: Tenant,
-  actor: Actor,
-  subscriptionId: string,
-  now: Date,
-): Promise<boolean> {
+export async function refreshLapsedMandate({ deps, tenant, actor, now }: ServiceContext, subscriptionId: string): Promise<boolean> {
   const sub = await findSubscription(deps.sql, tenant, subscriptionId);
   // A read: outside a transaction the row lock ends with the statement.
   const mandate = sub && (await lockMandateOf(deps.sql, tenant, sub.id));

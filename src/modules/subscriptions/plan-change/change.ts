@@ -7,18 +7,15 @@ import type { Tenant } from "../../../lib/tenant";
 import type { Actor } from "../../audit/repo";
 import { alreadyScheduled, applyScheduled, applyTerms, pendingChangeOf, releaseScheduledCoupon, unschedule } from "./outcome";
 import { quotePlanChange, type Quote } from "./quote";
-import { type SubscriptionDeps, type TxContext } from "../context";
+import { type SubscriptionDeps, type TxContext, type ServiceContext } from "../context";
 import { issueChangeInvoice, redeem, requote, resultOf, type ChangeOutcome, type PlanChangeCommand, type PlanChangeResult } from "./steps";
 import { paidByTransfer, pulledThroughMandate } from "./payments";
 import { quotedRequest } from "./quotes";
 
 export async function changePlan(
-  deps: SubscriptionDeps,
-  tenant: Tenant,
-  actor: Actor,
+  { deps, tenant, actor, now }: ServiceContext,
   companyId: string,
   command: PlanChangeCommand,
-  now: Date,
 ): Promise<PlanChangeResult> {
   checkChangeFields(deps.chains, command);
   const { request, pricedAt } = command.quoteId
@@ -79,8 +76,8 @@ async function makeChange(
   const token = findToken(deps.chains.get(sub.network)!, sub.token_symbol)!;
   const amount = microToTokenCeil(payable, token.decimals);
   if (!amount.ok) throw apiError("plan_change_not_allowed", `The proration cannot be paid in ${sub.token_symbol}: ${amount.expected}`);
-  if (command.txHash) return paidByTransfer(deps, tenant, actor, companyId, command, quote, amount.value, now);
-  return pulledThroughMandate(deps, tenant, actor, companyId, command, quote, amount.value, now);
+  if (command.txHash) return paidByTransfer({ deps, tenant, actor, now }, { companyId, command, quote, amount: amount.value });
+  return pulledThroughMandate({ deps, tenant, actor, now }, { companyId, command, quote, amount: amount.value });
 }
 
 /** The company asks for the terms it has while a change is scheduled: the scheduled change is undone. */

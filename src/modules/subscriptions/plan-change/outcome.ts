@@ -8,8 +8,6 @@
 import type { ChainOperation, SubscriptionRefusal } from "../../../chains/subscription-types";
 import { lockTransaction } from "../../../chains/claims";
 import { findToken } from "../../../chains/registry";
-import type { Tenant } from "../../../lib/tenant";
-import type { Actor } from "../../audit/repo";
 import { releaseRedemption } from "../../catalog/redeem";
 import { publishCompanyChanged } from "../../changes/publish";
 import { findCompanyByKeys } from "../../customers/repo";
@@ -17,7 +15,7 @@ import { addBalanceEntry } from "../../invoices/credit-notes-repo";
 import { issueInvoice, voidInvoice } from "../../invoices/lifecycle";
 import { emitEvent } from "../../webhooks/emit";
 import type { Quote } from "./quote";
-import { invoiceContext, type SubscriptionDeps, type TxContext } from "../context";
+import { invoiceContext, type TxContext, type ServiceContext } from "../context";
 import { audit } from "../activation/finalize";
 import { NOTHING_SCHEDULED, type ChargeRow, type PendingChange, type SubscriptionRow } from "../rows";
 import { presentSubscription } from "../present";
@@ -177,12 +175,9 @@ export async function unschedule(c: TxContext, sub: SubscriptionRow): Promise<Su
 }
 
 export async function recordChangeLanded(
-  deps: SubscriptionDeps,
-  tenant: Tenant,
-  actor: Actor,
+  { deps, tenant, actor, now }: ServiceContext,
   charge: ChargeRow,
   op: ChainOperation,
-  now: Date,
 ): Promise<SubscriptionRow> {
   return deps.sql.begin(async (tx) => {
     const c: TxContext = { deps, tx, tenant, actor, now };
@@ -203,12 +198,9 @@ export async function recordChangeLanded(
 }
 
 export async function recordChangeRefused(
-  deps: SubscriptionDeps,
-  tenant: Tenant,
-  actor: Actor,
+  { deps, tenant, actor, now }: ServiceContext,
   charge: ChargeRow,
   refusal: Pick<SubscriptionRefusal, "reason" | "detail">,
-  now: Date,
 ): Promise<void> {
   await deps.sql.begin(async (tx) => {
     const c: TxContext = { deps, tx, tenant, actor, now };

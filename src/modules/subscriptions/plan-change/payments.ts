@@ -6,8 +6,6 @@ import { NOT_FINAL_RETRY_AFTER_SECONDS } from "../../invoices/refund-proof";
 import { HASH_FORMAT, normalizeTxHash, sameAddress } from "../../../chains/addresses";
 import { apiError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
-import type { Tenant } from "../../../lib/tenant";
-import type { Actor } from "../../audit/repo";
 import { recordProvenPayment } from "../../invoices/proofs";
 import { refusalCode } from "../../payments/refusals";
 import { paymentsOfTransaction } from "../../payments/repo";
@@ -16,20 +14,14 @@ import { chainError } from "../chain-errors";
 import { pullThroughMandate } from "../mandates/pull";
 import { applyTerms, pendingChangeOf, recordChangeLanded, recordChangeRefused, releaseScheduledCoupon } from "./outcome";
 import { type Quote } from "./quote";
-import { type SubscriptionDeps, type TxContext } from "../context";
+import { type TxContext, type ServiceContext } from "../context";
 import { chainReference, periodKey } from "../reference";
 import { countCharges, insertCharge, lockMandateOf } from "../repo";
 import { issueChangeInvoice, redeem, requote, resultOf, type ChangeOutcome, type PlanChangeCommand } from "./steps";
 
 export async function paidByTransfer(
-  deps: SubscriptionDeps,
-  tenant: Tenant,
-  actor: Actor,
-  companyId: string,
-  command: PlanChangeCommand,
-  quote: Quote,
-  amount: bigint,
-  now: Date,
+  { deps, tenant, actor, now }: ServiceContext,
+  { companyId, command, quote, amount }: { companyId: string; command: PlanChangeCommand; quote: Quote; amount: bigint },
 ): Promise<ChangeOutcome> {
   const network = deps.chains.get(quote.sub.network)!;
   const token = findToken(network, quote.sub.token_symbol)!;
@@ -79,14 +71,8 @@ function fromPaymentAccount(verdict: PaymentVerdict, family: ChainFamily, paymen
 }
 
 export async function pulledThroughMandate(
-  deps: SubscriptionDeps,
-  tenant: Tenant,
-  actor: Actor,
-  companyId: string,
-  command: PlanChangeCommand,
-  quote: Quote,
-  amount: bigint,
-  now: Date,
+  { deps, tenant, actor, now }: ServiceContext,
+  { companyId, command, quote, amount }: { companyId: string; command: PlanChangeCommand; quote: Quote; amount: bigint },
 ): Promise<ChangeOutcome> {
   const charge = await deps.sql.begin(async (tx) => {
     const c: TxContext = { deps, tx, tenant, actor, now };
@@ -122,7 +108,7 @@ export async function pulledThroughMandate(
   });
   const sub = quote.sub;
   const op = await pullThroughMandate(deps, sub, charge);
-  if (op.ok) return resultOf(await recordChangeLanded(deps, tenant, actor, charge, op, now), charge.invoice_id, "now");
-  if (!OUTCOME_UNKNOWN.has(op.reason)) await recordChangeRefused(deps, tenant, actor, charge, op, now);
+  if (op.ok) return resultOf(await recordChangeLanded({ deps, tenant, actor, now }, charge, op), charge.invoice_id, "now");
+  if (!OUTCOME_UNKNOWN.has(op.reason)) await recordChangeRefused({ deps, tenant, actor, now }, charge, op);
   throw chainError(op);
 }

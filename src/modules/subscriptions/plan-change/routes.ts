@@ -58,7 +58,7 @@ export function planChangeRoutes(deps: RouteDeps) {
       "/companies/plan",
       async ({ principal, body, request }) => {
         const actor = actorOf(principal, requestState(request).requestId);
-        return { data: await changePlan(deps.subscriptions, principal, actor, principal.companyId!, commandOf(body), now()) };
+        return { data: await changePlan({ deps: deps.subscriptions, tenant: principal, actor, now: now() }, principal.companyId!, commandOf(body)) };
       },
       {
         access: "POST /companies/plan",
@@ -84,7 +84,7 @@ export function planChangeRoutes(deps: RouteDeps) {
         const command = commandOf(body);
         checkChangeFields(deps.subscriptions.chains, command); // before the company is looked up
         const companyId = await companyIdOr404(deps.sql, principal, params.id);
-        return { data: await changePlan(deps.subscriptions, principal, actor, companyId, command, now()) };
+        return { data: await changePlan({ deps: deps.subscriptions, tenant: principal, actor, now: now() }, companyId, command) };
       },
       {
         access: "POST /dashboard/companies/{id}/plan",

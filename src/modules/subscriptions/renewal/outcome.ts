@@ -10,11 +10,9 @@
 import type { ChainOperation } from "../../../chains/subscription-types";
 import { lockTransaction } from "../../../chains/claims";
 import { findToken } from "../../../chains/registry";
-import type { Tenant } from "../../../lib/tenant";
-import type { Actor } from "../../audit/repo";
 import { emitEvent } from "../../webhooks/emit";
 import { cancelNow } from "../cancellation/cancel";
-import type { SubscriptionDeps, TxContext } from "../context";
+import type { TxContext, ServiceContext } from "../context";
 import { nextDunningStep } from "./dunning";
 import { audit } from "../activation/finalize";
 import type { ChargeRow, SubscriptionRow } from "../rows";
@@ -24,7 +22,7 @@ import { completeCharge, lockMandateOf, lockSubscription, saveSubscription, setC
 
 export type RenewalOutcome = "renewed" | "past_due" | "canceled" | "pending" | "skipped";
 
-export async function recordLanded(deps: SubscriptionDeps, tenant: Tenant, actor: Actor, charge: ChargeRow, op: ChainOperation, now: Date) {
+export async function recordLanded({ deps, tenant, actor, now }: ServiceContext, charge: ChargeRow, op: ChainOperation) {
   return deps.sql.begin(async (tx): Promise<RenewalOutcome> => {
     const c: TxContext = { deps, tx, tenant, actor, now };
     const sub = (await lockSubscription(tx, tenant, charge.subscription_id))!;
@@ -53,14 +51,7 @@ export async function markRenewed(c: TxContext, sub: SubscriptionRow, details: R
   return renewed;
 }
 
-export async function recordRefused(
-  deps: SubscriptionDeps,
-  tenant: Tenant,
-  actor: Actor,
-  charge: ChargeRow,
-  refusal: { reason: string; detail: string },
-  now: Date,
-) {
+export async function recordRefused({ deps, tenant, actor, now }: ServiceContext, charge: ChargeRow, refusal: { reason: string; detail: string }) {
   return deps.sql.begin(async (tx): Promise<RenewalOutcome> => {
     const c: TxContext = { deps, tx, tenant, actor, now };
     const sub = (await lockSubscription(tx, tenant, charge.subscription_id))!;

@@ -47,14 +47,14 @@ export const RENEWAL_ACTOR: Actor = { kind: "system", id: "subscriptions.renew",
 
 export async function renewSubscription(deps: SubscriptionDeps, tenant: Tenant, subscriptionId: string, now: Date): Promise<RenewalOutcome> {
   // A lapsed approval the payer renewed on chain revives the mandate before the renewal looks at it.
-  await refreshLapsedMandate(deps, tenant, RENEWAL_ACTOR, subscriptionId, now);
+  await refreshLapsedMandate({ deps, tenant, actor: RENEWAL_ACTOR, now }, subscriptionId);
   const prepared = await deps.sql.begin((tx) => prepareRenewal({ deps, tx, tenant, actor: RENEWAL_ACTOR, now }, subscriptionId));
   if (!("charge" in prepared)) return prepared.outcome;
   const { charge, sub } = prepared;
   const op = await pullThroughMandate(deps, sub, charge);
-  if (op.ok) return recordLanded(deps, tenant, RENEWAL_ACTOR, charge, op, now);
+  if (op.ok) return recordLanded({ deps, tenant, actor: RENEWAL_ACTOR, now }, charge, op);
   if (OUTCOME_UNKNOWN.has(op.reason)) return "pending";
-  return recordRefused(deps, tenant, RENEWAL_ACTOR, charge, op, now);
+  return recordRefused({ deps, tenant, actor: RENEWAL_ACTOR, now }, charge, op);
 }
 
 type Prepared = { outcome: RenewalOutcome } | { charge: ChargeRow; sub: SubscriptionRow };
