@@ -70,7 +70,9 @@ export const subscriptionCommands = [
     }),
     // Under the dashboard list's name: a cursor of GET /dashboard/subscriptions pages on here, and back.
     run: async (ctx, i) =>
-      new ListPage(await readSubscriptionPage(ctx.sql, i.tenant, ctx.config.tokenSigningSecret, "dashboard-subscriptions", i.query)),
+      new ListPage(
+        await readSubscriptionPage(ctx.sql, i.tenant, { secret: ctx.config.tokenSigningSecret, list: "dashboard-subscriptions", query: i.query }),
+      ),
   }),
   command({
     name: "subscription show",
@@ -152,7 +154,7 @@ export const subscriptionCommands = [
     run: async (ctx, i) => {
       const companyId = await companyIdOr404(ctx.sql, i.tenant, i.company);
       const now = new Date(ctx.now);
-      if (i.preview) return previewPlanChange(ctx.sql, i.tenant, companyId, i.command, now);
+      if (i.preview) return previewPlanChange(ctx.sql, i.tenant, { companyId, request: i.command, now });
       return withSubscriptions(ctx, (deps) => changePlan({ deps, tenant: i.tenant, actor: OPERATOR, now }, companyId, i.command));
     },
   }),
@@ -188,6 +190,6 @@ export const subscriptionCommands = [
         },
       };
     },
-    run: (ctx, i) => updateSubscriptionSettings(ctx.sql, i.tenant, OPERATOR, i.patch, new Date(ctx.now)),
+    run: (ctx, i) => updateSubscriptionSettings(ctx.sql, { tenant: i.tenant, actor: OPERATOR, patch: i.patch, now: new Date(ctx.now) }),
   }),
 ];

@@ -126,15 +126,13 @@ export async function subscriptionFixture(sql: Sql, tenant: Tenant, f: Subscript
       const ended =
         op.end.status === "pending"
           ? charge
-          : await completeCharge(
-              tx,
-              tenant,
-              charge.id,
-              op.end.status === "succeeded"
-                ? { status: "succeeded", txHash: op.end.txHash, paymentId: null }
-                : { status: "failed", reason: op.end.reason, detail: op.end.detail },
-              at,
-            );
+          : await completeCharge(tx, tenant, charge.id, {
+              end:
+                op.end.status === "succeeded"
+                  ? { status: "succeeded", txHash: op.end.txHash, paymentId: null }
+                  : { status: "failed", reason: op.end.reason, detail: op.end.detail },
+              now: at,
+            });
       operations.push(ended!);
     }
     return { subscription: sub, mandate, company, operations };

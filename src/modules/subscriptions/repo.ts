@@ -166,7 +166,7 @@ export const listDueSubscriptions = (db: Db, now: Date, after: DueSubscription |
 export const listIncompleteSubscriptions = (db: Db, before: Date, limit: number) =>
   run<SubscriptionRow>(db, Q.subscription_list_incomplete, [before, limit]);
 
-export const setCompanyPlanAnchored = (db: Db, t: Tenant, companyId: string, planId: string | null, anchor: Date) =>
+export const setCompanyPlanAnchored = (db: Db, t: Tenant, companyId: string, { planId, anchor }: { planId: string | null; anchor: Date }) =>
   runOne(db, Q.company_set_plan_anchored, [...tp(t), companyId, planId, anchor]);
 
 export interface MandateInsert {
@@ -202,18 +202,18 @@ export const findMandate = (db: Db, t: Tenant, id: string) => runOne<MandateRow>
 export const lockMandate = (db: Db, t: Tenant, id: string) => runOne<MandateRow>(db, Q.mandate_lock_by_id, [...tp(t), id]);
 export const lockMandateOf = (db: Db, t: Tenant, subscriptionId: string) =>
   runOne<MandateRow>(db, Q.mandate_lock_by_subscription, [...tp(t), subscriptionId]);
-export const drawMandate = (db: Db, t: Tenant, id: string, amount: bigint, now: Date) =>
+export const drawMandate = (db: Db, t: Tenant, id: string, { amount, now }: { amount: bigint; now: Date }) =>
   runOne<MandateRow>(db, Q.mandate_draw, [...tp(t), id, amount.toString(), now]);
 
 /** The payer approved again: the mandate takes the new approval's amounts (token units) and expiry. */
-export const renewMandateTerms = (db: Db, t: Tenant, id: string, amount: bigint, expiresAt: Date | null, now: Date) =>
+export const renewMandateTerms = (db: Db, t: Tenant, id: string, { amount, expiresAt, now }: { amount: bigint; expiresAt: Date | null; now: Date }) =>
   runOne<MandateRow>(db, Q.mandate_renew_terms, [...tp(t), id, amount.toString(), amount.toString(), expiresAt, now]);
 
 export type MandateEnd =
   | { status: "REVOKED"; by: string; reason: string | null }
   | { status: "EXPIRED"; reason: "expires_at_passed" | "remaining_below_next_charge" };
 
-export const endMandate = (db: Db, t: Tenant, id: string, end: MandateEnd, now: Date) =>
+export const endMandate = (db: Db, t: Tenant, id: string, { end, now }: { end: MandateEnd; now: Date }) =>
   runOne<MandateRow>(db, Q.mandate_set_status, [
     ...tp(t),
     id,
@@ -259,7 +259,7 @@ export const insertCharge = (db: Db, t: Tenant, c: ChargeInsert, now: Date) =>
 
 export type ChargeEnd = { status: "succeeded"; txHash: string; paymentId: string | null } | { status: "failed"; reason: string; detail: string };
 
-export const completeCharge = (db: Db, t: Tenant, id: string, end: ChargeEnd, now: Date) =>
+export const completeCharge = (db: Db, t: Tenant, id: string, { end, now }: { end: ChargeEnd; now: Date }) =>
   runOne<ChargeRow>(db, Q.subscription_charge_complete, [
     ...tp(t),
     id,
@@ -274,8 +274,12 @@ export const completeCharge = (db: Db, t: Tenant, id: string, end: ChargeEnd, no
 export const setChargePayment = (db: Db, t: Tenant, id: string, paymentId: string) =>
   run(db, Q.subscription_charge_set_payment, [...tp(t), id, paymentId]);
 
-export const countCharges = async (db: Db, t: Tenant, subscriptionId: string, kind: ChargeKind, periodStart: Date): Promise<number> =>
-  (await runOne<{ n: number }>(db, Q.subscription_charge_count, [...tp(t), subscriptionId, kind, periodStart]))!.n;
+export const countCharges = async (
+  db: Db,
+  t: Tenant,
+  subscriptionId: string,
+  { kind, periodStart }: { kind: ChargeKind; periodStart: Date },
+): Promise<number> => (await runOne<{ n: number }>(db, Q.subscription_charge_count, [...tp(t), subscriptionId, kind, periodStart]))!.n;
 export const findPendingCharge = (db: Db, t: Tenant, subscriptionId: string) =>
   runOne<ChargeRow>(db, Q.subscription_charge_find_pending, [...tp(t), subscriptionId]);
 export const listStaleCharges = (db: Db, before: Date, limit: number) => run<ChargeRow>(db, Q.subscription_charge_list_stale, [before, limit]);
@@ -317,10 +321,7 @@ export const upsertSettings = async (db: Db, t: Tenant, s: SubscriptionSettings,
 export function listSubscriptionPage(
   db: Db,
   t: Tenant,
-  beforeSeq: bigint | null,
-  fetch: number,
-  status: SubscriptionStatus | null,
-  companyId: string | null,
+  { beforeSeq, fetch, status, companyId }: { beforeSeq: bigint | null; fetch: number; status: SubscriptionStatus | null; companyId: string | null },
 ) {
   const page = [t.teamId, t.environment, beforeSeq, fetch] as const;
   if (companyId !== null) return run<SubscriptionRow & { seq: bigint }>(db, Q.subscription_list_page_by_company, [...page, companyId, status]);

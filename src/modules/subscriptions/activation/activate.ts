@@ -72,8 +72,8 @@ export interface ActivationResult {
 }
 
 export async function activateSubscription({ deps, tenant, actor, now }: ServiceContext, request: ActivationRequest): Promise<ActivationResult> {
-  const terms = await activationTerms(deps.sql, deps.chains, tenant, request.planId, request.paymentAccount);
-  const consent = await verifyActivationConsent(deps, tenant, request, terms, now);
+  const terms = await activationTerms(deps.sql, deps.chains, tenant, { onchainPlanId: request.planId, paymentAccount: request.paymentAccount });
+  const consent = await verifyActivationConsent(deps, tenant, { request, terms, now });
   const parties = { network: terms.network, token: terms.token, payer: request.paymentAccount, payee: terms.payee };
   const autopay = await deps.pool.subscription({ op: "readAutopay", request: parties });
   if (!autopay.ok) throw chainError(autopay);

@@ -28,9 +28,15 @@ export interface ActivationConsent {
 export async function verifyActivationConsent(
   deps: SubscriptionDeps,
   tenant: Tenant,
-  request: { planId: string; paymentAccount: string; company: CompanyRef; payerConsent: PayerConsent | null },
-  terms: ActivationTerms,
-  now: Date,
+  {
+    request,
+    terms,
+    now,
+  }: {
+    request: { planId: string; paymentAccount: string; company: CompanyRef; payerConsent: PayerConsent | null };
+    terms: ActivationTerms;
+    now: Date;
+  },
 ): Promise<ActivationConsent> {
   const company = await consentCompanyKey(deps.sql, tenant, request.company);
   const payer = request.paymentAccount;

@@ -70,8 +70,8 @@ export async function finalizeActivation(
       now,
     );
     const token = findToken(deps.chains.get(sub.network)!, sub.token_symbol)!;
-    const paymentId = await recordPull(c, sub, charge.invoice_id, op, token.decimals, mandate);
-    await completeCharge(tx, tenant, charge.id, { status: "succeeded", txHash: op.txHash, paymentId }, now);
+    const paymentId = await recordPull(c, sub, { invoiceId: charge.invoice_id, op, decimals: token.decimals, mandate });
+    await completeCharge(tx, tenant, charge.id, { end: { status: "succeeded", txHash: op.txHash, paymentId }, now });
     const active = await saveSubscription(
       tx,
       tenant,
@@ -84,7 +84,7 @@ export async function finalizeActivation(
       },
       now,
     );
-    await setCompanyPlanAnchored(tx, tenant, sub.company_id, sub.plan_id, sub.anchor_at);
+    await setCompanyPlanAnchored(tx, tenant, sub.company_id, { planId: sub.plan_id, anchor: sub.anchor_at });
     await publishCompanyChanged(tx, tenant, sub.company_id);
     await emitEvent(tx, tenant, "subscription.activated", { lazy: () => presentSubscription(active, mandate) }, { at: now });
     await audit(c, "subscription.activate", active, { txHash: op.txHash, tokenId: op.tokenId, mandateId: mandate.id });
@@ -106,7 +106,7 @@ export async function expireActivation(
     if (sub.status !== "INCOMPLETE") return;
     const charge: ChargeRow | undefined = await findPendingCharge(tx, tenant, sub.id);
     if (charge) {
-      await completeCharge(tx, tenant, charge.id, { status: "failed", reason: refusal.reason, detail: refusal.detail }, now);
+      await completeCharge(tx, tenant, charge.id, { end: { status: "failed", reason: refusal.reason, detail: refusal.detail }, now });
       if (charge.invoice_id) await voidInvoice(invoiceContext(c), charge.invoice_id);
     }
     if (sub.coupon_redemption_id) await releaseRedemption(tx, tenant, sub.coupon_redemption_id, now);

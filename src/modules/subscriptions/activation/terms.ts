@@ -38,8 +38,7 @@ export async function activationTerms(
   db: Db,
   registry: ChainRegistry,
   tenant: Tenant,
-  onchainPlanId: string,
-  paymentAccount: string,
+  { onchainPlanId, paymentAccount }: { onchainPlanId: string; paymentAccount: string },
 ): Promise<ActivationTerms> {
   const matches = (await findPlansByOnchainId(db, tenant, onchainPlanId)).filter((m) => {
     const network = registry.get(m.network);
@@ -58,7 +57,7 @@ export async function activationTerms(
   if (match.archived_at) throw apiError("plan_not_subscribable", `Plan ${match.plan_id} is archived`);
   if (match.kind !== "plan") throw invalid("body.planId", "Names an add-on; subscriptions are to plans");
   const network = registry.get(match.network)!;
-  const plan = await planTerms(db, tenant, match.plan_id, null, match.name, match.trial_days);
+  const plan = await planTerms(db, tenant, { planId: match.plan_id, period: null, name: match.name, trialDays: match.trial_days });
   const token = findToken(network, plan.currency);
   if (!token) throw apiError("subscriptions_not_configured", `${network.id} has no token ${plan.currency} for plan ${plan.planId}'s price`);
   const wallet = await findSettlementWallet(db, tenant, network.id);
@@ -70,10 +69,7 @@ export async function activationTerms(
 export async function planTerms(
   db: Db,
   tenant: Tenant,
-  planId: string,
-  period: Interval | null,
-  name: string,
-  trialDays: number,
+  { planId, period, name, trialDays }: { planId: string; period: Interval | null; name: string; trialDays: number },
 ): Promise<PlanTerms> {
   for (const billingPeriod of period ? [period] : (["monthly", "yearly"] as const)) {
     const price = await findPrice(db, tenant, planId, billingPeriod);

@@ -26,7 +26,7 @@ export async function cancelNow(
     c.now,
   );
   const settings = await subscriptionSettings(c.tx, c.tenant);
-  await setCompanyPlanAnchored(c.tx, c.tenant, sub.company_id, settings.fallbackPlanId, c.now);
+  await setCompanyPlanAnchored(c.tx, c.tenant, sub.company_id, { planId: settings.fallbackPlanId, anchor: c.now });
   await publishCompanyChanged(c.tx, c.tenant, sub.company_id);
   const held = await lockMandateOf(c.tx, c.tenant, sub.id);
   const mandate = held?.status === "ACTIVE" ? await revokeMandateRow(c, held, c.actor.id, `Subscription canceled: ${reason}`) : (held ?? null);
@@ -40,7 +40,7 @@ export async function cancelNow(
  * on families where only the payer can withdraw an allowance); the caller holds the row locked.
  */
 export async function revokeMandateRow(c: TxContext, mandate: MandateRow, by: string, reason: string | null): Promise<MandateRow> {
-  const revoked = (await endMandate(c.tx, c.tenant, mandate.id, { status: "REVOKED", by, reason }, c.now))!;
+  const revoked = (await endMandate(c.tx, c.tenant, mandate.id, { end: { status: "REVOKED", by, reason }, now: c.now }))!;
   const job = { teamId: c.tenant.teamId, environment: c.tenant.environment, subscriptionId: mandate.subscription_id };
   await enqueueJob(c.tx, "subscriptions.revoke_onchain", job, { jobKey: `revoke:${mandate.subscription_id}` });
   await emitEvent(c.tx, c.tenant, "mandate.revoked", { lazy: () => presentMandate(revoked) }, { at: c.now });

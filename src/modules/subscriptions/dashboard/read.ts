@@ -27,15 +27,13 @@ type Presented = ReturnType<typeof presentSubscription>;
 export function readSubscriptionPage(
   sql: Sql,
   t: Tenant,
-  secret: string,
-  list: string,
-  query: SubscriptionListQuery,
+  { secret, list, query }: { secret: string; list: string; query: SubscriptionListQuery },
 ): Promise<{ data: Presented[]; count: number; nextCursor: string | null }> {
   const bound = filteredList(list, { status: query.status, companyId: query.companyId });
   const page = pageRequest(secret, bound, t, query);
   return sql.begin(SNAPSHOT, async (tx) => {
     const companyId = await companyIdFilter(tx, t, query.companyId);
-    const rows = await listSubscriptionPage(tx, t, page.beforeSeq, page.fetch, query.status ?? null, companyId);
+    const rows = await listSubscriptionPage(tx, t, { beforeSeq: page.beforeSeq, fetch: page.fetch, status: query.status ?? null, companyId });
     const mandates = await mandatesOf(
       tx,
       t,

@@ -40,12 +40,16 @@ export function dashboardSubscriptionRoutes(deps: DashboardSubscriptionDeps) {
   const one = { params: SubscriptionParams };
   return new Elysia()
     .use(authPlugin(deps))
-    .get("/dashboard/subscriptions", ({ principal, query }) => readSubscriptionPage(deps.sql, principal, secret, "dashboard-subscriptions", query), {
-      access: "GET /dashboard/subscriptions",
-      query: SubscriptionListQuery,
-      response: Page(Subscription),
-      detail: { tags: TAGS, summary: "List subscriptions, newest first", description: DOCS.list },
-    })
+    .get(
+      "/dashboard/subscriptions",
+      ({ principal, query }) => readSubscriptionPage(deps.sql, principal, { secret, list: "dashboard-subscriptions", query }),
+      {
+        access: "GET /dashboard/subscriptions",
+        query: SubscriptionListQuery,
+        response: Page(Subscription),
+        detail: { tags: TAGS, summary: "List subscriptions, newest first", description: DOCS.list },
+      },
+    )
     .get("/dashboard/subscriptions/:id", ({ principal, params }) => detail(principal, params.id), {
       ...one,
       access: "GET /dashboard/subscriptions/{id}",
@@ -95,7 +99,7 @@ export function dashboardSubscriptionRoutes(deps: DashboardSubscriptionDeps) {
     .put(
       "/dashboard/subscription-settings",
       async ({ principal, body, request }) => ({
-        data: await updateSubscriptionSettings(deps.sql, principal, actor(principal, request), body, now()),
+        data: await updateSubscriptionSettings(deps.sql, { tenant: principal, actor: actor(principal, request), patch: body, now: now() }),
       }),
       {
         access: "PUT /dashboard/subscription-settings",

@@ -37,10 +37,7 @@ export function pullThroughMandate(deps: SubscriptionDeps, sub: SubscriptionRow,
 export async function recordPull(
   c: TxContext,
   sub: SubscriptionRow,
-  invoiceId: string | null,
-  op: ChainOperation,
-  decimals: number,
-  mandate: MandateRow | null,
+  { invoiceId, op, decimals, mandate }: { invoiceId: string | null; op: ChainOperation; decimals: number; mandate: MandateRow | null },
 ): Promise<string | null> {
   if (op.amount === 0n || invoiceId === null) return null;
   await lockTransaction(c.tx, sub.network, op.txHash);
@@ -63,6 +60,9 @@ export async function recordPull(
   if (!worth.ok) throw apiError("conflict", `The pull's amount cannot be recorded: ${worth.expected}`);
   await applyPayment(c, invoiceId, { id, amount: worth.value, network: sub.network });
   if (mandate)
-    await drawMandate(c.tx, c.tenant, mandate.id, op.amount < BigInt(mandate.remaining_amount) ? op.amount : BigInt(mandate.remaining_amount), c.now);
+    await drawMandate(c.tx, c.tenant, mandate.id, {
+      amount: op.amount < BigInt(mandate.remaining_amount) ? op.amount : BigInt(mandate.remaining_amount),
+      now: c.now,
+    });
   return id;
 }

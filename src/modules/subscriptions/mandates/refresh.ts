@@ -57,7 +57,7 @@ export async function refreshLapsedMandate({ deps, tenant, actor, now }: Service
     const current = await lockMandateOf(tx, tenant, sub.id);
     if (!current || !lapsed(current, now) || !approvedAgain(current, autopay)) return false; // renewed or revoked meanwhile
     const expiresAt = autopay.expiresAt === null ? null : new Date(autopay.expiresAt * 1000);
-    const renewed = await renewMandateTerms(tx, tenant, current.id, autopay.remaining, expiresAt, now);
+    const renewed = await renewMandateTerms(tx, tenant, current.id, { amount: autopay.remaining, expiresAt, now });
     if (!renewed) return false;
     await recordAudit(tx, {
       ...tenant,

@@ -19,7 +19,7 @@ export async function changePlan(
 ): Promise<PlanChangeResult> {
   checkChangeFields(deps.chains, command);
   const { request, pricedAt } = command.quoteId
-    ? await quotedRequest(deps.sql, tenant, companyId, command.quoteId, command, now)
+    ? await quotedRequest(deps.sql, tenant, { companyId, quoteId: command.quoteId, body: command, now })
     : { request: command, pricedAt: now };
   const result = await makeChange(deps, tenant, actor, companyId, { ...command, ...request }, now, pricedAt);
   // This instance's entitlement cache at once (committed); other instances hear it by NOTIFY (publishCompanyChanged).
@@ -46,7 +46,7 @@ async function makeChange(
   now: Date,
   pricedAt: Date,
 ): Promise<ChangeOutcome> {
-  const quote = await quotePlanChange(deps.sql, tenant, companyId, command, pricedAt);
+  const quote = await quotePlanChange(deps.sql, tenant, { companyId, request: command, now: pricedAt });
   const { change, sub } = quote;
   const payable = change.invoice && change.invoice.total > 0n ? change.invoice.total : 0n;
   if (command.txHash && (!change.changed || payable === 0n || change.effective === "period_end"))
@@ -58,7 +58,7 @@ async function makeChange(
   if (payable === 0n || change.effective === "period_end") {
     return deps.sql.begin(async (tx) => {
       const c: TxContext = { deps, tx, tenant, actor, now };
-      const { locked, again } = await requote(c, companyId, command, quote);
+      const { locked, again } = await requote(c, { companyId, command, quoted: quote });
       if (again.change.effective === "period_end") {
         // A retry of the change already scheduled redeems nothing more; another one replaces it.
         if (alreadyScheduled(locked, again)) return resultOf(locked, null, "period_end");
@@ -67,7 +67,7 @@ async function makeChange(
       }
       await releaseScheduledCoupon(c, locked);
       const redemptionId = await redeem(c, locked, again);
-      const invoiceId = again.change.invoice ? (await issueChangeInvoice(c, locked, again, command, true)).id : null;
+      const invoiceId = again.change.invoice ? (await issueChangeInvoice(c, locked, { q: again, command, issue: true })).id : null;
       const paid = { invoiceId, creditToBalance: again.change.creditToBalance };
       const applied = await applyTerms(c, locked, pendingChangeOf(again, redemptionId), paid);
       return resultOf(applied, invoiceId, "now");
@@ -84,6 +84,6 @@ async function makeChange(
 const keepTerms = (deps: SubscriptionDeps, tenant: Tenant, actor: Actor, companyId: string, command: PlanChangeCommand, quote: Quote, now: Date) =>
   deps.sql.begin(async (tx) => {
     const c: TxContext = { deps, tx, tenant, actor, now };
-    const { locked } = await requote(c, companyId, command, quote);
+    const { locked } = await requote(c, { companyId, command, quoted: quote });
     return resultOf(locked.scheduled_plan_id ? await unschedule(c, locked) : locked, null, "now");
   });

@@ -84,7 +84,7 @@ export async function applyTerms(
     },
     c.now,
   );
-  await setCompanyPlanAnchored(c.tx, c.tenant, sub.company_id, switched.plan_id, switched.anchor_at);
+  await setCompanyPlanAnchored(c.tx, c.tenant, sub.company_id, { planId: switched.plan_id, anchor: switched.anchor_at });
   await publishCompanyChanged(c.tx, c.tenant, sub.company_id);
   const details = { fromPlanId: sub.plan_id, kind: change.kind, effective: "now", invoiceId: paid.invoiceId };
   await emitEvent(
@@ -186,12 +186,12 @@ export async function recordChangeLanded(
     // Every row before the audit chain's lock, which issuing the invoice takes (steps.ts requote).
     await findCompanyByKeys(tx, tenant, sub.company_id, null, null);
     const mandate = await lockMandateOf(tx, tenant, sub.id);
-    const completed = await completeCharge(tx, tenant, charge.id, { status: "succeeded", txHash: op.txHash, paymentId: null }, now);
+    const completed = await completeCharge(tx, tenant, charge.id, { end: { status: "succeeded", txHash: op.txHash, paymentId: null }, now });
     if (!completed) return sub; // recorded by the other finisher
     await releaseScheduledCoupon(c, sub); // the change replaces any scheduled one
     await issueInvoice(invoiceContext(c), charge.invoice_id!);
     const token = findToken(deps.chains.get(sub.network)!, sub.token_symbol)!;
-    const paymentId = await recordPull(c, sub, charge.invoice_id, op, token.decimals, mandate ?? null);
+    const paymentId = await recordPull(c, sub, { invoiceId: charge.invoice_id, op, decimals: token.decimals, mandate: mandate ?? null });
     if (paymentId) await setChargePayment(tx, tenant, charge.id, paymentId);
     return applyTerms(c, sub, charge.change!, { invoiceId: charge.invoice_id, creditToBalance: 0n });
   });
@@ -205,7 +205,7 @@ export async function recordChangeRefused(
   await deps.sql.begin(async (tx) => {
     const c: TxContext = { deps, tx, tenant, actor, now };
     const sub = (await lockSubscription(tx, tenant, charge.subscription_id))!;
-    const completed = await completeCharge(tx, tenant, charge.id, { status: "failed", reason: refusal.reason, detail: refusal.detail }, now);
+    const completed = await completeCharge(tx, tenant, charge.id, { end: { status: "failed", reason: refusal.reason, detail: refusal.detail }, now });
     if (!completed) return;
     // The coupon's row before the audit chain's lock, which voiding takes (an activation redeeming the same
     // coupon locks it, then audits).

@@ -47,10 +47,10 @@ export async function paidByTransfer(
   }
   return deps.sql.begin(async (tx) => {
     const c: TxContext = { deps, tx, tenant, actor, now };
-    const { locked, again } = await requote(c, companyId, command, quote, { network: network.id, txHash });
+    const { locked, again } = await requote(c, { companyId, command, quoted: quote, transfer: { network: network.id, txHash } });
     await releaseScheduledCoupon(c, locked);
     const redemptionId = await redeem(c, locked, again);
-    const invoice = await issueChangeInvoice(c, locked, again, command, true);
+    const invoice = await issueChangeInvoice(c, locked, { q: again, command, issue: true });
     const paid = await recordProvenPayment(c, invoice.id, { network, token, txHash, proof: verdict });
     if (paid.kind !== "paid" || paid.invoice.id !== invoice.id) throw apiError("payment_replayed", "This transaction already proved a payment");
     const applied = await applyTerms(c, locked, pendingChangeOf(again, redemptionId), { invoiceId: invoice.id, creditToBalance: 0n });
@@ -76,7 +76,7 @@ export async function pulledThroughMandate(
 ): Promise<ChangeOutcome> {
   const charge = await deps.sql.begin(async (tx) => {
     const c: TxContext = { deps, tx, tenant, actor, now };
-    const { locked, again } = await requote(c, companyId, command, quote);
+    const { locked, again } = await requote(c, { companyId, command, quoted: quote });
     const mandate = await lockMandateOf(tx, tenant, locked.id);
     if (!mandate || mandate.status !== "ACTIVE")
       throw apiError("plan_change_not_allowed", "The subscription has no active mandate to pull the proration through; pay it with txHash");
@@ -86,8 +86,8 @@ export async function pulledThroughMandate(
         `The mandate's remaining amount (${mandate.remaining_amount}) does not cover the proration (${amount})`,
       );
     const redemptionId = await redeem(c, locked, again);
-    const invoice = await issueChangeInvoice(c, locked, again, command, false);
-    const attempt = await countCharges(tx, tenant, locked.id, "proration", locked.current_period_start);
+    const invoice = await issueChangeInvoice(c, locked, { q: again, command, issue: false });
+    const attempt = await countCharges(tx, tenant, locked.id, { kind: "proration", periodStart: locked.current_period_start });
     return (await insertCharge(
       tx,
       tenant,

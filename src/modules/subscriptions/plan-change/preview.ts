@@ -8,7 +8,11 @@ import { quotePlanChange, type PlanChangeRequest } from "./quote";
 import { presentPreview } from "./schemas";
 import { recordQuote } from "./quotes";
 
-export async function previewPlanChange(db: Db, tenant: Tenant, companyId: string, request: PlanChangeRequest, now: Date) {
-  const quote = await quotePlanChange(db, tenant, companyId, request, now);
-  return presentPreview(quote, await recordQuote(db, tenant, companyId, request, quote));
+export async function previewPlanChange(
+  db: Db,
+  tenant: Tenant,
+  { companyId, request, now }: { companyId: string; request: PlanChangeRequest; now: Date },
+) {
+  const quote = await quotePlanChange(db, tenant, { companyId, request, now });
+  return presentPreview(quote, await recordQuote(db, tenant, { companyId, request, quote }));
 }

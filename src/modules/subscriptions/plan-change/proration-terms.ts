@@ -74,10 +74,7 @@ function carriedCoupon(
 export function nextTerms(
   current: SubscriptionTerms,
   target: TargetPlan,
-  redeemed: CouponRow | null,
-  currency: string,
-  start: "now" | "period_end",
-  now: Date,
+  { redeemed, currency, start, now }: { redeemed: CouponRow | null; currency: string; start: "now" | "period_end"; now: Date },
 ): SubscriptionTerms | null {
   const plan = { planId: target.planId, planName: target.planName, billingPeriod: target.billingPeriod, price: target.price };
   if (target.billingPeriod !== current.billingPeriod) {

@@ -98,7 +98,7 @@ export function planChange(input: PlanChangeInput): PlanChange | PlanChangeRefus
   if (!intervalChange && target.planId === current.planId && !input.couponRedeemed) {
     return { ok: true, kind: "same", changed: false, effective: "now", ...none, subscription: current, scheduled: null };
   }
-  const switched = nextTerms(current, target, input.couponRedeemed, currency, "now", now);
+  const switched = nextTerms(current, target, { redeemed: input.couponRedeemed, currency, start: "now", now });
   if (!switched)
     return refuse("coupon_not_applicable", `Coupon ${input.couponRedeemed!.code} does not apply to plan ${target.planId} in ${currency}`);
 
@@ -108,7 +108,7 @@ export function planChange(input: PlanChangeInput): PlanChange | PlanChangeRefus
   const kind: ChangeKind = b > a ? "upgrade" : b < a ? "downgrade" : "same";
   const effective = input.when ?? (kind === "downgrade" ? "period_end" : "now");
   if (effective === "period_end") {
-    const scheduled = nextTerms(current, target, input.couponRedeemed, currency, "period_end", now)!;
+    const scheduled = nextTerms(current, target, { redeemed: input.couponRedeemed, currency, start: "period_end", now })!;
     return { ok: true, kind, changed: true, effective, ...none, subscription: current, scheduled };
   }
 

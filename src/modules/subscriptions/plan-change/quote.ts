@@ -59,10 +59,7 @@ export function changeableSubscription(sub: SubscriptionRow | null | undefined):
 export async function quotePlanChange(
   db: Db,
   tenant: Tenant,
-  companyId: string,
-  request: PlanChangeRequest,
-  now: Date,
-  locked?: SubscriptionRow,
+  { companyId, request, now, locked }: { companyId: string; request: PlanChangeRequest; now: Date; locked?: SubscriptionRow },
 ): Promise<Quote> {
   const sub = changeableSubscription(locked ?? (await findLiveSubscription(db, tenant, companyId)));
   const target = await targetPlan(db, tenant, sub, request);
@@ -156,7 +153,7 @@ async function targetPlan(db: Db, tenant: Tenant, sub: SubscriptionRow, request:
   if (plan.kind !== "plan")
     throw apiError("validation_failed", "Validation failed", { "body.planId": "Names an add-on; subscriptions are to plans" });
   if (plan.archived_at) throw apiError("plan_not_subscribable", `Plan ${plan.id} is archived`);
-  const priced = await planTerms(db, tenant, plan.id, request.billingPeriod ?? sub.billing_period, plan.name, 0);
+  const priced = await planTerms(db, tenant, { planId: plan.id, period: request.billingPeriod ?? sub.billing_period, name: plan.name, trialDays: 0 });
   if (priced.currency !== sub.currency)
     throw apiError("plan_not_subscribable", `Plan ${plan.id} is priced in ${priced.currency}; the subscription pays in ${sub.currency}`);
   return { planId: plan.id, planName: plan.name, billingPeriod: priced.billingPeriod, price: priced.price };

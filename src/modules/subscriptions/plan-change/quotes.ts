@@ -51,7 +51,11 @@ const amountsOf = (q: Quote) => ({
 });
 
 /** Records what a preview priced; the company's quotes expired over a day ago go at the same time. */
-export async function recordQuote(db: Db, tenant: Tenant, companyId: string, request: PlanChangeRequest, quote: Quote): Promise<QuoteRef> {
+export async function recordQuote(
+  db: Db,
+  tenant: Tenant,
+  { companyId, request, quote }: { companyId: string; request: PlanChangeRequest; quote: Quote },
+): Promise<QuoteRef> {
   const id = newId("quo");
   const pricedAt = quote.pricedAt;
   const expiresAt = new Date(pricedAt.getTime() + QUOTE_TTL_MS);
@@ -83,10 +87,7 @@ export async function recordQuote(db: Db, tenant: Tenant, companyId: string, req
 export async function quotedRequest(
   db: Db,
   tenant: Tenant,
-  companyId: string,
-  quoteId: string,
-  body: PlanChangeRequest,
-  now: Date,
+  { companyId, quoteId, body, now }: { companyId: string; quoteId: string; body: PlanChangeRequest; now: Date },
 ): Promise<{ request: PlanChangeRequest; pricedAt: Date }> {
   const row = await findQuote(db, tenant, companyId, quoteId);
   if (!row) throw apiError("quote_not_found", `No quote ${quoteId} for this company`);

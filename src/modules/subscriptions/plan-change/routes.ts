@@ -69,7 +69,9 @@ export function planChangeRoutes(deps: RouteDeps) {
     )
     .post(
       "/companies/plan/preview",
-      async ({ principal, body }) => ({ data: await previewPlanChange(deps.sql, principal, principal.companyId!, commandOf(body), now()) }),
+      async ({ principal, body }) => ({
+        data: await previewPlanChange(deps.sql, principal, { companyId: principal.companyId!, request: commandOf(body), now: now() }),
+      }),
       {
         access: "POST /companies/plan/preview",
         body: PlanChangePreviewBody,
@@ -98,7 +100,7 @@ export function planChangeRoutes(deps: RouteDeps) {
       "/dashboard/companies/:id/plan/preview",
       async ({ principal, params, body }) => {
         const companyId = await companyIdOr404(deps.sql, principal, params.id);
-        return { data: await previewPlanChange(deps.sql, principal, companyId, commandOf(body), now()) };
+        return { data: await previewPlanChange(deps.sql, principal, { companyId, request: commandOf(body), now: now() }) };
       },
       {
         access: "POST /dashboard/companies/{id}/plan/preview",

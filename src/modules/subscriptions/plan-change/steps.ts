@@ -58,10 +58,12 @@ export const resultOf = (sub: SubscriptionRow, invoiceId: string | null, effecti
  */
 export async function requote(
   c: TxContext,
-  companyId: string,
-  command: PlanChangeCommand,
-  quoted: Quote,
-  transfer?: { network: string; txHash: string },
+  {
+    companyId,
+    command,
+    quoted,
+    transfer,
+  }: { companyId: string; command: PlanChangeCommand; quoted: Quote; transfer?: { network: string; txHash: string } },
 ) {
   const locked = (await lockSubscription(c.tx, c.tenant, quoted.sub.id))!;
   if (transfer) await lockTransaction(c.tx, transfer.network, transfer.txHash);
@@ -69,7 +71,7 @@ export async function requote(
   if (command.quoteId) await assertQuoteStands(c, companyId, command.quoteId, locked);
   // Quoted first: a renewal that started the next period meanwhile (its pull maybe still in flight) makes this
   // change's instant fall outside the period, which no retry changes.
-  const again = await quotePlanChange(c.tx, c.tenant, companyId, command, quoted.pricedAt, locked);
+  const again = await quotePlanChange(c.tx, c.tenant, { companyId, request: command, now: quoted.pricedAt, locked });
   if (await findPendingCharge(c.tx, c.tenant, locked.id))
     throw apiError("operation_in_progress", "A chain operation of this subscription is in flight; retry shortly", undefined, { "Retry-After": "30" });
   if (command.quoteId) await useQuote(c, companyId, command.quoteId, again);
@@ -88,7 +90,11 @@ export const redeem = async (c: TxContext, sub: SubscriptionRow, q: Quote) =>
   q.coupon ? (await redeemCoupon(c.tx, c.tenant, { code: q.coupon.code, companyId: sub.company_id, planId: q.target.planId }, c.now)).id : null;
 
 /** The change's invoice: its lines, then the credit balance drawn (the ledger entry written with it). */
-export async function issueChangeInvoice(c: TxContext, sub: SubscriptionRow, q: Quote, command: PlanChangeCommand, issue: boolean) {
+export async function issueChangeInvoice(
+  c: TxContext,
+  sub: SubscriptionRow,
+  { q, command, issue }: { q: Quote; command: PlanChangeCommand; issue: boolean },
+) {
   const invoice = q.change.invoice!;
   const created = await createInvoice(
     invoiceContext(c),

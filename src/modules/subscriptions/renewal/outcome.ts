@@ -27,11 +27,11 @@ export async function recordLanded({ deps, tenant, actor, now }: ServiceContext,
     const c: TxContext = { deps, tx, tenant, actor, now };
     const sub = (await lockSubscription(tx, tenant, charge.subscription_id))!;
     if (op.amount > 0n) await lockTransaction(tx, sub.network, op.txHash);
-    const completed = await completeCharge(tx, tenant, charge.id, { status: "succeeded", txHash: op.txHash, paymentId: null }, now);
+    const completed = await completeCharge(tx, tenant, charge.id, { end: { status: "succeeded", txHash: op.txHash, paymentId: null }, now });
     if (!completed) return "skipped"; // recorded by the other finisher
     const mandate = await lockMandateOf(tx, tenant, sub.id);
     const token = findToken(deps.chains.get(sub.network)!, sub.token_symbol)!;
-    const paymentId = await recordPull(c, sub, charge.invoice_id, op, token.decimals, mandate ?? null);
+    const paymentId = await recordPull(c, sub, { invoiceId: charge.invoice_id, op, decimals: token.decimals, mandate: mandate ?? null });
     if (paymentId) await setChargePayment(tx, tenant, charge.id, paymentId);
     await markRenewed(c, sub, { txHash: op.txHash });
     return "renewed";
@@ -55,7 +55,7 @@ export async function recordRefused({ deps, tenant, actor, now }: ServiceContext
   return deps.sql.begin(async (tx): Promise<RenewalOutcome> => {
     const c: TxContext = { deps, tx, tenant, actor, now };
     const sub = (await lockSubscription(tx, tenant, charge.subscription_id))!;
-    const completed = await completeCharge(tx, tenant, charge.id, { status: "failed", reason: refusal.reason, detail: refusal.detail }, now);
+    const completed = await completeCharge(tx, tenant, charge.id, { end: { status: "failed", reason: refusal.reason, detail: refusal.detail }, now });
     if (!completed) return "skipped";
     return refusal.reason === "not_configured" ? deferRenewal(c, sub, refusal) : failAttempt(c, sub, refusal);
   });

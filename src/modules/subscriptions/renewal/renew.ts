@@ -89,7 +89,7 @@ async function prepareRenewal(c: TxContext, id: string): Promise<Prepared> {
   if (unpayable) return { outcome: await failAttempt(c, sub, unpayable) };
   // Each attempt at the period has its own reference (the chain's idempotency key): a retry after a refusal is
   // a new operation; a lost answer is looked up under the pending row's reference, never re-sent under a new one.
-  const attempt = await countCharges(c.tx, c.tenant, sub.id, "renewal", sub.current_period_start);
+  const attempt = await countCharges(c.tx, c.tenant, sub.id, { kind: "renewal", periodStart: sub.current_period_start });
   const reference = chainReference(c.tenant, "renewal", sub.id, periodKey(sub.current_period_start), String(attempt));
   const charge = await insertCharge(
     c.tx,
@@ -122,7 +122,12 @@ async function startNextPeriod(c: TxContext, sub: SubscriptionRow): Promise<Subs
   let index = sub.status === "TRIALING" ? 0 : sub.period_index + 1;
   if (sub.scheduled_plan_id && sub.scheduled_billing_period) {
     const plan = await findPlanFull(c.tx, c.tenant, sub.scheduled_plan_id);
-    const terms = await planTerms(c.tx, c.tenant, sub.scheduled_plan_id, sub.scheduled_billing_period, plan?.name ?? sub.scheduled_plan_id, 0);
+    const terms = await planTerms(c.tx, c.tenant, {
+      planId: sub.scheduled_plan_id,
+      period: sub.scheduled_billing_period,
+      name: plan?.name ?? sub.scheduled_plan_id,
+      trialDays: 0,
+    });
     const newAnchor = terms.billingPeriod !== sub.billing_period;
     next = {
       ...next,
@@ -144,7 +149,7 @@ async function startNextPeriod(c: TxContext, sub: SubscriptionRow): Promise<Subs
   const saved = await saveSubscription(c.tx, c.tenant, next, c.now);
   if (sub.scheduled_plan_id) {
     // The scheduled change takes effect: the company's entitlements follow the new plan from this period.
-    await setCompanyPlanAnchored(c.tx, c.tenant, saved.company_id, saved.plan_id, saved.anchor_at);
+    await setCompanyPlanAnchored(c.tx, c.tenant, saved.company_id, { planId: saved.plan_id, anchor: saved.anchor_at });
     await publishCompanyChanged(c.tx, c.tenant, saved.company_id);
     const change = { fromPlanId: sub.plan_id, effective: "period_end", applied: true };
     await emitEvent(c.tx, c.tenant, "subscription.plan_changed", { lazy: () => ({ ...presentSubscription(saved), change }) }, { at: c.now });
@@ -214,7 +219,7 @@ async function mandateRefusal(c: TxContext, sub: SubscriptionRow, amount: bigint
         ? "remaining_below_next_charge"
         : null;
   if (!expiry) return null;
-  const expired = (await endMandate(c.tx, c.tenant, mandate.id, { status: "EXPIRED", reason: expiry }, c.now))!;
+  const expired = (await endMandate(c.tx, c.tenant, mandate.id, { end: { status: "EXPIRED", reason: expiry }, now: c.now }))!;
   await emitEvent(c.tx, c.tenant, "mandate.expired", { lazy: () => presentMandate(expired) }, { at: c.now });
   return { reason: "autopay_expired", detail: `Mandate ${mandate.id} expired (${expiry})` };
 }

@@ -40,10 +40,7 @@ function taxRateOf(value: unknown, details: Record<string, string>): bigint | un
 
 export async function updateSubscriptionSettings(
   sql: Sql,
-  tenant: Tenant,
-  actor: Actor,
-  patch: SubscriptionSettingsPut,
-  now: Date,
+  { tenant, actor, patch, now }: { tenant: Tenant; actor: Actor; patch: SubscriptionSettingsPut; now: Date },
 ): Promise<SubscriptionSettingsView> {
   checkBody(SubscriptionSettingsPut, patch); // the route's schema again, for callers that skip the route (the CLI)
   const details: Record<string, string> = {};
