@@ -50,6 +50,15 @@ const Q = queries([
 
 const tp = (t: Tenant) => [t.teamId, t.environment] as const;
 
+/**
+ * A row's values as one jsonb argument, keyed by column name (the statement unpacks it with
+ * jsonb_populate_record, each value taking its column's type): bigints as numeric text, instants as ISO text.
+ */
+export const columns = (values: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(values).map(([k, v]) => [k, typeof v === "bigint" ? v.toString() : v instanceof Date ? v.toISOString() : (v ?? null)]),
+  );
+
 export interface OnchainPlanMatch {
   network: string;
   plan_id: string;
@@ -87,27 +96,29 @@ export interface SubscriptionInsert {
 
 export const insertSubscription = (db: Db, t: Tenant, s: SubscriptionInsert, now: Date) =>
   runOne<SubscriptionRow>(db, Q.subscription_insert, [
-    s.id,
     ...tp(t),
-    s.companyId,
-    s.planId,
-    s.billingPeriod,
-    s.priceAmount,
-    s.currency,
-    s.network,
-    s.tokenSymbol,
-    s.paymentAccount,
-    s.payeeWallet,
-    s.subscriberEmail,
-    s.couponId,
-    s.anchorAt,
-    s.periodStart,
-    s.periodEnd,
-    s.trialEnd,
-    s.reference,
+    columns({
+      id: s.id,
+      company_id: s.companyId,
+      plan_id: s.planId,
+      billing_period: s.billingPeriod,
+      price_amount: s.priceAmount,
+      currency: s.currency,
+      network: s.network,
+      token_symbol: s.tokenSymbol,
+      payment_account: s.paymentAccount,
+      payee_wallet: s.payeeWallet,
+      subscriber_email: s.subscriberEmail,
+      coupon_id: s.couponId,
+      anchor_at: s.anchorAt,
+      current_period_start: s.periodStart,
+      current_period_end: s.periodEnd,
+      trial_end: s.trialEnd,
+      activation_reference: s.reference,
+      coupon_redemption_id: s.couponRedemptionId,
+      exclusive_account: s.exclusiveAccount,
+    }),
     now,
-    s.couponRedemptionId,
-    s.exclusiveAccount,
   ]);
 
 /** Spends a payer's consent for `subscriptionId`; false when it was spent before (by any team). */
@@ -126,30 +137,32 @@ export const saveSubscription = async (db: Db, t: Tenant, s: SubscriptionRow, no
   (await runOne<SubscriptionRow>(db, Q.subscription_update_state, [
     ...tp(t),
     s.id,
-    s.status,
-    s.plan_id,
-    s.billing_period,
-    s.price_amount,
-    s.period_index,
-    s.current_period_start,
-    s.current_period_end,
-    s.cancel_at_period_end,
-    s.canceled_at,
-    s.cancel_reason,
-    s.scheduled_plan_id,
-    s.scheduled_billing_period,
-    s.token_id,
-    s.activation_tx_hash,
-    s.dunning_attempts,
-    s.next_attempt_at,
-    s.coupon_id,
-    s.trial_end,
+    columns({
+      status: s.status,
+      plan_id: s.plan_id,
+      billing_period: s.billing_period,
+      price_amount: s.price_amount,
+      period_index: s.period_index,
+      current_period_start: s.current_period_start,
+      current_period_end: s.current_period_end,
+      cancel_at_period_end: s.cancel_at_period_end,
+      canceled_at: s.canceled_at,
+      cancel_reason: s.cancel_reason,
+      scheduled_plan_id: s.scheduled_plan_id,
+      scheduled_billing_period: s.scheduled_billing_period,
+      token_id: s.token_id,
+      activation_tx_hash: s.activation_tx_hash,
+      dunning_attempts: s.dunning_attempts,
+      next_attempt_at: s.next_attempt_at,
+      coupon_id: s.coupon_id,
+      trial_end: s.trial_end,
+      anchor_at: s.anchor_at,
+      coupon_applied_at: s.coupon_applied_at,
+      scheduled_coupon_id: s.scheduled_coupon_id,
+      scheduled_coupon_applied_at: s.scheduled_coupon_applied_at,
+      scheduled_coupon_redemption_id: s.scheduled_coupon_redemption_id,
+    }),
     now,
-    s.anchor_at,
-    s.coupon_applied_at,
-    s.scheduled_coupon_id,
-    s.scheduled_coupon_applied_at,
-    s.scheduled_coupon_redemption_id,
   ]))!;
 
 export interface DueSubscription {
@@ -184,17 +197,19 @@ export interface MandateInsert {
 
 export const insertMandate = async (db: Db, t: Tenant, m: MandateInsert, now: Date): Promise<MandateRow> =>
   (await runOne<MandateRow>(db, Q.mandate_insert, [
-    m.id,
     ...tp(t),
-    m.subscriptionId,
-    m.companyId,
-    m.network,
-    m.tokenSymbol,
-    m.payerWallet,
-    m.recipientWallet,
-    m.authorized.toString(),
-    m.remaining.toString(),
-    m.expiresAt,
+    columns({
+      id: m.id,
+      subscription_id: m.subscriptionId,
+      company_id: m.companyId,
+      network: m.network,
+      token_symbol: m.tokenSymbol,
+      payer_wallet: m.payerWallet,
+      recipient_wallet: m.recipientWallet,
+      authorized_amount: m.authorized,
+      remaining_amount: m.remaining,
+      expires_at: m.expiresAt,
+    }),
     now,
   ]))!;
 
@@ -243,18 +258,20 @@ export interface ChargeInsert {
 
 export const insertCharge = (db: Db, t: Tenant, c: ChargeInsert, now: Date) =>
   runOne<ChargeRow>(db, Q.subscription_charge_insert, [
-    c.id,
     ...tp(t),
-    c.subscriptionId,
-    c.kind,
-    c.reference,
-    c.network,
-    c.periodStart,
-    c.attempt,
-    c.invoiceId,
-    c.amount.toString(),
+    columns({
+      id: c.id,
+      subscription_id: c.subscriptionId,
+      kind: c.kind,
+      reference: c.reference,
+      network: c.network,
+      period_start: c.periodStart,
+      attempt: c.attempt,
+      invoice_id: c.invoiceId,
+      amount: c.amount,
+      change: c.change ?? null,
+    }),
     now,
-    (c.change ?? null) as never,
   ]);
 
 export type ChargeEnd = { status: "succeeded"; txHash: string; paymentId: string | null } | { status: "failed"; reason: string; detail: string };

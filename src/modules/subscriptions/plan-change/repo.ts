@@ -2,6 +2,7 @@
 import { queries, run, runOne, type Db } from "../../../db/queries";
 import type { Interval } from "../../../lib/period";
 import type { Tenant } from "../../../lib/tenant";
+import { columns } from "../repo";
 
 const Q = queries(["plan_change_quote_insert", "plan_change_quote_find", "plan_change_quote_use", "plan_change_quote_prune"]);
 
@@ -43,21 +44,23 @@ export const pruneQuotes = (db: Db, t: Tenant, companyId: string, pricedAt: Date
 
 export const insertQuote = (db: Db, t: Tenant, q: QuoteInsert) =>
   run(db, Q.plan_change_quote_insert, [
-    q.id,
     t.teamId,
     t.environment,
-    q.companyId,
-    q.subscriptionId,
-    q.planId,
-    q.billingPeriod,
-    q.couponCode,
-    q.effective,
-    q.basis,
-    q.pricedAt,
-    q.expiresAt,
-    q.invoiceTotal,
-    q.creditToBalance,
-    q.net,
+    columns({
+      id: q.id,
+      company_id: q.companyId,
+      subscription_id: q.subscriptionId,
+      plan_id: q.planId,
+      billing_period: q.billingPeriod,
+      coupon_code: q.couponCode,
+      effective: q.effective,
+      basis: q.basis,
+      priced_at: q.pricedAt,
+      expires_at: q.expiresAt,
+      invoice_total: q.invoiceTotal,
+      credit_to_balance: q.creditToBalance,
+      net: q.net,
+    }),
   ]);
 
 export const findQuote = (db: Db, t: Tenant, companyId: string, id: string) =>
