@@ -5,7 +5,6 @@
  * dunning retry does not move the windows after it, and the contract still stops a second full pull inside one
  * window.
  */
-import type { Interval } from "../../../lib/period";
+import { DAY_MS, type Interval } from "../../../lib/period";
 
-const DAY_S = 86_400;
-export const windowSeconds = (interval: Interval): number => (interval === "monthly" ? 28 : 365) * DAY_S;
+export const windowSeconds = (interval: Interval): number => ((interval === "monthly" ? 28 : 365) * DAY_MS) / 1000;

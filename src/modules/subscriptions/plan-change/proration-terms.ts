@@ -12,7 +12,7 @@
  *     periods already used, the current one counted as used: couponAppliedAt becomes -(periods used), so
  *     a "once" coupon used this month does not discount the new year, and "forever" still does.
  */
-import { periodAt, type Interval } from "../../../lib/period";
+import { MONTHS, periodAt, type Interval } from "../../../lib/period";
 import type { CouponRow } from "../../catalog/coupon-model";
 import { couponAppliesToPeriod, couponDiscount } from "../../catalog/redeem";
 
@@ -39,7 +39,16 @@ export interface TargetPlan {
   price: bigint;
 }
 
-export const MONTHS: Record<Interval, bigint> = { monthly: 1n, yearly: 12n };
+export type ChangeKind = "upgrade" | "downgrade" | "same";
+
+/**
+ * Upgrade, downgrade or the same: the price per month after the change against before (cross-multiplied by
+ * the other's months, so a monthly and a yearly price compare without rounding).
+ */
+export function changeKind(before: { price: bigint; billingPeriod: Interval }, after: { price: bigint; billingPeriod: Interval }): ChangeKind {
+  const [a, b] = [before.price * BigInt(MONTHS[after.billingPeriod]), after.price * BigInt(MONTHS[before.billingPeriod])];
+  return b > a ? "upgrade" : b < a ? "downgrade" : "same";
+}
 
 /** Whether the coupon may discount `planId` priced in `currency`: its plan list, and an amount off's currency. */
 export const couponFits = (c: CouponRow, planId: string, currency: string): boolean =>

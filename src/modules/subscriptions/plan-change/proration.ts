@@ -20,9 +20,9 @@ import { periodSeconds, secondsRemaining } from "../../../lib/period";
 import { prorate } from "../../../lib/money";
 import type { CouponRow } from "../../catalog/coupon-model";
 import { creditLine, periodLines } from "../billing-lines";
-import { MONTHS, netPrice, nextTerms, type SubscriptionTerms, type TargetPlan } from "./proration-terms";
+import { changeKind, netPrice, nextTerms, type ChangeKind, type SubscriptionTerms, type TargetPlan } from "./proration-terms";
 
-export type { SubscriptionTerms, TargetPlan } from "./proration-terms";
+export type { ChangeKind, SubscriptionTerms, TargetPlan } from "./proration-terms";
 
 export interface PlanChangeInput {
   /** the subscription as it stands: its current period must contain `now` */
@@ -40,8 +40,6 @@ export interface PlanChangeInput {
   /** absent: upgrades and equal prices now, downgrades at period end */
   when?: "now" | "period_end";
 }
-
-export type ChangeKind = "upgrade" | "downgrade" | "same";
 
 export interface PlanChange {
   ok: true;
@@ -104,8 +102,7 @@ export function planChange(input: PlanChangeInput): PlanChange | PlanChangeRefus
 
   const oldNet = netPrice(current, currency);
   const newNet = netPrice(switched, currency);
-  const [a, b] = [oldNet * MONTHS[target.billingPeriod], newNet * MONTHS[current.billingPeriod]];
-  const kind: ChangeKind = b > a ? "upgrade" : b < a ? "downgrade" : "same";
+  const kind = changeKind({ price: oldNet, billingPeriod: current.billingPeriod }, { price: newNet, billingPeriod: target.billingPeriod });
   const effective = input.when ?? (kind === "downgrade" ? "period_end" : "now");
   if (effective === "period_end") {
     const scheduled = nextTerms(current, target, { redeemed: input.couponRedeemed, currency, start: "period_end", now })!;

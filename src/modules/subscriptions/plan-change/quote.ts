@@ -17,7 +17,7 @@ import { findInvoiceBySource } from "../../invoices/repo";
 import { LIVE_STATUSES, type SubscriptionRow } from "../rows";
 import { periodInvoiceSource } from "../reference";
 import { planChange, type PlanChange, type SubscriptionTerms, type TargetPlan } from "./proration";
-import { couponFits, MONTHS } from "./proration-terms";
+import { changeKind, couponFits } from "./proration-terms";
 import { findLiveSubscription, findPendingCharge, findPlansByOnchainId, subscriptionSettings } from "../repo";
 import { planTerms } from "../activation/terms";
 
@@ -125,11 +125,10 @@ function trialChange(current: SubscriptionTerms, target: TargetPlan, redeemed: C
     throw apiError("coupon_not_applicable", `Coupon ${redeemed.code} does not apply to plan ${target.planId} in ${currency}`);
   const carried = current.coupon && couponFits(current.coupon, target.planId, currency) ? current.coupon : null;
   const coupon = redeemed ?? carried;
-  const [before, after] = [current.price * MONTHS[target.billingPeriod], target.price * MONTHS[current.billingPeriod]];
   const changed = target.planId !== current.planId || target.billingPeriod !== current.billingPeriod || redeemed !== null;
   return {
     ok: true,
-    kind: after > before ? "upgrade" : after < before ? "downgrade" : "same",
+    kind: changeKind(current, target),
     changed,
     intervalChange: target.billingPeriod !== current.billingPeriod,
     effective: "now",
