@@ -2,7 +2,7 @@
  * The dashboard's subscription routes (dashboard sessions; billing:read to read, billing:write to change), in
  * the dashboard's `{data}` envelope: list and read subscriptions, cancel (at period end or now) and resume, and
  * the environment's subscription settings. Writes go through the service functions the embed route and the CLI
- * use (manage.ts, settings.ts), audited with the signed-in operator as actor (CSRF is checked centrally).
+ * use (cancellation/manage.ts, settings/update.ts), audited with the signed-in operator as actor (CSRF is checked centrally).
  */
 import { Elysia } from "elysia";
 import type { Principal } from "../../../auth/kinds";

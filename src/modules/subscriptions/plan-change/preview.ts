@@ -1,6 +1,6 @@
 /**
  * A plan change's preview, for the dashboard, the embed token and the CLI alike: the change quoted at `now`
- * (change-quote.ts), recorded as a quote the change can be given (quotes.ts), in the preview's wire shape.
+ * (quote.ts), recorded as a quote the change can be given (quotes.ts), in the preview's wire shape.
  */
 import type { Db } from "../../../db/queries";
 import type { Tenant } from "../../../lib/tenant";

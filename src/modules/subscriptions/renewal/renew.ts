@@ -168,7 +168,7 @@ async function issuePeriodInvoice(c: TxContext, sub: SubscriptionRow, source: st
     currency: sub.currency,
     start: sub.current_period_start,
     end: sub.current_period_end,
-    // The coupon counts its own periods from the one it was applied at (proration-terms.ts).
+    // The coupon counts its own periods from the one it was applied at (plan-change/proration-terms.ts).
     periodIndex: sub.period_index - sub.coupon_applied_at,
     coupon: sub.coupon_id ? ((await findCouponById(c.tx, c.tenant, sub.coupon_id)) ?? null) : null,
     taxRate: settings.taxRate,
