@@ -37,10 +37,10 @@ import { Logger } from "../src/lib/logger";
 import type { Tenant } from "../src/lib/tenant";
 import { createPlanRecord } from "../src/modules/catalog/plans";
 import type { SubscriptionDeps } from "../src/modules/subscriptions/context";
-import type { RenewalOutcome } from "../src/modules/subscriptions/outcome";
-import { activateSubscription } from "../src/modules/subscriptions/activate";
-import { renewSubscription } from "../src/modules/subscriptions/renew";
-import { queueDueRenewals } from "../src/modules/subscriptions/renew-jobs";
+import type { RenewalOutcome } from "../src/modules/subscriptions/renewal/outcome";
+import { activateSubscription } from "../src/modules/subscriptions/activation/activate";
+import { renewSubscription } from "../src/modules/subscriptions/renewal/renew";
+import { queueDueRenewals } from "../src/modules/subscriptions/renewal/jobs";
 import { createTeam } from "../src/modules/teams/team";
 import { DAY, landed, newRef, subscriptionBedWithPool } from "../test/helpers/anvil-subscriptions";
 import { insertDueSubscriptions, type DueTeam } from "../test/helpers/due-subscriptions";
@@ -269,7 +269,7 @@ async function chainSample(sql: Sql, pgPid: number | null) {
         payerConsent: (await bed.consent(payer, `anvil-co-${i}`)).body, // the payer's consent to this subscription
       };
       const now = await chainNow();
-      activatedE2e.push(await timed(() => activateSubscription(deps, tenant, ACTOR, request, now)));
+      activatedE2e.push(await timed(() => activateSubscription({ deps, tenant, actor: ACTOR, now }, request)));
     }
     const subs = (await sql<{ id: string }[]>`select id from subscriptions where team_id = ${tenant.teamId} and status = 'ACTIVE'`).map((r) => ({
       tenant,

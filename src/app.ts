@@ -29,9 +29,7 @@ import { dashboardRoutes } from "./modules/dashboard";
 import { webhookRoutes } from "./modules/webhooks";
 import { invoiceDeliveryRoutes } from "./modules/invoices/deliveries/routes";
 import { invoiceRefundRoutes } from "./modules/invoices/refund-routes";
-import { subscriptionRoutes } from "./modules/subscriptions/routes";
-import { planChangeRoutes } from "./modules/subscriptions/change-routes";
-import { dashboardSubscriptionRoutes } from "./modules/subscriptions/dashboard-routes";
+import { subscriptionsPlugin } from "./modules/subscriptions";
 import { invoiceDocumentRoutes } from "./modules/invoices/documents/routes";
 import { settingsRoutes } from "./modules/invoices/settings-routes";
 import { proofRoutes } from "./modules/invoices/proof-routes";
@@ -81,9 +79,7 @@ export function createApp(deps: AppDeps) {
         .use(webhookRoutes(deps))
         .use(invoiceDeliveryRoutes(deps))
         .use(invoiceRefundRoutes(deps))
-        .use(subscriptionRoutes(deps))
-        .use(planChangeRoutes(deps))
-        .use(dashboardSubscriptionRoutes(deps))
+        .use(subscriptionsPlugin(deps))
         .use(invoiceDocumentRoutes(deps))
         .use(settingsRoutes(deps))
         .use(proofRoutes(deps))

@@ -20,10 +20,10 @@ import { runAttempt } from "./modules/webhooks/attempt";
 import { deliverInvoice } from "./modules/invoices/deliveries/deliver";
 import { verifyQueuedProof } from "./modules/invoices/proof-job";
 import { markOverdueInvoices } from "./modules/invoices/overdue";
-import { queueDueRenewals, revokeOnChain } from "./modules/subscriptions/renew-jobs";
-import { renewSubscription } from "./modules/subscriptions/renew";
+import { queueDueRenewals, revokeOnChain } from "./modules/subscriptions/renewal/jobs";
+import { renewSubscription } from "./modules/subscriptions/renewal/renew";
 import { reconcileSubscriptions } from "./modules/subscriptions/reconcile";
-import { expireMandates } from "./modules/subscriptions/mandates";
+import { expireMandates } from "./modules/subscriptions/mandates/manage";
 
 /** What a handler gets: the app's dependencies (the same ones the routes use) and the job it runs. */
 export type TaskContext = Pick<AppDeps, "sql" | "clock" | "logger" | "config" | "settlement" | "mailer" | "subscriptions"> & { job: JobInfo };

@@ -1,15 +1,22 @@
 -- Writes a subscription's state after a transition (activation, renewal, dunning, cancel, plan change): every
 -- mutable column at once, from the row the service computed. Returns one row or none.
--- $1 team_id, $2 environment, $3 id, $4 status, $5 plan_id, $6 billing_period, $7 price_amount, $8 period_index,
--- $9 current_period_start, $10 current_period_end, $11 cancel_at_period_end, $12 canceled_at, $13 cancel_reason,
--- $14 scheduled_plan_id, $15 scheduled_billing_period, $16 token_id, $17 activation_tx_hash, $18 dunning_attempts,
--- $19 next_attempt_at, $20 coupon_id, $21 trial_end, $22 now, $23 anchor_at, $24 coupon_applied_at,
--- $25 scheduled_coupon_id, $26 scheduled_coupon_applied_at, $27 scheduled_coupon_redemption_id
-update subscriptions set status = $4, plan_id = $5, billing_period = $6, price_amount = $7, period_index = $8,
-  current_period_start = $9, current_period_end = $10, cancel_at_period_end = $11, canceled_at = $12,
-  cancel_reason = $13, scheduled_plan_id = $14, scheduled_billing_period = $15, token_id = $16,
-  activation_tx_hash = $17, dunning_attempts = $18, next_attempt_at = $19, coupon_id = $20, trial_end = $21, updated_at = $22,
-  anchor_at = $23, coupon_applied_at = $24, scheduled_coupon_id = $25, scheduled_coupon_applied_at = $26,
-  scheduled_coupon_redemption_id = $27
+-- $1 team_id, $2 environment, $3 id, $5 now, $4 the state (jsonb, keys named as the columns): status, plan_id,
+-- billing_period, price_amount, period_index, current_period_start, current_period_end, cancel_at_period_end,
+-- canceled_at, cancel_reason, scheduled_plan_id, scheduled_billing_period, token_id, activation_tx_hash,
+-- dunning_attempts, next_attempt_at, coupon_id, trial_end, anchor_at, coupon_applied_at, scheduled_coupon_id,
+-- scheduled_coupon_applied_at, scheduled_coupon_redemption_id
+update subscriptions set (status, plan_id, billing_period, price_amount, period_index,
+  current_period_start, current_period_end, cancel_at_period_end, canceled_at,
+  cancel_reason, scheduled_plan_id, scheduled_billing_period, token_id,
+  activation_tx_hash, dunning_attempts, next_attempt_at, coupon_id, trial_end, updated_at,
+  anchor_at, coupon_applied_at, scheduled_coupon_id, scheduled_coupon_applied_at,
+  scheduled_coupon_redemption_id) =
+  (select r.status, r.plan_id, r.billing_period, r.price_amount, r.period_index,
+     r.current_period_start, r.current_period_end, r.cancel_at_period_end, r.canceled_at,
+     r.cancel_reason, r.scheduled_plan_id, r.scheduled_billing_period, r.token_id,
+     r.activation_tx_hash, r.dunning_attempts, r.next_attempt_at, r.coupon_id, r.trial_end, $5::timestamptz,
+     r.anchor_at, r.coupon_applied_at, r.scheduled_coupon_id, r.scheduled_coupon_applied_at,
+     r.scheduled_coupon_redemption_id
+   from jsonb_populate_record(null::subscriptions, $4::jsonb) r)
 where team_id = $1 and environment = $2 and id = $3
 returning *

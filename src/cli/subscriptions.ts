@@ -10,20 +10,20 @@ import { MAX_PAGE_SIZE } from "../http/pagination";
 import { checkSchema } from "../http/schema-errors";
 import type { Tenant } from "../lib/tenant";
 import type { SubscriptionDeps } from "../modules/subscriptions/context";
-import { cancelSubscription, OPERATOR_CANCEL_REASON, resumeSubscription } from "../modules/subscriptions/manage";
-import { readSubscriptionDetail, readSubscriptionPage } from "../modules/subscriptions/read";
+import { cancelSubscription, OPERATOR_CANCEL_REASON, resumeSubscription } from "../modules/subscriptions/cancellation/manage";
+import { readSubscriptionDetail, readSubscriptionPage } from "../modules/subscriptions/dashboard/read";
 import { CancelBody } from "../modules/subscriptions/schemas";
-import { getSubscriptionSettings, updateSubscriptionSettings } from "../modules/subscriptions/settings";
-import { SUBSCRIPTION_STATUSES, SubscriptionListQuery } from "../modules/subscriptions/views";
+import { getSubscriptionSettings, updateSubscriptionSettings } from "../modules/subscriptions/settings/update";
+import { SUBSCRIPTION_STATUSES, SubscriptionListQuery } from "../modules/subscriptions/dashboard/schemas";
 import { OPERATOR } from "../modules/teams/service";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, tenant, wholeNumber } from "./args";
 import { command, type Context } from "./command";
 import type { Static } from "elysia";
 import { apiError } from "../lib/errors";
-import { changePlan } from "../modules/subscriptions/change-plan";
-import { previewPlanChange } from "../modules/subscriptions/change-preview";
-import { commandOf, PlanChangeBody } from "../modules/subscriptions/change-schemas";
-import { companyIdOr404 } from "../modules/subscriptions/change-routes";
+import { changePlan } from "../modules/subscriptions/plan-change/change";
+import { previewPlanChange } from "../modules/subscriptions/plan-change/preview";
+import { commandOf, PlanChangeBody } from "../modules/subscriptions/plan-change/schemas";
+import { companyIdOr404 } from "../modules/subscriptions/plan-change/routes";
 import { ListPage } from "./output";
 
 const ID_OPTION = { id: { value: "<subscription id>", help: "sub_…", required: true } };
@@ -70,7 +70,9 @@ export const subscriptionCommands = [
     }),
     // Under the dashboard list's name: a cursor of GET /dashboard/subscriptions pages on here, and back.
     run: async (ctx, i) =>
-      new ListPage(await readSubscriptionPage(ctx.sql, i.tenant, ctx.config.tokenSigningSecret, "dashboard-subscriptions", i.query)),
+      new ListPage(
+        await readSubscriptionPage(ctx.sql, i.tenant, { secret: ctx.config.tokenSigningSecret, list: "dashboard-subscriptions", query: i.query }),
+      ),
   }),
   command({
     name: "subscription show",
@@ -104,7 +106,9 @@ export const subscriptionCommands = [
       return { ...one(a), how: { atPeriodEnd: body.atPeriodEnd ?? true, reason: body.reason ?? OPERATOR_CANCEL_REASON } };
     },
     run: async (ctx, i) => {
-      await withSubscriptions(ctx, (deps) => cancelSubscription(deps, i.tenant, OPERATOR, { subscriptionId: i.id }, i.how, new Date(ctx.now)));
+      await withSubscriptions(ctx, (deps) =>
+        cancelSubscription({ deps, tenant: i.tenant, actor: OPERATOR, now: new Date(ctx.now) }, { subscriptionId: i.id }, i.how),
+      );
       return show(ctx, i.tenant, i.id);
     },
   }),
@@ -115,7 +119,9 @@ export const subscriptionCommands = [
     positional: "id",
     parse: one,
     run: async (ctx, i) => {
-      await withSubscriptions(ctx, (deps) => resumeSubscription(deps, i.tenant, OPERATOR, { subscriptionId: i.id }, new Date(ctx.now)));
+      await withSubscriptions(ctx, (deps) =>
+        resumeSubscription({ deps, tenant: i.tenant, actor: OPERATOR, now: new Date(ctx.now) }, { subscriptionId: i.id }),
+      );
       return show(ctx, i.tenant, i.id);
     },
   }),
@@ -148,8 +154,8 @@ export const subscriptionCommands = [
     run: async (ctx, i) => {
       const companyId = await companyIdOr404(ctx.sql, i.tenant, i.company);
       const now = new Date(ctx.now);
-      if (i.preview) return previewPlanChange(ctx.sql, i.tenant, companyId, i.command, now);
-      return withSubscriptions(ctx, (deps) => changePlan(deps, i.tenant, OPERATOR, companyId, i.command, now));
+      if (i.preview) return previewPlanChange(ctx.sql, i.tenant, { companyId, request: i.command, now });
+      return withSubscriptions(ctx, (deps) => changePlan({ deps, tenant: i.tenant, actor: OPERATOR, now }, companyId, i.command));
     },
   }),
   command({
@@ -184,6 +190,6 @@ export const subscriptionCommands = [
         },
       };
     },
-    run: (ctx, i) => updateSubscriptionSettings(ctx.sql, i.tenant, OPERATOR, i.patch, new Date(ctx.now)),
+    run: (ctx, i) => updateSubscriptionSettings(ctx.sql, { tenant: i.tenant, actor: OPERATOR, patch: i.patch, now: new Date(ctx.now) }),
   }),
 ];

@@ -18,7 +18,7 @@ export interface Period {
   end: number;
 }
 
-const MONTHS: Record<Interval, number> = { monthly: 1, yearly: 12 };
+export const MONTHS: Record<Interval, number> = { monthly: 1, yearly: 12 };
 
 const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

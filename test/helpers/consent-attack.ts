@@ -9,7 +9,7 @@ import { expect } from "bun:test";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { createDashboardSession } from "../../src/modules/teams/service";
 import { dashboardCookie } from "./fixtures";
-import type { PayerConsent } from "../../src/modules/subscriptions/consent";
+import type { PayerConsent } from "../../src/modules/subscriptions/activation/payer-consent";
 import type { MessageSigner } from "./payer-consent";
 import { DAY_MS, type subscriptionService } from "./subscription-service";
 

@@ -6,7 +6,7 @@
  */
 import type { Keypair as SolanaKeypair } from "@solana/web3.js";
 import type { Keypair as StellarKeypair } from "@stellar/stellar-sdk";
-import { consentMessage, type ConsentTerms, type PayerConsent } from "../../src/modules/subscriptions/consent";
+import { consentMessage, type ConsentTerms, type PayerConsent } from "../../src/modules/subscriptions/activation/payer-consent";
 
 /** A wallet that can sign a text message. */
 export interface MessageSigner {

@@ -8,7 +8,7 @@ import type { Sql } from "../../src/db/client";
 import { newId, randomToken } from "../../src/lib/ids";
 import type { Tenant } from "../../src/lib/tenant";
 import { upsertCompany } from "../../src/modules/customers/identify";
-import type { ChargeKind, SubscriptionStatus } from "../../src/modules/subscriptions/model";
+import type { ChargeKind, SubscriptionStatus } from "../../src/modules/subscriptions/rows";
 import { completeCharge, insertCharge, insertMandate, insertSubscription, saveSubscription } from "../../src/modules/subscriptions/repo";
 
 const DAY_MS = 86_400_000;
@@ -126,15 +126,13 @@ export async function subscriptionFixture(sql: Sql, tenant: Tenant, f: Subscript
       const ended =
         op.end.status === "pending"
           ? charge
-          : await completeCharge(
-              tx,
-              tenant,
-              charge.id,
-              op.end.status === "succeeded"
-                ? { status: "succeeded", txHash: op.end.txHash, paymentId: null }
-                : { status: "failed", reason: op.end.reason, detail: op.end.detail },
-              at,
-            );
+          : await completeCharge(tx, tenant, charge.id, {
+              end:
+                op.end.status === "succeeded"
+                  ? { status: "succeeded", txHash: op.end.txHash, paymentId: null }
+                  : { status: "failed", reason: op.end.reason, detail: op.end.detail },
+              now: at,
+            });
       operations.push(ended!);
     }
     return { subscription: sub, mandate, company, operations };

@@ -9,7 +9,7 @@ import { foundry } from "viem/chains";
 import { SUBSCRIPTIONS_ABI } from "../../src/chains/evm/subscription-contract";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
-import { queueDueRenewals } from "../../src/modules/subscriptions/renew-jobs";
+import { queueDueRenewals } from "../../src/modules/subscriptions/renewal/jobs";
 import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";

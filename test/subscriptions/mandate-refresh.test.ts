@@ -7,8 +7,8 @@
  * `mandate.expired`), and a larger approval changes nothing either.
  */
 import { afterAll, expect, test } from "bun:test";
-import { cancelSubscription } from "../../src/modules/subscriptions/manage";
-import { renewSubscription } from "../../src/modules/subscriptions/renew";
+import { cancelSubscription } from "../../src/modules/subscriptions/cancellation/manage";
+import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";
 import { solanaSigner } from "../helpers/payer-consent";
 import { startSolanaSubscriptionChain, usdc } from "../helpers/solana-subscriptions";
 import { DAY_MS, subscriptionService } from "../helpers/subscription-service";
@@ -68,12 +68,9 @@ test("a canceled subscription's expired mandate stays EXPIRED whatever the chain
   const tenant = { teamId: service.team.teamId, environment: "development" as const };
   const actor = { kind: "test", id: "test", requestId: null };
   await cancelSubscription(
-    t.deps.subscriptions,
-    tenant,
-    actor,
+    { deps: t.deps.subscriptions, tenant, actor, now: new Date(t.clock.now()) },
     { companyId: sub.company_id },
     { atPeriodEnd: false, reason: "test" },
-    new Date(t.clock.now()),
   );
   expect((await service.subscription("beta")).status).toBe("CANCELED");
 

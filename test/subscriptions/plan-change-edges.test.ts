@@ -16,7 +16,7 @@ import { lockTransaction } from "../../src/chains/claims";
 import { recordAudit } from "../../src/modules/audit/repo";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
-import { renewSubscription } from "../../src/modules/subscriptions/renew";
+import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";
 import { createDashboardSession } from "../../src/modules/teams/service";
 import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
 import { createTestApp } from "../helpers/app";

@@ -5,7 +5,7 @@
  */
 import { expect, test } from "bun:test";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
-import { queueDueRenewals } from "../../src/modules/subscriptions/renew-jobs";
+import { queueDueRenewals } from "../../src/modules/subscriptions/renewal/jobs";
 import { createTestApp } from "../helpers/app";
 import { insertDueSubscriptions, type DueTeam } from "../helpers/due-subscriptions";
 import { createTeamFixture } from "../helpers/fixtures";

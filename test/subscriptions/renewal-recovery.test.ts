@@ -9,7 +9,7 @@ import { afterAll, expect, test } from "bun:test";
 import { privateKeyToAccount } from "viem/accounts";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
-import { renewSubscription } from "../../src/modules/subscriptions/renew";
+import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";
 import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";

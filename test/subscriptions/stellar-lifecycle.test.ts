@@ -10,7 +10,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { Keypair, Transaction, TransactionBuilder } from "@stellar/stellar-sdk";
 import { SECONDS_PER_LEDGER } from "../../src/chains/stellar/autopay";
-import type { PayerConsent } from "../../src/modules/subscriptions/consent";
+import type { PayerConsent } from "../../src/modules/subscriptions/activation/payer-consent";
 import { signConsent, stellarSigner } from "../helpers/payer-consent";
 import { startStellarSubscriptions } from "../helpers/stellar-subscriptions";
 import { chainNowMs } from "../chains/stellar-rpc-node";

@@ -9,8 +9,8 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { DAY_MS, periodAt, periodContaining, periodSeconds, secondsRemaining, type Interval } from "../../src/lib/period";
 import { periodBounds } from "../../src/modules/entitlements/compute";
-import { nextDunningStep } from "../../src/modules/subscriptions/dunning";
-import { firstPeriod } from "../../src/modules/subscriptions/first-period";
+import { nextDunningStep } from "../../src/modules/subscriptions/renewal/dunning";
+import { firstPeriod } from "../../src/modules/subscriptions/activation/first-period";
 
 const RUNS = { numRuns: 500 };
 const HOUR_MS = 3_600_000;

@@ -9,7 +9,7 @@ import { Keypair as SolanaKeypair } from "@solana/web3.js";
 import { Keypair as StellarKeypair } from "@stellar/stellar-sdk";
 import { SOLANA_MESSAGE_SIGNING, STELLAR_MESSAGE_SIGNING, verifySignedMessage } from "../../src/chains/message-signatures";
 import { ApiError } from "../../src/lib/errors";
-import { assertPayerConsent, type ConsentTerms, consentMessage, type PayerConsent } from "../../src/modules/subscriptions/consent";
+import { assertPayerConsent, type ConsentTerms, consentMessage, type PayerConsent } from "../../src/modules/subscriptions/activation/payer-consent";
 import { ACTIVATE_EXAMPLE } from "../../src/modules/subscriptions/schemas";
 import { type MessageSigner, signConsent, solanaSigner, stellarSigner } from "../helpers/payer-consent";
 

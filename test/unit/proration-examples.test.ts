@@ -3,7 +3,7 @@
  * are micro-units: $10 = 10_000_000.
  */
 import { describe, expect, test } from "bun:test";
-import { planChange, type PlanChange, type PlanChangeInput } from "../../src/modules/subscriptions/proration";
+import { planChange, type PlanChange, type PlanChangeInput } from "../../src/modules/subscriptions/plan-change/proration";
 import { at, change, coupon, terms } from "./proration-fixtures";
 
 const done = (input: PlanChangeInput): PlanChange => {

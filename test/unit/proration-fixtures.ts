@@ -4,7 +4,7 @@
  */
 import { periodAt, type Interval } from "../../src/lib/period";
 import type { CouponRow } from "../../src/modules/catalog/coupon-model";
-import type { PlanChangeInput, SubscriptionTerms } from "../../src/modules/subscriptions/proration";
+import type { PlanChangeInput, SubscriptionTerms } from "../../src/modules/subscriptions/plan-change/proration";
 
 export const USDC = "USDC";
 export const at = (text: string) => new Date(Date.parse(text));

@@ -10,7 +10,7 @@ import fc from "fast-check";
 import { addMonths, type Interval } from "../../src/lib/period";
 import type { CouponRow } from "../../src/modules/catalog/coupon-model";
 import { priceLine, sumLines } from "../../src/modules/invoices/lines";
-import { planChange, type PlanChange, type PlanChangeInput, type SubscriptionTerms } from "../../src/modules/subscriptions/proration";
+import { planChange, type PlanChange, type PlanChangeInput, type SubscriptionTerms } from "../../src/modules/subscriptions/plan-change/proration";
 import { change, coupon, expectedNet, netOf, taxed, terms } from "./proration-fixtures";
 
 const RUNS = { numRuns: 400 };

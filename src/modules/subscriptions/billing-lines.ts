@@ -3,12 +3,11 @@
  * coupon still applies to that period (once / N periods / forever, counted from the first paid period), both
  * taxed at the team's subscription tax rate (tax on the net: the discount line carries the same rate), and
  * the company's credit balance drawn last as an untaxed credit line, never past what the invoice asks.
- * One rounding per line (the invoice's rule); the total is the sum of the lines.
+ * One rounding per line and the total the sum of the lines: the invoice's own rule (priceLine, sumLines).
  */
-import { lineTax } from "../../lib/money";
 import { couponAppliesToPeriod, couponDiscount } from "../catalog/redeem";
 import type { CouponRow } from "../catalog/coupon-model";
-import type { LineInput } from "../invoices/lines";
+import { priceLine, sumLines, type LineInput } from "../invoices/lines";
 
 export interface PeriodPrice {
   planId: string;
@@ -35,13 +34,9 @@ export function periodLines(p: PeriodPrice): LineInput[] {
   return lines;
 }
 
-/** What the lines ask, tax included: the same sums the invoice will hold. */
-export const linesTotal = (lines: readonly LineInput[]): bigint =>
-  lines.reduce((sum, l) => sum + l.quantity * l.unitAmount + lineTax(l.quantity * l.unitAmount, l.taxRate), 0n);
-
 /** The credit line drawing `balance` (what the company is owed) against `lines`, or null when there is none to draw. */
 export function creditLine(lines: readonly LineInput[], balance: bigint, currency: string): LineInput | null {
-  const owed = linesTotal(lines);
+  const owed = sumLines(lines.map(priceLine)).total;
   const draw = balance < owed ? balance : owed;
   if (draw <= 0n) return null;
   return { description: `Credit balance applied (${currency})`, quantity: 1n, unitAmount: -draw, taxRate: 0n, kind: "credit" };

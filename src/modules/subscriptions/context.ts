@@ -6,10 +6,9 @@
 import type { ChainPool } from "../../chains/pool";
 import type { ChainRegistry } from "../../chains/registry";
 import type { Sql } from "../../db/client";
-import type { Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
-import type { Actor } from "../audit/repo";
 import type { InvoiceContext } from "../invoices/lifecycle";
+import type { OperationContext } from "../operation-context";
 
 export interface SubscriptionDeps {
   sql: Sql;
@@ -19,14 +18,13 @@ export interface SubscriptionDeps {
   companyChanged?: (tenant: Tenant, companyId: string) => void;
 }
 
-/** One transaction's view: who acts, when, inside which transaction. */
-export interface TxContext {
+/** One transaction's view: who acts, when, inside which transaction, with the subscription services. */
+export interface TxContext extends OperationContext {
   deps: SubscriptionDeps;
-  tx: Db;
-  tenant: Tenant;
-  actor: Actor;
-  now: Date;
 }
+
+/** An operation before its transaction opens: the services, for which tenant, by whom, at which instant. */
+export type ServiceContext = Omit<TxContext, "tx">;
 
 /** The invoice module's context for the same transaction. */
 export const invoiceContext = (c: TxContext): InvoiceContext => ({

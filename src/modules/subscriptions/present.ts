@@ -1,6 +1,6 @@
 /** The API's shapes of subscriptions and mandates (the spec's Mandate fields; amounts as token-unit strings). */
 import { formatMicro } from "../../lib/money";
-import type { MandateRow, SubscriptionRow } from "./model";
+import type { MandateRow, SubscriptionRow } from "./rows";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 

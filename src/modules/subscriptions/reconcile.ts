@@ -10,10 +10,10 @@ import type { Logger } from "../../lib/logger";
 import type { Environment, Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
 import type { SubscriptionDeps } from "./context";
-import { expireActivation, finalizeActivation, mandateFactsAfter } from "./finalize";
-import type { ChargeRow } from "./model";
-import { recordChangeLanded, recordChangeRefused } from "./change-outcome";
-import { recordLanded, recordRefused } from "./outcome";
+import { expireActivation, finalizeActivation, mandateFactsAfter } from "./activation/finalize";
+import type { ChargeRow } from "./rows";
+import { recordChangeLanded, recordChangeRefused } from "./plan-change/outcome";
+import { recordLanded, recordRefused } from "./renewal/outcome";
 import { findSubscription, listStaleCharges } from "./repo";
 
 const RECONCILE_ACTOR: Actor = { kind: "system", id: "subscriptions.reconcile", requestId: null };
@@ -56,15 +56,15 @@ async function reconcileOne(deps: SubscriptionDeps, charge: ChargeRow, now: Date
     if (charge.kind === "activation") {
       const facts = await mandateFactsAfter(deps, parties, found.operation);
       if ("ok" in facts) return "waiting";
-      await finalizeActivation(deps, tenant, RECONCILE_ACTOR, sub.id, found.operation, facts, now);
-    } else if (charge.kind === "proration") await recordChangeLanded(deps, tenant, RECONCILE_ACTOR, charge, found.operation, now);
-    else await recordLanded(deps, tenant, RECONCILE_ACTOR, charge, found.operation, now);
+      await finalizeActivation({ deps, tenant, actor: RECONCILE_ACTOR, now }, sub.id, found.operation, facts);
+    } else if (charge.kind === "proration") await recordChangeLanded({ deps, tenant, actor: RECONCILE_ACTOR, now }, charge, found.operation);
+    else await recordLanded({ deps, tenant, actor: RECONCILE_ACTOR, now }, charge, found.operation);
     return "landed";
   }
   if (now.getTime() - charge.created_at.getTime() < GIVE_UP_AFTER_MS) return "waiting";
   const refusal = { ok: false as const, reason: "reverted" as const, detail: "The operation never reached the chain" };
-  if (charge.kind === "activation") await expireActivation(deps, tenant, RECONCILE_ACTOR, sub.id, refusal, now);
-  else if (charge.kind === "proration") await recordChangeRefused(deps, tenant, RECONCILE_ACTOR, charge, refusal, now);
-  else await recordRefused(deps, tenant, RECONCILE_ACTOR, charge, refusal, now);
+  if (charge.kind === "activation") await expireActivation({ deps, tenant, actor: RECONCILE_ACTOR, now }, sub.id, refusal);
+  else if (charge.kind === "proration") await recordChangeRefused({ deps, tenant, actor: RECONCILE_ACTOR, now }, charge, refusal);
+  else await recordRefused({ deps, tenant, actor: RECONCILE_ACTOR, now }, charge, refusal);
   return "failed";
 }

@@ -9,7 +9,8 @@ import {
   type PendingChange,
   type SubscriptionRow,
   type SubscriptionSettings,
-} from "./model";
+  type SubscriptionStatus,
+} from "./rows";
 
 const Q = queries([
   "plan_onchain_id_find_by_value",
@@ -37,10 +38,26 @@ const Q = queries([
   "subscription_charge_count",
   "subscription_charge_list_stale",
   "subscription_settings_find",
+  "subscription_settings_lock",
+  "subscription_settings_upsert",
+  "subscription_list_page",
+  "subscription_list_page_by_status",
+  "subscription_list_page_by_company",
+  "mandate_list_by_subscriptions",
+  "subscription_charge_list_recent",
   "payer_consent_insert",
 ]);
 
 const tp = (t: Tenant) => [t.teamId, t.environment] as const;
+
+/**
+ * A row's values as one jsonb argument, keyed by column name (the statement unpacks it with
+ * jsonb_populate_record, each value taking its column's type): bigints as numeric text, instants as ISO text.
+ */
+export const columns = (values: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(values).map(([k, v]) => [k, typeof v === "bigint" ? v.toString() : v instanceof Date ? v.toISOString() : (v ?? null)]),
+  );
 
 export interface OnchainPlanMatch {
   network: string;
@@ -79,27 +96,29 @@ export interface SubscriptionInsert {
 
 export const insertSubscription = (db: Db, t: Tenant, s: SubscriptionInsert, now: Date) =>
   runOne<SubscriptionRow>(db, Q.subscription_insert, [
-    s.id,
     ...tp(t),
-    s.companyId,
-    s.planId,
-    s.billingPeriod,
-    s.priceAmount,
-    s.currency,
-    s.network,
-    s.tokenSymbol,
-    s.paymentAccount,
-    s.payeeWallet,
-    s.subscriberEmail,
-    s.couponId,
-    s.anchorAt,
-    s.periodStart,
-    s.periodEnd,
-    s.trialEnd,
-    s.reference,
+    columns({
+      id: s.id,
+      company_id: s.companyId,
+      plan_id: s.planId,
+      billing_period: s.billingPeriod,
+      price_amount: s.priceAmount,
+      currency: s.currency,
+      network: s.network,
+      token_symbol: s.tokenSymbol,
+      payment_account: s.paymentAccount,
+      payee_wallet: s.payeeWallet,
+      subscriber_email: s.subscriberEmail,
+      coupon_id: s.couponId,
+      anchor_at: s.anchorAt,
+      current_period_start: s.periodStart,
+      current_period_end: s.periodEnd,
+      trial_end: s.trialEnd,
+      activation_reference: s.reference,
+      coupon_redemption_id: s.couponRedemptionId,
+      exclusive_account: s.exclusiveAccount,
+    }),
     now,
-    s.couponRedemptionId,
-    s.exclusiveAccount,
   ]);
 
 /** Spends a payer's consent for `subscriptionId`; false when it was spent before (by any team). */
@@ -118,30 +137,32 @@ export const saveSubscription = async (db: Db, t: Tenant, s: SubscriptionRow, no
   (await runOne<SubscriptionRow>(db, Q.subscription_update_state, [
     ...tp(t),
     s.id,
-    s.status,
-    s.plan_id,
-    s.billing_period,
-    s.price_amount,
-    s.period_index,
-    s.current_period_start,
-    s.current_period_end,
-    s.cancel_at_period_end,
-    s.canceled_at,
-    s.cancel_reason,
-    s.scheduled_plan_id,
-    s.scheduled_billing_period,
-    s.token_id,
-    s.activation_tx_hash,
-    s.dunning_attempts,
-    s.next_attempt_at,
-    s.coupon_id,
-    s.trial_end,
+    columns({
+      status: s.status,
+      plan_id: s.plan_id,
+      billing_period: s.billing_period,
+      price_amount: s.price_amount,
+      period_index: s.period_index,
+      current_period_start: s.current_period_start,
+      current_period_end: s.current_period_end,
+      cancel_at_period_end: s.cancel_at_period_end,
+      canceled_at: s.canceled_at,
+      cancel_reason: s.cancel_reason,
+      scheduled_plan_id: s.scheduled_plan_id,
+      scheduled_billing_period: s.scheduled_billing_period,
+      token_id: s.token_id,
+      activation_tx_hash: s.activation_tx_hash,
+      dunning_attempts: s.dunning_attempts,
+      next_attempt_at: s.next_attempt_at,
+      coupon_id: s.coupon_id,
+      trial_end: s.trial_end,
+      anchor_at: s.anchor_at,
+      coupon_applied_at: s.coupon_applied_at,
+      scheduled_coupon_id: s.scheduled_coupon_id,
+      scheduled_coupon_applied_at: s.scheduled_coupon_applied_at,
+      scheduled_coupon_redemption_id: s.scheduled_coupon_redemption_id,
+    }),
     now,
-    s.anchor_at,
-    s.coupon_applied_at,
-    s.scheduled_coupon_id,
-    s.scheduled_coupon_applied_at,
-    s.scheduled_coupon_redemption_id,
   ]))!;
 
 export interface DueSubscription {
@@ -158,7 +179,7 @@ export const listDueSubscriptions = (db: Db, now: Date, after: DueSubscription |
 export const listIncompleteSubscriptions = (db: Db, before: Date, limit: number) =>
   run<SubscriptionRow>(db, Q.subscription_list_incomplete, [before, limit]);
 
-export const setCompanyPlanAnchored = (db: Db, t: Tenant, companyId: string, planId: string | null, anchor: Date) =>
+export const setCompanyPlanAnchored = (db: Db, t: Tenant, companyId: string, { planId, anchor }: { planId: string | null; anchor: Date }) =>
   runOne(db, Q.company_set_plan_anchored, [...tp(t), companyId, planId, anchor]);
 
 export interface MandateInsert {
@@ -176,17 +197,19 @@ export interface MandateInsert {
 
 export const insertMandate = async (db: Db, t: Tenant, m: MandateInsert, now: Date): Promise<MandateRow> =>
   (await runOne<MandateRow>(db, Q.mandate_insert, [
-    m.id,
     ...tp(t),
-    m.subscriptionId,
-    m.companyId,
-    m.network,
-    m.tokenSymbol,
-    m.payerWallet,
-    m.recipientWallet,
-    m.authorized.toString(),
-    m.remaining.toString(),
-    m.expiresAt,
+    columns({
+      id: m.id,
+      subscription_id: m.subscriptionId,
+      company_id: m.companyId,
+      network: m.network,
+      token_symbol: m.tokenSymbol,
+      payer_wallet: m.payerWallet,
+      recipient_wallet: m.recipientWallet,
+      authorized_amount: m.authorized,
+      remaining_amount: m.remaining,
+      expires_at: m.expiresAt,
+    }),
     now,
   ]))!;
 
@@ -194,18 +217,18 @@ export const findMandate = (db: Db, t: Tenant, id: string) => runOne<MandateRow>
 export const lockMandate = (db: Db, t: Tenant, id: string) => runOne<MandateRow>(db, Q.mandate_lock_by_id, [...tp(t), id]);
 export const lockMandateOf = (db: Db, t: Tenant, subscriptionId: string) =>
   runOne<MandateRow>(db, Q.mandate_lock_by_subscription, [...tp(t), subscriptionId]);
-export const drawMandate = (db: Db, t: Tenant, id: string, amount: bigint, now: Date) =>
+export const drawMandate = (db: Db, t: Tenant, id: string, { amount, now }: { amount: bigint; now: Date }) =>
   runOne<MandateRow>(db, Q.mandate_draw, [...tp(t), id, amount.toString(), now]);
 
 /** The payer approved again: the mandate takes the new approval's amounts (token units) and expiry. */
-export const renewMandateTerms = (db: Db, t: Tenant, id: string, amount: bigint, expiresAt: Date | null, now: Date) =>
+export const renewMandateTerms = (db: Db, t: Tenant, id: string, { amount, expiresAt, now }: { amount: bigint; expiresAt: Date | null; now: Date }) =>
   runOne<MandateRow>(db, Q.mandate_renew_terms, [...tp(t), id, amount.toString(), amount.toString(), expiresAt, now]);
 
 export type MandateEnd =
   | { status: "REVOKED"; by: string; reason: string | null }
   | { status: "EXPIRED"; reason: "expires_at_passed" | "remaining_below_next_charge" };
 
-export const endMandate = (db: Db, t: Tenant, id: string, end: MandateEnd, now: Date) =>
+export const endMandate = (db: Db, t: Tenant, id: string, { end, now }: { end: MandateEnd; now: Date }) =>
   runOne<MandateRow>(db, Q.mandate_set_status, [
     ...tp(t),
     id,
@@ -235,23 +258,25 @@ export interface ChargeInsert {
 
 export const insertCharge = (db: Db, t: Tenant, c: ChargeInsert, now: Date) =>
   runOne<ChargeRow>(db, Q.subscription_charge_insert, [
-    c.id,
     ...tp(t),
-    c.subscriptionId,
-    c.kind,
-    c.reference,
-    c.network,
-    c.periodStart,
-    c.attempt,
-    c.invoiceId,
-    c.amount.toString(),
+    columns({
+      id: c.id,
+      subscription_id: c.subscriptionId,
+      kind: c.kind,
+      reference: c.reference,
+      network: c.network,
+      period_start: c.periodStart,
+      attempt: c.attempt,
+      invoice_id: c.invoiceId,
+      amount: c.amount,
+      change: c.change ?? null,
+    }),
     now,
-    (c.change ?? null) as never,
   ]);
 
 export type ChargeEnd = { status: "succeeded"; txHash: string; paymentId: string | null } | { status: "failed"; reason: string; detail: string };
 
-export const completeCharge = (db: Db, t: Tenant, id: string, end: ChargeEnd, now: Date) =>
+export const completeCharge = (db: Db, t: Tenant, id: string, { end, now }: { end: ChargeEnd; now: Date }) =>
   runOne<ChargeRow>(db, Q.subscription_charge_complete, [
     ...tp(t),
     id,
@@ -266,18 +291,67 @@ export const completeCharge = (db: Db, t: Tenant, id: string, end: ChargeEnd, no
 export const setChargePayment = (db: Db, t: Tenant, id: string, paymentId: string) =>
   run(db, Q.subscription_charge_set_payment, [...tp(t), id, paymentId]);
 
-export const countCharges = async (db: Db, t: Tenant, subscriptionId: string, kind: ChargeKind, periodStart: Date): Promise<number> =>
-  (await runOne<{ n: number }>(db, Q.subscription_charge_count, [...tp(t), subscriptionId, kind, periodStart]))!.n;
+export const countCharges = async (
+  db: Db,
+  t: Tenant,
+  subscriptionId: string,
+  { kind, periodStart }: { kind: ChargeKind; periodStart: Date },
+): Promise<number> => (await runOne<{ n: number }>(db, Q.subscription_charge_count, [...tp(t), subscriptionId, kind, periodStart]))!.n;
 export const findPendingCharge = (db: Db, t: Tenant, subscriptionId: string) =>
   runOne<ChargeRow>(db, Q.subscription_charge_find_pending, [...tp(t), subscriptionId]);
 export const listStaleCharges = (db: Db, before: Date, limit: number) => run<ChargeRow>(db, Q.subscription_charge_list_stale, [before, limit]);
 
-export async function subscriptionSettings(db: Db, t: Tenant): Promise<SubscriptionSettings> {
-  const row = await runOne<{ tax_rate: number; dunning_retry_hours: number[]; fallback_plan_id: string | null }>(
-    db,
-    Q.subscription_settings_find,
-    tp(t),
-  );
-  if (!row) return DEFAULT_SETTINGS;
-  return { taxRate: BigInt(row.tax_rate), dunningRetryHours: row.dunning_retry_hours, fallbackPlanId: row.fallback_plan_id };
+interface SettingsRow {
+  tax_rate: number;
+  dunning_retry_hours: number[];
+  fallback_plan_id: string | null;
 }
+
+const settingsOf = (r: SettingsRow): SubscriptionSettings => ({
+  taxRate: BigInt(r.tax_rate),
+  dunningRetryHours: r.dunning_retry_hours,
+  fallbackPlanId: r.fallback_plan_id,
+});
+
+export async function subscriptionSettings(db: Db, t: Tenant): Promise<SubscriptionSettings> {
+  const row = await runOne<SettingsRow>(db, Q.subscription_settings_find, tp(t));
+  if (!row) return DEFAULT_SETTINGS;
+  return settingsOf(row);
+}
+
+/** The tenant's settings, locked (made with the defaults when missing) so concurrent partial updates merge. */
+export const lockSettings = async (db: Db, t: Tenant, now: Date): Promise<SubscriptionSettings> =>
+  settingsOf((await runOne<SettingsRow>(db, Q.subscription_settings_lock, [...tp(t), now]))!);
+
+export const upsertSettings = async (db: Db, t: Tenant, s: SubscriptionSettings, now: Date): Promise<SubscriptionSettings> =>
+  settingsOf(
+    (await runOne<SettingsRow>(db, Q.subscription_settings_upsert, [
+      ...tp(t),
+      s.taxRate.toString(),
+      s.dunningRetryHours.map(String),
+      s.fallbackPlanId,
+      now,
+    ]))!,
+  );
+
+/** Up to `fetch` subscriptions below `beforeSeq` (null: from the newest), newest first, by status or company. */
+export function listSubscriptionPage(
+  db: Db,
+  t: Tenant,
+  { beforeSeq, fetch, status, companyId }: { beforeSeq: bigint | null; fetch: number; status: SubscriptionStatus | null; companyId: string | null },
+) {
+  const page = [t.teamId, t.environment, beforeSeq, fetch] as const;
+  if (companyId !== null) return run<SubscriptionRow & { seq: bigint }>(db, Q.subscription_list_page_by_company, [...page, companyId, status]);
+  if (status !== null) return run<SubscriptionRow & { seq: bigint }>(db, Q.subscription_list_page_by_status, [...page, status]);
+  return run<SubscriptionRow & { seq: bigint }>(db, Q.subscription_list_page, page);
+}
+
+export async function mandatesOf(db: Db, t: Tenant, subscriptionIds: string[]): Promise<Map<string, MandateRow>> {
+  if (subscriptionIds.length === 0) return new Map();
+  const rows = await run<MandateRow>(db, Q.mandate_list_by_subscriptions, [...tp(t), subscriptionIds]);
+  return new Map(rows.map((m) => [m.subscription_id, m]));
+}
+
+/** The subscription's `limit` most recent chain operations. */
+export const listRecentCharges = (db: Db, t: Tenant, subscriptionId: string, limit: number) =>
+  run<ChargeRow>(db, Q.subscription_charge_list_recent, [...tp(t), subscriptionId, limit]);

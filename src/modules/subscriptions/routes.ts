@@ -14,11 +14,11 @@ import { actorOf } from "../audit/repo";
 import type { EntitlementRuntime } from "../entitlements/runtime";
 import { assertCompanyRef } from "../customers/identify";
 import { assertEmbedCompany } from "../events/identity";
-import { activateSubscription } from "./activate";
-import { cancelSubscription } from "./manage";
+import { activateSubscription } from "./activation/activate";
+import { cancelSubscription } from "./cancellation/manage";
 import type { SubscriptionDeps } from "./context";
 import { ACTIVATE_DESCRIPTION, CANCEL_DESCRIPTION, REVOKE_DESCRIPTION, STATUS_DESCRIPTION } from "./docs";
-import { mandateStatus, revokeMandate } from "./mandates";
+import { mandateStatus, revokeMandate } from "./mandates/manage";
 import { presentSubscription } from "./present";
 import { ActivateBody, ActivationResult, CHAIN_OPERATION_ERRORS, CancelBody, Mandate, MandateParams, RevokeBody, RevokeResult } from "./schemas";
 import { t } from "elysia";
@@ -39,9 +39,7 @@ export function subscriptionRoutes(deps: RouteDeps) {
         if (principal.kind === "embed") await assertEmbedCompany(deps, principal, body.company);
         const company = principal.kind === "embed" ? { id: principal.companyId! } : body.company;
         const result = await activateSubscription(
-          deps.subscriptions,
-          principal,
-          actorOf(principal, requestState(request).requestId),
+          { deps: deps.subscriptions, tenant: principal, actor: actorOf(principal, requestState(request).requestId), now: now() },
           {
             planId: body.planId,
             paymentAccount: body.paymentAccount,
@@ -51,7 +49,6 @@ export function subscriptionRoutes(deps: RouteDeps) {
             payerConsent: body.payerConsent ?? null,
             idempotencyKey: request.headers.get("idempotency-key"),
           },
-          now(),
         );
         return { data: result };
       },
@@ -70,12 +67,9 @@ export function subscriptionRoutes(deps: RouteDeps) {
       "/subscriptions/cancel",
       async ({ principal, body, request }) => {
         const sub = await cancelSubscription(
-          deps.subscriptions,
-          principal,
-          actorOf(principal, requestState(request).requestId),
+          { deps: deps.subscriptions, tenant: principal, actor: actorOf(principal, requestState(request).requestId), now: now() },
           { companyId: principal.companyId! },
           { atPeriodEnd: body.atPeriodEnd ?? true, reason: body.reason ?? "canceled by the customer" },
-          now(),
         );
         return { data: presentSubscription(sub) };
       },
@@ -92,11 +86,8 @@ export function subscriptionRoutes(deps: RouteDeps) {
         if (principal.kind === "embed" && !(await ownMandate(deps, principal.companyId!, principal, body.mandateId)))
           throw apiError("mandate_not_found", `No mandate ${body.mandateId}`, { "body.mandateId": `No mandate ${body.mandateId}` });
         const revoked = await revokeMandate(
-          deps.subscriptions,
-          principal,
-          actorOf(principal, requestState(request).requestId),
+          { deps: deps.subscriptions, tenant: principal, actor: actorOf(principal, requestState(request).requestId), now: now() },
           { mandateId: body.mandateId, reason: body.reason ?? null, revokedBy: body.revokedBy ?? null },
-          now(),
         );
         return { revoked: true as const, mandateId: revoked.id, status: "REVOKED" as const };
       },

@@ -8,7 +8,7 @@ import { ResourceIdParams } from "../../http/resource-id";
 const EVM_ONLY = "EVM networks only: ";
 const MESSAGE_ONLY = "Solana and Stellar networks only: ";
 
-/** The payer's signed consent to this subscription (consent.ts, consent-evm.ts): required on every network. */
+/** The payer's signed consent to this subscription (activation/payer-consent.ts, activation/evm-consent.ts): required on every network. */
 export const PayerConsent = t.Object(
   {
     signature: t.String({
