@@ -16,7 +16,7 @@ import { upsertCompany } from "../../src/modules/customers/identify";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renew-jobs";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
-import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
+import { anvilSubscriptionBed, DAY } from "../helpers/chains/anvil-subscriptions";
 import { createTestApp, type CallResult } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { drainJobs, queuedJobs } from "../helpers/jobs";

@@ -7,7 +7,7 @@ import { afterAll, test } from "bun:test";
 import { PublicKey } from "@solana/web3.js";
 import { runConsentAttack } from "../helpers/consent-attack";
 import { solanaSigner } from "../helpers/payer-consent";
-import { startSolanaSubscriptionChain, usdc } from "../helpers/solana-subscriptions";
+import { startSolanaSubscriptionChain, usdc } from "../helpers/chains/solana-subscriptions";
 import { subscriptionService } from "../helpers/subscription-service";
 
 const chain = startSolanaSubscriptionChain({ balance: usdc(1_000), approved: usdc(500) });

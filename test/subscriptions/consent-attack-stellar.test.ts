@@ -7,7 +7,7 @@ import { afterAll, test } from "bun:test";
 import { SECONDS_PER_LEDGER } from "../../src/chains/stellar/autopay";
 import { runConsentAttack } from "../helpers/consent-attack";
 import { stellarSigner } from "../helpers/payer-consent";
-import { startStellarSubscriptions } from "../helpers/stellar-subscriptions";
+import { startStellarSubscriptions } from "../helpers/chains/stellar-subscriptions";
 import { DAY_MS, subscriptionService } from "../helpers/subscription-service";
 
 const UNIT = 10_000_000n; // the asset's 7 decimals

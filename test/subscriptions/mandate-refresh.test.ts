@@ -10,7 +10,7 @@ import { afterAll, expect, test } from "bun:test";
 import { cancelSubscription } from "../../src/modules/subscriptions/manage";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
 import { solanaSigner } from "../helpers/payer-consent";
-import { startSolanaSubscriptionChain, usdc } from "../helpers/solana-subscriptions";
+import { startSolanaSubscriptionChain, usdc } from "../helpers/chains/solana-subscriptions";
 import { DAY_MS, subscriptionService } from "../helpers/subscription-service";
 
 const chain = startSolanaSubscriptionChain({ balance: usdc(100), approved: usdc(15) });

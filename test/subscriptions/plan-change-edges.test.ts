@@ -18,7 +18,7 @@ import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
 import { createDashboardSession } from "../../src/modules/teams/service";
-import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
+import { anvilSubscriptionBed, DAY } from "../helpers/chains/anvil-subscriptions";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 

@@ -9,7 +9,7 @@ import { foundry } from "viem/chains";
 import { createPlanRecord, updatePlanRecord } from "../../src/modules/catalog/plans";
 import { createDashboardSession } from "../../src/modules/teams/service";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
-import { anvilSubscriptionBed } from "../helpers/anvil-subscriptions";
+import { anvilSubscriptionBed } from "../helpers/chains/anvil-subscriptions";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 

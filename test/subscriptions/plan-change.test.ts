@@ -13,7 +13,7 @@ import { createDashboardSession } from "../../src/modules/teams/service";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renew-jobs";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
-import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
+import { anvilSubscriptionBed, DAY } from "../helpers/chains/anvil-subscriptions";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { drainJobs } from "../helpers/jobs";

@@ -18,7 +18,7 @@ import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { GIVE_UP_AFTER_MS, STALE_AFTER_MS } from "../../src/modules/subscriptions/reconcile";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
-import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
+import { anvilSubscriptionBed, DAY } from "../helpers/chains/anvil-subscriptions";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { drainJobs } from "../helpers/jobs";

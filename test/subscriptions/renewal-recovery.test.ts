@@ -10,7 +10,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
-import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
+import { anvilSubscriptionBed, DAY } from "../helpers/chains/anvil-subscriptions";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 

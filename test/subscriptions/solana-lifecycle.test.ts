@@ -10,7 +10,7 @@ import { afterAll, expect, test } from "bun:test";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import type { PayerConsent } from "../../src/modules/subscriptions/consent";
 import { signConsent, solanaSigner } from "../helpers/payer-consent";
-import { startSolanaSubscriptionChain, usdc } from "../helpers/solana-subscriptions";
+import { startSolanaSubscriptionChain, usdc } from "../helpers/chains/solana-subscriptions";
 import { DAY_MS, PRICE_MICRO, subscriptionService, subscriptionTeam } from "../helpers/subscription-service";
 
 const chain = startSolanaSubscriptionChain({ balance: usdc(1_000), approved: usdc(500) });

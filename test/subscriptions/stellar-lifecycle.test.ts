@@ -12,8 +12,8 @@ import { Keypair, Transaction, TransactionBuilder } from "@stellar/stellar-sdk";
 import { SECONDS_PER_LEDGER } from "../../src/chains/stellar/autopay";
 import type { PayerConsent } from "../../src/modules/subscriptions/consent";
 import { signConsent, stellarSigner } from "../helpers/payer-consent";
-import { startStellarSubscriptions } from "../helpers/stellar-subscriptions";
-import { chainNowMs } from "../chains/stellar-rpc-node";
+import { startStellarSubscriptions } from "../helpers/chains/stellar-subscriptions";
+import { chainNowMs } from "../helpers/chains/stellar-rpc-node";
 import { DAY_MS, PRICE_MICRO, subscriptionService, subscriptionTeam } from "../helpers/subscription-service";
 
 const UNIT = 10_000_000n; // the asset's 7 decimals
