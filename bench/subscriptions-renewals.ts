@@ -7,7 +7,7 @@
  * teams, written by set-based SQL for each scenario (test/helpers/due-subscriptions.ts: company, ACTIVE subscription
  * whose period 0 ended ten days ago, ACTIVE mandate); the teams, their settlement wallet and plan through the services. Our side runs with a chain
  * step that answers a charge at once (the stand-in below: no worker hop, no RPC); the chain's own time is measured
- * on anvil with the real chain worker pool and our subscription contract (test/helpers/anvil-subscriptions.ts).
+ * on anvil with the real chain worker pool and our subscription contract (test/helpers/chains/anvil-subscriptions.ts).
  *
  * Scenarios, one JSON line each, then a `{"summary": …}` line:
  *  - `baseline_noop_jobs`: the same number of no-op jobs through the same runner (src/jobs/runner.ts) at the same
@@ -42,7 +42,7 @@ import { activateSubscription } from "../src/modules/subscriptions/activation/ac
 import { renewSubscription } from "../src/modules/subscriptions/renewal/renew";
 import { queueDueRenewals } from "../src/modules/subscriptions/renewal/jobs";
 import { createTeam } from "../src/modules/teams/team";
-import { DAY, landed, newRef, subscriptionBedWithPool } from "../test/helpers/anvil-subscriptions";
+import { DAY, landed, newRef, subscriptionBedWithPool } from "../test/helpers/chains/anvil-subscriptions";
 import { insertDueSubscriptions, type DueTeam } from "../test/helpers/due-subscriptions";
 import { cpuSeconds, freePort, log, treeCpuSeconds } from "./procs";
 

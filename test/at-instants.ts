@@ -9,18 +9,22 @@
 export const INSTANTS = ["2027-01-31T23:30:00Z", "2028-02-29T12:00:00Z"];
 
 export const DATE_SENSITIVE = [
-  "test/unit",
-  "test/rules",
+  "test/lib",
+  "test/config",
+  "test/chains/chain-registry",
+  "test/ratelimit/memory",
+  "test/entitlements/entitlement-rules",
+  "test/entitlements/metering",
+  "test/entitlements/entitlements.test.ts",
   "test/subscriptions",
   "test/invoices",
   "test/chains/evm-subscription",
   "test/chains/solana-subscriptions",
   "test/chains/stellar-subscriptions",
-  "test/routes/entitlements.test.ts",
-  "test/routes/events.test.ts",
-  "test/routes/events-atomic.test.ts",
-  "test/routes/coupons.test.ts",
-  "test/routes/payments.test.ts",
+  "test/events/events.test.ts",
+  "test/events/events-atomic.test.ts",
+  "test/catalog/coupons.test.ts",
+  "test/payments/payments.test.ts",
 ];
 
 if (import.meta.main) {

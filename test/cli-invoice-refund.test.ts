@@ -3,7 +3,7 @@
  * chain registry, verifying the transaction through its own chain worker before recording anything.
  */
 import { expect, test } from "bun:test";
-import { anvilRefundBed } from "./helpers/anvil-refunds";
+import { anvilRefundBed } from "./helpers/chains/anvil-refunds";
 import { TEST_SECRETS } from "./helpers/app";
 import { NOTHING_RECORDED } from "./helpers/refunds";
 

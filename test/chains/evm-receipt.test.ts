@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { TransactionReceiptNotFoundError, WaitForTransactionReceiptTimeoutError, type PublicClient, type TransactionReceipt } from "viem";
 import { foundry } from "viem/chains";
 import { pollDelays, waitForReceipt } from "../../src/chains/evm/receipt";
-import { account, startAnvil, type Anvil } from "../helpers/anvil";
+import { account, startAnvil, type Anvil } from "../helpers/chains/anvil";
 
 const HASH = `0x${"ab".repeat(32)}` as const;
 

@@ -21,8 +21,8 @@ import type { HDAccount } from "viem/accounts";
 import { compileSubscriptions } from "../../contracts/build";
 import { consentTypedData } from "../../src/chains/evm/consent";
 import { SUBSCRIPTIONS_ABI, SUBSCRIPTIONS_BYTECODE } from "../../src/chains/evm/subscription-contract";
-import { account, compileFixture, deploy } from "../helpers/anvil";
-import { anvilSubscriptionBed, DAY, newRef, type ConsentOptions, type SubscriptionBed, type Terms } from "../helpers/anvil-subscriptions";
+import { account, compileFixture, deploy } from "../helpers/chains/anvil";
+import { anvilSubscriptionBed, DAY, newRef, type ConsentOptions, type SubscriptionBed, type Terms } from "../helpers/chains/anvil-subscriptions";
 
 let bed: SubscriptionBed;
 const ABI = SUBSCRIPTIONS_ABI as Abi;

@@ -9,7 +9,7 @@ import { foundry } from "viem/chains";
 import { SUBSCRIPTIONS_ABI } from "../../src/chains/evm/subscription-contract";
 import { ChainPool } from "../../src/chains/pool";
 import type { EvmConsent } from "../../src/chains/subscription-types";
-import { DAY, landed, newRef, subscriptionBedWithPool, type SubscriptionBed } from "../helpers/anvil-subscriptions";
+import { DAY, landed, newRef, subscriptionBedWithPool, type SubscriptionBed } from "../helpers/chains/anvil-subscriptions";
 
 let bed: SubscriptionBed;
 let pool: ChainPool;

@@ -9,7 +9,7 @@ import { erc20Abi, type Address, type Hex } from "viem";
 import type { HDAccount } from "viem/accounts";
 import { ChainPool } from "../../src/chains/pool";
 import type { ChainOperation } from "../../src/chains/subscription-types";
-import { DAY, landed, newRef, subscriptionBedWithPool, type SubscriptionBed, type Terms } from "../helpers/anvil-subscriptions";
+import { DAY, landed, newRef, subscriptionBedWithPool, type SubscriptionBed, type Terms } from "../helpers/chains/anvil-subscriptions";
 
 let bed: SubscriptionBed;
 let pool: ChainPool;

@@ -7,7 +7,7 @@ import { encodeFunctionData, erc20Abi, parseEther, type Address, type Hex } from
 import { foundry } from "viem/chains";
 import { ChainPool } from "../../src/chains/pool";
 import type { NetworkConfig, PaymentExpectation, TokenConfig } from "../../src/chains/types";
-import { account, deploy, startAnvil, testContracts, type Anvil } from "../helpers/anvil";
+import { account, deploy, startAnvil, testContracts, type Anvil } from "../helpers/chains/anvil";
 
 let anvil: Anvil;
 let pool: ChainPool;

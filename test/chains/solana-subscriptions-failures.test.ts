@@ -10,7 +10,7 @@ import { ChainPool } from "../../src/chains/pool";
 import { encodeBase58 } from "../../src/chains/solana/base58";
 import { createSolanaSubscriptions } from "../../src/chains/solana/subscriptions";
 import type { ChainOperation, OperationResult, SubscriptionFailure } from "../../src/chains/subscription-types";
-import { newReference, solanaSubscriptionsUnderTest, usdc } from "../helpers/solana-subscriptions";
+import { newReference, solanaSubscriptionsUnderTest, usdc } from "../helpers/chains/solana-subscriptions";
 
 const { chain, pool } = solanaSubscriptionsUnderTest();
 const adapter = createSolanaSubscriptions({ requestMs: 2_000, settleMs: 300, pollMs: 20 }, () => chain.operatorKey);

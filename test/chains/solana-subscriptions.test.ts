@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import type { ChainOperation, OperationResult, SubscriptionFailure } from "../../src/chains/subscription-types";
-import { newReference, solanaSubscriptionsUnderTest, usdc } from "../helpers/solana-subscriptions";
+import { newReference, solanaSubscriptionsUnderTest, usdc } from "../helpers/chains/solana-subscriptions";
 
 const { chain, pool } = solanaSubscriptionsUnderTest();
 

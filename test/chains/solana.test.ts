@@ -20,9 +20,9 @@ import {
 import { createSolanaAdapter, solanaAdapter } from "../../src/chains/solana";
 import { isSignature } from "../../src/chains/solana/base58";
 import type { NetworkConfig, PaymentExpectation, PaymentVerdict, RefusalReason, TokenConfig } from "../../src/chains/types";
-import { SolanaLedger, type Executed } from "./solana-ledger";
-import { FakeSolanaRpc } from "./solana-rpc-server";
-import { encodeBase58 } from "./solana-rpc-shape";
+import { SolanaLedger, type Executed } from "../helpers/chains/solana-ledger";
+import { FakeSolanaRpc } from "../helpers/chains/solana-rpc-server";
+import { encodeBase58 } from "../helpers/chains/solana-rpc-shape";
 import { bindToPayer } from "../../src/modules/payments/settle";
 import type { CheckoutSessionRow } from "../../src/modules/payments/model";
 

@@ -21,8 +21,8 @@ import {
   TransactionBuilder,
   xdr,
 } from "@stellar/stellar-sdk";
-import { type StellarSubscriptionSetup, startStellarSubscriptions } from "../helpers/stellar-subscriptions";
-import { chainNowMs } from "./stellar-rpc-node";
+import { type StellarSubscriptionSetup, startStellarSubscriptions } from "../helpers/chains/stellar-subscriptions";
+import { chainNowMs } from "../helpers/chains/stellar-rpc-node";
 
 let s: StellarSubscriptionSetup;
 let server: rpc.Server;

@@ -6,8 +6,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { ChainPool } from "../../src/chains/pool";
 import type { ChargeRequest, OperationResult } from "../../src/chains/subscription-types";
-import { type StellarSubscriptionSetup, startStellarSubscriptions } from "../helpers/stellar-subscriptions";
-import { closedPortUrl } from "./stellar-fixtures";
+import { type StellarSubscriptionSetup, startStellarSubscriptions } from "../helpers/chains/stellar-subscriptions";
+import { closedPortUrl } from "../helpers/chains/stellar-fixtures";
 
 let s: StellarSubscriptionSetup;
 let pool: ChainPool;

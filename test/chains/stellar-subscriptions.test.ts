@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ChainPool } from "../../src/chains/pool";
 import type { ChainOperation, OperationResult, SubscriptionFailure } from "../../src/chains/subscription-types";
-import { type StellarSubscriptionSetup, startStellarSubscriptions } from "../helpers/stellar-subscriptions";
-import { chainNowMs } from "./stellar-rpc-node";
+import { type StellarSubscriptionSetup, startStellarSubscriptions } from "../helpers/chains/stellar-subscriptions";
+import { chainNowMs } from "../helpers/chains/stellar-rpc-node";
 
 let s: StellarSubscriptionSetup;
 let pool: ChainPool;

@@ -28,7 +28,7 @@ import {
   XLM,
   xlm,
   type FakeHorizon,
-} from "./stellar-fixtures";
+} from "../helpers/chains/stellar-fixtures";
 
 let horizon: FakeHorizon;
 beforeAll(() => {

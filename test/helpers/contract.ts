@@ -24,7 +24,7 @@ const DOCUMENT_PATH = `${API_PREFIX}/openapi.json`;
 
 /**
  * The document and the reference page that renders it describe the API and are not operations in it;
- * they are the only answers not checked (the document's own shape is test/routes/openapi.test.ts's).
+ * they are the only answers not checked (the document's own shape is test/api/openapi.test.ts's).
  */
 const DESCRIBES_THE_API = new RegExp(`^${API_PREFIX}/(openapi\\.json|reference(/.*)?)$`);
 

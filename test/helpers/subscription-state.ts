@@ -5,7 +5,7 @@
  */
 import type { Abi, Address } from "viem";
 import { SUBSCRIPTIONS_ABI } from "../../src/chains/evm/subscription-contract";
-import type { SubscriptionBed } from "./anvil-subscriptions";
+import type { SubscriptionBed } from "./chains/anvil-subscriptions";
 import type { TestApp } from "./app";
 
 export function subscriptionState(t: TestApp, bed: SubscriptionBed, teamId: string) {

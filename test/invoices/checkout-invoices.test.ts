@@ -13,7 +13,7 @@ import { createTeamFixture } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
 import { grantCreditsInTx, lockCompanyGrants } from "../../src/modules/entitlements/credits";
 import { recordAudit } from "../../src/modules/audit/repo";
-import { account, anvilRegistryFile, deploy, mintTokens, startAnvil, testContracts } from "../helpers/anvil";
+import { account, anvilRegistryFile, deploy, mintTokens, startAnvil, testContracts } from "../helpers/chains/anvil";
 
 const anvil = await startAnvil();
 const contracts = await testContracts();

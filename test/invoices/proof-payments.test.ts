@@ -10,7 +10,7 @@ import { erc20Abi, type Address, type Hex } from "viem";
 import { foundry } from "viem/chains";
 import { createTestApp, TEST_SECRETS } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
-import { account, anvilRegistryFile, deploy, mintTokens, startAnvil, testContracts } from "../helpers/anvil";
+import { account, anvilRegistryFile, deploy, mintTokens, startAnvil, testContracts } from "../helpers/chains/anvil";
 import { drainJobs, makeJobsDue, queuedJobs } from "../helpers/jobs";
 import { inTx, invoiceInput, issuedInvoice, line } from "../helpers/invoices";
 import { createInvoice } from "../../src/modules/invoices/lifecycle";

@@ -3,7 +3,7 @@
  * invoice that cannot refund) and the credentials the route takes; anvil proves the transactions of the allowed calls.
  */
 import { describe, expect, test } from "bun:test";
-import { anvilRefundBed } from "../helpers/anvil-refunds";
+import { anvilRefundBed } from "../helpers/chains/anvil-refunds";
 import { newKey } from "../helpers/fixtures";
 import { issuedInvoice, line } from "../helpers/invoices";
 import { expectRefused, NOTHING_RECORDED, setSettlementWallet } from "../helpers/refunds";

@@ -4,7 +4,7 @@
  * first answer and records one refund.
  */
 import { describe, expect, test } from "bun:test";
-import { anvilRefundBed } from "../helpers/anvil-refunds";
+import { anvilRefundBed } from "../helpers/chains/anvil-refunds";
 import { expectRefused } from "../helpers/refunds";
 
 const { bed, usdc, merchant, customer, send, confirm, body } = await anvilRefundBed();

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { foundry } from "viem/chains";
-import { anvilRefundBed } from "../helpers/anvil-refunds";
+import { anvilRefundBed } from "../helpers/chains/anvil-refunds";
 import { createTeamFixture } from "../helpers/fixtures";
 import { issuedInvoice, line, payInvoice } from "../helpers/invoices";
 import { expectRefused, NOTHING_RECORDED } from "../helpers/refunds";

@@ -17,8 +17,8 @@ import {
   createTransferCheckedInstruction,
   getAssociatedTokenAddressSync,
 } from "@solana/spl-token";
-import { SolanaLedger, type Executed } from "../chains/solana-ledger";
-import { FakeSolanaRpc } from "../chains/solana-rpc-server";
+import { SolanaLedger, type Executed } from "../helpers/chains/solana-ledger";
+import { FakeSolanaRpc } from "../helpers/chains/solana-rpc-server";
 import { expectRefused, NOTHING_RECORDED, refundBed, setSettlementWallet } from "../helpers/refunds";
 
 const DECIMALS = 6;

@@ -17,7 +17,7 @@ import {
   stranger,
   successResult,
   usdc,
-} from "../chains/stellar-fixtures";
+} from "../helpers/chains/stellar-fixtures";
 import { expectRefused, NOTHING_RECORDED, refundBed, setSettlementWallet } from "../helpers/refunds";
 
 const horizon = startFakeHorizon();

@@ -32,7 +32,7 @@ test.skipIf(!asRoot)(
     copyFileSync("bunfig.toml", `${clone}/bunfig.toml`);
     const env: Record<string, string> = { ...(process.env as Record<string, string>), TEST_PG_PORT: String(TEST_PG_PORT + 102) };
     delete env.TEST_DATABASE_URL;
-    const run = Bun.spawn([process.execPath, "test", "test/unit/config.test.ts"], { cwd: clone, env, stdout: "pipe", stderr: "pipe" });
+    const run = Bun.spawn([process.execPath, "test", "test/config/config.test.ts"], { cwd: clone, env, stdout: "pipe", stderr: "pipe" });
     const timer = setTimeout(() => run.kill("SIGKILL"), 30_000);
     const [code, err] = await Promise.all([run.exited, new Response(run.stderr).text()]);
     clearTimeout(timer);

@@ -1,6 +1,6 @@
 /**
  * The limiter's contract (src/ratelimit/types.ts) as one table of edge cases, run against every
- * implementation: in-process (test/unit/rate-limit.test.ts) and Redis (test/ratelimit/redis.test.ts).
+ * implementation: in-process (test/ratelimit/memory.test.ts) and Redis (test/ratelimit/redis.test.ts).
  */
 import { expect, test } from "bun:test";
 import type { RateLimiter } from "../../src/ratelimit/types";

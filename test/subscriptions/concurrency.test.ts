@@ -9,37 +9,24 @@
  * Each test has its own payer (its own on-chain authorization) and company.
  */
 import { periodInvoiceSource } from "../../src/modules/subscriptions/reference";
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import type { HDAccount } from "viem/accounts";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { upsertCompany } from "../../src/modules/customers/identify";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renewal/jobs";
 import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";
-import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
-import { createTestApp, type CallResult } from "../helpers/app";
-import { createTeamFixture } from "../helpers/fixtures";
+import { DAY } from "../helpers/chains/anvil-subscriptions";
+import type { CallResult } from "../helpers/app";
 import { drainJobs, queuedJobs } from "../helpers/jobs";
 import { subscriptionState } from "../helpers/subscription-state";
+import { anvilSubscriptionApp, PRO_ON_ANVIL } from "../helpers/subscriptions";
 
 const PRICE = 10_000_000n; // 10 USDC a month
-const bed = await anvilSubscriptionBed();
-afterAll(() => bed.stop());
-const t = await createTestApp({ CHAIN_REGISTRY_FILE: bed.registryFile, SUBSCRIPTION_EVM_OPERATOR_KEY: bed.operatorKey });
-const team = await createTeamFixture(t);
-const tenant = { teamId: team.teamId, environment: "development" as const };
-const actor = { kind: "test", id: "test", requestId: null };
+const { bed, t, team, tenant, actor, catalog, syncClock } = await anvilSubscriptionApp();
 const state = subscriptionState(t, bed, team.teamId);
-
-await setSettlementWallet(t.db.sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date(t.clock.now()));
-await createPlanRecord({ sql: t.db.sql, chains: t.config.chains, now: () => new Date(t.clock.now()) }, tenant, actor, {
-  name: "Pro",
-  prices: [{ billingPeriod: "monthly", amount: "10", currency: "USDC" }],
-  onchainPlanIds: { anvil: "pro" },
-});
+await createPlanRecord(catalog, tenant, actor, PRO_ON_ANVIL);
 
 /** The service's clock follows the chain's, so periods and the contract's windows agree. */
-const syncClock = async () => t.clock.set((await bed.now()) * 1000);
 
 async function activate(company: string, payer: HDAccount, key: string, token = team.keys.legacy) {
   const payerConsent = await bed.consentForKey(key, payer, company);

@@ -4,7 +4,7 @@
  * the mandate's remainingAmount is what the contract still allows that subscription (its cap less what it spent).
  */
 import { afterAll, test } from "bun:test";
-import { anvilSubscriptionBed } from "../helpers/anvil-subscriptions";
+import { anvilSubscriptionBed } from "../helpers/chains/anvil-subscriptions";
 import { runConsentAttack } from "../helpers/consent-attack";
 import { subscriptionService } from "../helpers/subscription-service";
 

@@ -3,17 +3,14 @@
  * company and is spent once, one token account pays one live subscription (its one SPL delegate is shared with our
  * operator by every team), and the mandate's remainingAmount is the delegate's amount left at every step.
  */
-import { afterAll, test } from "bun:test";
+import { test } from "bun:test";
 import { PublicKey } from "@solana/web3.js";
 import { runConsentAttack } from "../helpers/consent-attack";
 import { solanaSigner } from "../helpers/payer-consent";
-import { startSolanaSubscriptionChain, usdc } from "../helpers/solana-subscriptions";
-import { subscriptionService } from "../helpers/subscription-service";
+import { usdc } from "../helpers/chains/solana-subscriptions";
+import { solanaSubscriptionService } from "../helpers/subscriptions";
 
-const chain = startSolanaSubscriptionChain({ balance: usdc(1_000), approved: usdc(500) });
-afterAll(() => chain.stop());
-const service = await subscriptionService(chain.network, chain.operatorKeys, chain.payee.publicKey.toBase58());
-const { t } = service;
+const { chain, service, t } = await solanaSubscriptionService({ balance: usdc(1_000), approved: usdc(500) });
 const wallet = solanaSigner(chain.payer);
 
 /** The service's clock and the ledger's move together. */

@@ -3,18 +3,15 @@
  * names the company and is spent once, one account pays one live subscription (its one SAC allowance is shared with
  * our operator by every team), and the mandate's remainingAmount is the allowance left at every step.
  */
-import { afterAll, test } from "bun:test";
+import { test } from "bun:test";
 import { SECONDS_PER_LEDGER } from "../../src/chains/stellar/autopay";
 import { runConsentAttack } from "../helpers/consent-attack";
 import { stellarSigner } from "../helpers/payer-consent";
-import { startStellarSubscriptions } from "../helpers/stellar-subscriptions";
-import { DAY_MS, subscriptionService } from "../helpers/subscription-service";
+import { DAY_MS } from "../helpers/subscription-service";
+import { stellarSubscriptionService } from "../helpers/subscriptions";
 
 const UNIT = 10_000_000n; // the asset's 7 decimals
-const s = startStellarSubscriptions({ payerBalance: 1_000n * UNIT });
-afterAll(() => s.stop());
-const service = await subscriptionService(s.network, { SUBSCRIPTION_STELLAR_OPERATOR_SECRET: s.operatorSecret }, s.payee.publicKey());
-const { t } = service;
+const { s, service, t } = await stellarSubscriptionService(1_000n * UNIT);
 const wallet = stellarSigner(s.payer);
 const operator = s.operator.publicKey();
 

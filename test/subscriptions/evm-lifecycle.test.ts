@@ -3,35 +3,21 @@
  * renewal after the payer spends its balance, dunning to CANCELED. At every step the chain (balances, token
  * owner, the contract's authorization) and the database (invoices, mandate, subscription, company plan) agree.
  */
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { erc20Abi, type Abi } from "viem";
 import { foundry } from "viem/chains";
 import { SUBSCRIPTIONS_ABI } from "../../src/chains/evm/subscription-contract";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renewal/jobs";
-import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
-import { createTestApp } from "../helpers/app";
-import { createTeamFixture } from "../helpers/fixtures";
+import { DAY } from "../helpers/chains/anvil-subscriptions";
 import { drainJobs } from "../helpers/jobs";
+import { anvilSubscriptionApp, PRO_ON_ANVIL } from "../helpers/subscriptions";
 
-const bed = await anvilSubscriptionBed({ terms: { periodAllowance: 10_000_000n, cap: 100_000_000n } });
-afterAll(() => bed.stop());
-const t = await createTestApp({ CHAIN_REGISTRY_FILE: bed.registryFile, SUBSCRIPTION_EVM_OPERATOR_KEY: bed.operatorKey });
-const team = await createTeamFixture(t);
-const tenant = { teamId: team.teamId, environment: "development" as const };
-const actor = { kind: "test", id: "test", requestId: null };
-const catalog = { sql: t.db.sql, chains: t.config.chains, now: () => new Date(t.clock.now()) };
-
-await setSettlementWallet(t.db.sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date(t.clock.now()));
-const plan = await createPlanRecord(catalog, tenant, actor, {
-  name: "Pro",
-  prices: [{ billingPeriod: "monthly", amount: "10", currency: "USDC" }],
-  onchainPlanIds: { anvil: "pro" },
+const { bed, t, team, tenant, actor, catalog, syncClock } = await anvilSubscriptionApp({
+  terms: { periodAllowance: 10_000_000n, cap: 100_000_000n },
 });
+const plan = await createPlanRecord(catalog, tenant, actor, PRO_ON_ANVIL);
 
-/** The service's clock follows the chain's, so periods and the contract's windows agree. */
-const syncClock = async () => t.clock.set((await bed.now()) * 1000);
 const usdc = (holder: `0x${string}`) => bed.balanceOf(holder);
 const subscription = async () => (await t.db.sql`select * from subscriptions where team_id = ${team.teamId}`)[0]!;
 const mandate = async () => (await t.db.sql`select * from mandates where team_id = ${team.teamId}`)[0]!;

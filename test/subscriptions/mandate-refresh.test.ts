@@ -6,25 +6,15 @@
  * dunning retry leaves the mandate as it expired (no audit entry claiming the payer approved again, no second
  * `mandate.expired`), and a larger approval changes nothing either.
  */
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { cancelSubscription } from "../../src/modules/subscriptions/cancellation/manage";
 import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";
 import { solanaSigner } from "../helpers/payer-consent";
-import { startSolanaSubscriptionChain, usdc } from "../helpers/solana-subscriptions";
-import { DAY_MS, subscriptionService } from "../helpers/subscription-service";
+import { usdc } from "../helpers/chains/solana-subscriptions";
+import { DAY_MS } from "../helpers/subscription-service";
+import { solanaSubscriptionService } from "../helpers/subscriptions";
 
-const chain = startSolanaSubscriptionChain({ balance: usdc(100), approved: usdc(15) });
-afterAll(() => chain.stop());
-const service = await subscriptionService(chain.network, chain.operatorKeys, chain.payee.publicKey.toBase58());
-const { t } = service;
-
-function elapse(ms: number) {
-  t.clock.advance(ms);
-  const clock = chain.ledger.svm.getClock();
-  clock.unixTimestamp = BigInt(Math.floor(t.clock.now() / 1000));
-  chain.ledger.svm.setClock(clock);
-}
-elapse(0);
+const { chain, service, t, elapse } = await solanaSubscriptionService({ balance: usdc(100), approved: usdc(15) });
 
 const audits = async (action: string) =>
   (await t.db.sql`select id from audit_log where team_id = ${service.team.teamId} and action = ${action}`).length;

@@ -7,7 +7,7 @@
  * change never deadlocks with a transaction that locks the company, the mandate or the transfer's hash before
  * writing its audit entry.
  */
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { erc20Abi, type Address } from "viem";
 import type { HDAccount } from "viem/accounts";
 import { privateKeyToAccount } from "viem/accounts";
@@ -15,29 +15,20 @@ import { foundry } from "viem/chains";
 import { lockTransaction } from "../../src/chains/claims";
 import { recordAudit } from "../../src/modules/audit/repo";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";
 import { createDashboardSession } from "../../src/modules/teams/service";
-import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
-import { createTestApp } from "../helpers/app";
-import { createTeamFixture } from "../helpers/fixtures";
+import { DAY } from "../helpers/chains/anvil-subscriptions";
+import { anvilSubscriptionApp, monthly } from "../helpers/subscriptions";
 
-const bed = await anvilSubscriptionBed({ terms: { periodAllowance: 100_000_000n, cap: 1_000_000_000n } });
-afterAll(() => bed.stop());
-const t = await createTestApp({ CHAIN_REGISTRY_FILE: bed.registryFile, SUBSCRIPTION_EVM_OPERATOR_KEY: bed.operatorKey });
+const { bed, t, team, tenant, actor, catalog, syncClock } = await anvilSubscriptionApp({
+  terms: { periodAllowance: 100_000_000n, cap: 1_000_000_000n },
+  teamName: "Edges",
+});
 const sql = t.db.sql;
-const team = await createTeamFixture(t, "Edges");
-const tenant = { teamId: team.teamId, environment: "development" as const };
-const actor = { kind: "test", id: "test", requestId: null };
-const catalog = { sql, chains: t.config.chains, now: () => new Date(t.clock.now()) };
-
-await setSettlementWallet(sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date(t.clock.now()));
-const monthly = (amount: string) => [{ billingPeriod: "monthly" as const, amount, currency: "USDC" }];
 const basic = await createPlanRecord(catalog, tenant, actor, { name: "Basic", prices: monthly("10"), onchainPlanIds: { anvil: "basic" } });
 const pro = await createPlanRecord(catalog, tenant, actor, { name: "Pro", prices: monthly("30"), onchainPlanIds: { anvil: "pro" } });
 const max = await createPlanRecord(catalog, tenant, actor, { name: "Max", prices: monthly("60") });
 
-const syncClock = async () => t.clock.set((await bed.now()) * 1000);
 async function elapse(seconds: number) {
   await bed.elapse(seconds);
   await syncClock();

@@ -3,28 +3,20 @@
  * every answer a 4xx in the spec's shapes, and nothing written (the subscription, invoices, coupon
  * redemptions, the credit balance, chain operations, payments).
  */
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { erc20Abi } from "viem";
 import { foundry } from "viem/chains";
 import { createPlanRecord, updatePlanRecord } from "../../src/modules/catalog/plans";
 import { createDashboardSession } from "../../src/modules/teams/service";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
-import { anvilSubscriptionBed } from "../helpers/anvil-subscriptions";
-import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
+import { anvilSubscriptionApp, monthly } from "../helpers/subscriptions";
 
-const bed = await anvilSubscriptionBed({ terms: { periodAllowance: 100_000_000n, cap: 1_000_000_000n } });
-afterAll(() => bed.stop());
-const t = await createTestApp({ CHAIN_REGISTRY_FILE: bed.registryFile, SUBSCRIPTION_EVM_OPERATOR_KEY: bed.operatorKey });
+const { bed, t, team, tenant, actor, catalog } = await anvilSubscriptionApp({
+  terms: { periodAllowance: 100_000_000n, cap: 1_000_000_000n },
+  teamName: "Probes",
+});
 const sql = t.db.sql;
-const team = await createTeamFixture(t, "Probes");
 const other = await createTeamFixture(t, "Other");
-const tenant = { teamId: team.teamId, environment: "development" as const };
-const actor = { kind: "test", id: "test", requestId: null };
-const catalog = { sql, chains: t.config.chains, now: () => new Date(t.clock.now()) };
-
-await setSettlementWallet(sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date(t.clock.now()));
-const monthly = (amount: string) => [{ billingPeriod: "monthly" as const, amount, currency: "USDC" }];
 const basic = await createPlanRecord(catalog, tenant, actor, { name: "Basic", prices: monthly("10"), onchainPlanIds: { anvil: "basic" } });
 const pro = await createPlanRecord(catalog, tenant, actor, { name: "Pro", prices: monthly("30") });
 const addOn = await createPlanRecord(catalog, tenant, actor, { name: "Seats", kind: "add_on", prices: monthly("5") });

@@ -5,29 +5,21 @@
  * period's end, and a change racing a renewal. The preview is the invoice the change issues, line for line,
  * and the payer's balance moves by exactly what the PAID invoices ask.
  */
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { erc20Abi } from "viem";
 import { foundry } from "viem/chains";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { createDashboardSession } from "../../src/modules/teams/service";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renewal/jobs";
 import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";
-import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
-import { createTestApp } from "../helpers/app";
-import { createTeamFixture } from "../helpers/fixtures";
+import { DAY } from "../helpers/chains/anvil-subscriptions";
 import { drainJobs } from "../helpers/jobs";
+import { anvilSubscriptionApp } from "../helpers/subscriptions";
 
 // Room in each window for a renewal and a proration on top of it.
-const bed = await anvilSubscriptionBed({ terms: { periodAllowance: 100_000_000n, cap: 1_000_000_000n } });
-afterAll(() => bed.stop());
-const t = await createTestApp({ CHAIN_REGISTRY_FILE: bed.registryFile, SUBSCRIPTION_EVM_OPERATOR_KEY: bed.operatorKey });
-const team = await createTeamFixture(t);
-const tenant = { teamId: team.teamId, environment: "development" as const };
-const actor = { kind: "test", id: "test", requestId: null };
-const catalog = { sql: t.db.sql, chains: t.config.chains, now: () => new Date(t.clock.now()) };
-
-await setSettlementWallet(t.db.sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date(t.clock.now()));
+const { bed, t, team, tenant, actor, catalog, syncClock, companyPlan } = await anvilSubscriptionApp({
+  terms: { periodAllowance: 100_000_000n, cap: 1_000_000_000n },
+});
 const basic = await createPlanRecord(catalog, tenant, actor, {
   name: "Basic",
   prices: [{ billingPeriod: "monthly", amount: "10", currency: "USDC" }],
@@ -43,7 +35,6 @@ const pro = await createPlanRecord(catalog, tenant, actor, {
 });
 await t.db.sql`insert into subscription_settings (team_id, environment, tax_rate) values (${team.teamId}, 'development', 72500)`;
 
-const syncClock = async () => t.clock.set((await bed.now()) * 1000);
 const usdc = (holder: `0x${string}`) => bed.balanceOf(holder);
 const subscription = async () => (await t.db.sql`select * from subscriptions where team_id = ${team.teamId} and status <> 'CANCELED'`)[0]!;
 const mandate = async () => (await t.db.sql`select * from mandates where team_id = ${team.teamId}`)[0]!;
@@ -51,8 +42,6 @@ const paidTotal = async () =>
   BigInt((await t.db.sql`select coalesce(sum(amount_paid), 0)::text as s from invoices where team_id = ${team.teamId}`)[0]!.s);
 const balance = async () =>
   BigInt((await t.db.sql`select coalesce(sum(amount), 0)::text as s from customer_balance_entries where team_id = ${team.teamId}`)[0]!.s);
-const companyPlan = async () =>
-  (await t.db.sql`select active_plan_id from companies where team_id = ${team.teamId} and external_id = 'acme'`)[0]!.active_plan_id;
 // Credentials made at the service's clock, which these tests move by days (sessions and embed tokens expire).
 const admin = async () => ({
   token: (

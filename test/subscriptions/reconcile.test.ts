@@ -10,44 +10,28 @@
  * on the dead socket, porsager/postgres#1208: the test process, like the service, would die of it.) The chain's answer is lost for real too: anvil holds the operator's
  * transaction unmined past the chain job's deadline (CHAIN_JOB_TIMEOUT_MS), then mines it late or drops it.
  */
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import type { HDAccount } from "viem/accounts";
 import { createSql } from "../../src/db/client";
 import { enqueueJob } from "../../src/jobs/enqueue";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { GIVE_UP_AFTER_MS, STALE_AFTER_MS } from "../../src/modules/subscriptions/reconcile";
 import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";
-import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
-import { createTestApp } from "../helpers/app";
-import { createTeamFixture } from "../helpers/fixtures";
+import { DAY } from "../helpers/chains/anvil-subscriptions";
 import { drainJobs } from "../helpers/jobs";
 import { subscriptionState } from "../helpers/subscription-state";
+import { anvilSubscriptionApp, PRO_ON_ANVIL } from "../helpers/subscriptions";
 
 const PRICE = 10_000_000n; // 10 USDC a month
 /** Short, so an unmined transaction's job times out quickly; anvil answers a landed operation far sooner. */
 const CHAIN_JOB_TIMEOUT_MS = 4_000;
-const bed = await anvilSubscriptionBed();
-afterAll(() => bed.stop());
-const t = await createTestApp({
-  CHAIN_REGISTRY_FILE: bed.registryFile,
-  SUBSCRIPTION_EVM_OPERATOR_KEY: bed.operatorKey,
-  CHAIN_JOB_TIMEOUT_MS: String(CHAIN_JOB_TIMEOUT_MS),
+const { bed, t, team, tenant, actor, catalog, syncClock } = await anvilSubscriptionApp({
+  env: { CHAIN_JOB_TIMEOUT_MS: String(CHAIN_JOB_TIMEOUT_MS) },
 });
-const team = await createTeamFixture(t);
-const tenant = { teamId: team.teamId, environment: "development" as const };
-const actor = { kind: "test", id: "test", requestId: null };
 const state = subscriptionState(t, bed, team.teamId);
-
-await setSettlementWallet(t.db.sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date(t.clock.now()));
-const plan = await createPlanRecord({ sql: t.db.sql, chains: t.config.chains, now: () => new Date(t.clock.now()) }, tenant, actor, {
-  name: "Pro",
-  prices: [{ billingPeriod: "monthly", amount: "10", currency: "USDC" }],
-  onchainPlanIds: { anvil: "pro" },
-});
+const plan = await createPlanRecord(catalog, tenant, actor, PRO_ON_ANVIL);
 
 /** The service's clock follows the chain's, so periods and the contract's windows agree. */
-const syncClock = async () => t.clock.set((await bed.now()) * 1000);
 const later = (ms: number) => t.clock.set(t.clock.now() + ms);
 
 async function activate(company: string, payer: HDAccount, key: string) {

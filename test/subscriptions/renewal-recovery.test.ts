@@ -5,27 +5,15 @@
  * renews. A lapsed approval (the authorization's end passed) fails the renewal and expires the mandate; the
  * payer approving again revives it at the next dunning retry, which pulls.
  */
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { privateKeyToAccount } from "viem/accounts";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";
-import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
-import { createTestApp } from "../helpers/app";
-import { createTeamFixture } from "../helpers/fixtures";
+import { DAY } from "../helpers/chains/anvil-subscriptions";
+import { anvilSubscriptionApp, PRO_ON_ANVIL } from "../helpers/subscriptions";
 
-const bed = await anvilSubscriptionBed();
-afterAll(() => bed.stop());
-const t = await createTestApp({ CHAIN_REGISTRY_FILE: bed.registryFile, SUBSCRIPTION_EVM_OPERATOR_KEY: bed.operatorKey });
-const team = await createTeamFixture(t);
-const tenant = { teamId: team.teamId, environment: "development" as const };
-const actor = { kind: "test", id: "test", requestId: null };
-await setSettlementWallet(t.db.sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date(t.clock.now()));
-await createPlanRecord({ sql: t.db.sql, chains: t.config.chains, now: () => new Date(t.clock.now()) }, tenant, actor, {
-  name: "Pro",
-  prices: [{ billingPeriod: "monthly", amount: "10", currency: "USDC" }],
-  onchainPlanIds: { anvil: "pro" },
-});
+const { bed, t, team, tenant, actor, catalog } = await anvilSubscriptionApp();
+await createPlanRecord(catalog, tenant, actor, PRO_ON_ANVIL);
 const operator = privateKeyToAccount(bed.operatorKey).address;
 const subscription = async () => (await t.db.sql`select * from subscriptions where team_id = ${team.teamId}`)[0]!;
 

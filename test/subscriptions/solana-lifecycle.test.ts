@@ -6,32 +6,21 @@
  * approval, the 0-decimal subscription mint and who holds it) and the database (invoices, payments,
  * mandate, subscription, company plan) agree.
  */
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import type { PayerConsent } from "../../src/modules/subscriptions/activation/payer-consent";
 import { signConsent, solanaSigner } from "../helpers/payer-consent";
-import { startSolanaSubscriptionChain, usdc } from "../helpers/solana-subscriptions";
-import { DAY_MS, PRICE_MICRO, subscriptionService, subscriptionTeam } from "../helpers/subscription-service";
+import { usdc } from "../helpers/chains/solana-subscriptions";
+import { DAY_MS, PRICE_MICRO, subscriptionTeam } from "../helpers/subscription-service";
+import { solanaSubscriptionService } from "../helpers/subscriptions";
 
-const chain = startSolanaSubscriptionChain({ balance: usdc(1_000), approved: usdc(500) });
-afterAll(() => chain.stop());
-const service = await subscriptionService(chain.network, chain.operatorKeys, chain.payee.publicKey.toBase58());
-const { t } = service;
+const { chain, service, t, elapse } = await solanaSubscriptionService({ balance: usdc(1_000), approved: usdc(500) });
 const payer = chain.payer.publicKey;
 /** The payer's wallet, which signs the activation's consent. */
 const payerWallet = solanaSigner(chain.payer);
 const payee = chain.payee.publicKey;
 /** The plan's 10 USDC in the mint's 6 decimals. */
 const PRICE = usdc(10);
-
-/** The service's clock and the ledger's move together. */
-function elapse(ms: number) {
-  t.clock.advance(ms);
-  const clock = chain.ledger.svm.getClock();
-  clock.unixTimestamp = BigInt(Math.floor(t.clock.now() / 1000));
-  chain.ledger.svm.setClock(clock);
-}
-elapse(0);
 
 const delegation = () => {
   const account = chain.tokenAccount(payer)!;

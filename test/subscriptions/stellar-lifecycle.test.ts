@@ -7,24 +7,19 @@
  * mandate, subscription, company plan) agree. The chain's clock is its ledger sequence: it advances with the
  * service's clock at about five seconds a ledger.
  */
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { Keypair, Transaction, TransactionBuilder } from "@stellar/stellar-sdk";
 import { SECONDS_PER_LEDGER } from "../../src/chains/stellar/autopay";
 import type { PayerConsent } from "../../src/modules/subscriptions/activation/payer-consent";
 import { signConsent, stellarSigner } from "../helpers/payer-consent";
-import { startStellarSubscriptions } from "../helpers/stellar-subscriptions";
-import { chainNowMs } from "../chains/stellar-rpc-node";
-import { DAY_MS, PRICE_MICRO, subscriptionService, subscriptionTeam } from "../helpers/subscription-service";
+import { chainNowMs } from "../helpers/chains/stellar-rpc-node";
+import { DAY_MS, PRICE_MICRO, subscriptionTeam } from "../helpers/subscription-service";
+import { stellarSubscriptionService } from "../helpers/subscriptions";
 
 const UNIT = 10_000_000n; // the asset's 7 decimals
-const s = startStellarSubscriptions({ payerBalance: 1_000n * UNIT });
-afterAll(() => s.stop());
 /** Ledgers close every LEDGER_MS while the double holds transactions: Stellar's ~5 s and its 20 s chain job deadline, scaled down. */
 const LEDGER_MS = 1_000;
-const service = await subscriptionService(s.network, { SUBSCRIPTION_STELLAR_OPERATOR_SECRET: s.operatorSecret }, s.payee.publicKey(), {
-  CHAIN_JOB_TIMEOUT_MS: String(4 * LEDGER_MS),
-});
-const { t } = service;
+const { s, service, t } = await stellarSubscriptionService(1_000n * UNIT, { CHAIN_JOB_TIMEOUT_MS: String(4 * LEDGER_MS) });
 const payer = s.payer.publicKey();
 /** The payer's wallet, which signs the activation's consent (SEP-53). */
 const payerWallet = stellarSigner(s.payer);

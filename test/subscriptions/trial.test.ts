@@ -3,31 +3,19 @@
  * company on the plan at once); a plan change during the trial switches without proration (nothing was
  * paid); the trial's end starts period 0, billed on the plan chosen, pulled through the mandate.
  */
-import { afterAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renewal/jobs";
-import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
-import { createTestApp } from "../helpers/app";
-import { createTeamFixture } from "../helpers/fixtures";
+import { DAY } from "../helpers/chains/anvil-subscriptions";
 import { drainJobs } from "../helpers/jobs";
+import { anvilSubscriptionApp, monthly } from "../helpers/subscriptions";
 
-const bed = await anvilSubscriptionBed({ terms: { periodAllowance: 50_000_000n } });
-afterAll(() => bed.stop());
-const t = await createTestApp({ CHAIN_REGISTRY_FILE: bed.registryFile, SUBSCRIPTION_EVM_OPERATOR_KEY: bed.operatorKey });
-const team = await createTeamFixture(t);
-const tenant = { teamId: team.teamId, environment: "development" as const };
-const actor = { kind: "test", id: "test", requestId: null };
-const catalog = { sql: t.db.sql, chains: t.config.chains, now: () => new Date(t.clock.now()) };
-await setSettlementWallet(t.db.sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date(t.clock.now()));
-const monthly = (amount: string) => [{ billingPeriod: "monthly" as const, amount, currency: "USDC" }];
+const { bed, t, team, tenant, actor, catalog, companyPlan } = await anvilSubscriptionApp({ terms: { periodAllowance: 50_000_000n } });
 await createPlanRecord(catalog, tenant, actor, { name: "Basic", trialDays: 14, prices: monthly("10"), onchainPlanIds: { anvil: "basic" } });
 const pro = await createPlanRecord(catalog, tenant, actor, { name: "Pro", prices: monthly("30"), onchainPlanIds: { anvil: "pro" } });
 
 const subscription = async () => (await t.db.sql`select * from subscriptions where team_id = ${team.teamId}`)[0]!;
 const invoices = async () => [...(await t.db.sql`select status, total from invoices where team_id = ${team.teamId} order by created_at`)];
-const companyPlan = async () =>
-  (await t.db.sql`select active_plan_id from companies where team_id = ${team.teamId} and external_id = 'acme'`)[0]!.active_plan_id;
 
 test("a 14-day trial: nothing pulled, TRIALING; a change during it switches freely; its end bills period 0 of the new plan", async () => {
   const start = await bed.now();

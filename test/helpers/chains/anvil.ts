@@ -6,8 +6,8 @@ import solc from "solc";
 import { createTestClient, http, publicActions, walletActions, type Abi, type Address, type Hex } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
-import type { TokenConfig } from "../../src/chains/types";
-import { testNow, testNowIsFixed } from "./clock";
+import type { TokenConfig } from "../../../src/chains/types";
+import { testNow, testNowIsFixed } from "../clock";
 
 /** anvil's dev accounts come from this mnemonic, each funded with 10 000 ETH. */
 const DEV_MNEMONIC = "test test test test test test test test test test test junk";
@@ -79,7 +79,7 @@ export function compileFixture(file: string): Promise<Record<string, Compiled>> 
   let contracts = compiled.get(file);
   if (!contracts) {
     contracts = (async () => {
-      const source = await Bun.file(new URL(`../fixtures/${file}`, import.meta.url)).text();
+      const source = await Bun.file(new URL(`../../fixtures/${file}`, import.meta.url)).text();
       const input = {
         language: "Solidity",
         sources: { [file]: { content: source } },

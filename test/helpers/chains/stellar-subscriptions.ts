@@ -5,10 +5,10 @@
  * signs and sends through the double, exactly what their wallet would do.
  */
 import { Asset, BASE_FEE, Contract, Keypair, nativeToScVal, rpc, TransactionBuilder, xdr, Address } from "@stellar/stellar-sdk";
-import type { AutopayParties } from "../../src/chains/subscription-types";
-import type { NetworkConfig, TokenConfig } from "../../src/chains/types";
-import { type DoubleOptions, type StellarRpcDouble, startStellarRpcDouble } from "../chains/stellar-rpc-double";
-import { chainNowMs } from "../chains/stellar-rpc-node";
+import type { AutopayParties } from "../../../src/chains/subscription-types";
+import type { NetworkConfig, TokenConfig } from "../../../src/chains/types";
+import { type DoubleOptions, type StellarRpcDouble, startStellarRpcDouble } from "./stellar-rpc-double";
+import { chainNowMs } from "./stellar-rpc-node";
 
 export interface StellarSubscriptionSetup {
   double: StellarRpcDouble;

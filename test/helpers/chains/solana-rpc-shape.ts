@@ -1,7 +1,7 @@
 /** Small encoders the fake Solana RPC needs to print values exactly as a node does. */
 import type { VersionedTransaction } from "@solana/web3.js";
 import { InstructionErrorCustom, TransactionErrorInstructionError, type FailedTransactionMetadata } from "litesvm/dist/internal";
-import { encodeBase58 } from "../../src/chains/solana/base58";
+import { encodeBase58 } from "../../../src/chains/solana/base58";
 
 export { encodeBase58 };
 

@@ -1,6 +1,6 @@
 /**
  * A Solana network ready for subscriptions, for chain tests and service-level tests alike: a litesvm ledger
- * behind a JSON-RPC node on a free port (test/chains/solana-ledger-rpc.ts), a 6-decimal USDC-like mint, an
+ * behind a JSON-RPC node on a free port (test/helpers/chains/solana-ledger-rpc.ts), a 6-decimal USDC-like mint, an
  * operator funded with SOL (its key in the shape SUBSCRIPTION_SOLANA_OPERATOR_KEY takes), a payer holding
  * the token who approved the operator as delegate, and a payee (the team's settlement wallet) with its token
  * account. Pass `operatorKeys` to a ChainPool and `network` to the registry; `stop()` closes the node.
@@ -24,13 +24,13 @@ import {
   type Mint,
 } from "@solana/spl-token";
 import { afterAll } from "bun:test";
-import type { OperatorKeys } from "../../src/chains/operator-keys";
-import { ChainPool } from "../../src/chains/pool";
-import { encodeBase58 } from "../../src/chains/solana/base58";
-import type { AutopayParties } from "../../src/chains/subscription-types";
-import type { NetworkConfig, TokenConfig } from "../../src/chains/types";
-import { LedgerRpc } from "../chains/solana-ledger-rpc";
-import { SolanaLedger } from "../chains/solana-ledger";
+import type { OperatorKeys } from "../../../src/chains/operator-keys";
+import { ChainPool } from "../../../src/chains/pool";
+import { encodeBase58 } from "../../../src/chains/solana/base58";
+import type { AutopayParties } from "../../../src/chains/subscription-types";
+import type { NetworkConfig, TokenConfig } from "../../../src/chains/types";
+import { LedgerRpc } from "./solana-ledger-rpc";
+import { SolanaLedger } from "./solana-ledger";
 
 export const DECIMALS = 6;
 /** Whole tokens of the test mint in its units. */

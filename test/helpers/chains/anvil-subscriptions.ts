@@ -9,12 +9,12 @@
 import { erc20Abi, getAddress, hashTypedData, toHex, type Abi, type Address, type Hex } from "viem";
 import type { HDAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
-import { SUBSCRIPTIONS_ABI, SUBSCRIPTIONS_BYTECODE } from "../../src/chains/evm/subscription-contract";
-import type { OperatorKeys } from "../../src/chains/operator-keys";
-import { ChainPool } from "../../src/chains/pool";
-import { consentTypedData } from "../../src/chains/evm/consent";
-import type { ChainOperation, EvmConsent, OperationResult } from "../../src/chains/subscription-types";
-import type { NetworkConfig, TokenConfig } from "../../src/chains/types";
+import { SUBSCRIPTIONS_ABI, SUBSCRIPTIONS_BYTECODE } from "../../../src/chains/evm/subscription-contract";
+import type { OperatorKeys } from "../../../src/chains/operator-keys";
+import { ChainPool } from "../../../src/chains/pool";
+import { consentTypedData } from "../../../src/chains/evm/consent";
+import type { ChainOperation, EvmConsent, OperationResult } from "../../../src/chains/subscription-types";
+import type { NetworkConfig, TokenConfig } from "../../../src/chains/types";
 import { account, deploy, startAnvil, testContracts, type Anvil } from "./anvil";
 
 export const DAY = 86_400;

@@ -5,7 +5,7 @@
 import { erc20Abi, type Address, type Hex } from "viem";
 import { foundry } from "viem/chains";
 import { account, deploy, startAnvil, testContracts } from "./anvil";
-import { refundBed, setSettlementWallet } from "./refunds";
+import { refundBed, setSettlementWallet } from "../refunds";
 
 export async function anvilRefundBed() {
   const anvil = await startAnvil();

@@ -1,7 +1,7 @@
 /** The in-process limiter: exact at its edges, synchronous, memory bounded; and the factory. */
 import { expect, test } from "bun:test";
 import { createRateLimiter, MemoryRateLimiter, RATE_LIMIT, RedisRateLimiter } from "../../src/ratelimit";
-import { defineRateLimiterCases } from "../ratelimit/cases";
+import { defineRateLimiterCases } from "./cases";
 
 defineRateLimiterCases("memory", (limit, windowMs) => new MemoryRateLimiter(limit, windowMs));
 

@@ -16,7 +16,7 @@ import {
   xdr,
   type Transaction,
 } from "@stellar/stellar-sdk/base";
-import type { NetworkConfig, TokenConfig } from "../../src/chains/types";
+import type { NetworkConfig, TokenConfig } from "../../../src/chains/types";
 
 export const PASSPHRASE = Networks.TESTNET;
 

@@ -1,8 +1,8 @@
 /**
  * The metering rules as ONE table of cases: whether a use is accepted, and what it spends. Two sides decide
  * a use and must agree on every row: TypeScript (compute.ts `decide`, what /check answers, and `inBurnOrder`,
- * the order the caches hold) in test/rules/metering-ts.test.ts, and PostgreSQL (meter_settle(), the binding
- * decision of every consume and track) in test/rules/metering-pg.test.ts. A rule changed on one side only
+ * the order the caches hold) in test/entitlements/metering-ts.test.ts, and PostgreSQL (meter_settle(), the binding
+ * decision of every consume and track) in test/entitlements/metering-pg.test.ts. A rule changed on one side only
  * fails one of the two.
  *
  * Burn order: soonest-expiring first, never-expiring last, then oldest (lots are listed oldest first);

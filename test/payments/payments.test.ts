@@ -8,7 +8,7 @@ import { foundry } from "viem/chains";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
-import { account, deploy, startAnvil, testContracts } from "../helpers/anvil";
+import { account, deploy, startAnvil, testContracts } from "../helpers/chains/anvil";
 import { sweepOnce, CONFIRMATION_GRACE_MS } from "../../src/modules/payments/sweeper";
 import { listDueSessions } from "../../src/modules/payments/repo";
 

@@ -5,7 +5,7 @@
  * accepted transactions wait for `closeLedger()` instead of landing at once.
  */
 import type { xdr } from "@stellar/stellar-sdk";
-import { testNow } from "../helpers/clock";
+import { testNow } from "../clock";
 import { DoubleLedger } from "./stellar-rpc-ledger";
 import { type Accepted, checkEnvelope, type ErrorCode, hostCheck } from "./stellar-rpc-submit";
 import { b64, contractEvent, returnValueHash, transactionMeta, transactionResult } from "./stellar-rpc-xdr";
