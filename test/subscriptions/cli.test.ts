@@ -6,7 +6,7 @@
  */
 import { expect, test } from "bun:test";
 import { createPlan } from "../../src/modules/catalog/service";
-import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { createDashboardSession } from "../../src/modules/teams/service";
 import { createTestApp, TEST_SECRETS } from "../helpers/app";
 import { companyName, subscriptionFixture, txHash } from "../helpers/subscription-rows";

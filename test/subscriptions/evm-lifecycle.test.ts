@@ -7,7 +7,7 @@ import { afterAll, expect, test } from "bun:test";
 import { erc20Abi, type Abi } from "viem";
 import { foundry } from "viem/chains";
 import { SUBSCRIPTIONS_ABI } from "../../src/chains/evm/subscription-contract";
-import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renew-jobs";
 import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";

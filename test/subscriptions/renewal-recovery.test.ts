@@ -7,7 +7,7 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { privateKeyToAccount } from "viem/accounts";
-import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
 import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";

@@ -4,7 +4,7 @@
  * paid); the trial's end starts period 0, billed on the plan chosen, pulled through the mandate.
  */
 import { afterAll, expect, test } from "bun:test";
-import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { setSettlementWallet } from "../../src/modules/invoices/settings";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renew-jobs";
 import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";

@@ -7,12 +7,12 @@ import { type AuthDeps } from "../../http/auth";
 import type { Sql } from "../../db/client";
 import type { Tenant } from "../../lib/tenant";
 import { actorOf } from "../audit/repo";
-import { Feature, FeatureParams, FeatureUpdate, presentFeature } from "./model";
-import { deleteFeature, updateFeature } from "./feature-writes";
+import { Feature, FeatureParams, FeatureUpdate, presentFeature } from "./schemas";
+import { deleteFeature, updateFeature } from "./features/edit";
 import type { DashboardDeps } from "./dashboard-deps";
-import { dashboardPlanRoutes } from "./dashboard-plans";
-import { dashboardCouponRoutes } from "./dashboard-coupons";
-import { dashboardFeatureRoutes } from "./dashboard-features";
+import { dashboardPlanRoutes } from "./plans/routes";
+import { dashboardCouponRoutes } from "./coupons/routes";
+import { dashboardFeatureRoutes } from "./features/routes";
 
 const PUT_DESCRIPTION = `Partial update: omitted fields keep their value; an empty body changes nothing and returns the feature. \`featureKey\` never changes.
 

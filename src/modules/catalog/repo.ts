@@ -1,7 +1,7 @@
 /** Typed wrappers over the feature, plan and company-override queries. */
 import { queries, run, runOne, type Db } from "../../db/queries";
-import type { EntitlementKind, FeatureRow, FeatureType, GrantRow } from "./model";
-import type { PlanKind } from "./plan-model";
+import type { EntitlementKind, FeatureRow, FeatureType, GrantRow } from "./schemas";
+import type { PlanKind } from "./plans/schemas";
 import { type Tenant } from "../../lib/tenant";
 
 const Q = queries([

@@ -13,8 +13,8 @@ import { newId } from "../../lib/ids";
 import type { Actor } from "../audit/repo";
 import { OPERATOR } from "../teams/service";
 import { publishCatalogChanged } from "../changes/publish";
-import type { PlanKind } from "./plan-model";
-import { insertPlan } from "./plans-repo";
+import type { PlanKind } from "./plans/schemas";
+import { insertPlan } from "./plans/repo";
 import { auditedWrite } from "./write";
 import { type Tenant } from "../../lib/tenant";
 

@@ -3,7 +3,7 @@
  * Loaded once per tenant, dropped when a `catalog` change is published (see src/modules/changes/publish.ts).
  */
 import { queries, run, type Db } from "../../db/queries";
-import type { EntitlementKind, FeatureType } from "../catalog/model";
+import type { EntitlementKind, FeatureType } from "../catalog/schemas";
 import type { Grant, Period, TraitOperator } from "./compute";
 import { type Environment } from "../../lib/tenant";
 

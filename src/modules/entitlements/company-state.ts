@@ -5,7 +5,7 @@
  */
 import { queries, runOne, type Db } from "../../db/queries";
 import { toGrant, type GrantRow } from "./catalog";
-import type { EntitlementKind } from "../catalog/model";
+import type { EntitlementKind } from "../catalog/schemas";
 import { counterKey, type CompanyFacts, type CreditLot, type Grant, type Period, type TraitOperator } from "./compute";
 import { type Environment } from "../../lib/tenant";
 

@@ -11,7 +11,7 @@ import type { CompanyState } from "./company-state";
 import { decide, resolveGrant, type Decision, type Grant, type PeriodBounds } from "./compute";
 import type { Enforcement, MeterResult, Outcome } from "./meter";
 import type { EntitlementLookups, EntitlementRuntime } from "./runtime";
-import type { CheckResult, EntitlementsData, FlagData } from "./model";
+import type { CheckResult, EntitlementsData, FlagData } from "./schemas";
 
 export interface Evaluation {
   feature: FeatureDef;

@@ -6,8 +6,8 @@
  * One rounding per line (the invoice's rule); the total is the sum of the lines.
  */
 import { lineTax } from "../../lib/money";
-import { couponAppliesToPeriod, couponDiscount } from "../catalog/redeem";
-import type { CouponRow } from "../catalog/coupon-model";
+import { couponAppliesToPeriod, couponDiscount } from "../catalog/coupons/redeem";
+import type { CouponRow } from "../catalog/coupons/schemas";
 import type { LineInput } from "../invoices/lines";
 
 export interface PeriodPrice {

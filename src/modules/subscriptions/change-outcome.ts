@@ -10,7 +10,7 @@ import { lockTransaction } from "../../chains/claims";
 import { findToken } from "../../chains/registry";
 import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
-import { releaseRedemption } from "../catalog/redeem";
+import { releaseRedemption } from "../catalog/coupons/redeem";
 import { publishCompanyChanged } from "../changes/publish";
 import { findCompanyByKeys } from "../customers/repo";
 import { addBalanceEntry } from "../invoices/credit-notes-repo";

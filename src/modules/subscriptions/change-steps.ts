@@ -9,7 +9,7 @@ import type { PlanChange } from "./proration";
 import { invoiceContext, type TxContext } from "./context";
 import type { SubscriptionRow } from "./model";
 import { findPendingCharge, lockSubscription } from "./repo";
-import { redeemCoupon } from "../catalog/redeem";
+import { redeemCoupon } from "../catalog/coupons/redeem";
 import type { ChangeOutcome, PlanChangeCommand } from "./change-plan";
 import { assertQuoteStands, useQuote } from "./quotes";
 

@@ -9,7 +9,7 @@ import { findToken } from "../../chains/registry";
 import { newId } from "../../lib/ids";
 import type { Tenant } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
-import { releaseRedemption } from "../catalog/redeem";
+import { releaseRedemption } from "../catalog/coupons/redeem";
 import { publishCompanyChanged } from "../changes/publish";
 import { issueInvoice, voidInvoice } from "../invoices/lifecycle";
 import { emitEvent } from "../webhooks/emit";

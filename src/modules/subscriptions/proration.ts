@@ -18,7 +18,7 @@
 import { sumLines, priceLine, type LineInput } from "../invoices/lines";
 import { periodSeconds, secondsRemaining } from "../../lib/period";
 import { prorate } from "../../lib/money";
-import type { CouponRow } from "../catalog/coupon-model";
+import type { CouponRow } from "../catalog/coupons/schemas";
 import { creditLine, periodLines } from "./billing-lines";
 import { MONTHS, netPrice, nextTerms, type SubscriptionTerms, type TargetPlan } from "./proration-terms";
 

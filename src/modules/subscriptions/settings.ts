@@ -12,7 +12,7 @@ import { ApiError, apiError } from "../../lib/errors";
 import { parseTaxRateField } from "../../lib/money";
 import type { Tenant } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
-import { planChoiceProblems } from "../catalog/plan-choice";
+import { planChoiceProblems } from "../catalog/plans/choice";
 import type { SubscriptionSettings } from "./model";
 import { subscriptionSettings } from "./repo";
 import { presentSubscriptionSettings, SubscriptionSettingsPut, type SubscriptionSettingsView } from "./settings-model";

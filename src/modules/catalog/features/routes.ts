@@ -1,16 +1,16 @@
 /** Dashboard routes for features, addressed by cflag_ id or featureKey (catalog:read / catalog:write). */
 import { Elysia, t } from "elysia";
-import { ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
-import { authPlugin } from "../../http/auth";
-import { requestState } from "../../http/request-context";
-import { Page, PageQuery, pageRequest, pageResponse } from "../../http/pagination";
-import { NonBlankText } from "../../http/non-blank-text";
-import { actorOf } from "../audit/repo";
-import { IncludeArchived, Removed, type DashboardDeps } from "./dashboard-deps";
-import { data } from "../../http/envelope";
-import { DashboardFeature, FeatureUpdate, presentDashboardFeature } from "./model";
-import { getFeature, listFeaturePage, resolveFeatureId } from "./features";
-import { createFeature, removeFeature, setFeatureArchived, updateFeature } from "./feature-writes";
+import { ErrorBody, ValidationErrorBody } from "../../../http/error-schemas";
+import { authPlugin } from "../../../http/auth";
+import { requestState } from "../../../http/request-context";
+import { Page, PageQuery, pageRequest, pageResponse } from "../../../http/pagination";
+import { NonBlankText } from "../../../http/non-blank-text";
+import { actorOf } from "../../audit/repo";
+import { IncludeArchived, Removed, type DashboardDeps } from "../dashboard-deps";
+import { data } from "../../../http/envelope";
+import { DashboardFeature, FeatureUpdate, presentDashboardFeature } from "../schemas";
+import { getFeature, listFeaturePage, resolveFeatureId } from "./read";
+import { createFeature, removeFeature, setFeatureArchived, updateFeature } from "./edit";
 
 const FeatureCreate = t.Object(
   {

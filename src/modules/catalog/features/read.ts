@@ -1,9 +1,9 @@
 /** Feature reads for the dashboard: by id or featureKey, and a page of them (archived ones on request). */
-import { apiError } from "../../lib/errors";
-import { queries, run, runOne, type Db } from "../../db/queries";
-import type { Tenant } from "../../lib/tenant";
-import type { FeatureRow } from "./model";
-import { findFeatureWithPlans } from "./repo";
+import { apiError } from "../../../lib/errors";
+import { queries, run, runOne, type Db } from "../../../db/queries";
+import type { Tenant } from "../../../lib/tenant";
+import type { FeatureRow } from "../schemas";
+import { findFeatureWithPlans } from "../repo";
 
 const Q = queries(["feature_find_id_by_ref", "feature_list_page"]);
 

@@ -9,15 +9,15 @@
  * - a feature that plans still use is not deleted.
  * Writes that depend on a feature's type lock the feature row first, so they serialize.
  */
-import { queries, runOne, type Db } from "../../db/queries";
-import type { Sql } from "../../db/client";
-import { newId } from "../../lib/ids";
-import { apiError } from "../../lib/errors";
-import { recordAudit, type Actor } from "../audit/repo";
-import { OPERATOR } from "../teams/service";
-import { publishCatalogChanged, publishCompanyChanged } from "../changes/publish";
-import { FEATURE_TYPES, TRACK_NAME, kindFits, type FeatureRow, type FeatureType, type FeatureUpdate } from "./model";
-import { audited, catalogChanged } from "./service";
+import { queries, runOne, type Db } from "../../../db/queries";
+import type { Sql } from "../../../db/client";
+import { newId } from "../../../lib/ids";
+import { apiError } from "../../../lib/errors";
+import { recordAudit, type Actor } from "../../audit/repo";
+import { OPERATOR } from "../../teams/service";
+import { publishCatalogChanged, publishCompanyChanged } from "../../changes/publish";
+import { FEATURE_TYPES, TRACK_NAME, kindFits, type FeatureRow, type FeatureType, type FeatureUpdate } from "../schemas";
+import { audited, catalogChanged } from "../service";
 import {
   deleteFeatureRow,
   featuresNamedBy,
@@ -27,8 +27,8 @@ import {
   lockTrackNames,
   updateFeatureRow,
   type FeatureFields,
-} from "./repo";
-import { type Tenant } from "../../lib/tenant";
+} from "../repo";
+import { type Tenant } from "../../../lib/tenant";
 
 const Q = queries(["feature_insert", "feature_usage_exists", "feature_set_archived"]);
 

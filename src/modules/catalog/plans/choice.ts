@@ -4,10 +4,10 @@
  * archived plan takes no one new; a company already holding it keeps it (archiving never takes anything
  * away, BILLING.md "Catalog").
  */
-import type { Db } from "../../db/queries";
-import type { Tenant } from "../../lib/tenant";
-import type { PlanKind } from "./plan-model";
-import { plansByIds } from "./repo";
+import type { Db } from "../../../db/queries";
+import type { Tenant } from "../../../lib/tenant";
+import type { PlanKind } from "./schemas";
+import { plansByIds } from "../repo";
 
 export interface PlanChoice {
   /** the field the ids came from, for the 400's details */

@@ -5,16 +5,16 @@
  * Before the first redemption the terms may change too. Coupons are archived, never deleted: redemptions
  * and invoices refer to them.
  */
-import { apiError } from "../../lib/errors";
-import { newId } from "../../lib/ids";
-import { queries, run, runOne, type Db } from "../../db/queries";
-import type { Tenant } from "../../lib/tenant";
-import type { Actor } from "../audit/repo";
-import { COUPON_CODE, type CouponCreate, type CouponPatch, type CouponRow } from "./coupon-model";
-import { checkExpiry, checkTermFormats, checkTerms, termsInputOf, type CouponTerms } from "./coupon-rules";
-import { plansByIds } from "./repo";
-import { Problems } from "./problems";
-import { catalogWrite, type CatalogDeps } from "./write";
+import { apiError } from "../../../lib/errors";
+import { newId } from "../../../lib/ids";
+import { queries, run, runOne, type Db } from "../../../db/queries";
+import type { Tenant } from "../../../lib/tenant";
+import type { Actor } from "../../audit/repo";
+import { COUPON_CODE, type CouponCreate, type CouponPatch, type CouponRow } from "./schemas";
+import { checkExpiry, checkTermFormats, checkTerms, termsInputOf, type CouponTerms } from "./compute";
+import { plansByIds } from "../repo";
+import { Problems } from "../problems";
+import { catalogWrite, type CatalogDeps } from "../write";
 
 const Q = queries(["coupon_insert", "coupon_find_by_id", "coupon_lock_by_id", "coupon_list_page", "coupon_update"]);
 

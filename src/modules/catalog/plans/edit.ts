@@ -7,13 +7,13 @@
  * checkout sessions selling it, coupons restricted to it) archives it: it leaves lists, can no longer be
  * given prices or sold, but companies on it keep their entitlements. An unused plan is deleted.
  */
-import { apiError } from "../../lib/errors";
-import { newId } from "../../lib/ids";
-import type { Db } from "../../db/queries";
-import type { Tenant } from "../../lib/tenant";
-import type { Actor } from "../audit/repo";
-import { checkOnchainIds, checkPeriod, checkPlanFields, checkPrice, checkPrices } from "./plan-rules";
-import type { BillingPeriod, PlanCreate, PlanFullRow, PlanKind, PlanPatch } from "./plan-model";
+import { apiError } from "../../../lib/errors";
+import { newId } from "../../../lib/ids";
+import type { Db } from "../../../db/queries";
+import type { Tenant } from "../../../lib/tenant";
+import type { Actor } from "../../audit/repo";
+import { checkOnchainIds, checkPeriod, checkPlanFields, checkPrice, checkPrices } from "./compute";
+import type { BillingPeriod, PlanCreate, PlanFullRow, PlanKind, PlanPatch } from "./schemas";
 import {
   deletePlanRow,
   deletePrice,
@@ -25,9 +25,9 @@ import {
   updatePlanRow,
   upsertPrice,
   type PlanFields,
-} from "./plans-repo";
-import { Problems } from "./problems";
-import { catalogWrite, isUniqueViolation, type CatalogDeps } from "./write";
+} from "./repo";
+import { Problems } from "../problems";
+import { catalogWrite, isUniqueViolation, type CatalogDeps } from "../write";
 
 /** On-chain ids are unique per team, environment and network: a taken one is a 409 naming it. */
 async function writeOnchainIds(tx: Db, tenant: Tenant, planId: string, set: [string, string][], remove: string[]) {

@@ -6,12 +6,12 @@
  * the row as locked, so concurrent redemptions queue on the row and never pass the maximum; no
  * read-then-write. When it finds no row, the coupon is read again only to say why (404 or 422 codes).
  */
-import { apiError } from "../../lib/errors";
-import { newId } from "../../lib/ids";
-import { mulDivRound } from "../../lib/money";
-import { queries, runOne, type Db } from "../../db/queries";
-import type { Tenant } from "../../lib/tenant";
-import type { CouponRow } from "./coupon-model";
+import { apiError } from "../../../lib/errors";
+import { newId } from "../../../lib/ids";
+import { mulDivRound } from "../../../lib/money";
+import { queries, runOne, type Db } from "../../../db/queries";
+import type { Tenant } from "../../../lib/tenant";
+import type { CouponRow } from "./schemas";
 
 const Q = queries(["coupon_redeem", "coupon_find_by_code", "coupon_redemption_insert", "coupon_redemption_release", "coupon_find_by_id"]);
 

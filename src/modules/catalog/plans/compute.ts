@@ -2,12 +2,12 @@
  * The rules of a plan's fields, prices and on-chain ids, checked before anything is written (every
  * problem of a request reported at once, see problems.ts).
  */
-import { networkAllowedIn, type ChainRegistry } from "../../chains/registry";
-import { MICRO } from "../../lib/money";
-import type { Environment } from "../../lib/tenant";
-import { checkCurrencyAmount } from "./currency";
-import { BILLING_PERIODS, MAX_TRIAL_DAYS, ONCHAIN_ID, PLAN_KINDS, type BillingPeriod } from "./plan-model";
-import type { Problems } from "./problems";
+import { networkAllowedIn, type ChainRegistry } from "../../../chains/registry";
+import { MICRO } from "../../../lib/money";
+import type { Environment } from "../../../lib/tenant";
+import { checkCurrencyAmount } from "../currency";
+import { BILLING_PERIODS, MAX_TRIAL_DAYS, ONCHAIN_ID, PLAN_KINDS, type BillingPeriod } from "./schemas";
+import type { Problems } from "../problems";
 
 export interface PriceValue {
   billingPeriod: BillingPeriod;

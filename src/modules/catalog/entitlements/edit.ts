@@ -4,16 +4,16 @@
  * in model.ts), on plans and overrides. The feature row is locked first, so these serialize with a change
  * of the feature's type (feature-writes.ts).
  */
-import { queries, runOne, type Db } from "../../db/queries";
-import type { Sql } from "../../db/client";
-import { newId } from "../../lib/ids";
-import { apiError } from "../../lib/errors";
-import type { Actor } from "../audit/repo";
-import { OPERATOR } from "../teams/service";
-import { kindFits, type EntitlementKind, type FeatureRow } from "./model";
-import { audited, catalogChanged } from "./service";
-import { deletePlanEntitlement, lockFeature, upsertPlanEntitlement, type GrantFields } from "./repo";
-import { type Tenant } from "../../lib/tenant";
+import { queries, runOne, type Db } from "../../../db/queries";
+import type { Sql } from "../../../db/client";
+import { newId } from "../../../lib/ids";
+import { apiError } from "../../../lib/errors";
+import type { Actor } from "../../audit/repo";
+import { OPERATOR } from "../../teams/service";
+import { kindFits, type EntitlementKind, type FeatureRow } from "../schemas";
+import { audited, catalogChanged } from "../service";
+import { deletePlanEntitlement, lockFeature, upsertPlanEntitlement, type GrantFields } from "../repo";
+import { type Tenant } from "../../../lib/tenant";
 
 const Q = queries(["plan_find_by_id"]);
 

@@ -1,14 +1,14 @@
 /** Dashboard routes for coupons (catalog:read / catalog:write). */
 import { Elysia, t } from "elysia";
-import { ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
-import { authPlugin } from "../../http/auth";
-import { requestState } from "../../http/request-context";
-import { Page, PageQuery, pageRequest, pageResponse } from "../../http/pagination";
-import { actorOf } from "../audit/repo";
-import { IncludeArchived, catalogDeps, type DashboardDeps } from "./dashboard-deps";
-import { data } from "../../http/envelope";
-import { Coupon, CouponCreate, CouponPatch, presentCoupon } from "./coupon-model";
-import { archiveCoupon, createCoupon, getCoupon, listCouponPage, updateCoupon } from "./coupons";
+import { ErrorBody, ValidationErrorBody } from "../../../http/error-schemas";
+import { authPlugin } from "../../../http/auth";
+import { requestState } from "../../../http/request-context";
+import { Page, PageQuery, pageRequest, pageResponse } from "../../../http/pagination";
+import { actorOf } from "../../audit/repo";
+import { IncludeArchived, catalogDeps, type DashboardDeps } from "../dashboard-deps";
+import { data } from "../../../http/envelope";
+import { Coupon, CouponCreate, CouponPatch, presentCoupon } from "./schemas";
+import { archiveCoupon, createCoupon, getCoupon, listCouponPage, updateCoupon } from "./edit";
 
 const COUPON_DESCRIPTION = `A coupon takes \`percentOff\` (a percentage with up to 2 fractional digits, 0.01 to 100; stored in basis points) or \`amountOff\` (a decimal string with at most 6 fractional digits, with \`currency\`, a token this environment settles in), never both.
 \`duration\`: \`once\` (the first billing period), \`repeating\` (\`durationPeriods\` periods, 1 to 1200) or \`forever\`.

@@ -1,7 +1,7 @@
 /** Typed wrappers over the plan, price and on-chain id queries. */
-import { queries, run, runOne, type Db } from "../../db/queries";
-import type { Tenant } from "../../lib/tenant";
-import type { BillingPeriod, PlanFullRow, PlanKind } from "./plan-model";
+import { queries, run, runOne, type Db } from "../../../db/queries";
+import type { Tenant } from "../../../lib/tenant";
+import type { BillingPeriod, PlanFullRow, PlanKind } from "./schemas";
 
 const Q = queries([
   "plan_insert",
