@@ -5,7 +5,7 @@
  */
 import type { Sql } from "../src/db/client";
 import { createKey, createTeam } from "../src/modules/teams/service";
-import { createPlan } from "../src/modules/catalog/service";
+import { createPlan } from "../src/modules/catalog/plans/edit";
 import { createFeature } from "../src/modules/catalog/features/edit";
 import { setEntitlement } from "../src/modules/catalog/entitlements/edit";
 import { assignPlan } from "../src/modules/customers/plan";

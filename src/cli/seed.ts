@@ -5,7 +5,7 @@
  */
 import type { Sql } from "../db/client";
 import { createDashboardSession, createKey, createTeam } from "../modules/teams/service";
-import { createPlan } from "../modules/catalog/service";
+import { createPlan } from "../modules/catalog/plans/edit";
 import { createFeature } from "../modules/catalog/features/edit";
 import { setEntitlement } from "../modules/catalog/entitlements/edit";
 import { assignPlan } from "../modules/customers/plan";

@@ -8,7 +8,7 @@
  *   bulk       trait, company trait seats >= 10
  *   exports    event, not on Pro (only on the add-on plan: quota 3 per day)
  */
-import { createPlan } from "../../src/modules/catalog/service";
+import { createPlan } from "../../src/modules/catalog/plans/edit";
 import { createFeature } from "../../src/modules/catalog/features/edit";
 import { setEntitlement } from "../../src/modules/catalog/entitlements/edit";
 import { assignPlan } from "../../src/modules/customers/plan";

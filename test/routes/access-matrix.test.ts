@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { ACCESS } from "../../src/auth/access";
 import { revokeKey } from "../../src/modules/teams/service";
 import { createDashboardSession } from "../../src/modules/teams/service";
-import { createPlan } from "../../src/modules/catalog/service";
+import { createPlan } from "../../src/modules/catalog/plans/edit";
 import { createFeature } from "../../src/modules/catalog/features/edit";
 import { setEntitlement } from "../../src/modules/catalog/entitlements/edit";
 import { createPlanRecord } from "../../src/modules/catalog/plans/edit";

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture, dashboardCookie } from "../helpers/fixtures";
-import { createPlan } from "../../src/modules/catalog/service";
+import { createPlan } from "../../src/modules/catalog/plans/edit";
 import { createFeature } from "../../src/modules/catalog/features/edit";
 import { setEntitlement } from "../../src/modules/catalog/entitlements/edit";
 import { setOverride } from "../../src/modules/customers/plan";

@@ -4,11 +4,14 @@
  * on every instance drops its snapshot at commit and a rolled-back change leaves no trace.
  */
 import type { Sql } from "../../db/client";
+import type { AuthDeps } from "../../http/auth";
+import type { Clock } from "../../lib/clock";
 import type { Db } from "../../db/queries";
 import type { ChainRegistry } from "../../chains/registry";
 import type { Tenant } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
 import { publishCatalogChanged } from "../changes/publish";
+import { OPERATOR } from "../teams/service";
 
 /** What the catalog services need: the database, the chain registry (currencies, networks) and the time. */
 export interface CatalogDeps {
@@ -16,6 +19,20 @@ export interface CatalogDeps {
   chains: ChainRegistry;
   now(): Date;
 }
+
+/** What the catalog's routes need; the service's wiring (src/app-deps.ts) provides it (entitlements: this instance's caches). */
+export type RouteDeps = AuthDeps & {
+  sql: Sql;
+  clock: Clock;
+  config: { tokenSigningSecret: string; chains: ChainRegistry };
+  entitlements: { catalogChanged(tenant: Tenant): void };
+};
+
+export const catalogDeps = (deps: RouteDeps): CatalogDeps => ({
+  sql: deps.sql,
+  chains: deps.config.chains,
+  now: () => new Date(deps.clock.now()),
+});
 
 export interface Audited<T> {
   result: T;
@@ -59,3 +76,28 @@ export const isUniqueViolation = (error: unknown, table: string): boolean =>
   error !== null &&
   (error as { code?: string }).code === "23505" &&
   (error as { table_name?: string }).table_name === table;
+
+interface AuditOptions {
+  /** Who made the change; the operator CLI when not given. */
+  actor?: Actor;
+  /** The change notice to publish in the same transaction. */
+  publish?: (tx: Db) => Promise<void>;
+}
+
+/** `auditedWrite` for a change whose result names the resource by its `id`; the CLI's actor unless told. */
+export function audited<T extends { id: string }>(
+  sql: Sql,
+  tenant: Tenant,
+  action: string,
+  resourceType: string,
+  work: (tx: Db) => Promise<T>,
+  options: AuditOptions = {},
+): Promise<T> {
+  const named = async (tx: Db) => {
+    const result = await work(tx);
+    return { result, resourceId: result.id };
+  };
+  return auditedWrite(sql, tenant, options.actor ?? OPERATOR, action, resourceType, named, options.publish ?? (async () => {}));
+}
+
+export const catalogChanged = (tenant: Tenant): AuditOptions => ({ publish: (tx) => publishCatalogChanged(tx, tenant) });

@@ -10,7 +10,7 @@ import { systemClock } from "../../lib/clock";
 import { apiError } from "../../lib/errors";
 import type { Tenant } from "../../lib/tenant";
 import { publishCompanyChanged } from "../changes/publish";
-import { audited } from "../catalog/service";
+import { audited } from "../catalog/write";
 import { checkEntitlement, grantFields, lockFeatureFor, type OverrideInput } from "../catalog/entitlements/edit";
 import { deleteOverride, upsertOverride } from "../catalog/repo";
 import type { CompanyRow } from "./model";

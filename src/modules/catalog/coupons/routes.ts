@@ -5,7 +5,8 @@ import { authPlugin } from "../../../http/auth";
 import { requestState } from "../../../http/request-context";
 import { Page, PageQuery, pageRequest, pageResponse } from "../../../http/pagination";
 import { actorOf } from "../../audit/repo";
-import { IncludeArchived, catalogDeps, type DashboardDeps } from "../dashboard-deps";
+import { IncludeArchived } from "../schemas";
+import { catalogDeps, type RouteDeps } from "../write";
 import { data } from "../../../http/envelope";
 import { Coupon, CouponCreate, CouponPatch, presentCoupon } from "./schemas";
 import { archiveCoupon, createCoupon, getCoupon, listCouponPage, updateCoupon } from "./edit";
@@ -20,7 +21,7 @@ Every problem of a request is reported at once in \`details\`, and nothing is wr
 const Params = t.Object({ id: t.String({ minLength: 1, maxLength: 200, description: "coupon_…" }) });
 const TAGS = ["Dashboard: catalog"];
 
-export function dashboardCouponRoutes(deps: DashboardDeps) {
+export function couponRoutes(deps: RouteDeps) {
   const secret = deps.config.tokenSigningSecret;
   const catalog = catalogDeps(deps);
   const actor = (principal: Parameters<typeof actorOf>[0], request: Request) => actorOf(principal, requestState(request).requestId);

@@ -11,7 +11,7 @@ import { apiError } from "../../../lib/errors";
 import type { Actor } from "../../audit/repo";
 import { OPERATOR } from "../../teams/service";
 import { kindFits, type EntitlementKind, type FeatureRow } from "../schemas";
-import { audited, catalogChanged } from "../service";
+import { audited, catalogChanged } from "../write";
 import { deletePlanEntitlement, lockFeature, upsertPlanEntitlement, type GrantFields } from "../repo";
 import { type Tenant } from "../../../lib/tenant";
 

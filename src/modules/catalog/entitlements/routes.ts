@@ -5,7 +5,7 @@ import { authPlugin } from "../../../http/auth";
 import { requestState } from "../../../http/request-context";
 import { apiError } from "../../../lib/errors";
 import { actorOf } from "../../audit/repo";
-import { type DashboardDeps } from "../dashboard-deps";
+import type { RouteDeps } from "../write";
 import { data } from "../../../http/envelope";
 import { presentPlanEntitlement } from "../schemas";
 import { resolveFeatureId } from "../features/read";
@@ -73,7 +73,7 @@ const Params = t.Object({
   feature: t.String({ minLength: 1, maxLength: 200, description: "The feature's cflag_ id or its featureKey" }),
 });
 
-export function planEntitlementRoutes(deps: DashboardDeps) {
+export function planEntitlementRoutes(deps: RouteDeps) {
   return new Elysia()
     .use(authPlugin(deps))
     .put(

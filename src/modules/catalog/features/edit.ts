@@ -17,7 +17,7 @@ import { recordAudit, type Actor } from "../../audit/repo";
 import { OPERATOR } from "../../teams/service";
 import { publishCatalogChanged, publishCompanyChanged } from "../../changes/publish";
 import { FEATURE_TYPES, TRACK_NAME, kindFits, type FeatureRow, type FeatureType, type FeatureUpdate } from "../schemas";
-import { audited, catalogChanged } from "../service";
+import { audited, catalogChanged } from "../write";
 import {
   deleteFeatureRow,
   featuresNamedBy,

@@ -10,6 +10,7 @@
 import { apiError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
 import type { Db } from "../../../db/queries";
+import type { Sql } from "../../../db/client";
 import type { Tenant } from "../../../lib/tenant";
 import type { Actor } from "../../audit/repo";
 import { checkOnchainIds, checkPeriod, checkPlanFields, checkPrice, checkPrices } from "./compute";
@@ -27,7 +28,7 @@ import {
   type PlanFields,
 } from "./repo";
 import { Problems } from "../problems";
-import { catalogWrite, isUniqueViolation, type CatalogDeps } from "../write";
+import { audited, catalogChanged, catalogWrite, isUniqueViolation, type CatalogDeps } from "../write";
 
 /** On-chain ids are unique per team, environment and network: a taken one is a 409 naming it. */
 async function writeOnchainIds(tx: Db, tenant: Tenant, planId: string, set: [string, string][], remove: string[]) {
@@ -157,4 +158,16 @@ export async function removePlanPrice(deps: CatalogDeps, tenant: Tenant, actor: 
     const details = { billingPeriod: period, amount: removed.amount.toString(), currency: removed.currency };
     return { result: (await findPlanFull(tx, tenant, planId))!, resourceId: planId, details };
   });
+}
+
+/** A plan with no prices (the operator's quick path; createPlanRecord takes everything). */
+export function createPlan(sql: Sql, tenant: Tenant, input: { name: string; tier?: string; description?: string; kind?: PlanKind }) {
+  const fields = {
+    name: input.name,
+    tier: input.tier ?? "standard",
+    description: input.description ?? null,
+    kind: input.kind ?? "plan",
+    trialDays: 0,
+  };
+  return audited(sql, tenant, "plan.create", "plan", async (tx) => (await insertPlan(tx, tenant, newId("plan"), fields))!, catalogChanged(tenant));
 }

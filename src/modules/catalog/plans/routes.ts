@@ -5,7 +5,8 @@ import { authPlugin } from "../../../http/auth";
 import { requestState } from "../../../http/request-context";
 import { Page, PageQuery, pageRequest, pageResponse } from "../../../http/pagination";
 import { actorOf } from "../../audit/repo";
-import { IncludeArchived, Removed, catalogDeps, type DashboardDeps } from "../dashboard-deps";
+import { IncludeArchived, Removed } from "../schemas";
+import { catalogDeps, type RouteDeps } from "../write";
 import { data } from "../../../http/envelope";
 import { Plan, PlanCreate, PlanPatch, PriceSet, presentPlanRecord } from "./schemas";
 import { createPlanRecord, getPlan, removePlan, removePlanPrice, setPlanPrice, updatePlanRecord } from "./edit";
@@ -22,7 +23,7 @@ const PriceParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }), p
 const Responses = { 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody };
 const TAGS = ["Dashboard: catalog"];
 
-export function dashboardPlanRoutes(deps: DashboardDeps) {
+export function planRoutes(deps: RouteDeps) {
   const secret = deps.config.tokenSigningSecret;
   const catalog = catalogDeps(deps);
   const actor = (principal: Parameters<typeof actorOf>[0], request: Request) => actorOf(principal, requestState(request).requestId);
