@@ -1,12 +1,17 @@
-/** meter_settle()'s parameters, built from a batch of requests (see sql/queries/meter_settle.sql). */
+/** The metering queries: meter_settle() and its parameters (see sql/queries/meter_settle.sql), and the events it wrote. */
+import { queries, run, runOne, type Db } from "../../db/queries";
 import { newTimeOrderedId } from "../../lib/ids";
-import type { MeterRequest } from "./meter";
+import type { Environment } from "../../lib/tenant";
+import type { Change } from "../changes/publish";
+import type { MeterRequest, Outcome } from "./usage";
+
+const Q = queries(["meter_settle", "event_request_find_many", "event_set_user_many"]);
 
 /**
  * The statement's parameters: the requests as parallel arrays, plus the batch's distinct counters and
  * credit companies, each request pointing at its own by a 1-based slot.
  */
-export function settleParams(requests: MeterRequest[], now: number) {
+function settleParams(requests: MeterRequest[], now: number) {
   const counterSlots = new Map<string, number>();
   const creditSlots = new Map<string, number>();
   const counters = { team: [] as string[], env: [] as string[], company: [] as string[], feature: [] as string[], period: [] as string[] };
@@ -74,3 +79,27 @@ export function settleParams(requests: MeterRequest[], now: number) {
     new Date(now),
   ];
 }
+
+/** What meter_settle() returns: per request [outcome, eventId, companyId, userId, replayed], and the notices it published. */
+interface Settled {
+  r: [Outcome, string, string | null, string | null, boolean][];
+  changes: Change[];
+}
+
+/** Decides and writes a batch in one statement (see meter.ts); `now` is the batch's time. */
+export async function settleBatch(db: Db, requests: MeterRequest[], now: number): Promise<Settled> {
+  const row = await runOne<{ settled: Settled }>(db, Q.meter_settle, settleParams(requests, now));
+  return row!.settled;
+}
+
+/** The name and quantity each stored event was first recorded with (the request of each event id, same order). */
+export const findEventRequests = (db: Db, eventIds: string[], requests: { teamId: string; environment: Environment }[]) =>
+  run<{ id: string; name: string; quantity: bigint }>(db, Q.event_request_find_many, [
+    eventIds,
+    requests.map((r) => r.teamId),
+    requests.map((r) => r.environment),
+  ]);
+
+/** Sets the user id on stored events (parallel arrays: event, user, team, environment). */
+export const setEventUsers = (db: Db, fix: { ids: string[]; users: (string | null)[]; teams: string[]; envs: string[] }) =>
+  run(db, Q.event_set_user_many, [fix.ids, fix.users as string[], fix.teams, fix.envs]);
