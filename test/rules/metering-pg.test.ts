@@ -71,7 +71,7 @@ async function runInDatabase(c: CaseInput) {
   const grant = grantOf(c.grant);
 
   // The cache's view of the seeded company: the same decision, and its lots in the database's burn order.
-  const loaded = (await loadCompanyState(sql, tenant.teamId, tenant.environment, companyId, now))!;
+  const loaded = (await loadCompanyState(sql, tenant, companyId, now))!;
   expect(outcomeOf(decide(grant, loaded, featureId, now, c.quantity))).toBe(ts.outcome);
   const tsLots = (lots: bigint[]) =>
     inBurnOrder(

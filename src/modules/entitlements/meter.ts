@@ -15,14 +15,13 @@
  * A request may carry the writes of who it is about (IdentityWrite): a batch holding any runs them and
  * meter_settle() in one transaction (identity.ts), so nothing a request writes outlives its event.
  */
-import type { Sql, TransactionSql } from "../../db/client";
+import type { Sql } from "../../db/client";
 import type { Db } from "../../db/queries";
 import type { Clock } from "../../lib/clock";
 import { apiError } from "../../lib/errors";
-import type { Environment } from "../../lib/tenant";
 import { findEventRequests, settleBatch } from "./repo";
 import { RequestFailed, settleWithIdentity } from "./identity";
-import type { BatchSettlement, MeterRequest, MeterResult, Outcome } from "./usage";
+import type { BatchSettlement, MeterRequest, MeterResult } from "./usage";
 import type { Change } from "../changes/publish";
 
 interface Pending {

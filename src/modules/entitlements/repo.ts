@@ -1,11 +1,27 @@
-/** The metering queries: meter_settle() and its parameters (see sql/queries/meter_settle.sql), and the events it wrote. */
+/**
+ * The entitlement queries: a tenant's catalog and a company's state as the caches load them, credit grants, and
+ * the metering statement meter_settle() with its parameters (see sql/queries/meter_settle.sql) and the events it wrote.
+ */
 import { queries, run, runOne, type Db } from "../../db/queries";
 import { newTimeOrderedId } from "../../lib/ids";
-import type { Environment } from "../../lib/tenant";
+import { newId } from "../../lib/ids";
+import type { Environment, Tenant } from "../../lib/tenant";
+import type { FeatureType } from "../catalog/schemas";
+import type { CreditGrant, GrantRow, StateRow } from "./rows";
 import type { Change } from "../changes/publish";
 import type { MeterRequest, Outcome } from "./usage";
 
-const Q = queries(["meter_settle", "event_request_find_many", "event_set_user_many"]);
+const Q = queries([
+  "meter_settle",
+  "event_request_find_many",
+  "event_set_user_many",
+  "catalog_feature_list",
+  "catalog_grant_list",
+  "company_state_find",
+  "company_id_find_by_ref",
+  "credit_grant_lock_many",
+  "credit_grant_insert",
+]);
 
 /**
  * The statement's parameters: the requests as parallel arrays, plus the batch's distinct counters and
@@ -103,3 +119,34 @@ export const findEventRequests = (db: Db, eventIds: string[], requests: { teamId
 /** Sets the user id on stored events (parallel arrays: event, user, team, environment). */
 export const setEventUsers = (db: Db, fix: { ids: string[]; users: (string | null)[]; teams: string[]; envs: string[] }) =>
   run(db, Q.event_set_user_many, [fix.ids, fix.users as string[], fix.teams, fix.envs]);
+
+export const listCatalogFeatures = (db: Db, t: Tenant) =>
+  run<{ id: string; name: string; feature_key: string; feature_type: FeatureType; event_key: string }>(db, Q.catalog_feature_list, [
+    t.teamId,
+    t.environment,
+  ]);
+
+export const listCatalogGrants = (db: Db, t: Tenant) =>
+  run<GrantRow & { plan_id: string; feature_id: string }>(db, Q.catalog_grant_list, [t.teamId, t.environment]);
+
+/** A company by any of its keys, with the counters of periods started since `oldestPeriodStart` (and lifetime ones). */
+export const findCompanyState = (db: Db, t: Tenant, ref: string, at: { now: Date; oldestPeriodStart: Date }) =>
+  runOne<StateRow>(db, Q.company_state_find, [t.teamId, t.environment, ref, at.now, at.oldestPeriodStart]);
+
+export const findCompanyIdByRef = async (db: Db, t: Tenant, ref: string) =>
+  (await runOne<{ id: string }>(db, Q.company_id_find_by_ref, [t.teamId, t.environment, ref]))?.id ?? null;
+
+/** Locks the company's spendable credit grants, in burn order, for the rest of the transaction. */
+export const lockCreditGrants = (db: Db, t: Tenant, companyId: string, now: number) =>
+  run<{ remaining: bigint; expires_at: Date | null }>(db, Q.credit_grant_lock_many, [[t.teamId], [t.environment], [companyId], new Date(now)]);
+
+export const insertCreditGrant = async (db: Db, t: Tenant, companyId: string, g: { amount: bigint; reason?: string; expiresAt?: Date | null }) =>
+  (await runOne<CreditGrant>(db, Q.credit_grant_insert, [
+    newId("cgr"),
+    t.teamId,
+    t.environment,
+    companyId,
+    g.amount,
+    g.reason ?? null,
+    g.expiresAt ?? null,
+  ]))!;
