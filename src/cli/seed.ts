@@ -13,7 +13,7 @@ import { grantCredits } from "../modules/entitlements/credits";
 import { upsertCompany } from "../modules/customers/identify";
 import { presentCompany } from "../modules/customers/model";
 import { presentFeature, presentPlan } from "../modules/catalog/schemas";
-import { findFeatureWithPlans } from "../modules/catalog/repo";
+import { findFeatureWithPlans } from "../modules/catalog/features/repo";
 import { type Environment } from "../lib/tenant";
 
 export async function seed(sql: Sql, now: number, baseUrl: string) {

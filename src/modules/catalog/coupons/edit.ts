@@ -12,7 +12,7 @@ import type { Tenant } from "../../../lib/tenant";
 import type { Actor } from "../../audit/repo";
 import { COUPON_CODE, type CouponCreate, type CouponPatch, type CouponRow } from "./schemas";
 import { checkExpiry, checkTermFormats, checkTerms, termsInputOf, type CouponTerms } from "./compute";
-import { plansByIds } from "../repo";
+import { plansByIds } from "../features/repo";
 import { Problems } from "../problems";
 import { catalogWrite, type CatalogDeps } from "../write";
 

@@ -12,7 +12,7 @@ import type { Actor } from "../../audit/repo";
 import { OPERATOR } from "../../teams/service";
 import { kindFits, type EntitlementKind, type FeatureRow } from "../schemas";
 import { audited, catalogChanged } from "../write";
-import { deletePlanEntitlement, lockFeature, upsertPlanEntitlement, type GrantFields } from "../repo";
+import { deletePlanEntitlement, lockFeature, upsertPlanEntitlement, type GrantFields } from "../features/repo";
 import { type Tenant } from "../../../lib/tenant";
 
 const Q = queries(["plan_find_by_id"]);

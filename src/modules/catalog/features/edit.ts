@@ -27,7 +27,7 @@ import {
   lockTrackNames,
   updateFeatureRow,
   type FeatureFields,
-} from "../repo";
+} from "./repo";
 import { type Tenant } from "../../../lib/tenant";
 
 const Q = queries(["feature_insert", "feature_usage_exists", "feature_set_archived"]);

@@ -3,7 +3,7 @@ import { apiError } from "../../../lib/errors";
 import { queries, run, runOne, type Db } from "../../../db/queries";
 import type { Tenant } from "../../../lib/tenant";
 import type { FeatureRow } from "../schemas";
-import { findFeatureWithPlans } from "../repo";
+import { findFeatureWithPlans } from "./repo";
 
 const Q = queries(["feature_find_id_by_ref", "feature_list_page"]);
 

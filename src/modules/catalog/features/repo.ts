@@ -1,8 +1,8 @@
 /** Typed wrappers over the feature, plan and company-override queries. */
-import { queries, run, runOne, type Db } from "../../db/queries";
-import type { EntitlementKind, FeatureRow, FeatureType, GrantRow } from "./schemas";
-import type { PlanKind } from "./plans/schemas";
-import { type Tenant } from "../../lib/tenant";
+import { queries, run, runOne, type Db } from "../../../db/queries";
+import type { EntitlementKind, FeatureRow, FeatureType, GrantRow } from "../schemas";
+import type { PlanKind } from "../plans/schemas";
+import { type Tenant } from "../../../lib/tenant";
 
 const Q = queries([
   "feature_find_by_id_with_plans",
