@@ -12,7 +12,7 @@ import type { Tenant } from "../../lib/tenant";
 import { publishCompanyChanged } from "../changes/publish";
 import { audited } from "../catalog/write";
 import { checkEntitlement, grantFields, lockFeatureFor, type OverrideInput } from "../catalog/entitlements/edit";
-import { deleteOverride, upsertOverride } from "../catalog/features/repo";
+import { deleteOverride, upsertOverride } from "../catalog/entitlements/repo";
 import type { CompanyRow } from "./model";
 import { findCompanyByKeys } from "./repo";
 import { planChoiceProblems } from "../catalog/plans/choice";

@@ -13,7 +13,7 @@ import { microToTokenCeil } from "../../lib/money";
 import { periodAt } from "../../lib/period";
 import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
-import { findCouponById } from "../catalog/coupons/redeem";
+import { findCouponById } from "../catalog/coupons/repo";
 import { findPlanFull } from "../catalog/plans/repo";
 import { addBalanceEntry, customerBalance } from "../invoices/credit-notes-repo";
 import { createInvoice } from "../invoices/lifecycle";

@@ -1,7 +1,6 @@
-/** Typed wrappers over the feature, plan and company-override queries. */
+/** Typed wrappers over the feature queries. */
 import { queries, run, runOne, type Db } from "../../../db/queries";
-import type { EntitlementKind, FeatureRow, FeatureType, GrantRow } from "../schemas";
-import type { PlanKind } from "../plans/schemas";
+import type { EntitlementKind, FeatureRow, FeatureType } from "../schemas";
 import { type Tenant } from "../../../lib/tenant";
 
 const Q = queries([
@@ -12,15 +11,12 @@ const Q = queries([
   "feature_update",
   "feature_delete",
   "entitlement_list_by_feature",
-  "plan_list_by_ids",
-  "company_override_upsert",
-  "company_override_delete",
-  "plan_entitlement_upsert",
-  "plan_entitlement_delete",
+  "feature_insert",
+  "feature_usage_exists",
+  "feature_set_archived",
+  "feature_find_id_by_ref",
+  "feature_list_page",
 ]);
-
-/** A grant's columns in the order both upserts (plan entitlement, company override) take them. */
-const grantParams = (g: GrantFields) => [g.kind, g.enabled, g.limit, g.period, g.creditsPerUse, g.traitKey, g.traitOperator, g.traitValue];
 
 export interface FeatureGrant {
   source: "plan" | "company";
@@ -35,17 +31,6 @@ export interface FeatureFields {
   eventKey: string;
   icon: string;
   description: string;
-}
-
-export interface GrantFields {
-  kind: EntitlementKind;
-  enabled: boolean;
-  limit: bigint | null;
-  period: string | null;
-  creditsPerUse: bigint | null;
-  traitKey: string | null;
-  traitOperator: string | null;
-  traitValue: string | null;
 }
 
 export const findFeatureWithPlans = (db: Db, t: Tenant, id: string) =>
@@ -76,23 +61,31 @@ export const deleteFeatureRow = (db: Db, t: Tenant, id: string) =>
 export const grantsOfFeature = (db: Db, t: Tenant, featureId: string) =>
   run<FeatureGrant>(db, Q.entitlement_list_by_feature, [t.teamId, t.environment, featureId]);
 
-/** The tenant's plans among `ids`, share-locked. */
-export const plansByIds = (db: Db, t: Tenant, ids: string[]) =>
-  run<{ id: string; name: string; tier: string; kind: PlanKind; archived_at: Date | null }>(db, Q.plan_list_by_ids, [t.teamId, t.environment, ids]);
-
-export const upsertOverride = (db: Db, t: Tenant, id: string, companyId: string, featureId: string, g: GrantFields) =>
-  runOne<GrantRow & { company_id: string }>(db, Q.company_override_upsert, [id, t.teamId, t.environment, companyId, featureId, ...grantParams(g)]);
-
-export const upsertPlanEntitlement = (db: Db, t: Tenant, id: string, planId: string, featureId: string, g: GrantFields) =>
-  runOne<GrantRow & { plan_id: string }>(db, Q.plan_entitlement_upsert, [id, t.teamId, t.environment, planId, featureId, ...grantParams(g)]);
-
-export const deleteOverride = (db: Db, t: Tenant, companyId: string, featureId: string) =>
-  runOne<{ id: string; company_id: string; feature_id: string; kind: EntitlementKind }>(db, Q.company_override_delete, [
+export const insertFeature = async (db: Db, t: Tenant, id: string, f: FeatureFields & { featureKey: string }) =>
+  (await runOne<FeatureRow>(db, Q.feature_insert, [
+    id,
     t.teamId,
     t.environment,
-    companyId,
-    featureId,
-  ]);
+    f.name,
+    f.featureKey,
+    f.featureType,
+    f.eventKey,
+    f.icon,
+    f.description,
+  ]))!;
 
-export const deletePlanEntitlement = (db: Db, t: Tenant, planId: string, featureId: string) =>
-  runOne<GrantRow & { plan_id: string }>(db, Q.plan_entitlement_delete, [t.teamId, t.environment, planId, featureId]);
+/** Whether metered events, usage counters or refusal tallies refer to the feature. */
+export const featureHasUsage = async (db: Db, t: Tenant, id: string) =>
+  (await runOne<{ used: boolean }>(db, Q.feature_usage_exists, [t.teamId, t.environment, id]))!.used;
+
+/** Archives the feature (`archivedAt` set) or restores it (null). */
+export const setFeatureArchivedAt = (db: Db, t: Tenant, id: string, archivedAt: Date | null) =>
+  runOne(db, Q.feature_set_archived, [t.teamId, t.environment, id, archivedAt]);
+
+/** The id of the feature a cflag_ id or a featureKey names. */
+export const findFeatureIdByRef = (db: Db, t: Tenant, ref: string) =>
+  runOne<{ id: string }>(db, Q.feature_find_id_by_ref, [t.teamId, t.environment, ref]);
+
+/** A page of features, newest first, before `page.beforeSeq` (archived ones when asked). */
+export const listFeatureRows = (db: Db, t: Tenant, page: { beforeSeq: bigint | null; fetch: number; includeArchived: boolean }) =>
+  run<FeatureRow & { seq: bigint }>(db, Q.feature_list_page, [t.teamId, t.environment, page.beforeSeq, page.fetch, page.includeArchived]);

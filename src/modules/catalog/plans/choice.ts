@@ -7,7 +7,7 @@
 import type { Db } from "../../../db/queries";
 import type { Tenant } from "../../../lib/tenant";
 import type { PlanKind } from "./schemas";
-import { plansByIds } from "../features/repo";
+import { plansByIds } from "./repo";
 
 export interface PlanChoice {
   /** the field the ids came from, for the 400's details */

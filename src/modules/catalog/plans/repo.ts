@@ -17,6 +17,8 @@ const Q = queries([
   "plan_onchain_id_delete_many",
   "plan_onchain_id_insert_many",
   "plan_find_by_onchain_id",
+  "plan_list_by_ids",
+  "plan_find_by_id",
 ]);
 
 export interface PlanFields {
@@ -90,3 +92,10 @@ export const findPlanByOnchainIdRow = (db: Db, t: Tenant, network: string, oncha
     network,
     onchainPlanId,
   ]);
+
+/** The tenant's plans among `ids`, share-locked. */
+export const plansByIds = (db: Db, t: Tenant, ids: string[]) =>
+  run<{ id: string; name: string; tier: string; kind: PlanKind; archived_at: Date | null }>(db, Q.plan_list_by_ids, [t.teamId, t.environment, ids]);
+
+/** Whether the tenant has a plan `id`. */
+export const planExists = async (db: Db, t: Tenant, id: string) => Boolean(await runOne(db, Q.plan_find_by_id, [t.teamId, t.environment, id]));
