@@ -40,6 +40,13 @@ export interface Audited<T> {
   details?: Record<string, unknown>;
 }
 
+/** What an audited write records: who made it, the action and the kind of resource it changed. */
+export interface AuditedAction {
+  actor: Actor;
+  action: string;
+  resourceType: string;
+}
+
 /**
  * The change, its audit record and a change notice in one transaction: the one shape of an audited write
  * (catalog changes publish the catalog notice; a company's plan and overrides publish the company's).
@@ -47,28 +54,20 @@ export interface Audited<T> {
 export function auditedWrite<T>(
   sql: Sql,
   tenant: Tenant,
-  actor: Actor,
-  action: string,
-  resourceType: string,
+  what: AuditedAction & { publish: (tx: Db) => Promise<void> },
   work: (tx: Db) => Promise<Audited<T>>,
-  publish: (tx: Db) => Promise<void>,
 ): Promise<T> {
   return sql.begin(async (tx) => {
     const done = await work(tx);
+    const { actor, action, resourceType } = what;
     await recordAudit(tx, { ...tenant, actor, action, resourceType, resourceId: done.resourceId, details: done.details });
-    await publish(tx);
+    await what.publish(tx);
     return done.result;
   }) as Promise<T>;
 }
 
-export const catalogWrite = <T>(
-  sql: Sql,
-  tenant: Tenant,
-  actor: Actor,
-  action: string,
-  resourceType: string,
-  work: (tx: Db) => Promise<Audited<T>>,
-) => auditedWrite(sql, tenant, actor, action, resourceType, work, (tx) => publishCatalogChanged(tx, tenant));
+export const catalogWrite = <T>(sql: Sql, tenant: Tenant, what: AuditedAction, work: (tx: Db) => Promise<Audited<T>>) =>
+  auditedWrite(sql, tenant, { ...what, publish: (tx) => publishCatalogChanged(tx, tenant) }, work);
 
 /** A unique violation on the given table (PostgreSQL 23505), to answer 409 with a message of our own. */
 export const isUniqueViolation = (error: unknown, table: string): boolean =>
@@ -97,7 +96,7 @@ export function audited<T extends { id: string }>(
     const result = await work(tx);
     return { result, resourceId: result.id };
   };
-  return auditedWrite(sql, tenant, options.actor ?? OPERATOR, action, resourceType, named, options.publish ?? (async () => {}));
+  return auditedWrite(sql, tenant, { actor: options.actor ?? OPERATOR, action, resourceType, publish: options.publish ?? (async () => {}) }, named);
 }
 
 export const catalogChanged = (tenant: Tenant): AuditOptions => ({ publish: (tx) => publishCatalogChanged(tx, tenant) });

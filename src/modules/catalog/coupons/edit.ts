@@ -44,7 +44,7 @@ export async function createCoupon(deps: CatalogDeps, tenant: Tenant, actor: Act
   const planIds = [...new Set(input.planIds ?? [])];
   p.check();
   const id = newId("coupon");
-  return catalogWrite(deps.sql, tenant, actor, "coupon.create", "coupon", async (tx) => {
+  return catalogWrite(deps.sql, tenant, { actor, action: "coupon.create", resourceType: "coupon" }, async (tx) => {
     await checkPlanIds(tx, tenant, planIds, p);
     const t = terms!;
     const fields = {
@@ -79,14 +79,16 @@ const nullableBigInt = (v: bigint | string | null) => (v === null ? null : BigIn
 const TERM_FIELDS = ["percentOff", "amountOff", "currency", "duration", "durationPeriods", "planIds"] as const;
 
 /** A partial update (see the header for what may change when); `archive` is archiveCoupon. */
-export async function updateCoupon(deps: CatalogDeps, tenant: Tenant, actor: Actor, id: string, patch: CouponPatch, p = new Problems()) {
+export async function updateCoupon(deps: CatalogDeps, tenant: Tenant, actor: Actor, change: { id: string; patch: CouponPatch }) {
+  const { id, patch } = change;
+  const p = new Problems();
   const now = deps.now();
   if (patch.name !== undefined) p.text("name", patch.name);
   const expiresAt = patch.expiresAt === undefined ? undefined : checkExpiry(p, patch.expiresAt, now);
   if (patch.maxRedemptions !== undefined && patch.maxRedemptions !== null) p.integer("maxRedemptions", patch.maxRedemptions, 1, 2147483647);
   checkTermFormats(p, patch);
   p.check();
-  return catalogWrite(deps.sql, tenant, actor, "coupon.update", "coupon", async (tx) => {
+  return catalogWrite(deps.sql, tenant, { actor, action: "coupon.update", resourceType: "coupon" }, async (tx) => {
     const current = await lockCoupon(tx, tenant, id);
     if (!current) throw apiError("not_found", `No coupon ${id}`);
     // The discount is one of two kinds: sending one kind replaces the stored other (no explicit null needed).
@@ -137,7 +139,7 @@ export async function updateCoupon(deps: CatalogDeps, tenant: Tenant, actor: Act
 /** Archives a coupon: it can no longer be redeemed; redemptions so far stand. Archiving twice is a no-op. */
 export function archiveCoupon(deps: CatalogDeps, tenant: Tenant, actor: Actor, id: string) {
   const now = deps.now();
-  return catalogWrite(deps.sql, tenant, actor, "coupon.archive", "coupon", async (tx) => {
+  return catalogWrite(deps.sql, tenant, { actor, action: "coupon.archive", resourceType: "coupon" }, async (tx) => {
     const c = await lockCoupon(tx, tenant, id);
     if (!c) throw apiError("not_found", `No coupon ${id}`);
     const fields = {

@@ -63,7 +63,7 @@ export function couponRoutes(deps: RouteDeps) {
     .patch(
       "/dashboard/coupons/:id",
       async ({ principal, params, body, request }) => ({
-        data: presentCoupon(await updateCoupon(catalog, principal, actor(principal, request), params.id, body)),
+        data: presentCoupon(await updateCoupon(catalog, principal, actor(principal, request), { id: params.id, patch: body })),
       }),
       {
         access: "PATCH /dashboard/coupons/{id}",

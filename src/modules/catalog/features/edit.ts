@@ -96,7 +96,8 @@ async function assertGrantsFit(tx: Db, tenant: Tenant, featureId: string, type: 
 }
 
 /** PUT /features/{id}: a partial update (omitted fields keep their value); featureKey never changes. */
-export async function updateFeature(sql: Sql, tenant: Tenant, actor: Actor, id: string, patch: FeatureUpdate) {
+export async function updateFeature(sql: Sql, tenant: Tenant, actor: Actor, change: { id: string; patch: FeatureUpdate }) {
+  const { id, patch } = change;
   return sql.begin(async (tx) => {
     const current = await lockFeature(tx, tenant, id);
     if (!current) throw apiError("not_found", `No feature ${id}`);
@@ -177,8 +178,8 @@ export async function removeFeature(
 }
 
 /** The spec's DELETE /features/{id}: removeFeature, answered `{ok: true}` whether deleted or archived. */
-export async function deleteFeature(sql: Sql, tenant: Tenant, actor: Actor, id: string, now = new Date()): Promise<{ ok: true }> {
-  await removeFeature(sql, tenant, actor, id, now);
+export async function deleteFeature(sql: Sql, tenant: Tenant, actor: Actor, id: string): Promise<{ ok: true }> {
+  await removeFeature(sql, tenant, actor, id, new Date());
   return { ok: true };
 }
 

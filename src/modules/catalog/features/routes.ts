@@ -114,7 +114,7 @@ export function featureRoutes(deps: RouteDeps) {
       async ({ principal, params, body, request }) => {
         const id = await resolveFeatureId(deps.sql, principal, params.feature);
         const { archived, ...patch } = body;
-        let feature = await updateFeature(deps.sql, principal, actor(principal, request), id, patch);
+        let feature = await updateFeature(deps.sql, principal, actor(principal, request), { id, patch });
         if (archived !== undefined) feature = await setFeatureArchived(deps.sql, principal, actor(principal, request), id, archived, now());
         deps.entitlements.catalogChanged(principal);
         return { data: presentDashboardFeature(feature) };
@@ -153,7 +153,7 @@ export function featureRoutes(deps: RouteDeps) {
     .put(
       "/features/:id",
       async ({ principal, params, body, request }) => {
-        const feature = await updateFeature(deps.sql, principal, actorOf(principal, requestState(request).requestId), params.id, body);
+        const feature = await updateFeature(deps.sql, principal, actorOf(principal, requestState(request).requestId), { id: params.id, patch: body });
         deps.entitlements.catalogChanged(principal); // this instance at once; others by NOTIFY
         return presentFeature(feature);
       },
