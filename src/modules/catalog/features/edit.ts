@@ -1,11 +1,11 @@
 /**
  * Feature writes: create, update, delete and archive, each in one transaction with its audit record and
- * the catalog's change notice (see service.ts).
+ * the catalog's change notice (see ../write.ts).
  *
  * Invariants kept here:
  * - a track event name (a featureKey or an eventKey) names at most one feature of a tenant;
- * - an entitlement's kind fits its feature's type (see kindFits in model.ts): a type change is refused
- *   while plan entitlements or overrides need the old one (the grants' own check is entitlements.ts);
+ * - an entitlement's kind fits its feature's type (see kindFits in ../schemas.ts): a type change is refused
+ *   while plan entitlements or overrides need the old one (the grants' own check is ../entitlements/edit.ts);
  * - a feature that plans still use is not deleted.
  * Writes that depend on a feature's type lock the feature row first, so they serialize.
  */

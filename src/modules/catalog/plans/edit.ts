@@ -1,7 +1,7 @@
 /**
  * Plans and add-ons (a plan of kind `add_on`) with prices and on-chain ids: create, read, update,
  * archive or delete, and prices set, replaced or removed. Each write validates every field first (one 400
- * naming them all), then runs as one audited transaction that publishes the catalog change (write.ts).
+ * naming them all), then runs as one audited transaction that publishes the catalog change (../write.ts).
  *
  * Removing a plan that anything still refers to (companies on it as plan or add-on, payment links or
  * checkout sessions selling it, coupons restricted to it) archives it: it leaves lists, can no longer be
