@@ -24,8 +24,8 @@ const Q = queries([
 ]);
 
 /**
- * The statement's parameters: the requests as parallel arrays, plus the batch's distinct counters and
- * credit companies, each request pointing at its own by a 1-based slot.
+ * The statement's parameters: one record of the requests as parallel arrays, plus the batch's distinct counters
+ * and credit companies, each request pointing at its own by a 1-based slot; then the batch's time.
  */
 function settleParams(requests: MeterRequest[], now: number) {
   const counterSlots = new Map<string, number>();
@@ -67,33 +67,34 @@ function settleParams(requests: MeterRequest[], now: number) {
     perUse.push(e.kind === "credit" ? e.creditsPerUse.toString() : null);
   }
   const col = <T>(f: (r: MeterRequest) => T) => requests.map(f);
-  return [
-    requests.map(() => newTimeOrderedId("evt", now)),
-    col((r) => r.teamId),
-    col((r) => r.environment),
-    col((r) => r.source),
-    col((r) => r.name),
-    col((r) => r.companyId) as string[],
-    col((r) => r.userId) as string[],
-    col((r) => r.featureId) as string[],
-    col((r) => r.quantity.toString()),
-    col((r) => JSON.stringify(r.traits)),
-    col((r) => r.idempotencyKey) as string[],
-    col((r) => r.enforcement.kind),
-    limit as string[],
-    perUse as string[],
-    counterSlot as string[],
-    creditSlot as string[],
-    counters.team,
-    counters.env,
-    counters.company,
-    counters.feature,
-    counters.period,
-    credits.team,
-    credits.env,
-    credits.company,
-    new Date(now),
-  ];
+  // One named record of parallel arrays (see meter_settle.sql), then the batch's time.
+  const batch = {
+    id: requests.map(() => newTimeOrderedId("evt", now)),
+    team_id: col((r) => r.teamId),
+    environment: col((r) => r.environment),
+    source: col((r) => r.source),
+    name: col((r) => r.name),
+    company_id: col((r) => r.companyId),
+    user_id: col((r) => r.userId),
+    feature_id: col((r) => r.featureId),
+    quantity: col((r) => r.quantity.toString()),
+    traits: col((r) => JSON.stringify(r.traits)),
+    idempotency_key: col((r) => r.idempotencyKey),
+    kind: col((r) => r.enforcement.kind),
+    limit_amount: limit,
+    credits_per_use: perUse,
+    counter_slot: counterSlot,
+    credit_slot: creditSlot,
+    counter_team_id: counters.team,
+    counter_environment: counters.env,
+    counter_company_id: counters.company,
+    counter_feature_id: counters.feature,
+    counter_period_start: counters.period,
+    credit_team_id: credits.team,
+    credit_environment: credits.env,
+    credit_company_id: credits.company,
+  };
+  return [batch, new Date(now)];
 }
 
 /** What meter_settle() returns: per request [outcome, eventId, companyId, userId, replayed], and the notices it published. */
