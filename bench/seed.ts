@@ -5,9 +5,9 @@
  */
 import type { Sql } from "../src/db/client";
 import { createKey, createTeam } from "../src/modules/teams/service";
-import { createPlan } from "../src/modules/catalog/service";
-import { createFeature } from "../src/modules/catalog/feature-writes";
-import { setEntitlement } from "../src/modules/catalog/entitlements";
+import { createPlan } from "../src/modules/catalog/plans/edit";
+import { createFeature } from "../src/modules/catalog/features/edit";
+import { setEntitlement } from "../src/modules/catalog/entitlements/edit";
 import { assignPlan } from "../src/modules/customers/plan";
 import { grantCredits } from "../src/modules/entitlements/credits";
 import { upsertCompany } from "../src/modules/customers/identify";

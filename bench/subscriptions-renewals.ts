@@ -35,7 +35,7 @@ import { migrateDatabase } from "../src/db/migrate";
 import { startJobRunner, type JobHandler } from "../src/jobs/runner";
 import { Logger } from "../src/lib/logger";
 import type { Tenant } from "../src/lib/tenant";
-import { createPlanRecord } from "../src/modules/catalog/plans";
+import { createPlanRecord } from "../src/modules/catalog/plans/edit";
 import type { SubscriptionDeps } from "../src/modules/subscriptions/context";
 import type { RenewalOutcome } from "../src/modules/subscriptions/renewal/outcome";
 import { activateSubscription } from "../src/modules/subscriptions/activation/activate";

@@ -23,7 +23,7 @@ import { customerRoutes } from "./modules/customers";
 import { auditRoutes } from "./modules/audit";
 import { entitlementRoutes } from "./modules/entitlements";
 import { eventRoutes } from "./modules/events";
-import { dashboardCatalogRoutes, featureRoutes } from "./modules/catalog";
+import { catalogRoutes } from "./modules/catalog";
 import { paymentRoutes } from "./modules/payments";
 import { dashboardRoutes } from "./modules/dashboard";
 import { webhookRoutes } from "./modules/webhooks";
@@ -69,8 +69,7 @@ export function createApp(deps: AppDeps) {
         .use(healthRoutes(deps))
         .use(tokenRoutes(deps))
         .use(customerRoutes(deps))
-        .use(featureRoutes(deps))
-        .use(dashboardCatalogRoutes(deps))
+        .use(catalogRoutes(deps))
         .use(auditRoutes(deps))
         .use(entitlementRoutes(deps))
         .use(eventRoutes(deps))

@@ -1,16 +1,24 @@
 -- Settles one metering batch in one statement and one transaction: see meter_settle() in
 -- sql/functions/meter_settle.sql. Returns one row:
 -- `settled` jsonb {r, changes}.
--- Per request (parallel arrays): $1 id[], $2 team_id[], $3 environment[], $4 source[], $5 name[], $6 company_id[],
--- $7 user_id[], $8 feature_id[], $9 quantity[] as text, $10 traits[] as JSON text, $11 idempotency_key[],
--- $12 kind[] (record|deny|quota|credit), $13 limit[] as text, $14 credits_per_use[] as text,
--- $15 counter slot[], $16 credit slot[] as text (1-based, null when none);
--- distinct counters: $17 team_id[], $18 environment[], $19 company_id[], $20 feature_id[], $21 period_start[] as ISO text;
--- distinct credit companies: $22 team_id[], $23 environment[], $24 company_id[]; $25 now
+-- $1 the batch (jsonb, one named record of parallel arrays of text):
+--   per request: id, team_id, environment, source, name, company_id, user_id, feature_id, quantity (integers as text),
+--   traits (JSON text), idempotency_key, kind (record|deny|quota|credit), limit_amount and credits_per_use (integers as
+--   text), counter_slot and credit_slot (1-based, null when none);
+--   distinct counters: counter_team_id, counter_environment, counter_company_id, counter_feature_id, counter_period_start
+--   (ISO text); distinct credit companies: credit_team_id, credit_environment, credit_company_id.
+-- $2 now
 select meter_settle(
-  $1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-  $9::text[]::bigint[], $10::text[]::jsonb[], $11::text[], $12::text[], $13::text[]::bigint[], $14::text[]::bigint[],
-  $15::text[]::int[], $16::text[]::int[],
-  $17::text[], $18::text[], $19::text[], $20::text[], $21::text[]::timestamptz[],
-  $22::text[], $23::text[], $24::text[], $25::timestamptz
+  b.id, b.team_id, b.environment, b.source, b.name, b.company_id, b.user_id, b.feature_id,
+  b.quantity::bigint[], b.traits::jsonb[], b.idempotency_key, b.kind, b.limit_amount::bigint[], b.credits_per_use::bigint[],
+  b.counter_slot::int[], b.credit_slot::int[],
+  b.counter_team_id, b.counter_environment, b.counter_company_id, b.counter_feature_id, b.counter_period_start::timestamptz[],
+  b.credit_team_id, b.credit_environment, b.credit_company_id, $2::timestamptz
 ) as settled
+from jsonb_to_record($1::jsonb) as b (
+  id text[], team_id text[], environment text[], source text[], name text[], company_id text[], user_id text[],
+  feature_id text[], quantity text[], traits text[], idempotency_key text[], kind text[], limit_amount text[],
+  credits_per_use text[], counter_slot text[], credit_slot text[], counter_team_id text[], counter_environment text[],
+  counter_company_id text[], counter_feature_id text[], counter_period_start text[], credit_team_id text[],
+  credit_environment text[], credit_company_id text[]
+)

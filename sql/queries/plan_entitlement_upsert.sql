@@ -1,9 +1,10 @@
 -- Sets the entitlement of a feature on a plan, replacing any previous one. Returns one row.
--- $1 id, $2 team_id, $3 environment, $4 plan_id, $5 feature_id, $6 kind, $7 enabled, $8 limit_amount,
--- $9 period, $10 credits_per_use, $11 trait_key, $12 trait_operator, $13 trait_value
+-- $1 id, $2 team_id, $3 environment, $4 plan_id, $5 feature_id, $6 the grant (jsonb, keys named as the columns: kind,
+-- enabled, limit_amount, period, credits_per_use, trait_key, trait_operator, trait_value; quantities as integer strings)
 insert into plan_entitlements (id, team_id, environment, plan_id, feature_id, kind, enabled, limit_amount, period,
                                credits_per_use, trait_key, trait_operator, trait_value)
-values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+select $1, $2, $3, $4, $5, g.kind, g.enabled, g.limit_amount, g.period, g.credits_per_use, g.trait_key, g.trait_operator, g.trait_value
+from jsonb_populate_record(null::plan_entitlements, $6::jsonb) g
 on conflict (team_id, environment, plan_id, feature_id) do update
 set kind = excluded.kind, enabled = excluded.enabled, limit_amount = excluded.limit_amount, period = excluded.period,
     credits_per_use = excluded.credits_per_use, trait_key = excluded.trait_key,

@@ -1,10 +1,10 @@
 /** `plan create`, `feature create`, `entitlement set`: the catalog from the operator's shell (pricing.ts has the rest). */
-import { ENTITLEMENT_KINDS, FEATURE_TYPES, presentFeature, presentPlanEntitlement } from "../modules/catalog/model";
-import { createFeature } from "../modules/catalog/feature-writes";
-import { setEntitlement, type EntitlementInput } from "../modules/catalog/entitlements";
-import { featureIdOf } from "../modules/catalog/features";
-import { presentPlanRecord } from "../modules/catalog/plan-model";
-import { createPlanRecord } from "../modules/catalog/plans";
+import { ENTITLEMENT_KINDS, FEATURE_TYPES, presentFeature, presentPlanEntitlement } from "../modules/catalog/schemas";
+import { createFeature } from "../modules/catalog/features/edit";
+import { setEntitlement, type EntitlementInput } from "../modules/catalog/entitlements/edit";
+import { featureIdOf } from "../modules/catalog/features/read";
+import { presentPlanRecord } from "../modules/catalog/plans/schemas";
+import { createPlanRecord } from "../modules/catalog/plans/edit";
 import { Problems } from "../modules/catalog/problems";
 import { OPERATOR } from "../modules/teams/service";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, optionalWholeNumber, tenant, wholeNumber } from "./args";

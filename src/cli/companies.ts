@@ -1,7 +1,7 @@
 /** `override set | remove`, `company plan`, `credit grant`: what one company gets beyond the catalog. */
-import { presentOverride, presentRemovedOverride } from "../modules/catalog/model";
+import { presentOverride, presentRemovedOverride } from "../modules/catalog/schemas";
 import { assignPlan, removeOverride, setOverride } from "../modules/customers/plan";
-import { featureIdOf } from "../modules/catalog/features";
+import { featureIdOf } from "../modules/catalog/features/read";
 import { grantCredits } from "../modules/entitlements/credits";
 import { presentCompany } from "../modules/customers/model";
 import { presentCreditGrant } from "../modules/entitlements/credits";

@@ -3,16 +3,16 @@
  * archive | restore`, `entitlement remove`: the dashboard's catalog operations for an operator, through the
  * same service functions as /api/v1/dashboard/..., audited as the operator.
  */
-import { presentCoupon } from "../modules/catalog/coupon-model";
-import { archiveCoupon, createCoupon, listCouponPage } from "../modules/catalog/coupons";
-import { getFeature, listFeaturePage, resolveFeatureId } from "../modules/catalog/features";
-import { presentDashboardFeature, presentPlanEntitlement } from "../modules/catalog/model";
-import { presentPlanRecord } from "../modules/catalog/plan-model";
-import { removePlanPrice, setPlanPrice, updatePlanRecord } from "../modules/catalog/plans";
-import { listPlanPage } from "../modules/catalog/plans-repo";
+import { presentCoupon } from "../modules/catalog/coupons/schemas";
+import { archiveCoupon, createCoupon, listCouponPage } from "../modules/catalog/coupons/edit";
+import { getFeature, listFeaturePage, resolveFeatureId } from "../modules/catalog/features/read";
+import { presentDashboardFeature, presentPlanEntitlement } from "../modules/catalog/schemas";
+import { presentPlanRecord } from "../modules/catalog/plans/schemas";
+import { removePlanPrice, setPlanPrice, updatePlanRecord } from "../modules/catalog/plans/edit";
+import { listPlanPage } from "../modules/catalog/plans/repo";
 import { Problems } from "../modules/catalog/problems";
-import { removeEntitlement } from "../modules/catalog/entitlements";
-import { removeFeature, setFeatureArchived } from "../modules/catalog/feature-writes";
+import { removeEntitlement } from "../modules/catalog/entitlements/edit";
+import { removeFeature, setFeatureArchived } from "../modules/catalog/features/edit";
 import { OPERATOR } from "../modules/teams/service";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, tenant, wholeNumber } from "./args";
 import { command, type Context } from "./command";

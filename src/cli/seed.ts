@@ -5,15 +5,15 @@
  */
 import type { Sql } from "../db/client";
 import { createDashboardSession, createKey, createTeam } from "../modules/teams/service";
-import { createPlan } from "../modules/catalog/service";
-import { createFeature } from "../modules/catalog/feature-writes";
-import { setEntitlement } from "../modules/catalog/entitlements";
+import { createPlan } from "../modules/catalog/plans/edit";
+import { createFeature } from "../modules/catalog/features/edit";
+import { setEntitlement } from "../modules/catalog/entitlements/edit";
 import { assignPlan } from "../modules/customers/plan";
 import { grantCredits } from "../modules/entitlements/credits";
 import { upsertCompany } from "../modules/customers/identify";
 import { presentCompany } from "../modules/customers/model";
-import { presentFeature, presentPlan } from "../modules/catalog/model";
-import { findFeatureWithPlans } from "../modules/catalog/repo";
+import { presentFeature, presentPlan } from "../modules/catalog/schemas";
+import { findFeatureWithPlans } from "../modules/catalog/features/repo";
 import { type Environment } from "../lib/tenant";
 
 export async function seed(sql: Sql, now: number, baseUrl: string) {

@@ -9,7 +9,7 @@ import type { TSchema } from "elysia";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
-import { CheckResponse, ConsumeResponse, EntitlementsResponse, FlagResponse } from "../../src/modules/entitlements/model";
+import { CheckResponse, ConsumeResponse, EntitlementsResponse, FlagResponse } from "../../src/modules/entitlements/schemas";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../src/http/error-schemas";
 import { EventAccepted } from "../../src/modules/events/model";
 import { resolved } from "../helpers/openapi";

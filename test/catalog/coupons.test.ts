@@ -4,8 +4,8 @@ import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { createCompanyOnPlan } from "../helpers/catalog";
 import { randomToken } from "../../src/lib/ids";
-import { couponAppliesToPeriod, couponDiscount, redeemCoupon } from "../../src/modules/catalog/redeem";
-import type { CouponRow } from "../../src/modules/catalog/coupon-model";
+import { couponAppliesToPeriod, couponDiscount, redeemCoupon } from "../../src/modules/catalog/coupons/redeem";
+import type { CouponRow } from "../../src/modules/catalog/coupons/schemas";
 
 const t = await createTestApp();
 const team = await createTeamFixture(t, "Coupons");

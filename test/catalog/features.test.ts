@@ -2,9 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture, dashboardCookie } from "../helpers/fixtures";
-import { createPlan } from "../../src/modules/catalog/service";
-import { createFeature } from "../../src/modules/catalog/feature-writes";
-import { setEntitlement } from "../../src/modules/catalog/entitlements";
+import { createPlan } from "../../src/modules/catalog/plans/edit";
+import { createFeature } from "../../src/modules/catalog/features/edit";
+import { setEntitlement } from "../../src/modules/catalog/entitlements/edit";
 import { setOverride } from "../../src/modules/customers/plan";
 import { upsertCompany } from "../../src/modules/customers/identify";
 import { randomToken } from "../../src/lib/ids";

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture, dashboardCookie } from "../helpers/fixtures";
-import { createPlan } from "../../src/modules/catalog/service";
+import { createPlan } from "../../src/modules/catalog/plans/edit";
 import { assignPlan } from "../../src/modules/customers/plan";
 import { randomToken } from "../../src/lib/ids";
 import { type Environment } from "../../src/lib/tenant";

@@ -1,6 +1,7 @@
 /** The meter directly: group commit batches, a failing request isolated from its batch, and what a batch publishes. */
 import { expect, test } from "bun:test";
-import { Meter, type MeterRequest } from "../../src/modules/entitlements/meter";
+import { Meter } from "../../src/modules/entitlements/meter";
+import type { MeterRequest } from "../../src/modules/entitlements/usage";
 import type { Change } from "../../src/modules/changes/publish";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";

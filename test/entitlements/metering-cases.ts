@@ -8,7 +8,7 @@
  * Burn order: soonest-expiring first, never-expiring last, then oldest (lots are listed oldest first);
  * expired lots, and a lot expiring exactly now, are never spent nor counted.
  */
-import type { Outcome } from "../../src/modules/entitlements/meter";
+import type { Outcome } from "../../src/modules/entitlements/usage";
 
 export const INT8_MAX = 2n ** 63n - 1n;
 

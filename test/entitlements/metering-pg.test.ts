@@ -9,7 +9,8 @@ import fc from "fast-check";
 import type { Change } from "../../src/modules/changes/publish";
 import { loadCompanyState } from "../../src/modules/entitlements/company-state";
 import { decide, inBurnOrder, periodBounds } from "../../src/modules/entitlements/compute";
-import { Meter, type MeterRequest } from "../../src/modules/entitlements/meter";
+import { Meter } from "../../src/modules/entitlements/meter";
+import type { MeterRequest } from "../../src/modules/entitlements/usage";
 import { enforcementOf, type Evaluation } from "../../src/modules/entitlements/service";
 import { createTestApp } from "../helpers/app";
 import { createCatalogFixture } from "../helpers/catalog";
@@ -70,7 +71,7 @@ async function runInDatabase(c: CaseInput) {
   const grant = grantOf(c.grant);
 
   // The cache's view of the seeded company: the same decision, and its lots in the database's burn order.
-  const loaded = (await loadCompanyState(sql, tenant.teamId, tenant.environment, companyId, now))!;
+  const loaded = (await loadCompanyState(sql, tenant, companyId, now))!;
   expect(outcomeOf(decide(grant, loaded, featureId, now, c.quantity))).toBe(ts.outcome);
   const tsLots = (lots: bigint[]) =>
     inBurnOrder(

@@ -9,7 +9,7 @@ import {
   type Decision,
   type Grant,
 } from "../../src/modules/entitlements/compute";
-import type { Outcome } from "../../src/modules/entitlements/meter";
+import type { Outcome } from "../../src/modules/entitlements/usage";
 import type { CaseGrant, CaseInput, MeteringCase } from "./metering-cases";
 
 /** Quotas of the table count per month, on the company's billing anchor. */

@@ -4,7 +4,8 @@
  * the identity writes have run in the same transaction; the meter's neighbours in the batch still succeed.
  */
 import { describe, expect, test } from "bun:test";
-import { Meter, type MeterRequest } from "../../src/modules/entitlements/meter";
+import { Meter } from "../../src/modules/entitlements/meter";
+import type { MeterRequest } from "../../src/modules/entitlements/usage";
 import { planTrackIdentity } from "../../src/modules/events/identity";
 import { upsertCompany } from "../../src/modules/customers/identify";
 import { apiError } from "../../src/lib/errors";

@@ -8,9 +8,9 @@
  *   bulk       trait, company trait seats >= 10
  *   exports    event, not on Pro (only on the add-on plan: quota 3 per day)
  */
-import { createPlan } from "../../src/modules/catalog/service";
-import { createFeature } from "../../src/modules/catalog/feature-writes";
-import { setEntitlement } from "../../src/modules/catalog/entitlements";
+import { createPlan } from "../../src/modules/catalog/plans/edit";
+import { createFeature } from "../../src/modules/catalog/features/edit";
+import { setEntitlement } from "../../src/modules/catalog/entitlements/edit";
 import { assignPlan } from "../../src/modules/customers/plan";
 import { grantCredits } from "../../src/modules/entitlements/credits";
 import type { TestApp } from "./app";

@@ -6,7 +6,7 @@
  * plan change pulled through the mandate) each mandate's remainingAmount is what the chain still allows for it.
  */
 import { expect } from "bun:test";
-import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { createDashboardSession } from "../../src/modules/teams/service";
 import { dashboardCookie } from "./fixtures";
 import type { PayerConsent } from "../../src/modules/subscriptions/activation/payer-consent";

@@ -5,8 +5,8 @@
  * field; refused transitions exit 1 with their code; every change is audited as the operator.
  */
 import { expect, test } from "bun:test";
-import { createPlan } from "../../src/modules/catalog/service";
-import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { createPlan } from "../../src/modules/catalog/plans/edit";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { createDashboardSession } from "../../src/modules/teams/service";
 import { createTestApp, TEST_SECRETS } from "../helpers/app";
 import { companyName, subscriptionFixture, txHash } from "../helpers/subscription-rows";

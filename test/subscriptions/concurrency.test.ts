@@ -11,7 +11,7 @@
 import { periodInvoiceSource } from "../../src/modules/subscriptions/reference";
 import { expect, test } from "bun:test";
 import type { HDAccount } from "viem/accounts";
-import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { upsertCompany } from "../../src/modules/customers/identify";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renewal/jobs";
 import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";

@@ -6,7 +6,7 @@
  * refused transitions a 409 with their code, another team's subscription a 404.
  */
 import { describe, expect, test } from "bun:test";
-import { createPlan } from "../../src/modules/catalog/service";
+import { createPlan } from "../../src/modules/catalog/plans/edit";
 import { createDashboardSession } from "../../src/modules/teams/service";
 import { subscriptionSettings } from "../../src/modules/subscriptions/repo";
 import { createTestApp } from "../helpers/app";

@@ -7,7 +7,7 @@ import { expect, test } from "bun:test";
 import { erc20Abi, type Abi } from "viem";
 import { foundry } from "viem/chains";
 import { SUBSCRIPTIONS_ABI } from "../../src/chains/evm/subscription-contract";
-import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renewal/jobs";
 import { DAY } from "../helpers/chains/anvil-subscriptions";
 import { drainJobs } from "../helpers/jobs";

@@ -14,7 +14,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { lockTransaction } from "../../src/chains/claims";
 import { recordAudit } from "../../src/modules/audit/repo";
-import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";
 import { createDashboardSession } from "../../src/modules/teams/service";
 import { DAY } from "../helpers/chains/anvil-subscriptions";

@@ -6,7 +6,7 @@
  * balance, an upgrade the credit balance covers), so the rows alone show what was charged.
  */
 import { expect, test } from "bun:test";
-import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { addBalanceEntry } from "../../src/modules/invoices/credit-notes-repo";
 import { createDashboardSession } from "../../src/modules/teams/service";
 import { createTestApp } from "../helpers/app";

@@ -8,7 +8,7 @@
 import { expect, test } from "bun:test";
 import { erc20Abi } from "viem";
 import { foundry } from "viem/chains";
-import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { createDashboardSession } from "../../src/modules/teams/service";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renewal/jobs";
 import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";

@@ -14,7 +14,7 @@ import { expect, test } from "bun:test";
 import type { HDAccount } from "viem/accounts";
 import { createSql } from "../../src/db/client";
 import { enqueueJob } from "../../src/jobs/enqueue";
-import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { GIVE_UP_AFTER_MS, STALE_AFTER_MS } from "../../src/modules/subscriptions/reconcile";
 import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";
 import { DAY } from "../helpers/chains/anvil-subscriptions";

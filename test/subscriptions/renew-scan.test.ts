@@ -4,7 +4,7 @@
  * however often it runs, and nothing for one not due or not live.
  */
 import { expect, test } from "bun:test";
-import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renewal/jobs";
 import { createTestApp } from "../helpers/app";
 import { insertDueSubscriptions, type DueTeam } from "../helpers/due-subscriptions";

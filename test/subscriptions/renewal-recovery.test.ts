@@ -7,7 +7,7 @@
  */
 import { expect, test } from "bun:test";
 import { privateKeyToAccount } from "viem/accounts";
-import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";
 import { DAY } from "../helpers/chains/anvil-subscriptions";
 import { anvilSubscriptionApp, PRO_ON_ANVIL } from "../helpers/subscriptions";

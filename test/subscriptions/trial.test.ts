@@ -4,7 +4,7 @@
  * paid); the trial's end starts period 0, billed on the plan chosen, pulled through the mandate.
  */
 import { expect, test } from "bun:test";
-import { createPlanRecord } from "../../src/modules/catalog/plans";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renewal/jobs";
 import { DAY } from "../helpers/chains/anvil-subscriptions";
 import { drainJobs } from "../helpers/jobs";

@@ -10,12 +10,12 @@ import { systemClock } from "../../lib/clock";
 import { apiError } from "../../lib/errors";
 import type { Tenant } from "../../lib/tenant";
 import { publishCompanyChanged } from "../changes/publish";
-import { audited } from "../catalog/service";
-import { checkEntitlement, grantFields, lockFeatureFor, type OverrideInput } from "../catalog/entitlements";
-import { deleteOverride, upsertOverride } from "../catalog/repo";
+import { audited } from "../catalog/write";
+import { checkEntitlement, grantFields, lockFeatureFor, type OverrideInput } from "../catalog/entitlements/edit";
+import { deleteOverride, upsertOverride } from "../catalog/entitlements/repo";
 import type { CompanyRow } from "./model";
 import { findCompanyByKeys } from "./repo";
-import { planChoiceProblems } from "../catalog/plan-choice";
+import { planChoiceProblems } from "../catalog/plans/choice";
 
 const Q = queries(["company_set_plan"]);
 

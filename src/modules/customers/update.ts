@@ -8,7 +8,7 @@ import type { Sql } from "../../db/client";
 import type { Db } from "../../db/queries";
 import { apiError } from "../../lib/errors";
 import { recordAudit, type Actor } from "../audit/repo";
-import { planChoiceProblems } from "../catalog/plan-choice";
+import { planChoiceProblems } from "../catalog/plans/choice";
 import { publishCompanyChanged } from "../changes/publish";
 import type { CompanyPatch, CompanyRow } from "./model";
 import { findCompanyByKeys, updateCompanyRow } from "./repo";

@@ -2,12 +2,12 @@
  * A tenant's catalog held in memory: features (by id, key and event key) and each plan's grants.
  * Loaded once per tenant, dropped when a `catalog` change is published (see src/modules/changes/publish.ts).
  */
-import { queries, run, type Db } from "../../db/queries";
-import type { EntitlementKind, FeatureType } from "../catalog/model";
-import type { Grant, Period, TraitOperator } from "./compute";
-import { type Environment } from "../../lib/tenant";
-
-const Q = queries(["catalog_feature_list", "catalog_grant_list"]);
+import type { Db } from "../../db/queries";
+import type { FeatureType } from "../catalog/schemas";
+import type { Grant } from "./compute";
+import type { Tenant } from "../../lib/tenant";
+import { listCatalogFeatures, listCatalogGrants } from "./repo";
+import type { GrantRow } from "./rows";
 
 export interface FeatureDef {
   id: string;
@@ -63,17 +63,6 @@ export class CatalogSnapshot {
   }
 }
 
-export interface GrantRow {
-  kind: EntitlementKind;
-  enabled: boolean;
-  limit_amount: bigint | string | null;
-  period: Period | null;
-  credits_per_use: bigint | string | null;
-  trait_key: string | null;
-  trait_operator: TraitOperator | null;
-  trait_value: string | null;
-}
-
 export function toGrant(row: GrantRow, source: Grant["source"], planId: string | null): Grant {
   return {
     kind: row.kind,
@@ -89,14 +78,8 @@ export function toGrant(row: GrantRow, source: Grant["source"], planId: string |
   };
 }
 
-export async function loadCatalog(db: Db, teamId: string, environment: Environment): Promise<CatalogSnapshot> {
-  const [features, grants] = await Promise.all([
-    run<{ id: string; name: string; feature_key: string; feature_type: FeatureType; event_key: string }>(db, Q.catalog_feature_list, [
-      teamId,
-      environment,
-    ]),
-    run<GrantRow & { plan_id: string; feature_id: string }>(db, Q.catalog_grant_list, [teamId, environment]),
-  ]);
+export async function loadCatalog(db: Db, tenant: Tenant): Promise<CatalogSnapshot> {
+  const [features, grants] = await Promise.all([listCatalogFeatures(db, tenant), listCatalogGrants(db, tenant)]);
   const snapshot = new CatalogSnapshot(
     features.map((f) => ({ id: f.id, name: f.name, key: f.feature_key, type: f.feature_type, eventKey: f.event_key })),
   );

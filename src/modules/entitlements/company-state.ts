@@ -3,13 +3,12 @@
  * overrides, usage counters of recent periods and spendable credit lots. Loaded in one query on a
  * miss; kept current by the changes published after every write (see src/modules/changes/publish.ts).
  */
-import { queries, runOne, type Db } from "../../db/queries";
-import { toGrant, type GrantRow } from "./catalog";
-import type { EntitlementKind } from "../catalog/model";
-import { counterKey, type CompanyFacts, type CreditLot, type Grant, type Period, type TraitOperator } from "./compute";
-import { type Environment } from "../../lib/tenant";
-
-const Q = queries(["company_state_find"]);
+import type { Db } from "../../db/queries";
+import { toGrant } from "./catalog";
+import { findCompanyState } from "./repo";
+import type { GrantRow } from "./rows";
+import { counterKey, type CompanyFacts, type CreditLot, type Grant } from "./compute";
+import type { Tenant } from "../../lib/tenant";
 
 // Counters of periods that started more than this long ago cannot be current (the longest
 // calendar period is 31 days); lifetime counters are always loaded.
@@ -28,38 +27,11 @@ export interface CompanyState extends CompanyFacts {
   lots: CreditLot[];
 }
 
-type OverrideTuple = [
-  string,
-  EntitlementKind,
-  boolean,
-  string | null,
-  Period | null,
-  string | null,
-  string | null,
-  TraitOperator | null,
-  string | null,
-];
-
-interface StateRow {
-  id: string;
-  external_id: string | null;
-  name: string | null;
-  email: string | null;
-  wallet_address: string | null;
-  traits: Record<string, unknown>;
-  active_plan_id: string | null;
-  active_add_on_ids: string[];
-  billing_anchor: Date;
-  overrides: OverrideTuple[];
-  counters: [string, number, string][];
-  lots: [string, number | null][];
-}
-
 export const toLots = (lots: readonly [string, number | null][]): CreditLot[] =>
   lots.map(([remaining, expiresAt]) => ({ remaining: BigInt(remaining), expiresAt }));
 
-export async function loadCompanyState(db: Db, teamId: string, environment: Environment, ref: string, now: number): Promise<CompanyState | null> {
-  const row = await runOne<StateRow>(db, Q.company_state_find, [teamId, environment, ref, new Date(now), new Date(now - OLDEST_PERIOD_MS)]);
+export async function loadCompanyState(db: Db, tenant: Tenant, ref: string, now: number): Promise<CompanyState | null> {
+  const row = await findCompanyState(db, tenant, ref, { now: new Date(now), oldestPeriodStart: new Date(now - OLDEST_PERIOD_MS) });
   if (!row) return null;
   const overrides = new Map<string, Grant>();
   for (const [featureId, kind, enabled, limit, period, perUse, traitKey, traitOperator, traitValue] of row.overrides) {

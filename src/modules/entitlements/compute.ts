@@ -2,7 +2,7 @@
  * Pure entitlement rules: which grant applies, when a quota period starts and ends, how a trait
  * compares, and what a check answers. No I/O; "now" always comes from the caller.
  */
-import type { EntitlementKind } from "../catalog/model";
+import type { EntitlementKind } from "../catalog/schemas";
 import { DAY_MS } from "../../lib/period";
 
 export type Period = "day" | "week" | "month" | "lifetime";

@@ -4,17 +4,16 @@
  * at commit is always the latest one.
  */
 import type { Sql } from "../../db/client";
-import { queries, run, runOne, type Db } from "../../db/queries";
+import type { Db } from "../../db/queries";
 import { apiError } from "../../lib/errors";
-import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
 import { OPERATOR } from "../teams/service";
 import { publishBalance } from "../changes/publish";
 import { inBurnOrder } from "./compute";
+import { insertCreditGrant, lockCreditGrants } from "./repo";
+import type { CreditGrant } from "./rows";
 import { type Tenant } from "../../lib/tenant";
-
-const Q = queries(["credit_grant_lock_many", "credit_grant_insert"]);
 
 export interface CreditGrantInput {
   /** our comp_ id, the integrator's id, a wallet or an email */
@@ -33,16 +32,6 @@ export async function grantCredits(sql: Sql, tenant: Tenant, input: CreditGrantI
   }) as Promise<CreditGrant>;
 }
 
-export interface CreditGrant {
-  id: string;
-  company_id: string;
-  amount: bigint;
-  remaining: bigint;
-  reason: string | null;
-  expires_at: Date | null;
-  created_at: Date;
-}
-
 // Credits are bigint: integer strings, like the API's creditBalance.
 export const presentCreditGrant = (g: CreditGrant) => ({
   id: g.id,
@@ -59,8 +48,7 @@ export const presentCreditGrant = (g: CreditGrant) => ({
  * paid checkout session takes it before anything that writes an audit entry, so it waits in the same
  * order as a plain grant (grants, then the audit chain) and the two never deadlock.
  */
-export const lockCompanyGrants = (tx: Db, tenant: Tenant, companyId: string, now: number) =>
-  run(tx, Q.credit_grant_lock_many, [[tenant.teamId], [tenant.environment], [companyId], new Date(now)]);
+export const lockCompanyGrants = (tx: Db, tenant: Tenant, companyId: string, now: number) => lockCreditGrants(tx, tenant, companyId, now);
 
 /** The grant inside the caller's transaction (a paid checkout session grants with its own commit). */
 export async function grantCreditsInTx(
@@ -71,21 +59,8 @@ export async function grantCreditsInTx(
   actor: Actor,
   now: number,
 ): Promise<CreditGrant> {
-  const held = await run<{ remaining: bigint; expires_at: Date | null }>(tx, Q.credit_grant_lock_many, [
-    [tenant.teamId],
-    [tenant.environment],
-    [companyId],
-    new Date(now),
-  ]);
-  const grant = (await runOne<CreditGrant>(tx, Q.credit_grant_insert, [
-    newId("cgr"),
-    tenant.teamId,
-    tenant.environment,
-    companyId,
-    input.amount,
-    input.reason ?? null,
-    input.expiresAt ?? null,
-  ]))!;
+  const held = await lockCreditGrants(tx, tenant, companyId, now);
+  const grant = await insertCreditGrant(tx, tenant, companyId, input);
   await recordAudit(tx, {
     ...tenant,
     actor,

@@ -4,7 +4,7 @@ import { authPlugin } from "../../http/auth";
 import { documentedResponses } from "../../http/openapi";
 import { type AuthDeps } from "../../http/auth";
 import { checkFeature, checkFlag, consume, listEntitlements, type EntitlementDeps } from "./service";
-import { CheckQuery, CheckResponse, ConsumeBody, ConsumeResponse, EntitlementsQuery, EntitlementsResponse, FlagQuery, FlagResponse } from "./model";
+import { CheckQuery, CheckResponse, ConsumeBody, ConsumeResponse, EntitlementsQuery, EntitlementsResponse, FlagQuery, FlagResponse } from "./schemas";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
 
 const tags = ["Entitlements"];

@@ -13,72 +13,16 @@
  * are exact on any number of instances because every decision is made under the row locks.
  * Up to `maxConcurrent` batches run at once; they serialise only where they share a counter.
  * A request may carry the writes of who it is about (IdentityWrite): a batch holding any runs them and
- * meter_settle() in one transaction (meter-identity.ts), so nothing a request writes outlives its event.
+ * meter_settle() in one transaction (identity.ts), so nothing a request writes outlives its event.
  */
-import type { Sql, TransactionSql } from "../../db/client";
-import { queries, run, runOne, type Db } from "../../db/queries";
+import type { Sql } from "../../db/client";
+import type { Db } from "../../db/queries";
 import type { Clock } from "../../lib/clock";
 import { apiError } from "../../lib/errors";
-import type { Environment } from "../../lib/tenant";
-import { settleParams } from "./meter-params";
-import { RequestFailed, settleWithIdentity, type BatchSettlement } from "./meter-identity";
+import { findEventRequests, settleBatch } from "./repo";
+import { RequestFailed, settleWithIdentity } from "./identity";
+import type { BatchSettlement, MeterRequest, MeterResult } from "./usage";
 import type { Change } from "../changes/publish";
-
-const Q = queries(["meter_settle", "event_request_find_many"]);
-
-export type Outcome = "accepted" | "limit_reached" | "insufficient_credits" | "feature_not_enabled";
-
-/** What to enforce for one request, decided from the cached catalog before it is queued. */
-export type Enforcement =
-  | { kind: "record" } // not a metered feature, or an unlimited one: record the event only
-  | { kind: "deny" } // feature not enabled for the company: record the refusal
-  | { kind: "quota"; periodStart: number; limit: bigint }
-  | { kind: "credit"; creditsPerUse: bigint };
-
-export interface MeterRequest {
-  teamId: string;
-  environment: Environment;
-  source: "events" | "consume";
-  name: string;
-  companyId: string | null;
-  userId: string | null;
-  featureId: string | null;
-  quantity: bigint;
-  traits: Record<string, unknown>;
-  idempotencyKey: string | null;
-  enforcement: Enforcement;
-  /** who the use is about, still to be written in the batch's transaction (null: nothing to write) */
-  identity?: IdentityWrite | null;
-}
-
-/**
- * Writes a request carries into its batch's transaction, so that they commit with its event or not at
- * all. `before`: run before the batch is decided, whatever the outcome (a use that enforces nothing),
- * each in a savepoint, so that one request's failure fails it alone; the ids written go into its event.
- * `ifAccepted`: run after the decision, only for a use accepted (not a replay): a refusal writes nothing
- * about who it is about. Its user id is then set on the stored event; a failure there undoes the whole
- * batch, which is settled again without that request.
- */
-export interface IdentityWrite {
-  when: "before" | "ifAccepted";
-  write(tx: TransactionSql): Promise<WrittenIdentity>;
-}
-
-export interface WrittenIdentity {
-  companyId: string | null;
-  userId: string | null;
-  /** called once the batch has committed: tells this instance's caches */
-  committed(): void;
-}
-
-export interface MeterResult {
-  outcome: Outcome;
-  eventId: string;
-  companyId: string | null;
-  userId: string | null;
-  /** true when this answers a retry with the stored outcome of the first attempt */
-  replayed: boolean;
-}
 
 interface Pending {
   request: MeterRequest;
@@ -257,11 +201,11 @@ export class Meter {
    */
   private async answerReplays(pending: Pending[], results: MeterResult[]): Promise<void> {
     try {
-      const rows = await run<{ id: string; name: string; quantity: bigint }>(this.sql, Q.event_request_find_many, [
+      const rows = await findEventRequests(
+        this.sql,
         results.map((r) => r.eventId),
-        pending.map((p) => p.request.teamId),
-        pending.map((p) => p.request.environment),
-      ]);
+        pending.map((p) => p.request),
+      );
       const firsts = new Map(rows.map((row) => [row.id, { name: row.name, quantity: BigInt(row.quantity) }]));
       pending.forEach((p, i) => {
         const first = firsts.get(results[i]!.eventId);
@@ -283,15 +227,8 @@ export class Meter {
   }
 
   private async decide(db: Db, requests: MeterRequest[]): Promise<{ results: MeterResult[]; changes: Change[] }> {
-    const row = await runOne<{ settled: Settled }>(db, Q.meter_settle, settleParams(requests, this.clock.now()));
-    const { r, changes } = row!.settled;
+    const { r, changes } = await settleBatch(db, requests, this.clock.now());
     const results = r.map(([outcome, eventId, companyId, userId, replayed]) => ({ outcome, eventId, companyId, userId, replayed }));
     return { results, changes };
   }
-}
-
-/** What meter_settle() returns: per request [outcome, eventId, companyId, userId, replayed], and the notices it published. */
-interface Settled {
-  r: [Outcome, string, string | null, string | null, boolean][];
-  changes: Change[];
 }

@@ -10,7 +10,6 @@
  *    a missed notice cannot linger, because every (re)connection of the listener clears the caches.
  */
 import type { Sql } from "../../db/client";
-import { queries, runOne } from "../../db/queries";
 import type { Clock } from "../../lib/clock";
 import type { Logger } from "../../lib/logger";
 import { LoadingCache } from "../../lib/loading-cache";
@@ -20,9 +19,8 @@ import { loadCompanyState, toLots, type CompanyState } from "./company-state";
 import { CHANGE_CHANNEL, type Change } from "../changes/publish";
 import { counterKey } from "./compute";
 import { Meter } from "./meter";
+import { findCompanyIdByRef } from "./repo";
 import { type Environment, type Tenant } from "../../lib/tenant";
-
-const Q = queries(["company_id_find_by_ref"]);
 
 /** What a check reads: the tenant's catalog and one company. */
 export interface EntitlementLookups {
@@ -58,7 +56,7 @@ export class EntitlementRuntime {
     this.catalogs = new LoadingCache(
       (key) => {
         const { teamId, environment } = splitKey(key);
-        return loadCatalog(sql, teamId, environment);
+        return loadCatalog(sql, { teamId, environment });
       },
       clock,
       { maxEntries: 10_000, negativeTtlMs: 0 },
@@ -66,7 +64,7 @@ export class EntitlementRuntime {
     this.companies = new LoadingCache(
       (key) => {
         const { teamId, environment, ref } = splitKey(key);
-        return loadCompanyState(sql, teamId, environment, ref, clock.now());
+        return loadCompanyState(sql, { teamId, environment }, ref, clock.now());
       },
       clock,
       options,
@@ -74,7 +72,7 @@ export class EntitlementRuntime {
     this.aliases = new LoadingCache(
       async (key) => {
         const { teamId, environment, ref } = splitKey(key);
-        return (await runOne<{ id: string }>(sql, Q.company_id_find_by_ref, [teamId, environment, ref]))?.id ?? null;
+        return findCompanyIdByRef(sql, { teamId, environment }, ref);
       },
       clock,
       options,

@@ -9,9 +9,9 @@ import { andThen, type MaybePromise } from "../../lib/maybe-promise";
 import type { CatalogSnapshot, FeatureDef } from "./catalog";
 import type { CompanyState } from "./company-state";
 import { decide, resolveGrant, type Decision, type Grant, type PeriodBounds } from "./compute";
-import type { Enforcement, MeterResult, Outcome } from "./meter";
+import type { Enforcement, MeterResult, Outcome } from "./usage";
 import type { EntitlementLookups, EntitlementRuntime } from "./runtime";
-import type { CheckResult, EntitlementsData, FlagData } from "./model";
+import type { CheckResult, EntitlementsData, FlagData } from "./schemas";
 
 export interface Evaluation {
   feature: FeatureDef;

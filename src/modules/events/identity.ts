@@ -11,7 +11,7 @@ import { isOwnCompanyId, unknownOwnCompany, upsertCompany, upsertUser, type Comp
 import { findCompanyIdByKeys } from "../customers/repo";
 import type { CompanyRef, UserRef } from "../customers/model";
 import type { EntitlementRuntime } from "../entitlements/runtime";
-import type { WrittenIdentity } from "../entitlements/meter";
+import type { WrittenIdentity } from "../entitlements/usage";
 import { companyRefFor } from "../entitlements/service";
 
 export interface IdentityDeps {

@@ -6,7 +6,7 @@ import type { Principal } from "../../auth/kinds";
 import { apiError } from "../../lib/errors";
 import { assertCompanyRef, assertUserRef } from "../customers/identify";
 import { enforcementOf, evaluate, refusal, type EntitlementDeps } from "../entitlements/service";
-import type { MeterRequest } from "../entitlements/meter";
+import type { MeterRequest } from "../entitlements/usage";
 import { assertEmbedCompany, existingCompanyId, planTrackIdentity, upsertIdentity, type IdentityDeps } from "./identity";
 import type { EventBody } from "./model";
 

@@ -14,7 +14,7 @@
  */
 import { tokenToMicroFloor } from "../../lib/money";
 import { apiError } from "../../lib/errors";
-import { findPlanFull } from "../catalog/plans-repo";
+import { findPlanFull } from "../catalog/plans/repo";
 import { currencyTokens } from "../catalog/currency";
 import type { CheckoutSessionRow, RecordedPayment } from "../payments/model";
 import { findPaymentLink } from "../payments/repo";

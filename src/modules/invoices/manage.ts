@@ -10,7 +10,7 @@ import { isValidAddress } from "../../chains/addresses";
 import { apiError } from "../../lib/errors";
 import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
-import { plansByIds } from "../catalog/repo";
+import { plansByIds } from "../catalog/plans/repo";
 import { creditNoteInputOf, invoiceInputOf, type CreditNoteWrite, type InvoiceWrite } from "./input";
 import { createInvoice, issueInvoice, updateInvoiceDraft, voidInvoice, type InvoiceContext, type InvoiceInput } from "./lifecycle";
 import type { InvoiceRow } from "./model";

@@ -10,7 +10,7 @@ import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
-import { planChoiceProblems } from "../catalog/plan-choice";
+import { planChoiceProblems } from "../catalog/plans/choice";
 import type { PaymentLinkCreate, PaymentLinkRow } from "./model";
 import { insertPaymentLink, settlementWalletOwner } from "./repo";
 import type { Tenant } from "../../lib/tenant";

@@ -5,8 +5,8 @@
  * the company's credit balance drawn last as an untaxed credit line, never past what the invoice asks.
  * One rounding per line and the total the sum of the lines: the invoice's own rule (priceLine, sumLines).
  */
-import { couponAppliesToPeriod, couponDiscount } from "../catalog/redeem";
-import type { CouponRow } from "../catalog/coupon-model";
+import { couponAppliesToPeriod, couponDiscount } from "../catalog/coupons/redeem";
+import type { CouponRow } from "../catalog/coupons/schemas";
 import { priceLine, sumLines, type LineInput } from "../invoices/lines";
 
 export interface PeriodPrice {

@@ -22,7 +22,7 @@ import { apiError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
 import { microToTokenCeil } from "../../../lib/money";
 import type { Tenant } from "../../../lib/tenant";
-import { redeemCoupon } from "../../catalog/redeem";
+import { redeemCoupon } from "../../catalog/coupons/redeem";
 import { upsertCompany } from "../../customers/identify";
 import type { CompanyRef } from "../../customers/model";
 import { createInvoice } from "../../invoices/lifecycle";

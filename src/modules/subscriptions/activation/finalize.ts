@@ -8,7 +8,7 @@ import { lockTransaction } from "../../../chains/claims";
 import { findToken } from "../../../chains/registry";
 import { newId } from "../../../lib/ids";
 import { recordAudit } from "../../audit/repo";
-import { releaseRedemption } from "../../catalog/redeem";
+import { releaseRedemption } from "../../catalog/coupons/redeem";
 import { publishCompanyChanged } from "../../changes/publish";
 import { issueInvoice, voidInvoice } from "../../invoices/lifecycle";
 import { emitEvent } from "../../webhooks/emit";

@@ -12,7 +12,7 @@ import type { Db } from "../../../db/queries";
 import { apiError } from "../../../lib/errors";
 import type { Interval } from "../../../lib/period";
 import type { Tenant } from "../../../lib/tenant";
-import { findPrice } from "../../catalog/plans-repo";
+import { findPrice } from "../../catalog/plans/repo";
 import { findSettlementWallet } from "../../invoices/repo";
 import { findPlansByOnchainId } from "../repo";
 

@@ -8,7 +8,7 @@
 import type { ChainOperation, SubscriptionRefusal } from "../../../chains/subscription-types";
 import { lockTransaction } from "../../../chains/claims";
 import { findToken } from "../../../chains/registry";
-import { releaseRedemption } from "../../catalog/redeem";
+import { releaseRedemption } from "../../catalog/coupons/redeem";
 import { publishCompanyChanged } from "../../changes/publish";
 import { findCompanyByKeys } from "../../customers/repo";
 import { addBalanceEntry } from "../../invoices/credit-notes-repo";

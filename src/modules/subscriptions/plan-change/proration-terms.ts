@@ -13,8 +13,8 @@
  *     a "once" coupon used this month does not discount the new year, and "forever" still does.
  */
 import { MONTHS, periodAt, type Interval } from "../../../lib/period";
-import type { CouponRow } from "../../catalog/coupon-model";
-import { couponAppliesToPeriod, couponDiscount } from "../../catalog/redeem";
+import type { CouponRow } from "../../catalog/coupons/schemas";
+import { couponAppliesToPeriod, couponDiscount } from "../../catalog/coupons/redeem";
 
 export interface SubscriptionTerms {
   planId: string;

@@ -9,7 +9,7 @@ import type { PlanChange } from "./proration";
 import { invoiceContext, type TxContext } from "../context";
 import type { SubscriptionRow } from "../rows";
 import { findPendingCharge, lockSubscription } from "../repo";
-import { redeemCoupon } from "../../catalog/redeem";
+import { redeemCoupon } from "../../catalog/coupons/redeem";
 import { assertQuoteStands, useQuote } from "./quotes";
 
 /** What each way of making the change reports; changePlan adds how it was priced. */

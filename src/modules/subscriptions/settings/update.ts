@@ -11,7 +11,7 @@ import { ApiError, apiError } from "../../../lib/errors";
 import { parseTaxRateField } from "../../../lib/money";
 import type { Tenant } from "../../../lib/tenant";
 import { recordAudit, type Actor } from "../../audit/repo";
-import { planChoiceProblems } from "../../catalog/plan-choice";
+import { planChoiceProblems } from "../../catalog/plans/choice";
 import type { SubscriptionSettings } from "../rows";
 import { lockSettings, subscriptionSettings, upsertSettings } from "../repo";
 import { presentSubscriptionSettings, SubscriptionSettingsPut, type SubscriptionSettingsView } from "./schemas";

@@ -3,10 +3,10 @@
  * billing period, and the plan an on-chain plan id names. Reads only; each takes the caller's
  * connection or transaction.
  */
-import type { Db } from "../../db/queries";
-import type { Tenant } from "../../lib/tenant";
-import type { BillingPeriod, PlanKind } from "./plan-model";
-import { findPlanByOnchainIdRow, findPrice } from "./plans-repo";
+import type { Db } from "../../../db/queries";
+import type { Tenant } from "../../../lib/tenant";
+import type { BillingPeriod, PlanKind } from "./schemas";
+import { findPlanByOnchainIdRow, findPrice } from "./repo";
 
 export interface PlanPriceRecord {
   planId: string;

@@ -1,15 +1,15 @@
 /** PUT and DELETE /dashboard/plans/{id}/entitlements/{feature}: a feature's entitlement on a plan (catalog:write). */
 import { Elysia, t, type Static } from "elysia";
-import { ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
-import { authPlugin } from "../../http/auth";
-import { requestState } from "../../http/request-context";
-import { apiError } from "../../lib/errors";
-import { actorOf } from "../audit/repo";
-import { type DashboardDeps } from "./dashboard-deps";
-import { data } from "../../http/envelope";
-import { presentPlanEntitlement } from "./model";
-import { resolveFeatureId } from "./features";
-import { removeEntitlement, setEntitlement, type EntitlementInput } from "./entitlements";
+import { ErrorBody, ValidationErrorBody } from "../../../http/error-schemas";
+import { authPlugin } from "../../../http/auth";
+import { requestState } from "../../../http/request-context";
+import { apiError } from "../../../lib/errors";
+import { actorOf } from "../../audit/repo";
+import type { RouteDeps } from "../write";
+import { data } from "../../../http/envelope";
+import { presentPlanEntitlement } from "../schemas";
+import { resolveFeatureId } from "../features/read";
+import { removeEntitlement, setEntitlement, type EntitlementInput } from "./edit";
 
 const BIGINT_MAX = 2n ** 63n - 1n;
 const Quantity = t.Union([t.String({ pattern: "^[0-9]{1,19}$" }), t.Integer({ minimum: 0 })], {
@@ -73,7 +73,7 @@ const Params = t.Object({
   feature: t.String({ minLength: 1, maxLength: 200, description: "The feature's cflag_ id or its featureKey" }),
 });
 
-export function planEntitlementRoutes(deps: DashboardDeps) {
+export function planEntitlementRoutes(deps: RouteDeps) {
   return new Elysia()
     .use(authPlugin(deps))
     .put(

@@ -1,14 +1,15 @@
 /** Dashboard routes for coupons (catalog:read / catalog:write). */
 import { Elysia, t } from "elysia";
-import { ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
-import { authPlugin } from "../../http/auth";
-import { requestState } from "../../http/request-context";
-import { Page, PageQuery, pageRequest, pageResponse } from "../../http/pagination";
-import { actorOf } from "../audit/repo";
-import { IncludeArchived, catalogDeps, type DashboardDeps } from "./dashboard-deps";
-import { data } from "../../http/envelope";
-import { Coupon, CouponCreate, CouponPatch, presentCoupon } from "./coupon-model";
-import { archiveCoupon, createCoupon, getCoupon, listCouponPage, updateCoupon } from "./coupons";
+import { ErrorBody, ValidationErrorBody } from "../../../http/error-schemas";
+import { authPlugin } from "../../../http/auth";
+import { requestState } from "../../../http/request-context";
+import { Page, PageQuery, pageRequest, pageResponse } from "../../../http/pagination";
+import { actorOf } from "../../audit/repo";
+import { IncludeArchived } from "../schemas";
+import { catalogDeps, type RouteDeps } from "../write";
+import { data } from "../../../http/envelope";
+import { Coupon, CouponCreate, CouponPatch, presentCoupon } from "./schemas";
+import { archiveCoupon, createCoupon, getCoupon, listCouponPage, updateCoupon } from "./edit";
 
 const COUPON_DESCRIPTION = `A coupon takes \`percentOff\` (a percentage with up to 2 fractional digits, 0.01 to 100; stored in basis points) or \`amountOff\` (a decimal string with at most 6 fractional digits, with \`currency\`, a token this environment settles in), never both.
 \`duration\`: \`once\` (the first billing period), \`repeating\` (\`durationPeriods\` periods, 1 to 1200) or \`forever\`.
@@ -20,7 +21,7 @@ Every problem of a request is reported at once in \`details\`, and nothing is wr
 const Params = t.Object({ id: t.String({ minLength: 1, maxLength: 200, description: "coupon_…" }) });
 const TAGS = ["Dashboard: catalog"];
 
-export function dashboardCouponRoutes(deps: DashboardDeps) {
+export function couponRoutes(deps: RouteDeps) {
   const secret = deps.config.tokenSigningSecret;
   const catalog = catalogDeps(deps);
   const actor = (principal: Parameters<typeof actorOf>[0], request: Request) => actorOf(principal, requestState(request).requestId);
@@ -62,7 +63,7 @@ export function dashboardCouponRoutes(deps: DashboardDeps) {
     .patch(
       "/dashboard/coupons/:id",
       async ({ principal, params, body, request }) => ({
-        data: presentCoupon(await updateCoupon(catalog, principal, actor(principal, request), params.id, body)),
+        data: presentCoupon(await updateCoupon(catalog, principal, actor(principal, request), { id: params.id, patch: body })),
       }),
       {
         access: "PATCH /dashboard/coupons/{id}",

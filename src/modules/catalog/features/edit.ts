@@ -1,25 +1,28 @@
 /**
  * Feature writes: create, update, delete and archive, each in one transaction with its audit record and
- * the catalog's change notice (see service.ts).
+ * the catalog's change notice (see ../write.ts).
  *
  * Invariants kept here:
  * - a track event name (a featureKey or an eventKey) names at most one feature of a tenant;
- * - an entitlement's kind fits its feature's type (see kindFits in model.ts): a type change is refused
- *   while plan entitlements or overrides need the old one (the grants' own check is entitlements.ts);
+ * - an entitlement's kind fits its feature's type (see kindFits in ../schemas.ts): a type change is refused
+ *   while plan entitlements or overrides need the old one (the grants' own check is ../entitlements/edit.ts);
  * - a feature that plans still use is not deleted.
  * Writes that depend on a feature's type lock the feature row first, so they serialize.
  */
-import { queries, runOne, type Db } from "../../db/queries";
-import type { Sql } from "../../db/client";
-import { newId } from "../../lib/ids";
-import { apiError } from "../../lib/errors";
-import { recordAudit, type Actor } from "../audit/repo";
-import { OPERATOR } from "../teams/service";
-import { publishCatalogChanged, publishCompanyChanged } from "../changes/publish";
-import { FEATURE_TYPES, TRACK_NAME, kindFits, type FeatureRow, type FeatureType, type FeatureUpdate } from "./model";
-import { audited, catalogChanged } from "./service";
+import type { Db } from "../../../db/queries";
+import type { Sql } from "../../../db/client";
+import { newId } from "../../../lib/ids";
+import { apiError } from "../../../lib/errors";
+import { recordAudit, type Actor } from "../../audit/repo";
+import { OPERATOR } from "../../teams/service";
+import { publishCatalogChanged, publishCompanyChanged } from "../../changes/publish";
+import { FEATURE_TYPES, TRACK_NAME, kindFits, type FeatureType, type FeatureUpdate } from "../schemas";
+import { audited, catalogChanged } from "../write";
 import {
   deleteFeatureRow,
+  featureHasUsage,
+  insertFeature,
+  setFeatureArchivedAt,
   featuresNamedBy,
   findFeatureWithPlans,
   grantsOfFeature,
@@ -28,9 +31,7 @@ import {
   updateFeatureRow,
   type FeatureFields,
 } from "./repo";
-import { type Tenant } from "../../lib/tenant";
-
-const Q = queries(["feature_insert", "feature_usage_exists", "feature_set_archived"]);
+import { type Tenant } from "../../../lib/tenant";
 
 /** 409 when another feature of the tenant already answers to one of `names` (as featureKey or eventKey). */
 async function assertTrackNamesFree(tx: Db, tenant: Tenant, featureId: string, names: string[]): Promise<void> {
@@ -68,17 +69,14 @@ export async function createFeature(
     "feature",
     async (tx) => {
       await assertTrackNamesFree(tx, tenant, id, [input.featureKey, eventKey]);
-      return (await runOne<FeatureRow>(tx, Q.feature_insert, [
-        id,
-        tenant.teamId,
-        tenant.environment,
-        input.name,
-        input.featureKey,
-        input.featureType,
+      return insertFeature(tx, tenant, id, {
+        name: input.name,
+        featureKey: input.featureKey,
+        featureType: input.featureType as FeatureType,
         eventKey,
-        input.icon ?? "",
-        input.description ?? "",
-      ]))!;
+        icon: input.icon ?? "",
+        description: input.description ?? "",
+      });
     },
     { ...catalogChanged(tenant), actor },
   );
@@ -98,7 +96,8 @@ async function assertGrantsFit(tx: Db, tenant: Tenant, featureId: string, type: 
 }
 
 /** PUT /features/{id}: a partial update (omitted fields keep their value); featureKey never changes. */
-export async function updateFeature(sql: Sql, tenant: Tenant, actor: Actor, id: string, patch: FeatureUpdate) {
+export async function updateFeature(sql: Sql, tenant: Tenant, actor: Actor, change: { id: string; patch: FeatureUpdate }) {
+  const { id, patch } = change;
   return sql.begin(async (tx) => {
     const current = await lockFeature(tx, tenant, id);
     if (!current) throw apiError("not_found", `No feature ${id}`);
@@ -154,8 +153,8 @@ export async function removeFeature(
     const grants = await grantsOfFeature(tx, tenant, id);
     const plans = grants.filter((g) => g.source === "plan").map((g) => g.owner_name);
     if (plans.length) throw apiError("conflict", `Feature is used by plans: ${plans.join(", ")}; remove it from them first`);
-    const used = (await runOne<{ used: boolean }>(tx, Q.feature_usage_exists, [tenant.teamId, tenant.environment, id]))!.used;
-    if (used) await runOne(tx, Q.feature_set_archived, [tenant.teamId, tenant.environment, id, feature.archived_at ?? now]);
+    const used = await featureHasUsage(tx, tenant, id);
+    if (used) await setFeatureArchivedAt(tx, tenant, id, feature.archived_at ?? now);
     else await deleteFeatureRow(tx, tenant, id);
     const outcome = used ? ("archived" as const) : ("deleted" as const);
     await recordAudit(tx, {
@@ -179,8 +178,8 @@ export async function removeFeature(
 }
 
 /** The spec's DELETE /features/{id}: removeFeature, answered `{ok: true}` whether deleted or archived. */
-export async function deleteFeature(sql: Sql, tenant: Tenant, actor: Actor, id: string, now = new Date()): Promise<{ ok: true }> {
-  await removeFeature(sql, tenant, actor, id, now);
+export async function deleteFeature(sql: Sql, tenant: Tenant, actor: Actor, id: string): Promise<{ ok: true }> {
+  await removeFeature(sql, tenant, actor, id, new Date());
   return { ok: true };
 }
 
@@ -189,7 +188,7 @@ export async function setFeatureArchived(sql: Sql, tenant: Tenant, actor: Actor,
   return sql.begin(async (tx) => {
     const feature = await lockFeature(tx, tenant, id);
     if (!feature) throw apiError("not_found", `No feature ${id}`);
-    await runOne(tx, Q.feature_set_archived, [tenant.teamId, tenant.environment, id, archived ? (feature.archived_at ?? now) : null]);
+    await setFeatureArchivedAt(tx, tenant, id, archived ? (feature.archived_at ?? now) : null);
     await recordAudit(tx, { ...tenant, actor, action: archived ? "feature.archive" : "feature.restore", resourceType: "feature", resourceId: id });
     await publishCatalogChanged(tx, tenant);
     return (await findFeatureWithPlans(tx, tenant, id))!;

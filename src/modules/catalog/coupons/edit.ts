@@ -5,18 +5,17 @@
  * Before the first redemption the terms may change too. Coupons are archived, never deleted: redemptions
  * and invoices refer to them.
  */
-import { apiError } from "../../lib/errors";
-import { newId } from "../../lib/ids";
-import { queries, run, runOne, type Db } from "../../db/queries";
-import type { Tenant } from "../../lib/tenant";
-import type { Actor } from "../audit/repo";
-import { COUPON_CODE, type CouponCreate, type CouponPatch, type CouponRow } from "./coupon-model";
-import { checkExpiry, checkTermFormats, checkTerms, termsInputOf, type CouponTerms } from "./coupon-rules";
-import { plansByIds } from "./repo";
-import { Problems } from "./problems";
-import { catalogWrite, type CatalogDeps } from "./write";
-
-const Q = queries(["coupon_insert", "coupon_find_by_id", "coupon_lock_by_id", "coupon_list_page", "coupon_update"]);
+import { apiError } from "../../../lib/errors";
+import { newId } from "../../../lib/ids";
+import type { Db } from "../../../db/queries";
+import type { Tenant } from "../../../lib/tenant";
+import type { Actor } from "../../audit/repo";
+import { COUPON_CODE, type CouponCreate, type CouponPatch, type CouponRow } from "./schemas";
+import { checkExpiry, checkTermFormats, checkTerms, termsInputOf, type CouponTerms } from "./compute";
+import { plansByIds } from "../plans/repo";
+import { findCouponById, insertCoupon, listCouponRows, lockCoupon, updateCouponRow } from "./repo";
+import { Problems } from "../problems";
+import { catalogWrite, type CatalogDeps } from "../write";
 
 /** 400 naming the plan ids that are not plans of the tenant (share-locked until the write commits). */
 async function checkPlanIds(tx: Db, tenant: Tenant, planIds: string[], p: Problems): Promise<void> {
@@ -45,38 +44,34 @@ export async function createCoupon(deps: CatalogDeps, tenant: Tenant, actor: Act
   const planIds = [...new Set(input.planIds ?? [])];
   p.check();
   const id = newId("coupon");
-  return catalogWrite(deps.sql, tenant, actor, "coupon.create", "coupon", async (tx) => {
+  return catalogWrite(deps.sql, tenant, { actor, action: "coupon.create", resourceType: "coupon" }, async (tx) => {
     await checkPlanIds(tx, tenant, planIds, p);
     const t = terms!;
-    const row = await runOne<CouponRow>(tx, Q.coupon_insert, [
-      id,
-      tenant.teamId,
-      tenant.environment,
-      input.code,
-      input.name ?? input.code,
-      t.percentOffBp,
-      t.amountOff,
-      t.currency,
-      t.duration,
-      t.durationPeriods,
-      input.maxRedemptions ?? null,
+    const fields = {
+      name: input.name ?? input.code,
+      percentOffBp: t.percentOffBp,
+      amountOff: t.amountOff,
+      currency: t.currency,
+      duration: t.duration,
+      durationPeriods: t.durationPeriods,
+      maxRedemptions: input.maxRedemptions ?? null,
       expiresAt,
       planIds,
-      now,
-    ]);
+    };
+    const row = await insertCoupon(tx, tenant, { id, code: input.code, fields, now });
     if (!row) throw apiError("conflict", `Coupon code ${input.code} is already taken (codes are compared in any case)`);
     return { result: row, resourceId: id, details: { code: input.code, ...auditTerms(t, planIds), maxRedemptions: input.maxRedemptions ?? null } };
   });
 }
 
 export async function getCoupon(db: Db, tenant: Tenant, id: string): Promise<CouponRow> {
-  const row = await runOne<CouponRow>(db, Q.coupon_find_by_id, [tenant.teamId, tenant.environment, id]);
+  const row = await findCouponById(db, tenant, id);
   if (!row) throw apiError("not_found", `No coupon ${id}`);
   return row;
 }
 
 export const listCouponPage = (db: Db, tenant: Tenant, beforeSeq: bigint | null, fetch: number, includeArchived: boolean) =>
-  run<CouponRow>(db, Q.coupon_list_page, [tenant.teamId, tenant.environment, beforeSeq, fetch, includeArchived]);
+  listCouponRows(db, tenant, { beforeSeq, fetch, includeArchived });
 
 /** An int8 column as read (the driver may hand it over as a string) as a bigint. */
 const nullableBigInt = (v: bigint | string | null) => (v === null ? null : BigInt(v));
@@ -84,15 +79,17 @@ const nullableBigInt = (v: bigint | string | null) => (v === null ? null : BigIn
 const TERM_FIELDS = ["percentOff", "amountOff", "currency", "duration", "durationPeriods", "planIds"] as const;
 
 /** A partial update (see the header for what may change when); `archive` is archiveCoupon. */
-export async function updateCoupon(deps: CatalogDeps, tenant: Tenant, actor: Actor, id: string, patch: CouponPatch, p = new Problems()) {
+export async function updateCoupon(deps: CatalogDeps, tenant: Tenant, actor: Actor, change: { id: string; patch: CouponPatch }) {
+  const { id, patch } = change;
+  const p = new Problems();
   const now = deps.now();
   if (patch.name !== undefined) p.text("name", patch.name);
   const expiresAt = patch.expiresAt === undefined ? undefined : checkExpiry(p, patch.expiresAt, now);
   if (patch.maxRedemptions !== undefined && patch.maxRedemptions !== null) p.integer("maxRedemptions", patch.maxRedemptions, 1, 2147483647);
   checkTermFormats(p, patch);
   p.check();
-  return catalogWrite(deps.sql, tenant, actor, "coupon.update", "coupon", async (tx) => {
-    const current = await runOne<CouponRow>(tx, Q.coupon_lock_by_id, [tenant.teamId, tenant.environment, id]);
+  return catalogWrite(deps.sql, tenant, { actor, action: "coupon.update", resourceType: "coupon" }, async (tx) => {
+    const current = await lockCoupon(tx, tenant, id);
     if (!current) throw apiError("not_found", `No coupon ${id}`);
     // The discount is one of two kinds: sending one kind replaces the stored other (no explicit null needed).
     const sentTerms = Object.fromEntries(TERM_FIELDS.map((f) => [f, patch[f]]).filter(([, v]) => v !== undefined));
@@ -123,22 +120,18 @@ export async function updateCoupon(deps: CatalogDeps, tenant: Tenant, actor: Act
     p.check();
     const planIds = patch.planIds === undefined ? current.plan_ids : [...new Set(patch.planIds)];
     if (patch.planIds !== undefined) await checkPlanIds(tx, tenant, planIds, p);
-    const row = (await runOne<CouponRow>(tx, Q.coupon_update, [
-      tenant.teamId,
-      tenant.environment,
-      id,
-      patch.name ?? current.name,
-      t.percentOffBp,
-      t.amountOff,
-      t.currency,
-      t.duration,
-      t.durationPeriods,
-      max,
-      expiresAt === undefined ? current.expires_at : expiresAt,
+    const fields = {
+      name: patch.name ?? current.name,
+      percentOffBp: t.percentOffBp,
+      amountOff: t.amountOff,
+      currency: t.currency,
+      duration: t.duration,
+      durationPeriods: t.durationPeriods,
+      maxRedemptions: max,
+      expiresAt: expiresAt === undefined ? current.expires_at : expiresAt,
       planIds,
-      current.archived_at,
-      now,
-    ]))!;
+    };
+    const row = (await updateCouponRow(tx, tenant, { id, fields, archivedAt: current.archived_at, now }))!;
     return { result: row, resourceId: id, details: { patch: { ...patch }, maxRedemptions: max, ...auditTerms(t, planIds) } };
   });
 }
@@ -146,25 +139,21 @@ export async function updateCoupon(deps: CatalogDeps, tenant: Tenant, actor: Act
 /** Archives a coupon: it can no longer be redeemed; redemptions so far stand. Archiving twice is a no-op. */
 export function archiveCoupon(deps: CatalogDeps, tenant: Tenant, actor: Actor, id: string) {
   const now = deps.now();
-  return catalogWrite(deps.sql, tenant, actor, "coupon.archive", "coupon", async (tx) => {
-    const c = await runOne<CouponRow>(tx, Q.coupon_lock_by_id, [tenant.teamId, tenant.environment, id]);
+  return catalogWrite(deps.sql, tenant, { actor, action: "coupon.archive", resourceType: "coupon" }, async (tx) => {
+    const c = await lockCoupon(tx, tenant, id);
     if (!c) throw apiError("not_found", `No coupon ${id}`);
-    const row = (await runOne<CouponRow>(tx, Q.coupon_update, [
-      tenant.teamId,
-      tenant.environment,
-      id,
-      c.name,
-      c.percent_off_bp,
-      c.amount_off,
-      c.currency,
-      c.duration,
-      c.duration_periods,
-      c.max_redemptions,
-      c.expires_at,
-      c.plan_ids,
-      c.archived_at ?? now,
-      now,
-    ]))!;
+    const fields = {
+      name: c.name,
+      percentOffBp: c.percent_off_bp,
+      amountOff: c.amount_off,
+      currency: c.currency,
+      duration: c.duration,
+      durationPeriods: c.duration_periods,
+      maxRedemptions: c.max_redemptions,
+      expiresAt: c.expires_at,
+      planIds: c.plan_ids,
+    };
+    const row = (await updateCouponRow(tx, tenant, { id, fields, archivedAt: c.archived_at ?? now, now }))!;
     return { result: row, resourceId: id, details: { code: c.code } };
   });
 }

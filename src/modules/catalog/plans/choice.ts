@@ -4,9 +4,9 @@
  * archived plan takes no one new; a company already holding it keeps it (archiving never takes anything
  * away, BILLING.md "Catalog").
  */
-import type { Db } from "../../db/queries";
-import type { Tenant } from "../../lib/tenant";
-import type { PlanKind } from "./plan-model";
+import type { Db } from "../../../db/queries";
+import type { Tenant } from "../../../lib/tenant";
+import type { PlanKind } from "./schemas";
 import { plansByIds } from "./repo";
 
 export interface PlanChoice {

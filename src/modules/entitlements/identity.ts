@@ -1,28 +1,14 @@
 /**
- * A metering batch whose requests carry identity writes (IdentityWrite in meter.ts): the writes, the
+ * A metering batch whose requests carry identity writes (IdentityWrite in usage.ts): the writes, the
  * decision (meter_settle()) and the user ids set on the events it stored, in ONE transaction, so that
  * a request's event and who it is about commit together or not at all. Batches without such writes
  * (the hot path: companies and users known by id) never come here and stay one autocommitted statement.
  */
 import type { TransactionSql } from "../../db/client";
-import { queries, run } from "../../db/queries";
 import type { Change } from "../changes/publish";
-import type { MeterRequest, MeterResult, WrittenIdentity } from "./meter";
+import type { BatchSettlement, MeterRequest, MeterResult, WrittenIdentity } from "./usage";
 import { apiError } from "../../lib/errors";
-
-const Q = queries(["event_set_user_many"]);
-
-/** A request's own failure: the batch's result for it, next to its neighbours' outcomes. */
-export interface Failed {
-  error: unknown;
-}
-
-export interface BatchSettlement {
-  results: (MeterResult | Failed)[];
-  changes: Change[];
-  /** identity writes of the batch, to be told once it has committed */
-  written: WrittenIdentity[];
-}
+import { setEventUsers } from "./repo";
 
 /**
  * An `ifAccepted` write failed after the batch was decided: its use is already counted in this
@@ -90,7 +76,7 @@ export async function settleWithIdentity(
       result.userId = w.userId;
     }
   }
-  if (fix.ids.length) await run(tx, Q.event_set_user_many, [fix.ids, fix.users as string[], fix.teams, fix.envs]);
+  if (fix.ids.length) await setEventUsers(tx, fix);
 
   const byIndex = new Map(live.map((i, k) => [i, decided.results[k]!]));
   const results = requests.map((_, i) => byIndex.get(i) ?? { error: failed.get(i) });

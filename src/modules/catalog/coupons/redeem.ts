@@ -6,14 +6,14 @@
  * the row as locked, so concurrent redemptions queue on the row and never pass the maximum; no
  * read-then-write. When it finds no row, the coupon is read again only to say why (404 or 422 codes).
  */
-import { apiError } from "../../lib/errors";
-import { newId } from "../../lib/ids";
-import { mulDivRound } from "../../lib/money";
-import { queries, runOne, type Db } from "../../db/queries";
-import type { Tenant } from "../../lib/tenant";
-import type { CouponRow } from "./coupon-model";
+import { apiError } from "../../../lib/errors";
+import { newId } from "../../../lib/ids";
+import { mulDivRound } from "../../../lib/money";
+import type { Db } from "../../../db/queries";
+import type { Tenant } from "../../../lib/tenant";
+import type { CouponRow } from "./schemas";
 
-const Q = queries(["coupon_redeem", "coupon_find_by_code", "coupon_redemption_insert", "coupon_redemption_release", "coupon_find_by_id"]);
+import { countRedemption, findCouponByCode, insertRedemption, releaseRedemptionRow } from "./repo";
 
 export interface Redemption {
   /** cpred_… */
@@ -41,14 +41,14 @@ export async function redeemCoupon(
   input: { code: string; companyId: string; planId: string },
   now: Date,
 ): Promise<Redemption> {
-  const coupon = await runOne<CouponRow>(tx, Q.coupon_redeem, [tenant.teamId, tenant.environment, input.code, input.planId, now]);
+  const coupon = await countRedemption(tx, tenant, { code: input.code, planId: input.planId, now });
   if (!coupon) {
-    const found = await runOne<CouponRow>(tx, Q.coupon_find_by_code, [tenant.teamId, tenant.environment, input.code]);
+    const found = await findCouponByCode(tx, tenant, input.code);
     if (!found) throw apiError("coupon_not_found", `No coupon ${input.code}`);
     throw refusal(found, input.planId, now);
   }
   const id = newId("cpred");
-  await runOne(tx, Q.coupon_redemption_insert, [id, tenant.teamId, tenant.environment, coupon.id, input.companyId, input.planId, now]);
+  await insertRedemption(tx, tenant, { id, couponId: coupon.id, companyId: input.companyId, planId: input.planId, now });
   return { id, coupon };
 }
 
@@ -57,7 +57,7 @@ export async function redeemCoupon(
  * preview shows. Throws what redeemCoupon would.
  */
 export async function checkCoupon(db: Db, tenant: Tenant, code: string, planId: string, now: Date): Promise<CouponRow> {
-  const found = await runOne<CouponRow>(db, Q.coupon_find_by_code, [tenant.teamId, tenant.environment, code]);
+  const found = await findCouponByCode(db, tenant, code);
   if (!found) throw apiError("coupon_not_found", `No coupon ${code}`);
   const redeemable =
     !found.archived_at &&
@@ -70,12 +70,10 @@ export async function checkCoupon(db: Db, tenant: Tenant, code: string, planId: 
 
 /** Undoes a redemption whose purchase failed before anything was charged: the coupon counts one fewer. */
 export async function releaseRedemption(tx: Db, tenant: Tenant, redemptionId: string, now: Date): Promise<void> {
-  await runOne(tx, Q.coupon_redemption_release, [tenant.teamId, tenant.environment, redemptionId, now]);
+  await releaseRedemptionRow(tx, tenant, redemptionId, now);
 }
 
 /** A coupon by id, archived or not (a subscription keeps applying the coupon it redeemed). */
-export const findCouponById = (db: Db, tenant: Tenant, id: string) =>
-  runOne<CouponRow>(db, Q.coupon_find_by_id, [tenant.teamId, tenant.environment, id]);
 
 /**
  * The discount a coupon gives on `subtotal` (micro-units) in `currency`: round(subtotal x percent), or the

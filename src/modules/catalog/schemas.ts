@@ -173,3 +173,15 @@ export const presentRemovedOverride = (r: { id: string; company_id: string; feat
   featureId: r.feature_id,
   kind: r.kind,
 });
+
+export const IncludeArchived = {
+  includeArchived: t.Optional(t.BooleanString({ description: "true also lists archived ones (default false)" })),
+};
+
+export const Removed = t.Object(
+  {
+    id: t.String(),
+    outcome: t.Union([t.Literal("deleted"), t.Literal("archived")], { description: "archived when history or other records still refer to it" }),
+  },
+  { $id: "Removed" },
+);

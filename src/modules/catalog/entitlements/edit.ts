@@ -1,21 +1,21 @@
 /**
  * A feature's entitlement on a plan (set, remove), and the checks a company's overrides share with it
  * (customers/plan.ts): the grant's fields fit its kind, and its kind fits the feature's type (see kindFits
- * in model.ts), on plans and overrides. The feature row is locked first, so these serialize with a change
- * of the feature's type (feature-writes.ts).
+ * in schemas.ts), on plans and overrides. The feature row is locked first, so these serialize with a change
+ * of the feature's type (features/edit.ts).
  */
-import { queries, runOne, type Db } from "../../db/queries";
-import type { Sql } from "../../db/client";
-import { newId } from "../../lib/ids";
-import { apiError } from "../../lib/errors";
-import type { Actor } from "../audit/repo";
-import { OPERATOR } from "../teams/service";
-import { kindFits, type EntitlementKind, type FeatureRow } from "./model";
-import { audited, catalogChanged } from "./service";
-import { deletePlanEntitlement, lockFeature, upsertPlanEntitlement, type GrantFields } from "./repo";
-import { type Tenant } from "../../lib/tenant";
-
-const Q = queries(["plan_find_by_id"]);
+import type { Db } from "../../../db/queries";
+import type { Sql } from "../../../db/client";
+import { newId } from "../../../lib/ids";
+import { apiError } from "../../../lib/errors";
+import type { Actor } from "../../audit/repo";
+import { OPERATOR } from "../../teams/service";
+import { kindFits, type EntitlementKind, type FeatureRow } from "../schemas";
+import { audited, catalogChanged } from "../write";
+import { lockFeature } from "../features/repo";
+import { planExists } from "../plans/repo";
+import { deletePlanEntitlement, upsertPlanEntitlement, type GrantFields } from "./repo";
+import { type Tenant } from "../../../lib/tenant";
 
 export interface EntitlementInput {
   planId: string;
@@ -83,10 +83,10 @@ export async function setEntitlement(sql: Sql, tenant: Tenant, e: EntitlementInp
     "entitlement.set",
     "plan_entitlement",
     async (tx) => {
-      if (!(await runOne(tx, Q.plan_find_by_id, [tenant.teamId, tenant.environment, e.planId]))) throw apiError("not_found", `No plan ${e.planId}`);
+      if (!(await planExists(tx, tenant, e.planId))) throw apiError("not_found", `No plan ${e.planId}`);
       const feature = await lockFeatureFor(tx, tenant, e);
       if (feature.archived_at) throw apiError("conflict", `Feature ${feature.feature_key} is archived; restore it before granting it`);
-      return (await upsertPlanEntitlement(tx, tenant, newId("ent"), e.planId, e.featureId, grantFields(e)))!;
+      return (await upsertPlanEntitlement(tx, tenant, { id: newId("ent"), planId: e.planId, featureId: e.featureId, grant: grantFields(e) }))!;
     },
     { ...catalogChanged(tenant), actor },
   );

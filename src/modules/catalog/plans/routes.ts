@@ -1,16 +1,17 @@
 /** Dashboard routes for plans and add-ons, their prices and their entitlements (catalog:read / catalog:write). */
 import { Elysia, t } from "elysia";
-import { ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
-import { authPlugin } from "../../http/auth";
-import { requestState } from "../../http/request-context";
-import { Page, PageQuery, pageRequest, pageResponse } from "../../http/pagination";
-import { actorOf } from "../audit/repo";
-import { IncludeArchived, Removed, catalogDeps, type DashboardDeps } from "./dashboard-deps";
-import { data } from "../../http/envelope";
-import { Plan, PlanCreate, PlanPatch, PriceSet, presentPlanRecord } from "./plan-model";
-import { createPlanRecord, getPlan, removePlan, removePlanPrice, setPlanPrice, updatePlanRecord } from "./plans";
-import { listPlanPage } from "./plans-repo";
-import { planEntitlementRoutes } from "./dashboard-entitlements";
+import { ErrorBody, ValidationErrorBody } from "../../../http/error-schemas";
+import { authPlugin } from "../../../http/auth";
+import { requestState } from "../../../http/request-context";
+import { Page, PageQuery, pageRequest, pageResponse } from "../../../http/pagination";
+import { actorOf } from "../../audit/repo";
+import { IncludeArchived, Removed } from "../schemas";
+import { catalogDeps, type RouteDeps } from "../write";
+import { data } from "../../../http/envelope";
+import { Plan, PlanCreate, PlanPatch, PriceSet, presentPlanRecord } from "./schemas";
+import { createPlanRecord, getPlan, removePlan, removePlanPrice, setPlanPrice, updatePlanRecord } from "./edit";
+import { listPlanPage } from "./repo";
+import { planEntitlementRoutes } from "../entitlements/routes";
 
 const PLAN_DESCRIPTION = `A plan is a plan (\`kind: "plan"\`, a company's \`activePlanId\`) or an add-on (\`kind: "add_on"\`, in \`activeAddOnIds\`).
 Prices: at most one per billing period (\`monthly\`, \`yearly\`); \`amount\` a decimal string with at most 6 fractional digits, greater than 0 (exponents, signs and more digits are a 400, never rounded); \`currency\` the symbol of a token this environment settles in (test networks for development, main networks for production; see the chain registry), and the amount must be exactly representable by that token on every such network. Amounts are answered with six fractional digits.
@@ -22,7 +23,7 @@ const PriceParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200 }), p
 const Responses = { 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody };
 const TAGS = ["Dashboard: catalog"];
 
-export function dashboardPlanRoutes(deps: DashboardDeps) {
+export function planRoutes(deps: RouteDeps) {
   const secret = deps.config.tokenSigningSecret;
   const catalog = catalogDeps(deps);
   const actor = (principal: Parameters<typeof actorOf>[0], request: Request) => actorOf(principal, requestState(request).requestId);

@@ -1,19 +1,20 @@
 /**
  * Plans and add-ons (a plan of kind `add_on`) with prices and on-chain ids: create, read, update,
  * archive or delete, and prices set, replaced or removed. Each write validates every field first (one 400
- * naming them all), then runs as one audited transaction that publishes the catalog change (write.ts).
+ * naming them all), then runs as one audited transaction that publishes the catalog change (../write.ts).
  *
  * Removing a plan that anything still refers to (companies on it as plan or add-on, payment links or
  * checkout sessions selling it, coupons restricted to it) archives it: it leaves lists, can no longer be
  * given prices or sold, but companies on it keep their entitlements. An unused plan is deleted.
  */
-import { apiError } from "../../lib/errors";
-import { newId } from "../../lib/ids";
-import type { Db } from "../../db/queries";
-import type { Tenant } from "../../lib/tenant";
-import type { Actor } from "../audit/repo";
-import { checkOnchainIds, checkPeriod, checkPlanFields, checkPrice, checkPrices } from "./plan-rules";
-import type { BillingPeriod, PlanCreate, PlanFullRow, PlanKind, PlanPatch } from "./plan-model";
+import { apiError } from "../../../lib/errors";
+import { newId } from "../../../lib/ids";
+import type { Db } from "../../../db/queries";
+import type { Sql } from "../../../db/client";
+import type { Tenant } from "../../../lib/tenant";
+import type { Actor } from "../../audit/repo";
+import { checkOnchainIds, checkPeriod, checkPlanFields, checkPrice, checkPrices } from "./compute";
+import type { BillingPeriod, PlanCreate, PlanFullRow, PlanKind, PlanPatch } from "./schemas";
 import {
   deletePlanRow,
   deletePrice,
@@ -25,14 +26,14 @@ import {
   updatePlanRow,
   upsertPrice,
   type PlanFields,
-} from "./plans-repo";
-import { Problems } from "./problems";
-import { catalogWrite, isUniqueViolation, type CatalogDeps } from "./write";
+} from "./repo";
+import { Problems } from "../problems";
+import { audited, catalogChanged, catalogWrite, isUniqueViolation, type CatalogDeps } from "../write";
 
 /** On-chain ids are unique per team, environment and network: a taken one is a 409 naming it. */
 async function writeOnchainIds(tx: Db, tenant: Tenant, planId: string, set: [string, string][], remove: string[]) {
   try {
-    await replaceOnchainIds(tx, tenant, planId, set, remove);
+    await replaceOnchainIds(tx, tenant, planId, { set, remove });
   } catch (error) {
     if (isUniqueViolation(error, "plan_onchain_ids"))
       throw apiError("conflict", `On-chain plan id already names another plan on its network: ${set.map(([n, id]) => `${n}=${id}`).join(", ")}`);
@@ -60,9 +61,10 @@ export async function createPlanRecord(deps: CatalogDeps, tenant: Tenant, actor:
     trialDays: input.trialDays ?? 0,
   };
   const now = deps.now();
-  return catalogWrite(deps.sql, tenant, actor, "plan.create", "plan", async (tx) => {
+  return catalogWrite(deps.sql, tenant, { actor, action: "plan.create", resourceType: "plan" }, async (tx) => {
     await insertPlan(tx, tenant, id, fields);
-    for (const price of prices) await upsertPrice(tx, tenant, id, price.billingPeriod, price.amount, price.currency, now);
+    for (const price of prices)
+      await upsertPrice(tx, tenant, id, { period: price.billingPeriod, amount: price.amount, currency: price.currency, now });
     await writeOnchainIds(tx, tenant, id, onchain.set, []);
     const details = { ...fields, prices: prices.map((x) => ({ ...x, amount: x.amount.toString() })), onchainPlanIds: input.onchainPlanIds ?? {} };
     return { result: (await findPlanFull(tx, tenant, id))!, resourceId: id, details };
@@ -81,7 +83,7 @@ export async function updatePlanRecord(deps: CatalogDeps, tenant: Tenant, actor:
   const onchain = checkOnchainIds(p, deps.chains, tenant.environment, patch.onchainPlanIds ?? {});
   p.check();
   const now = deps.now();
-  return catalogWrite(deps.sql, tenant, actor, "plan.update", "plan", async (tx) => {
+  return catalogWrite(deps.sql, tenant, { actor, action: "plan.update", resourceType: "plan" }, async (tx) => {
     const current = await lockLivePlan(tx, tenant, id);
     const next: PlanFields = {
       name: patch.name ?? current.name,
@@ -99,7 +101,7 @@ export async function updatePlanRecord(deps: CatalogDeps, tenant: Tenant, actor:
         );
     }
     const archivedAt = patch.archived === undefined ? current.archived_at : patch.archived ? (current.archived_at ?? now) : null;
-    await updatePlanRow(tx, tenant, id, next, archivedAt, now);
+    await updatePlanRow(tx, tenant, id, { fields: next, archivedAt, now });
     await writeOnchainIds(tx, tenant, id, onchain.set, onchain.remove);
     const before = { name: current.name, tier: current.tier, description: current.description, kind: current.kind, trialDays: current.trial_days };
     const details = { before, after: next, archived: archivedAt !== null, onchainPlanIds: patch.onchainPlanIds ?? {} };
@@ -110,13 +112,13 @@ export async function updatePlanRecord(deps: CatalogDeps, tenant: Tenant, actor:
 /** Deletes an unused plan; archives one that anything refers to (see the header). */
 export function removePlan(deps: CatalogDeps, tenant: Tenant, actor: Actor, id: string) {
   const now = deps.now();
-  return catalogWrite(deps.sql, tenant, actor, "plan.remove", "plan", async (tx) => {
+  return catalogWrite(deps.sql, tenant, { actor, action: "plan.remove", resourceType: "plan" }, async (tx) => {
     const current = await lockLivePlan(tx, tenant, id);
     const usage = await planUsage(tx, tenant, id);
     const used = usage.companies + usage.payments + usage.coupons > 0;
     if (used) {
       const fields = { name: current.name, tier: current.tier, description: current.description, kind: current.kind, trialDays: current.trial_days };
-      await updatePlanRow(tx, tenant, id, fields, current.archived_at ?? now, now);
+      await updatePlanRow(tx, tenant, id, { fields, archivedAt: current.archived_at ?? now, now });
     } else await deletePlanRow(tx, tenant, id);
     const outcome = used ? ("archived" as const) : ("deleted" as const);
     return { result: { id, outcome }, resourceId: id, details: { outcome, ...usage } };
@@ -134,14 +136,14 @@ export async function setPlanPrice(
   p = new Problems(),
 ) {
   const periodOk = checkPeriod(p, "billingPeriod", period);
-  const price = checkPrice(p, deps.chains, tenant.environment, "", input);
+  const price = checkPrice(p, { chains: deps.chains, environment: tenant.environment }, "", input);
   p.check();
   if (!periodOk || !price) throw new Error("unreachable: problems were reported");
   const now = deps.now();
-  return catalogWrite(deps.sql, tenant, actor, "plan.price_set", "plan", async (tx) => {
+  return catalogWrite(deps.sql, tenant, { actor, action: "plan.price_set", resourceType: "plan" }, async (tx) => {
     const plan = await lockLivePlan(tx, tenant, planId);
     if (plan.archived_at) throw apiError("conflict", `Plan ${planId} is archived; restore it before changing its prices`);
-    await upsertPrice(tx, tenant, planId, period as BillingPeriod, price.amount, price.currency, now);
+    await upsertPrice(tx, tenant, planId, { period: period as BillingPeriod, amount: price.amount, currency: price.currency, now });
     const details = { billingPeriod: period, amount: price.amount.toString(), currency: price.currency };
     return { result: (await findPlanFull(tx, tenant, planId))!, resourceId: planId, details };
   });
@@ -150,11 +152,23 @@ export async function setPlanPrice(
 export async function removePlanPrice(deps: CatalogDeps, tenant: Tenant, actor: Actor, planId: string, period: string, p = new Problems()) {
   checkPeriod(p, "billingPeriod", period);
   p.check();
-  return catalogWrite(deps.sql, tenant, actor, "plan.price_remove", "plan", async (tx) => {
+  return catalogWrite(deps.sql, tenant, { actor, action: "plan.price_remove", resourceType: "plan" }, async (tx) => {
     await lockLivePlan(tx, tenant, planId);
     const removed = await deletePrice(tx, tenant, planId, period as BillingPeriod);
     if (!removed) throw apiError("not_found", `Plan ${planId} has no ${period} price`);
     const details = { billingPeriod: period, amount: removed.amount.toString(), currency: removed.currency };
     return { result: (await findPlanFull(tx, tenant, planId))!, resourceId: planId, details };
   });
+}
+
+/** A plan with no prices (the operator's quick path; createPlanRecord takes everything). */
+export function createPlan(sql: Sql, tenant: Tenant, input: { name: string; tier?: string; description?: string; kind?: PlanKind }) {
+  const fields = {
+    name: input.name,
+    tier: input.tier ?? "standard",
+    description: input.description ?? null,
+    kind: input.kind ?? "plan",
+    trialDays: 0,
+  };
+  return audited(sql, tenant, "plan.create", "plan", async (tx) => (await insertPlan(tx, tenant, newId("plan"), fields))!, catalogChanged(tenant));
 }

@@ -1,7 +1,7 @@
 /** Typed wrappers over the plan, price and on-chain id queries. */
-import { queries, run, runOne, type Db } from "../../db/queries";
-import type { Tenant } from "../../lib/tenant";
-import type { BillingPeriod, PlanFullRow, PlanKind } from "./plan-model";
+import { queries, run, runOne, type Db } from "../../../db/queries";
+import type { Tenant } from "../../../lib/tenant";
+import type { BillingPeriod, PlanFullRow, PlanKind } from "./schemas";
 
 const Q = queries([
   "plan_insert",
@@ -17,6 +17,8 @@ const Q = queries([
   "plan_onchain_id_delete_many",
   "plan_onchain_id_insert_many",
   "plan_find_by_onchain_id",
+  "plan_list_by_ids",
+  "plan_find_by_id",
 ]);
 
 export interface PlanFields {
@@ -49,16 +51,27 @@ export const listPlanPage = (db: Db, t: Tenant, beforeSeq: bigint | null, fetch:
 
 export const lockPlan = (db: Db, t: Tenant, id: string) => runOne<PlanLockRow>(db, Q.plan_lock_by_id, [t.teamId, t.environment, id]);
 
-export const updatePlanRow = (db: Db, t: Tenant, id: string, f: PlanFields, archivedAt: Date | null, now: Date) =>
-  runOne(db, Q.plan_update, [t.teamId, t.environment, id, f.name, f.tier, f.description, f.kind, f.trialDays, archivedAt, now]);
+export const updatePlanRow = (db: Db, t: Tenant, id: string, u: { fields: PlanFields; archivedAt: Date | null; now: Date }) =>
+  runOne(db, Q.plan_update, [
+    t.teamId,
+    t.environment,
+    id,
+    u.fields.name,
+    u.fields.tier,
+    u.fields.description,
+    u.fields.kind,
+    u.fields.trialDays,
+    u.archivedAt,
+    u.now,
+  ]);
 
 export const deletePlanRow = (db: Db, t: Tenant, id: string) => runOne(db, Q.plan_delete, [t.teamId, t.environment, id]);
 
 export const planUsage = (db: Db, t: Tenant, id: string) =>
   runOne<{ companies: number; payments: number; coupons: number }>(db, Q.plan_usage_find, [t.teamId, t.environment, id]).then((r) => r!);
 
-export const upsertPrice = (db: Db, t: Tenant, planId: string, period: BillingPeriod, amount: bigint, currency: string, now: Date) =>
-  runOne(db, Q.plan_price_upsert, [t.teamId, t.environment, planId, period, amount, currency, now]);
+export const upsertPrice = (db: Db, t: Tenant, planId: string, p: { period: BillingPeriod; amount: bigint; currency: string; now: Date }) =>
+  runOne(db, Q.plan_price_upsert, [t.teamId, t.environment, planId, p.period, p.amount, p.currency, p.now]);
 
 export const deletePrice = (db: Db, t: Tenant, planId: string, period: BillingPeriod) =>
   runOne<{ amount: bigint; currency: string }>(db, Q.plan_price_delete, [t.teamId, t.environment, planId, period]);
@@ -77,7 +90,8 @@ export const findPrice = (db: Db, t: Tenant, planId: string, period: BillingPeri
   runOne<PriceRow>(db, Q.plan_price_find, [t.teamId, t.environment, planId, period]);
 
 /** Replaces the plan's on-chain ids on the networks named (removed ones in `remove`, new ones in `set`). */
-export async function replaceOnchainIds(db: Db, t: Tenant, planId: string, set: [string, string][], remove: string[]): Promise<void> {
+export async function replaceOnchainIds(db: Db, t: Tenant, planId: string, ids: { set: [string, string][]; remove: string[] }): Promise<void> {
+  const { set, remove } = ids;
   const networks = [...remove, ...set.map(([n]) => n)];
   if (networks.length) await run(db, Q.plan_onchain_id_delete_many, [t.teamId, t.environment, planId, networks]);
   if (set.length) await run(db, Q.plan_onchain_id_insert_many, [t.teamId, t.environment, planId, set.map(([n]) => n), set.map(([, id]) => id)]);
@@ -90,3 +104,10 @@ export const findPlanByOnchainIdRow = (db: Db, t: Tenant, network: string, oncha
     network,
     onchainPlanId,
   ]);
+
+/** The tenant's plans among `ids`, share-locked. */
+export const plansByIds = (db: Db, t: Tenant, ids: string[]) =>
+  run<{ id: string; name: string; tier: string; kind: PlanKind; archived_at: Date | null }>(db, Q.plan_list_by_ids, [t.teamId, t.environment, ids]);
+
+/** Whether the tenant has a plan `id`. */
+export const planExists = async (db: Db, t: Tenant, id: string) => Boolean(await runOne(db, Q.plan_find_by_id, [t.teamId, t.environment, id]));

@@ -2,12 +2,12 @@
  * The rules of a plan's fields, prices and on-chain ids, checked before anything is written (every
  * problem of a request reported at once, see problems.ts).
  */
-import { networkAllowedIn, type ChainRegistry } from "../../chains/registry";
-import { MICRO } from "../../lib/money";
-import type { Environment } from "../../lib/tenant";
-import { checkCurrencyAmount } from "./currency";
-import { BILLING_PERIODS, MAX_TRIAL_DAYS, ONCHAIN_ID, PLAN_KINDS, type BillingPeriod } from "./plan-model";
-import type { Problems } from "./problems";
+import { networkAllowedIn, type ChainRegistry } from "../../../chains/registry";
+import { MICRO } from "../../../lib/money";
+import type { Environment } from "../../../lib/tenant";
+import { checkCurrencyAmount } from "../currency";
+import { BILLING_PERIODS, MAX_TRIAL_DAYS, ONCHAIN_ID, PLAN_KINDS, type BillingPeriod } from "./schemas";
+import type { Problems } from "../problems";
 
 export interface PriceValue {
   billingPeriod: BillingPeriod;
@@ -18,8 +18,7 @@ export interface PriceValue {
 /** A price's amount and currency: micro-units greater than 0 that every token of the currency can represent. */
 export function checkPrice(
   p: Problems,
-  chains: ChainRegistry,
-  environment: Environment,
+  { chains, environment }: { chains: ChainRegistry; environment: Environment },
   at: string,
   input: { amount: unknown; currency: unknown },
 ): { amount: bigint; currency: string } | null {
@@ -58,7 +57,7 @@ export function checkPrices(
     if (periodOk && seen.has(price.billingPeriod))
       p.add(`prices[${i}].billingPeriod`, `A plan has at most one ${String(price.billingPeriod)} price; this one is given twice`);
     seen.add(price.billingPeriod);
-    const value = checkPrice(p, chains, environment, `prices[${i}].`, price);
+    const value = checkPrice(p, { chains, environment }, `prices[${i}].`, price);
     if (periodOk && value) out.push({ billingPeriod: price.billingPeriod as BillingPeriod, ...value });
   });
   return out;

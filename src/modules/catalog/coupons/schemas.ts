@@ -3,8 +3,8 @@
  * stored as basis points) or `amountOff` (a decimal string in `currency`), never both.
  */
 import { t, type Static } from "elysia";
-import { fixedFormat, formatFixed, formatMicro } from "../../lib/money";
-import { NonBlankText } from "../../http/non-blank-text";
+import { fixedFormat, formatFixed, formatMicro } from "../../../lib/money";
+import { NonBlankText } from "../../../http/non-blank-text";
 
 export const COUPON_DURATIONS = ["once", "repeating", "forever"] as const;
 export type CouponDuration = (typeof COUPON_DURATIONS)[number];

@@ -1,15 +1,13 @@
 /** Feature reads for the dashboard: by id or featureKey, and a page of them (archived ones on request). */
-import { apiError } from "../../lib/errors";
-import { queries, run, runOne, type Db } from "../../db/queries";
-import type { Tenant } from "../../lib/tenant";
-import type { FeatureRow } from "./model";
-import { findFeatureWithPlans } from "./repo";
-
-const Q = queries(["feature_find_id_by_ref", "feature_list_page"]);
+import { apiError } from "../../../lib/errors";
+import type { Db } from "../../../db/queries";
+import type { Tenant } from "../../../lib/tenant";
+import type { FeatureRow } from "../schemas";
+import { findFeatureIdByRef, findFeatureWithPlans, listFeatureRows } from "./repo";
 
 /** The id of the feature named by its cflag_ id or its featureKey; 404 when neither names one of the tenant's. */
 export async function resolveFeatureId(db: Db, tenant: Tenant, ref: string): Promise<string> {
-  const row = await runOne<{ id: string }>(db, Q.feature_find_id_by_ref, [tenant.teamId, tenant.environment, ref]);
+  const row = await findFeatureIdByRef(db, tenant, ref);
   if (!row) throw apiError("not_found", `No feature ${ref}`);
   return row.id;
 }
@@ -21,7 +19,7 @@ export async function getFeature(db: Db, tenant: Tenant, ref: string): Promise<F
 }
 
 export const listFeaturePage = (db: Db, tenant: Tenant, beforeSeq: bigint | null, fetch: number, includeArchived: boolean) =>
-  run<FeatureRow & { seq: bigint }>(db, Q.feature_list_page, [tenant.teamId, tenant.environment, beforeSeq, fetch, includeArchived]);
+  listFeatureRows(db, tenant, { beforeSeq, fetch, includeArchived });
 
 /** A cflag_ id as given (the service answers 404 for an unknown one, after its other checks); a featureKey resolved to its id. */
 export const featureIdOf = async (db: Db, tenant: Tenant, ref: string): Promise<string> =>

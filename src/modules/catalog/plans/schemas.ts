@@ -4,8 +4,8 @@
  * token's symbol.
  */
 import { t, type Static } from "elysia";
-import { formatMicro } from "../../lib/money";
-import { NonBlankText } from "../../http/non-blank-text";
+import { formatMicro } from "../../../lib/money";
+import { NonBlankText } from "../../../http/non-blank-text";
 
 export const BILLING_PERIODS = ["monthly", "yearly"] as const;
 export type BillingPeriod = (typeof BILLING_PERIODS)[number];

@@ -2,12 +2,12 @@
  * The terms of a coupon (its discount, duration and plans), checked as one: exactly one of percentOff and
  * amountOff, a currency with an amount and only then, durationPeriods with `repeating` and only then.
  */
-import type { ChainRegistry } from "../../chains/registry";
-import { MICRO, formatFixed, formatMicro } from "../../lib/money";
-import type { Environment } from "../../lib/tenant";
-import { checkCurrencyAmount } from "./currency";
-import { COUPON_DURATIONS, MAX_DURATION_PERIODS, PERCENT_OFF, type CouponDuration, type CouponRow } from "./coupon-model";
-import type { Problems } from "./problems";
+import type { ChainRegistry } from "../../../chains/registry";
+import { MICRO, formatFixed, formatMicro } from "../../../lib/money";
+import type { Environment } from "../../../lib/tenant";
+import { checkCurrencyAmount } from "../currency";
+import { COUPON_DURATIONS, MAX_DURATION_PERIODS, PERCENT_OFF, type CouponDuration, type CouponRow } from "./schemas";
+import type { Problems } from "../problems";
 
 export interface TermsInput {
   percentOff?: unknown;
