@@ -1,6 +1,6 @@
 /**
- * `npm test`: the whole suite in TEST_JOBS `bun test` processes side by side (default: one per core, at least
- * two), so one process's tests use a core while another's wait on PostgreSQL, anvil or a spawned CLI.
+ * `npm test`: the whole suite in TEST_JOBS `bun test` processes side by side (default: one more than the
+ * cores), so one process's tests use a core while another's wait on PostgreSQL, anvil or a spawned CLI.
  *
  * The runner prepares the suite's PostgreSQL once (test/helpers/test-server.ts: the embedded server, the migrated
  * template) and names it to every process it starts in TEST_RUN_SERVER_URL (and itself in TEST_RUN_PID); each process clones its own databases from the
@@ -45,13 +45,16 @@ function readArgs(argv: string[]): { filters: string[]; options: string[] } {
   return { filters, options };
 }
 
-/** The last run's seconds per file (written by this runner); a file not timed yet weighs by its size. */
+/**
+ * The last run's seconds per file (written by this runner). A file not timed yet weighs by its size, and a
+ * test/process/ file, which waits on real services (up to a minute for a schedule's tick), as 25 s.
+ */
 function weights(files: string[]): Map<string, number> {
   let known: Record<string, number> = {};
   try {
     known = JSON.parse(readFileSync(DURATIONS_FILE, "utf8"));
   } catch {}
-  return new Map(files.map((f) => [f, known[f] ?? statSync(f).size / 5_000]));
+  return new Map(files.map((f) => [f, known[f] ?? (ONE_AT_A_TIME.test(f) ? 25 : statSync(f).size / 5_000)]));
 }
 
 /** Longest first onto the least loaded process; the one-at-a-time files together on one process. */
@@ -170,7 +173,7 @@ async function main(): Promise<number> {
     process.stderr.write(`No test files match ${filters.join(" ")}\n`);
     return 1;
   }
-  const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? Math.max(2, availableParallelism())));
+  const jobs = Math.max(1, Number(process.env.TEST_JOBS ?? availableParallelism() + 1));
 
   let server: TestServer;
   try {
