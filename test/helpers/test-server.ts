@@ -31,8 +31,18 @@ export async function prepareTestServer(): Promise<TestServer> {
       embedded = await startEmbeddedPostgres(`${process.cwd()}/.data/test`, TEST_PG_PORT, () => {});
       serverUrl = embedded.url;
     }
-    const admin = createSql(serverUrl, { max: 1 });
-    if (embedded) await skipDurability(admin);
+    let admin = createSql(serverUrl, { max: 1 });
+    if (embedded) {
+      await skipDurability(admin);
+      // test/run.ts runs several `bun test` processes on this server, each with its pools, services and CLIs: more
+      // than PostgreSQL's default 100 connections at a peak. The setting takes a restart, once per data folder.
+      if (await raiseConnectionLimit(admin)) {
+        await admin.end();
+        await embedded.stop();
+        embedded = await startEmbeddedPostgres(`${process.cwd()}/.data/test`, TEST_PG_PORT, () => {});
+        admin = createSql(serverUrl, { max: 1 });
+      }
+    }
     // Leftovers of earlier runs, then a fresh template with every migration applied.
     const stale = await admin<{ datname: string }[]>`select datname from pg_database where datname like 'billing_test_%'`;
     for (const { datname } of stale) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
@@ -57,6 +67,16 @@ export async function prepareTestServer(): Promise<TestServer> {
 async function skipDurability(admin: ReturnType<typeof createSql>) {
   for (const setting of ["fsync", "full_page_writes", "synchronous_commit"]) await admin.unsafe(`alter system set ${setting} = off`);
   await admin`select pg_reload_conf()`;
+}
+
+const MAX_CONNECTIONS = 400;
+
+/** Sets the connection limit the runner's processes need; true when the server must restart to apply it. */
+async function raiseConnectionLimit(admin: ReturnType<typeof createSql>): Promise<boolean> {
+  const [row] = await admin<{ max_connections: string }[]>`show max_connections`;
+  if (Number(row!.max_connections) >= MAX_CONNECTIONS) return false;
+  await admin.unsafe(`alter system set max_connections = ${MAX_CONNECTIONS}`);
+  return true;
 }
 
 export function withDatabase(url: string, database: string): string {
