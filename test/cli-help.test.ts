@@ -1,6 +1,8 @@
 /** CLI help, answered without a database: the overview, `help <command>` and `<command> --help` for every command. */
 import { expect, test } from "bun:test";
-import { COMMANDS, runCli } from "../src/cli/main";
+import { GROUPS, loadCommands, runCli } from "../src/cli/main";
+
+const COMMANDS = await loadCommands();
 
 async function run(...argv: string[]) {
   let out = "";
@@ -33,4 +35,11 @@ test("help for an unknown command is bad input", async () => {
   const r = await run("help", "frobnicate");
   expect(r).toMatchObject({ code: 2, out: "" });
   expect(JSON.parse(r.err).error).toStartWith("Unknown command 'frobnicate'");
+});
+
+test("each command group names exactly the first words of its commands (a command line loads only those groups)", async () => {
+  for (const group of GROUPS) {
+    const firstWords = [...new Set((await group.load()).map((c) => c.name.split(" ")[0]))];
+    expect(firstWords.toSorted()).toEqual(group.words.toSorted());
+  }
 });

@@ -10,46 +10,46 @@ import { connectDatabase } from "../db/connect";
 import { migrateDatabase } from "../db/migrate";
 import { requireTeam } from "../modules/teams/team";
 import { UsageError, type Args, type Command } from "./command";
-import { auditCommands } from "./audit";
-import { catalogCommands } from "./catalog";
-import { pricingCommands } from "./pricing";
-import { companyCommands } from "./companies";
-import { databaseCommands } from "./database";
-import { teamCommands } from "./teams";
-import { memberCommands } from "./members";
-import { webhookCommands } from "./webhooks";
-import { invoiceSendCommands } from "./invoice-send";
-import { invoiceRefundCommands } from "./invoice-refunds";
-import { invoiceDocumentCommands } from "./invoice-documents";
-import { billingSettingsCommands } from "./billing-settings";
-import { invoicePaymentCommands } from "./invoice-payments";
-import { invoiceCommands } from "./invoices";
-import { subscriptionCommands } from "./subscriptions";
 import { commandHelp, overview } from "./help";
 import { EXIT, describeFailure, envelope, toJson } from "./output";
 
-export const COMMANDS: Command[] = [
-  ...databaseCommands,
-  ...teamCommands,
-  ...memberCommands,
-  ...catalogCommands,
-  ...pricingCommands,
-  ...companyCommands,
-  ...auditCommands,
-  ...webhookCommands,
-  // Invoice deliveries (issue 20, inv-deliveries)
-  ...invoiceSendCommands,
-  // inv-refunds
-  ...invoiceRefundCommands,
-  // issue 20 (inv-docs): invoice pdf | pain013 | camt054
-  ...invoiceDocumentCommands,
-  // Invoices, part inv-payments (issue 20)
-  ...billingSettingsCommands,
-  ...invoicePaymentCommands,
-  ...invoiceCommands,
-  // Operating subscriptions (issue 21)
-  ...subscriptionCommands,
+/**
+ * The command groups, each loaded only when a command line names one of its leading words: a group's file pulls
+ * in the service modules its commands call (the invoice and subscription groups bring the chain clients), so a
+ * command loads its own group, not every group's. The order is the overview's order.
+ */
+interface Group {
+  /** The first word of every command of the group (test/cli-help.test.ts checks the list against the commands). */
+  words: string[];
+  load(): Promise<Command[]>;
+}
+
+export const GROUPS: Group[] = [
+  { words: ["migrate", "seed"], load: async () => (await import("./database")).databaseCommands },
+  { words: ["team", "key", "session"], load: async () => (await import("./teams")).teamCommands },
+  { words: ["operator", "member", "sign-in-link"], load: async () => (await import("./members")).memberCommands },
+  { words: ["plan", "feature", "entitlement"], load: async () => (await import("./catalog")).catalogCommands },
+  { words: ["plan", "coupon", "feature", "entitlement"], load: async () => (await import("./pricing")).pricingCommands },
+  { words: ["override", "company", "credit"], load: async () => (await import("./companies")).companyCommands },
+  { words: ["audit"], load: async () => (await import("./audit")).auditCommands },
+  { words: ["webhook"], load: async () => (await import("./webhooks")).webhookCommands },
+  // Invoice deliveries, refunds, documents (pdf | pain013 | camt054), settlement settings and payments, then the
+  // invoices themselves.
+  { words: ["invoice"], load: async () => (await import("./invoice-send")).invoiceSendCommands },
+  { words: ["invoice"], load: async () => (await import("./invoice-refunds")).invoiceRefundCommands },
+  { words: ["invoice"], load: async () => (await import("./invoice-documents")).invoiceDocumentCommands },
+  { words: ["settlement-wallet", "invoice-settings"], load: async () => (await import("./billing-settings")).billingSettingsCommands },
+  { words: ["invoice"], load: async () => (await import("./invoice-payments")).invoicePaymentCommands },
+  { words: ["invoice"], load: async () => (await import("./invoices")).invoiceCommands },
+  // Operating subscriptions
+  { words: ["subscription", "subscription-settings"], load: async () => (await import("./subscriptions")).subscriptionCommands },
 ];
+
+/** The commands of the groups that answer `word` (every group's when none is given), in the overview's order. */
+export async function loadCommands(word?: string): Promise<Command[]> {
+  const groups = word === undefined ? GROUPS : GROUPS.filter((g) => g.words.includes(word));
+  return (await Promise.all(groups.map((g) => g.load()))).flat();
+}
 
 interface Io {
   out(text: string): void;
@@ -59,11 +59,12 @@ interface Io {
 const stdio: Io = { out: (text) => process.stdout.write(text), err: (text) => process.stderr.write(text) };
 
 /** The command named by the leading words of `argv` (two words, or one: "key create", "seed"). */
-function findCommand(words: string[]): Command {
+async function findCommand(words: string[]): Promise<Command> {
+  const commands = await loadCommands(words[0]);
   const command =
-    COMMANDS.find((c) => c.name === words.slice(0, 3).join(" ")) ??
-    COMMANDS.find((c) => c.name === words.slice(0, 2).join(" ")) ??
-    COMMANDS.find((c) => c.name === words[0]);
+    commands.find((c) => c.name === words.slice(0, 3).join(" ")) ??
+    commands.find((c) => c.name === words.slice(0, 2).join(" ")) ??
+    commands.find((c) => c.name === words[0]);
   if (!command) throw new UsageError(`Unknown command '${words.join(" ")}'; \`npm run --silent cli -- help\` lists the commands`);
   return command;
 }
@@ -91,16 +92,16 @@ async function execute(argv: string[], io: Io): Promise<number> {
   const firstOption = argv.findIndex((a) => a.startsWith("-"));
   const words = firstOption === -1 ? argv : argv.slice(0, firstOption);
   if (words[0] === "help") {
-    io.out(words.length > 1 ? commandHelp(findCommand(words.slice(1))) : overview(COMMANDS));
+    io.out(words.length > 1 ? commandHelp(await findCommand(words.slice(1))) : overview(await loadCommands()));
     return EXIT.ok;
   }
   if (words.length === 0) {
     if (argv.length > 0 && argv[0] !== "--help" && argv[0] !== "-h")
       throw new UsageError(`Unknown option '${argv[0]}'; \`npm run --silent cli -- help\` lists the commands`);
-    io.out(overview(COMMANDS));
+    io.out(overview(await loadCommands()));
     return EXIT.ok;
   }
-  const command = findCommand(words);
+  const command = await findCommand(words);
   const { args, help } = parseOptions(command, argv.slice(command.name.split(" ").length));
   if (help) {
     io.out(commandHelp(command));

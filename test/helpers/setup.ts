@@ -3,70 +3,32 @@
  * (or uses TEST_DATABASE_URL), migrates a template database once, and leaves each test file to clone
  * it (see db.ts). Nothing here mocks the database: every test talks to a real PostgreSQL.
  * The server it started is stopped when the run ends, or is interrupted (README "Processes").
+ * Under test/run.ts (`npm test`) the runner has done that once for all its `bun test` processes and names the
+ * server in TEST_RUN_SERVER_URL: this process then only clones from the template and leaves the server to it. Only
+ * the runner's own children do (TEST_RUN_PID is their parent): a `bun test` a test starts prepares its own.
  */
 import { afterAll } from "bun:test";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../src/db/embedded";
-import { createSql } from "../../src/db/client";
-import { migrateDatabase } from "../../src/db/migrate";
+import { prepareTestServer, setupFailure, type TestServer } from "./test-server";
 
-export const TEMPLATE_DB = "billing_test_template";
-// TEST_PG_PORT lets two checkouts on one machine run their suites side by side.
-export const TEST_PG_PORT = Number(process.env.TEST_PG_PORT ?? 54330);
+export { TEMPLATE_DB, TEST_PG_PORT, withDatabase } from "./test-server";
 
-let embedded: EmbeddedDatabase | undefined;
-
-async function prepare(): Promise<string> {
-  let serverUrl = process.env.TEST_DATABASE_URL;
-  if (!serverUrl) {
-    embedded = await startEmbeddedPostgres(`${process.cwd()}/.data/test`, TEST_PG_PORT, () => {});
-    serverUrl = embedded.url;
-  }
-  const admin = createSql(serverUrl, { max: 1 });
-  if (embedded) await skipDurability(admin);
-  // Leftovers of earlier runs, then a fresh template with every migration applied.
-  const stale = await admin<{ datname: string }[]>`select datname from pg_database where datname like 'billing_test_%'`;
-  for (const { datname } of stale) await admin.unsafe(`drop database if exists "${datname}" with (force)`);
-  await admin.unsafe(`create database ${TEMPLATE_DB}`);
-  const template = createSql(withDatabase(serverUrl, TEMPLATE_DB), { max: 1 });
-  await migrateDatabase(template, withDatabase(serverUrl, TEMPLATE_DB));
-  await template.end();
-  await admin.end();
-  return serverUrl;
-}
-
-/**
- * The embedded test server's data is thrown away, so it need not survive a power cut: no fsync, no full-page
- * writes, commits that do not wait for the WAL flush. Every commit and every DROP DATABASE gets cheaper; what a
- * transaction sees, and when, is unchanged (an asynchronous commit is visible at once). A server of your own
- * (TEST_DATABASE_URL) is left as it is.
- */
-async function skipDurability(admin: ReturnType<typeof createSql>) {
-  for (const setting of ["fsync", "full_page_writes", "synchronous_commit"]) await admin.unsafe(`alter system set ${setting} = off`);
-  await admin`select pg_reload_conf()`;
-}
-
-export function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
+let server: TestServer | undefined;
 
 async function stopDatabase() {
-  const db = embedded;
-  embedded = undefined;
-  await db?.stop();
+  const s = server;
+  server = undefined;
+  await s?.stop();
 }
 
 /** A failed start ends the run at once with the reason (a rejected preload would leave `bun test` spinning). */
 async function prepareOrExit(): Promise<string> {
+  const prepared = process.env.TEST_RUN_SERVER_URL;
+  if (prepared && process.env.TEST_RUN_PID === String(process.ppid)) return prepared;
   try {
-    return await prepare();
+    server = await prepareTestServer();
+    return server.url;
   } catch (error) {
-    await stopDatabase().catch(() => {});
-    const reason = error instanceof Error ? error.message : String(error);
-    process.stderr.write(
-      `Test database setup failed: ${reason}\n(The suite uses .data/test; TEST_DATABASE_URL points it at a server of your own.)\n`,
-    );
+    process.stderr.write(setupFailure(error));
     process.exit(1);
   }
 }
