@@ -28,13 +28,13 @@ import { paymentRoutes } from "./modules/payments";
 import { dashboardRoutes } from "./modules/dashboard";
 import { webhookRoutes } from "./modules/webhooks";
 import { invoiceDeliveryRoutes } from "./modules/invoices/deliveries/routes";
-import { invoiceRefundRoutes } from "./modules/invoices/refund-routes";
+import { invoiceRefundRoutes } from "./modules/invoices/refunds/routes";
 import { subscriptionRoutes } from "./modules/subscriptions/routes";
 import { planChangeRoutes } from "./modules/subscriptions/change-routes";
 import { dashboardSubscriptionRoutes } from "./modules/subscriptions/dashboard-routes";
 import { invoiceDocumentRoutes } from "./modules/invoices/documents/routes";
-import { settingsRoutes } from "./modules/invoices/settings-routes";
-import { proofRoutes } from "./modules/invoices/proof-routes";
+import { settingsRoutes } from "./modules/invoices/settings/routes";
+import { proofRoutes } from "./modules/invoices/payments/routes";
 import { dashboardInvoiceRoutes, invoiceRoutes } from "./modules/invoices";
 
 export const API_PREFIX = "/api/v1";

@@ -13,7 +13,7 @@ import { afterAll, expect, test } from "bun:test";
 import type { HDAccount } from "viem/accounts";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { upsertCompany } from "../../src/modules/customers/identify";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
+import { setSettlementWallet } from "../../src/modules/invoices/settings/manage";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renew-jobs";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
 import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";

@@ -8,7 +8,7 @@ import { erc20Abi, type Abi } from "viem";
 import { foundry } from "viem/chains";
 import { SUBSCRIPTIONS_ABI } from "../../src/chains/evm/subscription-contract";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
+import { setSettlementWallet } from "../../src/modules/invoices/settings/manage";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renew-jobs";
 import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
 import { createTestApp } from "../helpers/app";

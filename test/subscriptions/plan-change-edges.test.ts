@@ -15,7 +15,7 @@ import { foundry } from "viem/chains";
 import { lockTransaction } from "../../src/chains/claims";
 import { recordAudit } from "../../src/modules/audit/repo";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
+import { setSettlementWallet } from "../../src/modules/invoices/settings/manage";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
 import { createDashboardSession } from "../../src/modules/teams/service";
 import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";

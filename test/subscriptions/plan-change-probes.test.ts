@@ -8,7 +8,7 @@ import { erc20Abi } from "viem";
 import { foundry } from "viem/chains";
 import { createPlanRecord, updatePlanRecord } from "../../src/modules/catalog/plans";
 import { createDashboardSession } from "../../src/modules/teams/service";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
+import { setSettlementWallet } from "../../src/modules/invoices/settings/manage";
 import { anvilSubscriptionBed } from "../helpers/anvil-subscriptions";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";

@@ -10,7 +10,7 @@ import { erc20Abi } from "viem";
 import { foundry } from "viem/chains";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
 import { createDashboardSession } from "../../src/modules/teams/service";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
+import { setSettlementWallet } from "../../src/modules/invoices/settings/manage";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renew-jobs";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
 import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";

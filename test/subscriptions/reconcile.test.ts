@@ -15,7 +15,7 @@ import type { HDAccount } from "viem/accounts";
 import { createSql } from "../../src/db/client";
 import { enqueueJob } from "../../src/jobs/enqueue";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
+import { setSettlementWallet } from "../../src/modules/invoices/settings/manage";
 import { GIVE_UP_AFTER_MS, STALE_AFTER_MS } from "../../src/modules/subscriptions/reconcile";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
 import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";

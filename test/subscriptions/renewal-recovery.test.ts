@@ -8,7 +8,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { privateKeyToAccount } from "viem/accounts";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
+import { setSettlementWallet } from "../../src/modules/invoices/settings/manage";
 import { renewSubscription } from "../../src/modules/subscriptions/renew";
 import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
 import { createTestApp } from "../helpers/app";

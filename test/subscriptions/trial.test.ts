@@ -5,7 +5,7 @@
  */
 import { afterAll, expect, test } from "bun:test";
 import { createPlanRecord } from "../../src/modules/catalog/plans";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
+import { setSettlementWallet } from "../../src/modules/invoices/settings/manage";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renew-jobs";
 import { anvilSubscriptionBed, DAY } from "../helpers/anvil-subscriptions";
 import { createTestApp } from "../helpers/app";

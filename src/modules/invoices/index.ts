@@ -1,3 +1,3 @@
 /** The invoice routes: the spec's reads (routes.ts) and the dashboard's management (dashboard-routes.ts). */
 export { invoiceRoutes } from "./routes";
-export { dashboardInvoiceRoutes } from "./dashboard-routes";
+export { dashboardInvoiceRoutes } from "./lifecycle/routes";

@@ -9,7 +9,7 @@ import type { Sql } from "../../db/client";
 import { queries, run, runPlannedPerCall, type Db } from "../../db/queries";
 import { filteredList, pageRequest, pageResponse } from "../../http/pagination";
 import type { Tenant } from "../../lib/tenant";
-import type { InvoiceStatus, InvoiceRow } from "./model";
+import type { InvoiceStatus, InvoiceRow } from "./rows";
 import { apiError } from "../../lib/errors";
 import { creditNotesOf, invoiceDetail, presentInvoice } from "./present";
 import { findInvoice, linesOf } from "./repo";

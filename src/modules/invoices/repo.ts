@@ -1,7 +1,7 @@
 /** Typed access to invoices, their lines, number series, payments, refunds, deliveries, settings and settlement wallets (sql/queries/invoice_*, …). */
 import { queries, run, runOne, type Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
-import type { PricedLine } from "./lines";
+import type { PricedLine } from "./compute";
 import type {
   InvoiceDeliveryRow,
   InvoiceLineRow,
@@ -12,7 +12,7 @@ import type {
   InvoiceStatus,
   RefundRow,
   SettlementWalletRow,
-} from "./model";
+} from "./rows";
 
 const Q = queries([
   "invoice_insert",

@@ -26,7 +26,7 @@ import type { Actor } from "../audit/repo";
 import { redeemCoupon } from "../catalog/redeem";
 import { upsertCompany } from "../customers/identify";
 import type { CompanyRef } from "../customers/model";
-import { createInvoice } from "../invoices/lifecycle";
+import { createInvoice } from "../invoices/lifecycle/transitions";
 import { periodLines, linesTotal } from "./billing-lines";
 import { chainError } from "./chain-errors";
 import { verifyActivationConsent, type ActivationConsent } from "./activation-consent";

@@ -8,7 +8,7 @@
 import { lineTax } from "../../lib/money";
 import { couponAppliesToPeriod, couponDiscount } from "../catalog/redeem";
 import type { CouponRow } from "../catalog/coupon-model";
-import type { LineInput } from "../invoices/lines";
+import type { LineInput } from "../invoices/compute";
 
 export interface PeriodPrice {
   planId: string;

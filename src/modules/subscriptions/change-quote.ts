@@ -12,7 +12,7 @@ import type { Tenant } from "../../lib/tenant";
 import type { CouponRow } from "../catalog/coupon-model";
 import { findPlanFull } from "../catalog/plans-repo";
 import { checkCoupon, findCouponById } from "../catalog/redeem";
-import { customerBalance } from "../invoices/credit-notes-repo";
+import { customerBalance } from "../invoices/credit-notes/repo";
 import { findInvoiceBySource } from "../invoices/repo";
 import { LIVE_STATUSES, type SubscriptionRow } from "./model";
 import { periodInvoiceSource } from "./reference";

@@ -11,7 +11,7 @@ import type { Tenant } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
 import { releaseRedemption } from "../catalog/redeem";
 import { publishCompanyChanged } from "../changes/publish";
-import { issueInvoice, voidInvoice } from "../invoices/lifecycle";
+import { issueInvoice, voidInvoice } from "../invoices/lifecycle/transitions";
 import { emitEvent } from "../webhooks/emit";
 import { invoiceContext, type SubscriptionDeps, type TxContext } from "./context";
 import type { ChargeRow, SubscriptionRow } from "./model";

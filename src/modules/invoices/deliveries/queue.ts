@@ -9,8 +9,8 @@
  */
 import { enqueueJob } from "../../../jobs/enqueue";
 import type { Emitted } from "../../webhooks/emit";
-import type { InvoiceContext } from "../lifecycle";
-import type { InvoiceDeliveryRow, InvoiceRow } from "../model";
+import type { InvoiceContext } from "../lifecycle/transitions";
+import type { InvoiceDeliveryRow, InvoiceRow } from "../rows";
 import { findInvoiceSettings } from "../repo";
 import { insertDelivery, insertWebhookDeliveries, type DeliveryTrigger } from "./repo";
 

@@ -2,7 +2,7 @@
 import { queries, run, runOne, type Db } from "../../../db/queries";
 import { newId } from "../../../lib/ids";
 import type { Tenant } from "../../../lib/tenant";
-import type { DeliveryChannel, DeliveryStatus, InvoiceDeliveryRow } from "../model";
+import type { DeliveryChannel, DeliveryStatus, InvoiceDeliveryRow } from "../rows";
 
 const Q = queries([
   "invoice_delivery_insert",

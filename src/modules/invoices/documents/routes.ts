@@ -14,7 +14,7 @@ import type { Sql } from "../../../db/client";
 import { authPlugin, type AuthDeps } from "../../../http/auth";
 import type { Clock } from "../../../lib/clock";
 import { ApiError } from "../../../lib/errors";
-import { DOCUMENT_LINK_TTL_SECONDS, verifyDocumentToken } from "../document-links";
+import { DOCUMENT_LINK_TTL_SECONDS, verifyDocumentToken } from "./tokens";
 import { camt054 } from "./camt054";
 import { PEGGED_TOKENS } from "./iso-currency";
 import { pain013 } from "./pain013";

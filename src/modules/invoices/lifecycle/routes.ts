@@ -5,23 +5,23 @@
  * signed-in operator as actor (CSRF is checked centrally, src/auth/resolve.ts).
  */
 import { Elysia, t } from "elysia";
-import { ErrorBody, ValidationErrorBody, CodedErrorBody } from "../../http/error-schemas";
-import { authPlugin } from "../../http/auth";
-import { data } from "../../http/envelope";
-import { Page } from "../../http/pagination";
-import { requestState } from "../../http/request-context";
-import type { Principal } from "../../auth/kinds";
-import type { ChainRegistry } from "../../chains/registry";
-import { actorOf } from "../audit/repo";
-import { DASHBOARD_INVOICE_DOCS as DOCS } from "./docs";
-import { INVOICE_DETAIL_EXAMPLE, LINKS_EXAMPLE } from "./examples";
+import { ErrorBody, ValidationErrorBody, CodedErrorBody } from "../../../http/error-schemas";
+import { authPlugin } from "../../../http/auth";
+import { data } from "../../../http/envelope";
+import { Page } from "../../../http/pagination";
+import { requestState } from "../../../http/request-context";
+import type { Principal } from "../../../auth/kinds";
+import type { ChainRegistry } from "../../../chains/registry";
+import { actorOf } from "../../audit/repo";
+import { DASHBOARD_INVOICE_DOCS as DOCS } from "../docs";
+import { INVOICE_DETAIL_EXAMPLE, LINKS_EXAMPLE } from "../examples";
 import { CreditNoteWrite, InvoiceWrite } from "./input";
-import { documentLinks, linkOrigin, NO_STORE } from "./links";
-import { readInvoiceDetail, readInvoicePage } from "./read";
+import { documentLinks, linkOrigin, NO_STORE } from "../documents/links";
+import { readInvoiceDetail, readInvoicePage } from "../read";
 import { createDraft, creditInvoice, issueDraftNow, replaceDraft, voidUnpaid, type ManageDeps } from "./manage";
-import { InvoiceListQuery, InvoiceParams, InvoiceWithLinks, type InvoiceRouteDeps } from "./routes";
-import { CreditNote, Invoice, InvoiceDetail } from "./schemas";
-import type { InvoiceDetailView } from "./schemas";
+import { InvoiceListQuery, InvoiceParams, InvoiceWithLinks, type InvoiceRouteDeps } from "../routes";
+import { CreditNote, Invoice, InvoiceDetail } from "../schemas";
+import type { InvoiceDetailView } from "../schemas";
 
 export type DashboardInvoiceDeps = InvoiceRouteDeps & { config: { chains: ChainRegistry; smtpUrl: string | undefined } };
 

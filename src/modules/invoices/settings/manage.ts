@@ -5,18 +5,18 @@
  * (settlement-address.ts: no burn address, EVM in checksum form), since a typo here sends every customer's
  * money where nobody can recover it.
  */
-import type { Sql } from "../../db/client";
-import { queries, run, runOne } from "../../db/queries";
-import { findToken, networkAllowedIn, type ChainRegistry } from "../../chains/registry";
-import { apiError } from "../../lib/errors";
-import { isUniqueViolation } from "../catalog/write";
-import type { Tenant } from "../../lib/tenant";
-import { recordAudit, type Actor } from "../audit/repo";
-import type { InvoiceSettingsRow, SettlementWalletRow } from "./model";
-import { findInvoiceSettings } from "./repo";
-import { settlementWalletProblem } from "./settlement-address";
-import { checkBody } from "../../http/schema-errors";
-import { InvoiceSettingsPut, presentInvoiceSettings, SettlementWalletPut, type InvoiceSettingsView } from "./settings-model";
+import type { Sql } from "../../../db/client";
+import { queries, run, runOne } from "../../../db/queries";
+import { findToken, networkAllowedIn, type ChainRegistry } from "../../../chains/registry";
+import { apiError } from "../../../lib/errors";
+import { isUniqueViolation } from "../../catalog/write";
+import type { Tenant } from "../../../lib/tenant";
+import { recordAudit, type Actor } from "../../audit/repo";
+import type { InvoiceSettingsRow, SettlementWalletRow } from "../rows";
+import { findInvoiceSettings } from "../repo";
+import { settlementWalletProblem } from "./wallet-address";
+import { checkBody } from "../../../http/schema-errors";
+import { InvoiceSettingsPut, presentInvoiceSettings, SettlementWalletPut, type InvoiceSettingsView } from "./schemas";
 
 const Q = queries([
   "settlement_wallet_list",

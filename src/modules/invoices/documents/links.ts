@@ -11,8 +11,8 @@
  * The links are bearer credentials for a day: every answer carrying them is `Cache-Control: private,
  * no-store` (NO_STORE), so no browser or shared cache keeps them.
  */
-import type { Tenant } from "../../lib/tenant";
-import { documentUrl, signDocumentToken } from "./document-links";
+import type { Tenant } from "../../../lib/tenant";
+import { documentUrl, signDocumentToken } from "./tokens";
 
 export interface DocumentLinks {
   downloadUrl: string;

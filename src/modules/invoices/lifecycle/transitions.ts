@@ -7,18 +7,18 @@
  * `issue: true`. Every transition writes its audit entry and enqueues its webhook in that transaction; issuing
  * also queues the invoice's deliveries (email, webhook: deliveries/queue.ts).
  */
-import type { Db } from "../../db/queries";
-import type { ChainRegistry } from "../../chains/registry";
-import { apiError } from "../../lib/errors";
-import { newId } from "../../lib/ids";
-import type { Tenant } from "../../lib/tenant";
-import { recordAudit, type Actor } from "../audit/repo";
-import { emitEvent, type Emitted } from "../webhooks/emit";
-import { queueIssueDeliveries } from "./deliveries/queue";
-import type { InvoiceRow, InvoiceSource } from "./model";
+import type { Db } from "../../../db/queries";
+import type { ChainRegistry } from "../../../chains/registry";
+import { apiError } from "../../../lib/errors";
+import { newId } from "../../../lib/ids";
+import type { Tenant } from "../../../lib/tenant";
+import { recordAudit, type Actor } from "../../audit/repo";
+import { emitEvent, type Emitted } from "../../webhooks/emit";
+import { queueIssueDeliveries } from "../deliveries/queue";
+import type { InvoiceRow, InvoiceSource } from "../rows";
 import { dueDateOf, prepareInvoice, type InvoiceInput } from "./prepare";
-import { presentInvoice } from "./present";
-import { findInvoiceBySource, insertInvoice, issueDraft, linesOf, lockInvoice, nextNumber, setInvoiceStatus, updateDraft, writeLines } from "./repo";
+import { presentInvoice } from "../present";
+import { findInvoiceBySource, insertInvoice, issueDraft, linesOf, lockInvoice, nextNumber, setInvoiceStatus, updateDraft, writeLines } from "../repo";
 
 export type { InvoiceInput } from "./prepare";
 

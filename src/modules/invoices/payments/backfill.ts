@@ -11,13 +11,13 @@
  * payment is applied at the session's paid time, so `paidAt` says when the money arrived; metadata carries
  * `backfilled: true`. Its `invoice.issued` and `invoice.paid` webhooks are sent like any other's.
  */
-import type { Sql } from "../../db/client";
-import type { ChainRegistry } from "../../chains/registry";
-import { queries, run, runOne, type Db } from "../../db/queries";
-import { ApiError } from "../../lib/errors";
-import type { Tenant } from "../../lib/tenant";
-import type { Actor } from "../audit/repo";
-import type { CheckoutSessionRow } from "../payments/model";
+import type { Sql } from "../../../db/client";
+import type { ChainRegistry } from "../../../chains/registry";
+import { queries, run, runOne, type Db } from "../../../db/queries";
+import { ApiError } from "../../../lib/errors";
+import type { Tenant } from "../../../lib/tenant";
+import type { Actor } from "../../audit/repo";
+import type { CheckoutSessionRow } from "../../payments/model";
 import { invoiceCheckoutSession } from "./checkout";
 
 const Q = queries(["checkout_session_list_uninvoiced", "checkout_session_uninvoiced_tenants", "payment_lock_by_id"]);

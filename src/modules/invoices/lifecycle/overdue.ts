@@ -4,11 +4,11 @@
  * webhook), so one invoice that fails is logged and skipped, and never holds back the others. The scan uses the
  * partial index invoices_due; an invoice paid or voided meanwhile is skipped under its lock (markOverdue).
  */
-import type { Sql } from "../../db/client";
-import type { Logger } from "../../lib/logger";
-import type { Actor } from "../audit/repo";
-import { markOverdue } from "./lifecycle";
-import { listOverdueCandidates } from "./repo";
+import type { Sql } from "../../../db/client";
+import type { Logger } from "../../../lib/logger";
+import type { Actor } from "../../audit/repo";
+import { markOverdue } from "./transitions";
+import { listOverdueCandidates } from "../repo";
 
 export const OVERDUE_BATCH = 200;
 /** Batches per run: a backlog past this waits for the next tick, so one run stays short. */

@@ -1,11 +1,11 @@
 /** Submitting a payment proof, the route's and the CLI's one path (proofs.ts verifies, proof-job.ts follows up). */
 import type { Static } from "elysia";
-import type { Tenant } from "../../lib/tenant";
-import type { Actor } from "../audit/repo";
-import { invoiceDetail } from "./present";
-import type { ProofPending, ProofRecorded } from "./proof-model";
-import { queueVerification } from "./proof-job";
-import { proveInvoicePayment, type ProofDeps, type ProofInput } from "./proofs";
+import type { Tenant } from "../../../lib/tenant";
+import type { Actor } from "../../audit/repo";
+import { invoiceDetail } from "../present";
+import type { ProofPending, ProofRecorded } from "./schemas";
+import { queueVerification } from "./jobs";
+import { proveInvoicePayment, type ProofDeps, type ProofInput } from "./prove";
 
 /**
  * The route's and the CLI's one path: verify, then the invoice with its payment (proven) or with what the

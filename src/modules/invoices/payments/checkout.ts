@@ -12,16 +12,16 @@
  * never below the line (a transfer is at least the session's amount), so the invoice is always PAID; what
  * was paid past the amount goes to the company's credit balance, as any overpayment does.
  */
-import { tokenToMicroFloor } from "../../lib/money";
-import { apiError } from "../../lib/errors";
-import { findPlanFull } from "../catalog/plans-repo";
-import { currencyTokens } from "../catalog/currency";
-import type { CheckoutSessionRow, RecordedPayment } from "../payments/model";
-import { findPaymentLink } from "../payments/repo";
-import { createInvoice, type InvoiceContext } from "./lifecycle";
-import type { InvoiceRow } from "./model";
-import { listInvoicePayments } from "./repo";
-import { applyPayment } from "./settlement";
+import { tokenToMicroFloor } from "../../../lib/money";
+import { apiError } from "../../../lib/errors";
+import { findPlanFull } from "../../catalog/plans-repo";
+import { currencyTokens } from "../../catalog/currency";
+import type { CheckoutSessionRow, RecordedPayment } from "../../payments/model";
+import { findPaymentLink } from "../../payments/repo";
+import { createInvoice, type InvoiceContext } from "../lifecycle/transitions";
+import type { InvoiceRow } from "../rows";
+import { listInvoicePayments } from "../repo";
+import { applyPayment } from "./settle";
 
 export interface CheckoutInvoiceOptions {
   /** made by the backfill: marked in its metadata, and the payment applied at the session's paid time */

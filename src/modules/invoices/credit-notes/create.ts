@@ -4,19 +4,19 @@
  * sent back (refunds.ts proves it on chain first). Numbered from their own gapless series. Limits
  * (BILLING.md, also CHECK constraints): refunds <= paid; credit parts + refunds <= total.
  */
-import { apiError } from "../../lib/errors";
-import { newId } from "../../lib/ids";
-import { formatMicro } from "../../lib/money";
-import { recordAudit } from "../audit/repo";
-import { emitEvent } from "../webhooks/emit";
-import { addBalanceEntry, insertCreditNote } from "./credit-notes-repo";
-import { lockOr404, type LedgerContext } from "./lifecycle";
-import { outstandingOf } from "./lines";
-import { characters } from "./prepare";
-import type { CreditNoteRow, InvoiceRow } from "./model";
-import { presentCreditNote } from "./present";
-import { addInvoiceAmounts, nextNumber } from "./repo";
-import { announceIfPaid } from "./settlement";
+import { apiError } from "../../../lib/errors";
+import { newId } from "../../../lib/ids";
+import { formatMicro } from "../../../lib/money";
+import { recordAudit } from "../../audit/repo";
+import { emitEvent } from "../../webhooks/emit";
+import { addBalanceEntry, insertCreditNote } from "./repo";
+import { lockOr404, type LedgerContext } from "../lifecycle/transitions";
+import { outstandingOf } from "../compute";
+import { characters } from "../lifecycle/prepare";
+import type { CreditNoteRow, InvoiceRow } from "../rows";
+import { presentCreditNote } from "../present";
+import { addInvoiceAmounts, nextNumber } from "../repo";
+import { announceIfPaid } from "../payments/settle";
 
 type Ctx = LedgerContext;
 

@@ -5,10 +5,10 @@
  * A link whose signature does not match answers 403 and one past its expiry 410, and neither says
  * anything about the invoice.
  */
-import { INVOICE_DOCUMENT_PATH } from "../../http/credential-paths";
-import { signPayload, verifyPayload } from "../../lib/hash";
-import { apiError } from "../../lib/errors";
-import type { Tenant } from "../../lib/tenant";
+import { INVOICE_DOCUMENT_PATH } from "../../../http/credential-paths";
+import { signPayload, verifyPayload } from "../../../lib/hash";
+import { apiError } from "../../../lib/errors";
+import type { Tenant } from "../../../lib/tenant";
 
 export const DOCUMENT_KINDS = ["pdf", "pain013"] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];

@@ -1,6 +1,6 @@
 /** The body and answers of POST /dashboard/invoices/{id}/payments (and `invoice pay`), with their examples. */
 import { t } from "elysia";
-import { InvoiceDetail, InvoicePayment } from "./schemas";
+import { InvoiceDetail, InvoicePayment } from "../schemas";
 
 export const PaymentProofSubmit = t.Object(
   {

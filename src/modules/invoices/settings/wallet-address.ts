@@ -9,8 +9,8 @@
  *   form, and the refusal costs one paste.
  */
 import { getAddress } from "viem";
-import { isValidAddress, sameAddress } from "../../chains/addresses";
-import type { ChainFamily } from "../../chains/types";
+import { isValidAddress, sameAddress } from "../../../chains/addresses";
+import type { ChainFamily } from "../../../chains/types";
 
 const UNSPENDABLE: Record<ChainFamily, readonly string[]> = {
   evm: ["0x0000000000000000000000000000000000000000", "0x000000000000000000000000000000000000dEaD"],

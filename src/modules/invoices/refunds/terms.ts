@@ -6,12 +6,12 @@
  * the transaction hash spelled as the invoice's network spells hashes, and a recipient of that network's
  * family. Every bad field of a step is named in one 400; nothing here touches the database or a chain.
  */
-import { addressOfNoFamily, HASH_FORMAT, hashOfNoFamily, isValidAddress, normalizeTxHash } from "../../chains/addresses";
-import type { ChainRegistry } from "../../chains/registry";
-import type { NetworkConfig, TokenConfig } from "../../chains/types";
-import { ApiError, apiError } from "../../lib/errors";
-import { microToToken, parseMoney } from "../../lib/money";
-import type { InvoiceRow } from "./model";
+import { addressOfNoFamily, HASH_FORMAT, hashOfNoFamily, isValidAddress, normalizeTxHash } from "../../../chains/addresses";
+import type { ChainRegistry } from "../../../chains/registry";
+import type { NetworkConfig, TokenConfig } from "../../../chains/types";
+import { ApiError, apiError } from "../../../lib/errors";
+import { microToToken, parseMoney } from "../../../lib/money";
+import type { InvoiceRow } from "../rows";
 
 /** A refund as the API and the CLI receive it. */
 export interface RefundRequest {

@@ -1,16 +1,16 @@
 /** POST /invoices/{id}/refunds: record a refund proven on chain (refund-proof.ts; decisions in refund-docs.ts and README "Refunds"). */
 import { Elysia } from "elysia";
-import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
-import { authPlugin, type AuthDeps } from "../../http/auth";
-import { requestState } from "../../http/request-context";
-import { InvoiceParams } from "./routes";
-import type { Sql } from "../../db/client";
-import type { Clock } from "../../lib/clock";
-import { actorOf } from "../audit/repo";
-import type { RefundDeps } from "./refund-proof";
-import { refundInvoice } from "./refund-proof";
-import { presentRefund } from "./present";
-import { REFUND_DESCRIPTION, RefundCreate, RefundCreated } from "./refund-docs";
+import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../../http/error-schemas";
+import { authPlugin, type AuthDeps } from "../../../http/auth";
+import { requestState } from "../../../http/request-context";
+import { InvoiceParams } from "../routes";
+import type { Sql } from "../../../db/client";
+import type { Clock } from "../../../lib/clock";
+import { actorOf } from "../../audit/repo";
+import type { RefundDeps } from "./refund";
+import { refundInvoice } from "./refund";
+import { presentRefund } from "../present";
+import { REFUND_DESCRIPTION, RefundCreate, RefundCreated } from "./docs";
 
 type RouteDeps = AuthDeps & { sql: Sql; clock: Clock; settlement: RefundDeps };
 

@@ -4,15 +4,15 @@
  * columns) is checked here first, so any caller (routes, CLI, checkout settlement, renewals) gets a 400
  * naming the field, never a constraint error. Field names are the API body's (`body.lineItems[2].quantity`).
  */
-import { queries, runOne } from "../../db/queries";
-import { networkAllowedIn } from "../../chains/registry";
-import { apiError } from "../../lib/errors";
-import { MAX_MICRO, TAX_RATE_DENOMINATOR } from "../../lib/money";
-import { DAY_MS } from "../../lib/period";
-import { checkCurrencyAmount } from "../catalog/currency";
-import type { InvoiceContext } from "./lifecycle";
-import { priceLine, sumLines, type LineInput, type PricedLine, type Totals } from "./lines";
-import { findInvoiceSettings, type InvoiceHeader } from "./repo";
+import { queries, runOne } from "../../../db/queries";
+import { networkAllowedIn } from "../../../chains/registry";
+import { apiError } from "../../../lib/errors";
+import { MAX_MICRO, TAX_RATE_DENOMINATOR } from "../../../lib/money";
+import { DAY_MS } from "../../../lib/period";
+import { checkCurrencyAmount } from "../../catalog/currency";
+import type { InvoiceContext } from "./transitions";
+import { priceLine, sumLines, type LineInput, type PricedLine, type Totals } from "../compute";
+import { findInvoiceSettings, type InvoiceHeader } from "../repo";
 
 const Q = queries(["company_find_by_ref"]);
 

@@ -4,8 +4,8 @@
  * is and how long the customer has to pay).
  */
 import { t, type Static } from "elysia";
-import type { InvoiceSettingsRow, SettlementWalletRow } from "./model";
-import { DEFAULT_PAYMENT_TERMS_DAYS } from "./prepare";
+import type { InvoiceSettingsRow, SettlementWalletRow } from "../rows";
+import { DEFAULT_PAYMENT_TERMS_DAYS } from "../lifecycle/prepare";
 
 const WALLET_EXAMPLE = {
   network: "base",

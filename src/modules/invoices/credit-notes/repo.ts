@@ -1,8 +1,8 @@
 /** Typed access to credit notes (and their lines) and the customer credit balance ledger (sql/queries/credit_note_*, customer_balance_*). */
-import { queries, run, runOne, type Db } from "../../db/queries";
-import { newId } from "../../lib/ids";
-import type { Tenant } from "../../lib/tenant";
-import type { CreditNoteLineRow, CreditNoteRow } from "./model";
+import { queries, run, runOne, type Db } from "../../../db/queries";
+import { newId } from "../../../lib/ids";
+import type { Tenant } from "../../../lib/tenant";
+import type { CreditNoteLineRow, CreditNoteRow } from "../rows";
 
 const Q = queries([
   "credit_note_insert",

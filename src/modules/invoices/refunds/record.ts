@@ -5,17 +5,17 @@
  * refunds queue and the sum of refunds never passes what was paid; a transaction proves one refund, once,
  * and never a refund that was a payment (src/chains/claims.ts: its lock is this transaction's first).
  */
-import { queries, runOne } from "../../db/queries";
-import { apiError } from "../../lib/errors";
-import { newId } from "../../lib/ids";
-import { formatMicro } from "../../lib/money";
-import { lockTransaction } from "../../chains/claims";
-import { recordAudit } from "../audit/repo";
-import { emitEvent } from "../webhooks/emit";
-import { lockOr404, type LedgerContext } from "./lifecycle";
-import type { CreditNoteRow, InvoiceRow, RefundRow } from "./model";
-import { presentRefund } from "./present";
-import { createCreditNote, creditRoom } from "./credit-notes";
+import { queries, runOne } from "../../../db/queries";
+import { apiError } from "../../../lib/errors";
+import { newId } from "../../../lib/ids";
+import { formatMicro } from "../../../lib/money";
+import { lockTransaction } from "../../../chains/claims";
+import { recordAudit } from "../../audit/repo";
+import { emitEvent } from "../../webhooks/emit";
+import { lockOr404, type LedgerContext } from "../lifecycle/transitions";
+import type { CreditNoteRow, InvoiceRow, RefundRow } from "../rows";
+import { presentRefund } from "../present";
+import { createCreditNote, creditRoom } from "../credit-notes/create";
 
 const Q = queries(["refund_insert"]);
 

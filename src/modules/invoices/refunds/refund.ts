@@ -11,20 +11,20 @@
  * A proof that time may still complete (not final, not seen yet, endpoint down) records nothing and is
  * answered 409 refund_not_final with Retry-After (not kept under an Idempotency-Key: the retry runs again).
  */
-import type { Sql } from "../../db/client";
-import type { ChainPool } from "../../chains/pool";
-import type { ChainRegistry } from "../../chains/registry";
-import { sameAddress } from "../../chains/addresses";
-import { transactionUse } from "../../chains/claims";
-import { RETRYABLE_REASONS, type PaymentVerdict, type VerifiedTransfer } from "../../chains/types";
-import { apiError } from "../../lib/errors";
-import type { Tenant } from "../../lib/tenant";
-import type { Actor } from "../audit/repo";
-import { refusalCode } from "../payments/refusals";
-import type { InvoiceRow } from "./model";
-import { checkRefundable, recordRefund, replayed } from "./refunds";
-import { findInvoice, findSettlementWallet } from "./repo";
-import { notRefundable, refundFields, refundTerms, type RefundRequest, type RefundTerms } from "./refund-terms";
+import type { Sql } from "../../../db/client";
+import type { ChainPool } from "../../../chains/pool";
+import type { ChainRegistry } from "../../../chains/registry";
+import { sameAddress } from "../../../chains/addresses";
+import { transactionUse } from "../../../chains/claims";
+import { RETRYABLE_REASONS, type PaymentVerdict, type VerifiedTransfer } from "../../../chains/types";
+import { apiError } from "../../../lib/errors";
+import type { Tenant } from "../../../lib/tenant";
+import type { Actor } from "../../audit/repo";
+import { refusalCode } from "../../payments/refusals";
+import type { InvoiceRow } from "../rows";
+import { checkRefundable, recordRefund, replayed } from "./record";
+import { findInvoice, findSettlementWallet } from "../repo";
+import { notRefundable, refundFields, refundTerms, type RefundRequest, type RefundTerms } from "./terms";
 
 /** How long a caller should wait before asking again about a transaction that is not provable yet. */
 export const NOT_FINAL_RETRY_AFTER_SECONDS = 5;

@@ -1,17 +1,17 @@
 /** POST /dashboard/invoices/{id}/payments: pay an invoice by submitting an on-chain transfer (billing:write). */
 import { Elysia } from "elysia";
-import type { Sql } from "../../db/client";
-import type { Clock } from "../../lib/clock";
-import type { ChainPool } from "../../chains/pool";
-import type { ChainRegistry } from "../../chains/registry";
-import { authPlugin, type AuthDeps } from "../../http/auth";
-import { data } from "../../http/envelope";
-import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
-import { requestState } from "../../http/request-context";
-import { InvoiceParams } from "./routes";
-import { actorOf } from "../audit/repo";
-import { PaymentProofSubmit, ProofPending, ProofRecorded } from "./proof-model";
-import { submitProof } from "./proof-submit";
+import type { Sql } from "../../../db/client";
+import type { Clock } from "../../../lib/clock";
+import type { ChainPool } from "../../../chains/pool";
+import type { ChainRegistry } from "../../../chains/registry";
+import { authPlugin, type AuthDeps } from "../../../http/auth";
+import { data } from "../../../http/envelope";
+import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../../http/error-schemas";
+import { requestState } from "../../../http/request-context";
+import { InvoiceParams } from "../routes";
+import { actorOf } from "../../audit/repo";
+import { PaymentProofSubmit, ProofPending, ProofRecorded } from "./schemas";
+import { submitProof } from "./submit";
 
 export type ProofRouteDeps = AuthDeps & { sql: Sql; clock: Clock; settlement: { registry: ChainRegistry; pool: ChainPool } };
 

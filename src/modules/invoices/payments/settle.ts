@@ -5,14 +5,14 @@
  *   the excess stays recorded on the payment (`amountExcess` in the invoice's payments) for the operator;
  * - credit notes (credit-notes.ts) lower what it asks or record money sent back.
  */
-import { queries, run } from "../../db/queries";
-import { apiError } from "../../lib/errors";
-import { formatMicro } from "../../lib/money";
-import { recordAudit } from "../audit/repo";
-import { emitInvoiceEvent, lockOr404, type LedgerContext } from "./lifecycle";
-import type { InvoiceRow } from "./model";
-import { addBalanceEntry } from "./credit-notes-repo";
-import { addInvoiceAmounts } from "./repo";
+import { queries, run } from "../../../db/queries";
+import { apiError } from "../../../lib/errors";
+import { formatMicro } from "../../../lib/money";
+import { recordAudit } from "../../audit/repo";
+import { emitInvoiceEvent, lockOr404, type LedgerContext } from "../lifecycle/transitions";
+import type { InvoiceRow } from "../rows";
+import { addBalanceEntry } from "../credit-notes/repo";
+import { addInvoiceAmounts } from "../repo";
 
 const Q = queries(["payment_attach_invoice"]);
 

@@ -6,12 +6,12 @@
  * the money module (exact decimal strings, or JSON numbers a double holds exactly).
  */
 import { t, type Static } from "elysia";
-import { ApiError, apiError } from "../../lib/errors";
-import { parseMoney, parseTaxRateField } from "../../lib/money";
-import { Problems } from "../catalog/problems";
-import type { InvoiceInput } from "./lifecycle";
+import { ApiError, apiError } from "../../../lib/errors";
+import { parseMoney, parseTaxRateField } from "../../../lib/money";
+import { Problems } from "../../catalog/problems";
+import type { InvoiceInput } from "./transitions";
 import { MAX_METADATA_BYTES } from "./prepare";
-import type { CreditNoteInput } from "./credit-notes";
+import type { CreditNoteInput } from "../credit-notes/create";
 
 const Text = (max: number, description?: string) =>
   t.String({

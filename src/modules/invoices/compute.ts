@@ -5,7 +5,7 @@
  * formulas are CHECK constraints on invoice_lines and a deferred trigger on invoices (migration 00018).
  */
 import { lineTax } from "../../lib/money";
-import type { LineKind } from "./model";
+import type { LineKind } from "./rows";
 
 export interface LineInput {
   description: string;

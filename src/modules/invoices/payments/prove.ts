@@ -14,25 +14,25 @@
  * A refusal that time can change (not final, not found, endpoint down) records nothing and answers
  * `pending`; proof-job.ts keeps verifying it. Any other refusal is the error code of the checkout payments.
  */
-import type { Sql } from "../../db/client";
-import { type Db } from "../../db/queries";
-import type { ChainPool } from "../../chains/pool";
-import type { ChainRegistry } from "../../chains/registry";
-import { HASH_FORMAT, hashOfNoFamily, normalizeTxHash } from "../../chains/addresses";
-import { lockTransaction, transactionUse } from "../../chains/claims";
-import { RETRYABLE_REASONS, type NetworkConfig, type PaymentProof, type TokenConfig } from "../../chains/types";
-import { apiError } from "../../lib/errors";
-import { newId } from "../../lib/ids";
-import { formatMicro, microToTokenCeil, tokenToMicroFloor } from "../../lib/money";
-import type { Tenant } from "../../lib/tenant";
-import type { Actor } from "../audit/repo";
-import { insertInvoicePayment, paymentsOfTransaction } from "../payments/repo";
-import { refusalCode } from "../payments/refusals";
-import { lockOr404 } from "./lifecycle";
-import type { InvoiceRow } from "./model";
-import { findInvoice, findSettlementWallet } from "./repo";
-import { applyPayment } from "./settlement";
-import { settlingNetwork } from "./settings";
+import type { Sql } from "../../../db/client";
+import { type Db } from "../../../db/queries";
+import type { ChainPool } from "../../../chains/pool";
+import type { ChainRegistry } from "../../../chains/registry";
+import { HASH_FORMAT, hashOfNoFamily, normalizeTxHash } from "../../../chains/addresses";
+import { lockTransaction, transactionUse } from "../../../chains/claims";
+import { RETRYABLE_REASONS, type NetworkConfig, type PaymentProof, type TokenConfig } from "../../../chains/types";
+import { apiError } from "../../../lib/errors";
+import { newId } from "../../../lib/ids";
+import { formatMicro, microToTokenCeil, tokenToMicroFloor } from "../../../lib/money";
+import type { Tenant } from "../../../lib/tenant";
+import type { Actor } from "../../audit/repo";
+import { insertInvoicePayment, paymentsOfTransaction } from "../../payments/repo";
+import { refusalCode } from "../../payments/refusals";
+import { lockOr404 } from "../lifecycle/transitions";
+import type { InvoiceRow } from "../rows";
+import { findInvoice, findSettlementWallet } from "../repo";
+import { applyPayment } from "./settle";
+import { settlingNetwork } from "../settings/manage";
 
 export interface ProofDeps {
   sql: Sql;

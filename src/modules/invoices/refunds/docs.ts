@@ -1,8 +1,8 @@
 /** The request and response models of POST /invoices/{id}/refunds, and its OpenAPI description (the spec's "not shown" decided). */
 import { t } from "elysia";
-import { Refund } from "./schemas";
-import { NOT_FINAL_RETRY_AFTER_SECONDS } from "./refund-proof";
-import { REASON_EXPECTED, REASON_MAX } from "./refund-terms";
+import { Refund } from "../schemas";
+import { NOT_FINAL_RETRY_AFTER_SECONDS } from "./refund";
+import { REASON_EXPECTED, REASON_MAX } from "./terms";
 
 export const RefundCreate = t.Object(
   {

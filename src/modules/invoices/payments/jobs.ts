@@ -11,14 +11,14 @@
  * refusal, the invoice no longer payable, or still unproven at the last attempt); a proof records its
  * payment (`invoice.payment`) as a synchronous one does.
  */
-import type { Sql } from "../../db/client";
-import { enqueueJob } from "../../jobs/enqueue";
-import type { TaskPayloads } from "../../jobs/names";
-import { ApiError } from "../../lib/errors";
-import type { Logger } from "../../lib/logger";
-import type { Tenant } from "../../lib/tenant";
-import { recordAudit, type Actor } from "../audit/repo";
-import { proveInvoicePayment, type ProofDeps } from "./proofs";
+import type { Sql } from "../../../db/client";
+import { enqueueJob } from "../../../jobs/enqueue";
+import type { TaskPayloads } from "../../../jobs/names";
+import { ApiError } from "../../../lib/errors";
+import type { Logger } from "../../../lib/logger";
+import type { Tenant } from "../../../lib/tenant";
+import { recordAudit, type Actor } from "../../audit/repo";
+import { proveInvoicePayment, type ProofDeps } from "./prove";
 
 export const VERIFY_TASK = "invoices.verify_payment";
 export const MAX_ATTEMPTS = 14;

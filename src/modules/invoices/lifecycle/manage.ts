@@ -4,20 +4,20 @@
  * and enqueue the webhook in it), answered with the invoice as GET /invoices/{id} shows it, read in that
  * same transaction.
  */
-import type { Sql } from "../../db/client";
-import type { ChainRegistry } from "../../chains/registry";
-import { isValidAddress } from "../../chains/addresses";
-import { apiError } from "../../lib/errors";
-import type { Tenant } from "../../lib/tenant";
-import type { Actor } from "../audit/repo";
-import { plansByIds } from "../catalog/repo";
+import type { Sql } from "../../../db/client";
+import type { ChainRegistry } from "../../../chains/registry";
+import { isValidAddress } from "../../../chains/addresses";
+import { apiError } from "../../../lib/errors";
+import type { Tenant } from "../../../lib/tenant";
+import type { Actor } from "../../audit/repo";
+import { plansByIds } from "../../catalog/repo";
 import { creditNoteInputOf, invoiceInputOf, type CreditNoteWrite, type InvoiceWrite } from "./input";
-import { createInvoice, issueInvoice, updateInvoiceDraft, voidInvoice, type InvoiceContext, type InvoiceInput } from "./lifecycle";
-import type { InvoiceRow } from "./model";
-import { invoiceDetail, presentCreditNote } from "./present";
-import { creditNoteLinesOf } from "./credit-notes-repo";
-import type { CreditNoteView, InvoiceDetailView } from "./schemas";
-import { createCreditNote } from "./credit-notes";
+import { createInvoice, issueInvoice, updateInvoiceDraft, voidInvoice, type InvoiceContext, type InvoiceInput } from "./transitions";
+import type { InvoiceRow } from "../rows";
+import { invoiceDetail, presentCreditNote } from "../present";
+import { creditNoteLinesOf } from "../credit-notes/repo";
+import type { CreditNoteView, InvoiceDetailView } from "../schemas";
+import { createCreditNote } from "../credit-notes/create";
 
 export interface ManageDeps {
   sql: Sql;

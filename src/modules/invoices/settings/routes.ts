@@ -4,17 +4,17 @@
  * same service functions (settings.ts).
  */
 import { Elysia } from "elysia";
-import type { Sql } from "../../db/client";
-import type { Clock } from "../../lib/clock";
-import type { ChainRegistry } from "../../chains/registry";
-import { authPlugin, type AuthDeps } from "../../http/auth";
-import { data } from "../../http/envelope";
-import { ErrorBody, errorResponses, ValidationErrorBody } from "../../http/error-schemas";
-import { Page } from "../../http/pagination";
-import { requestState } from "../../http/request-context";
-import { actorOf } from "../audit/repo";
-import { InvoiceSettings, InvoiceSettingsPut, NetworkParams, presentSettlementWallet, SettlementWallet, SettlementWalletPut } from "./settings-model";
-import { getInvoiceSettings, listSettlementWallets, removeSettlementWallet, setSettlementWallet, updateInvoiceSettings } from "./settings";
+import type { Sql } from "../../../db/client";
+import type { Clock } from "../../../lib/clock";
+import type { ChainRegistry } from "../../../chains/registry";
+import { authPlugin, type AuthDeps } from "../../../http/auth";
+import { data } from "../../../http/envelope";
+import { ErrorBody, errorResponses, ValidationErrorBody } from "../../../http/error-schemas";
+import { Page } from "../../../http/pagination";
+import { requestState } from "../../../http/request-context";
+import { actorOf } from "../../audit/repo";
+import { InvoiceSettings, InvoiceSettingsPut, NetworkParams, presentSettlementWallet, SettlementWallet, SettlementWalletPut } from "./schemas";
+import { getInvoiceSettings, listSettlementWallets, removeSettlementWallet, setSettlementWallet, updateInvoiceSettings } from "./manage";
 
 export type SettingsDeps = AuthDeps & { sql: Sql; clock: Clock; config: { chains: ChainRegistry } };
 
