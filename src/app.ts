@@ -27,15 +27,10 @@ import { dashboardCatalogRoutes, featureRoutes } from "./modules/catalog";
 import { paymentRoutes } from "./modules/payments";
 import { dashboardRoutes } from "./modules/dashboard";
 import { webhookRoutes } from "./modules/webhooks";
-import { invoiceDeliveryRoutes } from "./modules/invoices/deliveries/routes";
-import { invoiceRefundRoutes } from "./modules/invoices/refunds/routes";
 import { subscriptionRoutes } from "./modules/subscriptions/routes";
 import { planChangeRoutes } from "./modules/subscriptions/change-routes";
 import { dashboardSubscriptionRoutes } from "./modules/subscriptions/dashboard-routes";
-import { invoiceDocumentRoutes } from "./modules/invoices/documents/routes";
-import { settingsRoutes } from "./modules/invoices/settings/routes";
-import { proofRoutes } from "./modules/invoices/payments/routes";
-import { dashboardInvoiceRoutes, invoiceRoutes } from "./modules/invoices";
+import { invoicePlugin } from "./modules/invoices";
 
 export const API_PREFIX = "/api/v1";
 
@@ -79,16 +74,10 @@ export function createApp(deps: AppDeps) {
         .use(paymentRoutes(deps))
         .use(dashboardRoutes(deps))
         .use(webhookRoutes(deps))
-        .use(invoiceDeliveryRoutes(deps))
-        .use(invoiceRefundRoutes(deps))
         .use(subscriptionRoutes(deps))
         .use(planChangeRoutes(deps))
         .use(dashboardSubscriptionRoutes(deps))
-        .use(invoiceDocumentRoutes(deps))
-        .use(settingsRoutes(deps))
-        .use(proofRoutes(deps))
-        .use(invoiceRoutes(deps))
-        .use(dashboardInvoiceRoutes(deps)),
+        .use(invoicePlugin(deps)),
     );
   routes = app.routes as never;
   return app;
