@@ -9,7 +9,7 @@ import type { Sql } from "../../db/client";
 import type { Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
-import type { InvoiceContext } from "../invoices/lifecycle/transitions";
+import type { InvoiceContext } from "../invoices/lifecycle/context";
 
 export interface SubscriptionDeps {
   sql: Sql;

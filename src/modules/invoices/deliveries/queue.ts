@@ -9,7 +9,7 @@
  */
 import { enqueueJob } from "../../../jobs/enqueue";
 import type { Emitted } from "../../webhooks/emit";
-import type { InvoiceContext } from "../lifecycle/transitions";
+import type { InvoiceContext } from "../lifecycle/context";
 import type { InvoiceDeliveryRow, InvoiceRow } from "../rows";
 import { findInvoiceSettings } from "../repo";
 import { insertDelivery, insertWebhookDeliveries, type DeliveryTrigger } from "./repo";

@@ -10,7 +10,7 @@ import { apiError } from "../../../lib/errors";
 import { MAX_MICRO, TAX_RATE_DENOMINATOR } from "../../../lib/money";
 import { DAY_MS } from "../../../lib/period";
 import { checkCurrencyAmount } from "../../catalog/currency";
-import type { InvoiceContext } from "./transitions";
+import type { InvoiceContext } from "./context";
 import { priceLine, sumLines, type LineInput, type PricedLine, type Totals } from "../compute";
 import { findInvoiceSettings, type InvoiceHeader } from "../repo";
 

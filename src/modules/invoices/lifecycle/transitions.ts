@@ -7,14 +7,12 @@
  * `issue: true`. Every transition writes its audit entry and enqueues its webhook in that transaction; issuing
  * also queues the invoice's deliveries (email, webhook: deliveries/queue.ts).
  */
-import type { Db } from "../../../db/queries";
-import type { ChainRegistry } from "../../../chains/registry";
 import { apiError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
-import type { Tenant } from "../../../lib/tenant";
-import { recordAudit, type Actor } from "../../audit/repo";
+import { recordAudit } from "../../audit/repo";
 import { emitEvent, type Emitted } from "../../webhooks/emit";
 import { queueIssueDeliveries } from "../deliveries/queue";
+import type { InvoiceContext, LedgerContext } from "./context";
 import type { InvoiceRow, InvoiceSource } from "../rows";
 import { dueDateOf, prepareInvoice, type InvoiceInput } from "./prepare";
 import { presentInvoice } from "../present";
@@ -28,19 +26,6 @@ export interface CreateOptions {
   /** issue it at once (a number is taken; the draft is never seen) */
   issue?: boolean;
 }
-
-export interface InvoiceContext {
-  tx: Db;
-  tenant: Tenant;
-  actor: Actor;
-  chains: ChainRegistry;
-  now: Date;
-  /** this process can email invoices (SMTP_URL is set): issuing queues the customer's email (deliveries/queue.ts) */
-  emailEnabled: boolean;
-}
-
-/** What money and status changes need (settlement.ts, refunds.ts, the overdue job): no catalog, no email. */
-export type LedgerContext = Omit<InvoiceContext, "chains" | "emailEnabled">;
 
 /**
  * A new draft (or, with `issue`, an issued invoice). With a `source` that already has its invoice,
