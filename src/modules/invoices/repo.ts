@@ -1,5 +1,5 @@
 /** Typed access to invoices, their lines, number series, payments, refunds, deliveries, settings and settlement wallets (sql/queries/invoice_*, …). */
-import { queries, run, runOne, type Db } from "../../db/queries";
+import { queries, run, runOne, runPlannedPerCall, type Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
 import type { PricedLine } from "./compute";
 import type {
@@ -15,6 +15,10 @@ import type {
 } from "./rows";
 
 const Q = queries([
+  "company_find_by_ref",
+  "invoice_list_page",
+  "invoice_list_page_by_status",
+  "invoice_search_page",
   "invoice_insert",
   "invoice_find_by_id",
   "invoice_find_by_source",
@@ -153,3 +157,29 @@ export const listDeliveries = (db: Db, t: Tenant, invoiceId: string) =>
 /** Where the tenant receives money on a network (invoices, refunds, subscriptions); undefined when not set. */
 export const findSettlementWallet = (db: Db, t: Tenant, network: string) =>
   runOne<SettlementWalletRow>(db, Q.settlement_wallet_find, [t.teamId, t.environment, network]);
+
+export interface InvoiceFilters {
+  status?: InvoiceStatus;
+  /** a substring of the number, customer email or customer wallet, any case */
+  q?: string;
+}
+
+/** `text` as a LIKE pattern that matches it literally anywhere (its \ % _ escaped). */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Up to `fetch` invoices below `beforeSeq` (null: from the newest), newest first. */
+export function listInvoiceRows(db: Db, t: Tenant, beforeSeq: bigint | null, fetch: number, f: InvoiceFilters): Promise<InvoiceRow[]> {
+  const page = [t.teamId, t.environment, beforeSeq, fetch] as const;
+  // Planned per call: the pattern decides between the trigram index and the newest-first scan.
+  if (f.q !== undefined) return runPlannedPerCall<InvoiceRow>(db, Q.invoice_search_page, [...page, containsPattern(f.q), f.status ?? null]);
+  if (f.status !== undefined) return run<InvoiceRow>(db, Q.invoice_list_page_by_status, [...page, f.status]);
+  return run<InvoiceRow>(db, Q.invoice_list_page, page);
+}
+
+/** The company an invoice is addressed to, by its id or external id: what the invoice copies of it. */
+export const findCompanyByRef = (db: Db, t: Tenant, ref: string) =>
+  runOne<{ id: string; name: string | null; email: string | null; wallet_address: string | null }>(db, Q.company_find_by_ref, [
+    t.teamId,
+    t.environment,
+    ref,
+  ]);

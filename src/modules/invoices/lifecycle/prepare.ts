@@ -4,7 +4,6 @@
  * columns) is checked here first, so any caller (routes, CLI, checkout settlement, renewals) gets a 400
  * naming the field, never a constraint error. Field names are the API body's (`body.lineItems[2].quantity`).
  */
-import { queries, runOne } from "../../../db/queries";
 import { networkAllowedIn } from "../../../chains/registry";
 import { apiError } from "../../../lib/errors";
 import { MAX_MICRO, TAX_RATE_DENOMINATOR } from "../../../lib/money";
@@ -12,9 +11,7 @@ import { DAY_MS } from "../../../lib/period";
 import { checkCurrencyAmount } from "../../catalog/currency";
 import type { InvoiceContext } from "./context";
 import { priceLine, sumLines, type LineInput, type PricedLine, type Totals } from "../compute";
-import { findInvoiceSettings, type InvoiceHeader } from "../repo";
-
-const Q = queries(["company_find_by_ref"]);
+import { findCompanyByRef, findInvoiceSettings, type InvoiceHeader } from "../repo";
 
 export const DEFAULT_PAYMENT_TERMS_DAYS = 30;
 export const MAX_PAYMENT_TERMS_DAYS = 365;
@@ -123,13 +120,7 @@ export async function prepareInvoice(c: Pick<InvoiceContext, "tx" | "tenant" | "
     if (!config || !networkAllowedIn(config, tenant.environment) || !config.tokens.some((t) => t.symbol === currency.symbol))
       problems["body.network"] = `Expected a network this environment settles ${currency.symbol} on`;
   }
-  const company = input.companyId
-    ? await runOne<{ id: string; name: string | null; email: string | null; wallet_address: string | null }>(tx, Q.company_find_by_ref, [
-        tenant.teamId,
-        tenant.environment,
-        input.companyId,
-      ])
-    : undefined;
+  const company = input.companyId ? await findCompanyByRef(tx, tenant, input.companyId) : undefined;
   if (input.companyId && !company) problems["body.companyId"] = `No company ${input.companyId}`;
   refuse(problems);
   const settings = await findInvoiceSettings(tx, tenant);

@@ -13,14 +13,12 @@
  */
 import type { Sql } from "../../../db/client";
 import type { ChainRegistry } from "../../../chains/registry";
-import { queries, run, runOne, type Db } from "../../../db/queries";
+import type { Db } from "../../../db/queries";
 import { ApiError } from "../../../lib/errors";
 import type { Tenant } from "../../../lib/tenant";
 import type { Actor } from "../../audit/repo";
-import type { CheckoutSessionRow } from "../../payments/model";
 import { invoiceCheckoutSession } from "./checkout";
-
-const Q = queries(["checkout_session_list_uninvoiced", "checkout_session_uninvoiced_tenants", "payment_lock_by_id"]);
+import { listUninvoiced, listUninvoicedTenants, lockPaymentInvoice, type Uninvoiced } from "./repo";
 
 /**
  * Small, because a batch holds its tenant's locks until it commits: the invoice number counter (taken by the
@@ -28,8 +26,6 @@ const Q = queries(["checkout_session_list_uninvoiced", "checkout_session_uninvoi
  * for both, so it waits for the whole batch: 20 sessions (tens of milliseconds) rather than 100 (a few hundred).
  */
 export const BATCH_SIZE = 20;
-
-type Uninvoiced = CheckoutSessionRow & { seq: bigint; payment_id: string; payment_amount: string; payment_payer: string };
 
 export interface BackfillResult {
   teamId: string;
@@ -50,7 +46,7 @@ export interface BackfillDeps {
 
 /** The tenants with paid sessions lacking an invoice, across every team. */
 export const tenantsToBackfill = async (sql: Sql): Promise<Tenant[]> =>
-  (await run<{ team_id: string; environment: Tenant["environment"] }>(sql, Q.checkout_session_uninvoiced_tenants)).map((r) => ({
+  (await listUninvoicedTenants(sql)).map((r) => ({
     teamId: r.team_id,
     environment: r.environment,
   }));
@@ -60,7 +56,7 @@ export async function backfillCheckoutInvoices(deps: BackfillDeps, tenant: Tenan
   const result: BackfillResult = { ...tenant, created: 0, batches: 0, skipped: [] };
   let after = 0n;
   for (;;) {
-    const batch = await run<Uninvoiced>(deps.sql, Q.checkout_session_list_uninvoiced, [tenant.teamId, tenant.environment, after, batchSize]);
+    const batch = await listUninvoiced(deps.sql, tenant, after, batchSize);
     if (batch.length === 0) return result;
     result.batches++;
     await deps.sql.begin(async (tx) => {
@@ -89,7 +85,7 @@ function describe(error: unknown): string {
 
 /** Invoices one session unless its payment already has an invoice; true when an invoice was made. */
 async function invoiceOne(d: BackfillDeps & { tx: Db }, tenant: Tenant, row: Uninvoiced): Promise<boolean> {
-  const payment = await runOne<{ invoice_id: string | null }>(d.tx, Q.payment_lock_by_id, [tenant.teamId, tenant.environment, row.payment_id]);
+  const payment = await lockPaymentInvoice(d.tx, tenant, row.payment_id);
   if (!payment || payment.invoice_id) return false;
   await invoiceCheckoutSession(
     // No receipt emails for payments made before invoices existed: the customer was never told to expect one.

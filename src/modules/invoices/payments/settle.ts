@@ -5,17 +5,15 @@
  *   the excess stays recorded on the payment (`amountExcess` in the invoice's payments) for the operator;
  * - credit notes (credit-notes.ts) lower what it asks or record money sent back.
  */
-import { queries, run } from "../../../db/queries";
 import { apiError } from "../../../lib/errors";
 import { formatMicro } from "../../../lib/money";
 import { recordAudit } from "../../audit/repo";
+import { attachPayment } from "./repo";
 import { emitInvoiceEvent, lockOr404 } from "../lifecycle/transitions";
 import type { LedgerContext } from "../lifecycle/context";
 import type { InvoiceRow } from "../rows";
 import { addBalanceEntry } from "../credit-notes/repo";
 import { addInvoiceAmounts } from "../repo";
-
-const Q = queries(["payment_attach_invoice"]);
 
 type Ctx = LedgerContext;
 
@@ -40,7 +38,7 @@ export async function applyPayment(c: Ctx, invoiceId: string, payment: { id: str
     throw apiError("invoice_not_payable", `Invoice ${invoice.number} settles on ${invoice.network}, not ${payment.network}`);
   const applied = payment.amount < invoice.amount_outstanding ? payment.amount : invoice.amount_outstanding;
   const excess = payment.amount - applied;
-  await run(c.tx, Q.payment_attach_invoice, [c.tenant.teamId, c.tenant.environment, payment.id, invoiceId, applied, excess, c.now]);
+  await attachPayment(c.tx, c.tenant, { paymentId: payment.id, invoiceId, applied, excess }, c.now);
   const updated = await announceIfPaid(
     c,
     invoice,

@@ -5,7 +5,6 @@
  * refunds queue and the sum of refunds never passes what was paid; a transaction proves one refund, once,
  * and never a refund that was a payment (src/chains/claims.ts: its lock is this transaction's first).
  */
-import { queries, runOne } from "../../../db/queries";
 import { apiError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
 import { formatMicro } from "../../../lib/money";
@@ -17,8 +16,7 @@ import type { LedgerContext } from "../lifecycle/context";
 import type { CreditNoteRow, InvoiceRow, RefundRow } from "../rows";
 import { presentRefund } from "../present";
 import { createCreditNote, creditRoom } from "../credit-notes/create";
-
-const Q = queries(["refund_insert"]);
+import { insertRefund } from "./repo";
 
 export interface ProvenRefund {
   /** micro-units of the invoice currency */
@@ -59,22 +57,7 @@ export async function recordRefund(
   checkRefundable(invoice, proof.amount);
   if (used !== null) throw replayed();
   const id = newId("re");
-  const inserted = await runOne<RefundRow>(c.tx, Q.refund_insert, [
-    id,
-    c.tenant.teamId,
-    c.tenant.environment,
-    invoiceId,
-    proof.amount,
-    proof.tokenSymbol,
-    proof.tokenAmount.toString(),
-    proof.network,
-    proof.txHash,
-    proof.senderWallet,
-    proof.recipientWallet,
-    proof.reason,
-    proof.blockNumber.toString(),
-    c.now,
-  ]);
+  const inserted = await insertRefund(c.tx, c.tenant, { ...proof, id, invoiceId }, c.now);
   if (!inserted) throw replayed();
   const { creditNote, invoice: updated } = await createCreditNote(c, invoiceId, {
     reason: proof.reason,

@@ -6,30 +6,21 @@
  * money where nobody can recover it.
  */
 import type { Sql } from "../../../db/client";
-import { queries, run, runOne } from "../../../db/queries";
 import { findToken, networkAllowedIn, type ChainRegistry } from "../../../chains/registry";
 import { apiError } from "../../../lib/errors";
 import { isUniqueViolation } from "../../catalog/write";
 import type { Tenant } from "../../../lib/tenant";
 import { recordAudit, type Actor } from "../../audit/repo";
-import type { InvoiceSettingsRow, SettlementWalletRow } from "../rows";
+import type { SettlementWalletRow } from "../rows";
 import { findInvoiceSettings } from "../repo";
+import { deleteSettlementWallet, listSettlementWalletRows, lockInvoiceSettings, upsertInvoiceSettings, upsertSettlementWallet } from "./repo";
 import { settlementWalletProblem } from "./wallet-address";
 import { checkBody } from "../../../http/schema-errors";
 import { InvoiceSettingsPut, presentInvoiceSettings, SettlementWalletPut, type InvoiceSettingsView } from "./schemas";
 
-const Q = queries([
-  "settlement_wallet_list",
-  "settlement_wallet_upsert",
-  "settlement_wallet_delete",
-  "invoice_settings_lock",
-  "invoice_settings_upsert",
-]);
-
 const invalid = (details: Record<string, string>) => apiError("validation_failed", "Validation failed", details);
 
-export const listSettlementWallets = (db: Sql, tenant: Tenant) =>
-  run<SettlementWalletRow>(db, Q.settlement_wallet_list, [tenant.teamId, tenant.environment]);
+export const listSettlementWallets = (db: Sql, tenant: Tenant) => listSettlementWalletRows(db, tenant);
 
 /** The network, when the tenant's environment may settle on it; else the 400 naming `field`. */
 export function settlingNetwork(registry: ChainRegistry, tenant: Tenant, id: string, field: string) {
@@ -74,19 +65,12 @@ export async function setSettlementWallet(
   }
   if (Object.keys(details).length) throw invalid(details);
   return sql.begin(async (tx) => {
-    const row = (await runOne<SettlementWalletRow>(tx, Q.settlement_wallet_upsert, [
-      tenant.teamId,
-      tenant.environment,
-      network.id,
-      input.wallet,
-      tokens,
-      now,
-    ]).catch((error) => {
+    const row = await upsertSettlementWallet(tx, tenant, { network: network.id, wallet: input.wallet, tokens }, now).catch((error) => {
       // A wallet receives for one tenant (migration 00018): another team's transfers could be claimed otherwise.
       if (isUniqueViolation(error, "settlement_wallets"))
         throw apiError("conflict", `This wallet already receives for another team or environment on ${network.id}`);
       throw error;
-    }))!;
+    });
     await recordAudit(tx, {
       ...tenant,
       actor,
@@ -102,7 +86,7 @@ export async function setSettlementWallet(
 /** Removes the tenant's wallet on a network; 404 when it has none. */
 export async function removeSettlementWallet(sql: Sql, tenant: Tenant, actor: Actor, networkId: string): Promise<SettlementWalletRow> {
   return sql.begin(async (tx) => {
-    const removed = await runOne<SettlementWalletRow>(tx, Q.settlement_wallet_delete, [tenant.teamId, tenant.environment, networkId]);
+    const removed = await deleteSettlementWallet(tx, tenant, networkId);
     if (!removed) throw apiError("not_found", `No settlement wallet on ${networkId}`);
     await recordAudit(tx, {
       ...tenant,
@@ -129,21 +113,10 @@ export async function updateInvoiceSettings(
 ): Promise<InvoiceSettingsView> {
   checkBody(InvoiceSettingsPut, patch); // as above
   return sql.begin(async (tx) => {
-    const current = await runOne<InvoiceSettingsRow>(tx, Q.invoice_settings_lock, [tenant.teamId, tenant.environment, now]);
+    const current = await lockInvoiceSettings(tx, tenant, now);
     const given = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
     const merged = { ...presentInvoiceSettings(current), ...given } as InvoiceSettingsView;
-    const row = (await runOne<InvoiceSettingsRow>(tx, Q.invoice_settings_upsert, [
-      tenant.teamId,
-      tenant.environment,
-      merged.sellerName,
-      merged.sellerAddress,
-      merged.sellerTaxId,
-      merged.sellerEmail,
-      merged.paymentTermsDays,
-      merged.footer,
-      merged.emailOnIssue,
-      now,
-    ]))!;
+    const row = await upsertInvoiceSettings(tx, tenant, merged, now);
     await recordAudit(tx, {
       ...tenant,
       actor,
