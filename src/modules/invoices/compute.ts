@@ -4,8 +4,12 @@
  * per line, to its tax; totals are never rounded, so they always equal the sums the lines show. The same
  * formulas are CHECK constraints on invoice_lines and a deferred trigger on invoices (migration 00018).
  */
-import { lineTax } from "../../lib/money";
+import { lineTax, TAX_RATE_DENOMINATOR } from "../../lib/money";
 import type { LineKind } from "./rows";
+
+/** The highest tax rate a line takes, 100%: in tax-rate units, and as the percentage the API reads and shows. */
+export const MAX_TAX_RATE = TAX_RATE_DENOMINATOR;
+export const MAX_TAX_PERCENT = 100;
 
 export interface LineInput {
   description: string;
@@ -62,6 +66,9 @@ export function sumLines(lines: readonly { lineSubtotal: bigint; lineTax: bigint
   }
   return { subtotal, taxTotal, total: subtotal + taxTotal };
 }
+
+/** What the lines ask, tax included: the invoice's total of these lines (each priced as above, then summed). */
+export const linesTotal = (lines: readonly LineInput[]): bigint => sumLines(lines.map(priceLine)).total;
 
 /** What is still owed: never negative (a credit past it goes to the customer's balance). */
 export const outstandingOf = (total: bigint, paid: bigint, credited: bigint): bigint => {

@@ -11,6 +11,7 @@ import { parseMoney, parseTaxRateField } from "../../../lib/money";
 import { Problems } from "../../catalog/problems";
 import type { InvoiceInput } from "./transitions";
 import { MAX_METADATA_BYTES } from "./prepare";
+import { MAX_TAX_PERCENT } from "../compute";
 import type { CreditNoteInput } from "../credit-notes/create";
 
 const Text = (max: number, description?: string) =>
@@ -39,7 +40,7 @@ export const InvoiceLineWrite = t.Object({
   unitAmount: Decimal(
     "Price of one unit: a decimal string with at most 6 fractional digits (or an exact JSON number). Negative for a discount; an item may be negative too (a credit or correction line, as Stripe allows)",
   ),
-  taxRate: Decimal('Tax percentage with at most 4 fractional digits, 0 to 100 ("7.25")', 4),
+  taxRate: Decimal(`Tax percentage with at most 4 fractional digits, 0 to ${MAX_TAX_PERCENT} ("7.25")`, 4),
   kind: t.Optional(
     t.Union([t.Literal("item"), t.Literal("discount")], {
       description: "Default: discount for a negative unitAmount, else item. A discount lowers the total: its unitAmount must not be positive",

@@ -6,11 +6,11 @@
  */
 import { networkAllowedIn } from "../../../chains/registry";
 import { apiError } from "../../../lib/errors";
-import { MAX_MICRO, TAX_RATE_DENOMINATOR } from "../../../lib/money";
+import { MAX_MICRO } from "../../../lib/money";
 import { DAY_MS } from "../../../lib/period";
 import { checkCurrencyAmount } from "../../catalog/currency";
 import type { InvoiceContext } from "./context";
-import { priceLine, sumLines, type LineInput, type PricedLine, type Totals } from "../compute";
+import { MAX_TAX_PERCENT, MAX_TAX_RATE, priceLine, sumLines, type LineInput, type PricedLine, type Totals } from "../compute";
 import { findCompanyByRef, findInvoiceSettings, type InvoiceHeader } from "../repo";
 
 export const DEFAULT_PAYMENT_TERMS_DAYS = 30;
@@ -65,7 +65,7 @@ function fieldProblems(input: InvoiceInput): Record<string, string> {
       problems[`${at}.description`] = `Expected 1 to ${TEXT_LIMITS.lineDescription} characters, not all whitespace`;
     if (line.quantity < 1n || line.quantity > MAX_QUANTITY) problems[`${at}.quantity`] = `Expected an integer from 1 to ${MAX_QUANTITY}`;
     if (!within(line.unitAmount)) problems[`${at}.unitAmount`] = "Expected an amount within the invoice range (about 9.2 trillion)";
-    if (line.taxRate < 0n || line.taxRate > TAX_RATE_DENOMINATOR) problems[`${at}.taxRate`] = "Expected a percentage from 0 to 100";
+    if (line.taxRate < 0n || line.taxRate > MAX_TAX_RATE) problems[`${at}.taxRate`] = `Expected a percentage from 0 to ${MAX_TAX_PERCENT}`;
   }
   for (const [field, limit] of [
     ["customerName", TEXT_LIMITS.customerName],
