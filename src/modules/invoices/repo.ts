@@ -53,28 +53,50 @@ export interface InvoiceHeader {
   paymentTermsDays: number;
 }
 
-/** A header's columns in the order both the insert and the draft update take them (currency .. metadata). */
-const headerParams = (h: InvoiceHeader) =>
-  [h.currency, h.network, h.companyId, h.customerName, h.customerEmail, h.customerWallet, h.planId, h.description, h.metadata] as const;
+/** A header as the one jsonb record the insert and the draft update take, keyed by column. */
+const headerRecord = (h: InvoiceHeader) => ({
+  currency: h.currency,
+  network: h.network,
+  company_id: h.companyId,
+  customer_name: h.customerName,
+  customer_email: h.customerEmail,
+  customer_wallet: h.customerWallet,
+  plan_id: h.planId,
+  description: h.description,
+  metadata: h.metadata,
+  payment_terms_days: h.paymentTermsDays,
+});
 
-export const insertInvoice = (db: Db, t: Tenant, id: string, h: InvoiceHeader, source: { kind: InvoiceSource; id: string | null }, now: Date) =>
-  runOne<InvoiceRow>(db, Q.invoice_insert, [id, t.teamId, t.environment, ...headerParams(h), source.kind, source.id, h.paymentTermsDays, now]);
+export interface InvoiceInsert {
+  id: string;
+  header: InvoiceHeader;
+  source: { kind: InvoiceSource; id: string | null };
+}
+
+export const insertInvoice = (db: Db, t: Tenant, i: InvoiceInsert, now: Date) =>
+  runOne<InvoiceRow>(db, Q.invoice_insert, [i.id, t.teamId, t.environment, i.source.kind, i.source.id, now, headerRecord(i.header)]);
 
 export const findInvoice = (db: Db, t: Tenant, id: string) => runOne<InvoiceRow>(db, Q.invoice_find_by_id, [t.teamId, t.environment, id]);
 export const lockInvoice = (db: Db, t: Tenant, id: string) => runOne<InvoiceRow>(db, Q.invoice_lock_by_id, [t.teamId, t.environment, id]);
 export const findInvoiceBySource = (db: Db, t: Tenant, source: InvoiceSource, sourceId: string) =>
   runOne<InvoiceRow>(db, Q.invoice_find_by_source, [t.teamId, t.environment, source, sourceId]);
 
-export const updateDraft = (db: Db, t: Tenant, id: string, h: InvoiceHeader, subtotal: bigint, taxTotal: bigint, now: Date) =>
+export interface DraftUpdate {
+  id: string;
+  header: InvoiceHeader;
+  subtotal: bigint;
+  taxTotal: bigint;
+}
+
+export const updateDraft = (db: Db, t: Tenant, d: DraftUpdate, now: Date) =>
   runOne<InvoiceRow>(db, Q.invoice_update_draft, [
     t.teamId,
     t.environment,
-    id,
-    ...headerParams(h),
-    h.paymentTermsDays,
-    subtotal,
-    taxTotal,
+    d.id,
+    d.subtotal,
+    d.taxTotal,
     now,
+    headerRecord(d.header),
   ]) as Promise<InvoiceRow>;
 
 /** Replaces an invoice's lines (drafts only: the caller holds the invoice's lock and checked its status). */
@@ -85,17 +107,19 @@ export async function writeLines(db: Db, t: Tenant, invoiceId: string, lines: re
     t.teamId,
     t.environment,
     invoiceId,
-    lines.map((l) => l.kind),
-    lines.map((l) => l.description),
-    lines.map((l) => l.quantity.toString()),
-    lines.map((l) => l.unitAmount.toString()),
-    lines.map((l) => l.taxRate.toString()),
-    lines.map((l) => l.lineSubtotal.toString()),
-    lines.map((l) => l.lineTax.toString()),
-    lines.map((l) => l.lineTotal.toString()),
-    lines.map((l) => l.planId) as string[],
-    lines.map((l) => l.periodStart?.toISOString() ?? null) as string[],
-    lines.map((l) => l.periodEnd?.toISOString() ?? null) as string[],
+    lines.map((l) => ({
+      kind: l.kind,
+      description: l.description,
+      quantity: l.quantity.toString(),
+      unit_amount: l.unitAmount.toString(),
+      tax_rate: l.taxRate.toString(),
+      line_subtotal: l.lineSubtotal.toString(),
+      line_tax: l.lineTax.toString(),
+      line_total: l.lineTotal.toString(),
+      plan_id: l.planId,
+      period_start: l.periodStart?.toISOString() ?? null,
+      period_end: l.periodEnd?.toISOString() ?? null,
+    })) as unknown as Record<string, unknown>,
   ]);
 }
 

@@ -37,11 +37,11 @@ export async function createInvoice(c: InvoiceContext, input: InvoiceInput, opti
   if (existing) return (await lockInvoice(c.tx, c.tenant, existing.id))!;
   const { header, lines, totals } = await prepareInvoice(c, input);
   const id = newId("in");
-  const inserted = await insertInvoice(c.tx, c.tenant, id, header, source, c.now);
+  const inserted = await insertInvoice(c.tx, c.tenant, { id, header, source }, c.now);
   // A concurrent creation for the same source committed first: that one is the invoice.
   if (!inserted) return (await lockInvoice(c.tx, c.tenant, (await findInvoiceBySource(c.tx, c.tenant, source.kind, source.id!))!.id))!;
   await writeLines(c.tx, c.tenant, id, lines);
-  const draft = await updateDraft(c.tx, c.tenant, id, header, totals.subtotal, totals.taxTotal, c.now);
+  const draft = await updateDraft(c.tx, c.tenant, { id, header, subtotal: totals.subtotal, taxTotal: totals.taxTotal }, c.now);
   const result = options.issue ? await issueLocked(c, draft) : draft;
   // Audit entries last: the audit chain's lock is the last one a transaction takes (see issueLocked).
   await recordAudit(c.tx, {
@@ -69,7 +69,7 @@ export async function updateInvoiceDraft(c: InvoiceContext, id: string, input: I
   if (current.status !== "DRAFT") throw apiError("invoice_not_draft", `Invoice ${current.number} is ${current.status}; only a draft can be edited`);
   const { header, lines, totals } = await prepareInvoice(c, input);
   await writeLines(c.tx, c.tenant, id, lines);
-  const draft = await updateDraft(c.tx, c.tenant, id, header, totals.subtotal, totals.taxTotal, c.now);
+  const draft = await updateDraft(c.tx, c.tenant, { id, header, subtotal: totals.subtotal, taxTotal: totals.taxTotal }, c.now);
   await recordAudit(c.tx, { ...c.tenant, actor: c.actor, action: "invoice.update", resourceType: "invoice", resourceId: id });
   return draft;
 }
