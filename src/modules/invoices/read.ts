@@ -31,7 +31,7 @@ export function readInvoicePage(
   const bound = filteredList(list, { status: query.status, q: query.q });
   const page = pageRequest(secret, bound, t, query);
   return sql.begin(SNAPSHOT, async (tx) => {
-    const rows = await listInvoiceRows(tx, t, page.beforeSeq, page.fetch, query);
+    const rows = await listInvoiceRows(tx, t, page, query);
     const shown = rows.slice(0, page.limit);
     const lines = await linesOf(
       tx,

@@ -132,13 +132,23 @@ export async function linesOf(db: Db, t: Tenant, invoiceIds: readonly string[]):
   return byInvoice;
 }
 
-export const issueDraft = (db: Db, t: Tenant, id: string, sequence: bigint, number: string, issuedAt: Date, dueAt: Date) =>
-  runOne<InvoiceRow>(db, Q.invoice_issue, [t.teamId, t.environment, id, sequence, number, issuedAt, dueAt]);
+export interface DraftIssue {
+  id: string;
+  sequence: bigint;
+  number: string;
+  issuedAt: Date;
+  dueAt: Date;
+}
 
-export const setInvoiceStatus = (db: Db, t: Tenant, id: string, status: InvoiceStatus, now: Date) =>
-  runOne<InvoiceRow>(db, Q.invoice_set_status, [t.teamId, t.environment, id, status, now]) as Promise<InvoiceRow>;
+export const issueDraft = (db: Db, t: Tenant, i: DraftIssue) =>
+  runOne<InvoiceRow>(db, Q.invoice_issue, [t.teamId, t.environment, i.id, i.sequence, i.number, i.issuedAt, i.dueAt]);
+
+export const setInvoiceStatus = (db: Db, t: Tenant, s: { id: string; status: InvoiceStatus }, now: Date) =>
+  runOne<InvoiceRow>(db, Q.invoice_set_status, [t.teamId, t.environment, s.id, s.status, now]) as Promise<InvoiceRow>;
 
 export interface AmountChange {
+  /** the invoice */
+  id: string;
   paid?: bigint;
   credited?: bigint;
   refunded?: bigint;
@@ -146,11 +156,11 @@ export interface AmountChange {
   network?: string | null;
 }
 
-export const addInvoiceAmounts = (db: Db, t: Tenant, id: string, c: AmountChange, now: Date) =>
+export const addInvoiceAmounts = (db: Db, t: Tenant, c: AmountChange, now: Date) =>
   runOne<InvoiceRow>(db, Q.invoice_add_amounts, [
     t.teamId,
     t.environment,
-    id,
+    c.id,
     c.paid ?? 0n,
     c.credited ?? 0n,
     c.refunded ?? 0n,
@@ -192,8 +202,8 @@ export interface InvoiceFilters {
 export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** Up to `fetch` invoices below `beforeSeq` (null: from the newest), newest first. */
-export function listInvoiceRows(db: Db, t: Tenant, beforeSeq: bigint | null, fetch: number, f: InvoiceFilters): Promise<InvoiceRow[]> {
-  const page = [t.teamId, t.environment, beforeSeq, fetch] as const;
+export function listInvoiceRows(db: Db, t: Tenant, p: { beforeSeq: bigint | null; fetch: number }, f: InvoiceFilters): Promise<InvoiceRow[]> {
+  const page = [t.teamId, t.environment, p.beforeSeq, p.fetch] as const;
   // Planned per call: the pattern decides between the trigram index and the newest-first scan.
   if (f.q !== undefined) return runPlannedPerCall<InvoiceRow>(db, Q.invoice_search_page, [...page, containsPattern(f.q), f.status ?? null]);
   if (f.status !== undefined) return run<InvoiceRow>(db, Q.invoice_list_page_by_status, [...page, f.status]);

@@ -121,7 +121,7 @@ export async function createCreditNote(
   const updated = await announceIfPaid(
     c,
     invoice,
-    await addInvoiceAmounts(c.tx, c.tenant, invoiceId, { credited: input.creditAmount, refunded: refundAmount }, c.now),
+    await addInvoiceAmounts(c.tx, c.tenant, { id: invoiceId, credited: input.creditAmount, refunded: refundAmount }, c.now),
   );
   if (toBalance > 0n)
     await addBalanceEntry(

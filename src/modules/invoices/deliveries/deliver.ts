@@ -51,12 +51,12 @@ export async function deliverInvoice(deps: DeliverDeps, payload: DeliverPayload,
   const now = new Date(deps.clock.now());
   const where = { teamId: tenant.teamId, environment: tenant.environment, deliveryId: delivery.id, invoiceId: delivery.invoice_id };
   if (outcome.ok) {
-    await recordAttempt(deps.sql, tenant, delivery.id, "SENT", null, now);
+    await recordAttempt(deps.sql, tenant, { id: delivery.id, status: "SENT", lastError: null }, now);
     deps.logger.info("invoice emailed", where);
     return;
   }
   const last = outcome.permanent || job.attempt >= job.maxAttempts;
-  await recordAttempt(deps.sql, tenant, delivery.id, last ? "FAILED" : "PENDING", outcome.error, now);
+  await recordAttempt(deps.sql, tenant, { id: delivery.id, status: last ? "FAILED" : "PENDING", lastError: outcome.error }, now);
   if (last) {
     deps.logger.warn("invoice email failed", { ...where, attempt: job.attempt, error: outcome.error });
     return;

@@ -79,5 +79,5 @@ async function sendByWebhook(c: InvoiceContext, invoice: InvoiceRow) {
   } else {
     deliveryIds = (await emitInvoiceEvent({ ...c, now: invoice.issued_at! }, "invoice.issued", invoice)).deliveryIds;
   }
-  return insertWebhookDeliveries(c.tx, c.tenant, invoice.id, "manual", deliveryIds, c.now);
+  return insertWebhookDeliveries(c.tx, c.tenant, { invoiceId: invoice.id, trigger: "manual", webhookDeliveryIds: deliveryIds }, c.now);
 }

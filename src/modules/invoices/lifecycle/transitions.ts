@@ -107,7 +107,13 @@ async function issueLocked(c: InvoiceContext, draft: InvoiceRow): Promise<Invoic
   if ((await linesOf(c.tx, c.tenant, [draft.id])).get(draft.id)!.length === 0)
     throw apiError("invoice_empty", "Add at least one line item before issuing the invoice");
   const { sequence, number } = await nextNumber(c.tx, c.tenant, "invoice");
-  const issued = (await issueDraft(c.tx, c.tenant, draft.id, sequence, number, c.now, dueDateOf(c.now, draft.payment_terms_days)))!;
+  const issued = (await issueDraft(c.tx, c.tenant, {
+    id: draft.id,
+    sequence,
+    number,
+    issuedAt: c.now,
+    dueAt: dueDateOf(c.now, draft.payment_terms_days),
+  }))!;
   const issuedEvent = await emitInvoiceEvent(c, "invoice.issued", issued);
   await queueIssueDeliveries(c, issued, issuedEvent);
   if (issued.status === "PAID") await emitInvoiceEvent(c, "invoice.paid", issued);
@@ -130,7 +136,7 @@ export async function voidInvoice(c: InvoiceContext, id: string): Promise<Invoic
   if (invoice.status === "VOID") return invoice; // voiding twice changes nothing
   if (invoice.status === "PAID" || invoice.amount_paid > 0n)
     throw apiError("invoice_not_voidable", `Invoice ${invoice.number} has payments; correct it with a credit note instead`);
-  const voided = await setInvoiceStatus(c.tx, c.tenant, id, "VOID", c.now);
+  const voided = await setInvoiceStatus(c.tx, c.tenant, { id, status: "VOID" }, c.now);
   await emitInvoiceEvent(c, "invoice.voided", voided);
   await recordAudit(c.tx, { ...c.tenant, actor: c.actor, action: "invoice.void", resourceType: "invoice", resourceId: id });
   return voided;
@@ -140,7 +146,7 @@ export async function voidInvoice(c: InvoiceContext, id: string): Promise<Invoic
 export async function markOverdue(c: LedgerContext, id: string): Promise<boolean> {
   const invoice = await lockInvoice(c.tx, c.tenant, id);
   if (!invoice || invoice.status !== "ISSUED" || !invoice.due_at || invoice.due_at > c.now) return false;
-  const overdue = await setInvoiceStatus(c.tx, c.tenant, id, "OVERDUE", c.now);
+  const overdue = await setInvoiceStatus(c.tx, c.tenant, { id, status: "OVERDUE" }, c.now);
   await emitInvoiceEvent(c, "invoice.overdue", overdue);
   await recordAudit(c.tx, { ...c.tenant, actor: c.actor, action: "invoice.overdue", resourceType: "invoice", resourceId: id });
   return true;

@@ -42,7 +42,7 @@ export async function applyPayment(c: Ctx, invoiceId: string, payment: { id: str
   const updated = await announceIfPaid(
     c,
     invoice,
-    await addInvoiceAmounts(c.tx, c.tenant, invoiceId, { paid: applied, network: payment.network }, c.now),
+    await addInvoiceAmounts(c.tx, c.tenant, { id: invoiceId, paid: applied, network: payment.network }, c.now),
   );
   if (excess > 0n && invoice.company_id)
     await addBalanceEntry(
