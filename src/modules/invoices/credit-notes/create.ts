@@ -1,7 +1,7 @@
 /**
  * Credit notes, inside the caller's transaction with the invoice locked first: a credit part lowers the
  * outstanding amount (past it, the company's credit balance takes the rest), a refund part records money
- * sent back (refunds.ts proves it on chain first). Numbered from their own gapless series. Limits
+ * sent back (refunds/record.ts proves it on chain first). Numbered from their own gapless series. Limits
  * (BILLING.md, also CHECK constraints): refunds <= paid; credit parts + refunds <= total.
  */
 import { apiError } from "../../../lib/errors";
@@ -25,7 +25,7 @@ export interface CreditNoteInput {
   reason: string;
   /** lowers the outstanding amount (past it: the company's credit balance) */
   creditAmount: bigint;
-  /** matches a refund already proven; set only by refunds.ts */
+  /** matches a refund already proven; set only by refunds/record.ts */
   refundAmount?: bigint;
   refundId?: string | null;
   memo?: string | null;

@@ -1,6 +1,6 @@
 /**
  * The two download links GET /invoices/{id} hands out (the PDF and the pain.013 request to pay), signed
- * afresh on every read (document-links.ts: HMAC under LINK_SIGNING_SECRET, 24 h). They point at
+ * afresh on every read (documents/tokens.ts: HMAC under LINK_SIGNING_SECRET, 24 h). They point at
  * PUBLIC_BASE_URL when it is set (the address customers reach, behind a proxy or a CDN). Else at the origin
  * the request came to: behind a proxy that terminates TLS (TRUST_PROXY=true, as src/http/client-address.ts
  * trusts it) that is the one X-Forwarded-Proto and X-Forwarded-Host name (their first value: the one the

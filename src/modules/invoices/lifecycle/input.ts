@@ -2,7 +2,7 @@
  * What the dashboard and the CLI send to make or replace a draft, and to credit an invoice: the request
  * shapes (TypeBox, checked first by the route: a shape error is a 400 of its own, naming every such field),
  * then the rules, collected into one 400 `{error, details}` naming each field before anything is written (the
- * catalog's Problems; the service adds what needs the database, prepare.ts and manage.ts). Amounts are read by
+ * catalog's Problems; the service adds what needs the database, lifecycle/prepare.ts and lifecycle/manage.ts). Amounts are read by
  * the money module (exact decimal strings, or JSON numbers a double holds exactly).
  */
 import { t, type Static } from "elysia";
@@ -124,7 +124,7 @@ const positive = (p: Problems, field: string, value: unknown) =>
     return micro;
   });
 
-/** The metadata's keys; the values are free-form JSON, and its size is prepare.ts's rule (every caller's). */
+/** The metadata's keys; the values are free-form JSON, and its size is lifecycle/prepare.ts's rule (every caller's). */
 function checkMetadata(p: Problems, metadata: Record<string, unknown> | undefined): void {
   if (!metadata) return;
   const keys = Object.keys(metadata);

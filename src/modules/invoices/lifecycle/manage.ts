@@ -1,6 +1,6 @@
 /**
  * The operator's invoice writes, shared by the dashboard routes and the CLI: each request is one
- * transaction running the service functions of lifecycle.ts and settlement.ts (which write the audit entry
+ * transaction running the service functions of lifecycle/transitions.ts and payments/settle.ts (which write the audit entry
  * and enqueue the webhook in it), answered with the invoice as GET /invoices/{id} shows it, read in that
  * same transaction.
  */

@@ -41,7 +41,7 @@ export function dashboardInvoiceRoutes(deps: DashboardInvoiceDeps) {
     emailEnabled: deps.config.smtpUrl !== undefined,
   };
   const actor = (principal: Principal, request: Request) => actorOf(principal, requestState(request).requestId);
-  // Every single-invoice answer carries the links, bearer credentials for a day: never cached (links.ts).
+  // Every single-invoice answer carries the links, bearer credentials for a day: never cached (documents/links.ts).
   const withLinks = (invoice: InvoiceDetailView, principal: Principal, request: Request, set: { headers: Record<string, unknown> }) => {
     Object.assign(set.headers, NO_STORE);
     return { data: { ...invoice, ...documentLinks(deps.config, linkOrigin(deps.config, request), principal, invoice.id, manage.now()) } };

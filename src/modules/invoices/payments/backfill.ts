@@ -1,6 +1,6 @@
 /**
  * Backfill: the PAID invoice of every paid checkout session that has none (sessions paid before invoices
- * existed), made by the same function as a live settlement (checkout.ts). Batches of BATCH_SIZE sessions,
+ * existed), made by the same function as a live settlement (payments/checkout.ts). Batches of BATCH_SIZE sessions,
  * each in its own transaction, so a long backfill never holds many locks or one huge transaction; each
  * session in a savepoint of its own, so one that cannot be invoiced (its network since removed from the
  * registry, say) is reported and skipped without undoing the rest of its batch.

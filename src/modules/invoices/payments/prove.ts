@@ -12,7 +12,7 @@
  *           (its unique (network, tx_hash) key the last replay guard) and applyPayment (PAID when nothing is
  *           left outstanding; an overpayment goes to the company's credit balance).
  * A refusal that time can change (not final, not found, endpoint down) records nothing and answers
- * `pending`; proof-job.ts keeps verifying it. Any other refusal is the error code of the checkout payments.
+ * `pending`; payments/jobs.ts keeps verifying it. Any other refusal is the error code of the checkout payments.
  */
 import type { Sql } from "../../../db/client";
 import { type Db } from "../../../db/queries";

@@ -3,7 +3,7 @@
  * - a payment is applied up to the outstanding amount; any excess goes to the company's credit balance (as
  *   Stripe does: an overpayment is never refused). An invoice without a company has no balance to hold it:
  *   the excess stays recorded on the payment (`amountExcess` in the invoice's payments) for the operator;
- * - credit notes (credit-notes.ts) lower what it asks or record money sent back.
+ * - credit notes (credit-notes/create.ts) lower what it asks or record money sent back.
  */
 import { apiError } from "../../../lib/errors";
 import { formatMicro } from "../../../lib/money";

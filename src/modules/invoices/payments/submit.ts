@@ -1,4 +1,4 @@
-/** Submitting a payment proof, the route's and the CLI's one path (proofs.ts verifies, proof-job.ts follows up). */
+/** Submitting a payment proof, the route's and the CLI's one path (payments/prove.ts verifies, payments/jobs.ts follows up). */
 import type { Static } from "elysia";
 import type { Tenant } from "../../../lib/tenant";
 import type { Actor } from "../../audit/repo";

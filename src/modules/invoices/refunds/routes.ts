@@ -1,4 +1,4 @@
-/** POST /invoices/{id}/refunds: record a refund proven on chain (refund-proof.ts; decisions in refund-docs.ts and README "Refunds"). */
+/** POST /invoices/{id}/refunds: record a refund proven on chain (refunds/refund.ts; decisions in refunds/docs.ts and README "Refunds"). */
 import { Elysia } from "elysia";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../../http/error-schemas";
 import { authPlugin, type AuthDeps } from "../../../http/auth";

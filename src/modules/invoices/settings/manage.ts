@@ -2,7 +2,7 @@
  * Settlement wallets and invoice settings: the service functions the dashboard routes and the CLI share.
  * Every term is checked before anything is written (one 400 naming each bad field), and every change is
  * audited in its transaction. A wallet is checked more strictly than a payment link's recipient
- * (settlement-address.ts: no burn address, EVM in checksum form), since a typo here sends every customer's
+ * (settings/wallet-address.ts: no burn address, EVM in checksum form), since a typo here sends every customer's
  * money where nobody can recover it.
  */
 import type { Sql } from "../../../db/client";

@@ -1,7 +1,7 @@
 /**
  * Dashboard routes for the team's settlement wallets and invoice settings (billing:read / billing:write),
  * per environment of the session. The CLI's `settlement-wallet …` and `invoice-settings …` commands call the
- * same service functions (settings.ts).
+ * same service functions (settings/manage.ts).
  */
 import { Elysia } from "elysia";
 import type { Sql } from "../../../db/client";
