@@ -1,4 +1,4 @@
-/** POST /invoices/{id}/refunds: record a refund proven on chain (refunds/refund.ts; decisions in refunds/docs.ts and README "Refunds"). */
+/** POST /invoices/{id}/refunds: record a refund proven on chain (refunds/refund.ts; decisions in refunds/docs.ts, models in refunds/schemas.ts and README "Refunds"). */
 import { Elysia } from "elysia";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../../http/error-schemas";
 import { authPlugin, type AuthDeps } from "../../../http/auth";
@@ -10,7 +10,8 @@ import { actorOf } from "../../audit/repo";
 import type { RefundDeps } from "./refund";
 import { refundInvoice } from "./refund";
 import { presentRefund } from "../present";
-import { REFUND_DESCRIPTION, RefundCreate, RefundCreated } from "./docs";
+import { REFUND_DESCRIPTION } from "./docs";
+import { RefundCreate, RefundCreated } from "./schemas";
 
 type RouteDeps = AuthDeps & { sql: Sql; clock: Clock; settlement: RefundDeps };
 
