@@ -23,10 +23,10 @@ import { newId } from "../src/lib/ids";
 import type { Tenant } from "../src/lib/tenant";
 import { createTeam } from "../src/modules/teams/service";
 import { createEndpoint } from "../src/modules/webhooks/service";
-import { createInvoice } from "../src/modules/invoices/lifecycle";
-import { applyPayment } from "../src/modules/invoices/settlement";
-import { refundInvoice } from "../src/modules/invoices/refund-proof";
-import { recordRefund, type ProvenRefund } from "../src/modules/invoices/refunds";
+import { createInvoice } from "../src/modules/invoices/lifecycle/transitions";
+import { applyPayment } from "../src/modules/invoices/payments/settle";
+import { refundInvoice } from "../src/modules/invoices/refunds/refund";
+import { recordRefund, type ProvenRefund } from "../src/modules/invoices/refunds/record";
 import { freePort, log } from "./procs";
 
 const env = process.env;

@@ -15,7 +15,7 @@ import { createRateLimiter, type RateLimiter } from "./ratelimit";
 import { ChainPool } from "./chains/pool";
 import type { SettlementDeps } from "./modules/payments/settle";
 import { Mailer } from "./modules/invoices/deliveries/mailer";
-import { invoiceCheckoutSession } from "./modules/invoices/checkout";
+import { invoiceCheckoutSession } from "./modules/invoices/payments/checkout";
 
 export interface AppDeps {
   sql: Sql;

@@ -27,13 +27,8 @@ import { catalogRoutes } from "./modules/catalog";
 import { paymentRoutes } from "./modules/payments";
 import { dashboardRoutes } from "./modules/dashboard";
 import { webhookRoutes } from "./modules/webhooks";
-import { invoiceDeliveryRoutes } from "./modules/invoices/deliveries/routes";
-import { invoiceRefundRoutes } from "./modules/invoices/refund-routes";
 import { subscriptionsPlugin } from "./modules/subscriptions";
-import { invoiceDocumentRoutes } from "./modules/invoices/documents/routes";
-import { settingsRoutes } from "./modules/invoices/settings-routes";
-import { proofRoutes } from "./modules/invoices/proof-routes";
-import { dashboardInvoiceRoutes, invoiceRoutes } from "./modules/invoices";
+import { invoicePlugin } from "./modules/invoices";
 
 export const API_PREFIX = "/api/v1";
 
@@ -76,14 +71,8 @@ export function createApp(deps: AppDeps) {
         .use(paymentRoutes(deps))
         .use(dashboardRoutes(deps))
         .use(webhookRoutes(deps))
-        .use(invoiceDeliveryRoutes(deps))
-        .use(invoiceRefundRoutes(deps))
         .use(subscriptionsPlugin(deps))
-        .use(invoiceDocumentRoutes(deps))
-        .use(settingsRoutes(deps))
-        .use(proofRoutes(deps))
-        .use(invoiceRoutes(deps))
-        .use(dashboardInvoiceRoutes(deps)),
+        .use(invoicePlugin(deps)),
     );
   routes = app.routes as never;
   return app;

@@ -3,14 +3,14 @@
  * routes for an operator, over the same service functions (src/modules/invoices/settings.ts).
  */
 import { OPERATOR } from "../modules/teams/service";
-import { presentSettlementWallet } from "../modules/invoices/settings-model";
+import { presentSettlementWallet } from "../modules/invoices/settings/schemas";
 import {
   getInvoiceSettings,
   listSettlementWallets,
   removeSettlementWallet,
   setSettlementWallet,
   updateInvoiceSettings,
-} from "../modules/invoices/settings";
+} from "../modules/invoices/settings/manage";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, tenant, wholeNumber } from "./args";
 import { command } from "./command";
 

@@ -7,8 +7,8 @@
 import { ChainPool } from "../chains/pool";
 import { ENVIRONMENTS, type Tenant } from "../lib/tenant";
 import { OPERATOR } from "../modules/teams/service";
-import { submitProof } from "../modules/invoices/proof-submit";
-import { backfillCheckoutInvoices, tenantsToBackfill, type BackfillResult } from "../modules/invoices/backfill";
+import { submitProof } from "../modules/invoices/payments/submit";
+import { backfillCheckoutInvoices, tenantsToBackfill, type BackfillResult } from "../modules/invoices/payments/backfill";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, oneOf, tenant } from "./args";
 import { command } from "./command";
 import { EXIT } from "./output";

@@ -5,7 +5,7 @@
  * credit note, webhook and audit entry (actor `operator`) are written in one transaction. Prints the API's Refund.
  */
 import { ChainPool } from "../chains/pool";
-import { refundInvoice } from "../modules/invoices/refund-proof";
+import { refundInvoice } from "../modules/invoices/refunds/refund";
 import { presentRefund } from "../modules/invoices/present";
 import { OPERATOR } from "../modules/teams/service";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, tenant } from "./args";

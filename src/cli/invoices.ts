@@ -7,12 +7,12 @@
 import type { Static } from "elysia";
 import { checkBody, checkSchema } from "../http/schema-errors";
 import { MAX_PAGE_SIZE } from "../http/pagination";
-import { INVOICE_STATUSES } from "../modules/invoices/model";
-import { CreditNoteWrite, InvoiceWrite } from "../modules/invoices/input";
-import { documentLinks, linkOrigin } from "../modules/invoices/links";
+import { INVOICE_STATUSES } from "../modules/invoices/rows";
+import { CreditNoteWrite, InvoiceWrite } from "../modules/invoices/lifecycle/input";
+import { documentLinks, linkOrigin } from "../modules/invoices/documents/links";
 import { readInvoiceDetail, readInvoicePage } from "../modules/invoices/read";
 import { InvoiceListQuery } from "../modules/invoices/routes";
-import { createDraft, creditInvoice, issueDraftNow, replaceDraft, voidUnpaid, type ManageDeps } from "../modules/invoices/manage";
+import { createDraft, creditInvoice, issueDraftNow, replaceDraft, voidUnpaid, type ManageDeps } from "../modules/invoices/lifecycle/manage";
 import { OPERATOR } from "../modules/teams/service";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, oneOf, tenant, wholeNumber } from "./args";
 import { command, UsageError, type Args, type Context } from "./command";

@@ -18,9 +18,9 @@ import { createTeamFixture, dashboardCookie, newKey, type TeamFixture } from "..
 import { createEndpoint } from "../../src/modules/webhooks/service";
 import { sendTestEvent } from "../../src/modules/webhooks/deliveries";
 import { createCompanyOnPlan } from "../helpers/catalog";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
+import { setSettlementWallet } from "../../src/modules/invoices/settings/manage";
 import { inTx, invoiceInput, issuedInvoice, line, payInvoice } from "../helpers/invoices";
-import { createInvoice } from "../../src/modules/invoices/lifecycle";
+import { createInvoice } from "../../src/modules/invoices/lifecycle/transitions";
 import { subscriptionFixture } from "../helpers/subscription-rows";
 
 // Created at module top level so the helpers' afterAll hooks belong to this file.

@@ -7,10 +7,10 @@ import type { Sql } from "../../src/db/client";
 import type { ChainRegistry } from "../../src/chains/registry";
 import { newId } from "../../src/lib/ids";
 import type { Tenant } from "../../src/lib/tenant";
-import { createInvoice, voidInvoice } from "../../src/modules/invoices/lifecycle";
-import { recordRefund } from "../../src/modules/invoices/refunds";
-import { createCreditNote } from "../../src/modules/invoices/credit-notes";
-import { applyPayment } from "../../src/modules/invoices/settlement";
+import { createInvoice, voidInvoice } from "../../src/modules/invoices/lifecycle/transitions";
+import { recordRefund } from "../../src/modules/invoices/refunds/record";
+import { createCreditNote } from "../../src/modules/invoices/credit-notes/create";
+import { applyPayment } from "../../src/modules/invoices/payments/settle";
 import { inTx, invoiceInput, issuedInvoice, line } from "./invoices";
 
 export const randomHash = () => `0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("")}`;

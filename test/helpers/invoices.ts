@@ -7,10 +7,11 @@ import { newId } from "../../src/lib/ids";
 import type { Tenant } from "../../src/lib/tenant";
 import type { Actor } from "../../src/modules/audit/repo";
 import type { ChainRegistry } from "../../src/chains/registry";
-import { createInvoice, type InvoiceContext, type InvoiceInput } from "../../src/modules/invoices/lifecycle";
-import type { LineInput } from "../../src/modules/invoices/lines";
-import { applyPayment } from "../../src/modules/invoices/settlement";
-import type { InvoiceRow } from "../../src/modules/invoices/model";
+import { createInvoice, type InvoiceInput } from "../../src/modules/invoices/lifecycle/transitions";
+import type { InvoiceContext } from "../../src/modules/invoices/lifecycle/context";
+import type { LineInput } from "../../src/modules/invoices/compute";
+import { applyPayment } from "../../src/modules/invoices/payments/settle";
+import type { InvoiceRow } from "../../src/modules/invoices/rows";
 
 export const TEST_ACTOR: Actor = { kind: "test", id: "test", requestId: null };
 

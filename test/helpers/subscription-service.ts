@@ -12,7 +12,7 @@ import type { OperatorKeys } from "../../src/chains/operator-keys";
 import type { NetworkConfig } from "../../src/chains/types";
 import type { PayerConsent } from "../../src/modules/subscriptions/activation/payer-consent";
 import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
+import { setSettlementWallet } from "../../src/modules/invoices/settings/manage";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renewal/jobs";
 import { createTestApp, type TestApp } from "./app";
 import { createTeamFixture } from "./fixtures";

@@ -7,7 +7,7 @@
  * Stellar the same over the Soroban RPC double (test/helpers/chains/stellar-subscriptions.ts).
  */
 import { afterAll } from "bun:test";
-import { setSettlementWallet } from "../../src/modules/invoices/settings";
+import { setSettlementWallet } from "../../src/modules/invoices/settings/manage";
 import { createTestApp } from "./app";
 import { anvilSubscriptionBed, type SubscriptionBedOptions } from "./chains/anvil-subscriptions";
 import { startSolanaSubscriptionChain } from "./chains/solana-subscriptions";

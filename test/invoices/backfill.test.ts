@@ -8,7 +8,7 @@ import { createTestApp, TEST_SECRETS } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { newId } from "../../src/lib/ids";
 import { OPERATOR } from "../../src/modules/teams/service";
-import { backfillCheckoutInvoices, tenantsToBackfill } from "../../src/modules/invoices/backfill";
+import { backfillCheckoutInvoices, tenantsToBackfill } from "../../src/modules/invoices/payments/backfill";
 import { invoicePaymentCommands } from "../../src/cli/invoice-payments";
 
 const registryFile = `${process.cwd()}/.data/test/backfill-${crypto.randomUUID()}.json`;

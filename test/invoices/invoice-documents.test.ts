@@ -12,7 +12,7 @@ import { contractChecked } from "../helpers/contract";
 import { createTeamFixture } from "../helpers/fixtures";
 import { configureSeller, paidInvoice } from "../helpers/invoice-documents";
 import { textsOf, xsdErrors } from "../helpers/iso20022";
-import { DOCUMENT_PATH, signDocumentToken, type DocumentKind } from "../../src/modules/invoices/document-links";
+import { DOCUMENT_PATH, signDocumentToken, type DocumentKind } from "../../src/modules/invoices/documents/tokens";
 import { signPayload } from "../../src/lib/hash";
 import { findInvoice } from "../../src/modules/invoices/repo";
 import type { Tenant } from "../../src/lib/tenant";

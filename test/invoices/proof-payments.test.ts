@@ -13,9 +13,9 @@ import { createTeamFixture } from "../helpers/fixtures";
 import { account, anvilRegistryFile, deploy, mintTokens, startAnvil, testContracts } from "../helpers/chains/anvil";
 import { drainJobs, makeJobsDue, queuedJobs } from "../helpers/jobs";
 import { inTx, invoiceInput, issuedInvoice, line } from "../helpers/invoices";
-import { createInvoice } from "../../src/modules/invoices/lifecycle";
-import { recordRefund } from "../../src/modules/invoices/refunds";
-import { MAX_ATTEMPTS, verifyQueuedProof } from "../../src/modules/invoices/proof-job";
+import { createInvoice } from "../../src/modules/invoices/lifecycle/transitions";
+import { recordRefund } from "../../src/modules/invoices/refunds/record";
+import { MAX_ATTEMPTS, verifyQueuedProof } from "../../src/modules/invoices/payments/jobs";
 
 const anvil = await startAnvil();
 const contracts = await testContracts();

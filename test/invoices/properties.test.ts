@@ -10,11 +10,11 @@ import fc from "fast-check";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { inTx, invoiceInput, payInvoice } from "../helpers/invoices";
-import { createInvoice, voidInvoice } from "../../src/modules/invoices/lifecycle";
-import { createCreditNote } from "../../src/modules/invoices/credit-notes";
-import { recordRefund } from "../../src/modules/invoices/refunds";
+import { createInvoice, voidInvoice } from "../../src/modules/invoices/lifecycle/transitions";
+import { createCreditNote } from "../../src/modules/invoices/credit-notes/create";
+import { recordRefund } from "../../src/modules/invoices/refunds/record";
 import { upsertCompany } from "../../src/modules/customers/identify";
-import type { LineInput } from "../../src/modules/invoices/lines";
+import type { LineInput } from "../../src/modules/invoices/compute";
 import type { Tenant } from "../../src/lib/tenant";
 
 const t = await createTestApp();

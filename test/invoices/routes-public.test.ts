@@ -7,9 +7,9 @@ import { createPeerInstance, createTestApp } from "../helpers/app";
 import { createTeamFixture, newKey } from "../helpers/fixtures";
 import { inTx, invoiceInput, issuedInvoice, line, payInvoice } from "../helpers/invoices";
 import { createDashboardSession } from "../../src/modules/teams/service";
-import { createInvoice } from "../../src/modules/invoices/lifecycle";
-import { createCreditNote } from "../../src/modules/invoices/credit-notes";
-import { verifyDocumentToken, DOCUMENT_PATH } from "../../src/modules/invoices/document-links";
+import { createInvoice } from "../../src/modules/invoices/lifecycle/transitions";
+import { createCreditNote } from "../../src/modules/invoices/credit-notes/create";
+import { verifyDocumentToken, DOCUMENT_PATH } from "../../src/modules/invoices/documents/tokens";
 import type { Tenant } from "../../src/lib/tenant";
 
 const t = await createTestApp();

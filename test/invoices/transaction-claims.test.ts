@@ -13,8 +13,8 @@ import { issuedInvoice, line, payInvoice, TEST_ACTOR } from "../helpers/invoices
 import type { PaymentExpectation, PaymentVerdict } from "../../src/chains/types";
 import type { ChainPool } from "../../src/chains/pool";
 import { applyVerdict, submitPayment } from "../../src/modules/payments/settle";
-import { proveInvoicePayment } from "../../src/modules/invoices/proofs";
-import { refundInvoice } from "../../src/modules/invoices/refund-proof";
+import { proveInvoicePayment } from "../../src/modules/invoices/payments/prove";
+import { refundInvoice } from "../../src/modules/invoices/refunds/refund";
 import type { Tenant } from "../../src/lib/tenant";
 
 const NETWORK = "base-sepolia";

@@ -2,8 +2,8 @@
 import { formatMicro, formatTaxRate } from "../../lib/money";
 import type { Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
-import type { CreditNoteLineRow, CreditNoteRow, InvoiceDeliveryRow, InvoiceLineRow, InvoicePaymentRow, InvoiceRow, RefundRow } from "./model";
-import { creditNoteLinesOf, listCreditNotes } from "./credit-notes-repo";
+import type { CreditNoteLineRow, CreditNoteRow, InvoiceDeliveryRow, InvoiceLineRow, InvoicePaymentRow, InvoiceRow, RefundRow } from "./rows";
+import { creditNoteLinesOf, listCreditNotes } from "./credit-notes/repo";
 import { linesOf, listDeliveries, listInvoicePayments, listRefunds } from "./repo";
 import type { CreditNoteView, InvoiceDeliveryView, InvoiceDetailView, InvoicePaymentView, InvoiceView, RefundView } from "./schemas";
 

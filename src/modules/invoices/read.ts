@@ -6,34 +6,14 @@
  * One invoice: with everything recorded against it. Both in one read-only snapshot.
  */
 import type { Sql } from "../../db/client";
-import { queries, run, runPlannedPerCall, type Db } from "../../db/queries";
+import type { Db } from "../../db/queries";
 import { filteredList, pageRequest, pageResponse } from "../../http/pagination";
 import type { Tenant } from "../../lib/tenant";
-import type { InvoiceStatus, InvoiceRow } from "./model";
+import type { InvoiceRow } from "./rows";
 import { apiError } from "../../lib/errors";
 import { creditNotesOf, invoiceDetail, presentInvoice } from "./present";
-import { findInvoice, linesOf } from "./repo";
+import { findInvoice, linesOf, listInvoiceRows, type InvoiceFilters } from "./repo";
 import type { CreditNoteView, InvoiceDetailView, InvoiceView } from "./schemas";
-
-const Q = queries(["invoice_list_page", "invoice_list_page_by_status", "invoice_search_page"]);
-
-export interface InvoiceFilters {
-  status?: InvoiceStatus;
-  /** a substring of the number, customer email or customer wallet, any case */
-  q?: string;
-}
-
-/** `text` as a LIKE pattern that matches it literally anywhere (its \ % _ escaped). */
-export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-/** Up to `fetch` invoices below `beforeSeq` (null: from the newest), newest first. */
-export function listInvoiceRows(db: Db, t: Tenant, beforeSeq: bigint | null, fetch: number, f: InvoiceFilters): Promise<InvoiceRow[]> {
-  const page = [t.teamId, t.environment, beforeSeq, fetch] as const;
-  // Planned per call: the pattern decides between the trigram index and the newest-first scan.
-  if (f.q !== undefined) return runPlannedPerCall<InvoiceRow>(db, Q.invoice_search_page, [...page, containsPattern(f.q), f.status ?? null]);
-  if (f.status !== undefined) return run<InvoiceRow>(db, Q.invoice_list_page_by_status, [...page, f.status]);
-  return run<InvoiceRow>(db, Q.invoice_list_page, page);
-}
 
 /**
  * One page as the lists answer it (`{data, count, nextCursor}`, src/http/pagination.ts), read in one
@@ -51,7 +31,7 @@ export function readInvoicePage(
   const bound = filteredList(list, { status: query.status, q: query.q });
   const page = pageRequest(secret, bound, t, query);
   return sql.begin(SNAPSHOT, async (tx) => {
-    const rows = await listInvoiceRows(tx, t, page.beforeSeq, page.fetch, query);
+    const rows = await listInvoiceRows(tx, t, page, query);
     const shown = rows.slice(0, page.limit);
     const lines = await linesOf(
       tx,

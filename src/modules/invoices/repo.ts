@@ -1,7 +1,7 @@
 /** Typed access to invoices, their lines, number series, payments, refunds, deliveries, settings and settlement wallets (sql/queries/invoice_*, …). */
-import { queries, run, runOne, type Db } from "../../db/queries";
+import { queries, run, runOne, runPlannedPerCall, type Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
-import type { PricedLine } from "./lines";
+import type { PricedLine } from "./compute";
 import type {
   InvoiceDeliveryRow,
   InvoiceLineRow,
@@ -12,9 +12,13 @@ import type {
   InvoiceStatus,
   RefundRow,
   SettlementWalletRow,
-} from "./model";
+} from "./rows";
 
 const Q = queries([
+  "company_find_by_ref",
+  "invoice_list_page",
+  "invoice_list_page_by_status",
+  "invoice_search_page",
   "invoice_insert",
   "invoice_find_by_id",
   "invoice_find_by_source",
@@ -49,28 +53,50 @@ export interface InvoiceHeader {
   paymentTermsDays: number;
 }
 
-/** A header's columns in the order both the insert and the draft update take them (currency .. metadata). */
-const headerParams = (h: InvoiceHeader) =>
-  [h.currency, h.network, h.companyId, h.customerName, h.customerEmail, h.customerWallet, h.planId, h.description, h.metadata] as const;
+/** A header as the one jsonb record the insert and the draft update take, keyed by column. */
+const headerRecord = (h: InvoiceHeader) => ({
+  currency: h.currency,
+  network: h.network,
+  company_id: h.companyId,
+  customer_name: h.customerName,
+  customer_email: h.customerEmail,
+  customer_wallet: h.customerWallet,
+  plan_id: h.planId,
+  description: h.description,
+  metadata: h.metadata,
+  payment_terms_days: h.paymentTermsDays,
+});
 
-export const insertInvoice = (db: Db, t: Tenant, id: string, h: InvoiceHeader, source: { kind: InvoiceSource; id: string | null }, now: Date) =>
-  runOne<InvoiceRow>(db, Q.invoice_insert, [id, t.teamId, t.environment, ...headerParams(h), source.kind, source.id, h.paymentTermsDays, now]);
+export interface InvoiceInsert {
+  id: string;
+  header: InvoiceHeader;
+  source: { kind: InvoiceSource; id: string | null };
+}
+
+export const insertInvoice = (db: Db, t: Tenant, i: InvoiceInsert, now: Date) =>
+  runOne<InvoiceRow>(db, Q.invoice_insert, [i.id, t.teamId, t.environment, i.source.kind, i.source.id, now, headerRecord(i.header)]);
 
 export const findInvoice = (db: Db, t: Tenant, id: string) => runOne<InvoiceRow>(db, Q.invoice_find_by_id, [t.teamId, t.environment, id]);
 export const lockInvoice = (db: Db, t: Tenant, id: string) => runOne<InvoiceRow>(db, Q.invoice_lock_by_id, [t.teamId, t.environment, id]);
 export const findInvoiceBySource = (db: Db, t: Tenant, source: InvoiceSource, sourceId: string) =>
   runOne<InvoiceRow>(db, Q.invoice_find_by_source, [t.teamId, t.environment, source, sourceId]);
 
-export const updateDraft = (db: Db, t: Tenant, id: string, h: InvoiceHeader, subtotal: bigint, taxTotal: bigint, now: Date) =>
+export interface DraftUpdate {
+  id: string;
+  header: InvoiceHeader;
+  subtotal: bigint;
+  taxTotal: bigint;
+}
+
+export const updateDraft = (db: Db, t: Tenant, d: DraftUpdate, now: Date) =>
   runOne<InvoiceRow>(db, Q.invoice_update_draft, [
     t.teamId,
     t.environment,
-    id,
-    ...headerParams(h),
-    h.paymentTermsDays,
-    subtotal,
-    taxTotal,
+    d.id,
+    d.subtotal,
+    d.taxTotal,
     now,
+    headerRecord(d.header),
   ]) as Promise<InvoiceRow>;
 
 /** Replaces an invoice's lines (drafts only: the caller holds the invoice's lock and checked its status). */
@@ -81,17 +107,19 @@ export async function writeLines(db: Db, t: Tenant, invoiceId: string, lines: re
     t.teamId,
     t.environment,
     invoiceId,
-    lines.map((l) => l.kind),
-    lines.map((l) => l.description),
-    lines.map((l) => l.quantity.toString()),
-    lines.map((l) => l.unitAmount.toString()),
-    lines.map((l) => l.taxRate.toString()),
-    lines.map((l) => l.lineSubtotal.toString()),
-    lines.map((l) => l.lineTax.toString()),
-    lines.map((l) => l.lineTotal.toString()),
-    lines.map((l) => l.planId) as string[],
-    lines.map((l) => l.periodStart?.toISOString() ?? null) as string[],
-    lines.map((l) => l.periodEnd?.toISOString() ?? null) as string[],
+    lines.map((l) => ({
+      kind: l.kind,
+      description: l.description,
+      quantity: l.quantity.toString(),
+      unit_amount: l.unitAmount.toString(),
+      tax_rate: l.taxRate.toString(),
+      line_subtotal: l.lineSubtotal.toString(),
+      line_tax: l.lineTax.toString(),
+      line_total: l.lineTotal.toString(),
+      plan_id: l.planId,
+      period_start: l.periodStart?.toISOString() ?? null,
+      period_end: l.periodEnd?.toISOString() ?? null,
+    })) as unknown as Record<string, unknown>,
   ]);
 }
 
@@ -104,13 +132,23 @@ export async function linesOf(db: Db, t: Tenant, invoiceIds: readonly string[]):
   return byInvoice;
 }
 
-export const issueDraft = (db: Db, t: Tenant, id: string, sequence: bigint, number: string, issuedAt: Date, dueAt: Date) =>
-  runOne<InvoiceRow>(db, Q.invoice_issue, [t.teamId, t.environment, id, sequence, number, issuedAt, dueAt]);
+export interface DraftIssue {
+  id: string;
+  sequence: bigint;
+  number: string;
+  issuedAt: Date;
+  dueAt: Date;
+}
 
-export const setInvoiceStatus = (db: Db, t: Tenant, id: string, status: InvoiceStatus, now: Date) =>
-  runOne<InvoiceRow>(db, Q.invoice_set_status, [t.teamId, t.environment, id, status, now]) as Promise<InvoiceRow>;
+export const issueDraft = (db: Db, t: Tenant, i: DraftIssue) =>
+  runOne<InvoiceRow>(db, Q.invoice_issue, [t.teamId, t.environment, i.id, i.sequence, i.number, i.issuedAt, i.dueAt]);
+
+export const setInvoiceStatus = (db: Db, t: Tenant, s: { id: string; status: InvoiceStatus }, now: Date) =>
+  runOne<InvoiceRow>(db, Q.invoice_set_status, [t.teamId, t.environment, s.id, s.status, now]) as Promise<InvoiceRow>;
 
 export interface AmountChange {
+  /** the invoice */
+  id: string;
   paid?: bigint;
   credited?: bigint;
   refunded?: bigint;
@@ -118,11 +156,11 @@ export interface AmountChange {
   network?: string | null;
 }
 
-export const addInvoiceAmounts = (db: Db, t: Tenant, id: string, c: AmountChange, now: Date) =>
+export const addInvoiceAmounts = (db: Db, t: Tenant, c: AmountChange, now: Date) =>
   runOne<InvoiceRow>(db, Q.invoice_add_amounts, [
     t.teamId,
     t.environment,
-    id,
+    c.id,
     c.paid ?? 0n,
     c.credited ?? 0n,
     c.refunded ?? 0n,
@@ -153,3 +191,29 @@ export const listDeliveries = (db: Db, t: Tenant, invoiceId: string) =>
 /** Where the tenant receives money on a network (invoices, refunds, subscriptions); undefined when not set. */
 export const findSettlementWallet = (db: Db, t: Tenant, network: string) =>
   runOne<SettlementWalletRow>(db, Q.settlement_wallet_find, [t.teamId, t.environment, network]);
+
+export interface InvoiceFilters {
+  status?: InvoiceStatus;
+  /** a substring of the number, customer email or customer wallet, any case */
+  q?: string;
+}
+
+/** `text` as a LIKE pattern that matches it literally anywhere (its \ % _ escaped). */
+export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** Up to `fetch` invoices below `beforeSeq` (null: from the newest), newest first. */
+export function listInvoiceRows(db: Db, t: Tenant, p: { beforeSeq: bigint | null; fetch: number }, f: InvoiceFilters): Promise<InvoiceRow[]> {
+  const page = [t.teamId, t.environment, p.beforeSeq, p.fetch] as const;
+  // Planned per call: the pattern decides between the trigram index and the newest-first scan.
+  if (f.q !== undefined) return runPlannedPerCall<InvoiceRow>(db, Q.invoice_search_page, [...page, containsPattern(f.q), f.status ?? null]);
+  if (f.status !== undefined) return run<InvoiceRow>(db, Q.invoice_list_page_by_status, [...page, f.status]);
+  return run<InvoiceRow>(db, Q.invoice_list_page, page);
+}
+
+/** The company an invoice is addressed to, by its id or external id: what the invoice copies of it. */
+export const findCompanyByRef = (db: Db, t: Tenant, ref: string) =>
+  runOne<{ id: string; name: string | null; email: string | null; wallet_address: string | null }>(db, Q.company_find_by_ref, [
+    t.teamId,
+    t.environment,
+    ref,
+  ]);

@@ -12,7 +12,7 @@ import type { Sql } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { INVOICE_DOCS } from "./docs";
 import { LINKS_EXAMPLE } from "./examples";
-import { documentLinks, linkOrigin, NO_STORE, type LinkConfig } from "./links";
+import { documentLinks, linkOrigin, NO_STORE, type LinkConfig } from "./documents/links";
 import { readCreditNotes, readInvoiceDetail, readInvoicePage } from "./read";
 import { CreditNote, Invoice, InvoiceDetail, InvoiceStatusSchema } from "./schemas";
 

@@ -5,7 +5,7 @@
  * OpenAPI document through these schemas.
  */
 import { t, type Static } from "elysia";
-import type { InvoiceStatus } from "./model";
+import type { InvoiceStatus } from "./rows";
 import {
   CREDIT_NOTE_EXAMPLE,
   DELIVERY_EXAMPLE,

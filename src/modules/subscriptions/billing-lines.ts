@@ -7,7 +7,7 @@
  */
 import { couponAppliesToPeriod, couponDiscount } from "../catalog/coupons/redeem";
 import type { CouponRow } from "../catalog/coupons/schemas";
-import { priceLine, sumLines, type LineInput } from "../invoices/lines";
+import { priceLine, sumLines, type LineInput } from "../invoices/compute";
 
 export interface PeriodPrice {
   planId: string;

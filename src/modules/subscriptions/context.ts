@@ -7,7 +7,7 @@ import type { ChainPool } from "../../chains/pool";
 import type { ChainRegistry } from "../../chains/registry";
 import type { Sql } from "../../db/client";
 import type { Tenant } from "../../lib/tenant";
-import type { InvoiceContext } from "../invoices/lifecycle";
+import type { InvoiceContext } from "../invoices/lifecycle/context";
 import type { OperationContext } from "../operation-context";
 
 export interface SubscriptionDeps {

@@ -14,10 +14,10 @@ import type { Sql } from "../../../db/client";
 import type { Clock } from "../../../lib/clock";
 import type { Logger } from "../../../lib/logger";
 import type { Environment, Tenant } from "../../../lib/tenant";
-import { documentUrl, signDocumentToken } from "../document-links";
+import { documentUrl, signDocumentToken } from "../documents/tokens";
 import { invoicePdf } from "../documents/pdf";
 import { loadDocumentSource } from "../documents/source";
-import type { InvoiceDeliveryRow } from "../model";
+import type { InvoiceDeliveryRow } from "../rows";
 import { findInvoice } from "../repo";
 import { isSingleAddress, NOT_SINGLE_ADDRESS } from "./address";
 import { composeInvoiceEmail } from "./email";
@@ -51,12 +51,12 @@ export async function deliverInvoice(deps: DeliverDeps, payload: DeliverPayload,
   const now = new Date(deps.clock.now());
   const where = { teamId: tenant.teamId, environment: tenant.environment, deliveryId: delivery.id, invoiceId: delivery.invoice_id };
   if (outcome.ok) {
-    await recordAttempt(deps.sql, tenant, delivery.id, "SENT", null, now);
+    await recordAttempt(deps.sql, tenant, { id: delivery.id, status: "SENT", lastError: null }, now);
     deps.logger.info("invoice emailed", where);
     return;
   }
   const last = outcome.permanent || job.attempt >= job.maxAttempts;
-  await recordAttempt(deps.sql, tenant, delivery.id, last ? "FAILED" : "PENDING", outcome.error, now);
+  await recordAttempt(deps.sql, tenant, { id: delivery.id, status: last ? "FAILED" : "PENDING", lastError: outcome.error }, now);
   if (last) {
     deps.logger.warn("invoice email failed", { ...where, attempt: job.attempt, error: outcome.error });
     return;

@@ -9,8 +9,8 @@
  */
 import { enqueueJob } from "../../../jobs/enqueue";
 import type { Emitted } from "../../webhooks/emit";
-import type { InvoiceContext } from "../lifecycle";
-import type { InvoiceDeliveryRow, InvoiceRow } from "../model";
+import type { InvoiceContext } from "../lifecycle/context";
+import type { InvoiceDeliveryRow, InvoiceRow } from "../rows";
 import { findInvoiceSettings } from "../repo";
 import { insertDelivery, insertWebhookDeliveries, type DeliveryTrigger } from "./repo";
 
@@ -19,7 +19,7 @@ export const EMAIL_MAX_ATTEMPTS = 12;
 
 /** issueInvoice's one call: the issue's deliveries, given what its `invoice.issued` event wrote. */
 export async function queueIssueDeliveries(c: InvoiceContext, invoice: InvoiceRow, issuedEvent: Emitted): Promise<void> {
-  await insertWebhookDeliveries(c.tx, c.tenant, invoice.id, "issue", issuedEvent.deliveryIds, c.now);
+  await insertWebhookDeliveries(c.tx, c.tenant, { invoiceId: invoice.id, trigger: "issue", webhookDeliveryIds: issuedEvent.deliveryIds }, c.now);
   if (!c.emailEnabled || !invoice.customer_email) return;
   const settings = await findInvoiceSettings(c.tx, c.tenant);
   if (settings && !settings.email_on_issue) return;

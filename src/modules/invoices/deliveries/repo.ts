@@ -2,7 +2,7 @@
 import { queries, run, runOne, type Db } from "../../../db/queries";
 import { newId } from "../../../lib/ids";
 import type { Tenant } from "../../../lib/tenant";
-import type { DeliveryChannel, DeliveryStatus, InvoiceDeliveryRow } from "../model";
+import type { DeliveryChannel, DeliveryStatus, InvoiceDeliveryRow } from "../rows";
 
 const Q = queries([
   "invoice_delivery_insert",
@@ -35,9 +35,7 @@ export const insertDelivery = (
 export const insertWebhookDeliveries = (
   db: Db,
   t: Tenant,
-  invoiceId: string,
-  trigger: DeliveryTrigger,
-  webhookDeliveryIds: readonly string[],
+  { invoiceId, trigger, webhookDeliveryIds }: { invoiceId: string; trigger: DeliveryTrigger; webhookDeliveryIds: readonly string[] },
   now: Date,
 ) =>
   webhookDeliveryIds.length === 0
@@ -56,8 +54,8 @@ export const findDelivery = (db: Db, t: Tenant, id: string) =>
   runOne<InvoiceDeliveryRow>(db, Q.invoice_delivery_find_by_id, [t.teamId, t.environment, id]);
 
 /** Records an attempt of a PENDING delivery; undefined when it was no longer PENDING (another run settled it). */
-export const recordAttempt = (db: Db, t: Tenant, id: string, status: DeliveryStatus, lastError: string | null, now: Date) =>
-  runOne<InvoiceDeliveryRow>(db, Q.invoice_delivery_record_attempt, [t.teamId, t.environment, id, status, lastError, now]);
+export const recordAttempt = (db: Db, t: Tenant, a: { id: string; status: DeliveryStatus; lastError: string | null }, now: Date) =>
+  runOne<InvoiceDeliveryRow>(db, Q.invoice_delivery_record_attempt, [t.teamId, t.environment, a.id, a.status, a.lastError, now]);
 
 /** The id of the webhook message that carries the invoice to the team's endpoints, if it was ever written. */
 export const findInvoiceMessage = async (db: Db, t: Tenant, invoiceId: string) =>

@@ -12,26 +12,9 @@ import { actorOf } from "../../audit/repo";
 import { presentDelivery } from "../present";
 import { InvoiceDelivery } from "../schemas";
 import { sendInvoice } from "./send";
+import { InvoiceSendRequest } from "./schemas";
 
 export type DeliveryRouteDeps = AuthDeps & { sql: Sql; clock: Clock; config: { chains: ChainRegistry; smtpUrl: string | undefined } };
-
-export const InvoiceSendRequest = t.Object(
-  {
-    channel: t.Optional(
-      t.Union([t.Literal("email"), t.Literal("webhook")], {
-        description: "email (default): over SMTP with the PDF attached; webhook: the invoice's invoice.issued message to the team's endpoints",
-      }),
-    ),
-    to: t.Optional(
-      t.String({
-        format: "email",
-        maxLength: 320,
-        description: "Email only: the recipient, one address (no list, no display name); default the invoice's customer email",
-      }),
-    ),
-  },
-  { $id: "InvoiceSendRequest", examples: [{ channel: "email", to: "accounts@acme.example" }] },
-);
 
 const DESCRIPTION = `Queues the invoice's sending and answers 202 with the new delivery rows (they also appear in the invoice's \`deliveries\`). Only an issued, overdue or paid invoice can be sent (409 \`invoice_not_sendable\`). The body may be left out.
 

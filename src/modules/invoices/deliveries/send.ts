@@ -14,8 +14,9 @@ import { recordAudit } from "../../audit/repo";
 import { insertDelivery as insertWebhookDelivery } from "../../webhooks/delivery-repo";
 import { enqueueAttempt } from "../../webhooks/emit";
 import { listTargets } from "../../webhooks/repo";
-import { emitInvoiceEvent, lockOr404, type InvoiceContext } from "../lifecycle";
-import type { DeliveryChannel, InvoiceDeliveryRow, InvoiceRow, InvoiceStatus } from "../model";
+import { emitInvoiceEvent, lockOr404 } from "../lifecycle/transitions";
+import type { InvoiceContext } from "../lifecycle/context";
+import type { DeliveryChannel, InvoiceDeliveryRow, InvoiceRow, InvoiceStatus } from "../rows";
 import { isSingleAddress, NOT_SINGLE_ADDRESS } from "./address";
 import { queueEmail } from "./queue";
 import { findInvoiceMessage, insertWebhookDeliveries } from "./repo";
@@ -78,5 +79,5 @@ async function sendByWebhook(c: InvoiceContext, invoice: InvoiceRow) {
   } else {
     deliveryIds = (await emitInvoiceEvent({ ...c, now: invoice.issued_at! }, "invoice.issued", invoice)).deliveryIds;
   }
-  return insertWebhookDeliveries(c.tx, c.tenant, invoice.id, "manual", deliveryIds, c.now);
+  return insertWebhookDeliveries(c.tx, c.tenant, { invoiceId: invoice.id, trigger: "manual", webhookDeliveryIds: deliveryIds }, c.now);
 }

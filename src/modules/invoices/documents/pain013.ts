@@ -20,7 +20,7 @@ import { formatMicro } from "../../../lib/money";
 import type { Tenant } from "../../../lib/tenant";
 import { amount, bounded, isoAmount, isoDate, messageId, microOf, networkAgent, party, pruned, sellerParty, walletAccount } from "./iso-common";
 import { isoCurrencyOf } from "./iso-currency";
-import { dueDateOf } from "../prepare";
+import { dueDateOf } from "../lifecycle/prepare";
 import { loadDocumentSource, type DocumentSource } from "./source";
 
 export const PAIN013_NAMESPACE = "urn:iso:std:iso:20022:tech:xsd:pain.013.001.08";

@@ -2,7 +2,7 @@
  * Where invoice documents are fetched:
  * - GET /invoice-documents/{token}: the link GET /invoices/{id} hands out (`downloadUrl`, `iso20022DownloadUrl`).
  *   No credential: the HMAC-signed token is the credential, naming tenant, invoice, document and expiry
- *   (document-links.ts), so the link works from an email or a browser. It is public in the access model
+ *   (documents/tokens.ts), so the link works from an email or a browser. It is public in the access model
  *   (like GET /health: no row of the matrix; OPERATION_IDS lists it as a public route).
  * - GET /dashboard/invoices/{id}/camt054: every payment and refund of an invoice as one camt.054 (billing:read).
  * Documents are rendered on each request from the invoice as it is now, and never cached on the way
@@ -14,7 +14,7 @@ import type { Sql } from "../../../db/client";
 import { authPlugin, type AuthDeps } from "../../../http/auth";
 import type { Clock } from "../../../lib/clock";
 import { ApiError } from "../../../lib/errors";
-import { DOCUMENT_LINK_TTL_SECONDS, verifyDocumentToken } from "../document-links";
+import { DOCUMENT_LINK_TTL_SECONDS, verifyDocumentToken } from "./tokens";
 import { camt054 } from "./camt054";
 import { PEGGED_TOKENS } from "./iso-currency";
 import { pain013 } from "./pain013";

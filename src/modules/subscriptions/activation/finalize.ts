@@ -10,7 +10,7 @@ import { newId } from "../../../lib/ids";
 import { recordAudit } from "../../audit/repo";
 import { releaseRedemption } from "../../catalog/coupons/redeem";
 import { publishCompanyChanged } from "../../changes/publish";
-import { issueInvoice, voidInvoice } from "../../invoices/lifecycle";
+import { issueInvoice, voidInvoice } from "../../invoices/lifecycle/transitions";
 import { emitEvent } from "../../webhooks/emit";
 import { invoiceContext, type SubscriptionDeps, type TxContext, type ServiceContext } from "../context";
 import type { ChargeRow, SubscriptionRow } from "../rows";

@@ -12,7 +12,7 @@ import { tokenToMicroFloor } from "../../../lib/money";
 import { findToken } from "../../../chains/registry";
 import type { SubscriptionDeps, TxContext } from "../context";
 import type { ChargeRow, MandateRow, SubscriptionRow } from "../rows";
-import { applyPayment } from "../../invoices/settlement";
+import { applyPayment } from "../../invoices/payments/settle";
 import { insertInvoicePayment } from "../../payments/repo";
 import { drawMandate } from "../repo";
 

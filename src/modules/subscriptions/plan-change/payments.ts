@@ -2,11 +2,11 @@
 import { OUTCOME_UNKNOWN } from "../../../chains/subscription-types";
 import { findToken } from "../../../chains/registry";
 import { refuse, RETRYABLE_REASONS, type ChainFamily, type PaymentVerdict } from "../../../chains/types";
-import { NOT_FINAL_RETRY_AFTER_SECONDS } from "../../invoices/refund-proof";
+import { NOT_FINAL_RETRY_AFTER_SECONDS } from "../../invoices/refunds/refund";
 import { HASH_FORMAT, normalizeTxHash, sameAddress } from "../../../chains/addresses";
 import { apiError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
-import { recordProvenPayment } from "../../invoices/proofs";
+import { recordProvenPayment } from "../../invoices/payments/prove";
 import { refusalCode } from "../../payments/refusals";
 import { paymentsOfTransaction } from "../../payments/repo";
 import { transactionUse } from "../../../chains/claims";

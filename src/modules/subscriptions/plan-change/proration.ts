@@ -15,7 +15,7 @@
  * Net > 0: an invoice of the lines (the credit balance drawn last, as on renewals). Net < 0: no invoice;
  * the customer's credit balance gains -net, drawn by the next invoice.
  */
-import { sumLines, priceLine, type LineInput } from "../../invoices/lines";
+import { sumLines, priceLine, type LineInput } from "../../invoices/compute";
 import { periodSeconds, secondsRemaining } from "../../../lib/period";
 import { prorate } from "../../../lib/money";
 import type { CouponRow } from "../../catalog/coupons/schemas";

@@ -13,7 +13,7 @@ import type { CouponRow } from "../../catalog/coupons/schemas";
 import { findPlanFull } from "../../catalog/plans/repo";
 import { checkCoupon } from "../../catalog/coupons/redeem";
 import { findCouponById } from "../../catalog/coupons/repo";
-import { customerBalance } from "../../invoices/credit-notes-repo";
+import { customerBalance } from "../../invoices/credit-notes/repo";
 import { findInvoiceBySource } from "../../invoices/repo";
 import { LIVE_STATUSES, type SubscriptionRow } from "../rows";
 import { periodInvoiceSource } from "../reference";

@@ -4,7 +4,7 @@
  */
 import { t, type Static } from "elysia";
 import { formatMicro, formatTaxRate } from "../../../lib/money";
-import { priceLine, sumLines } from "../../invoices/lines";
+import { priceLine, sumLines } from "../../invoices/compute";
 import { InvoiceLineItem } from "../../invoices/schemas";
 import type { Quote } from "./quote";
 import type { PlanChangeCommand } from "./steps";

@@ -1,7 +1,7 @@
 /** The steps every way of making a plan change shares (change.ts and payments.ts): the command and its result, the re-quote under the locks, the coupon's redemption, the change's invoice. */
 import { apiError } from "../../../lib/errors";
-import { addBalanceEntry } from "../../invoices/credit-notes-repo";
-import { createInvoice } from "../../invoices/lifecycle";
+import { addBalanceEntry } from "../../invoices/credit-notes/repo";
+import { createInvoice } from "../../invoices/lifecycle/transitions";
 import { lockTransaction } from "../../../chains/claims";
 import { findCompanyByKeys } from "../../customers/repo";
 import { quotePlanChange, type PlanChangeRequest, type Quote } from "./quote";
