@@ -11,7 +11,7 @@ import { setEntitlement } from "../modules/catalog/entitlements";
 import { assignPlan } from "../modules/customers/plan";
 import { grantCredits } from "../modules/entitlements/credits";
 import { upsertCompany } from "../modules/customers/identify";
-import { presentCompany } from "../modules/customers/model";
+import { presentCompany } from "../modules/customers/schemas";
 import { presentFeature, presentPlan } from "../modules/catalog/model";
 import { findFeatureWithPlans } from "../modules/catalog/repo";
 import { type Environment } from "../lib/tenant";

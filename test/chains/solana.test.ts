@@ -24,7 +24,7 @@ import { SolanaLedger, type Executed } from "./solana-ledger";
 import { FakeSolanaRpc } from "./solana-rpc-server";
 import { encodeBase58 } from "./solana-rpc-shape";
 import { bindToPayer } from "../../src/modules/payments/settle";
-import type { CheckoutSessionRow } from "../../src/modules/payments/model";
+import type { CheckoutSessionRow } from "../../src/modules/payments/schemas";
 
 const DECIMALS = 6;
 const ledger = new SolanaLedger();

@@ -13,7 +13,7 @@ import { publishCompanyChanged } from "../changes/publish";
 import { audited } from "../catalog/service";
 import { checkEntitlement, grantFields, lockFeatureFor, type OverrideInput } from "../catalog/entitlements";
 import { deleteOverride, upsertOverride } from "../catalog/repo";
-import type { CompanyRow } from "./model";
+import type { CompanyRow } from "./schemas";
 import { findCompanyByKeys } from "./repo";
 import { planChoiceProblems } from "../catalog/plan-choice";
 

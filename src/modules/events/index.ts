@@ -8,7 +8,7 @@ import { queries, run } from "../../db/queries";
 import { type AuthDeps } from "../../http/auth";
 import type { EntitlementDeps } from "../entitlements/service";
 import type { IdentityDeps } from "./identity";
-import { Event, EventAccepted, EventBody, EventListQuery, presentEvent, type EventRow } from "./model";
+import { Event, EventAccepted, EventBody, EventListQuery, presentEvent, type EventRow } from "./schemas";
 import { ingestEvent } from "./service";
 import { companyIdFilter } from "../customers/repo";
 

@@ -17,7 +17,7 @@ import { queries, run, runOne, type Db } from "../../db/queries";
 import { ApiError } from "../../lib/errors";
 import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
-import type { CheckoutSessionRow } from "../payments/model";
+import type { CheckoutSessionRow } from "../payments/schemas";
 import { invoiceCheckoutSession } from "./checkout";
 
 const Q = queries(["checkout_session_list_uninvoiced", "checkout_session_uninvoiced_tenants", "payment_lock_by_id"]);

@@ -6,7 +6,7 @@ import type { Actor } from "../audit/repo";
 import { grantCreditsInTx, lockCompanyGrants } from "../entitlements/credits";
 import { publishCompanyChanged } from "../changes/publish";
 import { emitEvent } from "../webhooks/emit";
-import type { CheckoutSessionRow, RecordedPayment } from "./model";
+import type { CheckoutSessionRow, RecordedPayment } from "./schemas";
 import { addAddOnToCompany, findPaymentLink } from "./repo";
 import { presentCheckoutSession, presentPaymentLink } from "./present";
 

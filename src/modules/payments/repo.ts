@@ -2,7 +2,7 @@
 import { queries, run, runOne, type Db } from "../../db/queries";
 import { addressKey } from "../../chains/addresses";
 import type { NetworkConfig } from "../../chains/types";
-import type { CheckoutSessionRow, PaymentLinkRow, SessionStatus } from "./model";
+import type { CheckoutSessionRow, PaymentLinkRow, SessionStatus } from "./schemas";
 import { type Tenant } from "../../lib/tenant";
 
 const Q = queries([

@@ -5,7 +5,7 @@
 import type { Sql } from "../../db/client";
 import type { Tenant } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
-import type { CheckoutSessionRow } from "./model";
+import type { CheckoutSessionRow } from "./schemas";
 import { lockCheckoutSession, setSessionStatus } from "./repo";
 import { apiError } from "../../lib/errors";
 

@@ -18,7 +18,7 @@ import { RETRYABLE_REASONS, refuse, type ChainFamily, type NetworkConfig, type P
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
-import type { CheckoutSessionRow } from "./model";
+import type { CheckoutSessionRow } from "./schemas";
 import { findCheckoutSession, insertPayment, lockCheckoutSession, paymentsOfTransaction, setSessionStatus, touchSession } from "./repo";
 import type { Tenant } from "../../lib/tenant";
 import { claim, closed, releaseClaim } from "./session-claim";

@@ -25,7 +25,7 @@ import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
 import { redeemCoupon } from "../catalog/redeem";
 import { upsertCompany } from "../customers/identify";
-import type { CompanyRef } from "../customers/model";
+import type { CompanyRef } from "../customers/schemas";
 import { createInvoice } from "../invoices/lifecycle";
 import { periodLines, linesTotal } from "./billing-lines";
 import { chainError } from "./chain-errors";

@@ -5,21 +5,21 @@
  * request needs a CORS preflight, which this service never grants.
  */
 import { Elysia } from "elysia";
-import type { Sql } from "../../db/client";
-import { authPlugin, type AuthDeps } from "../../http/auth";
-import { assertJsonBody } from "../../http/json-body";
-import { clientAddress } from "../../http/client-address";
-import { requestState } from "../../http/request-context";
-import { actorOf } from "../audit/repo";
-import { acceptInvitation } from "../teams/invitations";
-import { describeSession, signOut, switchEnvironment } from "../teams/sessions";
-import { signInWithLink, signInWithPassword, type SignedIn, type SignInSettings } from "../teams/sign-in";
-import { clearedCookie, sessionCookie } from "../../auth/session-cookie";
-import { csrfTokenFor } from "../../auth/csrf";
-import { presentedCredential } from "../../auth/resolve";
-import { AcceptRequest, DashboardSession, EnvironmentRequest, LinkSignInRequest, Ok, SignedInSession, SignInRequest } from "./model";
-import { data } from "../../http/envelope";
-import { errorResponses } from "../../http/error-schemas";
+import type { Sql } from "../../../db/client";
+import { authPlugin, type AuthDeps } from "../../../http/auth";
+import { assertJsonBody } from "../../../http/json-body";
+import { clientAddress } from "../../../http/client-address";
+import { requestState } from "../../../http/request-context";
+import { actorOf } from "../../audit/repo";
+import { acceptInvitation } from "../../teams/invitations";
+import { describeSession, signOut, switchEnvironment } from "../../teams/sessions";
+import { signInWithLink, signInWithPassword, type SignedIn, type SignInSettings } from "../../teams/sign-in";
+import { clearedCookie, sessionCookie } from "../../../auth/session-cookie";
+import { csrfTokenFor } from "../../../auth/csrf";
+import { presentedCredential } from "../../../auth/resolve";
+import { AcceptRequest, DashboardSession, EnvironmentRequest, LinkSignInRequest, Ok, SignedInSession, SignInRequest } from "../schemas";
+import { data } from "../../../http/envelope";
+import { errorResponses } from "../../../http/error-schemas";
 
 export type DashboardDeps = AuthDeps & {
   sql: Sql;
