@@ -4,15 +4,13 @@ import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error
 import { authPlugin } from "../../http/auth";
 import { documentedResponses } from "../../http/openapi";
 import { Page, pageRequest, pageResponse } from "../../http/pagination";
-import { queries, run } from "../../db/queries";
 import { type AuthDeps } from "../../http/auth";
 import type { EntitlementDeps } from "../entitlements/service";
 import type { IdentityDeps } from "./identity";
-import { Event, EventAccepted, EventBody, EventListQuery, presentEvent, type EventRow } from "./schemas";
+import { Event, EventAccepted, EventBody, EventListQuery, presentEvent } from "./schemas";
 import { ingestEvent } from "./service";
+import { listEventPage } from "./repo";
 import { companyIdFilter } from "../customers/repo";
-
-const Q = queries(["event_list_page"]);
 
 const POST_DESCRIPTION = `One event per call.
 
@@ -50,13 +48,7 @@ export function eventRoutes(deps: RouteDeps) {
         const rows =
           query.eventType !== undefined && query.eventType !== "track"
             ? []
-            : await run<EventRow>(deps.sql, Q.event_list_page, [
-                principal.teamId,
-                principal.environment,
-                page.beforeSeq,
-                page.fetch,
-                await companyIdFilter(deps.sql, principal, query.companyId),
-              ]);
+            : await listEventPage(deps.sql, principal, page, await companyIdFilter(deps.sql, principal, query.companyId));
         return pageResponse(secret, "events", principal, page, rows, presentEvent);
       },
       {
