@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
 import { authPlugin } from "../../http/auth";
 import { documentedResponses } from "../../http/openapi";
+import { ERRORS } from "../../lib/errors";
 import { Page, pageRequest, pageResponse } from "../../http/pagination";
 import { type AuthDeps } from "../../http/auth";
 import type { EntitlementDeps } from "../entitlements/service";
@@ -16,8 +17,8 @@ const POST_DESCRIPTION = `One event per call.
 
 - \`identify\` upserts the company and user (matched on any of their keys, traits merged; top-level \`traits\` go to the user, or to the company when no user is named). It records no event and consumes nothing.
 - \`track\` records the event. When \`name\` equals a feature's \`featureKey\` (or else its \`eventKey\`), that feature's entitlement is enforced first:
-  one unit of a quota or \`creditsPerUse\` credits are consumed, or the event is refused with 402 \`{error: "Insufficient credits", code: "insufficient_credits"}\`,
-  429 \`{error: "Limit reached", code: "limit_reached"}\`, or 429 \`{error: "Feature not enabled", code: "feature_not_enabled"}\` (boolean feature off, no entitlement, trait rule not met).
+  one unit of a quota or \`creditsPerUse\` credits are consumed, or the event is refused with ${ERRORS.insufficient_credits.status} \`{error: "Insufficient credits", code: "insufficient_credits"}\`,
+  ${ERRORS.limit_reached.status} \`{error: "Limit reached", code: "limit_reached"}\`, or ${ERRORS.feature_not_enabled.status} \`{error: "Feature not enabled", code: "feature_not_enabled"}\` (boolean feature off, no entitlement, trait rule not met).
   A metered track must name its company; an unknown one has no plan, so the track is refused, and a refusal creates or changes no company or user.
 - \`idempotencyKey\` (1-128 characters): a retry with the same key returns the first attempt's outcome, refusals included (kept 7 days), and never counts twice. The key used again for another event name is 422 \`{error, details}\` and records no event.
 
