@@ -22,7 +22,7 @@ import type { PaymentExpectation, PaymentVerdict } from "../src/chains/types";
 import { newId } from "../src/lib/ids";
 import type { Tenant } from "../src/lib/tenant";
 import { createTeam } from "../src/modules/teams/service";
-import { createEndpoint } from "../src/modules/webhooks/service";
+import { createEndpoint } from "../src/modules/webhooks/endpoints/manage";
 import { createInvoice } from "../src/modules/invoices/lifecycle/transitions";
 import { applyPayment } from "../src/modules/invoices/payments/settle";
 import { refundInvoice } from "../src/modules/invoices/refunds/refund";

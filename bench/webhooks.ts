@@ -36,8 +36,8 @@ import { publishCompanyChanged } from "../src/modules/changes/publish";
 import { upsertCompany } from "../src/modules/customers/identify";
 import { findCompanyByKeys, insertCompany } from "../src/modules/customers/repo";
 import { createTeam } from "../src/modules/teams/service";
-import { createEndpoint } from "../src/modules/webhooks/service";
-import { signHeaders } from "../src/modules/webhooks/sign";
+import { createEndpoint } from "../src/modules/webhooks/endpoints/manage";
+import { signHeaders } from "../src/modules/webhooks/signing/sign";
 import { jobHandlers } from "../src/tasks";
 import { cpuSeconds, freePort, log, startServer, stopServer, treeCpuSeconds, waitReady } from "./procs";
 

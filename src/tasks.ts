@@ -16,7 +16,7 @@ import { startJobRunner, type JobInfo, type JobRunner } from "./jobs/runner";
 import { sweepOnce } from "./modules/payments/sweeper";
 import { pruneExpiredKeys } from "./modules/idempotency/repo";
 import { pruneRefusedEvents } from "./modules/events/retention";
-import { runAttempt } from "./modules/webhooks/attempt";
+import { runAttempt } from "./modules/webhooks/deliveries/attempt";
 import { deliverInvoice } from "./modules/invoices/deliveries/deliver";
 import { verifyQueuedProof } from "./modules/invoices/payments/jobs";
 import { markOverdueInvoices } from "./modules/invoices/lifecycle/overdue";

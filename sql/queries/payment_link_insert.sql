@@ -1,8 +1,10 @@
 -- Creates a payment link. Returns one row.
--- $1 id, $2 team_id, $3 environment, $4 network, $5 chain_id, $6 token_symbol, $7 amount (numeric text),
--- $8 recipient_wallet, $9 company_id, $10 purpose, $11 add_on_plan_id, $12 credit_amount, $13 ttl_seconds,
--- $14 description, $15 token (jsonb)
+-- $1 the link as one jsonb record: id, team_id, environment, network, chain_id, token_symbol, amount (numeric
+-- text), recipient_wallet, company_id, purpose, add_on_plan_id, credit_amount (integer text), ttl_seconds,
+-- description, token (the registry's token entry); jsonb_populate_record casts each to its column's type.
 insert into payment_links (id, team_id, environment, network, chain_id, token_symbol, amount, recipient_wallet,
                            company_id, purpose, add_on_plan_id, credit_amount, ttl_seconds, description, token)
-values ($1, $2, $3, $4, $5, $6, $7::numeric, $8, $9, $10, $11, $12, $13, $14, $15::jsonb)
+select r.id, r.team_id, r.environment, r.network, r.chain_id, r.token_symbol, r.amount, r.recipient_wallet,
+       r.company_id, r.purpose, r.add_on_plan_id, r.credit_amount, r.ttl_seconds, r.description, r.token
+from jsonb_populate_record(null::payment_links, $1::jsonb) r
 returning *

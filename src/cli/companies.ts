@@ -3,7 +3,7 @@ import { presentOverride, presentRemovedOverride } from "../modules/catalog/sche
 import { assignPlan, removeOverride, setOverride } from "../modules/customers/plan";
 import { featureIdOf } from "../modules/catalog/features/read";
 import { grantCredits } from "../modules/entitlements/credits";
-import { presentCompany } from "../modules/customers/model";
+import { presentCompany } from "../modules/customers/schemas";
 import { presentCreditGrant } from "../modules/entitlements/credits";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, isoDate, tenant, wholeNumber } from "./args";
 import { GRANT_OPTIONS, parseGrant } from "./catalog";

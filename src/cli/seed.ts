@@ -11,7 +11,7 @@ import { setEntitlement } from "../modules/catalog/entitlements/edit";
 import { assignPlan } from "../modules/customers/plan";
 import { grantCredits } from "../modules/entitlements/credits";
 import { upsertCompany } from "../modules/customers/identify";
-import { presentCompany } from "../modules/customers/model";
+import { presentCompany } from "../modules/customers/schemas";
 import { presentFeature, presentPlan } from "../modules/catalog/schemas";
 import { findFeatureWithPlans } from "../modules/catalog/features/repo";
 import { type Environment } from "../lib/tenant";

@@ -4,8 +4,8 @@
  * a running service (or `npm run worker`) sends it.
  */
 import { SUBSCRIBABLE_EVENT_TYPES } from "../modules/webhooks/event-types";
-import { presentDelivery } from "../modules/webhooks/delivery-model";
-import { presentEndpoint } from "../modules/webhooks/model";
+import { presentDelivery } from "../modules/webhooks/deliveries/schemas";
+import { presentEndpoint } from "../modules/webhooks/endpoints/schemas";
 import {
   createEndpoint,
   deleteEndpoint,
@@ -14,8 +14,8 @@ import {
   revealSecret,
   rotateSecret,
   updateEndpoint,
-} from "../modules/webhooks/service";
-import { listDeliveries, replayDelivery, replayMessage, sendTestEvent } from "../modules/webhooks/deliveries";
+} from "../modules/webhooks/endpoints/manage";
+import { listDeliveries, replayDelivery, replayMessage, sendTestEvent } from "../modules/webhooks/deliveries/log";
 import { OPERATOR } from "../modules/teams/service";
 import { systemClock } from "../lib/clock";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, tenant, wholeNumber } from "./args";

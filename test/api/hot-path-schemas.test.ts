@@ -11,7 +11,7 @@ import { createTeamFixture } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
 import { CheckResponse, ConsumeResponse, EntitlementsResponse, FlagResponse } from "../../src/modules/entitlements/schemas";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../src/http/error-schemas";
-import { EventAccepted } from "../../src/modules/events/model";
+import { EventAccepted } from "../../src/modules/events/schemas";
 import { resolved } from "../helpers/openapi";
 
 const t = await createTestApp({ RATE_LIMIT_ENABLED: "false" });

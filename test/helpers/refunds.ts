@@ -7,7 +7,7 @@ import { expect } from "bun:test";
 import { createTestApp, type TestApp } from "./app";
 import { createTeamFixture, type TeamFixture } from "./fixtures";
 import { issuedInvoice, line, payInvoice } from "./invoices";
-import { createEndpoint } from "../../src/modules/webhooks/service";
+import { createEndpoint } from "../../src/modules/webhooks/endpoints/manage";
 import { OPERATOR } from "../../src/modules/teams/service";
 import type { Tenant } from "../../src/lib/tenant";
 

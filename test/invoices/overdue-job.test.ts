@@ -12,7 +12,7 @@ import { enqueueJob } from "../../src/jobs/enqueue";
 import { schedules } from "../../src/tasks";
 import { createInvoice, voidInvoice } from "../../src/modules/invoices/lifecycle/transitions";
 import { markOverdueInvoices } from "../../src/modules/invoices/lifecycle/overdue";
-import { createEndpoint } from "../../src/modules/webhooks/service";
+import { createEndpoint } from "../../src/modules/webhooks/endpoints/manage";
 import { OPERATOR } from "../../src/modules/teams/service";
 import type { Tenant } from "../../src/lib/tenant";
 

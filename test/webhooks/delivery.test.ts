@@ -7,9 +7,9 @@ import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { drainJobs, makeJobsDue, queuedJobs } from "../helpers/jobs";
 import { emitEvent } from "../../src/modules/webhooks/emit";
-import { runAttempt } from "../../src/modules/webhooks/attempt";
-import { claimAttempt } from "../../src/modules/webhooks/delivery-repo";
-import { MAX_ATTEMPTS } from "../../src/modules/webhooks/schedule";
+import { runAttempt } from "../../src/modules/webhooks/deliveries/attempt";
+import { claimAttempt } from "../../src/modules/webhooks/deliveries/repo";
+import { MAX_ATTEMPTS } from "../../src/modules/webhooks/deliveries/schedule";
 import { startReceiver, type Receiver } from "./receiver";
 
 // JOB_WORKER_STALE_MS off its default, so the claim lapse is seen to follow it.

@@ -7,7 +7,7 @@ import { afterAll, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { drainJobs } from "../helpers/jobs";
-import { postWebhook } from "../../src/modules/webhooks/outbound";
+import { postWebhook } from "../../src/modules/webhooks/deliveries/outbound";
 import { startReceiver } from "./receiver";
 
 const t = await createTestApp(); // the defaults: https only, no private addresses

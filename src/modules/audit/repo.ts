@@ -4,7 +4,7 @@ import { newId } from "../../lib/ids";
 import type { Principal } from "../../auth/kinds";
 import { ENVIRONMENTS, type Environment } from "../../lib/tenant";
 
-const Q = queries(["audit_log_insert", "audit_log_list_page"]);
+const Q = queries(["audit_log_insert", "audit_log_list_page", "audit_log_chain_page"]);
 
 /** Who made a change: an API credential, a dashboard session, or the operator CLI. */
 export interface Actor {
@@ -94,3 +94,16 @@ export function listAuditPage(db: Db, teamId: string, environment: Environment, 
     f.actorId ?? null,
   ]);
 }
+
+/** One audit entry as the chain check reads it: its stored hash and the one recomputed from its content. */
+export interface ChainRow {
+  id: string;
+  chain_seq: bigint;
+  prev_hash: string;
+  hash: string;
+  recomputed: string;
+}
+
+/** The tenant's chain after `afterSeq`, oldest first, `limit` entries. */
+export const listChainPage = (db: Db, t: { teamId: string; environment: Environment }, afterSeq: bigint, limit: number) =>
+  run<ChainRow>(db, Q.audit_log_chain_page, [t.teamId, t.environment, afterSeq, limit]);

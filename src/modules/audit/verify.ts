@@ -12,10 +12,9 @@
  *  - anchor_mismatch: the entry at the anchor's chainSeq has another hash (rewritten up to there);
  *  - truncated: the chain ends before the anchor's chainSeq (brokenAt.id is null: there is no entry).
  */
-import { queries, run, type Db } from "../../db/queries";
+import type { Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
-
-const Q = queries(["audit_log_chain_page"]);
+import { listChainPage } from "./repo";
 
 /** prev_hash of each chain's first entry (the same 64 zeros as in audit_log_link and migration 00013). */
 export const GENESIS_HASH = "0".repeat(64);
@@ -33,14 +32,6 @@ export type ChainVerdict =
   | { ok: true; entries: number; head: { chainSeq: number; hash: string } | null }
   | { ok: false; entries: number; brokenAt: { id: string | null; chainSeq: number }; reason: ChainBreak; detail: string };
 
-interface ChainRow {
-  id: string;
-  chain_seq: bigint;
-  prev_hash: string;
-  hash: string;
-  recomputed: string;
-}
-
 const DETAIL: Record<ChainBreak, string> = {
   hash_mismatch: "The entry's stored hash does not match its content: it was edited after it was written",
   broken_link: "The entry's prev_hash is not the hash of the entry before it: an entry was deleted, reordered or replaced",
@@ -54,7 +45,7 @@ export async function verifyAuditChain(db: Db, tenant: Tenant, anchor: ChainAnch
   let prevHash = GENESIS_HASH;
   let lastSeq = 0n;
   for (;;) {
-    const rows = await run<ChainRow>(db, Q.audit_log_chain_page, [tenant.teamId, tenant.environment, lastSeq, pageSize]);
+    const rows = await listChainPage(db, tenant, lastSeq, pageSize);
     for (const row of rows) {
       const reason: ChainBreak | null =
         row.recomputed !== row.hash

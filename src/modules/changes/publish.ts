@@ -6,10 +6,9 @@
  *   company  a company's plan, add-ons, traits or overrides changed: drop its cached state
  *   usage    counters and credit lots after a metering batch or a credit grant: apply the new values
  */
-import { queries, run, type Db } from "../../db/queries";
+import type { Db } from "../../db/queries";
 import { type Environment, type Tenant } from "../../lib/tenant";
-
-const Q = queries(["entitlement_change_notify"]);
+import { notifyChange } from "./repo";
 
 export const CHANGE_CHANNEL = "entitlement_changes";
 
@@ -27,7 +26,7 @@ export type Change =
 const MAX_PAYLOAD_BYTES = 7_000;
 
 export async function publishChange(db: Db, change: Change): Promise<void> {
-  await run(db, Q.entitlement_change_notify, [JSON.stringify(change)]);
+  await notifyChange(db, JSON.stringify(change));
 }
 
 export const publishCatalogChanged = (db: Db, tenant: Tenant) => publishChange(db, { k: "catalog", t: tenant.teamId, e: tenant.environment });

@@ -6,10 +6,10 @@
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { TransactionSql } from "../../db/client";
-import type { CompanyRef, CompanyRow, UserRef, UserRow } from "./model";
+import type { CompanyRef, CompanyRow, UserRef, UserRow } from "./schemas";
 import { publishCompanyChanged } from "../changes/publish";
 import { emitEvent } from "../webhooks/emit";
-import { presentCompany } from "./model";
+import { presentCompany } from "./schemas";
 import {
   findCompanyByKeys,
   findUserByKeys,

@@ -8,7 +8,7 @@ import { type AuthDeps } from "../../http/auth";
 import type { Sql } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import type { Tenant } from "../../lib/tenant";
-import { Company, CompanyPatch, User, presentCompany, presentUser } from "./model";
+import { Company, CompanyPatch, User, presentCompany, presentUser } from "./schemas";
 import { companyIdFilter, listCompanyPage, listUserPage } from "./repo";
 import { updateCompany } from "./update";
 import { actorOf } from "../audit/repo";

@@ -3,7 +3,6 @@
  * transaction with its audit record and the company's change notice (src/modules/changes/publish.ts), so
  * every instance drops the company's cached state at commit.
  */
-import { queries, runOne } from "../../db/queries";
 import type { Sql } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { systemClock } from "../../lib/clock";
@@ -13,11 +12,8 @@ import { publishCompanyChanged } from "../changes/publish";
 import { audited } from "../catalog/write";
 import { checkEntitlement, grantFields, lockFeatureFor, type OverrideInput } from "../catalog/entitlements/edit";
 import { deleteOverride, upsertOverride } from "../catalog/entitlements/repo";
-import type { CompanyRow } from "./model";
-import { findCompanyByKeys } from "./repo";
+import { findCompanyByKeys, setCompanyPlan } from "./repo";
 import { planChoiceProblems } from "../catalog/plans/choice";
-
-const Q = queries(["company_set_plan"]);
 
 /** Sets a company's override of one feature; it replaces whatever the company's plans grant. */
 export async function setOverride(sql: Sql, tenant: Tenant, o: OverrideInput) {
@@ -71,12 +67,7 @@ export async function assignPlan(sql: Sql, tenant: Tenant, companyRef: string, p
   ]);
   if (unknown.length) throw apiError("not_found", `No plan ${planId}`);
   if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
-  return audited(
-    sql,
-    tenant,
-    "company.plan_assign",
-    "company",
-    async (tx) => (await runOne<CompanyRow>(tx, Q.company_set_plan, [tenant.teamId, tenant.environment, company.id, planId, now]))!,
-    { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
-  );
+  return audited(sql, tenant, "company.plan_assign", "company", async (tx) => (await setCompanyPlan(tx, tenant, company.id, planId, now))!, {
+    publish: (tx) => publishCompanyChanged(tx, tenant, company.id),
+  });
 }

@@ -1,6 +1,6 @@
 /** Typed wrappers over the company and user queries. */
 import { queries, run, runOne, type Db } from "../../db/queries";
-import type { CompanyRow, UserRow } from "./model";
+import type { CompanyRow, UserRow } from "./schemas";
 import { type Tenant } from "../../lib/tenant";
 
 const Q = queries([
@@ -17,6 +17,7 @@ const Q = queries([
   "company_membership_upsert",
   "company_membership_exists",
   "company_update",
+  "company_set_plan",
 ]);
 
 export interface CompanyFacts {
@@ -89,3 +90,6 @@ export interface CompanyUpdate {
 
 export const updateCompanyRow = (db: Db, t: Tenant, id: string, u: CompanyUpdate) =>
   runOne<CompanyRow>(db, Q.company_update, [t.teamId, t.environment, id, u.name, u.traitsPatch, u.activePlanId, u.activeAddOnIds, u.anchorIfUnset]);
+
+export const setCompanyPlan = (db: Db, t: Tenant, companyId: string, planId: string, now: Date) =>
+  runOne<CompanyRow>(db, Q.company_set_plan, [t.teamId, t.environment, companyId, planId, now]);

@@ -10,7 +10,7 @@ import { apiError } from "../../lib/errors";
 import { recordAudit, type Actor } from "../audit/repo";
 import { planChoiceProblems } from "../catalog/plans/choice";
 import { publishCompanyChanged } from "../changes/publish";
-import type { CompanyPatch, CompanyRow } from "./model";
+import type { CompanyPatch, CompanyRow } from "./schemas";
 import { findCompanyByKeys, updateCompanyRow } from "./repo";
 import { type Tenant } from "../../lib/tenant";
 

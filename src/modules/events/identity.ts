@@ -9,7 +9,7 @@ import type { Sql, TransactionSql } from "../../db/client";
 import { apiError } from "../../lib/errors";
 import { isOwnCompanyId, unknownOwnCompany, upsertCompany, upsertUser, type CompanyUpsert } from "../customers/identify";
 import { findCompanyIdByKeys } from "../customers/repo";
-import type { CompanyRef, UserRef } from "../customers/model";
+import type { CompanyRef, UserRef } from "../customers/schemas";
 import type { EntitlementRuntime } from "../entitlements/runtime";
 import type { WrittenIdentity } from "../entitlements/usage";
 import { companyRefFor } from "../entitlements/service";

@@ -3,23 +3,22 @@ import { Elysia } from "elysia";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
 import { authPlugin } from "../../http/auth";
 import { documentedResponses } from "../../http/openapi";
+import { ERRORS } from "../../lib/errors";
 import { Page, pageRequest, pageResponse } from "../../http/pagination";
-import { queries, run } from "../../db/queries";
 import { type AuthDeps } from "../../http/auth";
 import type { EntitlementDeps } from "../entitlements/service";
 import type { IdentityDeps } from "./identity";
-import { Event, EventAccepted, EventBody, EventListQuery, presentEvent, type EventRow } from "./model";
+import { Event, EventAccepted, EventBody, EventListQuery, presentEvent } from "./schemas";
 import { ingestEvent } from "./service";
+import { listEventPage } from "./repo";
 import { companyIdFilter } from "../customers/repo";
-
-const Q = queries(["event_list_page"]);
 
 const POST_DESCRIPTION = `One event per call.
 
 - \`identify\` upserts the company and user (matched on any of their keys, traits merged; top-level \`traits\` go to the user, or to the company when no user is named). It records no event and consumes nothing.
 - \`track\` records the event. When \`name\` equals a feature's \`featureKey\` (or else its \`eventKey\`), that feature's entitlement is enforced first:
-  one unit of a quota or \`creditsPerUse\` credits are consumed, or the event is refused with 402 \`{error: "Insufficient credits", code: "insufficient_credits"}\`,
-  429 \`{error: "Limit reached", code: "limit_reached"}\`, or 429 \`{error: "Feature not enabled", code: "feature_not_enabled"}\` (boolean feature off, no entitlement, trait rule not met).
+  one unit of a quota or \`creditsPerUse\` credits are consumed, or the event is refused with ${ERRORS.insufficient_credits.status} \`{error: "Insufficient credits", code: "insufficient_credits"}\`,
+  ${ERRORS.limit_reached.status} \`{error: "Limit reached", code: "limit_reached"}\`, or ${ERRORS.feature_not_enabled.status} \`{error: "Feature not enabled", code: "feature_not_enabled"}\` (boolean feature off, no entitlement, trait rule not met).
   A metered track must name its company; an unknown one has no plan, so the track is refused, and a refusal creates or changes no company or user.
 - \`idempotencyKey\` (1-128 characters): a retry with the same key returns the first attempt's outcome, refusals included (kept 7 days), and never counts twice. The key used again for another event name is 422 \`{error, details}\` and records no event.
 
@@ -50,13 +49,7 @@ export function eventRoutes(deps: RouteDeps) {
         const rows =
           query.eventType !== undefined && query.eventType !== "track"
             ? []
-            : await run<EventRow>(deps.sql, Q.event_list_page, [
-                principal.teamId,
-                principal.environment,
-                page.beforeSeq,
-                page.fetch,
-                await companyIdFilter(deps.sql, principal, query.companyId),
-              ]);
+            : await listEventPage(deps.sql, principal, page, await companyIdFilter(deps.sql, principal, query.companyId));
         return pageResponse(secret, "events", principal, page, rows, presentEvent);
       },
       {

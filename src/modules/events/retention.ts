@@ -6,13 +6,11 @@
  * deletes are small batches that skip locked rows, so the meter never waits on a prune.
  */
 import type { Sql } from "../../db/client";
-import { deleteInBatches, queries } from "../../db/queries";
-
-const Q = queries(["event_delete_refused_before"]);
+import { deleteRefusedBefore } from "./repo";
 
 export const REFUSED_EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 const BATCH = 1000;
 
 /** Deletes every stored refusal older than the retention, `batch` rows per statement. Returns how many. */
 export const pruneRefusedEvents = (sql: Sql, now: number, batch = BATCH): Promise<number> =>
-  deleteInBatches(sql, Q.event_delete_refused_before, [new Date(now - REFUSED_EVENT_RETENTION_MS)], batch);
+  deleteRefusedBefore(sql, new Date(now - REFUSED_EVENT_RETENTION_MS), batch);

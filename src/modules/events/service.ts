@@ -8,7 +8,7 @@ import { assertCompanyRef, assertUserRef } from "../customers/identify";
 import { enforcementOf, evaluate, refusal, type EntitlementDeps } from "../entitlements/service";
 import type { MeterRequest } from "../entitlements/usage";
 import { assertEmbedCompany, existingCompanyId, planTrackIdentity, upsertIdentity, type IdentityDeps } from "./identity";
-import type { EventBody } from "./model";
+import type { EventBody } from "./schemas";
 
 type Deps = EntitlementDeps & IdentityDeps;
 

@@ -1,6 +1,7 @@
 /** GET /health: the process is up and the database answers. No credential needed. */
 import { Elysia, t } from "elysia";
 import type { Sql } from "../../db/client";
+import { pingDatabase } from "./repo";
 
 type RouteDeps = { sql: Sql };
 
@@ -9,7 +10,7 @@ export function healthRoutes(deps: RouteDeps) {
     "/health",
     async ({ set }) => {
       try {
-        await deps.sql`select 1`;
+        await pingDatabase(deps.sql);
         return { status: "ok" as const, database: "ok" as const };
       } catch {
         set.status = 503;

@@ -9,7 +9,7 @@ import type { Clock } from "../../lib/clock";
 import type { SettlementDeps } from "./settle";
 import { apiError } from "../../lib/errors";
 import { actorOf } from "../audit/repo";
-import { CheckoutSession, CheckoutSessionCreate, PaymentLink, PaymentLinkCreate, PaymentSubmit } from "./model";
+import { CheckoutSession, CheckoutSessionCreate, PaymentLink, PaymentLinkCreate, PaymentSubmit } from "./schemas";
 import { presentCheckoutSession, presentPaymentLink } from "./present";
 import { findCheckoutSession, findPaymentLink, listCheckoutSessions, listPaymentLinks } from "./repo";
 import { createPaymentLink } from "./links";

@@ -11,7 +11,7 @@ import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
 import { planChoiceProblems } from "../catalog/plans/choice";
-import type { PaymentLinkCreate, PaymentLinkRow } from "./model";
+import type { PaymentLinkCreate, PaymentLinkRow } from "./schemas";
 import { insertPaymentLink, settlementWalletOwner } from "./repo";
 import type { Tenant } from "../../lib/tenant";
 

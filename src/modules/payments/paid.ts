@@ -1,12 +1,13 @@
 /** What a paid checkout session does besides recording its payment, in the payment's transaction. */
 import type { TransactionSql } from "../../db/client";
+import type { OperationContext } from "../operation-context";
 import type { Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
 import { grantCreditsInTx, lockCompanyGrants } from "../entitlements/credits";
 import { publishCompanyChanged } from "../changes/publish";
 import { emitEvent } from "../webhooks/emit";
-import type { CheckoutSessionRow, RecordedPayment } from "./model";
+import type { CheckoutSessionRow, RecordedPayment } from "./schemas";
 import { addAddOnToCompany, findPaymentLink } from "./repo";
 import { presentCheckoutSession, presentPaymentLink } from "./present";
 
@@ -20,7 +21,7 @@ export async function lockPurchase(tx: Db, tenant: Tenant, session: CheckoutSess
 }
 
 /** What a paid session buys, committed with the payment: an add-on on the company, or credits. */
-export async function grantPurchase(tx: Db, tenant: Tenant, actor: Actor, session: CheckoutSessionRow, now: Date): Promise<void> {
+export async function grantPurchase({ tx, tenant, actor, now }: OperationContext, session: CheckoutSessionRow): Promise<void> {
   if (session.purpose === "ADDON") {
     await addAddOnToCompany(tx, tenant, session.company_id!, session.add_on_plan_id!);
     await publishCompanyChanged(tx, tenant, session.company_id!);

@@ -1,7 +1,7 @@
 /** Rows to API records. */
 import type { Static } from "elysia";
 import { tokenLocator } from "../../chains/registry";
-import type { CheckoutSession, CheckoutSessionRow, PaymentLink, PaymentLinkRow } from "./model";
+import type { CheckoutSession, CheckoutSessionRow, PaymentLink, PaymentLinkRow } from "./schemas";
 
 export const presentPaymentLink = (r: PaymentLinkRow): Static<typeof PaymentLink> => ({
   id: r.id,

@@ -2,7 +2,7 @@
 import { queries, run, runOne, type Db } from "../../db/queries";
 import { addressKey } from "../../chains/addresses";
 import type { NetworkConfig } from "../../chains/types";
-import type { CheckoutSessionRow, PaymentLinkRow, SessionStatus } from "./model";
+import type { CheckoutSessionRow, PaymentLinkRow, SessionStatus } from "./schemas";
 import { type Tenant } from "../../lib/tenant";
 
 const Q = queries([
@@ -23,24 +23,11 @@ const Q = queries([
   "settlement_wallet_owner",
 ]);
 
+/** A row as the one jsonb record an insert takes: bigint as its decimal text (JSON has no bigint). */
+const record = (row: { credit_amount: bigint | null }) => ({ ...row, credit_amount: row.credit_amount?.toString() ?? null });
+
 export const insertPaymentLink = (db: Db, row: Omit<PaymentLinkRow, "active" | "created_at">) =>
-  runOne<PaymentLinkRow>(db, Q.payment_link_insert, [
-    row.id,
-    row.team_id,
-    row.environment,
-    row.network,
-    row.chain_id,
-    row.token_symbol,
-    row.amount,
-    row.recipient_wallet,
-    row.company_id,
-    row.purpose,
-    row.add_on_plan_id,
-    row.credit_amount,
-    row.ttl_seconds,
-    row.description,
-    row.token as never,
-  ]) as Promise<PaymentLinkRow>;
+  runOne<PaymentLinkRow>(db, Q.payment_link_insert, [record(row) as never]) as Promise<PaymentLinkRow>;
 
 export const findPaymentLink = (db: Db, t: Tenant, id: string) =>
   runOne<PaymentLinkRow>(db, Q.payment_link_find_by_id, [t.teamId, t.environment, id]);
@@ -50,27 +37,7 @@ export const listPaymentLinks = (db: Db, t: Tenant, limit: number) =>
 export const insertCheckoutSession = (
   db: Db,
   row: Omit<CheckoutSessionRow, "status" | "tx_hash" | "failure_reason" | "failure_detail" | "paid_at" | "updated_at">,
-) =>
-  runOne<CheckoutSessionRow>(db, Q.checkout_session_insert, [
-    row.id,
-    row.team_id,
-    row.environment,
-    row.payment_link_id,
-    row.company_id,
-    row.customer_wallet,
-    row.purpose,
-    row.amount,
-    row.network,
-    row.chain_id,
-    row.token_symbol,
-    row.recipient_wallet,
-    row.add_on_plan_id,
-    row.credit_amount,
-    row.memo,
-    row.expires_at,
-    row.created_at,
-    row.token as never,
-  ]) as Promise<CheckoutSessionRow>;
+) => runOne<CheckoutSessionRow>(db, Q.checkout_session_insert, [record(row) as never]) as Promise<CheckoutSessionRow>;
 
 export const findCheckoutSession = (db: Db, t: Tenant, id: string) =>
   runOne<CheckoutSessionRow>(db, Q.checkout_session_find_by_id, [t.teamId, t.environment, id]);

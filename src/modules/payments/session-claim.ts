@@ -3,9 +3,9 @@
  * hash, and back when the transaction turns out to have paid another session.
  */
 import type { Sql } from "../../db/client";
-import type { Tenant } from "../../lib/tenant";
-import { recordAudit, type Actor } from "../audit/repo";
-import type { CheckoutSessionRow } from "./model";
+import type { OperationContext } from "../operation-context";
+import { recordAudit } from "../audit/repo";
+import type { CheckoutSessionRow } from "./schemas";
 import { lockCheckoutSession, setSessionStatus } from "./repo";
 import { apiError } from "../../lib/errors";
 
@@ -20,7 +20,7 @@ export const closed = (session: CheckoutSessionRow) =>
  * PENDING -> CONFIRMING with this transaction. A CONFIRMING session may switch to another transaction (a
  * mistyped hash is corrected) until its deadline; after it, only the transaction submitted in time counts.
  */
-export async function claim(sql: Sql, tenant: Tenant, actor: Actor, sessionId: string, txHash: string, now: Date): Promise<void> {
+export async function claim(sql: Sql, { tenant, actor, now }: Omit<OperationContext, "tx">, sessionId: string, txHash: string): Promise<void> {
   let closedSession: CheckoutSessionRow | null = null;
   await sql.begin(async (tx) => {
     const session = (await lockCheckoutSession(tx, tenant, sessionId))!;
@@ -52,7 +52,12 @@ export async function claim(sql: Sql, tenant: Tenant, actor: Actor, sessionId: s
 }
 
 /** CONFIRMING on `txHash` -> PENDING: the transaction proved another session's payment. */
-export async function releaseClaim(sql: Sql, tenant: Tenant, sessionId: string, txHash: string, now: Date): Promise<void> {
+export async function releaseClaim(
+  sql: Sql,
+  { tenant, now }: Pick<OperationContext, "tenant" | "now">,
+  sessionId: string,
+  txHash: string,
+): Promise<void> {
   await sql.begin(async (tx) => {
     const session = await lockCheckoutSession(tx, tenant, sessionId);
     if (session?.status === "CONFIRMING" && session.tx_hash === txHash)

@@ -10,7 +10,7 @@ import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
-import type { CheckoutSessionRow } from "./model";
+import type { CheckoutSessionRow } from "./schemas";
 import { findPaymentLink, insertCheckoutSession } from "./repo";
 import type { Tenant } from "../../lib/tenant";
 

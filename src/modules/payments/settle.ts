@@ -18,7 +18,7 @@ import { RETRYABLE_REASONS, refuse, type ChainFamily, type NetworkConfig, type P
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
-import type { CheckoutSessionRow } from "./model";
+import type { CheckoutSessionRow } from "./schemas";
 import { findCheckoutSession, insertPayment, lockCheckoutSession, paymentsOfTransaction, setSessionStatus, touchSession } from "./repo";
 import type { Tenant } from "../../lib/tenant";
 import { claim, closed, releaseClaim } from "./session-claim";
@@ -66,10 +66,10 @@ export async function submitPayment(
   // A retry of the submission that paid the session answers as the first one did.
   if (found.status === "PAID" && found.tx_hash === txHash) return { kind: "paid", session: found };
   if ((await paymentsOfTransaction(deps.sql, network.id, txHash)).length > 0) {
-    await releaseClaim(deps.sql, tenant, sessionId, txHash, now); // it was waiting on a transaction that paid elsewhere
+    await releaseClaim(deps.sql, { tenant, now }, sessionId, txHash); // it was waiting on a transaction that paid elsewhere
     throw replayed();
   }
-  await claim(deps.sql, tenant, actor, sessionId, txHash, now);
+  await claim(deps.sql, { tenant, actor, now }, sessionId, txHash);
   const verdict = await deps.pool.verifyPayment(expectationOf(found, network, txHash));
   const outcome = await applyVerdict(deps, tenant, actor, sessionId, txHash, bindToPayer(verdict, found, network.family), now);
   if (outcome.kind === "replayed") throw replayed();
@@ -152,7 +152,7 @@ export async function applyVerdict(
     // Lock order: what the purchase writes, then the invoice (number counter, then audit chain), then the rest.
     await lockPurchase(tx, tenant, paid, now);
     const invoiceError = await invoiceOrLeave(deps.invoiceSession, tx, tenant, actor, paid, payment, now);
-    await grantPurchase(tx, tenant, actor, paid, now);
+    await grantPurchase({ tx, tenant, actor, now }, paid);
     await emitPaid(tx, tenant, paid, now);
     await recordAudit(tx, {
       ...tenant,

@@ -1,7 +1,7 @@
 /** Request and response schemas of the subscription and mandate routes (the spec's fields, binding). */
 import { t } from "elysia";
 import { errorResponses } from "../../http/error-schemas";
-import { CompanyRef } from "../customers/model";
+import { CompanyRef } from "../customers/schemas";
 import { NonBlankText } from "../../http/non-blank-text";
 import { ResourceIdParams } from "../../http/resource-id";
 

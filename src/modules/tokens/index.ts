@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import { authPlugin } from "../../http/auth";
 import { requestState } from "../../http/request-context";
 import { type AuthDeps } from "../../http/auth";
-import { AccessTokenRequest, EmbedTokenRequest, TokenResponse } from "./model";
+import { AccessTokenRequest, EmbedTokenRequest, TokenResponse } from "./schemas";
 import { mintEmbedToken, mintSessionToken, type TokenDeps } from "./service";
 
 /** What these routes need; the service's wiring (src/app-deps.ts) provides it. */

@@ -11,8 +11,8 @@ import type { EmbedClaims } from "../../auth/tokens";
 import { newId } from "../../lib/ids";
 import { actorOf, recordAudit } from "../audit/repo";
 import { assertCompanyRef, assertUserRef, upsertCompany, upsertUser } from "../customers/identify";
-import type { CompanyRef, UserRef } from "../customers/model";
-import { EMBED_TTL, SESSION_TTL } from "./model";
+import type { CompanyRef, UserRef } from "../customers/schemas";
+import { EMBED_TTL, SESSION_TTL } from "./schemas";
 
 export interface TokenDeps {
   sql: Sql;

@@ -1,5 +1,5 @@
 /** Route descriptions for the OpenAPI document: the decisions the spec leaves to us. */
-import { MAX_ATTEMPTS, RETRY_OFFSETS_MS } from "./schedule";
+import { MAX_ATTEMPTS, RETRY_OFFSETS_MS } from "./deliveries/schedule";
 
 const offsets = RETRY_OFFSETS_MS.map((ms) => (ms < 60_000 ? `${ms / 1000} s` : ms < 3_600_000 ? `${ms / 60_000} min` : `${ms / 3_600_000} h`)).join(
   ", ",

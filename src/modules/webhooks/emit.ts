@@ -12,8 +12,8 @@ import { enqueueJob } from "../../jobs/enqueue";
 import { newId } from "../../lib/ids";
 import type { Tenant } from "../../lib/tenant";
 import type { EventType } from "./event-types";
-import { insertMessage } from "./delivery-repo";
-import { listTargets } from "./repo";
+import { insertMessage } from "./deliveries/repo";
+import { listTargets } from "./endpoints/repo";
 
 export interface EmitOptions {
   /** the event's time (payload `timestamp`; default now) */

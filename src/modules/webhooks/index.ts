@@ -1,12 +1,12 @@
 /**
  * The dashboard's webhook routes (dashboard sessions only; roles webhooks:read and webhooks:write):
- * endpoints and their secrets (endpoint-routes.ts); the test event, the delivery log, replay and operator
- * notifications (delivery-routes.ts).
+ * endpoints and their secrets (endpoints/); the test event, the delivery log, replay and operator
+ * notifications (deliveries/).
  */
 import { Elysia } from "elysia";
-import { deliveryRoutes } from "./delivery-routes";
-import { endpointRoutes } from "./endpoint-routes";
-import type { RouteDeps } from "./routes-shared";
+import { deliveryRoutes } from "./deliveries/routes";
+import { endpointRoutes } from "./endpoints/routes";
+import type { RouteDeps } from "./deps";
 
 export function webhookRoutes(deps: RouteDeps) {
   return new Elysia().use(endpointRoutes(deps)).use(deliveryRoutes(deps));

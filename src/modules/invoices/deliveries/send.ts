@@ -11,9 +11,9 @@
 import { apiError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
 import { recordAudit } from "../../audit/repo";
-import { insertDelivery as insertWebhookDelivery } from "../../webhooks/delivery-repo";
+import { insertDelivery as insertWebhookDelivery } from "../../webhooks/deliveries/repo";
 import { enqueueAttempt } from "../../webhooks/emit";
-import { listTargets } from "../../webhooks/repo";
+import { listTargets } from "../../webhooks/endpoints/repo";
 import { emitInvoiceEvent, lockOr404 } from "../lifecycle/transitions";
 import type { InvoiceContext } from "../lifecycle/context";
 import type { DeliveryChannel, InvoiceDeliveryRow, InvoiceRow, InvoiceStatus } from "../rows";

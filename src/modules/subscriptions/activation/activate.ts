@@ -24,7 +24,7 @@ import { microToTokenCeil } from "../../../lib/money";
 import type { Tenant } from "../../../lib/tenant";
 import { redeemCoupon } from "../../catalog/coupons/redeem";
 import { upsertCompany } from "../../customers/identify";
-import type { CompanyRef } from "../../customers/model";
+import type { CompanyRef } from "../../customers/schemas";
 import { createInvoice } from "../../invoices/lifecycle/transitions";
 import { periodLines } from "../billing-lines";
 import { priceLine, sumLines } from "../../invoices/compute";

@@ -7,7 +7,7 @@
 import type { Db } from "../../../db/queries";
 import { apiError } from "../../../lib/errors";
 import type { Tenant } from "../../../lib/tenant";
-import type { CompanyRef } from "../../customers/model";
+import type { CompanyRef } from "../../customers/schemas";
 import { isOwnCompanyId, unknownOwnCompany } from "../../customers/identify";
 import { findCompanyByKeys } from "../../customers/repo";
 

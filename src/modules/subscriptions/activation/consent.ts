@@ -5,7 +5,7 @@
  */
 import type { EvmConsent } from "../../../chains/subscription-types";
 import type { Tenant } from "../../../lib/tenant";
-import type { CompanyRef } from "../../customers/model";
+import type { CompanyRef } from "../../customers/schemas";
 import { consentCompanyKey } from "./company-key";
 import { assertPayerConsent, type PayerConsent } from "./payer-consent";
 import { verifyEvmConsent } from "./evm-consent";

@@ -5,21 +5,23 @@
  * request needs a CORS preflight, which this service never grants.
  */
 import { Elysia } from "elysia";
-import type { Sql } from "../../db/client";
-import { authPlugin, type AuthDeps } from "../../http/auth";
-import { assertJsonBody } from "../../http/json-body";
-import { clientAddress } from "../../http/client-address";
-import { requestState } from "../../http/request-context";
-import { actorOf } from "../audit/repo";
-import { acceptInvitation } from "../teams/invitations";
-import { describeSession, signOut, switchEnvironment } from "../teams/sessions";
-import { signInWithLink, signInWithPassword, type SignedIn, type SignInSettings } from "../teams/sign-in";
-import { clearedCookie, sessionCookie } from "../../auth/session-cookie";
-import { csrfTokenFor } from "../../auth/csrf";
-import { presentedCredential } from "../../auth/resolve";
-import { AcceptRequest, DashboardSession, EnvironmentRequest, LinkSignInRequest, Ok, SignedInSession, SignInRequest } from "./model";
-import { data } from "../../http/envelope";
-import { errorResponses } from "../../http/error-schemas";
+import type { Sql } from "../../../db/client";
+import { authPlugin, type AuthDeps } from "../../../http/auth";
+import { assertJsonBody } from "../../../http/json-body";
+import { clientAddress } from "../../../http/client-address";
+import { requestState } from "../../../http/request-context";
+import { actorOf } from "../../audit/repo";
+import { acceptInvitation } from "../../teams/invitations";
+import { describeSession, signOut, switchEnvironment } from "../../teams/sessions";
+import { signInWithLink, signInWithPassword, type SignedIn, type SignInSettings } from "../../teams/sign-in";
+import { clearedCookie, sessionCookie } from "../../../auth/session-cookie";
+import { csrfTokenFor } from "../../../auth/csrf";
+import { presentedCredential } from "../../../auth/resolve";
+import { AcceptRequest, DashboardSession, EnvironmentRequest, LinkSignInRequest, Ok, SignedInSession, SignInRequest } from "../schemas";
+import { data } from "../../../http/envelope";
+import { errorResponses } from "../../../http/error-schemas";
+import { ERRORS } from "../../../lib/errors";
+import { ACCOUNT_FAILURE_LIMIT, ADDRESS_FAILURE_LIMIT, SIGN_IN_WINDOW_MS } from "../../teams/throttle";
 
 export type DashboardDeps = AuthDeps & {
   sql: Sql;
@@ -28,7 +30,9 @@ export type DashboardDeps = AuthDeps & {
 
 const TAGS = ["Dashboard"];
 const SIGN_IN_ERRORS =
-  "Errors: 401 `sign_in_failed` (the same answer, after the same work, for an unknown email and a wrong password); 429 `sign_in_throttled` with Retry-After after 5 failures for the account or 20 for the client address in 15 minutes.";
+  `Errors: ${ERRORS.sign_in_failed.status} \`sign_in_failed\` (the same answer, after the same work, for an unknown email and a wrong password); ` +
+  `${ERRORS.sign_in_throttled.status} \`sign_in_throttled\` with Retry-After after ${ACCOUNT_FAILURE_LIMIT} failures for the account or ${ADDRESS_FAILURE_LIMIT} ` +
+  `for the client address in ${SIGN_IN_WINDOW_MS / 60_000} minutes.`;
 
 type SetHeaders = { headers: Record<string, unknown>; status?: unknown };
 

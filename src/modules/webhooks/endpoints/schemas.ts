@@ -1,9 +1,9 @@
-/** Webhook endpoint shapes: what the dashboard's endpoint routes take and return, and the presenter from rows (deliveries and notifications: delivery-model.ts). */
+/** Webhook endpoint shapes: what the dashboard's endpoint routes take and return, and the presenter from rows (deliveries and notifications: ../deliveries/schemas.ts). */
 import { t, type Static } from "elysia";
-import { SUBSCRIBABLE_EVENT_TYPES } from "./event-types";
+import { SUBSCRIBABLE_EVENT_TYPES } from "../event-types";
 import type { EndpointRow } from "./repo";
 
-/** The examples' timestamp (delivery-model.ts's too). */
+/** The examples' timestamp (deliveries/schemas.ts's too). */
 export const TS = "2026-01-15T09:30:00.000Z";
 export const MAX_URL_LENGTH = 2048;
 export const MAX_DESCRIPTION_LENGTH = 500;

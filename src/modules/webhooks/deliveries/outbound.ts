@@ -7,8 +7,8 @@
  * is a failed attempt. What is left: an HTTP(S) proxy configured for the process (HTTP_PROXY and the like)
  * connects on our behalf, to the checked address.
  */
-import { ipLiteral, isPublicAddress } from "../../lib/ip-address";
-import type { AttemptOutcome } from "./delivery-repo";
+import { ipLiteral, isPublicAddress } from "../../../lib/ip-address";
+import type { AttemptOutcome } from "./repo";
 
 export interface OutboundOptions {
   allowPrivateAddresses: boolean;

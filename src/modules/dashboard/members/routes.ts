@@ -1,16 +1,16 @@
 /** Team members and invitations: list (members:read), invite, change roles, remove (members:write). */
 import { Elysia, t } from "elysia";
-import type { Principal } from "../../auth/kinds";
-import { authPlugin } from "../../http/auth";
-import { requestState } from "../../http/request-context";
-import { actorOf } from "../audit/repo";
-import { inviteMember, listInvitations } from "../teams/invitations";
-import { listMembers, removeMember, setMemberRoles } from "../teams/members";
-import type { MemberActor } from "../teams/roles";
-import type { DashboardDeps } from "./session-routes";
-import { IdParams, Invitation, InviteRequest, InviteResponse, Member, RolesRequest } from "./model";
-import { data } from "../../http/envelope";
-import { errorResponses } from "../../http/error-schemas";
+import type { Principal } from "../../../auth/kinds";
+import { authPlugin } from "../../../http/auth";
+import { requestState } from "../../../http/request-context";
+import { actorOf } from "../../audit/repo";
+import { inviteMember, listInvitations } from "../../teams/invitations";
+import { listMembers, removeMember, setMemberRoles } from "../../teams/members";
+import type { MemberActor } from "../../teams/roles";
+import type { DashboardDeps } from "../sessions/routes";
+import { IdParams, Invitation, InviteRequest, InviteResponse, Member, RolesRequest } from "../schemas";
+import { data } from "../../../http/envelope";
+import { errorResponses } from "../../../http/error-schemas";
 
 const TAGS = ["Dashboard"];
 const GRANTING =

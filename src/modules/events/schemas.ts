@@ -1,7 +1,7 @@
 /** POST /events and GET /events shapes: exactly the spec's body and Event object. */
 import { t, type Static } from "elysia";
 import { IdempotencyKey } from "../../http/idempotency-key";
-import { CompanyRef, UserRef } from "../customers/model";
+import { CompanyRef, UserRef } from "../customers/schemas";
 import { PageQuery } from "../../http/pagination";
 
 export const EventBody = t.Object(

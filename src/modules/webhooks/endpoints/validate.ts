@@ -1,8 +1,8 @@
 /** Checks on what an operator gives an endpoint: its URL and its event filter. Pure. */
-import { apiError } from "../../lib/errors";
-import { ipLiteral, isPublicAddress } from "../../lib/ip-address";
-import { SUBSCRIBABLE_EVENT_TYPES } from "./event-types";
-import { MAX_URL_LENGTH } from "./model";
+import { apiError } from "../../../lib/errors";
+import { ipLiteral, isPublicAddress } from "../../../lib/ip-address";
+import { SUBSCRIBABLE_EVENT_TYPES } from "../event-types";
+import { MAX_URL_LENGTH } from "./schemas";
 
 export interface UrlRules {
   webhookAllowHttp: boolean;

@@ -5,16 +5,16 @@
  * the token routes' are: src/modules/idempotency/sealed-body.ts).
  */
 import { Elysia, t } from "elysia";
-import { KEY_TYPE_BY_KIND } from "../../auth/kinds";
-import { authPlugin } from "../../http/auth";
-import { requestState } from "../../http/request-context";
-import { apiError } from "../../lib/errors";
-import { actorOf } from "../audit/repo";
-import { createKey, listKeys, revokeKey } from "../teams/service";
-import type { DashboardDeps } from "./session-routes";
-import { ApiKey, ApiKeyCreate, CreatedApiKey, IdParams } from "./model";
-import { data } from "../../http/envelope";
-import { errorResponses } from "../../http/error-schemas";
+import { KEY_TYPE_BY_KIND } from "../../../auth/kinds";
+import { authPlugin } from "../../../http/auth";
+import { requestState } from "../../../http/request-context";
+import { apiError } from "../../../lib/errors";
+import { actorOf } from "../../audit/repo";
+import { createKey, listKeys, revokeKey } from "../../teams/service";
+import type { DashboardDeps } from "../sessions/routes";
+import { ApiKey, ApiKeyCreate, CreatedApiKey, IdParams } from "../schemas";
+import { data } from "../../../http/envelope";
+import { errorResponses } from "../../../http/error-schemas";
 
 const TAGS = ["Dashboard"];
 

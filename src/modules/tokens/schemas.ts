@@ -1,6 +1,6 @@
 /** Request and response bodies of the two token endpoints (the spec leaves them to us; see README). */
 import { t } from "elysia";
-import { CompanyRef, UserRef } from "../customers/model";
+import { CompanyRef, UserRef } from "../customers/schemas";
 
 export const EMBED_TTL = { min: 60, max: 900, default: 900 } as const;
 export const SESSION_TTL = { min: 60, max: 86_400, default: 3_600 } as const;

@@ -3,13 +3,13 @@
  * delete, rotate and reveal the secret. Every change is audited in its transaction; secrets never appear
  * in a list, a log or an audit entry.
  */
-import type { Sql } from "../../db/client";
-import { apiError } from "../../lib/errors";
-import type { Clock } from "../../lib/clock";
-import { newId } from "../../lib/ids";
-import type { Tenant } from "../../lib/tenant";
-import { recordAudit, type Actor } from "../audit/repo";
-import { DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS, presentEndpoint } from "./model";
+import type { Sql } from "../../../db/client";
+import { apiError } from "../../../lib/errors";
+import type { Clock } from "../../../lib/clock";
+import { newId } from "../../../lib/ids";
+import type { Tenant } from "../../../lib/tenant";
+import { recordAudit, type Actor } from "../../audit/repo";
+import { DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS, presentEndpoint } from "./schemas";
 import {
   deleteEndpointRow,
   findEndpoint,
@@ -20,7 +20,7 @@ import {
   updateEndpointRow,
   type EndpointRow,
 } from "./repo";
-import { generateSecret, openSecret, sealSecret, type SealingKeys } from "./secrets";
+import { generateSecret, openSecret, sealSecret, type SealingKeys } from "../signing/secrets";
 import { auditedUrl, checkEventTypes, checkUrl, type UrlRules } from "./validate";
 
 export interface WebhookServiceDeps {

@@ -3,23 +3,15 @@
  * attempts, replay (the same message, so the same `webhook-id`, as a new delivery with a fresh schedule,
  * sent now), send the test event, and read the notifications (endpoints disabled on their own).
  */
-import type { Sql } from "../../db/client";
-import { apiError } from "../../lib/errors";
-import { newId } from "../../lib/ids";
-import type { Tenant } from "../../lib/tenant";
-import { recordAudit, type Actor } from "../audit/repo";
-import { emitEvent, enqueueAttempt } from "./emit";
-import { presentAttempt, presentDelivery } from "./delivery-model";
-import {
-  findDelivery,
-  findMessage,
-  insertDelivery,
-  listAttempts,
-  listDeliveryPage,
-  listNotificationPage,
-  type DeliveryStatus,
-} from "./delivery-repo";
-import { getEndpointRow, type WebhookServiceDeps } from "./service";
+import type { Sql } from "../../../db/client";
+import { apiError } from "../../../lib/errors";
+import { newId } from "../../../lib/ids";
+import type { Tenant } from "../../../lib/tenant";
+import { recordAudit, type Actor } from "../../audit/repo";
+import { emitEvent, enqueueAttempt } from "../emit";
+import { presentAttempt, presentDelivery } from "./schemas";
+import { findDelivery, findMessage, insertDelivery, listAttempts, listDeliveryPage, listNotificationPage, type DeliveryStatus } from "./repo";
+import { getEndpointRow, type WebhookServiceDeps } from "../endpoints/manage";
 
 export function listDeliveries(sql: Sql, tenant: Tenant, endpointId: string, beforeSeq: bigint | null, fetch: number, status: DeliveryStatus | null) {
   return listDeliveryPage(sql, tenant, endpointId, beforeSeq, fetch, status);

@@ -14,14 +14,14 @@
  * disabled and the operator told: a notification row (GET /dashboard/webhooks/notifications), an audit
  * entry (`webhook_endpoint.disable`) and a warning in the log.
  */
-import type { Sql } from "../../db/client";
-import type { Db } from "../../db/queries";
-import type { Clock } from "../../lib/clock";
-import type { Logger } from "../../lib/logger";
-import { newId, randomToken } from "../../lib/ids";
-import type { Environment, Tenant } from "../../lib/tenant";
-import { recordAudit, type Actor } from "../audit/repo";
-import { enqueueAttempt } from "./emit";
+import type { Sql } from "../../../db/client";
+import type { Db } from "../../../db/queries";
+import type { Clock } from "../../../lib/clock";
+import type { Logger } from "../../../lib/logger";
+import { newId, randomToken } from "../../../lib/ids";
+import type { Environment, Tenant } from "../../../lib/tenant";
+import { recordAudit, type Actor } from "../../audit/repo";
+import { enqueueAttempt } from "../emit";
 import { postWebhook } from "./outbound";
 import {
   claimAttempt,
@@ -34,12 +34,12 @@ import {
   type AttemptOutcome,
   type AttemptTarget,
   type DeliveryStatus,
-} from "./delivery-repo";
-import { disableEndpointRow } from "./repo";
+} from "./repo";
+import { disableEndpointRow } from "../endpoints/repo";
 import { MAX_ATTEMPTS, retryDelayMs } from "./schedule";
-import { openSecret, type SealingKeys } from "./secrets";
-import { signHeaders } from "./sign";
-import { auditedUrl } from "./validate";
+import { openSecret, type SealingKeys } from "../signing/secrets";
+import { signHeaders } from "../signing/sign";
+import { auditedUrl } from "../endpoints/validate";
 
 export interface AttemptPayload {
   teamId: string;

@@ -6,7 +6,7 @@
  * TOKEN_SIGNING_SECRET_PREVIOUS, so keep that set until every endpoint's secret has been rotated (README,
  * "Webhooks"): a rotation seals the new secret under the current key.
  */
-import { seal, unseal } from "../../lib/sealing";
+import { seal, unseal } from "../../../lib/sealing";
 
 const PURPOSE = "webhook-endpoint-secret";
 const SECRET_BYTES = 32;

@@ -1,21 +1,14 @@
 /** The dashboard's webhook delivery routes: the test event, the delivery log, replay and operator notifications (roles webhooks:read and webhooks:write). */
 import { Elysia, t } from "elysia";
-import { ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
-import { data } from "../../http/envelope";
-import { authPlugin } from "../../http/auth";
-import { Page, PageQuery, pageRequest, pageResponse } from "../../http/pagination";
-import {
-  presentDelivery,
-  presentNotification,
-  WebhookDelivery,
-  WebhookDeliveryDetail,
-  WebhookEventSent,
-  WebhookNotification,
-} from "./delivery-model";
-import { getEndpointRow } from "./service";
-import { getDelivery, listDeliveries, listNotifications, replayDelivery, replayMessage, sendTestEvent } from "./deliveries";
-import { DOCS } from "./docs";
-import { actor, IdParams, TAGS, type RouteDeps } from "./routes-shared";
+import { ErrorBody, ValidationErrorBody } from "../../../http/error-schemas";
+import { data } from "../../../http/envelope";
+import { authPlugin } from "../../../http/auth";
+import { Page, PageQuery, pageRequest, pageResponse } from "../../../http/pagination";
+import { presentDelivery, presentNotification, WebhookDelivery, WebhookDeliveryDetail, WebhookEventSent, WebhookNotification } from "./schemas";
+import { getEndpointRow } from "../endpoints/manage";
+import { getDelivery, listDeliveries, listNotifications, replayDelivery, replayMessage, sendTestEvent } from "./log";
+import { DOCS } from "../docs";
+import { actor, IdParams, TAGS, type RouteDeps } from "../deps";
 
 const DELIVERY_STATUSES = ["pending", "delivered", "failed", "skipped"] as const;
 

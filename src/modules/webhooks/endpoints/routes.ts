@@ -1,10 +1,10 @@
 /** The dashboard's webhook endpoint routes: the event types, endpoints and their secrets (roles webhooks:read and webhooks:write). */
 import { Elysia, t } from "elysia";
-import { ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
-import { data } from "../../http/envelope";
-import { authPlugin } from "../../http/auth";
-import { Page, PageQuery, pageRequest, pageResponse } from "../../http/pagination";
-import { EVENT_TYPES, EVENT_TYPE_NAMES } from "./event-types";
+import { ErrorBody, ValidationErrorBody } from "../../../http/error-schemas";
+import { data } from "../../../http/envelope";
+import { authPlugin } from "../../../http/auth";
+import { Page, PageQuery, pageRequest, pageResponse } from "../../../http/pagination";
+import { EVENT_TYPES, EVENT_TYPE_NAMES } from "../event-types";
 import {
   presentEndpoint,
   WebhookEndpoint,
@@ -14,10 +14,10 @@ import {
   WebhookEventType,
   WebhookRotate,
   WebhookSecret,
-} from "./model";
-import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, revealSecret, rotateSecret, updateEndpoint } from "./service";
-import { DOCS } from "./docs";
-import { actor, IdParams, TAGS, type RouteDeps } from "./routes-shared";
+} from "./schemas";
+import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, revealSecret, rotateSecret, updateEndpoint } from "./manage";
+import { DOCS } from "../docs";
+import { actor, IdParams, TAGS, type RouteDeps } from "../deps";
 
 // A response carrying a signing secret must not be kept by a browser or a proxy cache.
 const NO_STORE = "no-store";

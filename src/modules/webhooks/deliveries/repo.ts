@@ -1,7 +1,7 @@
 /** Typed access to webhook messages, deliveries, attempts and operator notifications (sql/queries/webhook_message_*, webhook_delivery_*, webhook_attempt_*, operator_notification_*). */
-import { queries, run, runOne, type Db } from "../../db/queries";
-import type { Tenant } from "../../lib/tenant";
-import type { Sealed } from "./repo";
+import { queries, run, runOne, type Db } from "../../../db/queries";
+import type { Tenant } from "../../../lib/tenant";
+import type { Sealed } from "../endpoints/repo";
 
 const Q = queries([
   "webhook_message_insert",

@@ -1,7 +1,7 @@
 /** Webhook delivery shapes: deliveries, their attempts, the test event and operator notifications, and the presenters from rows. */
 import { t, type Static } from "elysia";
-import type { AttemptRow, DeliveryRow, NotificationRow } from "./delivery-repo";
-import { iso, TS } from "./model";
+import type { AttemptRow, DeliveryRow, NotificationRow } from "./repo";
+import { iso, TS } from "../endpoints/schemas";
 
 export const WebhookDelivery = t.Object(
   {

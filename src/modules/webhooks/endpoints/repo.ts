@@ -1,6 +1,6 @@
-/** Typed access to webhook endpoints (sql/queries/webhook_endpoint_*); their messages, deliveries, attempts and notifications: delivery-repo.ts. */
-import { queries, run, runOne, type Db } from "../../db/queries";
-import type { Tenant } from "../../lib/tenant";
+/** Typed access to webhook endpoints (sql/queries/webhook_endpoint_*); their messages, deliveries, attempts and notifications: ../deliveries/repo.ts. */
+import { queries, run, runOne, type Db } from "../../../db/queries";
+import type { Tenant } from "../../../lib/tenant";
 
 const Q = queries([
   "webhook_endpoint_insert",
