@@ -9,7 +9,7 @@ import { queries, runOne } from "../../db/queries";
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { formatMicro } from "../../lib/money";
-import { lockTransaction } from "../../chains/claims";
+import { lockTransaction } from "../transaction-claims/repo";
 import { recordAudit } from "../audit/repo";
 import { emitEvent } from "../webhooks/emit";
 import { lockOr404, type LedgerContext } from "./lifecycle";

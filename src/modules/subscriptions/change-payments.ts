@@ -11,7 +11,7 @@ import type { Actor } from "../audit/repo";
 import { recordProvenPayment } from "../invoices/proofs";
 import { refusalCode } from "../payments/refusals";
 import { paymentsOfTransaction } from "../payments/repo";
-import { transactionUse } from "../../chains/claims";
+import { transactionUse } from "../transaction-claims/repo";
 import { chainError } from "./chain-errors";
 import { pullThroughMandate } from "./pulls";
 import { applyTerms, pendingChangeOf, recordChangeLanded, recordChangeRefused, releaseScheduledCoupon } from "./change-outcome";
