@@ -14,7 +14,7 @@ import { enqueueJob } from "./jobs/enqueue";
 import { unlockStaleWorkers } from "./jobs/recovery";
 import { startJobRunner, type JobInfo, type JobRunner } from "./jobs/runner";
 import { sweepOnce } from "./modules/payments/sweeper";
-import { pruneExpiredKeys } from "./modules/idempotency/repo";
+import { pruneExpiredKeys } from "./http/idempotency/repo";
 import { pruneRefusedEvents } from "./modules/events/retention";
 import { runAttempt } from "./modules/webhooks/attempt";
 import { deliverInvoice } from "./modules/invoices/deliveries/deliver";

@@ -16,7 +16,7 @@
  */
 import type { TSchema } from "elysia";
 import { ACCESS, type RouteKey } from "../auth/access";
-import { KEYED_METHODS } from "../modules/idempotency/rules";
+import { KEYED_METHODS } from "./idempotency/rules";
 import { ERRORS } from "../lib/errors";
 import { exampleOf, hoistNamed } from "./openapi-components";
 import { closedForDocument } from "./unknown-fields";

@@ -13,7 +13,7 @@ export interface CronPayload {
 export interface TaskPayloads {
   /** expires and re-verifies checkout sessions (src/modules/payments/sweeper.ts) */
   "payments.sweep_checkouts": CronPayload;
-  /** deletes expired idempotency keys (src/modules/idempotency/repo.ts) */
+  /** deletes expired idempotency keys (src/http/idempotency/repo.ts) */
   "idempotency.prune_keys": CronPayload;
   /** deletes stored refusals past their retention (src/modules/events/retention.ts) */
   "events.prune_refusals": CronPayload;

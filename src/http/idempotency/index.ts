@@ -1,5 +1,5 @@
 /**
- * The Idempotency-Key header on state-changing requests (rules: src/modules/idempotency/rules.ts; README
+ * The Idempotency-Key header on state-changing requests (rules: src/http/idempotency/rules.ts; README
  * "Idempotent requests"). Two halves, each where its step can see what it needs:
  *
  * - `withIdempotency`, around `app.handle`: a POST/PUT/PATCH/DELETE carrying the header has its raw body
@@ -11,18 +11,18 @@
  *   claims the key (the request then runs) or answers from what the key holds.
  */
 import { Elysia } from "elysia";
-import type { Principal } from "../auth/kinds";
-import type { Db } from "../db/queries";
-import type { Clock } from "../lib/clock";
-import type { Logger } from "../lib/logger";
-import { apiError } from "../lib/errors";
-import { randomToken } from "../lib/ids";
-import { urlParts, urlPath } from "../lib/url-parts";
-import { claimKey, completeKey, findKey, releaseKey, type HeldKey, type KeySlot } from "../modules/idempotency/repo";
-import { isKeptResponse, keptHeaders, keyProblem, KEYED_METHODS, requestFingerprint } from "../modules/idempotency/rules";
-import { carriesSecret, seal, unseal } from "../modules/idempotency/sealed-body";
-import { requestState } from "./request-context";
-import { recordUse, type AuthDeps } from "./auth";
+import type { Principal } from "../../auth/kinds";
+import type { Db } from "../../db/queries";
+import type { Clock } from "../../lib/clock";
+import type { Logger } from "../../lib/logger";
+import { apiError } from "../../lib/errors";
+import { randomToken } from "../../lib/ids";
+import { urlParts, urlPath } from "../../lib/url-parts";
+import { claimKey, completeKey, findKey, releaseKey, type HeldKey, type KeySlot } from "./repo";
+import { isKeptResponse, keptHeaders, keyProblem, KEYED_METHODS, requestFingerprint } from "./rules";
+import { carriesSecret, seal, unseal } from "./sealed-body";
+import { requestState } from "../request-context";
+import { recordUse, type AuthDeps } from "../auth";
 
 export interface IdempotencyDeps {
   sql: Db;
