@@ -19,7 +19,7 @@ import { ACCESS, type RouteKey } from "../auth/access";
 import { KEYED_METHODS } from "./idempotency/rules";
 import { ERRORS } from "../lib/errors";
 import { exampleOf, hoistNamed } from "./openapi-components";
-import { closedForDocument } from "./unknown-fields";
+import { closedForDocument, type BodySchemaOf } from "./unknown-fields";
 import { accessResponses, BODY_MEDIA_TYPE, IDEMPOTENCY, securityOf, UNIVERSAL, VALIDATED, type AccessRow, type Reply } from "./openapi-responses";
 
 type Responses = Record<string, Reply>;
@@ -190,9 +190,6 @@ function joined(own: Reply | undefined, shared: Reply): Reply {
   const description = /^Response for status \d+$/.test(own.description) ? shared.description : `${own.description}. Or: ${shared.description}`;
   return { ...shared, description, content: { "application/json": { schema: schema as TSchema } } };
 }
-
-/** A route's body schema by method and Elysia path (`/api/v1/companies/:id`). */
-export type BodySchemaOf = (method: string, path: string) => TSchema | undefined;
 
 /** The generator may hand over the same document object again; it is completed once. */
 const completed = new WeakSet<object>();
