@@ -11,7 +11,7 @@ import type { TaskName, TaskPayloads } from "./jobs/names";
 import type { Schedule } from "./jobs/schedules";
 import { scheduleJobKey } from "./jobs/schedules";
 import { enqueueJob } from "./jobs/enqueue";
-import { unlockStaleWorkers } from "./jobs/recovery";
+import { unlockStaleWorkers } from "./jobs/repo";
 import { startJobRunner, type JobInfo, type JobRunner } from "./jobs/runner";
 import { sweepOnce } from "./modules/payments/sweeper";
 import { pruneExpiredKeys } from "./http/idempotency/repo";
