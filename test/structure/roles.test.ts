@@ -25,9 +25,6 @@ function runsSql(file: (typeof sources)[number]): boolean {
 
 /** Files outside src/db that run SQL and are not (yet) named repo.ts. */
 const KNOWN_SQL_OUTSIDE_REPO: string[] = [
-  "src/jobs/enqueue.ts",
-  "src/jobs/heartbeat.ts",
-  "src/jobs/recovery.ts",
   "src/modules/audit/verify.ts",
   "src/modules/catalog/coupons.ts",
   "src/modules/catalog/entitlements.ts",
