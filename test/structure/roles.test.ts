@@ -78,8 +78,6 @@ const KNOWN_LONG_SIGNATURES: string[] = [
   "src/chains/solana/landed.ts: findOperation",
   "src/chains/solana/landed.ts: readOperation",
   "src/chains/solana/spl.ts: transferChecked",
-  "src/http/idempotency/repo.ts: claimKey",
-  "src/http/idempotency/repo.ts: completeKey",
   "src/http/pagination.ts: pageResponse",
   "src/modules/audit/repo.ts: listAuditPage",
   "src/modules/catalog/coupons.ts: createCoupon",

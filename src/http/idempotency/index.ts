@@ -89,7 +89,7 @@ async function begin(deps: IdempotencyDeps, request: Request, principal: Princip
   const slot: KeySlot = { teamId: principal.teamId, environment: principal.environment, scope: principal.credentialId, key: attempt.key };
   // Twice at most: the row found holding the key can be released between the claim and the read.
   for (let tries = 0; tries < 2; tries++) {
-    if (await claimKey(deps.sql, slot, attempt.claim, attempt.fingerprint, deps.clock.now())) {
+    if (await claimKey(deps.sql, slot, { claim: attempt.claim, fingerprint: attempt.fingerprint, now: deps.clock.now() })) {
       attempt.slot = slot;
       return undefined;
     }
@@ -126,7 +126,8 @@ async function finish(deps: IdempotencyDeps, request: Request, attempt: Attempt,
   const body = kept ? new Uint8Array(await response.arrayBuffer()) : null;
   try {
     const stored = body && carriesSecret(urlPath(request.url)) ? await seal(deps.config.tokenSigningSecret, body) : body;
-    if (stored) await completeKey(deps.sql, slot, attempt.claim, response.status, keptHeaders(response.headers), stored);
+    if (stored)
+      await completeKey(deps.sql, slot, { claim: attempt.claim, status: response.status, headers: keptHeaders(response.headers), body: stored });
     else await releaseKey(deps.sql, slot, attempt.claim);
   } catch (error) {
     // The request's own work is done and its answer is true; a retry meanwhile gets 409 until the claim goes stale.
