@@ -56,7 +56,7 @@ const EnvSchema = T.Object({
   // credentials are secrets) and the From address.
   SMTP_URL: T.Optional(T.String({ pattern: "^smtps?://[^/?#]+" })),
   SMTP_FROM: T.Optional(T.String({ pattern: '^[^\\s@<>"]+@[^\\s@<>"]+$', maxLength: 254 })),
-  // Invoices (issue 20, inv-api): the origin customers reach the service at, for the invoices' download links
+  // Invoices: the origin customers reach the service at, for the invoices' download links
   // (checked by publicBaseUrl below: an absolute http(s) URL without path, query or credentials).
   PUBLIC_BASE_URL: T.Optional(T.String({ minLength: 1 })),
   // Subscriptions (README "Subscriptions on chain"): the service's operator key per chain family, the party
