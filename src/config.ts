@@ -7,7 +7,7 @@ import { Value } from "@sinclair/typebox/value";
 import { loadOrCreateSecrets } from "./lib/secrets";
 import { BUILT_IN_NETWORKS, ChainRegistry } from "./chains/registry";
 import { OPERATOR_KEY_VARIABLES, type OperatorKeys } from "./chains/operator-keys";
-import { parseSmtpUrl } from "./modules/invoices/deliveries/smtp-url";
+import { parseSmtpUrl } from "./lib/smtp-url";
 
 const PortNumber = T.Integer({ minimum: 1, maximum: 65535 });
 
@@ -30,7 +30,7 @@ const EnvSchema = T.Object({
   CHAIN_REGISTRY_FILE: T.Optional(T.String({ minLength: 1 })),
   CHAIN_WORKERS: T.Optional(T.Integer({ minimum: 1, maximum: 32 })),
   // At most 2 minutes: a payment submission waits on its chain job, and an Idempotency-Key claim older than
-  // 5 minutes is taken for a crashed request's (src/modules/idempotency/rules.ts STALE_CLAIM_MS).
+  // 5 minutes is taken for a crashed request's (src/http/idempotency/rules.ts STALE_CLAIM_MS).
   CHAIN_JOB_TIMEOUT_MS: T.Optional(T.Integer({ minimum: 100, maximum: 120_000 })),
   // 0 turns the settlement sweeper off (tests drive it by hand).
   CHECKOUT_SWEEP_INTERVAL_MS: T.Optional(T.Integer({ minimum: 0, maximum: 3_600_000 })),
@@ -56,7 +56,7 @@ const EnvSchema = T.Object({
   // credentials are secrets) and the From address.
   SMTP_URL: T.Optional(T.String({ pattern: "^smtps?://[^/?#]+" })),
   SMTP_FROM: T.Optional(T.String({ pattern: '^[^\\s@<>"]+@[^\\s@<>"]+$', maxLength: 254 })),
-  // Invoices (issue 20, inv-api): the origin customers reach the service at, for the invoices' download links
+  // Invoices: the origin customers reach the service at, for the invoices' download links
   // (checked by publicBaseUrl below: an absolute http(s) URL without path, query or credentials).
   PUBLIC_BASE_URL: T.Optional(T.String({ minLength: 1 })),
   // Subscriptions (README "Subscriptions on chain"): the service's operator key per chain family, the party

@@ -11,10 +11,10 @@ import type { TaskName, TaskPayloads } from "./jobs/names";
 import type { Schedule } from "./jobs/schedules";
 import { scheduleJobKey } from "./jobs/schedules";
 import { enqueueJob } from "./jobs/enqueue";
-import { unlockStaleWorkers } from "./jobs/recovery";
+import { unlockStaleWorkers } from "./jobs/repo";
 import { startJobRunner, type JobInfo, type JobRunner } from "./jobs/runner";
 import { sweepOnce } from "./modules/payments/sweeper";
-import { pruneExpiredKeys } from "./modules/idempotency/repo";
+import { pruneExpiredKeys } from "./http/idempotency/repo";
 import { pruneRefusedEvents } from "./modules/events/retention";
 import { runAttempt } from "./modules/webhooks/deliveries/attempt";
 import { deliverInvoice } from "./modules/invoices/deliveries/deliver";
@@ -58,20 +58,20 @@ export const TASKS: { [N in TaskName]: TaskHandler<TaskPayloads[N]> } = {
   async "webhook.attempt"(payload, { sql, clock, logger, config }) {
     await runAttempt({ sql, clock, logger, config }, payload);
   },
-  // Invoice deliveries (issue 20, inv-deliveries): one attempt of an invoice email; a throw is retried by the queue.
+  // Invoice deliveries: one attempt of an invoice email; a throw is retried by the queue.
   async "invoices.deliver"(payload, { sql, clock, logger, config, mailer, job }) {
     await deliverInvoice({ sql, clock, logger, config, mailer }, payload, job);
   },
-  // Invoices, part inv-payments (issue 20)
+  // Invoice payments
   async "invoices.verify_payment"(payload, { sql, clock, logger, settlement, job }) {
     await verifyQueuedProof({ sql, settlement, logger, now: () => new Date(clock.now()) }, payload, job);
   },
-  // Invoices (issue 20, inv-api)
+  // Invoices
   async "invoices.mark_overdue"(_payload, { sql, clock, logger }) {
     const { marked, failed } = await markOverdueInvoices(sql, logger, new Date(clock.now()));
     if (marked || failed.length) logger.info("invoices marked overdue", { marked, failed: failed.length });
   },
-  // Subscriptions (issue 21): one job per due subscription, so one slow chain call holds up no other renewal.
+  // Subscriptions: one job per due subscription, so one slow chain call holds up no other renewal.
   async "subscriptions.renew_due"(_payload, { subscriptions, clock }) {
     await queueDueRenewals(subscriptions, new Date(clock.now()));
   },
@@ -101,9 +101,9 @@ export function schedules(config: AppDeps["config"]): Schedule[] {
     { task: "idempotency.prune_keys", cron: "*/10 * * * *" },
     { task: "events.prune_refusals", cron: "17 * * * *" },
     { task: "jobs.recover_stale", cron: "* * * * *" },
-    // Invoices (issue 20, inv-api): an invoice turns OVERDUE within a minute of its due date.
+    // Invoices: an invoice turns OVERDUE within a minute of its due date.
     { task: "invoices.mark_overdue", cron: "* * * * *" },
-    // Subscriptions (issue 21): renewals and dunning retries within a minute of being due; lost chain answers
+    // Subscriptions: renewals and dunning retries within a minute of being due; lost chain answers
     // looked up each minute; mandates past their expiry ended each minute.
     { task: "subscriptions.renew_due", cron: "* * * * *" },
     { task: "subscriptions.reconcile", cron: "* * * * *" },

@@ -13,15 +13,13 @@
  * lastUsedAt: recorded in memory and flushed in one UPDATE per second (and at shutdown), instead of a
  * write per request.
  */
-import { queries, run, runOne } from "../db/queries";
 import type { Sql } from "../db/client";
 import type { Clock } from "../lib/clock";
 import { sha256Hex } from "../lib/hash";
 import { LoadingCache } from "../lib/loading-cache";
 import type { KeyType } from "./kinds";
+import { findKeyByHash, findKeyById, findSessionByHash, touchKeys, type KeyRow } from "./repo";
 import type { Environment, Tenant } from "../lib/tenant";
-
-const Q = queries(["api_key_find_by_hash", "api_key_find_by_id", "api_key_touch_many", "dashboard_session_find_by_hash"]);
 
 export interface KeyRecord {
   id: string;
@@ -44,28 +42,6 @@ export interface SessionRecord {
   memberActive: boolean;
   expiresAt: number;
   revokedAt: number | null;
-}
-
-interface SessionRow {
-  id: string;
-  team_id: string;
-  environment: Environment;
-  operator_id: string;
-  member_id: string;
-  roles: string[];
-  member_status: string;
-  expires_at: Date;
-  revoked_at: Date | null;
-}
-
-interface KeyRow {
-  id: string;
-  team_id: string;
-  environment: Environment;
-  type: KeyType;
-  permissions: string[];
-  expires_at: Date | null;
-  revoked_at: Date | null;
 }
 
 // Unknown values are cached too (briefly), so a flood of bad keys cannot hammer the database.
@@ -108,19 +84,11 @@ export class CredentialStore {
     private onFlushError: (error: unknown) => void = () => {},
   ) {
     const options = { maxEntries: MAX_ENTRIES, ttlMs, negativeTtlMs: Math.min(ttlMs, NEGATIVE_TTL_MS) };
-    this.keysByRaw = new LoadingCache(
-      async (raw) => this.loadedKey(await runOne<KeyRow>(this.sql, Q.api_key_find_by_hash, [sha256Hex(raw)])),
-      clock,
-      options,
-    );
-    this.keysById = new LoadingCache(
-      async (key) => this.loadedKey(await runOne<KeyRow>(this.sql, Q.api_key_find_by_id, key.split("|"))),
-      clock,
-      options,
-    );
+    this.keysByRaw = new LoadingCache(async (raw) => this.loadedKey(await findKeyByHash(this.sql, sha256Hex(raw))), clock, options);
+    this.keysById = new LoadingCache(async (key) => this.loadedKey(await findKeyById(this.sql, key.split("|"))), clock, options);
     this.sessions = new LoadingCache(
       async (hash) => {
-        const r = await runOne<SessionRow>(this.sql, Q.dashboard_session_find_by_hash, [hash]);
+        const r = await findSessionByHash(this.sql, hash);
         if (!r) return null;
         return {
           id: r.id,
@@ -210,12 +178,10 @@ export class CredentialStore {
       // The auth plugin marks only keys this store resolved; an id it never loaded has no tenant here and is left out.
       const ids = [...batch.keys()].filter((id) => this.tenantOfKey.has(id));
       const tenants = ids.map((id) => this.tenantOfKey.get(id)!);
-      await run(this.sql, Q.api_key_touch_many, [
-        tenants.map((t) => t.teamId),
-        tenants.map((t) => t.environment),
-        ids,
-        ids.map((id) => new Date(batch.get(id)!).toISOString()),
-      ]);
+      await touchKeys(
+        this.sql,
+        ids.map((id, i) => ({ tenant: tenants[i]!, keyId: id, usedAt: batch.get(id)! })),
+      );
     } catch (error) {
       // Put the batch back (newer uses recorded meanwhile win) so the next flush retries it.
       for (const [id, at] of batch) if ((this.used.get(id) ?? 0) < at) this.used.set(id, at);

@@ -16,10 +16,10 @@
  */
 import type { TSchema } from "elysia";
 import { ACCESS, type RouteKey } from "../auth/access";
-import { KEYED_METHODS } from "../modules/idempotency/rules";
+import { KEYED_METHODS } from "./idempotency/rules";
 import { ERRORS } from "../lib/errors";
 import { exampleOf, hoistNamed } from "./openapi-components";
-import { closedForDocument } from "./unknown-fields";
+import { closedForDocument, type BodySchemaOf } from "./unknown-fields";
 import { accessResponses, BODY_MEDIA_TYPE, IDEMPOTENCY, securityOf, UNIVERSAL, VALIDATED, type AccessRow, type Reply } from "./openapi-responses";
 
 type Responses = Record<string, Reply>;
@@ -43,7 +43,7 @@ type PublicRoute =
   | "POST /dashboard/sign-in"
   | "POST /dashboard/sign-in/link"
   | "POST /dashboard/invitations/accept"
-  // issue 20 (inv-docs): the signed download link is the credential
+  // Invoice documents: the signed download link is the credential
   | "GET /invoice-documents/{token}";
 
 /**
@@ -120,9 +120,9 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "GET /dashboard/webhooks/deliveries/{id}": "getWebhookDelivery",
   "POST /dashboard/webhooks/deliveries/{id}/replay": "replayWebhookDelivery",
   "GET /dashboard/webhooks/notifications": "listWebhookNotifications",
-  // Invoice deliveries (issue 20, inv-deliveries)
+  // Invoice deliveries
   "POST /dashboard/invoices/{id}/send": "sendInvoice",
-  // inv-refunds
+  // Invoice refunds
   "POST /invoices/{id}/refunds": "createInvoiceRefund",
   "POST /subscriptions/activate": "activateSubscription",
   "POST /companies/plan": "changeCompanyPlan",
@@ -132,17 +132,17 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "POST /subscriptions/cancel": "cancelOwnSubscription",
   "POST /mandates/revoke": "revokeMandate",
   "GET /mandates/{id}/status": "getMandateStatus",
-  // Invoice documents (issue 20, inv-docs)
+  // Invoice documents
   "GET /invoice-documents/{token}": "downloadInvoiceDocument",
   "GET /dashboard/invoices/{id}/camt054": "exportInvoiceCamtNotification",
-  // Invoices, part inv-payments (issue 20)
+  // Invoice payments
   "GET /dashboard/settlement-wallets": "listSettlementWallets",
   "PUT /dashboard/settlement-wallets/{network}": "setSettlementWallet",
   "DELETE /dashboard/settlement-wallets/{network}": "removeSettlementWallet",
   "GET /dashboard/invoice-settings": "getInvoiceSettings",
   "PUT /dashboard/invoice-settings": "updateInvoiceSettings",
   "POST /dashboard/invoices/{id}/payments": "submitInvoicePayment",
-  // Invoices (issue 20, inv-api)
+  // Invoices
   "GET /invoices": "listInvoices",
   "GET /invoices/{id}": "getInvoice",
   "GET /invoices/{id}/credit-notes": "listInvoiceCreditNotes",
@@ -153,7 +153,7 @@ export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
   "POST /dashboard/invoices/{id}/issue": "dashboardIssueInvoice",
   "POST /dashboard/invoices/{id}/void": "dashboardVoidInvoice",
   "POST /dashboard/invoices/{id}/credit-notes": "dashboardCreateCreditNote",
-  // Operating subscriptions (issue 21)
+  // Operating subscriptions
   "GET /dashboard/subscriptions": "dashboardListSubscriptions",
   "GET /dashboard/subscriptions/{id}": "dashboardGetSubscription",
   "POST /dashboard/subscriptions/{id}/cancel": "dashboardCancelSubscription",
@@ -190,9 +190,6 @@ function joined(own: Reply | undefined, shared: Reply): Reply {
   const description = /^Response for status \d+$/.test(own.description) ? shared.description : `${own.description}. Or: ${shared.description}`;
   return { ...shared, description, content: { "application/json": { schema: schema as TSchema } } };
 }
-
-/** A route's body schema by method and Elysia path (`/api/v1/companies/:id`). */
-export type BodySchemaOf = (method: string, path: string) => TSchema | undefined;
 
 /** The generator may hand over the same document object again; it is completed once. */
 const completed = new WeakSet<object>();

@@ -16,10 +16,12 @@
  */
 import { Elysia, type TSchema } from "elysia";
 import { childPath } from "../lib/field-path";
-import type { BodySchemaOf } from "./openapi-complete";
 import { requestState } from "./request-context";
 
 type Schema = Record<string, unknown>;
+
+/** A route's body schema by method and Elysia path (`/api/v1/companies/:id`). */
+export type BodySchemaOf = (method: string, path: string) => TSchema | undefined;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 

@@ -3,10 +3,9 @@
  * the job commits or rolls back with the state change it follows (a commit never loses its side effect, a
  * rollback never sends one); on the pool it commits at once.
  */
-import { queries, runOne, type Db } from "../db/queries";
+import type { Db } from "../db/queries";
 import type { TaskName, TaskPayloads } from "./names";
-
-const Q = queries(["job_enqueue", "job_enqueue_many"]);
+import { insertJob, insertJobs } from "./repo";
 
 export interface EnqueueOptions {
   /** not before this instant (default: now) */
@@ -21,15 +20,14 @@ export interface EnqueueOptions {
 
 /** Adds a job for `task`; resolves to its id (a bigint as a decimal string). */
 export async function enqueueJob<N extends TaskName>(db: Db, task: N, payload: TaskPayloads[N], opts: EnqueueOptions = {}): Promise<string> {
-  const row = await runOne<{ id: string }>(db, Q.job_enqueue, [
+  return insertJob(db, {
     task,
-    payload as Record<string, unknown>,
-    opts.runAt ?? null,
-    opts.maxAttempts ?? null,
-    opts.jobKey ?? null,
-    opts.queueName ?? null,
-  ]);
-  return row!.id;
+    payload,
+    runAt: opts.runAt ?? null,
+    maxAttempts: opts.maxAttempts ?? null,
+    jobKey: opts.jobKey ?? null,
+    queueName: opts.queueName ?? null,
+  });
 }
 
 /** Adds one job of `task` per entry, in one statement; resolves to how many were added or replaced. */
@@ -40,12 +38,11 @@ export async function enqueueJobs<N extends TaskName>(
   opts: { maxAttempts?: number } = {},
 ): Promise<number> {
   if (!jobs.length) return 0;
-  const row = await runOne<{ queued: number }>(db, Q.job_enqueue_many, [
+  return insertJobs(db, {
     task,
-    JSON.stringify(jobs.map((j) => j.payload)),
-    jobs.map((j) => j.jobKey ?? ""),
-    opts.maxAttempts ?? null,
-    jobs.map((j) => j.queueName ?? ""),
-  ]);
-  return row!.queued;
+    payloads: jobs.map((j) => j.payload),
+    jobKeys: jobs.map((j) => j.jobKey ?? ""),
+    maxAttempts: opts.maxAttempts ?? null,
+    queueNames: jobs.map((j) => j.queueName ?? ""),
+  });
 }

@@ -4,9 +4,7 @@
  * or returned its jobs. A process killed with -9 stops writing, and src/jobs/recovery.ts notices.
  */
 import type { Sql } from "../db/client";
-import { queries, run } from "../db/queries";
-
-const Q = queries(["job_worker_heartbeat_upsert", "job_worker_heartbeat_delete"]);
+import { forgetHeartbeat, recordHeartbeat } from "./repo";
 
 export interface Heartbeat {
   /** a worker id to record from now on (written at the next beat) */
@@ -21,7 +19,7 @@ export function startHeartbeat(sql: Sql, runnerId: string, intervalMs: number, o
   const ids = new Set<string>();
   let beating: Promise<void> | null = null;
   const beat = async () => {
-    if (ids.size > 0) await run(sql, Q.job_worker_heartbeat_upsert, [[...ids], runnerId]);
+    if (ids.size > 0) await recordHeartbeat(sql, [...ids], runnerId);
   };
   const timer = setInterval(() => {
     if (beating) return;
@@ -35,7 +33,7 @@ export function startHeartbeat(sql: Sql, runnerId: string, intervalMs: number, o
     async stop() {
       clearInterval(timer);
       await beating;
-      await run(sql, Q.job_worker_heartbeat_delete, [runnerId]);
+      await forgetHeartbeat(sql, runnerId);
     },
   };
 }

@@ -13,7 +13,7 @@ export interface CronPayload {
 export interface TaskPayloads {
   /** expires and re-verifies checkout sessions (src/modules/payments/sweeper.ts) */
   "payments.sweep_checkouts": CronPayload;
-  /** deletes expired idempotency keys (src/modules/idempotency/repo.ts) */
+  /** deletes expired idempotency keys (src/http/idempotency/repo.ts) */
   "idempotency.prune_keys": CronPayload;
   /** deletes stored refusals past their retention (src/modules/events/retention.ts) */
   "events.prune_refusals": CronPayload;
@@ -21,10 +21,10 @@ export interface TaskPayloads {
   "jobs.recover_stale": CronPayload;
   /** attempt `attempt` of one webhook delivery (src/modules/webhooks/attempt.ts) */
   "webhook.attempt": { teamId: string; environment: "development" | "production"; deliveryId: string; attempt: number };
-  // Invoice deliveries (issue 20, inv-deliveries)
+  // Invoice deliveries
   /** one attempt of one invoice email (src/modules/invoices/deliveries/deliver.ts); retried by the queue */
   "invoices.deliver": { teamId: string; environment: "development" | "production"; deliveryId: string };
-  // Invoices, part inv-payments (issue 20)
+  // Invoice payments
   /** verifies a submitted invoice payment proof that was not provable yet (src/modules/invoices/proof-job.ts) */
   "invoices.verify_payment": {
     teamId: string;
@@ -35,10 +35,10 @@ export interface TaskPayloads {
     /** who submitted it: the actor of what the job records */
     actor: { kind: string; id: string; requestId: string | null };
   };
-  // Invoices (issue 20, inv-api)
+  // Invoices
   /** marks ISSUED invoices past their due date OVERDUE (src/modules/invoices/overdue.ts) */
   "invoices.mark_overdue": CronPayload;
-  // Subscriptions (issue 21)
+  // Subscriptions
   /** queues one renewal job per due subscription (src/modules/subscriptions/renew-jobs.ts) */
   "subscriptions.renew_due": CronPayload;
   /** renews one subscription: its period's invoice, the pull through its mandate, dunning (renew.ts) */

@@ -17,7 +17,7 @@ import { randomToken } from "../lib/ids";
 import { graphileLogger } from "./log";
 import { cronItems, type Schedule } from "./schedules";
 import { startHeartbeat } from "./heartbeat";
-import { unlockStaleWorkers } from "./recovery";
+import { unlockStaleWorkers } from "./repo";
 
 /** What a handler learns about the job it runs. */
 export interface JobInfo {

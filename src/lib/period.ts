@@ -8,6 +8,7 @@
 
 export type Interval = "monthly" | "yearly";
 
+/** One day in milliseconds (a trial's days, retention windows): the one place this is stated. */
 export const DAY_MS = 86_400_000;
 
 export interface Period {
@@ -18,7 +19,8 @@ export interface Period {
   end: number;
 }
 
-export const MONTHS: Record<Interval, number> = { monthly: 1, yearly: 12 };
+/** Calendar months in one period of each interval: the one place this is stated (BigInt(MONTHS[i]) for money). */
+export const MONTHS: Readonly<Record<Interval, number>> = { monthly: 1, yearly: 12 };
 
 const isLeap = (year: number) => (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

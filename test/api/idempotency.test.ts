@@ -8,8 +8,8 @@ import { createTestApp, type CallResult } from "../helpers/app";
 import { createTeamFixture, newKey } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
 import { randomToken } from "../../src/lib/ids";
-import { pruneExpiredKeys } from "../../src/modules/idempotency/repo";
-import { RETENTION_MS, STALE_CLAIM_MS, requestFingerprint } from "../../src/modules/idempotency/rules";
+import { pruneExpiredKeys } from "../../src/http/idempotency/repo";
+import { RETENTION_MS, STALE_CLAIM_MS, requestFingerprint } from "../../src/http/idempotency/rules";
 
 const t = await createTestApp({ RATE_LIMIT_ENABLED: "false" });
 const team = await createTeamFixture(t, "Idempotency");

@@ -6,7 +6,7 @@
 import { expect, test } from "bun:test";
 import { ConfigError, loadConfig } from "../../src/config";
 import { Mailer } from "../../src/modules/invoices/deliveries/mailer";
-import { parseSmtpUrl } from "../../src/modules/invoices/deliveries/smtp-url";
+import { parseSmtpUrl } from "../../src/lib/smtp-url";
 import { composeInvoiceEmail } from "../../src/modules/invoices/deliveries/email";
 import type { InvoiceView } from "../../src/modules/invoices/schemas";
 

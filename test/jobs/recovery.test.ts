@@ -8,7 +8,7 @@ import { cloneTestDatabase } from "../helpers/db";
 import { queuedJobs } from "../helpers/jobs";
 import { enqueueJob } from "../../src/jobs/enqueue";
 import { startJobRunner } from "../../src/jobs/runner";
-import { unlockStaleWorkers } from "../../src/jobs/recovery";
+import { unlockStaleWorkers } from "../../src/jobs/repo";
 import type { TaskName } from "../../src/jobs/names";
 import { Logger } from "../../src/lib/logger";
 

@@ -1,5 +1,5 @@
 /**
- * The dependency rules of src/ (issue 18, A5), read off the source so they cannot quietly erode:
+ * The dependency rules of src/, read off the source so they cannot quietly erode:
  * no import cycle between folders; src/lib/ is framework-free (no Elysia, no auth/); domains and db/ do
  * not reach back into boot (config, app-deps, app, index). Type-only imports count: a cycle of types is
  * still two folders that cannot change apart.

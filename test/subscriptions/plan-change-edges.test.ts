@@ -12,7 +12,7 @@ import { erc20Abi, type Address } from "viem";
 import type { HDAccount } from "viem/accounts";
 import { privateKeyToAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
-import { lockTransaction } from "../../src/chains/claims";
+import { lockTransaction } from "../../src/modules/transaction-claims/repo";
 import { recordAudit } from "../../src/modules/audit/repo";
 import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";

@@ -13,7 +13,7 @@ import type { Db } from "../../db/queries";
 import type { ChainPool } from "../../chains/pool";
 import type { ChainRegistry } from "../../chains/registry";
 import { HASH_FORMAT, hashOfNoFamily, normalizeTxHash, sameAddress } from "../../chains/addresses";
-import { lockTransaction } from "../../chains/claims";
+import { lockTransaction } from "../transaction-claims/repo";
 import { RETRYABLE_REASONS, refuse, type ChainFamily, type NetworkConfig, type PaymentExpectation, type PaymentVerdict } from "../../chains/types";
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";

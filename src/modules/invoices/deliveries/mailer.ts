@@ -7,7 +7,7 @@
  * own logging stays off.
  */
 import nodemailer, { type Transporter } from "nodemailer";
-import { parseSmtpUrl } from "./smtp-url";
+import { parseSmtpUrl } from "../../../lib/smtp-url";
 
 export interface MailMessage {
   from: { name: string; address: string };

@@ -19,7 +19,7 @@ import { type Db } from "../../../db/queries";
 import type { ChainPool } from "../../../chains/pool";
 import type { ChainRegistry } from "../../../chains/registry";
 import { HASH_FORMAT, hashOfNoFamily, normalizeTxHash } from "../../../chains/addresses";
-import { lockTransaction, transactionUse } from "../../../chains/claims";
+import { lockTransaction, transactionUse } from "../../transaction-claims/repo";
 import { RETRYABLE_REASONS, type NetworkConfig, type PaymentProof, type TokenConfig } from "../../../chains/types";
 import { apiError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";

@@ -8,7 +8,7 @@
 import { apiError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
 import { formatMicro } from "../../../lib/money";
-import { lockTransaction } from "../../../chains/claims";
+import { lockTransaction } from "../../transaction-claims/repo";
 import { recordAudit } from "../../audit/repo";
 import { emitEvent } from "../../webhooks/emit";
 import { lockOr404 } from "../lifecycle/transitions";

@@ -15,7 +15,7 @@ import type { Sql } from "../../../db/client";
 import type { ChainPool } from "../../../chains/pool";
 import type { ChainRegistry } from "../../../chains/registry";
 import { sameAddress } from "../../../chains/addresses";
-import { transactionUse } from "../../../chains/claims";
+import { transactionUse } from "../../transaction-claims/repo";
 import { RETRYABLE_REASONS, type PaymentVerdict, type VerifiedTransfer } from "../../../chains/types";
 import { apiError } from "../../../lib/errors";
 import type { Tenant } from "../../../lib/tenant";

@@ -4,7 +4,7 @@
  * ending one the chain refused. Each is one transaction with its audit entry and webhook.
  */
 import type { AutopayParties, ChainOperation, SubscriptionRefusal } from "../../../chains/subscription-types";
-import { lockTransaction } from "../../../chains/claims";
+import { lockTransaction } from "../../transaction-claims/repo";
 import { findToken } from "../../../chains/registry";
 import { newId } from "../../../lib/ids";
 import { recordAudit } from "../../audit/repo";

@@ -5,7 +5,7 @@
  * transaction. Lock order: subscription (the caller's), transaction hash, invoice, counter, audit.
  */
 import type { ChainOperation } from "../../../chains/subscription-types";
-import { lockTransaction } from "../../../chains/claims";
+import { lockTransaction } from "../../transaction-claims/repo";
 import { apiError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
 import { tokenToMicroFloor } from "../../../lib/money";

@@ -6,7 +6,7 @@
  * or the reconciliation job) records it; the other finds it no longer pending.
  */
 import type { ChainOperation, SubscriptionRefusal } from "../../../chains/subscription-types";
-import { lockTransaction } from "../../../chains/claims";
+import { lockTransaction } from "../../transaction-claims/repo";
 import { findToken } from "../../../chains/registry";
 import { releaseRedemption } from "../../catalog/coupons/redeem";
 import { publishCompanyChanged } from "../../changes/publish";

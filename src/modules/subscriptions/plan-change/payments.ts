@@ -9,7 +9,7 @@ import { newId } from "../../../lib/ids";
 import { recordProvenPayment } from "../../invoices/payments/prove";
 import { refusalCode } from "../../payments/refusals";
 import { paymentsOfTransaction } from "../../payments/repo";
-import { transactionUse } from "../../../chains/claims";
+import { transactionUse } from "../../transaction-claims/repo";
 import { chainError } from "../chain-errors";
 import { pullThroughMandate } from "../mandates/pull";
 import { applyTerms, pendingChangeOf, recordChangeLanded, recordChangeRefused, releaseScheduledCoupon } from "./outcome";

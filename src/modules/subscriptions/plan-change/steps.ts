@@ -2,7 +2,7 @@
 import { apiError } from "../../../lib/errors";
 import { addBalanceEntry } from "../../invoices/credit-notes/repo";
 import { createInvoice } from "../../invoices/lifecycle/transitions";
-import { lockTransaction } from "../../../chains/claims";
+import { lockTransaction } from "../../transaction-claims/repo";
 import { findCompanyByKeys } from "../../customers/repo";
 import { quotePlanChange, type PlanChangeRequest, type Quote } from "./quote";
 import type { PlanChange } from "./proration";

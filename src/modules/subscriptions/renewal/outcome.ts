@@ -8,7 +8,7 @@
  *    after the last one. The invoice stays open (the overdue job marks it OVERDUE after its due date).
  */
 import type { ChainOperation } from "../../../chains/subscription-types";
-import { lockTransaction } from "../../../chains/claims";
+import { lockTransaction } from "../../transaction-claims/repo";
 import { findToken } from "../../../chains/registry";
 import { emitEvent } from "../../webhooks/emit";
 import { cancelNow } from "../cancellation/cancel";

@@ -31,22 +31,21 @@ export interface HeldKey {
 const slotParams = (s: KeySlot) => [s.teamId, s.environment, s.scope, s.key] as const;
 
 /** True when `claim` now holds the key: the caller runs the request and must complete or release it. */
-export async function claimKey(db: Db, slot: KeySlot, claim: string, fingerprint: string, now: number): Promise<boolean> {
+export async function claimKey(db: Db, slot: KeySlot, attempt: { claim: string; fingerprint: string; now: number }): Promise<boolean> {
+  const { claim, fingerprint, now } = attempt;
   const params = [...slotParams(slot), claim, fingerprint, new Date(now), new Date(now + RETENTION_MS), new Date(now - STALE_CLAIM_MS)];
   return (await runOne(db, Q.idempotency_key_claim, params)) !== undefined;
 }
 
 export const findKey = (db: Db, slot: KeySlot) => runOne<HeldKey>(db, Q.idempotency_key_find, slotParams(slot));
 
+/** Keeps the response `claim` produced for the key, for replays. */
 export async function completeKey(
   db: Db,
   slot: KeySlot,
-  claim: string,
-  status: number,
-  headers: Record<string, string>,
-  body: Uint8Array,
+  kept: { claim: string; status: number; headers: Record<string, string>; body: Uint8Array },
 ): Promise<void> {
-  await run(db, Q.idempotency_key_complete, [...slotParams(slot), claim, status, headers, body]);
+  await run(db, Q.idempotency_key_complete, [...slotParams(slot), kept.claim, kept.status, kept.headers, kept.body]);
 }
 
 export async function releaseKey(db: Db, slot: KeySlot, claim: string): Promise<void> {

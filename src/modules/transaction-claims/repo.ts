@@ -9,7 +9,7 @@
  * Writers: payments/settle.ts (checkout), invoices/proofs.ts (invoice payment proofs), invoices/refunds.ts.
  * `transactionUse` is the same check without the lock, for a cheap refusal before any chain call.
  */
-import { queries, run, runOne, type Db } from "../db/queries";
+import { queries, run, runOne, type Db } from "../../db/queries";
 
 const Q = queries(["chain_transaction_lock", "chain_transaction_use"]);
 

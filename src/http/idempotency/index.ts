@@ -1,5 +1,5 @@
 /**
- * The Idempotency-Key header on state-changing requests (rules: src/modules/idempotency/rules.ts; README
+ * The Idempotency-Key header on state-changing requests (rules: src/http/idempotency/rules.ts; README
  * "Idempotent requests"). Two halves, each where its step can see what it needs:
  *
  * - `withIdempotency`, around `app.handle`: a POST/PUT/PATCH/DELETE carrying the header has its raw body
@@ -11,18 +11,18 @@
  *   claims the key (the request then runs) or answers from what the key holds.
  */
 import { Elysia } from "elysia";
-import type { Principal } from "../auth/kinds";
-import type { Db } from "../db/queries";
-import type { Clock } from "../lib/clock";
-import type { Logger } from "../lib/logger";
-import { apiError } from "../lib/errors";
-import { randomToken } from "../lib/ids";
-import { urlParts, urlPath } from "../lib/url-parts";
-import { claimKey, completeKey, findKey, releaseKey, type HeldKey, type KeySlot } from "../modules/idempotency/repo";
-import { isKeptResponse, keptHeaders, keyProblem, KEYED_METHODS, requestFingerprint } from "../modules/idempotency/rules";
-import { carriesSecret, seal, unseal } from "../modules/idempotency/sealed-body";
-import { requestState } from "./request-context";
-import { recordUse, type AuthDeps } from "./auth";
+import type { Principal } from "../../auth/kinds";
+import type { Db } from "../../db/queries";
+import type { Clock } from "../../lib/clock";
+import type { Logger } from "../../lib/logger";
+import { apiError } from "../../lib/errors";
+import { randomToken } from "../../lib/ids";
+import { urlParts, urlPath } from "../../lib/url-parts";
+import { claimKey, completeKey, findKey, releaseKey, type HeldKey, type KeySlot } from "./repo";
+import { isKeptResponse, keptHeaders, keyProblem, KEYED_METHODS, requestFingerprint } from "./rules";
+import { carriesSecret, seal, unseal } from "./sealed-body";
+import { requestState } from "../request-context";
+import { recordUse, type AuthDeps } from "../auth";
 
 export interface IdempotencyDeps {
   sql: Db;
@@ -89,7 +89,7 @@ async function begin(deps: IdempotencyDeps, request: Request, principal: Princip
   const slot: KeySlot = { teamId: principal.teamId, environment: principal.environment, scope: principal.credentialId, key: attempt.key };
   // Twice at most: the row found holding the key can be released between the claim and the read.
   for (let tries = 0; tries < 2; tries++) {
-    if (await claimKey(deps.sql, slot, attempt.claim, attempt.fingerprint, deps.clock.now())) {
+    if (await claimKey(deps.sql, slot, { claim: attempt.claim, fingerprint: attempt.fingerprint, now: deps.clock.now() })) {
       attempt.slot = slot;
       return undefined;
     }
@@ -126,7 +126,8 @@ async function finish(deps: IdempotencyDeps, request: Request, attempt: Attempt,
   const body = kept ? new Uint8Array(await response.arrayBuffer()) : null;
   try {
     const stored = body && carriesSecret(urlPath(request.url)) ? await seal(deps.config.tokenSigningSecret, body) : body;
-    if (stored) await completeKey(deps.sql, slot, attempt.claim, response.status, keptHeaders(response.headers), stored);
+    if (stored)
+      await completeKey(deps.sql, slot, { claim: attempt.claim, status: response.status, headers: keptHeaders(response.headers), body: stored });
     else await releaseKey(deps.sql, slot, attempt.claim);
   } catch (error) {
     // The request's own work is done and its answer is true; a retry meanwhile gets 409 until the claim goes stale.
