@@ -107,19 +107,21 @@ export const insertPayment = (db: Db, t: Tenant, p: PaymentInsert) =>
 /** A payment of an invoice (a proof, a subscription's pull); null when this transfer already proved one. */
 export const insertInvoicePayment = (db: Db, t: Tenant, p: Omit<PaymentInsert, "sessionId"> & { invoiceId: string; at: Date }) =>
   runOne<{ id: string }>(db, Q.payment_insert_for_invoice, [
-    p.id,
     t.teamId,
     t.environment,
-    p.invoiceId,
-    p.network,
-    p.txHash,
-    p.transferIndex,
-    p.amount.toString(),
-    p.tokenSymbol,
-    p.payer,
-    p.blockNumber.toString(),
-    p.blockHash,
     p.at,
+    {
+      id: p.id,
+      invoice_id: p.invoiceId,
+      network: p.network,
+      tx_hash: p.txHash,
+      transfer_index: p.transferIndex,
+      amount: p.amount.toString(),
+      token_symbol: p.tokenSymbol,
+      payer: p.payer,
+      block_number: p.blockNumber.toString(),
+      block_hash: p.blockHash,
+    } as never,
   ]);
 
 export const paymentsOfTransaction = (db: Db, network: string, txHash: string) =>
