@@ -16,7 +16,7 @@ import { loadConfig } from "../src/config";
 import { startAppDeps } from "../src/app-deps";
 import { ManualClock } from "../src/lib/clock";
 import { Logger } from "../src/lib/logger";
-import { createTeam, OPERATOR } from "../src/modules/teams/service";
+import { createTeam, OPERATOR } from "../src/modules/teams/keys";
 import { createPaymentLink } from "../src/modules/payments/links";
 import { openCheckoutSession } from "../src/modules/payments/sessions";
 import { setSessionStatus } from "../src/modules/payments/repo";

@@ -16,7 +16,7 @@ import { rm } from "node:fs/promises";
 import { createSql } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
 import { startEmbeddedPostgres } from "../src/db/embedded";
-import { createKey, createTeam } from "../src/modules/teams/service";
+import { createKey, createTeam } from "../src/modules/teams/keys";
 import { explainListPlans } from "./invoice-plans";
 import { DOMAINS, seedInvoices } from "./invoice-seed";
 import { freePort, log, runLoader, startServer, stopServer, waitReady } from "./procs";

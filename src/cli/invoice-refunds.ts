@@ -7,7 +7,7 @@
 import { ChainPool } from "../chains/pool";
 import { refundInvoice } from "../modules/invoices/refunds/refund";
 import { presentRefund } from "../modules/invoices/present";
-import { OPERATOR } from "../modules/teams/service";
+import { OPERATOR } from "../modules/teams/keys";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, tenant } from "./args";
 import { command } from "./command";
 

@@ -10,7 +10,7 @@ import { inviteMember } from "../modules/teams/invitations";
 import { listMembers, removeMember, setMemberRoles } from "../modules/teams/members";
 import { createOperator } from "../modules/teams/operators";
 import type { MemberActor } from "../modules/teams/roles";
-import { OPERATOR, requireTeam } from "../modules/teams/service";
+import { OPERATOR, requireTeam } from "../modules/teams/keys";
 import { createSignInLink } from "../modules/teams/sign-in";
 import { list, TEAM_OPTION } from "./args";
 import { command, UsageError } from "./command";

@@ -4,7 +4,7 @@
  * credits, so the first curl call works at once.
  */
 import type { Sql } from "../db/client";
-import { createDashboardSession, createKey, createTeam } from "../modules/teams/service";
+import { createDashboardSession, createKey, createTeam } from "../modules/teams/keys";
 import { createPlan } from "../modules/catalog/plans/edit";
 import { createFeature } from "../modules/catalog/features/edit";
 import { setEntitlement } from "../modules/catalog/entitlements/edit";

@@ -1,6 +1,6 @@
 /** `team create`, `key create | list | revoke`, `session create`: the credentials only an operator hands out. */
 import { DASHBOARD_ROLES, KEY_TYPE_BY_KIND } from "../auth/kinds";
-import { createDashboardSession, createKey, createTeam, listKeys, revokeKey } from "../modules/teams/service";
+import { createDashboardSession, createKey, createTeam, listKeys, revokeKey } from "../modules/teams/keys";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, isoDate, list, oneOf, tenant, wholeNumber } from "./args";
 import { command } from "./command";
 

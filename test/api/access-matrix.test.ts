@@ -4,14 +4,14 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { ACCESS } from "../../src/auth/access";
-import { revokeKey } from "../../src/modules/teams/service";
-import { createDashboardSession } from "../../src/modules/teams/service";
+import { revokeKey } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/keys";
 import { createPlan } from "../../src/modules/catalog/plans/edit";
 import { createFeature } from "../../src/modules/catalog/features/edit";
 import { setEntitlement } from "../../src/modules/catalog/entitlements/edit";
 import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { createCoupon } from "../../src/modules/catalog/coupons/edit";
-import { OPERATOR } from "../../src/modules/teams/service";
+import { OPERATOR } from "../../src/modules/teams/keys";
 import { randomToken } from "../../src/lib/ids";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createTeamFixture, dashboardCookie, newKey, type TeamFixture } from "../helpers/fixtures";

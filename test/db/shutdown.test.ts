@@ -6,7 +6,7 @@ import { newTestClock } from "../helpers/clock";
 import { Logger } from "../../src/lib/logger";
 import { cloneTestDatabase } from "../helpers/db";
 import { TEST_SECRETS } from "../helpers/app";
-import { createKey, createTeam } from "../../src/modules/teams/service";
+import { createKey, createTeam } from "../../src/modules/teams/keys";
 
 const db = await cloneTestDatabase();
 afterAll(() => db.drop());

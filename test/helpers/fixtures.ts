@@ -1,7 +1,7 @@
 /** A fresh team per test with one credential of every kind, made through the real operator services. */
 import type { Sql } from "../../src/db/client";
 import type { KeyType } from "../../src/auth/kinds";
-import { createDashboardSession, createKey, createTeam } from "../../src/modules/teams/service";
+import { createDashboardSession, createKey, createTeam } from "../../src/modules/teams/keys";
 import type { TestApp } from "./app";
 import { type Environment } from "../../src/lib/tenant";
 

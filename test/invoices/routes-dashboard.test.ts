@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture, dashboardCookie } from "../helpers/fixtures";
 import { payInvoice } from "../helpers/invoices";
-import { createDashboardSession } from "../../src/modules/teams/service";
+import { createDashboardSession } from "../../src/modules/teams/keys";
 import { upsertCompany } from "../../src/modules/customers/identify";
 
 const t = await createTestApp();

@@ -1,7 +1,7 @@
 /** A tenant is a team AND an environment: a key of one environment is out of reach through the other, even to the operator. */
 import { afterAll, expect, test } from "bun:test";
 import { queries, run } from "../../src/db/queries";
-import { createKey, createTeam, listKeys, revokeKey } from "../../src/modules/teams/service";
+import { createKey, createTeam, listKeys, revokeKey } from "../../src/modules/teams/keys";
 import { cloneTestDatabase } from "../helpers/db";
 
 const db = await cloneTestDatabase();

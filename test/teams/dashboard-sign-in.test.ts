@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
 import { address, browser, cookieOf, newOperator, newTeamWithOwner, PASSWORD, signIn } from "../helpers/dashboard";
 import { createSignInLink } from "../../src/modules/teams/sign-in";
-import { OPERATOR } from "../../src/modules/teams/service";
+import { OPERATOR } from "../../src/modules/teams/keys";
 import { sessionCookie } from "../../src/auth/session-cookie";
 import { loadConfig } from "../../src/config";
 

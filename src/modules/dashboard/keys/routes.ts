@@ -10,7 +10,7 @@ import { authPlugin } from "../../../http/auth";
 import { requestState } from "../../../http/request-context";
 import { apiError } from "../../../lib/errors";
 import { actorOf } from "../../audit/repo";
-import { createKey, listKeys, revokeKey } from "../../teams/service";
+import { createKey, listKeys, revokeKey } from "../../teams/keys";
 import type { DashboardDeps } from "../sessions/routes";
 import { ApiKey, ApiKeyCreate, CreatedApiKey, IdParams } from "../schemas";
 import { data } from "../../../http/envelope";
