@@ -17,7 +17,7 @@ import { createSql, type Sql } from "../src/db/client";
 import { migrate } from "../src/db/migrate";
 import { startEmbeddedPostgres } from "../src/db/embedded";
 import { recordAudit } from "../src/modules/audit/repo";
-import { createTeam } from "../src/modules/teams/keys";
+import { createTeam } from "../src/modules/teams/team";
 import { freePort, log } from "./procs";
 
 const env = process.env;

@@ -21,7 +21,7 @@ import { BUILT_IN_NETWORKS, ChainRegistry } from "../src/chains/registry";
 import type { PaymentExpectation, PaymentVerdict } from "../src/chains/types";
 import { newId } from "../src/lib/ids";
 import type { Tenant } from "../src/lib/tenant";
-import { createTeam } from "../src/modules/teams/keys";
+import { createTeam } from "../src/modules/teams/team";
 import { createEndpoint } from "../src/modules/webhooks/endpoints/manage";
 import { createInvoice } from "../src/modules/invoices/lifecycle/transitions";
 import { applyPayment } from "../src/modules/invoices/payments/settle";

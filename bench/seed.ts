@@ -4,7 +4,8 @@
  * companies on it, each with a credit grant far larger than any run can burn.
  */
 import type { Sql } from "../src/db/client";
-import { createKey, createTeam } from "../src/modules/teams/keys";
+import { createKey } from "../src/modules/teams/keys";
+import { createTeam } from "../src/modules/teams/team";
 import { createPlan } from "../src/modules/catalog/plans/edit";
 import { createFeature } from "../src/modules/catalog/features/edit";
 import { setEntitlement } from "../src/modules/catalog/entitlements/edit";

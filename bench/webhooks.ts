@@ -35,7 +35,7 @@ import type { Tenant } from "../src/lib/tenant";
 import { publishCompanyChanged } from "../src/modules/changes/publish";
 import { upsertCompany } from "../src/modules/customers/identify";
 import { findCompanyByKeys, insertCompany } from "../src/modules/customers/repo";
-import { createTeam } from "../src/modules/teams/keys";
+import { createTeam } from "../src/modules/teams/team";
 import { createEndpoint } from "../src/modules/webhooks/endpoints/manage";
 import { signHeaders } from "../src/modules/webhooks/signing/sign";
 import { jobHandlers } from "../src/tasks";

@@ -2,7 +2,7 @@
  * `settlement-wallet list | set | remove` and `invoice-settings show | set`: the dashboard's billing settings
  * routes for an operator, over the same service functions (src/modules/invoices/settings.ts).
  */
-import { OPERATOR } from "../modules/teams/keys";
+import { OPERATOR } from "../modules/teams/roles";
 import { presentSettlementWallet } from "../modules/invoices/settings/schemas";
 import {
   getInvoiceSettings,

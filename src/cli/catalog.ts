@@ -6,7 +6,7 @@ import { featureIdOf } from "../modules/catalog/features/read";
 import { presentPlanRecord } from "../modules/catalog/plans/schemas";
 import { createPlanRecord } from "../modules/catalog/plans/edit";
 import { Problems } from "../modules/catalog/problems";
-import { OPERATOR } from "../modules/teams/keys";
+import { OPERATOR } from "../modules/teams/roles";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, optionalWholeNumber, tenant, wholeNumber } from "./args";
 import { UsageError, command, type Args, type Options } from "./command";
 

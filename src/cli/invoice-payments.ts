@@ -6,7 +6,7 @@
  */
 import { ChainPool } from "../chains/pool";
 import { ENVIRONMENTS, type Tenant } from "../lib/tenant";
-import { OPERATOR } from "../modules/teams/keys";
+import { OPERATOR } from "../modules/teams/roles";
 import { submitProof } from "../modules/invoices/payments/submit";
 import { backfillCheckoutInvoices, tenantsToBackfill, type BackfillResult } from "../modules/invoices/payments/backfill";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, oneOf, tenant } from "./args";

@@ -7,7 +7,7 @@
 import { ChainPool } from "../chains/pool";
 import { refundInvoice } from "../modules/invoices/refunds/refund";
 import { presentRefund } from "../modules/invoices/present";
-import { OPERATOR } from "../modules/teams/keys";
+import { OPERATOR } from "../modules/teams/roles";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, tenant } from "./args";
 import { command } from "./command";
 

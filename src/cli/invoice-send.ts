@@ -5,7 +5,7 @@
  */
 import { presentDelivery } from "../modules/invoices/present";
 import { sendInvoice } from "../modules/invoices/deliveries/send";
-import { OPERATOR } from "../modules/teams/keys";
+import { OPERATOR } from "../modules/teams/roles";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, oneOf, tenant } from "./args";
 import { command, UsageError } from "./command";
 

@@ -13,7 +13,7 @@ import { documentLinks, linkOrigin } from "../modules/invoices/documents/links";
 import { readInvoiceDetail, readInvoicePage } from "../modules/invoices/read";
 import { InvoiceListQuery } from "../modules/invoices/routes";
 import { createDraft, creditInvoice, issueDraftNow, replaceDraft, voidUnpaid, type ManageDeps } from "../modules/invoices/lifecycle/manage";
-import { OPERATOR } from "../modules/teams/keys";
+import { OPERATOR } from "../modules/teams/roles";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, oneOf, tenant, wholeNumber } from "./args";
 import { command, UsageError, type Args, type Context } from "./command";
 import { ListPage } from "./output";

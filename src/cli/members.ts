@@ -10,7 +10,8 @@ import { inviteMember } from "../modules/teams/invitations";
 import { listMembers, removeMember, setMemberRoles } from "../modules/teams/members";
 import { createOperator } from "../modules/teams/operators";
 import type { MemberActor } from "../modules/teams/roles";
-import { OPERATOR, requireTeam } from "../modules/teams/keys";
+import { OPERATOR } from "../modules/teams/roles";
+import { requireTeam } from "../modules/teams/team";
 import { createSignInLink } from "../modules/teams/sign-in";
 import { list, TEAM_OPTION } from "./args";
 import { command, UsageError } from "./command";
@@ -48,7 +49,7 @@ export const memberCommands = [
       roles: { value: "a,b", help: ROLES_HELP, required: true },
     },
     parse: (a) => ({ teamId: a.team!, email: a.email!, roles: list(a.roles) ?? [] }),
-    run: ({ sql, now }, { teamId, ...input }) => inviteMember(sql, teamId, CLI, input, now),
+    run: ({ sql, now }, { teamId, ...input }) => inviteMember(sql, { teamId, by: CLI, now }, input),
   }),
   command({
     name: "member list",
@@ -69,20 +70,21 @@ export const memberCommands = [
       roles: { value: "a,b", help: ROLES_HELP, required: true },
     },
     parse: (a) => ({ teamId: a.team!, id: a.id!, roles: list(a.roles) ?? [] }),
-    run: ({ sql }, { teamId, id, roles }) => setMemberRoles(sql, teamId, CLI, id, roles),
+    run: ({ sql }, { teamId, id, roles }) => setMemberRoles(sql, { teamId, by: CLI }, id, roles),
   }),
   command({
     name: "member remove",
     summary: "Remove a member; every session they hold is revoked at once",
     options: { ...TEAM_OPTION, id: { value: "<member id>", help: "mem_…", required: true } },
     parse: (a) => ({ teamId: a.team!, id: a.id! }),
-    run: ({ sql }, { teamId, id }) => removeMember(sql, teamId, CLI, id),
+    run: ({ sql }, { teamId, id }) => removeMember(sql, { teamId, by: CLI }, id),
   }),
   command({
     name: "sign-in-link",
     summary: "Print a one-time sign-in link (and its token) for a member; valid 15 minutes, used once",
     options: { email: { value: "<email>", help: "The member's account", required: true }, ...TEAM_OPTION },
     parse: (a) => ({ email: a.email!, teamId: a.team! }),
-    run: ({ sql, now, baseUrl }, input) => createSignInLink(sql, input, now, OPERATOR, `${new URL(baseUrl).origin}/dashboard`),
+    run: ({ sql, now, baseUrl }, input) =>
+      createSignInLink(sql, input, { now, actor: OPERATOR, dashboardUrl: `${new URL(baseUrl).origin}/dashboard` }),
   }),
 ];

@@ -13,7 +13,7 @@ import { listPlanPage } from "../modules/catalog/plans/repo";
 import { Problems } from "../modules/catalog/problems";
 import { removeEntitlement } from "../modules/catalog/entitlements/edit";
 import { removeFeature, setFeatureArchived } from "../modules/catalog/features/edit";
-import { OPERATOR } from "../modules/teams/keys";
+import { OPERATOR } from "../modules/teams/roles";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, tenant, wholeNumber } from "./args";
 import { command, type Context } from "./command";
 

@@ -4,7 +4,9 @@
  * credits, so the first curl call works at once.
  */
 import type { Sql } from "../db/client";
-import { createDashboardSession, createKey, createTeam } from "../modules/teams/keys";
+import { createDashboardSession } from "../modules/teams/automation-session";
+import { createKey } from "../modules/teams/keys";
+import { createTeam } from "../modules/teams/team";
 import { createPlan } from "../modules/catalog/plans/edit";
 import { createFeature } from "../modules/catalog/features/edit";
 import { setEntitlement } from "../modules/catalog/entitlements/edit";

@@ -15,7 +15,7 @@ import { readSubscriptionDetail, readSubscriptionPage } from "../modules/subscri
 import { CancelBody } from "../modules/subscriptions/schemas";
 import { getSubscriptionSettings, updateSubscriptionSettings } from "../modules/subscriptions/settings/update";
 import { SUBSCRIPTION_STATUSES, SubscriptionListQuery } from "../modules/subscriptions/dashboard/schemas";
-import { OPERATOR } from "../modules/teams/keys";
+import { OPERATOR } from "../modules/teams/roles";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, tenant, wholeNumber } from "./args";
 import { command, type Context } from "./command";
 import type { Static } from "elysia";

@@ -1,6 +1,8 @@
 /** `team create`, `key create | list | revoke`, `session create`: the credentials only an operator hands out. */
 import { DASHBOARD_ROLES, KEY_TYPE_BY_KIND } from "../auth/kinds";
-import { createDashboardSession, createKey, createTeam, listKeys, revokeKey } from "../modules/teams/keys";
+import { createDashboardSession } from "../modules/teams/automation-session";
+import { createKey, listKeys, revokeKey } from "../modules/teams/keys";
+import { createTeam } from "../modules/teams/team";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, isoDate, list, oneOf, tenant, wholeNumber } from "./args";
 import { command } from "./command";
 
@@ -53,7 +55,7 @@ export const teamCommands = [
     summary: "Revoke a key; every instance stops accepting it at once",
     options: { ...TEAM_OPTION, id: { value: "<key id>", help: "key_…", required: true }, ...ENVIRONMENT_OPTION },
     parse: (a) => ({ ...tenant(a), id: a.id! }),
-    run: ({ sql }, { teamId, environment, id }) => revokeKey(sql, teamId, environment, id),
+    run: ({ sql }, { teamId, environment, id }) => revokeKey(sql, { teamId, environment }, id),
   }),
   command({
     name: "session create",

@@ -16,7 +16,7 @@ import {
   updateEndpoint,
 } from "../modules/webhooks/endpoints/manage";
 import { listDeliveries, replayDelivery, replayMessage, sendTestEvent } from "../modules/webhooks/deliveries/log";
-import { OPERATOR } from "../modules/teams/keys";
+import { OPERATOR } from "../modules/teams/roles";
 import { systemClock } from "../lib/clock";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, tenant, wholeNumber } from "./args";
 import { command, UsageError, type Context } from "./command";

@@ -5,13 +5,13 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import { ACCESS } from "../../src/auth/access";
 import { revokeKey } from "../../src/modules/teams/keys";
-import { createDashboardSession } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
 import { createPlan } from "../../src/modules/catalog/plans/edit";
 import { createFeature } from "../../src/modules/catalog/features/edit";
 import { setEntitlement } from "../../src/modules/catalog/entitlements/edit";
 import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { createCoupon } from "../../src/modules/catalog/coupons/edit";
-import { OPERATOR } from "../../src/modules/teams/keys";
+import { OPERATOR } from "../../src/modules/teams/roles";
 import { randomToken } from "../../src/lib/ids";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { createTeamFixture, dashboardCookie, newKey, type TeamFixture } from "../helpers/fixtures";
@@ -959,7 +959,7 @@ describe("401: missing or invalid credentials", () => {
     const minted = await t.call("POST", "/api-keys/tokens", { token: key.key, body: { company: { id: "matrix-co" } } });
     expect(minted.status).toBe(201);
     expect((await t.call("GET", "/companies", { token: key.key })).status).toBe(200);
-    await revokeKey(t.db.sql, team.teamId, "development", key.id);
+    await revokeKey(t.db.sql, { teamId: team.teamId, environment: "development" }, key.id);
     // The NOTIFY reaches this instance's cache asynchronously; wait for it (bounded).
     for (let i = 0; i < 50 && (await t.call("GET", "/companies", { token: key.key })).status === 200; i++) await Bun.sleep(20);
     await expect401({ token: key.key }, "revoked_credentials");

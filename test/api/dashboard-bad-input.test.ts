@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import { createTestApp, type CallOptions } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
-import { createDashboardSession } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
 
 const t = await createTestApp();
 const team = await createTeamFixture(t);

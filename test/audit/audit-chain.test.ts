@@ -14,7 +14,7 @@ import { randomToken } from "../../src/lib/ids";
 import type { Tenant } from "../../src/lib/tenant";
 import { recordAudit } from "../../src/modules/audit/repo";
 import { GENESIS_HASH, verifyAuditChain } from "../../src/modules/audit/verify";
-import { createTeam } from "../../src/modules/teams/keys";
+import { createTeam } from "../../src/modules/teams/team";
 import { cloneTestDatabase } from "../helpers/db";
 import { TEST_SERVER_URL, withDatabase } from "../helpers/setup";
 

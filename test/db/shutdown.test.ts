@@ -6,7 +6,8 @@ import { newTestClock } from "../helpers/clock";
 import { Logger } from "../../src/lib/logger";
 import { cloneTestDatabase } from "../helpers/db";
 import { TEST_SECRETS } from "../helpers/app";
-import { createKey, createTeam } from "../../src/modules/teams/keys";
+import { createKey } from "../../src/modules/teams/keys";
+import { createTeam } from "../../src/modules/teams/team";
 
 const db = await cloneTestDatabase();
 afterAll(() => db.drop());

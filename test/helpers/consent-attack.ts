@@ -7,7 +7,7 @@
  */
 import { expect } from "bun:test";
 import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
-import { createDashboardSession } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
 import { dashboardCookie } from "./fixtures";
 import type { PayerConsent } from "../../src/modules/subscriptions/activation/payer-consent";
 import type { MessageSigner } from "./payer-consent";

@@ -1,5 +1,6 @@
 /** Dashboard operators for the dashboard route tests: a team with an owner who signs in with a password. */
-import { createDashboardSession, createTeam } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
+import { createTeam } from "../../src/modules/teams/team";
 import { createOperator } from "../../src/modules/teams/operators";
 import { randomToken } from "../../src/lib/ids";
 import type { CallResult, TestApp } from "./app";

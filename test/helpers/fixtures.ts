@@ -1,7 +1,9 @@
 /** A fresh team per test with one credential of every kind, made through the real operator services. */
 import type { Sql } from "../../src/db/client";
 import type { KeyType } from "../../src/auth/kinds";
-import { createDashboardSession, createKey, createTeam } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
+import { createKey } from "../../src/modules/teams/keys";
+import { createTeam } from "../../src/modules/teams/team";
 import type { TestApp } from "./app";
 import { type Environment } from "../../src/lib/tenant";
 

@@ -8,7 +8,7 @@ import { createTestApp, type TestApp } from "./app";
 import { createTeamFixture, type TeamFixture } from "./fixtures";
 import { issuedInvoice, line, payInvoice } from "./invoices";
 import { createEndpoint } from "../../src/modules/webhooks/endpoints/manage";
-import { OPERATOR } from "../../src/modules/teams/keys";
+import { OPERATOR } from "../../src/modules/teams/roles";
 import type { Tenant } from "../../src/lib/tenant";
 
 export interface RefundBed {

@@ -7,7 +7,7 @@ import { expect, test } from "bun:test";
 import { createTestApp, TEST_SECRETS } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { newId } from "../../src/lib/ids";
-import { OPERATOR } from "../../src/modules/teams/keys";
+import { OPERATOR } from "../../src/modules/teams/roles";
 import { backfillCheckoutInvoices, tenantsToBackfill } from "../../src/modules/invoices/payments/backfill";
 import { invoicePaymentCommands } from "../../src/cli/invoice-payments";
 

@@ -13,7 +13,7 @@ import { schedules } from "../../src/tasks";
 import { createInvoice, voidInvoice } from "../../src/modules/invoices/lifecycle/transitions";
 import { markOverdueInvoices } from "../../src/modules/invoices/lifecycle/overdue";
 import { createEndpoint } from "../../src/modules/webhooks/endpoints/manage";
-import { OPERATOR } from "../../src/modules/teams/keys";
+import { OPERATOR } from "../../src/modules/teams/roles";
 import type { Tenant } from "../../src/lib/tenant";
 
 const t = await createTestApp();

@@ -7,7 +7,7 @@ import { anvilRefundBed } from "../helpers/chains/anvil-refunds";
 import { newKey } from "../helpers/fixtures";
 import { issuedInvoice, line } from "../helpers/invoices";
 import { expectRefused, NOTHING_RECORDED, setSettlementWallet } from "../helpers/refunds";
-import { createDashboardSession } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
 
 const { bed, usdc, merchant, customer, send, confirm, body } = await anvilRefundBed();
 const { t } = bed;

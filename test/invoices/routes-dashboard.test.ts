@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture, dashboardCookie } from "../helpers/fixtures";
 import { payInvoice } from "../helpers/invoices";
-import { createDashboardSession } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
 import { upsertCompany } from "../../src/modules/customers/identify";
 
 const t = await createTestApp();

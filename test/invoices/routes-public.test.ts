@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { createPeerInstance, createTestApp } from "../helpers/app";
 import { createTeamFixture, newKey } from "../helpers/fixtures";
 import { inTx, invoiceInput, issuedInvoice, line, payInvoice } from "../helpers/invoices";
-import { createDashboardSession } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
 import { createInvoice } from "../../src/modules/invoices/lifecycle/transitions";
 import { createCreditNote } from "../../src/modules/invoices/credit-notes/create";
 import { verifyDocumentToken, DOCUMENT_PATH } from "../../src/modules/invoices/documents/tokens";

@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { createTestApp, TEST_SECRETS } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { issuedInvoice, line } from "../helpers/invoices";
-import { createDashboardSession } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
 
 const t = await createTestApp();
 const team = await createTeamFixture(t, "Settings");

@@ -7,7 +7,7 @@
 import { expect, test } from "bun:test";
 import { createPlan } from "../../src/modules/catalog/plans/edit";
 import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
-import { createDashboardSession } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
 import { createTestApp, TEST_SECRETS } from "../helpers/app";
 import { companyName, subscriptionFixture, txHash } from "../helpers/subscription-rows";
 

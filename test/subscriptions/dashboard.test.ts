@@ -7,7 +7,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { createPlan } from "../../src/modules/catalog/plans/edit";
-import { createDashboardSession } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
 import { subscriptionSettings } from "../../src/modules/subscriptions/repo";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture, dashboardCookie } from "../helpers/fixtures";

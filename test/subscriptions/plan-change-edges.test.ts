@@ -16,7 +16,7 @@ import { lockTransaction } from "../../src/modules/transaction-claims/repo";
 import { recordAudit } from "../../src/modules/audit/repo";
 import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";
-import { createDashboardSession } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
 import { DAY } from "../helpers/chains/anvil-subscriptions";
 import { anvilSubscriptionApp, monthly } from "../helpers/subscriptions";
 

@@ -7,7 +7,7 @@ import { expect, test } from "bun:test";
 import { erc20Abi } from "viem";
 import { foundry } from "viem/chains";
 import { createPlanRecord, updatePlanRecord } from "../../src/modules/catalog/plans/edit";
-import { createDashboardSession } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
 import { createTeamFixture } from "../helpers/fixtures";
 import { anvilSubscriptionApp, monthly } from "../helpers/subscriptions";
 

@@ -8,7 +8,7 @@
 import { expect, test } from "bun:test";
 import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { addBalanceEntry } from "../../src/modules/invoices/credit-notes/repo";
-import { createDashboardSession } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { companyName, subscriptionFixture } from "../helpers/subscription-rows";

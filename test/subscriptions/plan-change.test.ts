@@ -9,7 +9,7 @@ import { expect, test } from "bun:test";
 import { erc20Abi } from "viem";
 import { foundry } from "viem/chains";
 import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
-import { createDashboardSession } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
 import { queueDueRenewals } from "../../src/modules/subscriptions/renewal/jobs";
 import { renewSubscription } from "../../src/modules/subscriptions/renewal/renew";
 import { DAY } from "../helpers/chains/anvil-subscriptions";

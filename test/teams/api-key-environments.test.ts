@@ -1,7 +1,8 @@
 /** A tenant is a team AND an environment: a key of one environment is out of reach through the other, even to the operator. */
 import { afterAll, expect, test } from "bun:test";
 import { queries, run } from "../../src/db/queries";
-import { createKey, createTeam, listKeys, revokeKey } from "../../src/modules/teams/keys";
+import { createKey, listKeys, revokeKey } from "../../src/modules/teams/keys";
+import { createTeam } from "../../src/modules/teams/team";
 import { cloneTestDatabase } from "../helpers/db";
 
 const db = await cloneTestDatabase();
@@ -19,9 +20,9 @@ test("listing a team's keys names one environment and lists only its keys", asyn
 });
 
 test("a production key cannot be revoked through development: 404, and it stays valid", async () => {
-  await expect(revokeKey(db.sql, team.id, "development", live.id)).rejects.toMatchObject({ status: 404 });
+  await expect(revokeKey(db.sql, { teamId: team.id, environment: "development" }, live.id)).rejects.toMatchObject({ status: 404 });
   expect((await db.sql`select revoked_at from api_keys where id = ${live.id}`)[0]!.revoked_at).toBeNull();
-  expect((await revokeKey(db.sql, team.id, "production", live.id)).revokedAt).not.toBeNull();
+  expect((await revokeKey(db.sql, { teamId: team.id, environment: "production" }, live.id)).revokedAt).not.toBeNull();
 });
 
 test("lastUsedAt of a key is written only when the flush names its own team and environment", async () => {

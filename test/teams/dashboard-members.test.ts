@@ -4,7 +4,7 @@ import { createTestApp } from "../helpers/app";
 import { browser, cookieOf, newOperator, newTeamWithOwner, PASSWORD, signIn } from "../helpers/dashboard";
 import { createOperator } from "../../src/modules/teams/operators";
 import { listMembers } from "../../src/modules/teams/members";
-import { createDashboardSession } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
 
 const t = await createTestApp({ TRUST_PROXY: "true" });
 const secrets: string[] = [];

@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
 import { address, browser, cookieOf, newOperator, newTeamWithOwner, PASSWORD, signIn } from "../helpers/dashboard";
 import { createSignInLink } from "../../src/modules/teams/sign-in";
-import { OPERATOR } from "../../src/modules/teams/keys";
+import { OPERATOR } from "../../src/modules/teams/roles";
 import { sessionCookie } from "../../src/auth/session-cookie";
 import { loadConfig } from "../../src/config";
 
@@ -188,7 +188,11 @@ describe("session lifetime", () => {
 describe("POST /dashboard/sign-in/link", () => {
   test("a link printed for a member signs in once; a second use, or one after 15 minutes, is 401", async () => {
     const { teamId, owner } = await newTeamWithOwner(t);
-    const link = await createSignInLink(t.db.sql, { email: owner.email, teamId }, t.clock.now(), OPERATOR, "http://localhost:3000/dashboard");
+    const link = await createSignInLink(
+      t.db.sql,
+      { email: owner.email, teamId },
+      { now: t.clock.now(), actor: OPERATOR, dashboardUrl: "http://localhost:3000/dashboard" },
+    );
     secrets.push(link.token);
     expect(link.url).toBe(`http://localhost:3000/dashboard/sign-in#token=${link.token}`);
     const first = await t.call("POST", "/dashboard/sign-in/link", { body: { token: link.token } });
@@ -198,7 +202,7 @@ describe("POST /dashboard/sign-in/link", () => {
     const again = await t.call("POST", "/dashboard/sign-in/link", { body: { token: link.token } });
     expect(again.status).toBe(401);
     expect(again.body.code).toBe("sign_in_failed");
-    const late = await createSignInLink(t.db.sql, { email: owner.email, teamId }, t.clock.now(), OPERATOR, "http://x");
+    const late = await createSignInLink(t.db.sql, { email: owner.email, teamId }, { now: t.clock.now(), actor: OPERATOR, dashboardUrl: "http://x" });
     t.clock.advance(15 * 60_000 + 1);
     expect((await t.call("POST", "/dashboard/sign-in/link", { body: { token: late.token } })).status).toBe(401);
   });
@@ -207,7 +211,9 @@ describe("POST /dashboard/sign-in/link", () => {
     const { teamId } = await newTeamWithOwner(t);
     const other = await newTeamWithOwner(t);
     const outsider = await newOperator(t, other.teamId, ["catalog:read"]);
-    await expect(createSignInLink(t.db.sql, { email: outsider.email, teamId }, t.clock.now(), OPERATOR, "http://x")).rejects.toThrow(/not a member/);
+    await expect(
+      createSignInLink(t.db.sql, { email: outsider.email, teamId }, { now: t.clock.now(), actor: OPERATOR, dashboardUrl: "http://x" }),
+    ).rejects.toThrow(/not a member/);
   });
 });
 

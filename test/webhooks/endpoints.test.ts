@@ -6,7 +6,7 @@
 import { expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
-import { createDashboardSession } from "../../src/modules/teams/keys";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
 import { SUBSCRIBABLE_EVENT_TYPES } from "../../src/modules/webhooks/event-types";
 
 const t = await createTestApp();

@@ -8,7 +8,7 @@ import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { drainJobs } from "../helpers/jobs";
 import { applyVerdict } from "../../src/modules/payments/settle";
-import { OPERATOR } from "../../src/modules/teams/keys";
+import { OPERATOR } from "../../src/modules/teams/roles";
 import { randomToken } from "../../src/lib/ids";
 import { startReceiver } from "./receiver";
 

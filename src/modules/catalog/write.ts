@@ -11,7 +11,7 @@ import type { ChainRegistry } from "../../chains/registry";
 import type { Tenant } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
 import { publishCatalogChanged } from "../changes/publish";
-import { OPERATOR } from "../teams/keys";
+import { OPERATOR } from "../teams/roles";
 
 /** What the catalog services need: the database, the chain registry (currencies, networks) and the time. */
 export interface CatalogDeps {

@@ -8,7 +8,7 @@ import type { Db } from "../../db/queries";
 import { apiError } from "../../lib/errors";
 import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
-import { OPERATOR } from "../teams/keys";
+import { OPERATOR } from "../teams/roles";
 import { publishBalance } from "../changes/publish";
 import { inBurnOrder } from "./compute";
 import { insertCreditGrant, lockCreditGrants } from "./repo";

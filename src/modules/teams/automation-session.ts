@@ -10,7 +10,8 @@ import type { Environment } from "../../lib/tenant";
 import { apiError } from "../../lib/errors";
 import { recordAudit, type Actor } from "../audit/repo";
 import { activeMembers, changeRoles, insertMember } from "./members";
-import { findOperatorByEmail, insertOperator } from "./operators";
+import { insertOperator } from "./operators";
+import { findOperatorByEmail } from "./repo";
 import { checkRoles } from "./roles";
 import { insertSession } from "./sessions";
 import { sessionCookie } from "../../auth/session-cookie";
@@ -43,7 +44,7 @@ export async function createDashboardSession(
     if (existing) {
       memberId = existing.id;
       // Through the one guarded path: these roles may not take `owner` from the team's last owner.
-      if (!Bun.deepEquals(existing.roles, roles)) await changeRoles(tx, input.teamId, { actor, roles: "cli" }, memberId, roles);
+      if (!Bun.deepEquals(existing.roles, roles)) await changeRoles(tx, { teamId: input.teamId, by: { actor, roles: "cli" } }, memberId, roles);
     } else {
       memberId = await insertMember(tx, input.teamId, operator.id, roles);
     }

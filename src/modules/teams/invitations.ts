@@ -5,33 +5,23 @@
  * password given, or an existing one (same email, any case) proves their password; either way the
  * operator joins the team with the invitation's roles and is signed in.
  */
-import { queries, run, runOne, type Db } from "../../db/queries";
+import type { Db } from "../../db/queries";
 import type { Sql } from "../../db/client";
 import { newId, randomToken } from "../../lib/ids";
 import { sha256Hex } from "../../lib/hash";
 import { apiError } from "../../lib/errors";
 import { recordTeamAudit, type Actor } from "../audit/repo";
 import { activeMembers, insertMember } from "./members";
-import { checkEmail, checkPassword, findOperatorByEmail, hashPassword, insertOperator, passwordMatches } from "./operators";
-import { assertMayChange, checkRoles, type MemberActor } from "./roles";
+import { checkEmail, checkPassword, hashPassword, insertOperator, passwordMatches } from "./operators";
+import { acceptInvitationRow, findOperatorByEmail, insertInvitation, listPendingInvitations } from "./repo";
+import { assertMayChange, checkRoles, type MemberChange } from "./roles";
+import type { InvitationRow } from "./rows";
 import { startSession, type SignInSettings, type SignedIn } from "./sign-in";
 import { assertNotThrottled, recordFailure, throttleScopes } from "./throttle";
 import { requireTeam } from "./team";
 
-const Q = queries(["team_invitation_insert", "team_invitation_accept", "team_invitation_list_pending"]);
-
 export const INVITATION_TTL_MS = 7 * 24 * 3_600_000;
 const INVITATION_PREFIX = "dinv_";
-
-interface InvitationRow {
-  id: string;
-  team_id: string;
-  email: string;
-  roles: string[];
-  invited_by: string;
-  expires_at: Date;
-  created_at: Date;
-}
 
 const presentInvitation = (r: InvitationRow) => ({
   id: r.id,
@@ -42,7 +32,8 @@ const presentInvitation = (r: InvitationRow) => ({
   createdAt: r.created_at.toISOString(),
 });
 
-export async function inviteMember(sql: Sql, teamId: string, by: MemberActor, input: { email: string; roles: string[] }, now: number) {
+/** `change.now`: the instant the invitation's 7 days run from. */
+export async function inviteMember(sql: Sql, { teamId, by, now }: MemberChange & { now: number }, input: { email: string; roles: string[] }) {
   const email = checkEmail(input.email);
   const roles = checkRoles(input.roles);
   assertMayChange(by, [], roles);
@@ -51,15 +42,15 @@ export async function inviteMember(sql: Sql, teamId: string, by: MemberActor, in
     throw apiError("conflict", `${email} is already a member of this team`);
   const token = `${INVITATION_PREFIX}${randomToken(43)}`;
   const row = await sql.begin(async (tx) => {
-    const created = await runOne<InvitationRow>(tx, Q.team_invitation_insert, [
-      newId("inv"),
+    const created = await insertInvitation(tx, {
+      id: newId("inv"),
       teamId,
       email,
       roles,
-      sha256Hex(token),
-      by.actor.id,
-      new Date(now + INVITATION_TTL_MS),
-    ]);
+      tokenHash: sha256Hex(token),
+      invitedBy: by.actor.id,
+      expiresAt: new Date(now + INVITATION_TTL_MS),
+    });
     await recordTeamAudit(tx, {
       teamId,
       actor: by.actor,
@@ -74,7 +65,7 @@ export async function inviteMember(sql: Sql, teamId: string, by: MemberActor, in
 }
 
 export async function listInvitations(db: Db, teamId: string, now: number) {
-  return (await run<InvitationRow>(db, Q.team_invitation_list_pending, [teamId, new Date(now)])).map(presentInvitation);
+  return (await listPendingInvitations(db, teamId, new Date(now))).map(presentInvitation);
 }
 
 export interface Acceptance {
@@ -92,7 +83,7 @@ class WrongPassword extends Error {
 
 export async function acceptInvitation(sql: Sql, input: Acceptance, clientAddress: string, s: SignInSettings): Promise<SignedIn> {
   const accept = sql.begin(async (tx) => {
-    const inv = await runOne<InvitationRow>(tx, Q.team_invitation_accept, [sha256Hex(input.token), new Date(s.now)]);
+    const inv = await acceptInvitationRow(tx, sha256Hex(input.token), new Date(s.now));
     if (!inv) throw apiError("invitation_invalid", "This invitation is unknown, already accepted or expired");
     let operator = await findOperatorByEmail(tx, inv.email);
     if (operator) {
@@ -121,7 +112,7 @@ export async function acceptInvitation(sql: Sql, input: Acceptance, clientAddres
       resourceId: memberId,
       details: { invitationId: inv.id, email: inv.email, roles: inv.roles },
     });
-    return startSession(tx, operator, { id: memberId, teamId: inv.team_id }, "invitation", s);
+    return startSession(tx, { operator, member: { id: memberId, teamId: inv.team_id }, method: "invitation" }, s);
   });
   try {
     return await accept;

@@ -3,7 +3,6 @@
  * Keys are created and revoked only here, never through the REST API (spec rule 2). The raw key is
  * returned once, from `createKey`; only its SHA-256 and its first 16 characters are stored.
  */
-import { queries, run, runOne } from "../../db/queries";
 import type { Sql } from "../../db/client";
 import { newId } from "../../lib/ids";
 import { sha256Hex } from "../../lib/hash";
@@ -11,26 +10,11 @@ import { apiError } from "../../lib/errors";
 import { PERMISSIONS, PUBLISHABLE_PERMISSIONS, type KeyType } from "../../auth/kinds";
 import { KEY_PREFIX_LENGTH, generateRawKey } from "../../auth/key-format";
 import { recordAudit, type Actor } from "../audit/repo";
-import { type Environment } from "../../lib/tenant";
+import type { Environment, Tenant } from "../../lib/tenant";
+import { insertKey, listKeyRows, notifyRevoked, revokeKeyRow } from "./repo";
+import { OPERATOR } from "./roles";
+import type { KeyRow } from "./rows";
 import { requireTeam } from "./team";
-
-const Q = queries(["api_key_insert", "api_key_list_by_team", "api_key_revoke", "credential_notify_revoked"]);
-
-export const OPERATOR: Actor = { kind: "operator", id: "cli", requestId: null };
-
-interface KeyRow {
-  id: string;
-  name: string;
-  prefix: string;
-  description: string | null;
-  type: KeyType;
-  permissions: string[];
-  environment: Environment;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
-  created_at: Date;
-}
 
 /** The spec's API key record: never the raw key, never the hash. */
 export const presentKey = (r: KeyRow) => ({
@@ -84,18 +68,18 @@ export async function createKey(sql: Sql, input: NewKey, now: number, actor: Act
   await requireTeam(sql, input.teamId);
   const raw = generateRawKey(input.type, input.environment);
   const row = await sql.begin(async (tx) => {
-    const created = await runOne<KeyRow>(tx, Q.api_key_insert, [
-      newId("key"),
-      input.teamId,
-      input.environment,
-      input.name,
-      input.description ?? null,
-      input.type,
-      raw.slice(0, KEY_PREFIX_LENGTH),
-      sha256Hex(raw),
+    const created = await insertKey(tx, {
+      id: newId("key"),
+      teamId: input.teamId,
+      environment: input.environment,
+      name: input.name,
+      description: input.description ?? null,
+      type: input.type,
+      prefix: raw.slice(0, KEY_PREFIX_LENGTH),
+      keyHash: sha256Hex(raw),
       permissions,
-      input.expiresAt ?? null,
-    ]);
+      expiresAt: input.expiresAt ?? null,
+    });
     await recordAudit(tx, {
       teamId: input.teamId,
       environment: input.environment,
@@ -111,20 +95,17 @@ export async function createKey(sql: Sql, input: NewKey, now: number, actor: Act
 }
 
 export async function listKeys(sql: Sql, teamId: string, environment: Environment) {
-  return (await run<KeyRow>(sql, Q.api_key_list_by_team, [teamId, environment])).map(presentKey);
+  return (await listKeyRows(sql, { teamId, environment })).map(presentKey);
 }
 
-export async function revokeKey(sql: Sql, teamId: string, environment: Environment, keyId: string, actor: Actor = OPERATOR) {
+export async function revokeKey(sql: Sql, { teamId, environment }: Tenant, keyId: string, actor: Actor = OPERATOR) {
   const row = await sql.begin(async (tx) => {
-    const revoked = await runOne<KeyRow>(tx, Q.api_key_revoke, [teamId, environment, keyId]);
+    const revoked = await revokeKeyRow(tx, { teamId, environment }, keyId);
     if (!revoked) throw apiError("not_found", `No key ${keyId} in team ${teamId} (${environment})`);
     await recordAudit(tx, { teamId, environment, actor, action: "api_key.revoke", resourceType: "api_key", resourceId: keyId });
     // Every instance evicts the key from its cache when this commits.
-    await run(tx, Q.credential_notify_revoked, [keyId]);
+    await notifyRevoked(tx, keyId);
     return revoked;
   });
   return presentKey(row);
 }
-
-export { createDashboardSession, type NewSession } from "./automation-session";
-export { createTeam, requireTeam } from "./team";

@@ -2,22 +2,15 @@
  * Operators: global dashboard accounts (email unique whatever its case, name, Argon2id password hash).
  * Passwords are 12 to 256 characters; they are hashed here and never stored, logged or returned.
  */
-import { queries, runOne, type Db } from "../../db/queries";
+import type { Db } from "../../db/queries";
 import { newId } from "../../lib/ids";
 import { apiError } from "../../lib/errors";
-
-const Q = queries(["operator_insert", "operator_find_by_email", "operator_find_by_id"]);
+import { insertOperatorRow } from "./repo";
+import type { OperatorRow } from "./rows";
 
 export const PASSWORD_MIN = 12;
 export const PASSWORD_MAX = 256;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export interface OperatorRow {
-  id: string;
-  email: string;
-  name: string;
-  created_at: Date;
-}
 
 export const presentOperator = (r: OperatorRow) => ({ id: r.id, email: r.email, name: r.name, createdAt: r.created_at.toISOString() });
 
@@ -59,22 +52,14 @@ export async function passwordMatches(hash: string | null | undefined, password:
   return usable && ok;
 }
 
-export function findOperatorByEmail(db: Db, email: string) {
-  return runOne<OperatorRow & { password_hash: string }>(db, Q.operator_find_by_email, [email]);
-}
-
-export function findOperatorById(db: Db, id: string) {
-  return runOne<OperatorRow>(db, Q.operator_find_by_id, [id]);
-}
-
 /** Inserts an operator; `passwordHash` null leaves an account no password can open (automation, see sessions). */
 export async function insertOperator(db: Db, input: { email: string; name: string; passwordHash: string | null }) {
-  const row = await runOne<OperatorRow>(db, Q.operator_insert, [
-    newId("op"),
-    checkEmail(input.email),
-    checkName(input.name),
-    input.passwordHash ?? "!no-password",
-  ]);
+  const row = await insertOperatorRow(db, {
+    id: newId("op"),
+    email: checkEmail(input.email),
+    name: checkName(input.name),
+    passwordHash: input.passwordHash ?? "!no-password",
+  });
   return row!;
 }
 

@@ -24,6 +24,15 @@ export interface MemberActor {
   roles: readonly string[] | "cli";
 }
 
+/** A change to a team's memberships: which team, made by whom. */
+export interface MemberChange {
+  teamId: string;
+  by: MemberActor;
+}
+
+/** The operator CLI as the actor of what it changes (audited as `operator` `cli`). */
+export const OPERATOR: Actor = { kind: "operator", id: "cli", requestId: null };
+
 /** Throws 403 unless `by` may turn a member's roles from `before` into `after`. */
 export function assertMayChange(by: MemberActor, before: readonly string[], after: readonly string[]): void {
   if (by.roles === "cli") return;

@@ -4,7 +4,7 @@
  * its CSRF token (derived from it: src/auth/csrf.ts); only the session token's SHA-256 is stored. Sessions expire after an absolute lifetime and are
  * revoked by sign-out or by the member's removal.
  */
-import { queries, run, runOne, type Db } from "../../db/queries";
+import type { Db } from "../../db/queries";
 import type { Sql } from "../../db/client";
 import type { Principal } from "../../auth/kinds";
 import { DASHBOARD_SESSION_PREFIX } from "../../auth/key-format";
@@ -14,14 +14,7 @@ import { sha256Hex } from "../../lib/hash";
 import { apiError } from "../../lib/errors";
 import type { Environment } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
-
-const Q = queries([
-  "dashboard_session_insert",
-  "dashboard_session_find_by_id",
-  "dashboard_session_revoke",
-  "dashboard_session_set_environment",
-  "credential_notify_revoked",
-]);
+import { findSessionView, insertSessionRow, notifyRevoked, revokeSessionRow, setSessionEnvironment } from "./repo";
 
 export interface SessionOwner {
   teamId: string;
@@ -41,35 +34,22 @@ export interface StartedSession {
 
 export async function insertSession(db: Db, owner: SessionOwner, now: number, ttlMs: number): Promise<StartedSession> {
   const token = `${DASHBOARD_SESSION_PREFIX}${randomToken(48)}`;
-  const row = await runOne<{ id: string; expires_at: Date }>(db, Q.dashboard_session_insert, [
-    newId("dsess"),
-    owner.teamId,
-    owner.environment,
-    owner.email,
-    sha256Hex(token),
-    new Date(now + ttlMs),
-    owner.operatorId,
-    owner.memberId,
-  ]);
+  const row = await insertSessionRow(db, {
+    id: newId("dsess"),
+    teamId: owner.teamId,
+    environment: owner.environment,
+    email: owner.email,
+    tokenHash: sha256Hex(token),
+    expiresAt: new Date(now + ttlMs),
+    operatorId: owner.operatorId,
+    memberId: owner.memberId,
+  });
   return { id: row!.id, token, csrfToken: csrfTokenFor(token), expiresAt: row!.expires_at };
-}
-
-interface SessionViewRow {
-  id: string;
-  environment: Environment;
-  expires_at: Date;
-  member_id: string;
-  roles: string[];
-  team_id: string;
-  team_name: string;
-  operator_id: string;
-  email: string;
-  name: string;
 }
 
 /** What GET /dashboard/session (and sign-in) answer, less the CSRF token the route adds: never the session token. */
 export async function describeSession(db: Db, teamId: string, environment: Environment, sessionId: string) {
-  const r = await runOne<SessionViewRow>(db, Q.dashboard_session_find_by_id, [teamId, environment, sessionId]);
+  const r = await findSessionView(db, { teamId, environment }, sessionId);
   if (!r) throw apiError("revoked_credentials", "Dashboard session has been revoked");
   return {
     id: r.id,
@@ -97,9 +77,9 @@ const sessionAudit = (principal: Principal, actor: Actor, action: string, detail
 /** Sign-out: the session stops working on every instance at once. */
 export async function signOut(sql: Sql, principal: Principal, actor: Actor): Promise<void> {
   await sql.begin(async (tx) => {
-    await run(tx, Q.dashboard_session_revoke, [principal.teamId, principal.environment, principal.credentialId]);
+    await revokeSessionRow(tx, principal, principal.credentialId);
     await recordAudit(tx, sessionAudit(principal, actor, "dashboard_session.sign_out"));
-    await run(tx, Q.credential_notify_revoked, [principal.credentialId]);
+    await notifyRevoked(tx, principal.credentialId);
   });
 }
 
@@ -107,19 +87,14 @@ export async function signOut(sql: Sql, principal: Principal, actor: Actor): Pro
 export async function switchEnvironment(sql: Sql, principal: Principal, environment: Environment, actor: Actor) {
   await sql.begin(async (tx) => {
     if (environment !== principal.environment) {
-      const row = await runOne(tx, Q.dashboard_session_set_environment, [
-        principal.teamId,
-        principal.environment,
-        principal.credentialId,
-        environment,
-      ]);
+      const row = await setSessionEnvironment(tx, principal, principal.credentialId, environment);
       if (!row) throw apiError("revoked_credentials", "Dashboard session has been revoked");
     }
     await recordAudit(tx, {
       ...sessionAudit(principal, actor, "dashboard_session.switch_environment", { from: principal.environment }),
       environment,
     });
-    await run(tx, Q.credential_notify_revoked, [principal.credentialId]);
+    await notifyRevoked(tx, principal.credentialId);
   });
   return describeSession(sql, principal.teamId, environment, principal.credentialId);
 }

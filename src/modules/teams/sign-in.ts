@@ -4,19 +4,18 @@
  * 15 minutes, spent on first use). Either starts a session in the team's development environment (the
  * session can switch), audited in that environment with the operator as actor.
  */
-import { queries, runOne, type Db } from "../../db/queries";
+import type { Db } from "../../db/queries";
 import type { Sql } from "../../db/client";
 import { newId, randomToken } from "../../lib/ids";
 import { sha256Hex } from "../../lib/hash";
 import { apiError } from "../../lib/errors";
 import type { Environment } from "../../lib/tenant";
 import { recordAudit, recordTeamAudit, type Actor } from "../audit/repo";
-import { findOperatorByEmail, findOperatorById, passwordMatches } from "./operators";
+import { passwordMatches } from "./operators";
+import { findMembership, findOperatorByEmail, findOperatorById, insertSignInLink, useSignInLink } from "./repo";
 import { describeSession, insertSession, type SessionView, type StartedSession } from "./sessions";
 import { forgetAccountFailures, holdAttempt, releaseAttempt, throttleScopes } from "./throttle";
 import { requireTeam } from "./team";
-
-const Q = queries(["team_member_find_for_sign_in", "sign_in_link_insert", "sign_in_link_use"]);
 
 export const SIGN_IN_LINK_TTL_MS = 15 * 60_000;
 const LINK_PREFIX = "dlink_";
@@ -34,23 +33,15 @@ export type SignedIn = { view: SessionView & { csrfToken: string }; session: Sta
 
 const failed = () => apiError("sign_in_failed", "Email or password is incorrect");
 
-interface Membership {
-  id: string;
-  team_id: string;
-  roles: string[];
+/** Whose session starts, and how they signed in (`method`: password, link, invitation). */
+export interface SessionStart {
+  operator: { id: string; email: string };
+  member: { id: string; teamId: string };
+  method: string;
 }
 
-const findMembership = (db: Db, operatorId: string, teamId: string | null) =>
-  runOne<Membership>(db, Q.team_member_find_for_sign_in, [operatorId, teamId]);
-
 /** Starts the session of an operator's membership and audits it; shared by every way of signing in. */
-export async function startSession(
-  db: Db,
-  operator: { id: string; email: string },
-  member: { id: string; teamId: string },
-  how: string,
-  s: SignInSettings,
-): Promise<SignedIn> {
+export async function startSession(db: Db, { operator, member, method }: SessionStart, s: SignInSettings): Promise<SignedIn> {
   const owner = { teamId: member.teamId, environment: DEFAULT_ENVIRONMENT, operatorId: operator.id, memberId: member.id, email: operator.email };
   const session = await insertSession(db, owner, s.now, s.sessionTtlMs);
   const actor: Actor = { kind: "dashboard", id: operator.id, requestId: s.requestId };
@@ -61,7 +52,7 @@ export async function startSession(
     action: "dashboard_session.sign_in",
     resourceType: "dashboard_session",
     resourceId: session.id,
-    details: { method: how, memberId: member.id },
+    details: { method, memberId: member.id },
   });
   const view = await describeSession(db, member.teamId, DEFAULT_ENVIRONMENT, session.id);
   return { view: { ...view, csrfToken: session.csrfToken }, session };
@@ -85,23 +76,28 @@ export async function signInWithPassword(sql: Sql, input: PasswordSignIn, client
   const member = await findMembership(sql, operator.id, input.teamId ?? null);
   if (!member) throw failed();
   await forgetAccountFailures(sql, scopes);
-  return sql.begin((tx) => startSession(tx, operator, { id: member.id, teamId: member.team_id }, "password", s));
+  return sql.begin((tx) => startSession(tx, { operator, member: { id: member.id, teamId: member.team_id }, method: "password" }, s));
 }
 
 export async function signInWithLink(sql: Sql, token: string, s: SignInSettings): Promise<SignedIn> {
   return sql.begin(async (tx) => {
-    const link = await runOne<{ id: string; team_id: string; operator_id: string }>(tx, Q.sign_in_link_use, [sha256Hex(token), new Date(s.now)]);
+    const link = await useSignInLink(tx, sha256Hex(token), new Date(s.now));
     if (!link) throw apiError("sign_in_failed", "This sign-in link is unknown, used or expired");
     const operator = await findOperatorById(tx, link.operator_id);
     const member = await findMembership(tx, link.operator_id, link.team_id);
     // Removed since the link was made: the link dies with the membership.
     if (!operator || !member) throw apiError("sign_in_failed", "This sign-in link is unknown, used or expired");
-    return startSession(tx, operator, { id: member.id, teamId: member.team_id }, "link", s);
+    return startSession(tx, { operator, member: { id: member.id, teamId: member.team_id }, method: "link" }, s);
   });
 }
 
 /** `sign-in-link`: a one-time token (and the dashboard URL carrying it in its fragment) for a member. */
-export async function createSignInLink(sql: Sql, input: { email: string; teamId: string }, now: number, actor: Actor, dashboardUrl: string) {
+/** `link.dashboardUrl`: the dashboard the link opens; `link.actor`: who asked for it (audited). */
+export async function createSignInLink(
+  sql: Sql,
+  input: { email: string; teamId: string },
+  { now, actor, dashboardUrl }: { now: number; actor: Actor; dashboardUrl: string },
+) {
   await requireTeam(sql, input.teamId);
   const operator = await findOperatorByEmail(sql, input.email.trim());
   const member = operator ? await findMembership(sql, operator.id, input.teamId) : undefined;
@@ -109,7 +105,13 @@ export async function createSignInLink(sql: Sql, input: { email: string; teamId:
   const token = `${LINK_PREFIX}${randomToken(43)}`;
   const expiresAt = new Date(now + SIGN_IN_LINK_TTL_MS);
   await sql.begin(async (tx) => {
-    const link = await runOne<{ id: string }>(tx, Q.sign_in_link_insert, [newId("link"), input.teamId, operator.id, sha256Hex(token), expiresAt]);
+    const link = await insertSignInLink(tx, {
+      id: newId("link"),
+      teamId: input.teamId,
+      operatorId: operator.id,
+      tokenHash: sha256Hex(token),
+      expiresAt,
+    });
     // Team-level, like members and invitations: a link signs into either environment.
     await recordTeamAudit(tx, {
       teamId: input.teamId,

@@ -1,18 +1,16 @@
 /** Teams themselves: create one, and the check every team-scoped operator action starts with. */
-import { queries, runOne } from "../../db/queries";
 import type { Db } from "../../db/queries";
 import { newId } from "../../lib/ids";
 import { apiError } from "../../lib/errors";
-
-const Q = queries(["team_insert", "team_find_by_id"]);
+import { findTeamRow, insertTeam } from "./repo";
 
 export async function createTeam(db: Db, name: string) {
-  const team = await runOne<{ id: string; name: string; created_at: Date }>(db, Q.team_insert, [newId("team"), name]);
+  const team = await insertTeam(db, newId("team"), name);
   return { id: team!.id, name: team!.name, createdAt: team!.created_at.toISOString() };
 }
 
 export async function findTeam(db: Db, teamId: string) {
-  const team = await runOne<{ id: string; name: string }>(db, Q.team_find_by_id, [teamId]);
+  const team = await findTeamRow(db, teamId);
   return team ? { id: team.id, name: team.name } : null;
 }
 

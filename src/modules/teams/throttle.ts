@@ -8,11 +8,10 @@
  * failure under each scope before its password is checked (`holdAttempt`), so the sixth of six parallel
  * guesses already sees five; a right password lets its held failures go (`releaseAttempt`).
  */
-import { queries, run, type Db } from "../../db/queries";
+import type { Db } from "../../db/queries";
 import type { Sql } from "../../db/client";
 import { apiError } from "../../lib/errors";
-
-const Q = queries(["sign_in_scope_lock", "sign_in_failure_count", "sign_in_failure_insert", "sign_in_failure_release", "sign_in_failure_clear"]);
+import { clearSignInFailures, countSignInFailures, insertSignInFailures, lockSignInScopes, releaseSignInFailures } from "./repo";
 
 export const SIGN_IN_WINDOW_MS = 15 * 60_000;
 export const ACCOUNT_FAILURE_LIMIT = 5;
@@ -29,10 +28,7 @@ export const throttleScopes = (email: string, address: string): ThrottleScopes =
 });
 
 export async function assertNotThrottled(db: Db, scopes: ThrottleScopes, now: number): Promise<void> {
-  const rows = await run<{ scope: string; failures: number; oldest: Date }>(db, Q.sign_in_failure_count, [
-    [scopes.account, scopes.address],
-    new Date(now - SIGN_IN_WINDOW_MS),
-  ]);
+  const rows = await countSignInFailures(db, [scopes.account, scopes.address], new Date(now - SIGN_IN_WINDOW_MS));
   for (const row of rows) {
     const limit = row.scope === scopes.account ? ACCOUNT_FAILURE_LIMIT : ADDRESS_FAILURE_LIMIT;
     if (row.failures < limit) continue;
@@ -47,26 +43,22 @@ export async function assertNotThrottled(db: Db, scopes: ThrottleScopes, now: nu
  */
 export async function holdAttempt(sql: Sql, scopes: ThrottleScopes, now: number): Promise<bigint[]> {
   return sql.begin(async (tx) => {
-    await run(tx, Q.sign_in_scope_lock, [[scopes.account, scopes.address]]);
+    await lockSignInScopes(tx, [scopes.account, scopes.address]);
     await assertNotThrottled(tx, scopes, now);
-    const held = await run<{ id: bigint }>(tx, Q.sign_in_failure_insert, [
-      [scopes.account, scopes.address],
-      new Date(now),
-      new Date(now - SIGN_IN_WINDOW_MS),
-    ]);
+    const held = await insertSignInFailures(tx, [scopes.account, scopes.address], new Date(now), new Date(now - SIGN_IN_WINDOW_MS));
     return held.map((r) => BigInt(r.id));
   });
 }
 
 /** The password was right: the attempt's held failures go (the address's earlier ones stay). */
 export async function releaseAttempt(db: Db, held: readonly bigint[]): Promise<void> {
-  await run(db, Q.sign_in_failure_release, [held.map(String)]);
+  await releaseSignInFailures(db, held.map(String));
 }
 
 export async function recordFailure(db: Db, scopes: ThrottleScopes, now: number): Promise<void> {
-  await run(db, Q.sign_in_failure_insert, [[scopes.account, scopes.address], new Date(now), new Date(now - SIGN_IN_WINDOW_MS)]);
+  await insertSignInFailures(db, [scopes.account, scopes.address], new Date(now), new Date(now - SIGN_IN_WINDOW_MS));
 }
 
 export async function forgetAccountFailures(db: Db, scopes: ThrottleScopes): Promise<void> {
-  await run(db, Q.sign_in_failure_clear, [scopes.account]);
+  await clearSignInFailures(db, scopes.account);
 }

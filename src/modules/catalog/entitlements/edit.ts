@@ -9,7 +9,7 @@ import type { Sql } from "../../../db/client";
 import { newId } from "../../../lib/ids";
 import { apiError } from "../../../lib/errors";
 import type { Actor } from "../../audit/repo";
-import { OPERATOR } from "../../teams/keys";
+import { OPERATOR } from "../../teams/roles";
 import { kindFits, type EntitlementKind, type FeatureRow } from "../schemas";
 import { audited, catalogChanged } from "../write";
 import { lockFeature } from "../features/repo";

@@ -14,7 +14,7 @@ import type { Sql } from "../../../db/client";
 import { newId } from "../../../lib/ids";
 import { apiError } from "../../../lib/errors";
 import { recordAudit, type Actor } from "../../audit/repo";
-import { OPERATOR } from "../../teams/keys";
+import { OPERATOR } from "../../teams/roles";
 import { publishCatalogChanged, publishCompanyChanged } from "../../changes/publish";
 import { FEATURE_TYPES, TRACK_NAME, kindFits, type FeatureType, type FeatureUpdate } from "../schemas";
 import { audited, catalogChanged } from "../write";

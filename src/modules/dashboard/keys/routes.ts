@@ -68,13 +68,7 @@ export function keyRoutes(deps: DashboardDeps) {
     .delete(
       "/dashboard/api-keys/:id",
       async ({ principal, params, request }) => {
-        const key = await revokeKey(
-          deps.sql,
-          principal.teamId,
-          principal.environment,
-          params.id,
-          actorOf(principal, requestState(request).requestId),
-        );
+        const key = await revokeKey(deps.sql, principal, params.id, actorOf(principal, requestState(request).requestId));
         deps.credentials.evict(key.id);
         return { data: key };
       },

@@ -34,7 +34,7 @@ export function memberRoutes(deps: DashboardDeps) {
       async ({ principal, body, request, set }) => {
         set.status = 201;
         set.headers["cache-control"] = "no-store";
-        return { data: await inviteMember(deps.sql, principal.teamId, by(principal, request), body, deps.clock.now()) };
+        return { data: await inviteMember(deps.sql, { teamId: principal.teamId, by: by(principal, request), now: deps.clock.now() }, body) };
       },
       {
         access: "POST /dashboard/members",
@@ -55,7 +55,7 @@ export function memberRoutes(deps: DashboardDeps) {
     .patch(
       "/dashboard/members/:id",
       async ({ principal, params, body, request }) => {
-        const member = await setMemberRoles(deps.sql, principal.teamId, by(principal, request), params.id, body.roles);
+        const member = await setMemberRoles(deps.sql, { teamId: principal.teamId, by: by(principal, request) }, params.id, body.roles);
         deps.credentials.evict(member.id); // this instance at once; the others on the NOTIFY
         return { data: member };
       },
@@ -74,7 +74,7 @@ export function memberRoutes(deps: DashboardDeps) {
     .delete(
       "/dashboard/members/:id",
       async ({ principal, params, request }) => {
-        const member = await removeMember(deps.sql, principal.teamId, by(principal, request), params.id);
+        const member = await removeMember(deps.sql, { teamId: principal.teamId, by: by(principal, request) }, params.id);
         deps.credentials.evict(member.id);
         return { data: member };
       },
