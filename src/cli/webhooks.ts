@@ -72,7 +72,7 @@ export const webhookCommands = [
         enabled: bool("enabled", a.enabled),
       },
     }),
-    run: (ctx, i) => updateEndpoint(deps(ctx), i.tenant, OPERATOR, i.id, i.patch),
+    run: (ctx, i) => updateEndpoint(deps(ctx), i.tenant, OPERATOR, { id: i.id, patch: i.patch }),
   }),
   command({
     name: "webhook delete",
@@ -90,7 +90,7 @@ export const webhookCommands = [
       id: a.id!,
       overlap: a["overlap-seconds"] === undefined ? undefined : Number(wholeNumber("overlap-seconds", a["overlap-seconds"])),
     }),
-    run: (ctx, i) => rotateSecret(deps(ctx), i.tenant, OPERATOR, i.id, i.overlap),
+    run: (ctx, i) => rotateSecret(deps(ctx), i.tenant, OPERATOR, { id: i.id, overlapSeconds: i.overlap }),
   }),
   command({
     name: "webhook secret",
@@ -117,7 +117,7 @@ export const webhookCommands = [
     }),
     run: async (ctx, i) => {
       await getEndpointRow(ctx.sql, i.tenant, i.id);
-      return (await listDeliveries(ctx.sql, i.tenant, i.id, null, LIST_LIMIT, i.status)).map(presentDelivery);
+      return (await listDeliveries(ctx.sql, i.tenant, i.id, { beforeSeq: null, limit: LIST_LIMIT, status: i.status })).map(presentDelivery);
     },
   }),
   command({
@@ -135,6 +135,8 @@ export const webhookCommands = [
       return { tenant: tenant(a), delivery: a.delivery, id: a.id, message: a.message };
     },
     run: (ctx, i) =>
-      i.delivery ? replayDelivery(deps(ctx), i.tenant, OPERATOR, i.delivery) : replayMessage(deps(ctx), i.tenant, OPERATOR, i.id!, i.message!),
+      i.delivery
+        ? replayDelivery(deps(ctx), i.tenant, OPERATOR, i.delivery)
+        : replayMessage(deps(ctx), i.tenant, OPERATOR, { endpointId: i.id!, messageId: i.message! }),
   }),
 ];

@@ -85,23 +85,6 @@ const KNOWN_LONG_SIGNATURES: string[] = [
   "src/modules/payments/sessions.ts: openCheckoutSession",
   "src/modules/payments/settle.ts: submitPayment",
   "src/modules/payments/settle.ts: applyVerdict",
-  "src/modules/webhooks/deliveries/log.ts: listDeliveries",
-  "src/modules/webhooks/deliveries/log.ts: replayMessage",
-  "src/modules/webhooks/deliveries/repo.ts: insertMessage",
-  "src/modules/webhooks/deliveries/repo.ts: insertDelivery",
-  "src/modules/webhooks/deliveries/repo.ts: listDeliveryPage",
-  "src/modules/webhooks/deliveries/repo.ts: recordDelivery",
-  "src/modules/webhooks/deliveries/repo.ts: skipDelivery",
-  "src/modules/webhooks/deliveries/repo.ts: claimAttempt",
-  "src/modules/webhooks/deliveries/repo.ts: finishAttempt",
-  "src/modules/webhooks/deliveries/repo.ts: listNotificationPage",
-  "src/modules/webhooks/emit.ts: emitEvent",
-  "src/modules/webhooks/emit.ts: enqueueAttempt",
-  "src/modules/webhooks/endpoints/manage.ts: updateEndpoint",
-  "src/modules/webhooks/endpoints/manage.ts: rotateSecret",
-  "src/modules/webhooks/endpoints/repo.ts: updateEndpointRow",
-  "src/modules/webhooks/endpoints/repo.ts: rotateEndpointRow",
-  "src/modules/webhooks/endpoints/repo.ts: disableEndpointRow",
 ];
 
 function longSignatures(path: string, text: string): string[] {

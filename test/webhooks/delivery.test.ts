@@ -75,13 +75,13 @@ describe("the outbox", () => {
     const { receiver, tenant } = await setup();
     await t.db.sql
       .begin(async (tx) => {
-        await emitEvent(tx, tenant, "company.created", { id: "comp_rolled_back" });
+        await emitEvent({ tx, tenant }, "company.created", { id: "comp_rolled_back" });
         throw new Error("roll back");
       })
       .catch(() => {});
     await drainJobs(t);
     expect(receiver.received).toHaveLength(0);
-    await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_committed" }));
+    await t.db.sql.begin((tx) => emitEvent({ tx, tenant }, "company.created", { id: "comp_committed" }));
     await drainJobs(t);
     expect(receiver.received.map((r) => payloadOf(r).data.id)).toEqual(["comp_committed"]);
   });
@@ -89,7 +89,7 @@ describe("the outbox", () => {
   test("a tenant without endpoints writes nothing", async () => {
     const team = await createTeamFixture(t);
     const tenant = { teamId: team.teamId, environment: "development" as const };
-    expect(await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "x" }))).toEqual({ messageId: null, deliveryIds: [] });
+    expect(await t.db.sql.begin((tx) => emitEvent({ tx, tenant }, "company.created", { id: "x" }))).toEqual({ messageId: null, deliveryIds: [] });
   });
 });
 
@@ -97,7 +97,7 @@ describe("retries", () => {
   test("a 500 is retried on the schedule: same webhook-id and body, signed afresh with a new timestamp", async () => {
     const { receiver, tenant, admin, endpoint } = await setup();
     receiver.respond = [500];
-    const { deliveryIds } = await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_retry" }));
+    const { deliveryIds } = await t.db.sql.begin((tx) => emitEvent({ tx, tenant }, "company.created", { id: "comp_retry" }));
     await drainJobs(t);
     expect(receiver.received).toHaveLength(1);
     const pending = (await t.call("GET", `/dashboard/webhooks/deliveries/${deliveryIds[0]}`, admin)).body.data;
@@ -130,7 +130,7 @@ describe("retries", () => {
   test("a 410 disables the endpoint at once and tells the operator; its other pending deliveries are skipped", async () => {
     const { receiver, tenant, admin, endpoint } = await setup();
     receiver.respond = [410];
-    const first = await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_gone" }));
+    const first = await t.db.sql.begin((tx) => emitEvent({ tx, tenant }, "company.created", { id: "comp_gone" }));
     await drainJobs(t);
     const ep = (await t.call("GET", `/dashboard/webhooks/endpoints/${endpoint.id}`, admin)).body.data;
     expect(ep).toMatchObject({ enabled: false, disabledReason: "The endpoint answered 410 Gone" });
@@ -141,7 +141,7 @@ describe("retries", () => {
     expect(notes[0]).toMatchObject({ kind: "webhook_endpoint.disabled", resourceId: endpoint.id });
     expect(t.logs.some((l) => l.includes("webhook endpoint disabled") && l.includes(endpoint.id))).toBe(true);
     // Nothing more goes out to a disabled endpoint, and re-enabling clears its disabled state.
-    await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_after" }));
+    await t.db.sql.begin((tx) => emitEvent({ tx, tenant }, "company.created", { id: "comp_after" }));
     await drainJobs(t);
     expect(receiver.received).toHaveLength(1);
     const enabled = await t.call("PATCH", `/dashboard/webhooks/endpoints/${endpoint.id}`, { ...admin, body: { enabled: true } });
@@ -151,7 +151,7 @@ describe("retries", () => {
   test("a delivery failing every attempt fails, disables its endpoint and creates a notification", async () => {
     const { receiver, tenant, admin, endpoint } = await setup();
     receiver.respond = Array(MAX_ATTEMPTS).fill(503);
-    const { deliveryIds } = await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_down" }));
+    const { deliveryIds } = await t.db.sql.begin((tx) => emitEvent({ tx, tenant }, "company.created", { id: "comp_down" }));
     for (let i = 0; i < MAX_ATTEMPTS; i++) {
       await makeJobsDue(t.db.sql);
       await drainJobs(t);
@@ -178,9 +178,9 @@ describe("retries", () => {
   test("a failed delivery leaves its endpoint enabled when another delivery succeeded since its first attempt", async () => {
     const { receiver, tenant, admin, endpoint } = await setup();
     receiver.respond = [503];
-    await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_flaky" }));
+    await t.db.sql.begin((tx) => emitEvent({ tx, tenant }, "company.created", { id: "comp_flaky" }));
     await drainJobs(t); // attempt 1 fails
-    await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_fine" }));
+    await t.db.sql.begin((tx) => emitEvent({ tx, tenant }, "company.created", { id: "comp_fine" }));
     await drainJobs(t); // another delivery succeeds
     receiver.respond = Array(MAX_ATTEMPTS).fill(503);
     for (let i = 0; i < MAX_ATTEMPTS; i++) {
@@ -195,7 +195,7 @@ describe("retries", () => {
 describe("once per attempt", () => {
   test("two workers running the same attempt send it once", async () => {
     const { receiver, tenant } = await setup();
-    const { deliveryIds } = await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_twice" }));
+    const { deliveryIds } = await t.db.sql.begin((tx) => emitEvent({ tx, tenant }, "company.created", { id: "comp_twice" }));
     const payload = { ...tenant, deliveryId: deliveryIds[0]!, attempt: 1 };
     const deps = { sql: t.db.sql, clock: t.clock, logger: t.logger, config: t.config };
     const results = await Promise.allSettled([runAttempt(deps, payload), runAttempt(deps, payload)]);
@@ -208,12 +208,14 @@ describe("once per attempt", () => {
 
   test("a claim left by a run that died lapses after the timeout plus JOB_WORKER_STALE_MS, then the attempt is sent", async () => {
     const { receiver, tenant } = await setup();
-    const { deliveryIds } = await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_orphan" }));
+    const { deliveryIds } = await t.db.sql.begin((tx) => emitEvent({ tx, tenant }, "company.created", { id: "comp_orphan" }));
     const deliveryId = deliveryIds[0]!;
     // A run claimed attempt 1, then its process was killed before the request ended: the claim stays.
     const lease = t.config.webhookTimeoutMs + t.config.jobWorkerStaleMs;
     expect(lease).toBe(15_000 + 5_000);
-    expect(await claimAttempt(t.db.sql, tenant, deliveryId, 1, "dead-run", new Date(t.clock.now()), lease)).toBe("claimed");
+    expect(
+      await claimAttempt(t.db.sql, tenant, { deliveryId, attempt: 1, claim: "dead-run" }, { now: new Date(t.clock.now()), leaseMs: lease }),
+    ).toBe("claimed");
     const deps = { sql: t.db.sql, clock: t.clock, logger: t.logger, config: t.config };
     const payload = { ...tenant, deliveryId, attempt: 1 };
     t.clock.advance(lease - 1);
@@ -236,7 +238,7 @@ describe("rotation", () => {
     expect(newSecret).not.toBe(oldSecret);
     expect(rotated.body.data.previousSecretExpiresAt).toBe(new Date(t.clock.now() + 3600_000).toISOString());
     receiver.secrets = [oldSecret, newSecret];
-    await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_overlap" }));
+    await t.db.sql.begin((tx) => emitEvent({ tx, tenant }, "company.created", { id: "comp_overlap" }));
     await drainJobs(t);
     const during = receiver.received.at(-1)!;
     expect(during.headers["webhook-signature"]!.split(" ")).toHaveLength(2);
@@ -265,7 +267,7 @@ describe("rotation", () => {
       previousSecretExpiresAt: rotated.body.data.previousSecretExpiresAt,
     });
     t.clock.advance(3600_000 + 1);
-    await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_after_overlap" }));
+    await t.db.sql.begin((tx) => emitEvent({ tx, tenant }, "company.created", { id: "comp_after_overlap" }));
     await drainJobs(t);
     const after = receiver.received.at(-1)!;
     expect(after.headers["webhook-signature"]!.split(" ")).toHaveLength(1);
@@ -281,7 +283,7 @@ describe("rotation", () => {
 describe("replay and the test event", () => {
   test("replaying a delivery sends the same message again, now: same webhook-id and body", async () => {
     const { receiver, tenant, admin, endpoint } = await setup();
-    const { deliveryIds, messageId } = await t.db.sql.begin((tx) => emitEvent(tx, tenant, "company.created", { id: "comp_replay" }));
+    const { deliveryIds, messageId } = await t.db.sql.begin((tx) => emitEvent({ tx, tenant }, "company.created", { id: "comp_replay" }));
     await drainJobs(t);
     const replayed = await t.call("POST", `/dashboard/webhooks/deliveries/${deliveryIds[0]}/replay`, admin);
     expect(replayed.status).toBe(202);

@@ -72,7 +72,7 @@ export async function upsertCompany(tx: TransactionSql, tenant: Tenant, ref: Com
     const changed = !found || found.external_id !== company.external_id || !Bun.deepEquals(found.traits, company.traits);
     if (changed) await publishCompanyChanged(tx, tenant, company.id);
     // Only a row this call inserted: an upsert that found the company created nothing.
-    if (!found) await emitEvent(tx, tenant, "company.created", { lazy: () => presentCompany(company) });
+    if (!found) await emitEvent({ tx, tenant }, "company.created", { lazy: () => presentCompany(company) });
     return { company, changed };
   }
   throw new Error("company upsert did not converge");

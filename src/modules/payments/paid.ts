@@ -40,10 +40,9 @@ export async function grantPurchase({ tx, tenant, actor, now }: OperationContext
 /** Webhooks of a payment, in its transaction: the session paid, and the payment link it was opened from paid. */
 export async function emitPaid(tx: Db, tenant: Tenant, session: CheckoutSessionRow, now: Date): Promise<void> {
   const checkoutSession = presentCheckoutSession(session);
-  await emitEvent(tx, tenant, "checkout_session.paid", checkoutSession, { at: now });
+  await emitEvent({ tx, tenant }, "checkout_session.paid", checkoutSession, { at: now });
   await emitEvent(
-    tx,
-    tenant,
+    { tx, tenant },
     "payment_link.paid",
     { lazy: async () => ({ paymentLink: presentPaymentLink((await findPaymentLink(tx, tenant, session.payment_link_id))!), checkoutSession }) },
     { at: now },

@@ -131,8 +131,7 @@ export async function createCreditNote(
       c.now,
     );
   await emitEvent(
-    c.tx,
-    c.tenant,
+    c,
     "credit_note.created",
     // From what was just written: reading the invoice's credit notes back would cost a read that grows with each one.
     {

@@ -72,8 +72,8 @@ async function sendByWebhook(c: InvoiceContext, invoice: InvoiceRow) {
   if (messageId) {
     deliveryIds = [];
     for (const endpointId of endpoints) {
-      const { id } = (await insertWebhookDelivery(c.tx, c.tenant, newId("dlv"), endpointId, messageId, c.now))!;
-      await enqueueAttempt(c.tx, c.tenant, id, 1);
+      const { id } = (await insertWebhookDelivery(c.tx, c.tenant, { id: newId("dlv"), endpointId, messageId }, c.now))!;
+      await enqueueAttempt(c, id, 1);
       deliveryIds.push(id);
     }
   } else {

@@ -85,7 +85,7 @@ export const emitInvoiceEvent = (
   c: Pick<InvoiceContext, "tx" | "tenant" | "now">,
   type: "invoice.issued" | "invoice.paid" | "invoice.overdue" | "invoice.voided",
   invoice: InvoiceRow,
-): Promise<Emitted> => emitEvent(c.tx, c.tenant, type, { lazy: () => eventData(c, invoice) }, { at: c.now });
+): Promise<Emitted> => emitEvent(c, type, { lazy: () => eventData(c, invoice) }, { at: c.now });
 
 /**
  * DRAFT -> ISSUED: the next number of the tenant's series (taken in this transaction, so a rollback leaves

@@ -68,7 +68,7 @@ export async function recordRefund(
     lines: [{ description: [...`Refund: ${proof.reason}`].slice(0, 500).join(""), amount: proof.amount }],
   });
   const refund = { ...inserted, credit_note_id: creditNote.id };
-  await emitEvent(c.tx, c.tenant, "refund.created", { refund: presentRefund(refund, invoice.currency) }, { at: c.now });
+  await emitEvent(c, "refund.created", { refund: presentRefund(refund, invoice.currency) }, { at: c.now });
   await recordAudit(c.tx, {
     ...c.tenant,
     actor: c.actor,

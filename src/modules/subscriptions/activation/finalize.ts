@@ -86,7 +86,7 @@ export async function finalizeActivation(
     );
     await setCompanyPlanAnchored(tx, tenant, sub.company_id, { planId: sub.plan_id, anchor: sub.anchor_at });
     await publishCompanyChanged(tx, tenant, sub.company_id);
-    await emitEvent(tx, tenant, "subscription.activated", { lazy: () => presentSubscription(active, mandate) }, { at: now });
+    await emitEvent({ tx, tenant }, "subscription.activated", { lazy: () => presentSubscription(active, mandate) }, { at: now });
     await audit(c, "subscription.activate", active, { txHash: op.txHash, tokenId: op.tokenId, mandateId: mandate.id });
     return active;
   });

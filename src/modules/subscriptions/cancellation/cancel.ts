@@ -30,7 +30,7 @@ export async function cancelNow(
   await publishCompanyChanged(c.tx, c.tenant, sub.company_id);
   const held = await lockMandateOf(c.tx, c.tenant, sub.id);
   const mandate = held?.status === "ACTIVE" ? await revokeMandateRow(c, held, c.actor.id, `Subscription canceled: ${reason}`) : (held ?? null);
-  await emitEvent(c.tx, c.tenant, "subscription.canceled", { lazy: () => presentSubscription(canceled, mandate) }, { at: c.now });
+  await emitEvent(c, "subscription.canceled", { lazy: () => presentSubscription(canceled, mandate) }, { at: c.now });
   await audit(c, "subscription.cancel", canceled, { reason });
   return { subscription: canceled, mandate };
 }
@@ -43,7 +43,7 @@ export async function revokeMandateRow(c: TxContext, mandate: MandateRow, by: st
   const revoked = (await endMandate(c.tx, c.tenant, mandate.id, { end: { status: "REVOKED", by, reason }, now: c.now }))!;
   const job = { teamId: c.tenant.teamId, environment: c.tenant.environment, subscriptionId: mandate.subscription_id };
   await enqueueJob(c.tx, "subscriptions.revoke_onchain", job, { jobKey: `revoke:${mandate.subscription_id}` });
-  await emitEvent(c.tx, c.tenant, "mandate.revoked", { lazy: () => presentMandate(revoked) }, { at: c.now });
+  await emitEvent(c, "mandate.revoked", { lazy: () => presentMandate(revoked) }, { at: c.now });
   return revoked;
 }
 

@@ -58,7 +58,7 @@ export async function expireMandates(deps: SubscriptionDeps, now: Date): Promise
     const tenant: Tenant = { teamId: due.team_id, environment: due.environment as Tenant["environment"] };
     const ended = await deps.sql.begin(async (tx) => {
       const row = await endMandate(tx, tenant, due.id, { end: { status: "EXPIRED", reason: "expires_at_passed" }, now });
-      if (row) await emitEvent(tx, tenant, "mandate.expired", { lazy: () => presentMandate(row) }, { at: now });
+      if (row) await emitEvent({ tx, tenant }, "mandate.expired", { lazy: () => presentMandate(row) }, { at: now });
       return row;
     });
     if (ended) expired++;

@@ -87,13 +87,7 @@ export async function applyTerms(
   await setCompanyPlanAnchored(c.tx, c.tenant, sub.company_id, { planId: switched.plan_id, anchor: switched.anchor_at });
   await publishCompanyChanged(c.tx, c.tenant, sub.company_id);
   const details = { fromPlanId: sub.plan_id, kind: change.kind, effective: "now", invoiceId: paid.invoiceId };
-  await emitEvent(
-    c.tx,
-    c.tenant,
-    "subscription.plan_changed",
-    { lazy: () => ({ ...presentSubscription(switched), change: details }) },
-    { at: c.now },
-  );
+  await emitEvent(c, "subscription.plan_changed", { lazy: () => ({ ...presentSubscription(switched), change: details }) }, { at: c.now });
   await audit(c, "subscription.change_plan", switched, { ...details, creditToBalance: paid.creditToBalance.toString() });
   return switched;
 }
@@ -142,13 +136,7 @@ export async function applyScheduled(c: TxContext, sub: SubscriptionRow, q: Quot
     at: sub.current_period_end.toISOString(),
     redemptionId,
   };
-  await emitEvent(
-    c.tx,
-    c.tenant,
-    "subscription.plan_changed",
-    { lazy: () => ({ ...presentSubscription(scheduled), change: details }) },
-    { at: c.now },
-  );
+  await emitEvent(c, "subscription.plan_changed", { lazy: () => ({ ...presentSubscription(scheduled), change: details }) }, { at: c.now });
   await audit(c, "subscription.schedule_plan_change", scheduled, details);
   return scheduled;
 }
@@ -169,7 +157,7 @@ export async function unschedule(c: TxContext, sub: SubscriptionRow): Promise<Su
     c.now,
   );
   const details = { fromPlanId: sub.plan_id, droppedPlanId: sub.scheduled_plan_id, effective: "period_end", unscheduled: true };
-  await emitEvent(c.tx, c.tenant, "subscription.plan_changed", { lazy: () => ({ ...presentSubscription(kept), change: details }) }, { at: c.now });
+  await emitEvent(c, "subscription.plan_changed", { lazy: () => ({ ...presentSubscription(kept), change: details }) }, { at: c.now });
   await audit(c, "subscription.unschedule_plan_change", kept, details);
   return kept;
 }

@@ -46,7 +46,7 @@ export async function markRenewed(c: TxContext, sub: SubscriptionRow, details: R
     { ...sub, status: "ACTIVE", dunning_attempts: 0, next_attempt_at: sub.current_period_end },
     c.now,
   );
-  await emitEvent(c.tx, c.tenant, "subscription.renewed", { lazy: () => presentSubscription(renewed) }, { at: c.now });
+  await emitEvent(c, "subscription.renewed", { lazy: () => presentSubscription(renewed) }, { at: c.now });
   await audit(c, "subscription.renew", renewed, { periodStart: sub.current_period_start.toISOString(), ...details });
   return renewed;
 }
@@ -87,8 +87,7 @@ export async function failAttempt(c: TxContext, sub: SubscriptionRow, refusal: {
   }
   const pastDue = await saveSubscription(c.tx, c.tenant, { ...sub, status: "PAST_DUE", dunning_attempts: failures, next_attempt_at: step.at }, c.now);
   await emitEvent(
-    c.tx,
-    c.tenant,
+    c,
     "subscription.past_due",
     { lazy: () => ({ ...presentSubscription(pastDue), failure: { reason: refusal.reason, detail: refusal.detail } }) },
     { at: c.now },

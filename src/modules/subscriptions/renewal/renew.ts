@@ -152,7 +152,7 @@ async function startNextPeriod(c: TxContext, sub: SubscriptionRow): Promise<Subs
     await setCompanyPlanAnchored(c.tx, c.tenant, saved.company_id, { planId: saved.plan_id, anchor: saved.anchor_at });
     await publishCompanyChanged(c.tx, c.tenant, saved.company_id);
     const change = { fromPlanId: sub.plan_id, effective: "period_end", applied: true };
-    await emitEvent(c.tx, c.tenant, "subscription.plan_changed", { lazy: () => ({ ...presentSubscription(saved), change }) }, { at: c.now });
+    await emitEvent(c, "subscription.plan_changed", { lazy: () => ({ ...presentSubscription(saved), change }) }, { at: c.now });
   }
   return saved;
 }
@@ -220,6 +220,6 @@ async function mandateRefusal(c: TxContext, sub: SubscriptionRow, amount: bigint
         : null;
   if (!expiry) return null;
   const expired = (await endMandate(c.tx, c.tenant, mandate.id, { end: { status: "EXPIRED", reason: expiry }, now: c.now }))!;
-  await emitEvent(c.tx, c.tenant, "mandate.expired", { lazy: () => presentMandate(expired) }, { at: c.now });
+  await emitEvent(c, "mandate.expired", { lazy: () => presentMandate(expired) }, { at: c.now });
   return { reason: "autopay_expired", detail: `Mandate ${mandate.id} expired (${expiry})` };
 }

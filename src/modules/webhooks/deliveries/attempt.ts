@@ -86,20 +86,20 @@ export async function runAttempt(deps: AttemptDeps, payload: AttemptPayload): Pr
   // Deleted with its endpoint, already settled, or this attempt already recorded by another run.
   if (!target || target.status !== "pending" || target.attempts >= attempt) return;
   if (!target.enabled) {
-    await skipDelivery(deps.sql, tenant, deliveryId, "Endpoint disabled", new Date(deps.clock.now()));
+    await skipDelivery(deps.sql, tenant, deliveryId, { reason: "Endpoint disabled", now: new Date(deps.clock.now()) });
     return;
   }
   const claim = randomToken(16);
   const held = await claimAttempt(
     deps.sql,
     tenant,
-    deliveryId,
-    attempt,
-    claim,
-    new Date(deps.clock.now()),
-    // Past the request's timeout, a run still silent after JOB_WORKER_STALE_MS has died (the job queue
-    // unlocks its job by the same rule): another run may take the attempt over and send it.
-    deps.config.webhookTimeoutMs + deps.config.jobWorkerStaleMs,
+    { deliveryId, attempt, claim },
+    {
+      now: new Date(deps.clock.now()),
+      // Past the request's timeout, a run still silent after JOB_WORKER_STALE_MS has died (the job queue
+      // unlocks its job by the same rule): another run may take the attempt over and send it.
+      leaseMs: deps.config.webhookTimeoutMs + deps.config.jobWorkerStaleMs,
+    },
   );
   if (held === "finished") return;
   // Another run is sending it right now: fail this run so the queue retries it after that one has finished.
@@ -127,13 +127,13 @@ async function settle(deps: AttemptDeps, tenant: Tenant, target: AttemptTarget, 
   let disabledFor: string | null = null;
   await deps.sql.begin(async (tx) => {
     // Our claim lapsed and another run took the attempt over: it records it, not us.
-    if (!(await finishAttempt(tx, tenant, target.id, attempt, claim, now, outcome))) return;
+    if (!(await finishAttempt(tx, tenant, { deliveryId: target.id, attempt, claim }, { ...outcome, at: now }))) return;
     const gone = outcome.statusCode === 410;
     const delay = isSuccess(outcome) || gone ? null : retryDelayMs(attempt, (deps.random ?? Math.random)());
     const status: DeliveryStatus = isSuccess(outcome) ? "delivered" : delay === null ? "failed" : "pending";
     const next = delay === null ? null : new Date(now.getTime() + delay);
-    const row = await recordDelivery(tx, tenant, target.id, attempt, status, outcome, next, now);
-    if (next) await enqueueAttempt(tx, tenant, target.id, attempt + 1, next);
+    const row = await recordDelivery(tx, tenant, { id: target.id, attempt, status, outcome, nextAttemptAt: next, at: now });
+    if (next) await enqueueAttempt({ tx, tenant }, target.id, attempt + 1, next);
     if (gone) disabledFor = "The endpoint answered 410 Gone";
     else if (status === "failed" && attempt >= MAX_ATTEMPTS && !(await succeededSince(tx, tenant, target.endpoint_id, row!.first_attempt_at)))
       disabledFor = `Every attempt of delivery ${target.id} failed (${MAX_ATTEMPTS} over about a day) and nothing was delivered to the endpoint since`;
@@ -150,7 +150,7 @@ async function settle(deps: AttemptDeps, tenant: Tenant, target: AttemptTarget, 
 
 /** Disables the endpoint and tells the operator; false when it was no longer enabled. */
 async function disableEndpoint(tx: Db, tenant: Tenant, target: AttemptTarget, reason: string, now: Date): Promise<boolean> {
-  if (!(await disableEndpointRow(tx, tenant, target.endpoint_id, reason, now))) return false;
+  if (!(await disableEndpointRow(tx, tenant, target.endpoint_id, { reason, now }))) return false;
   const details = { reason, deliveryId: target.id, url: auditedUrl(target.url) };
   await insertNotification(
     tx,

@@ -10,11 +10,11 @@ import type { Tenant } from "../../../lib/tenant";
 import { recordAudit, type Actor } from "../../audit/repo";
 import { emitEvent, enqueueAttempt } from "../emit";
 import { presentAttempt, presentDelivery } from "./schemas";
-import { findDelivery, findMessage, insertDelivery, listAttempts, listDeliveryPage, listNotificationPage, type DeliveryStatus } from "./repo";
+import { findDelivery, findMessage, insertDelivery, listAttempts, listDeliveryPage, listNotificationPage, type DeliveryPage } from "./repo";
 import { getEndpointRow, type WebhookServiceDeps } from "../endpoints/manage";
 
-export function listDeliveries(sql: Sql, tenant: Tenant, endpointId: string, beforeSeq: bigint | null, fetch: number, status: DeliveryStatus | null) {
-  return listDeliveryPage(sql, tenant, endpointId, beforeSeq, fetch, status);
+export function listDeliveries(sql: Sql, tenant: Tenant, endpointId: string, page: DeliveryPage) {
+  return listDeliveryPage(sql, tenant, endpointId, page);
 }
 
 export async function getDelivery(sql: Sql, tenant: Tenant, id: string) {
@@ -24,14 +24,19 @@ export async function getDelivery(sql: Sql, tenant: Tenant, id: string) {
 }
 
 /** Sends a message of this tenant to an endpoint again, now, as a new delivery (its first attempt queued at once). */
-export async function replayMessage(deps: WebhookServiceDeps, tenant: Tenant, actor: Actor, endpointId: string, messageId: string) {
+export async function replayMessage(
+  deps: WebhookServiceDeps,
+  tenant: Tenant,
+  actor: Actor,
+  { endpointId, messageId }: { endpointId: string; messageId: string },
+) {
   const endpoint = await getEndpointRow(deps.sql, tenant, endpointId);
   if (!endpoint.enabled) throw apiError("conflict", `Webhook endpoint ${endpointId} is disabled: enable it first`);
   const now = new Date(deps.clock.now());
   const deliveryId = await deps.sql.begin(async (tx) => {
     if (!(await findMessage(tx, tenant, messageId))) throw apiError("not_found", `No webhook message ${messageId}`);
-    const { id } = (await insertDelivery(tx, tenant, newId("dlv"), endpointId, messageId, now))!;
-    await enqueueAttempt(tx, tenant, id, 1);
+    const { id } = (await insertDelivery(tx, tenant, { id: newId("dlv"), endpointId, messageId }, now))!;
+    await enqueueAttempt({ tx, tenant }, id, 1);
     await recordAudit(tx, {
       ...tenant,
       actor,
@@ -49,7 +54,7 @@ export async function replayMessage(deps: WebhookServiceDeps, tenant: Tenant, ac
 export async function replayDelivery(deps: WebhookServiceDeps, tenant: Tenant, actor: Actor, deliveryId: string) {
   const delivery = await findDelivery(deps.sql, tenant, deliveryId);
   if (!delivery) throw apiError("not_found", `No webhook delivery ${deliveryId}`);
-  return replayMessage(deps, tenant, actor, delivery.endpoint_id, delivery.message_id);
+  return replayMessage(deps, tenant, actor, { endpointId: delivery.endpoint_id, messageId: delivery.message_id });
 }
 
 /** `webhook.test` to this endpoint only, whatever its event filter. */
@@ -58,7 +63,7 @@ export async function sendTestEvent(deps: WebhookServiceDeps, tenant: Tenant, ac
   if (!endpoint.enabled) throw apiError("conflict", `Webhook endpoint ${endpointId} is disabled: enable it first`);
   const at = new Date(deps.clock.now());
   return deps.sql.begin(async (tx) => {
-    const sent = await emitEvent(tx, tenant, "webhook.test", { endpointId, message: "A test event from the dashboard" }, { at, endpointId });
+    const sent = await emitEvent({ tx, tenant }, "webhook.test", { endpointId, message: "A test event from the dashboard" }, { at, endpointId });
     // Disabled between the read and this transaction.
     if (!sent.messageId) throw apiError("conflict", `Webhook endpoint ${endpointId} is disabled: enable it first`);
     await recordAudit(tx, {
@@ -74,4 +79,4 @@ export async function sendTestEvent(deps: WebhookServiceDeps, tenant: Tenant, ac
 }
 
 export const listNotifications = (sql: Sql, tenant: Tenant, beforeSeq: bigint | null, fetch: number) =>
-  listNotificationPage(sql, tenant, "webhook_endpoint", beforeSeq, fetch);
+  listNotificationPage(sql, tenant, "webhook_endpoint", { beforeSeq, limit: fetch });

@@ -33,7 +33,7 @@ export function deliveryRoutes(deps: RouteDeps) {
     .post(
       "/endpoints/:id/replay",
       async ({ principal, params, body, request, set }) => {
-        const replayed = await replayMessage(deps, principal, actor(principal, request), params.id, body.messageId);
+        const replayed = await replayMessage(deps, principal, actor(principal, request), { endpointId: params.id, messageId: body.messageId });
         set.status = 202;
         return { data: replayed };
       },
@@ -53,7 +53,11 @@ export function deliveryRoutes(deps: RouteDeps) {
       async ({ principal, params, query }) => {
         await getEndpointRow(deps.sql, principal, params.id); // 404 for an unknown endpoint, not an empty list
         const page = pageRequest(secret, `webhook-deliveries:${params.id}`, principal, query);
-        const rows = await listDeliveries(deps.sql, principal, params.id, page.beforeSeq, page.fetch, query.status ?? null);
+        const rows = await listDeliveries(deps.sql, principal, params.id, {
+          beforeSeq: page.beforeSeq,
+          limit: page.fetch,
+          status: query.status ?? null,
+        });
         return pageResponse(secret, `webhook-deliveries:${params.id}`, principal, page, rows, presentDelivery);
       },
       {

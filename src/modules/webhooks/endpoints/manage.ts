@@ -47,7 +47,7 @@ export async function createEndpoint(deps: WebhookServiceDeps, tenant: Tenant, a
   const now = new Date(deps.clock.now());
   const row = await deps.sql.begin(async (tx) => {
     let created = await insertEndpoint(tx, tenant, { id: newId("wh"), url, description: input.description || null, eventTypes, secretSealed }, now);
-    if (input.enabled === false) created = (await updateEndpointRow(tx, tenant, created.id, { enabled: false }, now))!;
+    if (input.enabled === false) created = (await updateEndpointRow(tx, tenant, created.id, { enabled: false, now }))!;
     await recordAudit(tx, {
       ...tenant,
       actor,
@@ -83,7 +83,7 @@ export interface EndpointPatch {
 }
 
 /** Partial update; `enabled: true` re-enables a disabled endpoint and clears why it was disabled. */
-export async function updateEndpoint(deps: WebhookServiceDeps, tenant: Tenant, actor: Actor, id: string, patch: EndpointPatch) {
+export async function updateEndpoint(deps: WebhookServiceDeps, tenant: Tenant, actor: Actor, { id, patch }: { id: string; patch: EndpointPatch }) {
   const change = {
     url: patch.url === undefined ? undefined : checkUrl(patch.url, deps.config),
     description: patch.description === undefined ? undefined : (patch.description ?? ""),
@@ -92,7 +92,7 @@ export async function updateEndpoint(deps: WebhookServiceDeps, tenant: Tenant, a
   };
   const now = new Date(deps.clock.now());
   const row = await deps.sql.begin(async (tx) => {
-    const updated = await updateEndpointRow(tx, tenant, id, change, now);
+    const updated = await updateEndpointRow(tx, tenant, id, { ...change, now });
     if (!updated) throw notFound(id);
     await recordAudit(tx, {
       ...tenant,
@@ -130,7 +130,12 @@ export async function deleteEndpoint(deps: Pick<WebhookServiceDeps, "sql" | "clo
  * 7 days, 0: stops at once), so receivers can switch without dropping a delivery. A rotation during an
  * overlap ends the older overlap: only the secret current until now is kept.
  */
-export async function rotateSecret(deps: WebhookServiceDeps, tenant: Tenant, actor: Actor, id: string, overlapSeconds = DEFAULT_OVERLAP_SECONDS) {
+export async function rotateSecret(
+  deps: WebhookServiceDeps,
+  tenant: Tenant,
+  actor: Actor,
+  { id, overlapSeconds = DEFAULT_OVERLAP_SECONDS }: { id: string; overlapSeconds?: number },
+) {
   if (!Number.isInteger(overlapSeconds) || overlapSeconds < 0 || overlapSeconds > MAX_OVERLAP_SECONDS)
     throw apiError("validation_failed", "Validation failed", { "body.overlapSeconds": `An integer from 0 to ${MAX_OVERLAP_SECONDS}` });
   const now = new Date(deps.clock.now());
@@ -143,7 +148,12 @@ export async function rotateSecret(deps: WebhookServiceDeps, tenant: Tenant, act
     // Sealed again under the current key: a rotation also moves the previous secret off a rotated TOKEN_SIGNING_SECRET.
     const previous = overlapSeconds > 0 ? await sealSecret(deps.config, await openSecret(deps.config, current.secret_sealed)) : null;
     const until = previous ? new Date(now.getTime() + overlapSeconds * 1000) : null;
-    const rotated = (await rotateEndpointRow(tx, tenant, id, await sealSecret(deps.config, secret), previous, until, now))!;
+    const rotated = (await rotateEndpointRow(tx, tenant, id, {
+      secret: await sealSecret(deps.config, secret),
+      previous,
+      previousUntil: until,
+      now,
+    }))!;
     await recordAudit(tx, {
       ...tenant,
       actor,

@@ -65,7 +65,7 @@ export interface EndpointChange {
   enabled?: boolean;
 }
 
-export const updateEndpointRow = (db: Db, t: Tenant, id: string, c: EndpointChange, now: Date) =>
+export const updateEndpointRow = (db: Db, t: Tenant, id: string, c: EndpointChange & { now: Date }) =>
   runOne<EndpointRow>(db, Q.webhook_endpoint_update, [
     t.teamId,
     t.environment,
@@ -74,13 +74,21 @@ export const updateEndpointRow = (db: Db, t: Tenant, id: string, c: EndpointChan
     c.description ?? null,
     c.eventTypes ?? null,
     c.enabled ?? null,
-    now,
+    c.now,
   ]);
 export const deleteEndpointRow = (db: Db, t: Tenant, id: string) => runOne<EndpointRow>(db, Q.webhook_endpoint_delete, [t.teamId, t.environment, id]);
-export const rotateEndpointRow = (db: Db, t: Tenant, id: string, secret: Sealed, previous: Sealed | null, previousUntil: Date | null, now: Date) =>
-  runOne<EndpointRow>(db, Q.webhook_endpoint_rotate, [t.teamId, t.environment, id, secret, previous, previousUntil, now]);
-export const disableEndpointRow = (db: Db, t: Tenant, id: string, reason: string, now: Date) =>
-  runOne<EndpointRow>(db, Q.webhook_endpoint_disable, [t.teamId, t.environment, id, reason, now]);
+/** `previous` keeps signing until `previousUntil` (both null: the old secret stops at once). */
+export interface SecretRotation {
+  secret: Sealed;
+  previous: Sealed | null;
+  previousUntil: Date | null;
+  now: Date;
+}
+
+export const rotateEndpointRow = (db: Db, t: Tenant, id: string, r: SecretRotation) =>
+  runOne<EndpointRow>(db, Q.webhook_endpoint_rotate, [t.teamId, t.environment, id, r.secret, r.previous, r.previousUntil, r.now]);
+export const disableEndpointRow = (db: Db, t: Tenant, id: string, d: { reason: string; now: Date }) =>
+  runOne<EndpointRow>(db, Q.webhook_endpoint_disable, [t.teamId, t.environment, id, d.reason, d.now]);
 
 export const listTargets = async (db: Db, t: Tenant, type: string, only: string | null) =>
   (await run<{ id: string }>(db, Q.webhook_endpoint_list_targets, [t.teamId, t.environment, type, only])).map((r) => r.id);

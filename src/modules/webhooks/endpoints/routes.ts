@@ -70,7 +70,7 @@ export function endpointRoutes(deps: RouteDeps) {
     .patch(
       "/endpoints/:id",
       async ({ principal, params, body, request }) => ({
-        data: await updateEndpoint(deps, principal, actor(principal, request), params.id, body),
+        data: await updateEndpoint(deps, principal, actor(principal, request), { id: params.id, patch: body }),
       }),
       {
         access: "PATCH /dashboard/webhooks/endpoints/{id}",
@@ -94,7 +94,7 @@ export function endpointRoutes(deps: RouteDeps) {
       "/endpoints/:id/rotate-secret",
       async ({ principal, params, body, request, set }) => {
         set.headers["cache-control"] = NO_STORE; // carries the new secret
-        return { data: await rotateSecret(deps, principal, actor(principal, request), params.id, body?.overlapSeconds) };
+        return { data: await rotateSecret(deps, principal, actor(principal, request), { id: params.id, overlapSeconds: body?.overlapSeconds }) };
       },
       {
         access: "POST /dashboard/webhooks/endpoints/{id}/rotate-secret",
