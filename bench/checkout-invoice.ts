@@ -49,7 +49,7 @@ try {
   const clock = new ManualClock(Date.now());
   const deps = await startAppDeps(sql, config, clock, new Logger("warn", () => {}));
   const tenant = { teamId: (await createTeam(sql, "Bench")).id, environment: "development" as const };
-  const link = await createPaymentLink(sql, config.chains, tenant, OPERATOR, {
+  const link = await createPaymentLink({ sql, registry: config.chains }, tenant, OPERATOR, {
     amount: "1000000",
     network: "bench-chain",
     acceptedToken: "USDC",
@@ -62,7 +62,7 @@ try {
     const waiting: [string, string][] = [];
     for (let i = 0; i < n; i++) {
       const now = new Date(clock.now());
-      const s = await openCheckoutSession(sql, config.chains, tenant, OPERATOR, { paymentLinkId: link.id }, now);
+      const s = await openCheckoutSession({ sql, registry: config.chains }, { tenant, actor: OPERATOR, now }, { paymentLinkId: link.id });
       const txHash = hex();
       await setSessionStatus(sql, tenant, s.id, { status: "CONFIRMING", txHash, at: now });
       waiting.push([s.id, txHash]);
@@ -76,7 +76,7 @@ try {
         blockHash: null,
       };
       const start = performance.now();
-      const outcome = await applyVerdict(settlement, tenant, OPERATOR, id, txHash, verdict, new Date(clock.now()));
+      const outcome = await applyVerdict(settlement, { tenant, actor: OPERATOR, now: new Date(clock.now()) }, id, { txHash, verdict });
       times.push(performance.now() - start);
       if (outcome.kind !== "paid") throw new Error(`session ${id} not paid: ${outcome.kind}`);
     }

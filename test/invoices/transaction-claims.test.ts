@@ -128,7 +128,7 @@ test("a refund and a checkout payment of one transaction, at the same moment: th
   const hash = randomHash();
   // Submitted while the chain says "not final yet": the session waits on the hash (CONFIRMING), as the sweeper finds it.
   const waiting = { verifyPayment: async () => ({ ok: false, reason: "not_final", detail: "1 of 3 confirmations" }) } as unknown as ChainPool;
-  const submitted = await submitPayment({ ...t.deps.settlement, pool: waiting }, tenant, TEST_ACTOR, sessionId, hash, now());
+  const submitted = await submitPayment({ ...t.deps.settlement, pool: waiting }, { tenant, actor: TEST_ACTOR, now: now() }, sessionId, hash);
   expect(submitted.kind).toBe("pending");
   const refunded = await paidInvoiceToRefund();
   const proven: PaymentVerdict = {
@@ -137,7 +137,7 @@ test("a refund and a checkout payment of one transaction, at the same moment: th
     blockNumber: 1n,
     blockHash: null,
   };
-  const settle = () => applyVerdict(t.deps.settlement, tenant, TEST_ACTOR, sessionId, hash, proven, now());
+  const settle = () => applyVerdict(t.deps.settlement, { tenant, actor: TEST_ACTOR, now: now() }, sessionId, { txHash: hash, verdict: proven });
   const outcomes = await race(refundWith(refunded, hash), settle);
   expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "fulfilled"]);
   expect((outcomes[1] as PromiseFulfilledResult<{ kind: string; session: { status: string } }>).value).toMatchObject({

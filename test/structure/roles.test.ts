@@ -80,11 +80,6 @@ const KNOWN_LONG_SIGNATURES: string[] = [
   "src/modules/invoices/refunds/refund.ts: refundInvoice",
   "src/modules/invoices/settings/manage.ts: setSettlementWallet",
   "src/modules/invoices/settings/manage.ts: updateInvoiceSettings",
-  "src/modules/payments/links.ts: createPaymentLink",
-  "src/modules/payments/paid.ts: invoiceOrLeave",
-  "src/modules/payments/sessions.ts: openCheckoutSession",
-  "src/modules/payments/settle.ts: submitPayment",
-  "src/modules/payments/settle.ts: applyVerdict",
 ];
 
 function longSignatures(path: string, text: string): string[] {

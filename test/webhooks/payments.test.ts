@@ -52,15 +52,10 @@ test("a paid checkout session sends checkout_session.paid and payment_link.paid 
   await drainJobs(t);
   expect(receiver.received).toHaveLength(0); // CONFIRMING is no event
   const payer = `0x${"3".repeat(40)}`;
-  const outcome = await applyVerdict(
-    t.deps.settlement,
-    tenant,
-    OPERATOR,
-    session.id,
+  const outcome = await applyVerdict(t.deps.settlement, { tenant, actor: OPERATOR, now: new Date(t.clock.now()) }, session.id, {
     txHash,
-    { ok: true, transfers: [{ transferIndex: 0, amount: 1_000_000n, payer }], blockNumber: 7n, blockHash: `0x${"cd".repeat(32)}` } as never,
-    new Date(t.clock.now()),
-  );
+    verdict: { ok: true, transfers: [{ transferIndex: 0, amount: 1_000_000n, payer }], blockNumber: 7n, blockHash: `0x${"cd".repeat(32)}` } as never,
+  });
   expect(outcome.kind).toBe("paid");
   await drainJobs(t);
   expect(receiver.received.map((r) => JSON.parse(r.body).type).sort()).toEqual(["checkout_session.paid", "payment_link.paid"]);

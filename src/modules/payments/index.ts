@@ -31,7 +31,12 @@ export function paymentRoutes(deps: RouteDeps) {
     .post(
       "/payment-links",
       async ({ principal, body, request, set }) => {
-        const link = await createPaymentLink(deps.sql, settlement.registry, principal, actorOf(principal, requestState(request).requestId), body);
+        const link = await createPaymentLink(
+          { sql: deps.sql, registry: settlement.registry },
+          principal,
+          actorOf(principal, requestState(request).requestId),
+          body,
+        );
         set.status = 201;
         return { paymentLink: presentPaymentLink(link) };
       },
@@ -69,12 +74,9 @@ export function paymentRoutes(deps: RouteDeps) {
       "/checkout-sessions",
       async ({ principal, body, request, set }) => {
         const session = await openCheckoutSession(
-          deps.sql,
-          settlement.registry,
-          principal,
-          actorOf(principal, requestState(request).requestId),
+          { sql: deps.sql, registry: settlement.registry },
+          { tenant: principal, actor: actorOf(principal, requestState(request).requestId), now: new Date(deps.clock.now()) },
           body,
-          new Date(deps.clock.now()),
         );
         set.status = 201;
         return { checkoutSession: presentCheckoutSession(session) };
@@ -91,11 +93,9 @@ export function paymentRoutes(deps: RouteDeps) {
       async ({ principal, params, body, request, set }) => {
         const outcome = await submitPayment(
           settlement,
-          principal,
-          actorOf(principal, requestState(request).requestId),
+          { tenant: principal, actor: actorOf(principal, requestState(request).requestId), now: new Date(deps.clock.now()) },
           params.id,
           body.txHash,
-          new Date(deps.clock.now()),
         );
         const checkoutSession = presentCheckoutSession(outcome.session);
         if (outcome.kind === "failed")

@@ -18,8 +18,7 @@ import type { Tenant } from "../../lib/tenant";
 const DEFAULT_TTL_SECONDS = 1800;
 
 export async function createPaymentLink(
-  sql: Sql,
-  registry: ChainRegistry,
+  { sql, registry }: { sql: Sql; registry: ChainRegistry },
   tenant: Tenant,
   actor: Actor,
   input: PaymentLinkCreate,

@@ -67,12 +67,9 @@ export type InvoiceSession = (
  */
 export async function invoiceOrLeave(
   invoiceSession: InvoiceSession,
-  tx: TransactionSql,
-  tenant: Tenant,
-  actor: Actor,
+  { tx, tenant, actor, now }: Omit<OperationContext, "tx"> & { tx: TransactionSql },
   paid: CheckoutSessionRow,
   payment: RecordedPayment,
-  now: Date,
 ): Promise<string | null> {
   try {
     await tx.savepoint((sp) => invoiceSession(sp, tenant, actor, paid, payment, now));

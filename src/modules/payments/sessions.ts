@@ -8,11 +8,11 @@ import type { ChainRegistry } from "../../chains/registry";
 import { isValidAddress } from "../../chains/addresses";
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { recordAudit, type Actor } from "../audit/repo";
+import { recordAudit } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
 import type { CheckoutSessionRow } from "./schemas";
 import { findPaymentLink, insertCheckoutSession } from "./repo";
-import type { Tenant } from "../../lib/tenant";
+import type { OperationContext } from "../operation-context";
 
 export interface OpenSessionInput {
   paymentLinkId: string;
@@ -21,12 +21,9 @@ export interface OpenSessionInput {
 }
 
 export async function openCheckoutSession(
-  sql: Sql,
-  registry: ChainRegistry,
-  tenant: Tenant,
-  actor: Actor,
+  { sql, registry }: { sql: Sql; registry: ChainRegistry },
+  { tenant, actor, now }: Omit<OperationContext, "tx">,
   input: OpenSessionInput,
-  now: Date,
 ): Promise<CheckoutSessionRow> {
   return sql.begin(async (tx) => {
     const link = await findPaymentLink(tx, tenant, input.paymentLinkId);

@@ -17,10 +17,11 @@ import { lockTransaction } from "../transaction-claims/repo";
 import { RETRYABLE_REASONS, refuse, type ChainFamily, type NetworkConfig, type PaymentExpectation, type PaymentVerdict } from "../../chains/types";
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
-import { recordAudit, type Actor } from "../audit/repo";
+import { recordAudit } from "../audit/repo";
 import type { CheckoutSessionRow } from "./schemas";
 import { findCheckoutSession, insertPayment, lockCheckoutSession, paymentsOfTransaction, setSessionStatus, touchSession } from "./repo";
 import type { Tenant } from "../../lib/tenant";
+import type { OperationContext } from "../operation-context";
 import { claim, closed, releaseClaim } from "./session-claim";
 import { emitPaid, grantPurchase, invoiceOrLeave, lockPurchase, type InvoiceSession } from "./paid";
 
@@ -48,11 +49,9 @@ const replayed = () => apiError("payment_replayed", "This transaction already pa
 
 export async function submitPayment(
   deps: SettlementDeps,
-  tenant: Tenant,
-  actor: Actor,
+  { tenant, actor, now }: Omit<OperationContext, "tx">,
   sessionId: string,
   rawHash: string,
-  now: Date,
 ): Promise<SettleOutcome> {
   // The hash on its own first: one no configured network could have is a 400, whatever the session's state.
   const malformed = hashOfNoFamily(deps.registry.list(), rawHash);
@@ -71,7 +70,7 @@ export async function submitPayment(
   }
   await claim(deps.sql, { tenant, actor, now }, sessionId, txHash);
   const verdict = await deps.pool.verifyPayment(expectationOf(found, network, txHash));
-  const outcome = await applyVerdict(deps, tenant, actor, sessionId, txHash, bindToPayer(verdict, found, network.family), now);
+  const outcome = await applyVerdict(deps, { tenant, actor, now }, sessionId, { txHash, verdict: bindToPayer(verdict, found, network.family) });
   if (outcome.kind === "replayed") throw replayed();
   return outcome;
 }
@@ -104,12 +103,9 @@ export function bindToPayer(verdict: PaymentVerdict, session: CheckoutSessionRow
 /** Applies a verdict to a session still waiting on that transaction; used by submit and by the sweeper. */
 export async function applyVerdict(
   deps: SettlementDeps,
-  tenant: Tenant,
-  actor: Actor,
+  { tenant, actor, now }: Omit<OperationContext, "tx">,
   sessionId: string,
-  txHash: string,
-  verdict: PaymentVerdict,
-  now: Date,
+  { txHash, verdict }: { txHash: string; verdict: PaymentVerdict },
 ): Promise<SettleOutcome> {
   const outcome = await deps.sql.begin(async (tx): Promise<SettleOutcome> => {
     // A proof may record a payment: the transaction's lock first, before the session's (src/chains/claims.ts), so a
@@ -151,7 +147,7 @@ export async function applyVerdict(
     const paid = await setSessionStatus(tx, tenant, sessionId, { status: "PAID", txHash, paidAt: now, customerWallet: transfer.payer, at: now });
     // Lock order: what the purchase writes, then the invoice (number counter, then audit chain), then the rest.
     await lockPurchase(tx, tenant, paid, now);
-    const invoiceError = await invoiceOrLeave(deps.invoiceSession, tx, tenant, actor, paid, payment, now);
+    const invoiceError = await invoiceOrLeave(deps.invoiceSession, { tx, tenant, actor, now }, paid, payment);
     await grantPurchase({ tx, tenant, actor, now }, paid);
     await emitPaid(tx, tenant, paid, now);
     await recordAudit(tx, {

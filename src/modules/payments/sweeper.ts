@@ -54,15 +54,10 @@ async function sweepSession(deps: SettlementDeps, session: CheckoutSessionRow, n
   const verdict = network
     ? await deps.pool.verifyPayment(expectationOf(session, network, session.tx_hash))
     : refuse("rpc_unavailable", `Network ${session.network} is no longer configured`);
-  const outcome = await applyVerdict(
-    deps,
-    tenant,
-    SWEEPER,
-    session.id,
-    session.tx_hash,
-    network ? bindToPayer(verdict, session, network.family) : verdict,
-    now,
-  );
+  const outcome = await applyVerdict(deps, { tenant, actor: SWEEPER, now }, session.id, {
+    txHash: session.tx_hash,
+    verdict: network ? bindToPayer(verdict, session, network.family) : verdict,
+  });
   if (outcome.kind === "paid" || outcome.kind === "failed") return outcome.kind;
   if (outcome.kind === "pending" && now.getTime() >= session.expires_at.getTime() + CONFIRMATION_GRACE_MS) {
     return (await expire(deps.sql, tenant, session.id, "CONFIRMING", now, outcome)) ? "expired" : "waiting";
