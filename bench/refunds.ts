@@ -114,14 +114,12 @@ const insertRefundRow = (tx: TransactionSql, tenant: Tenant, invoiceId: string) 
        ${WALLET}, ${CUSTOMER}, 'Bench', 1)`;
 
 const refundOn = (sql: Sql) => (target: Target) =>
-  refundInvoice(
-    { sql, registry, pool: instantChain },
-    target.tenant,
-    ACTOR,
-    target.invoiceId,
-    { amount: "1", reason: "Bench refund", txHash: `0x${hex(32)}`, recipientWallet: CUSTOMER },
-    new Date(),
-  );
+  refundInvoice({ sql, registry, pool: instantChain }, { tenant: target.tenant, actor: ACTOR, now: new Date() }, target.invoiceId, {
+    amount: "1",
+    reason: "Bench refund",
+    txHash: `0x${hex(32)}`,
+    recipientWallet: CUSTOMER,
+  });
 
 const dir = `${new URL("..", import.meta.url).pathname}.data/bench-refunds-${Date.now()}`;
 const db = await startEmbeddedPostgres(dir, freePort(54380), () => {});

@@ -39,7 +39,14 @@ export const billingSettingsCommands = [
     },
     parse: (a) => ({ tenant: tenant(a), network: a.network!, put: { wallet: a.wallet!, tokens: list(a.tokens) } }),
     run: async (ctx, i) =>
-      presentSettlementWallet(await setSettlementWallet(ctx.sql, ctx.config.chains, i.tenant, OPERATOR, i.network, i.put, new Date(ctx.now))),
+      presentSettlementWallet(
+        await setSettlementWallet(
+          { sql: ctx.sql, registry: ctx.config.chains },
+          { tenant: i.tenant, actor: OPERATOR, now: new Date(ctx.now) },
+          i.network,
+          i.put,
+        ),
+      ),
   }),
   command({
     name: "settlement-wallet remove",
@@ -81,6 +88,6 @@ export const billingSettingsCommands = [
         emailOnIssue: a["email-on-issue"] === undefined ? undefined : oneOf("email-on-issue", a["email-on-issue"], ["true", "false"]) === "true",
       },
     }),
-    run: (ctx, i) => updateInvoiceSettings(ctx.sql, i.tenant, OPERATOR, i.patch, new Date(ctx.now)),
+    run: (ctx, i) => updateInvoiceSettings(ctx.sql, { tenant: i.tenant, actor: OPERATOR, now: new Date(ctx.now) }, i.patch),
   }),
 ];

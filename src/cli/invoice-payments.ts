@@ -35,7 +35,7 @@ export const invoicePaymentCommands = [
       const pool = new ChainPool({ size: 1, jobTimeoutMs: ctx.config.chainJobTimeoutMs });
       try {
         const deps = { sql: ctx.sql, registry: ctx.config.chains, pool };
-        return (await submitProof(deps, i.tenant, OPERATOR, i.invoiceId, i.proof, new Date(ctx.now))).body;
+        return (await submitProof(deps, { tenant: i.tenant, actor: OPERATOR, now: new Date(ctx.now) }, i.invoiceId, i.proof)).body;
       } finally {
         await pool.close();
       }

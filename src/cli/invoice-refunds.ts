@@ -35,11 +35,9 @@ export const invoiceRefundCommands = [
       try {
         const { refund, invoice } = await refundInvoice(
           { sql: ctx.sql, registry: ctx.config.chains, pool },
-          i.tenant,
-          OPERATOR,
+          { tenant: i.tenant, actor: OPERATOR, now: new Date(ctx.now) },
           i.invoiceId,
           i.request,
-          new Date(ctx.now),
         );
         return presentRefund(refund, invoice.currency);
       } finally {

@@ -72,7 +72,7 @@ const manage = (ctx: Context): ManageDeps => ({
 /** The detail with its links, as the dashboard answers; the links point at PUBLIC_BASE_URL, else this machine's API. */
 const withLinks = <D extends { id: string }>(ctx: Context, t: ReturnType<typeof tenant>, detail: D) => ({
   ...detail,
-  ...documentLinks(ctx.config, linkOrigin(ctx.config, { url: ctx.baseUrl }), t, detail.id, new Date(ctx.now)),
+  ...documentLinks(ctx.config, linkOrigin(ctx.config, { url: ctx.baseUrl }), { tenant: t, invoiceId: detail.id }, new Date(ctx.now)),
 });
 
 export const invoiceCommands = [
@@ -97,7 +97,8 @@ export const invoiceCommands = [
       ),
     }),
     // The API's read, under the public list's name: a cursor of GET /invoices pages on here, and back.
-    run: async (ctx, i) => new ListPage(await readInvoicePage(ctx.sql, i.tenant, ctx.config.tokenSigningSecret, "invoices", i.query)),
+    run: async (ctx, i) =>
+      new ListPage(await readInvoicePage(ctx.sql, i.tenant, { secret: ctx.config.tokenSigningSecret, list: "invoices" }, i.query)),
   }),
   command({
     name: "invoice show",
@@ -118,7 +119,7 @@ export const invoiceCommands = [
     summary: "Replace a draft's fields and lines (omitted options are cleared, as PUT does)",
     options: { ...TEAM_OPTION, ...ENVIRONMENT_OPTION, ...ID_OPTION, ...DRAFT_OPTIONS },
     parse: (a) => ({ tenant: tenant(a), id: a.id!, body: draftBody(a) }),
-    run: async (ctx, i) => withLinks(ctx, i.tenant, await replaceDraft(manage(ctx), i.tenant, OPERATOR, i.id, i.body)),
+    run: async (ctx, i) => withLinks(ctx, i.tenant, await replaceDraft(manage(ctx), { tenant: i.tenant, actor: OPERATOR }, i.id, i.body)),
   }),
   command({
     name: "invoice issue",
@@ -151,6 +152,6 @@ export const invoiceCommands = [
       id: a.id!,
       body: checkBody<CreditNoteWrite>(CreditNoteWrite, { reason: a.reason, amount: a.amount, memo: a.memo, lineItems: json("lines", a.lines) }),
     }),
-    run: (ctx, i) => creditInvoice(manage(ctx), i.tenant, OPERATOR, i.id, i.body),
+    run: (ctx, i) => creditInvoice(manage(ctx), { tenant: i.tenant, actor: OPERATOR }, i.id, i.body),
   }),
 ];

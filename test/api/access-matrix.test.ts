@@ -214,12 +214,19 @@ const INVOICE_DOCUMENT_ROUTES: Record<string, RouteCase> = {
 // Invoices, part inv-payments: settlement wallets, invoice settings and payment proofs (billing roles; the
 // catalog session holds none). A proof on matrix-chain (endpoint down) answers 202 at once.
 const matrixWallet = `0x${"2".repeat(40)}`;
-await setSettlementWallet(t.db.sql, t.config.chains, dev, OPERATOR, "matrix-chain", { wallet: matrixWallet }, new Date(t.clock.now()));
+await setSettlementWallet(
+  { sql: t.db.sql, registry: t.config.chains },
+  { tenant: dev, actor: OPERATOR, now: new Date(t.clock.now()) },
+  "matrix-chain",
+  { wallet: matrixWallet },
+);
 const matrixProofInvoice = (
   await issuedInvoice(t.db.sql, t.config.chains, dev, new Date(t.clock.now()), [line(5_000_000n)], { network: "matrix-chain" })
 ).id;
 const freshWalletPath = async () => {
-  await setSettlementWallet(t.db.sql, t.config.chains, dev, OPERATOR, "sepolia", { wallet: matrixWallet }, new Date(t.clock.now()));
+  await setSettlementWallet({ sql: t.db.sql, registry: t.config.chains }, { tenant: dev, actor: OPERATOR, now: new Date(t.clock.now()) }, "sepolia", {
+    wallet: matrixWallet,
+  });
   return "/dashboard/settlement-wallets/sepolia";
 };
 const BILLING_ROUTES: Record<string, RouteCase> = {

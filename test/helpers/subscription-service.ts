@@ -47,7 +47,7 @@ export async function subscriptionTeam(t: TestApp, network: NetworkConfig, payee
   const tenant = { teamId: team.teamId, environment: "development" as const };
   const actor = { kind: "test", id: "test", requestId: null };
   const now = () => new Date(t.clock.now());
-  await setSettlementWallet(t.db.sql, t.config.chains, tenant, actor, network.id, { wallet: payee }, now());
+  await setSettlementWallet({ sql: t.db.sql, registry: t.config.chains }, { tenant, actor, now: now() }, network.id, { wallet: payee });
   const plan = await createPlanRecord({ sql: t.db.sql, chains: t.config.chains, now }, tenant, actor, {
     name: "Pro",
     prices: [{ billingPeriod: "monthly", amount: "10", currency: "USDC" }],

@@ -37,7 +37,9 @@ export async function anvilSubscriptionApp(options: AnvilSubscriptionAppOptions 
   const tenant = { teamId: team.teamId, environment: "development" as const };
   const actor = { kind: "test", id: "test", requestId: null };
   const catalog = { sql: t.db.sql, chains: t.config.chains, now: () => new Date(t.clock.now()) };
-  await setSettlementWallet(t.db.sql, t.config.chains, tenant, actor, "anvil", { wallet: bed.payee }, new Date(t.clock.now()));
+  await setSettlementWallet({ sql: t.db.sql, registry: t.config.chains }, { tenant, actor, now: new Date(t.clock.now()) }, "anvil", {
+    wallet: bed.payee,
+  });
   /** The service's clock follows the chain's, so periods and the contract's windows agree. */
   const syncClock = async () => t.clock.set((await bed.now()) * 1000);
   /** The plan company "acme" is on. */

@@ -29,9 +29,7 @@ const secret = t.config.linkSigningSecret;
 const link = (kind: DocumentKind, options: { invoiceId?: string; at?: Date; ttl?: number; who?: Tenant; key?: string } = {}) =>
   signDocumentToken(
     options.key ?? secret,
-    options.who ?? tenant,
-    options.invoiceId ?? paid.id,
-    kind,
+    { tenant: options.who ?? tenant, invoiceId: options.invoiceId ?? paid.id, kind },
     options.at ?? new Date(t.clock.now()),
     options.ttl,
   );

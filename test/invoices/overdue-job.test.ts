@@ -87,10 +87,10 @@ describe("the job with a moved clock", () => {
     ])
       for (let i = 0; i < 3; i++) ids.push((await issuedInvoice(sql, chains, tenant, now, [line(USDC)], { paymentTermsDays: 2 })).id);
     const later = new Date(now.getTime() + 3 * DAY);
-    const result = await markOverdueInvoices(sql, t.logger, later, 2);
+    const result = await markOverdueInvoices(sql, t.logger, later, { batch: 2 });
     expect(result.failed).toEqual([]);
     expect(result.marked).toBeGreaterThanOrEqual(9); // these nine, and any other test's invoices due by then
     for (const id of ids) expect(await statusOf(id)).toBe("OVERDUE");
-    expect((await markOverdueInvoices(sql, t.logger, later, 2)).marked).toBe(0);
+    expect((await markOverdueInvoices(sql, t.logger, later, { batch: 2 })).marked).toBe(0);
   });
 });

@@ -99,7 +99,12 @@ async function paidInvoiceToRefund() {
   return invoice.id;
 }
 const refundWith = (invoiceId: string, hash: string) => () =>
-  refundInvoice(deps, tenant, TEST_ACTOR, invoiceId, { amount: "15", reason: "Outage", txHash: hash, recipientWallet: CUSTOMER_WALLET }, now());
+  refundInvoice(deps, { tenant, actor: TEST_ACTOR, now: now() }, invoiceId, {
+    amount: "15",
+    reason: "Outage",
+    txHash: hash,
+    recipientWallet: CUSTOMER_WALLET,
+  });
 
 describe("a refund and an invoice payment proof of one transaction, at the same moment", () => {
   for (const first of ["refund", "payment proof"] as const) {
@@ -108,7 +113,7 @@ describe("a refund and an invoice payment proof of one transaction, at the same 
       const payable = await issuedInvoice(sql, t.config.chains, tenant, now(), [line(15n * USDC)], { network: NETWORK });
       const hash = randomHash();
       const refund = refundWith(refunded, hash);
-      const proof = () => proveInvoicePayment(deps, tenant, TEST_ACTOR, payable.id, { txHash: hash, network: NETWORK }, now());
+      const proof = () => proveInvoicePayment(deps, { tenant, actor: TEST_ACTOR, now: now() }, payable.id, { txHash: hash, network: NETWORK });
       const outcomes = first === "refund" ? await race(refund, proof) : await race(proof, refund);
       expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected"]);
       const refusal = (outcomes[1] as PromiseRejectedResult).reason;

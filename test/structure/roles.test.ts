@@ -69,17 +69,6 @@ const KNOWN_LONG_SIGNATURES: string[] = [
   "src/modules/entitlements/credits.ts: grantCreditsInTx",
   "src/modules/entitlements/service.ts: evaluate",
   "src/modules/events/identity.ts: planTrackIdentity",
-  "src/modules/invoices/documents/links.ts: documentLinks",
-  "src/modules/invoices/documents/tokens.ts: signDocumentToken",
-  "src/modules/invoices/lifecycle/manage.ts: replaceDraft",
-  "src/modules/invoices/lifecycle/manage.ts: creditInvoice",
-  "src/modules/invoices/lifecycle/overdue.ts: markOverdueInvoices",
-  "src/modules/invoices/payments/prove.ts: proveInvoicePayment",
-  "src/modules/invoices/payments/submit.ts: submitProof",
-  "src/modules/invoices/read.ts: readInvoicePage",
-  "src/modules/invoices/refunds/refund.ts: refundInvoice",
-  "src/modules/invoices/settings/manage.ts: setSettlementWallet",
-  "src/modules/invoices/settings/manage.ts: updateInvoiceSettings",
 ];
 
 function longSignatures(path: string, text: string): string[] {

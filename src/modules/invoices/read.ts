@@ -24,8 +24,7 @@ import type { CreditNoteView, InvoiceDetailView, InvoiceView } from "./schemas";
 export function readInvoicePage(
   sql: Sql,
   t: Tenant,
-  secret: string,
-  list: string,
+  { secret, list }: { secret: string; list: string },
   query: { limit?: number; cursor?: string } & InvoiceFilters,
 ): Promise<{ data: InvoiceView[]; count: number; nextCursor: string | null }> {
   const bound = filteredList(list, { status: query.status, q: query.q });

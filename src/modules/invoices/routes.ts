@@ -64,7 +64,7 @@ export function invoiceRoutes(deps: InvoiceRouteDeps) {
     .get(
       "/invoices",
       async ({ principal, query }) => {
-        const page = await readInvoicePage(deps.sql, principal, secret, "invoices", query);
+        const page = await readInvoicePage(deps.sql, principal, { secret, list: "invoices" }, query);
         return { invoices: page.data, nextCursor: page.nextCursor };
       },
       {
@@ -79,7 +79,10 @@ export function invoiceRoutes(deps: InvoiceRouteDeps) {
       async ({ principal, params, request, set }) => {
         const invoice = await readInvoiceDetail(deps.sql, principal, params.id);
         Object.assign(set.headers, NO_STORE); // the links are bearer credentials for a day
-        return { invoice, ...documentLinks(deps.config, linkOrigin(deps.config, request), principal, invoice.id, new Date(deps.clock.now())) };
+        return {
+          invoice,
+          ...documentLinks(deps.config, linkOrigin(deps.config, request), { tenant: principal, invoiceId: invoice.id }, new Date(deps.clock.now())),
+        };
       },
       {
         access: "GET /invoices/{id}",

@@ -97,7 +97,10 @@ async function compose(deps: DeliverDeps, mailer: Mailer, tenant: Tenant, delive
   const base = deps.config.publicBaseUrl;
   const download = base
     ? {
-        url: documentUrl(base, signDocumentToken(deps.config.linkSigningSecret, tenant, invoice.id, "pdf", now, EMAIL_LINK_TTL_SECONDS)),
+        url: documentUrl(
+          base,
+          signDocumentToken(deps.config.linkSigningSecret, { tenant, invoiceId: invoice.id, kind: "pdf" }, now, EMAIL_LINK_TTL_SECONDS),
+        ),
         expiresAt: new Date(now.getTime() + EMAIL_LINK_TTL_SECONDS * 1000),
       }
     : null;

@@ -48,7 +48,8 @@ export function linkOrigin(config: LinkConfig, request: { url: string; headers?:
   return new URL(`${scheme}://${host && HOST.test(host) && port <= 65535 ? host : own.host}`).origin;
 }
 
-export function documentLinks(config: LinkConfig, origin: string, tenant: Tenant, invoiceId: string, now: Date): DocumentLinks {
-  const link = (kind: "pdf" | "pain013") => documentUrl(origin, signDocumentToken(config.linkSigningSecret, tenant, invoiceId, kind, now));
+/** The links of an invoice's documents (`invoice`: its tenant and id), signed at `now`. */
+export function documentLinks(config: LinkConfig, origin: string, invoice: { tenant: Tenant; invoiceId: string }, now: Date): DocumentLinks {
+  const link = (kind: "pdf" | "pain013") => documentUrl(origin, signDocumentToken(config.linkSigningSecret, { ...invoice, kind }, now));
   return { downloadUrl: link("pdf"), iso20022DownloadUrl: link("pain013") };
 }

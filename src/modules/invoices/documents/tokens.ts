@@ -30,11 +30,16 @@ interface LinkClaims {
   x: number; // expiry, unix seconds
 }
 
+/** The document a link opens: one kind of one invoice of a tenant. */
+export interface LinkedDocument {
+  tenant: Tenant;
+  invoiceId: string;
+  kind: DocumentKind;
+}
+
 export function signDocumentToken(
   secret: string,
-  tenant: Tenant,
-  invoiceId: string,
-  kind: DocumentKind,
+  { tenant, invoiceId, kind }: LinkedDocument,
   now: Date,
   ttlSeconds = DOCUMENT_LINK_TTL_SECONDS,
 ): string {

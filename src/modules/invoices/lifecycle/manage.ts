@@ -19,6 +19,7 @@ import { invoiceDetail, presentCreditNote } from "../present";
 import { creditNoteLinesOf } from "../credit-notes/repo";
 import type { CreditNoteView, InvoiceDetailView } from "../schemas";
 import { createCreditNote } from "../credit-notes/create";
+import type { OperationContext } from "../../operation-context";
 
 export interface ManageDeps {
   sql: Sql;
@@ -65,7 +66,12 @@ export function createDraft(d: ManageDeps, tenant: Tenant, actor: Actor, body: I
 }
 
 /** Replaces a draft's fields and lines (then issues it with `issue: true`). */
-export function replaceDraft(d: ManageDeps, tenant: Tenant, actor: Actor, id: string, body: InvoiceWrite): Promise<InvoiceDetailView> {
+export function replaceDraft(
+  d: ManageDeps,
+  { tenant, actor }: Pick<OperationContext, "tenant" | "actor">,
+  id: string,
+  body: InvoiceWrite,
+): Promise<InvoiceDetailView> {
   const input = invoiceInputOf(body);
   return inTransaction(d, tenant, actor, async (c) => {
     await checkReferences(c, input);
@@ -81,7 +87,12 @@ export const voidUnpaid = (d: ManageDeps, tenant: Tenant, actor: Actor, id: stri
   inTransaction(d, tenant, actor, async (c) => detailOf(c, await voidInvoice(c, id)));
 
 /** A credit note (credit part only) on an issued, overdue or paid invoice. */
-export function creditInvoice(d: ManageDeps, tenant: Tenant, actor: Actor, id: string, body: CreditNoteWrite): Promise<CreditNoteView> {
+export function creditInvoice(
+  d: ManageDeps,
+  { tenant, actor }: Pick<OperationContext, "tenant" | "actor">,
+  id: string,
+  body: CreditNoteWrite,
+): Promise<CreditNoteView> {
   const input = creditNoteInputOf(body);
   return inTransaction(d, tenant, actor, async (c) => {
     const { creditNote, invoice } = await createCreditNote(c, id, input);

@@ -23,8 +23,7 @@ export async function markOverdueInvoices(
   sql: Sql,
   logger: Logger,
   now: Date,
-  batch = OVERDUE_BATCH,
-  maxBatches = OVERDUE_MAX_BATCHES,
+  { batch = OVERDUE_BATCH, maxBatches = OVERDUE_MAX_BATCHES }: { batch?: number; maxBatches?: number } = {},
 ): Promise<{ marked: number; failed: string[] }> {
   let marked = 0;
   const failed: string[] = [];

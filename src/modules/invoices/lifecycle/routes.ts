@@ -44,12 +44,17 @@ export function dashboardInvoiceRoutes(deps: DashboardInvoiceDeps) {
   // Every single-invoice answer carries the links, bearer credentials for a day: never cached (documents/links.ts).
   const withLinks = (invoice: InvoiceDetailView, principal: Principal, request: Request, set: { headers: Record<string, unknown> }) => {
     Object.assign(set.headers, NO_STORE);
-    return { data: { ...invoice, ...documentLinks(deps.config, linkOrigin(deps.config, request), principal, invoice.id, manage.now()) } };
+    return {
+      data: {
+        ...invoice,
+        ...documentLinks(deps.config, linkOrigin(deps.config, request), { tenant: principal, invoiceId: invoice.id }, manage.now()),
+      },
+    };
   };
   const one = { params: InvoiceParams };
   return new Elysia()
     .use(authPlugin(deps))
-    .get("/dashboard/invoices", ({ principal, query }) => readInvoicePage(deps.sql, principal, secret, "dashboard-invoices", query), {
+    .get("/dashboard/invoices", ({ principal, query }) => readInvoicePage(deps.sql, principal, { secret, list: "dashboard-invoices" }, query), {
       access: "GET /dashboard/invoices",
       query: InvoiceListQuery,
       response: Page(Invoice),
@@ -86,7 +91,7 @@ export function dashboardInvoiceRoutes(deps: DashboardInvoiceDeps) {
     .put(
       "/dashboard/invoices/:id",
       async ({ principal, params, body, request, set }) =>
-        withLinks(await replaceDraft(manage, principal, actor(principal, request), params.id, body), principal, request, set),
+        withLinks(await replaceDraft(manage, { tenant: principal, actor: actor(principal, request) }, params.id, body), principal, request, set),
       {
         ...one,
         access: "PUT /dashboard/invoices/{id}",
@@ -120,7 +125,7 @@ export function dashboardInvoiceRoutes(deps: DashboardInvoiceDeps) {
     .post(
       "/dashboard/invoices/:id/credit-notes",
       async ({ principal, params, body, request, set }) => {
-        const creditNote = await creditInvoice(manage, principal, actor(principal, request), params.id, body);
+        const creditNote = await creditInvoice(manage, { tenant: principal, actor: actor(principal, request) }, params.id, body);
         set.status = 201;
         return { data: creditNote };
       },

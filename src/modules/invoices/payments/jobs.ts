@@ -64,7 +64,7 @@ export async function verifyQueuedProof(deps: VerifyDeps, payload: VerifyPayload
   const proofDeps = { sql: deps.sql, registry: deps.settlement.registry, pool: deps.settlement.pool };
   let outcome;
   try {
-    outcome = await proveInvoicePayment(proofDeps, tenant, payload.actor, payload.invoiceId, payload, deps.now());
+    outcome = await proveInvoicePayment(proofDeps, { tenant, actor: payload.actor, now: deps.now() }, payload.invoiceId, payload);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error; // a database failure: retried
     return refused(deps, tenant, payload, error.code, error.message);

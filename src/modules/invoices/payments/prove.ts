@@ -33,6 +33,7 @@ import type { InvoiceRow } from "../rows";
 import { findInvoice, findSettlementWallet } from "../repo";
 import { applyPayment } from "./settle";
 import { settlingNetwork } from "../settings/manage";
+import type { OperationContext } from "../../operation-context";
 
 export interface ProofDeps {
   sql: Sql;
@@ -65,11 +66,9 @@ const replayed = (what: string) => apiError("payment_replayed", `This transactio
 
 export async function proveInvoicePayment(
   deps: ProofDeps,
-  tenant: Tenant,
-  actor: Actor,
+  { tenant, actor, now }: Omit<OperationContext, "tx">,
   invoiceId: string,
   input: ProofInput,
-  now: Date,
 ): Promise<ProofOutcome> {
   checkProofFields(deps.registry, tenant, input);
   const found = await findInvoice(deps.sql, tenant, invoiceId);

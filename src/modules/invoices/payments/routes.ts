@@ -22,7 +22,7 @@ export function proofRoutes(deps: ProofRouteDeps) {
     "/dashboard/invoices/:id/payments",
     async ({ principal, params, body, request, status }) => {
       const actor = actorOf(principal, requestState(request).requestId);
-      const answer = await submitProof(proofDeps, principal, actor, params.id, body, new Date(deps.clock.now()));
+      const answer = await submitProof(proofDeps, { tenant: principal, actor, now: new Date(deps.clock.now()) }, params.id, body);
       return answer.kind === "paid" ? { data: answer.body } : status(202, { data: answer.body });
     },
     {

@@ -19,12 +19,12 @@ import { transactionUse } from "../../transaction-claims/repo";
 import { RETRYABLE_REASONS, type PaymentVerdict, type VerifiedTransfer } from "../../../chains/types";
 import { apiError } from "../../../lib/errors";
 import type { Tenant } from "../../../lib/tenant";
-import type { Actor } from "../../audit/repo";
 import { refusalCode } from "../../payments/refusals";
 import type { InvoiceRow } from "../rows";
 import { checkRefundable, recordRefund, replayed } from "./record";
 import { findInvoice, findSettlementWallet } from "../repo";
 import { notRefundable, refundFields, refundTerms, type RefundRequest, type RefundTerms } from "./terms";
+import type { OperationContext } from "../../operation-context";
 
 /** How long a caller should wait before asking again about a transaction that is not provable yet. */
 export const NOT_FINAL_RETRY_AFTER_SECONDS = 5;
@@ -35,7 +35,12 @@ export interface RefundDeps {
   pool: Pick<ChainPool, "verifyPayment">;
 }
 
-export async function refundInvoice(deps: RefundDeps, tenant: Tenant, actor: Actor, invoiceId: string, request: RefundRequest, now: Date) {
+export async function refundInvoice(
+  deps: RefundDeps,
+  { tenant, actor, now }: Omit<OperationContext, "tx">,
+  invoiceId: string,
+  request: RefundRequest,
+) {
   // The request's own fields first: bad input is a 400 before the invoice's existence or state is looked at.
   const { amount } = refundFields(deps.registry, request);
   const invoice = await findInvoice(deps.sql, tenant, invoiceId);

@@ -21,11 +21,9 @@ export function invoiceRefundRoutes(deps: RouteDeps) {
     async ({ principal, params, body, request, set }) => {
       const { refund, invoice } = await refundInvoice(
         deps.settlement,
-        principal,
-        actorOf(principal, requestState(request).requestId),
+        { tenant: principal, actor: actorOf(principal, requestState(request).requestId), now: new Date(deps.clock.now()) },
         params.id,
         { amount: body.amount, reason: body.reason, txHash: body.refundProof.txHash, recipientWallet: body.refundProof.recipientWallet },
-        new Date(deps.clock.now()),
       );
       set.status = 201;
       return { refund: presentRefund(refund, invoice.currency) };

@@ -17,6 +17,7 @@ import { deleteSettlementWallet, listSettlementWalletRows, lockInvoiceSettings, 
 import { settlementWalletProblem } from "./wallet-address";
 import { checkBody } from "../../../http/schema-errors";
 import { InvoiceSettingsPut, presentInvoiceSettings, SettlementWalletPut, type InvoiceSettingsView } from "./schemas";
+import type { OperationContext } from "../../operation-context";
 
 const invalid = (details: Record<string, string>) => apiError("validation_failed", "Validation failed", details);
 
@@ -40,13 +41,10 @@ const allowedNetworks = (registry: ChainRegistry, tenant: Tenant) =>
     .map((n) => n.id);
 
 export async function setSettlementWallet(
-  sql: Sql,
-  registry: ChainRegistry,
-  tenant: Tenant,
-  actor: Actor,
+  { sql, registry }: { sql: Sql; registry: ChainRegistry },
+  { tenant, actor, now }: Omit<OperationContext, "tx">,
   networkId: string,
   input: SettlementWalletPut,
-  now: Date,
 ): Promise<SettlementWalletRow> {
   checkBody(SettlementWalletPut, input); // the route's schema again, for callers that skip the route (the CLI)
   const network = settlingNetwork(registry, tenant, networkId, "path.network");
@@ -106,10 +104,8 @@ export const getInvoiceSettings = async (db: Sql, tenant: Tenant): Promise<Invoi
 /** A partial update: omitted fields keep their value, null clears a text field. */
 export async function updateInvoiceSettings(
   sql: Sql,
-  tenant: Tenant,
-  actor: Actor,
+  { tenant, actor, now }: Omit<OperationContext, "tx">,
   patch: InvoiceSettingsPut,
-  now: Date,
 ): Promise<InvoiceSettingsView> {
   checkBody(InvoiceSettingsPut, patch); // as above
   return sql.begin(async (tx) => {

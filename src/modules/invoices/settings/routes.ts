@@ -46,7 +46,12 @@ export function settingsRoutes(deps: SettingsDeps) {
     .put(
       "/dashboard/settlement-wallets/:network",
       async ({ principal, params, body, request }) => {
-        const row = await setSettlementWallet(deps.sql, deps.config.chains, principal, actor(principal, request), params.network, body, now());
+        const row = await setSettlementWallet(
+          { sql: deps.sql, registry: deps.config.chains },
+          { tenant: principal, actor: actor(principal, request), now: now() },
+          params.network,
+          body,
+        );
         return { data: presentSettlementWallet(row) };
       },
       {
@@ -90,7 +95,7 @@ export function settingsRoutes(deps: SettingsDeps) {
     .put(
       "/dashboard/invoice-settings",
       async ({ principal, body, request }) => ({
-        data: await updateInvoiceSettings(deps.sql, principal, actor(principal, request), body, now()),
+        data: await updateInvoiceSettings(deps.sql, { tenant: principal, actor: actor(principal, request), now: now() }, body),
       }),
       {
         access: "PUT /dashboard/invoice-settings",
