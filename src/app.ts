@@ -13,6 +13,7 @@ import { withWellFormedPath } from "./http/path-rules";
 import { exactJsonBody, withJsonMediaType } from "./http/json-body";
 import { errorHandler } from "./http/errors";
 import { idempotencyPlugin, withIdempotency } from "./http/idempotency";
+import { API_PREFIX, assertRoutesMatchTable } from "./auth/access";
 import { completeDocument, type BodySchemaOf } from "./http/openapi-complete";
 import { unknownBodyFields } from "./http/unknown-fields";
 import { apiReference } from "./http/api-reference";
@@ -35,7 +36,7 @@ import { settingsRoutes } from "./modules/invoices/settings-routes";
 import { proofRoutes } from "./modules/invoices/proof-routes";
 import { dashboardInvoiceRoutes, invoiceRoutes } from "./modules/invoices";
 
-export const API_PREFIX = "/api/v1";
+export { API_PREFIX };
 
 const API_DESCRIPTION = `Subscription billing and entitlements with on-chain settlement.
 
@@ -87,6 +88,8 @@ export function createApp(deps: AppDeps) {
         .use(dashboardInvoiceRoutes(deps)),
     );
   routes = app.routes as never;
+  // A route's identity is its row of the route table: no route without one, no row without its route.
+  assertRoutesMatchTable(app.routes, API_PREFIX);
   return app;
 }
 

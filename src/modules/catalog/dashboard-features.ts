@@ -48,7 +48,7 @@ export function dashboardFeatureRoutes(deps: DashboardDeps) {
         return pageResponse(secret, "dashboard-features", principal, page, rows, presentDashboardFeature);
       },
       {
-        access: "GET /dashboard/features",
+        access: true,
         query: t.Object({ ...PageQuery, ...IncludeArchived }),
         response: Page(DashboardFeature),
         detail: { tags: TAGS, summary: "List features, newest first", description: ARCHIVE },
@@ -63,7 +63,7 @@ export function dashboardFeatureRoutes(deps: DashboardDeps) {
         return { data: presentDashboardFeature(feature) };
       },
       {
-        access: "POST /dashboard/features",
+        access: true,
         body: FeatureCreate,
         response: { 201: data(DashboardFeature), 400: ValidationErrorBody, 409: ErrorBody },
         detail: {
@@ -77,7 +77,7 @@ export function dashboardFeatureRoutes(deps: DashboardDeps) {
       "/dashboard/features/:feature",
       async ({ principal, params }) => ({ data: presentDashboardFeature(await getFeature(deps.sql, principal, params.feature)) }),
       {
-        access: "GET /dashboard/features/{feature}",
+        access: true,
         params: Params,
         response: { 200: data(DashboardFeature), 404: ErrorBody },
         detail: { tags: TAGS, summary: "A feature by id or featureKey (archived ones too)" },
@@ -94,7 +94,7 @@ export function dashboardFeatureRoutes(deps: DashboardDeps) {
         return { data: presentDashboardFeature(feature) };
       },
       {
-        access: "PATCH /dashboard/features/{feature}",
+        access: true,
         params: Params,
         body: FeaturePatch,
         response: { 200: data(DashboardFeature), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
@@ -114,7 +114,7 @@ export function dashboardFeatureRoutes(deps: DashboardDeps) {
         return { data: result };
       },
       {
-        access: "DELETE /dashboard/features/{feature}",
+        access: true,
         params: Params,
         response: { 200: data(Removed), 404: ErrorBody, 409: ErrorBody },
         detail: {

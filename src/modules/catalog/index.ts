@@ -42,7 +42,7 @@ export function featureRoutes(deps: RouteDeps) {
         return presentFeature(feature);
       },
       {
-        access: "PUT /features/{id}",
+        access: true,
         params: FeatureParams,
         body: FeatureUpdate,
         response: { 200: Feature, 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
@@ -57,7 +57,7 @@ export function featureRoutes(deps: RouteDeps) {
         return result;
       },
       {
-        access: "DELETE /features/{id}",
+        access: true,
         params: FeatureParams,
         response: { 200: t.Object({ ok: t.Literal(true) }), 404: ErrorBody, 409: ErrorBody },
         detail: { tags: ["Features"], summary: "Delete a feature no plan uses", description: DELETE_DESCRIPTION },
