@@ -14,6 +14,7 @@ import { exactJsonBody, withJsonMediaType } from "./http/json-body";
 import { errorHandler } from "./http/errors";
 import { idempotencyPlugin, withIdempotency } from "./http/idempotency";
 import { API_PREFIX, assertRoutesMatchTable } from "./auth/access";
+import { takesCredential } from "./http/auth";
 import { completeDocument, type BodySchemaOf } from "./http/openapi-complete";
 import { unknownBodyFields } from "./http/unknown-fields";
 import { apiReference } from "./http/api-reference";
@@ -89,7 +90,7 @@ export function createApp(deps: AppDeps) {
     );
   routes = app.routes as never;
   // A route's identity is its row of the route table: no route without one, no row without its route.
-  assertRoutesMatchTable(app.routes, API_PREFIX);
+  assertRoutesMatchTable(app.routes, takesCredential);
   return app;
 }
 

@@ -1,5 +1,10 @@
 /**
- * The endpoint-by-credential matrix, in one place. Every authenticated route names its entry here;
+ * The route table, in one place: each route of the API is one row, keyed "METHOD /path" as the OpenAPI document
+ * writes it (under API_PREFIX). A row holds the route's `operationId` and either `public: true` (no credential)
+ * or its access policy, the endpoint-by-credential matrix. Everything else is derived from it: the `access`
+ * macro (src/http/auth.ts) finds a route's row by its method and path, the document's operationIds, security,
+ * `x-access` and statuses (src/http/openapi-complete.ts), the Idempotency-Key (every keyed method of a row with
+ * a policy), and createApp refuses to boot when a mounted route and the table disagree (assertRoutesMatchTable).
  * README.md shows this table and test/routes/access-matrix.test.ts checks it row by row.
  *
  * Reading a row: `kinds` are the credential kinds accepted (any other kind: 403 wrong_credential_kind).
@@ -285,19 +290,31 @@ export function policyOf(method: string, path: string): AccessPolicy {
 export interface MountedRoute {
   method: string;
   path: string;
-  hooks?: { detail?: { hide?: boolean } };
+  hooks?: { detail?: { hide?: boolean }; transform?: unknown };
 }
 
 /**
  * Checks the mounted routes against the table: every documented route under `prefix` has a row, every row is
- * mounted. Throws naming the first route out of place (createApp calls it, so such an app never boots).
+ * mounted, and a route asks for a credential (`takesCredential`: it declares the `access` macro) exactly when its
+ * row has a policy. Throws naming the first route out of place (createApp calls it, so such an app never boots).
  */
-export function assertRoutesMatchTable(mounted: readonly MountedRoute[], prefix = API_PREFIX): void {
+export function assertRoutesMatchTable(
+  mounted: readonly MountedRoute[],
+  takesCredential: (route: MountedRoute) => boolean,
+  prefix = API_PREFIX,
+): void {
   const keys = new Set<string>();
-  for (const { method, path, hooks } of mounted) {
+  for (const route of mounted) {
+    const { method, path, hooks } = route;
     if (!path.startsWith(`${prefix}/`) || hooks?.detail?.hide) continue;
     const key = routeKeyOf(method, path, prefix);
-    if (!(key in ROUTES)) throw new Error(`Route ${key} is mounted but has no row in ROUTES (src/auth/access.ts)`);
+    const row = (ROUTES as Record<string, RouteRow>)[key];
+    if (!row) throw new Error(`Route ${key} is mounted but has no row in ROUTES (src/auth/access.ts)`);
+    if ("public" in row === takesCredential(route)) {
+      throw new Error(
+        `Route ${key} ${"public" in row ? "is public in ROUTES but declares access" : "has an access row in ROUTES but does not declare access"}`,
+      );
+    }
     keys.add(key);
   }
   for (const key of Object.keys(ROUTES)) {

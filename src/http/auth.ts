@@ -41,6 +41,16 @@ export function recordUse(deps: AuthDeps, principal: Principal): void {
   if (principal.kind !== "dashboard" && principal.kind !== "embed") deps.credentials.markUsed(principal.credentialId);
 }
 
+/** The transform hooks the `access` macro gave routes: how a built app tells the routes that take a credential. */
+const credentialHooks = new WeakSet<object>();
+
+/** Does a mounted route (`app.routes`) declare the `access` macro? */
+export function takesCredential(route: { hooks?: { transform?: unknown } }): boolean {
+  const hooks = route.hooks?.transform;
+  const list: unknown[] = Array.isArray(hooks) ? hooks : hooks ? [hooks] : [];
+  return list.some((hook) => credentialHooks.has(typeof hook === "function" ? hook : (hook as { fn: object }).fn));
+}
+
 export function authPlugin(deps: AuthDeps) {
   return new Elysia().macro({
     access: (_: true) => {
@@ -56,24 +66,34 @@ export function authPlugin(deps: AuthDeps) {
       // credential past its limit gets 429 for whatever it sends (the limit counts requests, valid or
       // not); then a body that is not JSON is 415. (Only a JSON body that does not parse, is not an
       // object or nests too deep is reported first: Elysia reads the body before any hook of the route runs.)
-      return {
-        transform({ request, set, route }: { request: Request; set: { headers: Record<string, unknown> }; route: string }): MaybePromise<void> {
-          const method = request.method;
-          if (route !== policyRoute || method !== policyMethod) {
-            policy = policyOf(method, route);
-            policyRoute = route;
-            policyMethod = method;
-          }
-          const row = policy!;
-          return andThen(resolvePrincipal(deps, request.headers, method), (principal) => {
-            requestState(request).principal = principal; // logged, refused or not
-            authorize(row, principal);
-            return andThen(admit(deps, row, principal), (headers) => {
-              if (headers) Object.assign(set.headers, headers);
-              assertJsonBody(request);
-            });
+      const transform = ({
+        request,
+        set,
+        route,
+      }: {
+        request: Request;
+        set: { headers: Record<string, unknown> };
+        route: string;
+      }): MaybePromise<void> => {
+        const method = request.method;
+        if (route !== policyRoute || method !== policyMethod) {
+          policy = policyOf(method, route);
+          policyRoute = route;
+          policyMethod = method;
+        }
+        const row = policy!;
+        return andThen(resolvePrincipal(deps, request.headers, method), (principal) => {
+          requestState(request).principal = principal; // logged, refused or not
+          authorize(row, principal);
+          return andThen(admit(deps, row, principal), (headers) => {
+            if (headers) Object.assign(set.headers, headers);
+            assertJsonBody(request);
           });
-        },
+        });
+      };
+      credentialHooks.add(transform);
+      return {
+        transform,
         // After validation.
         resolve: ({ request }: { request: Request }) => {
           const principal = requestState(request).principal!;
