@@ -74,7 +74,7 @@ export function featureRoutes(deps: RouteDeps) {
         return pageResponse(secret, "dashboard-features", principal, page, rows, presentDashboardFeature);
       },
       {
-        access: "GET /dashboard/features",
+        access: true,
         query: t.Object({ ...PageQuery, ...IncludeArchived }),
         response: Page(DashboardFeature),
         detail: { tags: TAGS, summary: "List features, newest first", description: ARCHIVE },
@@ -89,7 +89,7 @@ export function featureRoutes(deps: RouteDeps) {
         return { data: presentDashboardFeature(feature) };
       },
       {
-        access: "POST /dashboard/features",
+        access: true,
         body: FeatureCreate,
         response: { 201: data(DashboardFeature), 400: ValidationErrorBody, 409: ErrorBody },
         detail: {
@@ -103,7 +103,7 @@ export function featureRoutes(deps: RouteDeps) {
       "/dashboard/features/:feature",
       async ({ principal, params }) => ({ data: presentDashboardFeature(await getFeature(deps.sql, principal, params.feature)) }),
       {
-        access: "GET /dashboard/features/{feature}",
+        access: true,
         params: Params,
         response: { 200: data(DashboardFeature), 404: ErrorBody },
         detail: { tags: TAGS, summary: "A feature by id or featureKey (archived ones too)" },
@@ -120,7 +120,7 @@ export function featureRoutes(deps: RouteDeps) {
         return { data: presentDashboardFeature(feature) };
       },
       {
-        access: "PATCH /dashboard/features/{feature}",
+        access: true,
         params: Params,
         body: FeaturePatch,
         response: { 200: data(DashboardFeature), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
@@ -140,7 +140,7 @@ export function featureRoutes(deps: RouteDeps) {
         return { data: result };
       },
       {
-        access: "DELETE /dashboard/features/{feature}",
+        access: true,
         params: Params,
         response: { 200: data(Removed), 404: ErrorBody, 409: ErrorBody },
         detail: {
@@ -158,7 +158,7 @@ export function featureRoutes(deps: RouteDeps) {
         return presentFeature(feature);
       },
       {
-        access: "PUT /features/{id}",
+        access: true,
         params: FeatureParams,
         body: FeatureUpdate,
         response: { 200: Feature, 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
@@ -173,7 +173,7 @@ export function featureRoutes(deps: RouteDeps) {
         return result;
       },
       {
-        access: "DELETE /features/{id}",
+        access: true,
         params: FeatureParams,
         response: { 200: t.Object({ ok: t.Literal(true) }), 404: ErrorBody, 409: ErrorBody },
         detail: { tags: ["Features"], summary: "Delete a feature no plan uses", description: DELETE_DESCRIPTION },

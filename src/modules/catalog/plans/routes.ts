@@ -37,7 +37,7 @@ export function planRoutes(deps: RouteDeps) {
         return pageResponse(secret, "dashboard-plans", principal, page, rows, presentPlanRecord);
       },
       {
-        access: "GET /dashboard/plans",
+        access: true,
         query: t.Object({ ...PageQuery, ...IncludeArchived, kind: t.Optional(t.Union([t.Literal("plan"), t.Literal("add_on")])) }),
         response: Page(Plan),
         detail: { tags: TAGS, summary: "List plans and add-ons, newest first (archived ones with includeArchived=true)" },
@@ -50,14 +50,14 @@ export function planRoutes(deps: RouteDeps) {
         return { data: presentPlanRecord(await createPlanRecord(catalog, principal, actor(principal, request), body)) };
       },
       {
-        access: "POST /dashboard/plans",
+        access: true,
         body: PlanCreate,
         response: { 201: data(Plan), ...Responses },
         detail: { tags: TAGS, summary: "Create a plan or add-on with its prices", description: PLAN_DESCRIPTION },
       },
     )
     .get("/dashboard/plans/:id", async ({ principal, params }) => ({ data: presentPlanRecord(await getPlan(deps.sql, principal, params.id)) }), {
-      access: "GET /dashboard/plans/{id}",
+      access: true,
       params: Params,
       response: { 200: data(Plan), 404: ErrorBody },
       detail: { tags: TAGS, summary: "A plan with its prices, on-chain ids and entitlements" },
@@ -70,7 +70,7 @@ export function planRoutes(deps: RouteDeps) {
         return { data: presentPlanRecord(plan) };
       },
       {
-        access: "PATCH /dashboard/plans/{id}",
+        access: true,
         params: Params,
         body: PlanPatch,
         response: { 200: data(Plan), ...Responses },
@@ -89,7 +89,7 @@ export function planRoutes(deps: RouteDeps) {
         return { data: result };
       },
       {
-        access: "DELETE /dashboard/plans/{id}",
+        access: true,
         params: Params,
         response: { 200: data(Removed), 404: ErrorBody },
         detail: {
@@ -106,7 +106,7 @@ export function planRoutes(deps: RouteDeps) {
         data: presentPlanRecord(await setPlanPrice(catalog, principal, actor(principal, request), params.id, params.period, body)),
       }),
       {
-        access: "PUT /dashboard/plans/{id}/prices/{period}",
+        access: true,
         params: PriceParams,
         body: PriceSet,
         response: { 200: data(Plan), ...Responses },
@@ -123,7 +123,7 @@ export function planRoutes(deps: RouteDeps) {
         data: presentPlanRecord(await removePlanPrice(catalog, principal, actor(principal, request), params.id, params.period)),
       }),
       {
-        access: "DELETE /dashboard/plans/{id}/prices/{period}",
+        access: true,
         params: PriceParams,
         response: { 200: data(Plan), 404: ErrorBody },
         detail: { tags: TAGS, summary: "Remove the plan's price for a billing period (404 when it has none)" },

