@@ -1,6 +1,6 @@
 /**
  * The endpoint-by-credential matrix, in one place. Every authenticated route names its entry here;
- * README.md shows this table and test/routes/access-matrix.test.ts checks it row by row.
+ * docs/api/access.md#the-access-matrix shows this table and test/api/access-matrix.test.ts checks it row by row.
  *
  * Reading a row: `kinds` are the credential kinds accepted (any other kind: 403 wrong_credential_kind).
  * `permission` applies to secret, restricted and publishable keys (a secret key without an explicit

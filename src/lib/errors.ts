@@ -5,7 +5,7 @@
  *   "code"     {error, code}     (the only shape whose body carries the code)
  *   "details"  {error, details}  (details: field path -> what is wrong)
  * Throw sites raise a code (`throw apiError("limit_reached", "Limit reached")`), never a status.
- * README.md ("Errors") and the OpenAPI document list this table; a test keeps them equal.
+ * docs/api/errors.md#error-codes and the OpenAPI document list this table; a test keeps them equal.
  */
 export type ErrorShape = "error" | "code" | "details";
 

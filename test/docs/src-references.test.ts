@@ -4,44 +4,14 @@
  * README sections (`README "Refunds"`, `README, "Database"`, `README.md ("Errors")`, a bare "see README") are
  * refused: README is the front page, the topics live in docs/. `bench/README.md` is another file and is fine.
  *
- * KNOWN lists the README pointers src has today, per file, until /work/tools/readme-refs.tsv (the mapping of each
- * to its docs/ page) is applied to src: then each count drops to 0 and its entry must go (a stale entry fails too).
+ * KNOWN would list README pointers tolerated per file; it is empty, and a stale entry fails too.
  */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { brokenLink, filesUnder, ROOT } from "./markdown";
 
-const KNOWN: Record<string, number> = {
-  "src/auth/access.ts": 1,
-  "src/chains/registry.ts": 1,
-  "src/config.ts": 4,
-  "src/db/embedded.ts": 1,
-  "src/http/envelope.ts": 1,
-  "src/http/idempotency.ts": 1,
-  "src/http/unknown-fields.ts": 1,
-  "src/index.ts": 2,
-  "src/lib/errors.ts": 1,
-  "src/lib/money/index.ts": 1,
-  "src/lib/tenant.ts": 1,
-  "src/modules/audit/index.ts": 1, // inside an OpenAPI description: changing it changes openapi.json
-  "src/modules/dashboard/index.ts": 1,
-  "src/modules/idempotency/rules.ts": 1,
-  "src/modules/invoices/deliveries/queue.ts": 1,
-  "src/modules/invoices/docs.ts": 1,
-  "src/modules/invoices/documents/camt054.ts": 1,
-  "src/modules/invoices/documents/iso-common.ts": 1,
-  "src/modules/invoices/documents/iso-currency.ts": 1,
-  "src/modules/invoices/documents/pain013.ts": 1,
-  "src/modules/invoices/read.ts": 1,
-  "src/modules/invoices/refund-routes.ts": 1,
-  "src/modules/invoices/routes.ts": 1,
-  "src/modules/subscriptions/dashboard-docs.ts": 1,
-  "src/modules/subscriptions/routes.ts": 1,
-  "src/modules/tokens/model.ts": 1,
-  "src/modules/webhooks/event-types.ts": 1,
-  "src/modules/webhooks/secrets.ts": 1,
-};
+const KNOWN: Record<string, number> = {};
 
 /** `README` or `README.md` not preceded by a path (bench/README.md names another file). */
 const README_POINTER = /(?<![\w./-])README(?:\.md)?\b/g;

@@ -16,7 +16,7 @@ import { startReceiver, type Receiver } from "../webhooks/receiver";
 
 const dataDir = mkdtempSync(`${tmpdir()}/billing-two-instances-`);
 const PORT_B = SERVICE_PORT + 1;
-// Instances behind one database share the signing secrets (README "Configuration"): the webhook secrets
+// Instances behind one database share the signing secrets (docs/operations/configuration.md): the webhook secrets
 // are sealed under a key derived from TOKEN_SIGNING_SECRET, so B could not sign A's endpoints otherwise.
 // Debug logs carry graphile-worker's line for each job completed.
 const shared = {

@@ -1,6 +1,6 @@
 /**
  * The one list of webhook event types (BILLING.md, "Jobs, outbox and webhooks"). Endpoint filters are
- * checked against it, the OpenAPI document and README list it, and `emitEvent` takes only these names.
+ * checked against it, the OpenAPI document and docs/webhooks.md list it, and `emitEvent` takes only these names.
  * `emitted` says whether the service sends the type today; later issues (invoices, subscriptions,
  * mandates, agents, escrow) switch theirs on where the state changes.
  */
