@@ -34,7 +34,7 @@ export const ACCESS = {
   "PATCH /companies/{id}": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "companies.write", role: "customers:write" },
   "PUT /features/{id}": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "catalog.write", role: "catalog:write" },
   "DELETE /features/{id}": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "catalog.write", role: "catalog:write" },
-  // Catalog management (issue 19): dashboard sessions only, catalog:read to read, catalog:write to change.
+  // Catalog management: dashboard sessions only, catalog:read to read, catalog:write to change.
   "GET /dashboard/plans": { kinds: ["dashboard"], role: "catalog:read" },
   "POST /dashboard/plans": { kinds: ["dashboard"], role: "catalog:write" },
   "GET /dashboard/plans/{id}": { kinds: ["dashboard"], role: "catalog:read" },
@@ -69,7 +69,7 @@ export const ACCESS = {
   "POST /checkout-sessions": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "payments.write", role: "billing:write" },
   "POST /checkout-sessions/{id}/payments": { kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "payments.write", role: "billing:write" },
   "GET /checkout-sessions": { kinds: ["legacy", "dashboard"], role: "billing:read" },
-  // Subscriptions (issue 21). Spec rule 7: activation takes a legacy key, an embed token or a dashboard session.
+  // Subscriptions. Spec rule 7: activation takes a legacy key, an embed token or a dashboard session.
   "POST /subscriptions/activate": { kinds: ["legacy", "embed", "dashboard"], role: "billing:write" },
   "POST /subscriptions/cancel": { kinds: ["embed"] },
   // Plan change: the spec shows no credentials; the embed token changes its own company's plan, operators use the dashboard's twin.
@@ -113,16 +113,16 @@ export const ACCESS = {
   "GET /dashboard/webhooks/deliveries/{id}": { kinds: ["dashboard"], role: "webhooks:read" },
   "POST /dashboard/webhooks/deliveries/{id}/replay": { kinds: ["dashboard"], role: "webhooks:write" },
   "GET /dashboard/webhooks/notifications": { kinds: ["dashboard"], role: "webhooks:read" },
-  // Invoice deliveries (issue 20, inv-deliveries): sending an invoice again is a billing write, dashboard only.
+  // Invoice deliveries: sending an invoice again is a billing write, dashboard only.
   "POST /dashboard/invoices/{id}/send": { kinds: ["dashboard"], role: "billing:write" },
-  // inv-refunds: recording a refund moves the books of money already sent; a server key holding invoices.write
+  // Refunds: recording a refund moves the books of money already sent; a server key holding invoices.write
   // or a dashboard session with billing:write. Not legacy keys (they carry no permission list to scope it) and
   // never browser credentials (publishable keys, embed tokens).
   "POST /invoices/{id}/refunds": { kinds: SERVER_KEYS_AND_DASHBOARD, permission: "invoices.write", role: "billing:write" },
-  // Invoice documents (issue 20, inv-docs): the camt.054 export of an invoice's payments and refunds.
+  // Invoice documents: the camt.054 export of an invoice's payments and refunds.
   // (GET /invoice-documents/{token} has no row: its signed link is the credential, see OPERATION_IDS.)
   "GET /dashboard/invoices/{id}/camt054": { kinds: ["dashboard"], role: "billing:read" },
-  // Invoices, part inv-payments (issue 20): settlement wallets, invoice settings and payment proofs are
+  // Invoice payments: settlement wallets, invoice settings and payment proofs are
   // the team's billing configuration and records: dashboard sessions only, billing:read / billing:write.
   "GET /dashboard/settlement-wallets": { kinds: ["dashboard"], role: "billing:read" },
   "PUT /dashboard/settlement-wallets/{network}": { kinds: ["dashboard"], role: "billing:write" },
@@ -130,7 +130,7 @@ export const ACCESS = {
   "GET /dashboard/invoice-settings": { kinds: ["dashboard"], role: "billing:read" },
   "PUT /dashboard/invoice-settings": { kinds: ["dashboard"], role: "billing:write" },
   "POST /dashboard/invoices/{id}/payments": { kinds: ["dashboard"], role: "billing:write" },
-  // Invoices (issue 20, inv-api). Spec rule 8: GET /invoices takes sk_/rk_ with invoices.read, pk_ 403; the detail
+  // Invoices. Spec rule 8: GET /invoices takes sk_/rk_ with invoices.read, pk_ 403; the detail
   // and credit-note reads take the same (the spec leaves them open), and the dashboard with billing:read. Legacy
   // api_ keys hold no permission list, so they cannot be scoped to invoices: refused, as embed tokens are.
   "GET /invoices": { kinds: [...SERVER_KEYS, "dashboard"], permission: "invoices.read", role: "billing:read" },
@@ -144,7 +144,7 @@ export const ACCESS = {
   "POST /dashboard/invoices/{id}/issue": { kinds: ["dashboard"], role: "billing:write" },
   "POST /dashboard/invoices/{id}/void": { kinds: ["dashboard"], role: "billing:write" },
   "POST /dashboard/invoices/{id}/credit-notes": { kinds: ["dashboard"], role: "billing:write" },
-  // Operating subscriptions (issue 21): the dashboard's list, detail, cancel and resume, and the subscription
+  // Operating subscriptions: the dashboard's list, detail, cancel and resume, and the subscription
   // settings; dashboard sessions only, billing:read to read, billing:write to change (as the invoice routes).
   "GET /dashboard/subscriptions": { kinds: ["dashboard"], role: "billing:read" },
   "GET /dashboard/subscriptions/{id}": { kinds: ["dashboard"], role: "billing:read" },
