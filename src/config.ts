@@ -212,7 +212,7 @@ function operatorKeys(env: Env): OperatorKeys {
   return keys;
 }
 
-/** SMTP_URL must name a server the mailer can use safely (smtp-url.ts); the message never repeats it (it holds the password). */
+/** SMTP_URL must name a server the mailer can use safely (src/lib/smtp-url.ts); the message never repeats it (it holds the password). */
 function checkSmtpUrl(value: string): string {
   const parsed = parseSmtpUrl(value);
   if ("error" in parsed) throw new ConfigError(`Invalid configuration:\n  SMTP_URL=(value hidden): ${parsed.error}`);

@@ -52,7 +52,7 @@ const CROSS_TENANT = new Set([
   // Invoices, part inv-payments: the checkout backfill's list of tenants to backfill spans every team (each
   // tenant is then backfilled with tenant-filtered statements).
   "checkout_session_uninvoiced_tenants.sql",
-  // One on-chain transaction proves one thing anywhere (src/chains/claims.ts): its lock and the look-up of what it
+  // One on-chain transaction proves one thing anywhere (src/modules/transaction-claims/repo.ts): its lock and the look-up of what it
   // proved (a payment or a refund) span every team, as payment_find_by_tx does.
   "chain_transaction_lock.sql",
   "chain_transaction_use.sql",

@@ -5,9 +5,13 @@
  * refused: README is the front page, the topics live in docs/. `bench/README.md` is another file and is fine.
  *
  * KNOWN would list README pointers tolerated per file; it is empty, and a stale entry fails too.
+ *
+ * A file named by its path from the repository root (`src/modules/invoices/compute.ts`, `test/api/idempotency.test.ts`)
+ * in src or in the pages (README.md, docs/, bench/README.md) must exist: a comment naming a file that moved
+ * sends the reader nowhere. A path with a placeholder (`src/modules/<domain>/index.ts`) names no one file.
  */
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { brokenLink, filesUnder, ROOT } from "./markdown";
 
@@ -51,4 +55,30 @@ test("src points at no README section, beyond the known ones readme-refs.tsv rep
     .filter(([file, count]) => (found.get(file)?.length ?? 0) < count)
     .map(([file, count]) => `${file}: KNOWN says ${count}, src has ${found.get(file)?.length ?? 0}: lower or remove the entry`);
   expect(stale).toEqual([]);
+});
+
+/** `src/...ts` or `test/...ts`, from the repository root (not preceded by another path segment). */
+const FILE_PATH = /(?<![\w./<>-])(?:src|test)\/[\w./-]*\.ts\b/g;
+
+const pages = ["README.md", "bench/README.md", ...filesUnder("docs", ".md")].map((file) => ({ file, text: readFileSync(join(ROOT, file), "utf8") }));
+
+function missingFiles(named: { file: string; text: string }[]): string[] {
+  return named.flatMap(({ file, text }) =>
+    linesMatching(text, FILE_PATH)
+      .filter(({ match }) => !existsSync(join(ROOT, match)))
+      .map(({ line, match }) => `${file}:${line}: ${match}`),
+  );
+}
+
+test("the path pattern takes paths from the root, whole, and leaves placeholders and relative names alone", () => {
+  const paths = (s: string) => linesMatching(s, FILE_PATH).map((m) => m.match);
+  expect(paths("(src/chains/claims.ts); test/api/x.test.ts, see src/modules/<domain>/index.ts or ../src/a.ts")).toEqual([
+    "src/chains/claims.ts",
+    "test/api/x.test.ts",
+  ]);
+  expect(missingFiles([{ file: "x.md", text: "see src/chains/claims.ts and src/lib/period.ts" }])).toEqual(["x.md:1: src/chains/claims.ts"]);
+});
+
+test("every src/ or test/ file that src, README, bench/README.md and docs/ name exists", () => {
+  expect(missingFiles([...sources, ...pages])).toEqual([]); // the file moved: name it where it is now
 });

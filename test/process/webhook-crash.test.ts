@@ -17,7 +17,7 @@ const base = `http://127.0.0.1:${SERVICE_PORT}/api/v1`;
 const STALE_MS = 2_000;
 const TIMEOUT_MS = 3_000;
 // Recovery in seconds: a dead worker's jobs are unlocked STALE_MS after its last heartbeat, and a claim it
-// held lapses TIMEOUT_MS + STALE_MS after it was taken (src/modules/webhooks/attempt.ts).
+// held lapses TIMEOUT_MS + STALE_MS after it was taken (src/modules/webhooks/deliveries/attempt.ts).
 const env = { ...LOCAL_WEBHOOKS, JOB_WORKER_STALE_MS: String(STALE_MS), WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), JOB_CONCURRENCY: "5" };
 const N = 20;
 const REFUSED = 5;
