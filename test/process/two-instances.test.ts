@@ -1,5 +1,5 @@
 /**
- * issue 19, "Must show": two service instances on one database; each scheduled job runs once, each webhook
+ * Two service instances on one database; each scheduled job runs once, each webhook
  * is delivered once per attempt. Real processes: `npm start` A on the embedded PostgreSQL, `npm start` B on
  * A's database (DATABASE_URL), both running job workers and schedules; events are emitted through both.
  * test/jobs/runners.test.ts proves once-per-tick across three runners with a fake clock; this is one real

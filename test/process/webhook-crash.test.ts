@@ -1,5 +1,5 @@
 /**
- * issue 19, "Must show": `kill -9` of the service while webhook deliveries are pending loses none; each is
+ * `kill -9` of the service while webhook deliveries are pending loses none; each is
  * delivered at least once after the restart, with the same `webhook-id`. Real processes: `npm start` on the
  * embedded PostgreSQL, a receiver verifying every request with the standardwebhooks library, SIGKILL to
  * the service's bun process while deliveries are in each state a crash can find them in.
