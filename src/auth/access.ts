@@ -5,7 +5,7 @@
  * macro (src/http/auth.ts) finds a route's row by its method and path, the document's operationIds, security,
  * `x-access` and statuses (src/http/openapi-complete.ts), the Idempotency-Key (every keyed method of a row with
  * a policy), and createApp refuses to boot when a mounted route and the table disagree (assertRoutesMatchTable).
- * README.md shows this table and test/routes/access-matrix.test.ts checks it row by row.
+ * docs/api/access.md#the-access-matrix shows this table and test/api/access-matrix.test.ts checks it row by row.
  *
  * Reading a row: `kinds` are the credential kinds accepted (any other kind: 403 wrong_credential_kind).
  * `permission` applies to secret, restricted and publishable keys (a secret key without an explicit

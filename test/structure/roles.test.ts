@@ -1,5 +1,5 @@
 /**
- * One role per file name (README "Layout"): SQL runs only in repo.ts files, no exported function takes more
+ * One role per file name (README.md, "Layout"): SQL runs only in repo.ts files, no exported function takes more
  * than four positional parameters, no query file takes more than twelve `$n`, and no file is named for a
  * role the house does not have (model.ts, views.ts) or carries a role as a suffix (plans-repo.ts).
  * KNOWN_* lists name what the domains still do today; they only shrink (a listed file that no longer breaks

@@ -31,7 +31,7 @@ const AuditRecord = t.Object(
     hash: t.String({
       pattern: "^[0-9a-f]{64}$",
       description:
-        'Hex SHA-256 over prevHash, chainSeq and every field of this entry (README, "Audit log"); `audit verify` in the CLI checks the chain',
+        "Hex SHA-256 over prevHash, chainSeq and every field of this entry (docs/audit-log.md); `audit verify` in the CLI checks the chain",
     }),
   },
   {

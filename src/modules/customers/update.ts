@@ -14,7 +14,7 @@ import type { CompanyPatch, CompanyRow } from "./schemas";
 import { findCompanyByKeys, updateCompanyRow } from "./repo";
 import { type Tenant } from "../../lib/tenant";
 
-/** 400 naming each plan id that cannot fill its slot (src/modules/catalog/plan-choice.ts). */
+/** 400 naming each plan id that cannot fill its slot (src/modules/catalog/plans/choice.ts). */
 async function assertPlanChoices(tx: Db, tenant: Tenant, company: CompanyRow, patch: CompanyPatch): Promise<void> {
   const { details } = await planChoiceProblems(tx, tenant, [
     { field: "body.activePlanId", ids: patch.activePlanId ? [patch.activePlanId] : [], kind: "plan", held: [company.active_plan_id ?? ""] },

@@ -136,7 +136,7 @@ export function creditBalance(lots: readonly CreditLot[], now: number): bigint {
 /**
  * The burn order, as meter_settle() spends (sql: `expires_at nulls last, created_at, id`): the spendable lots,
  * soonest-expiring first, never-expiring last. Lots of one expiry keep the order given: list them oldest first.
- * The database decides every burn; this order is what the caches hold, and test/rules checks the two agree.
+ * The database decides every burn; this order is what the caches hold, and test/entitlements/metering-cases.ts checks the two agree.
  */
 export function inBurnOrder<L extends CreditLot>(lots: readonly L[], now: number): L[] {
   const expiry = (lot: CreditLot) => lot.expiresAt ?? Number.POSITIVE_INFINITY;

@@ -1,7 +1,7 @@
 /**
  * The spec's invoice reads: GET /invoices (rule 8: sk_/rk_ with invoices.read; pk_ 403), GET /invoices/{id}
  * with its signed download links, GET /invoices/{id}/credit-notes. Decisions (credentials of the detail and
- * credit-note routes, `nextCursor` beside `invoices`) in README "Invoices" and docs.ts.
+ * credit-note routes, `nextCursor` beside `invoices`) in docs/invoices.md#invoices and docs.ts.
  */
 import { Elysia, t } from "elysia";
 import { ErrorBody } from "../../http/error-schemas";

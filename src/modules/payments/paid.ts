@@ -50,7 +50,7 @@ export async function emitPaid(tx: Db, tenant: Tenant, session: CheckoutSessionR
   );
 }
 
-/** Makes the paid session's invoice (src/modules/invoices/checkout.ts, wired in app-deps: invoices build on payments). */
+/** Makes the paid session's invoice (src/modules/invoices/payments/checkout.ts, wired in app-deps: invoices build on payments). */
 export type InvoiceSession = (
   tx: Db,
   tenant: Tenant,

@@ -1,7 +1,7 @@
 /**
  * The spec's subscription and mandate endpoints: POST /subscriptions/activate, POST /mandates/revoke,
  * GET /mandates/{id}/status, and POST /subscriptions/cancel (not in the spec: a customer's browser, with its
- * embed token, cancels its own company's subscription). Decisions in docs.ts and README "Subscriptions".
+ * embed token, cancels its own company's subscription). Decisions in docs.ts and docs/subscriptions.md#subscriptions-on-chain.
  */
 import { Elysia } from "elysia";
 import type { Sql } from "../../db/client";

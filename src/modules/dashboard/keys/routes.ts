@@ -2,7 +2,7 @@
  * API keys, from the dashboard as the spec says (rule 2: created and revoked only in the dashboard), in the
  * session's active environment: list (keys:read), create and revoke (keys:write). The raw key is in the
  * create response only; a retry under the same Idempotency-Key gets that response again (kept sealed, as
- * the token routes' are: src/modules/idempotency/sealed-body.ts).
+ * the token routes' are: src/http/idempotency/sealed-body.ts).
  */
 import { Elysia, t } from "elysia";
 import { KEY_TYPE_BY_KIND } from "../../../auth/kinds";
