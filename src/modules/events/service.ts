@@ -49,7 +49,7 @@ async function track(deps: Deps, principal: Principal, body: EventBody) {
   const feature = catalog.featureForEvent(body.name);
   if (!feature) {
     // Nothing is enforced, so the use is always accepted: who it is about is written before it is recorded.
-    const who = await planTrackIdentity(deps, principal, body.company, body.user);
+    const who = await planTrackIdentity(deps, principal, body);
     return settle(deps, principal, body, {
       companyId: who.companyId,
       userId: who.userId,
@@ -69,7 +69,7 @@ async function track(deps: Deps, principal: Principal, body: EventBody) {
   const enforcement = enforcementOf(evaluation);
   // An unknown company has no grant: refused whatever happens, so nothing about it is planned.
   if (!company) return settle(deps, principal, body, { companyId: null, userId: principal.userId ?? null, featureId: feature.id, enforcement });
-  const who = await planTrackIdentity(deps, principal, body.company, body.user, company.id);
+  const who = await planTrackIdentity(deps, principal, body, company.id);
   return settle(deps, principal, body, {
     companyId: company.id,
     userId: who.userId,
