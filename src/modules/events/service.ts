@@ -65,7 +65,7 @@ async function track(deps: Deps, principal: Principal, body: EventBody) {
   }
   const existing = await existingCompanyId(deps, principal, body.company);
   const company = existing === null ? null : await deps.entitlements.company(principal, existing);
-  const evaluation = evaluate(catalog, feature, company, deps.clock.now());
+  const evaluation = evaluate({ catalog, company }, feature, deps.clock.now());
   const enforcement = enforcementOf(evaluation);
   // An unknown company has no grant: refused whatever happens, so nothing about it is planned.
   if (!company) return settle(deps, principal, body, { companyId: null, userId: principal.userId ?? null, featureId: feature.id, enforcement });
