@@ -54,7 +54,7 @@ export const createAssociatedTokenAccountIdempotent = (funder: PublicKey, owner:
     data: Buffer.from([CREATE_IDEMPOTENT]),
   });
 
-/** A token transfer: `amount` from `source` to `destination`, signed by `authority`; `decimals` must match the mint. */
+/** The accounts and amount of one transferChecked, by name (four of them are public keys: positions would mix them up). */
 export interface Transfer {
   source: PublicKey;
   mint: PublicKey;
