@@ -78,8 +78,8 @@ export function auditRoutes(deps: RouteDeps) {
     "/audit-log",
     async ({ principal, query }) => {
       const page = pageRequest(deps.config.tokenSigningSecret, "audit-log", principal, query);
-      const rows = await listAuditPage(deps.sql, principal.teamId, principal.environment, page.beforeSeq, page.fetch, query);
-      return pageResponse(deps.config.tokenSigningSecret, "audit-log", principal, page, rows, present);
+      const rows = await listAuditPage(deps.sql, principal, page, query);
+      return pageResponse(page, rows, present);
     },
     {
       access: true,

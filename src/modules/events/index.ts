@@ -50,7 +50,7 @@ export function eventRoutes(deps: RouteDeps) {
           query.eventType !== undefined && query.eventType !== "track"
             ? []
             : await listEventPage(deps.sql, principal, page, await companyIdFilter(deps.sql, principal, query.companyId));
-        return pageResponse(secret, "events", principal, page, rows, presentEvent);
+        return pageResponse(page, rows, presentEvent);
       },
       {
         access: true,

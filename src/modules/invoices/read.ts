@@ -38,7 +38,7 @@ export function readInvoicePage(
       t,
       shown.map((r) => r.id),
     );
-    return pageResponse(secret, bound, t, page, rows, (r) => presentInvoice(r, lines.get(r.id) ?? []));
+    return pageResponse(page, rows, (r) => presentInvoice(r, lines.get(r.id) ?? []));
   }) as Promise<{ data: InvoiceView[]; count: number; nextCursor: string | null }>;
 }
 

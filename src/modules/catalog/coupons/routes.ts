@@ -31,8 +31,8 @@ export function couponRoutes(deps: RouteDeps) {
       "/dashboard/coupons",
       async ({ principal, query }) => {
         const page = pageRequest(secret, "dashboard-coupons", principal, query);
-        const rows = await listCouponPage(deps.sql, principal, page.beforeSeq, page.fetch, query.includeArchived === true);
-        return pageResponse(secret, "dashboard-coupons", principal, page, rows, presentCoupon);
+        const rows = await listCouponPage(deps.sql, principal, page, query.includeArchived === true);
+        return pageResponse(page, rows, presentCoupon);
       },
       {
         access: true,

@@ -70,8 +70,8 @@ export function featureRoutes(deps: RouteDeps) {
       "/dashboard/features",
       async ({ principal, query }) => {
         const page = pageRequest(secret, "dashboard-features", principal, query);
-        const rows = await listFeaturePage(deps.sql, principal, page.beforeSeq, page.fetch, query.includeArchived === true);
-        return pageResponse(secret, "dashboard-features", principal, page, rows, presentDashboardFeature);
+        const rows = await listFeaturePage(deps.sql, principal, page, query.includeArchived === true);
+        return pageResponse(page, rows, presentDashboardFeature);
       },
       {
         access: true,
@@ -115,7 +115,8 @@ export function featureRoutes(deps: RouteDeps) {
         const id = await resolveFeatureId(deps.sql, principal, params.feature);
         const { archived, ...patch } = body;
         let feature = await updateFeature(deps.sql, principal, actor(principal, request), { id, patch });
-        if (archived !== undefined) feature = await setFeatureArchived(deps.sql, principal, actor(principal, request), id, archived, now());
+        if (archived !== undefined)
+          feature = await setFeatureArchived(deps.sql, { tenant: principal, actor: actor(principal, request), now: now() }, id, archived);
         deps.entitlements.catalogChanged(principal);
         return { data: presentDashboardFeature(feature) };
       },
@@ -135,7 +136,7 @@ export function featureRoutes(deps: RouteDeps) {
       "/dashboard/features/:feature",
       async ({ principal, params, request }) => {
         const id = await resolveFeatureId(deps.sql, principal, params.feature);
-        const result = await removeFeature(deps.sql, principal, actor(principal, request), id, now());
+        const result = await removeFeature(deps.sql, { tenant: principal, actor: actor(principal, request), now: now() }, id);
         deps.entitlements.catalogChanged(principal);
         return { data: result };
       },

@@ -33,8 +33,8 @@ export function planRoutes(deps: RouteDeps) {
       "/dashboard/plans",
       async ({ principal, query }) => {
         const page = pageRequest(secret, "dashboard-plans", principal, query);
-        const rows = await listPlanPage(deps.sql, principal, page.beforeSeq, page.fetch, query.includeArchived === true, query.kind ?? null);
-        return pageResponse(secret, "dashboard-plans", principal, page, rows, presentPlanRecord);
+        const rows = await listPlanPage(deps.sql, principal, page, { includeArchived: query.includeArchived === true, kind: query.kind ?? null });
+        return pageResponse(page, rows, presentPlanRecord);
       },
       {
         access: true,
@@ -65,7 +65,7 @@ export function planRoutes(deps: RouteDeps) {
     .patch(
       "/dashboard/plans/:id",
       async ({ principal, params, body, request }) => {
-        const plan = await updatePlanRecord(catalog, principal, actor(principal, request), params.id, body);
+        const plan = await updatePlanRecord(catalog, principal, actor(principal, request), { id: params.id, patch: body });
         deps.entitlements.catalogChanged(principal);
         return { data: presentPlanRecord(plan) };
       },
@@ -103,7 +103,9 @@ export function planRoutes(deps: RouteDeps) {
     .put(
       "/dashboard/plans/:id/prices/:period",
       async ({ principal, params, body, request }) => ({
-        data: presentPlanRecord(await setPlanPrice(catalog, principal, actor(principal, request), params.id, params.period, body)),
+        data: presentPlanRecord(
+          await setPlanPrice(catalog, principal, actor(principal, request), { planId: params.id, period: params.period, price: body }),
+        ),
       }),
       {
         access: true,
@@ -120,7 +122,7 @@ export function planRoutes(deps: RouteDeps) {
     .delete(
       "/dashboard/plans/:id/prices/:period",
       async ({ principal, params, request }) => ({
-        data: presentPlanRecord(await removePlanPrice(catalog, principal, actor(principal, request), params.id, params.period)),
+        data: presentPlanRecord(await removePlanPrice(catalog, principal, actor(principal, request), { planId: params.id, period: params.period })),
       }),
       {
         access: true,

@@ -28,7 +28,7 @@ const CompanyParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200, de
 
 /** The company a dashboard route or the CLI names (our id or the integrator's), or 404. */
 export async function companyIdOr404(sql: Sql, tenant: Tenant, ref: string): Promise<string> {
-  const id = await findCompanyIdByKeys(sql, tenant, ref, null, null);
+  const id = await findCompanyIdByKeys(sql, tenant, { id: ref });
   if (!id) throw apiError("not_found", `No company ${ref}`);
   return id;
 }

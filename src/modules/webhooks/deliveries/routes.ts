@@ -54,7 +54,7 @@ export function deliveryRoutes(deps: RouteDeps) {
         await getEndpointRow(deps.sql, principal, params.id); // 404 for an unknown endpoint, not an empty list
         const page = pageRequest(secret, `webhook-deliveries:${params.id}`, principal, query);
         const rows = await listDeliveries(deps.sql, principal, params.id, page.beforeSeq, page.fetch, query.status ?? null);
-        return pageResponse(secret, `webhook-deliveries:${params.id}`, principal, page, rows, presentDelivery);
+        return pageResponse(page, rows, presentDelivery);
       },
       {
         access: true,
@@ -101,7 +101,7 @@ export function deliveryRoutes(deps: RouteDeps) {
       async ({ principal, query }) => {
         const page = pageRequest(secret, "webhook-notifications", principal, query);
         const rows = await listNotifications(deps.sql, principal, page.beforeSeq, page.fetch);
-        return pageResponse(secret, "webhook-notifications", principal, page, rows, presentNotification);
+        return pageResponse(page, rows, presentNotification);
       },
       {
         access: true,

@@ -52,7 +52,7 @@ export function endpointRoutes(deps: RouteDeps) {
         const page = pageRequest(secret, "webhook-endpoints", principal, query);
         const rows = await listEndpoints(deps, principal, page.beforeSeq, page.fetch);
         const now = deps.clock.now();
-        return pageResponse(secret, "webhook-endpoints", principal, page, rows, (r) => presentEndpoint(r, now));
+        return pageResponse(page, rows, (r) => presentEndpoint(r, now));
       },
       {
         access: true,
