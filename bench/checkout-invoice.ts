@@ -1,5 +1,5 @@
 /**
- * What issuing the PAID invoice adds to a checkout settlement (issue 20): the settlement transaction
+ * What issuing the PAID invoice adds to a checkout settlement: the settlement transaction
  * (applyVerdict with a proven verdict, the step after the chain worker) timed with the invoice, then with
  * the invoice hook turned off, on sessions of one team with no webhook endpoint.
  *

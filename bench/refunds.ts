@@ -1,5 +1,5 @@
 /**
- * Recording refunds: our own work once a proof is in hand. `refundInvoice` (src/modules/invoices/refund-proof.ts)
+ * Recording refunds: our own work once a proof is in hand. `refundInvoice` (src/modules/invoices/refunds/refund.ts)
  * runs as POST /invoices/{id}/refunds runs it, with a chain verifier that answers at once with a proof (the
  * chain's time is the network's, not ours): the invoice read, the field checks, the limit, the settlement wallet,
  * the replay lookups, then one transaction under the invoice's lock writing refund, credit note (numbered),

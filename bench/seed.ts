@@ -46,7 +46,7 @@ export async function seedBench(sql: Sql, companyCount: number, now = Date.now()
     await Promise.all(
       companies.slice(i, i + PARALLEL).map(async (externalId) => {
         const { company } = await sql.begin((tx) => upsertCompany(tx, tenant, { id: externalId, name: externalId }));
-        await assignPlan(sql, tenant, company.id, plan.id);
+        await assignPlan(sql, tenant, { company: company.id, planId: plan.id });
         await grantCredits(sql, tenant, { company: company.id, amount: CREDITS, reason: "bench" });
       }),
     );

@@ -248,7 +248,7 @@ try {
       async (tx, t) => {
         const n = companySeq++;
         const ref = { id: `bench-co-${n}`, email: `co${n}@bench.test` };
-        if (await findCompanyByKeys(tx, t, ref.id, null, ref.email)) throw new Error("company exists");
+        if (await findCompanyByKeys(tx, t, { id: ref.id, email: ref.email })) throw new Error("company exists");
         const company = await insertCompany(tx, t, newId("comp"), {
           externalId: ref.id,
           name: `Bench company ${n}`,

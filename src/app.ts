@@ -13,6 +13,8 @@ import { withWellFormedPath } from "./http/path-rules";
 import { exactJsonBody, withJsonMediaType } from "./http/json-body";
 import { errorHandler } from "./http/errors";
 import { idempotencyPlugin, withIdempotency } from "./http/idempotency";
+import { API_PREFIX, assertRoutesMatchTable } from "./auth/access";
+import { takesCredential } from "./http/auth";
 import { completeDocument } from "./http/openapi-complete";
 import { unknownBodyFields, type BodySchemaOf } from "./http/unknown-fields";
 import { apiReference } from "./http/api-reference";
@@ -30,7 +32,7 @@ import { webhookRoutes } from "./modules/webhooks";
 import { subscriptionsPlugin } from "./modules/subscriptions";
 import { invoicePlugin } from "./modules/invoices";
 
-export const API_PREFIX = "/api/v1";
+export { API_PREFIX };
 
 const API_DESCRIPTION = `Subscription billing and entitlements with on-chain settlement.
 
@@ -75,6 +77,8 @@ export function createApp(deps: AppDeps) {
         .use(invoicePlugin(deps)),
     );
   routes = app.routes as never;
+  // A route's identity is its row of the route table: no route without one, no row without its route.
+  assertRoutesMatchTable(app.routes, takesCredential);
   return app;
 }
 

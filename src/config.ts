@@ -1,6 +1,6 @@
 /**
  * Process configuration, read from environment variables once at boot and validated with TypeBox.
- * A bad value stops the boot with a message naming the variable. Every variable is documented in README.md.
+ * A bad value stops the boot with a message naming the variable. Every variable is documented in docs/operations/configuration.md.
  */
 import { Type as T, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
@@ -34,7 +34,7 @@ const EnvSchema = T.Object({
   CHAIN_JOB_TIMEOUT_MS: T.Optional(T.Integer({ minimum: 100, maximum: 120_000 })),
   // 0 turns the settlement sweeper off (tests drive it by hand).
   CHECKOUT_SWEEP_INTERVAL_MS: T.Optional(T.Integer({ minimum: 0, maximum: 3_600_000 })),
-  // Dashboard sign-in (README "Dashboard sign-in"): the session cookie's Secure attribute (false only for
+  // Dashboard sign-in (docs/dashboard-sign-in.md): the session cookie's Secure attribute (false only for
   // plain-http local development), the absolute session lifetime, and whether X-Forwarded-For names the client.
   DASHBOARD_COOKIE_SECURE: T.Optional(T.Boolean()),
   DASHBOARD_SESSION_HOURS: T.Optional(T.Integer({ minimum: 1, maximum: 720 })),
@@ -52,14 +52,14 @@ const EnvSchema = T.Object({
   WEBHOOK_ALLOW_HTTP: T.Optional(T.Boolean()),
   WEBHOOK_ALLOW_PRIVATE_ADDRESSES: T.Optional(T.Boolean()),
   WEBHOOK_TIMEOUT_MS: T.Optional(T.Integer({ minimum: 100, maximum: 60_000 })),
-  // Invoice deliveries (README "Invoice deliveries"): the SMTP server invoices are emailed through (its
+  // Invoice deliveries (docs/invoices.md#invoice-deliveries): the SMTP server invoices are emailed through (its
   // credentials are secrets) and the From address.
   SMTP_URL: T.Optional(T.String({ pattern: "^smtps?://[^/?#]+" })),
   SMTP_FROM: T.Optional(T.String({ pattern: '^[^\\s@<>"]+@[^\\s@<>"]+$', maxLength: 254 })),
   // Invoices: the origin customers reach the service at, for the invoices' download links
   // (checked by publicBaseUrl below: an absolute http(s) URL without path, query or credentials).
   PUBLIC_BASE_URL: T.Optional(T.String({ minLength: 1 })),
-  // Subscriptions (README "Subscriptions on chain"): the service's operator key per chain family, the party
+  // Subscriptions (docs/subscriptions.md#subscriptions-on-chain): the service's operator key per chain family, the party
   // that activates, charges and revokes. Read only by the chain workers (src/chains/operator-keys.ts).
   SUBSCRIPTION_EVM_OPERATOR_KEY: T.Optional(T.String({ pattern: "^0x[0-9a-fA-F]{64}$" })),
   SUBSCRIPTION_SOLANA_OPERATOR_KEY: T.Optional(T.String({ pattern: "^[1-9A-HJ-NP-Za-km-z]{80,90}$" })),
@@ -212,7 +212,7 @@ function operatorKeys(env: Env): OperatorKeys {
   return keys;
 }
 
-/** SMTP_URL must name a server the mailer can use safely (smtp-url.ts); the message never repeats it (it holds the password). */
+/** SMTP_URL must name a server the mailer can use safely (src/lib/smtp-url.ts); the message never repeats it (it holds the password). */
 function checkSmtpUrl(value: string): string {
   const parsed = parseSmtpUrl(value);
   if ("error" in parsed) throw new ConfigError(`Invalid configuration:\n  SMTP_URL=(value hidden): ${parsed.error}`);

@@ -3,7 +3,7 @@
  * rate limiter, job workers (JOBS_IN_PROCESS), HTTP server; and a graceful stop on SIGTERM/SIGINT: stop
  * accepting, let in-flight requests finish, stop the job runner (in-flight jobs finish or go back), settle queued usage, flush pending writes (lastUsedAt, logs), close the pool, stop
  * the embedded database. The same stop runs when our parent (`npm start`) goes away without telling us.
- * README "Processes" says what each way of stopping leaves behind (nothing).
+ * docs/operations/processes.md says what each way of stopping leaves behind (nothing).
  */
 import { ConfigError, loadConfig, type Config } from "./config";
 import { Logger } from "./lib/logger";
@@ -28,7 +28,7 @@ async function serve(db: Database, config: Config, logger: Logger) {
   const deps = await startAppDeps(db.sql, config, systemClock, logger);
   let jobs: Awaited<ReturnType<typeof startJobs>> | null = null;
   try {
-    // Job workers and schedules in this process, unless `npm run worker` processes run them (README "Jobs").
+    // Job workers and schedules in this process, unless `npm run worker` processes run them (docs/operations/jobs.md).
     if (config.jobsInProcess) jobs = await startJobs(deps, db.url);
     const handle = serverFetch(deps, createApp(deps));
     const server = Bun.serve({

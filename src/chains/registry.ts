@@ -2,7 +2,7 @@
  * The chain registry: every network payments may settle on, with its family, chain id or name, endpoint,
  * finality rule and accepted tokens. The built-in list covers the main and test networks of the three
  * families with Circle's USDC; `CHAIN_REGISTRY_FILE` (a JSON array of networks, same shape) replaces
- * entries by id or adds new ones, e.g. a private RPC URL or a local anvil. README.md documents it.
+ * entries by id or adds new ones, e.g. a private RPC URL or a local anvil. docs/invoices.md#settlement-payment-links-and-checkout-sessions documents it.
  */
 import { Type as T, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";

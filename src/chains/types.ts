@@ -74,7 +74,7 @@ export interface VerifiedTransfer {
    * On Solana only when a signer's own balance of the token fell by at least the amount: a transfer a signer
    * made as an SPL delegate of someone else's account, or one its own balance got back within the transaction,
    * names the fee payer with false. What a payment needs is who authorized it (the payer is always a signer);
-   * what a refund needs is whose money left (refund-proof.ts accepts only true).
+   * what a refund needs is whose money left (src/modules/invoices/refunds/refund.ts accepts only true).
    */
   payerDebited: boolean;
 }

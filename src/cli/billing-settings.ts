@@ -1,6 +1,6 @@
 /**
  * `settlement-wallet list | set | remove` and `invoice-settings show | set`: the dashboard's billing settings
- * routes for an operator, over the same service functions (src/modules/invoices/settings.ts).
+ * routes for an operator, over the same service functions (src/modules/invoices/settings/manage.ts).
  */
 import { OPERATOR } from "../modules/teams/roles";
 import { presentSettlementWallet } from "../modules/invoices/settings/schemas";

@@ -5,7 +5,6 @@ import { setEntitlement, type EntitlementInput } from "../modules/catalog/entitl
 import { featureIdOf } from "../modules/catalog/features/read";
 import { presentPlanRecord } from "../modules/catalog/plans/schemas";
 import { createPlanRecord } from "../modules/catalog/plans/edit";
-import { Problems } from "../modules/catalog/problems";
 import { OPERATOR } from "../modules/teams/roles";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, optionalWholeNumber, tenant, wholeNumber } from "./args";
 import { UsageError, command, type Args, type Options } from "./command";
@@ -95,7 +94,7 @@ export const catalogCommands = [
     },
     run: async (ctx, { tenant, plan }) =>
       presentPlanRecord(
-        await createPlanRecord({ sql: ctx.sql, chains: ctx.config.chains, now: () => new Date(ctx.now) }, tenant, OPERATOR, plan, new Problems("")),
+        await createPlanRecord({ sql: ctx.sql, chains: ctx.config.chains, now: () => new Date(ctx.now), fieldPrefix: "" }, tenant, OPERATOR, plan),
       ),
   }),
   command({

@@ -34,7 +34,7 @@ export const companyCommands = [
     summary: "Put a company on a plan (the first plan sets its billing anchor)",
     options: { ...TEAM_OPTION, ...COMPANY_OPTION, plan: { value: "<plan id>", help: "plan_…", required: true }, ...ENVIRONMENT_OPTION },
     parse: (a) => ({ tenant: tenant(a), company: a.company!, planId: a.plan! }),
-    run: async ({ sql }, { tenant, company, planId }) => presentCompany(await assignPlan(sql, tenant, company, planId)),
+    run: async ({ sql }, { tenant, company, planId }) => presentCompany(await assignPlan(sql, tenant, { company, planId })),
   }),
   command({
     name: "credit grant",

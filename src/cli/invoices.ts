@@ -1,6 +1,6 @@
 /**
  * `invoice list | show | create | update | issue | void | credit-note`: the dashboard's invoice routes for an
- * operator, over the same service functions (src/modules/invoices/manage.ts) and the same body schemas, so
+ * operator, over the same service functions (src/modules/invoices/lifecycle/manage.ts) and the same body schemas, so
  * a bad value is the same 400 `{error, details}` (exit 2) naming the same field (`body.lineItems[0].unitAmount`).
  * Changes are audited with actor `operator`.
  */

@@ -19,7 +19,7 @@ import { EXIT, describeFailure, envelope, toJson } from "./output";
  * command loads its own group, not every group's. The order is the overview's order.
  */
 interface Group {
-  /** The first word of every command of the group (test/cli-help.test.ts checks the list against the commands). */
+  /** The first word of every command of the group (test/cli/help.test.ts checks the list against the commands). */
   words: string[];
   load(): Promise<Command[]>;
 }

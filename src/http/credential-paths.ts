@@ -1,6 +1,6 @@
 /**
  * Request paths that carry a credential, and how the request log writes them (request-context.ts). An invoice
- * document link's signed token is all it takes to download the invoice (modules/invoices/document-links.ts,
+ * document link's signed token is all it takes to download the invoice (modules/invoices/documents/tokens.ts,
  * which builds its links on this path), so a log line keeps the route and drops the token. Matched on the
  * normalized path (escapes decoded, repeated slashes as one, any case), whatever the method or answer: a HEAD
  * from a link scanner, a 404, or `/api/v1//Invoice-Documents/<token>` refused as malformed carries the same token.

@@ -1,5 +1,5 @@
 /**
- * The `{data: …}` envelope of the dashboard routes (README "Dashboard sign-in": new routes answer `{data: …}`;
+ * The `{data: …}` envelope of the dashboard routes (docs/dashboard-sign-in.md: new routes answer `{data: …}`;
  * lists answer `{data, count, nextCursor}` through src/http/pagination.ts). One helper, so every module's
  * single-object responses are described alike in the OpenAPI document.
  */

@@ -5,7 +5,7 @@
  *   413 and 500 everywhere; 401, 403, 415 and 429 from the operation's row of the access matrix,
  *   src/auth/access.ts; 400 wherever parameters or a body are validated), joined with what a route
  *   documents itself;
- * - each operation's `operationId` (OPERATION_IDS), its `security` and `x-access` (its access row);
+ * - each operation's `operationId`, its `security` and `x-access` (its row of the route table, src/auth/access.ts);
  * - every state-changing operation takes the shared `Idempotency-Key` header parameter (a component,
  *   referenced) and documents its 409 and 422;
  * - request bodies JSON only (the generator also lists form and multipart; the service refuses those);
@@ -15,7 +15,7 @@
  * - the error table as `x-error-codes`.
  */
 import type { TSchema } from "elysia";
-import { ACCESS, type RouteKey } from "../auth/access";
+import { ACCESS, ROUTES, type Route, type RouteKey } from "../auth/access";
 import { KEYED_METHODS } from "./idempotency/rules";
 import { ERRORS } from "../lib/errors";
 import { exampleOf, hoistNamed } from "./openapi-components";
@@ -36,131 +36,6 @@ interface Document {
   components?: { parameters?: Record<string, unknown>; schemas?: Record<string, unknown> };
   "x-error-codes"?: unknown;
 }
-
-/** Routes that take no credential (no row of the access matrix). */
-type PublicRoute =
-  | "GET /health"
-  | "POST /dashboard/sign-in"
-  | "POST /dashboard/sign-in/link"
-  | "POST /dashboard/invitations/accept"
-  // Invoice documents: the signed download link is the credential
-  | "GET /invoice-documents/{token}";
-
-/**
- * Every operation's id, keyed as the access matrix is: the type makes a route without one a compile
- * error, and the generated clients' method names are these.
- */
-export const OPERATION_IDS: Record<RouteKey | PublicRoute, string> = {
-  "GET /health": "getHealth",
-  "POST /api-keys/tokens": "createEmbedToken",
-  "POST /access-tokens": "createAccessToken",
-  "GET /companies": "listCompanies",
-  "GET /users": "listUsers",
-  "GET /audit-log": "listAuditLog",
-  "PATCH /companies/{id}": "updateCompany",
-  "PUT /features/{id}": "updateFeature",
-  "DELETE /features/{id}": "deleteFeature",
-  "GET /dashboard/plans": "listPlans",
-  "POST /dashboard/plans": "createPlan",
-  "GET /dashboard/plans/{id}": "getPlan",
-  "PATCH /dashboard/plans/{id}": "updatePlan",
-  "DELETE /dashboard/plans/{id}": "deletePlan",
-  "PUT /dashboard/plans/{id}/prices/{period}": "setPlanPrice",
-  "DELETE /dashboard/plans/{id}/prices/{period}": "removePlanPrice",
-  "PUT /dashboard/plans/{id}/entitlements/{feature}": "setPlanEntitlement",
-  "DELETE /dashboard/plans/{id}/entitlements/{feature}": "removePlanEntitlement",
-  "GET /dashboard/coupons": "listCoupons",
-  "POST /dashboard/coupons": "createCoupon",
-  "GET /dashboard/coupons/{id}": "getCoupon",
-  "PATCH /dashboard/coupons/{id}": "updateCoupon",
-  "DELETE /dashboard/coupons/{id}": "archiveCoupon",
-  "GET /dashboard/features": "listFeatures",
-  "POST /dashboard/features": "createFeature",
-  "GET /dashboard/features/{feature}": "getFeature",
-  "PATCH /dashboard/features/{feature}": "patchFeature",
-  "DELETE /dashboard/features/{feature}": "removeFeature",
-  "GET /check": "checkFeature",
-  "GET /flags/check": "checkFlag",
-  "GET /entitlements": "listEntitlements",
-  "POST /usage/consume": "consumeUsage",
-  "POST /events": "ingestEvent",
-  "GET /events": "listEvents",
-  "POST /payment-links": "createPaymentLink",
-  "GET /payment-links": "listPaymentLinks",
-  "GET /payment-links/{id}": "getPaymentLink",
-  "POST /checkout-sessions": "createCheckoutSession",
-  "POST /checkout-sessions/{id}/payments": "submitCheckoutPayment",
-  "GET /checkout-sessions": "listCheckoutSessions",
-  "GET /checkout-sessions/{id}": "getCheckoutSession",
-  "POST /dashboard/sign-in": "dashboardSignIn",
-  "POST /dashboard/sign-in/link": "dashboardSignInWithLink",
-  "POST /dashboard/invitations/accept": "dashboardAcceptInvitation",
-  "POST /dashboard/sign-out": "dashboardSignOut",
-  "GET /dashboard/session": "dashboardGetSession",
-  "POST /dashboard/session/environment": "dashboardSwitchEnvironment",
-  "GET /dashboard/members": "dashboardListMembers",
-  "POST /dashboard/members": "dashboardInviteMember",
-  "GET /dashboard/invitations": "dashboardListInvitations",
-  "PATCH /dashboard/members/{id}": "dashboardSetMemberRoles",
-  "DELETE /dashboard/members/{id}": "dashboardRemoveMember",
-  "GET /dashboard/api-keys": "dashboardListApiKeys",
-  "POST /dashboard/api-keys": "dashboardCreateApiKey",
-  "DELETE /dashboard/api-keys/{id}": "dashboardRevokeApiKey",
-  "GET /dashboard/webhooks/event-types": "listWebhookEventTypes",
-  "POST /dashboard/webhooks/endpoints": "createWebhookEndpoint",
-  "GET /dashboard/webhooks/endpoints": "listWebhookEndpoints",
-  "GET /dashboard/webhooks/endpoints/{id}": "getWebhookEndpoint",
-  "PATCH /dashboard/webhooks/endpoints/{id}": "updateWebhookEndpoint",
-  "DELETE /dashboard/webhooks/endpoints/{id}": "deleteWebhookEndpoint",
-  "POST /dashboard/webhooks/endpoints/{id}/rotate-secret": "rotateWebhookSecret",
-  "GET /dashboard/webhooks/endpoints/{id}/secret": "revealWebhookSecret",
-  "POST /dashboard/webhooks/endpoints/{id}/test": "sendWebhookTestEvent",
-  "POST /dashboard/webhooks/endpoints/{id}/replay": "replayWebhookMessage",
-  "GET /dashboard/webhooks/endpoints/{id}/deliveries": "listWebhookDeliveries",
-  "GET /dashboard/webhooks/deliveries/{id}": "getWebhookDelivery",
-  "POST /dashboard/webhooks/deliveries/{id}/replay": "replayWebhookDelivery",
-  "GET /dashboard/webhooks/notifications": "listWebhookNotifications",
-  // Invoice deliveries
-  "POST /dashboard/invoices/{id}/send": "sendInvoice",
-  // Invoice refunds
-  "POST /invoices/{id}/refunds": "createInvoiceRefund",
-  "POST /subscriptions/activate": "activateSubscription",
-  "POST /companies/plan": "changeCompanyPlan",
-  "POST /companies/plan/preview": "previewOwnPlanChange",
-  "POST /dashboard/companies/{id}/plan": "changeCompanyPlanAsOperator",
-  "POST /dashboard/companies/{id}/plan/preview": "previewCompanyPlanChange",
-  "POST /subscriptions/cancel": "cancelOwnSubscription",
-  "POST /mandates/revoke": "revokeMandate",
-  "GET /mandates/{id}/status": "getMandateStatus",
-  // Invoice documents
-  "GET /invoice-documents/{token}": "downloadInvoiceDocument",
-  "GET /dashboard/invoices/{id}/camt054": "exportInvoiceCamtNotification",
-  // Invoice payments
-  "GET /dashboard/settlement-wallets": "listSettlementWallets",
-  "PUT /dashboard/settlement-wallets/{network}": "setSettlementWallet",
-  "DELETE /dashboard/settlement-wallets/{network}": "removeSettlementWallet",
-  "GET /dashboard/invoice-settings": "getInvoiceSettings",
-  "PUT /dashboard/invoice-settings": "updateInvoiceSettings",
-  "POST /dashboard/invoices/{id}/payments": "submitInvoicePayment",
-  // Invoices
-  "GET /invoices": "listInvoices",
-  "GET /invoices/{id}": "getInvoice",
-  "GET /invoices/{id}/credit-notes": "listInvoiceCreditNotes",
-  "GET /dashboard/invoices": "dashboardListInvoices",
-  "POST /dashboard/invoices": "dashboardCreateInvoice",
-  "GET /dashboard/invoices/{id}": "dashboardGetInvoice",
-  "PUT /dashboard/invoices/{id}": "dashboardReplaceInvoiceDraft",
-  "POST /dashboard/invoices/{id}/issue": "dashboardIssueInvoice",
-  "POST /dashboard/invoices/{id}/void": "dashboardVoidInvoice",
-  "POST /dashboard/invoices/{id}/credit-notes": "dashboardCreateCreditNote",
-  // Operating subscriptions
-  "GET /dashboard/subscriptions": "dashboardListSubscriptions",
-  "GET /dashboard/subscriptions/{id}": "dashboardGetSubscription",
-  "POST /dashboard/subscriptions/{id}/cancel": "dashboardCancelSubscription",
-  "POST /dashboard/subscriptions/{id}/resume": "dashboardResumeSubscription",
-  "GET /dashboard/subscription-settings": "getSubscriptionSettings",
-  "PUT /dashboard/subscription-settings": "updateSubscriptionSettings",
-};
 
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: "Idempotency-Key",
@@ -207,7 +82,7 @@ export function completeDocument(doc: object, prefix: string, bodyOf: BodySchema
     for (const [method, operation] of Object.entries(operations)) {
       const route = `${method.toUpperCase()} ${path.slice(prefix.length)}`;
       const row: AccessRow | undefined = ACCESS[route as RouteKey];
-      operation.operationId = OPERATION_IDS[route as RouteKey] ?? operation.operationId;
+      operation.operationId = ROUTES[route as Route]?.operationId ?? operation.operationId;
       operation.security = securityOf(row);
       if (row) operation["x-access"] = row;
       // A copy: the generator hands over some routes' own `detail.responses`, which must stay as they are.

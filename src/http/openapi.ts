@@ -3,7 +3,7 @@
  * the metered writes) document their reply schemas this way instead of in Elysia's `response` hook:
  * the hook checks, cleans and encodes every reply against the schema, which cost more than the whole
  * rest of a cached /check. Their replies are built by typed functions whose types come from these same
- * schemas, and test/routes/hot-path-schemas.test.ts checks each reply against them.
+ * schemas, and test/api/hot-path-schemas.test.ts checks each reply against them.
  * Shaped as @elysiajs/openapi shapes the `response` hook, so the document reads the same either way.
  */
 import type { TSchema } from "elysia";

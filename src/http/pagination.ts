@@ -91,7 +91,14 @@ export interface PageRequest {
   /** one more than the page size, to learn whether another page exists */
   fetch: number;
   limit: number;
+  /** what pageResponse signs the next cursor with and binds it to: the list (with its filters) and the tenant */
+  secret: string;
+  list: string;
+  tenant: Tenant;
 }
+
+/** The rows a list reads for one page: `fetch` of them, below `beforeSeq`. */
+export type PageWindow = Pick<PageRequest, "beforeSeq" | "fetch">;
 
 export function pageRequest(secret: string, list: string, tenant: Tenant, query: { limit?: number; cursor?: string }): PageRequest {
   const limit = query.limit ?? DEFAULT_PAGE_SIZE;
@@ -105,17 +112,16 @@ export function pageRequest(secret: string, list: string, tenant: Tenant, query:
     }
     beforeSeq = BigInt(payload.s);
   }
-  return { beforeSeq, fetch: limit + 1, limit };
+  return { beforeSeq, fetch: limit + 1, limit, secret, list, tenant };
 }
 
+/** The page of `rows` (fetched for `request`) presented, with the cursor of the next page bound as pageRequest's. */
 export function pageResponse<R extends { seq: bigint }, O>(
-  secret: string,
-  list: string,
-  tenant: Tenant,
   request: PageRequest,
   rows: R[],
   present: (row: R) => O,
 ): { data: O[]; count: number; nextCursor: string | null } {
+  const { secret, list, tenant } = request;
   const more = rows.length > request.limit;
   const page = more ? rows.slice(0, request.limit) : rows;
   const last = page[page.length - 1];

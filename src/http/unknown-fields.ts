@@ -2,7 +2,7 @@
  * The one rule for body fields a route does not know: refused, never ignored. A typo (`planID`,
  * `coupon_code`) silently dropped is a request that did something other than what its sender meant, so
  * every route answers 400 `{error, details}` naming each unknown field (`body.company.nmae`), as Stripe
- * does. README ("Request bodies") and the OpenAPI description say so.
+ * does. docs/api/errors.md#unknown-body-fields and the OpenAPI description say so.
  *
  * Closed or open is read off the route's body schema, nested objects included: an object schema with
  * `properties` is closed unless it says otherwise (`additionalProperties` true or a schema,

@@ -1,7 +1,7 @@
 /**
  * A runner's heartbeat: every `intervalMs` it records the graphile worker ids it owns (as graphile-worker
  * writes them in a job's locked_by) as alive. On a clean stop the rows go, after the runner has finished
- * or returned its jobs. A process killed with -9 stops writing, and src/jobs/recovery.ts notices.
+ * or returned its jobs. A process killed with -9 stops writing, and the recovery in src/jobs/repo.ts notices.
  */
 import type { Sql } from "../db/client";
 import { forgetHeartbeat, recordHeartbeat } from "./repo";

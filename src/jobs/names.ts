@@ -17,15 +17,15 @@ export interface TaskPayloads {
   "idempotency.prune_keys": CronPayload;
   /** deletes stored refusals past their retention (src/modules/events/retention.ts) */
   "events.prune_refusals": CronPayload;
-  /** unlocks jobs held by workers whose process died (src/jobs/recovery.ts) */
+  /** unlocks jobs held by workers whose process died (src/jobs/repo.ts) */
   "jobs.recover_stale": CronPayload;
-  /** attempt `attempt` of one webhook delivery (src/modules/webhooks/attempt.ts) */
+  /** attempt `attempt` of one webhook delivery (src/modules/webhooks/deliveries/attempt.ts) */
   "webhook.attempt": { teamId: string; environment: "development" | "production"; deliveryId: string; attempt: number };
   // Invoice deliveries
   /** one attempt of one invoice email (src/modules/invoices/deliveries/deliver.ts); retried by the queue */
   "invoices.deliver": { teamId: string; environment: "development" | "production"; deliveryId: string };
   // Invoice payments
-  /** verifies a submitted invoice payment proof that was not provable yet (src/modules/invoices/proof-job.ts) */
+  /** verifies a submitted invoice payment proof that was not provable yet (src/modules/invoices/payments/jobs.ts) */
   "invoices.verify_payment": {
     teamId: string;
     environment: "development" | "production";
@@ -36,18 +36,18 @@ export interface TaskPayloads {
     actor: { kind: string; id: string; requestId: string | null };
   };
   // Invoices
-  /** marks ISSUED invoices past their due date OVERDUE (src/modules/invoices/overdue.ts) */
+  /** marks ISSUED invoices past their due date OVERDUE (src/modules/invoices/lifecycle/overdue.ts) */
   "invoices.mark_overdue": CronPayload;
   // Subscriptions
-  /** queues one renewal job per due subscription (src/modules/subscriptions/renew-jobs.ts) */
+  /** queues one renewal job per due subscription (src/modules/subscriptions/renewal/jobs.ts) */
   "subscriptions.renew_due": CronPayload;
-  /** renews one subscription: its period's invoice, the pull through its mandate, dunning (renew.ts) */
+  /** renews one subscription: its period's invoice, the pull through its mandate, dunning (src/modules/subscriptions/renewal/renew.ts) */
   "subscriptions.renew": { teamId: string; environment: "development" | "production"; subscriptionId: string };
-  /** completes chain operations whose answer was lost, from the chain (reconcile.ts) */
+  /** completes chain operations whose answer was lost, from the chain (src/modules/subscriptions/reconcile.ts) */
   "subscriptions.reconcile": CronPayload;
-  /** revokes a subscription's token on chain after its mandate was revoked (mandates.ts) */
+  /** revokes a subscription's token on chain after its mandate was revoked (src/modules/subscriptions/mandates/manage.ts) */
   "subscriptions.revoke_onchain": { teamId: string; environment: "development" | "production"; subscriptionId: string };
-  /** marks mandates past their expiresAt EXPIRED (mandates.ts) */
+  /** marks mandates past their expiresAt EXPIRED (src/modules/subscriptions/mandates/manage.ts) */
   "mandates.expire": CronPayload;
 }
 

@@ -5,7 +5,7 @@
  *   "code"     {error, code}     (the only shape whose body carries the code)
  *   "details"  {error, details}  (details: field path -> what is wrong)
  * Throw sites raise a code (`throw apiError("limit_reached", "Limit reached")`), never a status.
- * README.md ("Errors") and the OpenAPI document list this table; a test keeps them equal.
+ * docs/api/errors.md#error-codes and the OpenAPI document list this table; a test keeps them equal.
  */
 export type ErrorShape = "error" | "code" | "details";
 
@@ -32,7 +32,7 @@ export const ERRORS = {
     description: "Dashboard sign-in: unknown email, wrong password, or a link that is unknown, used or expired",
   },
   insufficient_credits: { status: 402, shape: "code", description: "Track on a metered feature without enough credits" },
-  // Subscriptions (issue 21): the payer's side of a pull; nothing is recorded as active or paid.
+  // Subscriptions: the payer's side of a pull; nothing is recorded as active or paid.
   autopay_not_installed: {
     status: 402,
     shape: "code",
@@ -117,7 +117,7 @@ export const ERRORS = {
     description: "Refunds: the invoice has no payment to refund, or no settlement wallet on its network to send refunds from",
   },
   refund_replayed: { status: 409, shape: "code", description: "Refunds: the transaction already proved a refund or a payment" },
-  // inv-refunds: a refund proof that time may still make valid; nothing is recorded and the answer is not kept under an Idempotency-Key.
+  // Refunds: a refund proof that time may still make valid; nothing is recorded and the answer is not kept under an Idempotency-Key.
   refund_not_final: {
     status: 409,
     shape: "code",
@@ -135,14 +135,14 @@ export const ERRORS = {
     shape: "code",
     description: "Invoices: a credit past the outstanding amount needs a company to hold the credit balance",
   },
-  // Invoice deliveries (issue 20, inv-deliveries)
+  // Invoice deliveries: sending an invoice again, by email or webhook
   invoice_not_sendable: { status: 409, shape: "code", description: "Invoice deliveries: only an issued, overdue or paid invoice can be sent" },
   delivery_channel_unavailable: {
     status: 409,
     shape: "code",
     description: "Invoice deliveries: email needs SMTP_URL on the service; webhook needs an enabled endpoint subscribed to invoice.issued",
   },
-  // Invoices, part inv-payments (issue 20)
+  // Invoice payments: settlement wallets and payment proofs
   settlement_wallet_missing: {
     status: 409,
     shape: "code",

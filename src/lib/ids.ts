@@ -51,7 +51,7 @@ export type IdPrefix =
   | "sub"
   | "mnd"
   | "sch"
-  // a plan change's quote (subscriptions/quotes.ts)
+  // a plan change's quote (src/modules/subscriptions/plan-change/quotes.ts)
   | "quo";
 
 export function newId(prefix: IdPrefix): string {

@@ -1,6 +1,6 @@
 /**
  * A tenant: one team's data in one environment. Every tenant row carries both, and every query filters
- * on both (README, "Database"); this is the one declaration of the pair.
+ * on both (docs/operations/database.md); this is the one declaration of the pair.
  */
 export const ENVIRONMENTS = ["development", "production"] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];

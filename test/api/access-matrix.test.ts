@@ -65,7 +65,7 @@ const freshSession = async () =>
   (await t.call("POST", "/checkout-sessions", { token: team.keys.secret, body: { paymentLinkId: matrixLink } })).body.checkoutSession.id as string;
 const matrixSession = await freshSession();
 const randomHash = () => ({ txHash: `0x${[...crypto.getRandomValues(new Uint8Array(32))].map((b) => b.toString(16).padStart(2, "0")).join("")}` });
-// inv-refunds: a paid invoice on matrix-chain and the team's settlement wallet there. The chain endpoint is down,
+// Refunds: a paid invoice on matrix-chain and the team's settlement wallet there. The chain endpoint is down,
 // so an allowed refund is answered 409 refund_not_final (nothing recorded) and the same invoice serves every call.
 const matrixInvoice = await (async () => {
   const tenant = { teamId: team.teamId, environment: "development" as const };
@@ -196,7 +196,7 @@ const WEBHOOK_ROUTES: Record<string, RouteCase> = {
   "GET /dashboard/webhooks/notifications": { method: "GET", path: `${wh}/notifications`, ok: 200 },
 };
 
-// Invoice deliveries (issue 20, inv-deliveries): an issued invoice, sent to the endpoint above (no SMTP here).
+// Invoice deliveries: an issued invoice, sent to the endpoint above (no SMTP here).
 const matrixSendInvoice = (await issuedInvoice(t.db.sql, t.config.chains, devTenant, new Date(t.clock.now()), [line(1_000_000n)])).id;
 const INVOICE_DELIVERY_ROUTES: Record<string, RouteCase> = {
   "POST /dashboard/invoices/{id}/send": {
@@ -206,12 +206,12 @@ const INVOICE_DELIVERY_ROUTES: Record<string, RouteCase> = {
     ok: 202,
   },
 };
-// Invoice documents (issue 20, inv-docs): an issued invoice to export.
+// Invoice documents: an issued invoice to export.
 const matrixExportInvoice = (await issuedInvoice(t.db.sql, t.config.chains, devTenant, new Date(t.clock.now()), [line(1_000_000n)])).id;
 const INVOICE_DOCUMENT_ROUTES: Record<string, RouteCase> = {
   "GET /dashboard/invoices/{id}/camt054": { method: "GET", path: `/dashboard/invoices/${matrixExportInvoice}/camt054`, ok: 200 },
 };
-// Invoices, part inv-payments: settlement wallets, invoice settings and payment proofs (billing roles; the
+// Invoice payments: settlement wallets, invoice settings and payment proofs (billing roles; the
 // catalog session holds none). A proof on matrix-chain (endpoint down) answers 202 at once.
 const matrixWallet = `0x${"2".repeat(40)}`;
 await setSettlementWallet(
@@ -242,7 +242,7 @@ const BILLING_ROUTES: Record<string, RouteCase> = {
   "PUT /dashboard/invoice-settings": { method: "PUT", path: "/dashboard/invoice-settings", body: { paymentTermsDays: 14 }, ok: 200 },
   "POST /dashboard/invoices/{id}/payments": { method: "POST", path: `/dashboard/invoices/${matrixProofInvoice}/payments`, body: randomHash, ok: 202 },
 };
-// Invoices (issue 20, inv-api): a draft to read and replace, an issued invoice large enough to take a credit note
+// Invoices: a draft to read and replace, an issued invoice large enough to take a credit note
 // per call, and fresh drafts for what a success consumes (issue, void).
 const invoiceNow = new Date(t.clock.now());
 const freshDraft = async () => (await inTx(t.db.sql, t.config.chains, dev, invoiceNow, (c) => createInvoice(c, invoiceInput([line(1_000_000n)])))).id;
@@ -264,7 +264,7 @@ const INVOICE_DASHBOARD_ROUTES: Record<string, RouteCase> = {
     ok: 201,
   },
 };
-// Operating subscriptions (issue 21): a live subscription (rows as activation leaves them) to read, cancel at its
+// Operating subscriptions: a live subscription (rows as activation leaves them) to read, cancel at its
 // period's end and resume, as often as the matrix calls; the settings (billing roles; the catalog session holds none).
 const matrixSubscription = (await subscriptionFixture(t.db.sql, dev, { company: "matrix-subscriber", planId: matrixPlan, now: invoiceNow }))
   .subscription.id;
@@ -334,9 +334,9 @@ const ROUTES: Record<string, RouteCase> = {
   "GET /dashboard/api-keys": { method: "GET", path: "/dashboard/api-keys", ok: 200 },
   "POST /dashboard/api-keys": { method: "POST", path: "/dashboard/api-keys", body: { name: "Matrix", type: "secret" }, ok: 201 },
   "DELETE /dashboard/api-keys/{id}": { method: "DELETE", path: freshKeyPath, ok: 200 },
-  // inv-refunds
+  // Refunds
   "POST /invoices/{id}/refunds": { method: "POST", path: `/invoices/${matrixInvoice}/refunds`, body: refundBody, ok: 409 },
-  // Subscriptions (issue 21): allowed calls reach the handler, which answers 404 for what does not exist.
+  // Subscriptions: allowed calls reach the handler, which answers 404 for what does not exist.
   "POST /subscriptions/activate": {
     method: "POST",
     path: "/subscriptions/activate",
@@ -399,7 +399,7 @@ const invoiceDocumentRows = Object.fromEntries(
   Object.keys(INVOICE_DOCUMENT_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]),
 );
 const billingRows = Object.fromEntries(Object.keys(BILLING_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]));
-// Invoices (issue 20, inv-api). Rule 8: sk_/rk_ holding invoices.read (the fixture's scoped keys hold other
+// Invoices. Rule 8: sk_/rk_ holding invoices.read (the fixture's scoped keys hold other
 // permissions), a dashboard session with billing:read (admin); pk_, legacy and embed credentials never.
 // The dashboard's invoice routes: billing roles only (the catalog session holds none).
 const INVOICE_READ = { ...DASHBOARD_ONLY, secret: Y, dashboardCatalog: 403 } as const;
@@ -807,7 +807,7 @@ const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
     dashboardAdmin: Y,
     dashboardCatalog: 403,
   },
-  // inv-refunds: invoices.write for server keys, billing:write for dashboard sessions; no legacy or browser credentials.
+  // Refunds: invoices.write for server keys, billing:write for dashboard sessions; no legacy or browser credentials.
   "POST /invoices/{id}/refunds": {
     secret: Y,
     secretScoped: 403,
@@ -819,7 +819,7 @@ const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
     sessionJwt: 403,
     dashboardAdmin: Y,
     dashboardCatalog: 403,
-  }, // Subscriptions (issue 21): activation per spec rule 7; mandates take subscriptions.write / .read (billing roles).
+  }, // Subscriptions: activation per spec rule 7; mandates take subscriptions.write / .read (billing roles).
   "POST /subscriptions/activate": {
     secret: 403,
     secretScoped: 403,

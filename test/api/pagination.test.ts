@@ -19,7 +19,7 @@ await t.db.sql.begin(async (tx) => {
       email: `billing${i}@example.com`,
       wallet: `0xWALLET${i}`,
     });
-    await upsertUser(tx, tenant, { id: `u-${i}`, email: `person${i}@Example.com`, name: `Person ${i}` }, company.id);
+    await upsertUser(tx, tenant, { id: `u-${i}`, email: `person${i}@Example.com`, name: `Person ${i}` }, { companyId: company.id });
   }
   await upsertCompany(tx, tenant, { id: "odd", name: "100% Real_Name" });
 });

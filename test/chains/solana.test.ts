@@ -317,7 +317,7 @@ describe("solana verifyPayment: a sponsored transfer names the sender, not the f
   // An SPL delegate signs alone and moves the customer's tokens: no signer's own balance fell, so the verdict
   // names the signer (the delegate, who authorized it) with payerDebited false. A checkout session bound to the
   // delegate accepts it (the binding asks who authorized the transfer: only the delegate's key could); a refund
-  // never does (it asks whose money left: refund-proof.ts).
+  // never does (it asks whose money left: src/modules/invoices/refunds/refund.ts).
   test("a delegate's transfer of the customer's USDC names the delegate, not debited", async () => {
     ledger.mustSend([createApproveInstruction(ata(usdcMint, customer), sponsor.publicKey, customer.publicKey, 25_000_000n)], [customer]);
     const paid = ledger.mustSend(

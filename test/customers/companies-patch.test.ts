@@ -131,8 +131,8 @@ describe("PATCH /companies/{id} 200", () => {
   test("the operator's plan assignment follows the same anchor rule", async () => {
     const c = await newCompany();
     const first = new Date(Date.UTC(2026, 2, 1));
-    await assignPlan(sql, dev, c.id, pro.id, first);
-    await assignPlan(sql, dev, c.id, scale.id, new Date(Date.UTC(2026, 3, 1)));
+    await assignPlan(sql, dev, { company: c.id, planId: pro.id }, first);
+    await assignPlan(sql, dev, { company: c.id, planId: scale.id }, new Date(Date.UTC(2026, 3, 1)));
     expect(await row(c.id)).toMatchObject({ active_plan_id: scale.id, billing_anchor: first });
   });
 

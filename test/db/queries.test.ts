@@ -49,14 +49,14 @@ const CROSS_TENANT = new Set([
   "invoice_list_overdue.sql",
   // Settlement wallets: a wallet receives for one tenant, so a payment link's recipient is checked against every team's.
   "settlement_wallet_owner.sql",
-  // Invoices, part inv-payments: the checkout backfill's list of tenants to backfill spans every team (each
+  // Invoice payments: the checkout backfill's list of tenants to backfill spans every team (each
   // tenant is then backfilled with tenant-filtered statements).
   "checkout_session_uninvoiced_tenants.sql",
-  // One on-chain transaction proves one thing anywhere (src/chains/claims.ts): its lock and the look-up of what it
+  // One on-chain transaction proves one thing anywhere (src/modules/transaction-claims/repo.ts): its lock and the look-up of what it
   // proved (a payment or a refund) span every team, as payment_find_by_tx does.
   "chain_transaction_lock.sql",
   "chain_transaction_use.sql",
-  // Subscriptions (issue 21): the renewal, reconciliation and mandate-expiry jobs scan every tenant (each row
+  // Subscriptions: the renewal, reconciliation and mandate-expiry jobs scan every tenant (each row
   // carries its own; the work per row runs with tenant-filtered statements).
   "subscription_list_due.sql",
   "subscription_list_incomplete.sql",

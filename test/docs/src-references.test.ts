@@ -4,44 +4,18 @@
  * README sections (`README "Refunds"`, `README, "Database"`, `README.md ("Errors")`, a bare "see README") are
  * refused: README is the front page, the topics live in docs/. `bench/README.md` is another file and is fine.
  *
- * KNOWN lists the README pointers src has today, per file, until /work/tools/readme-refs.tsv (the mapping of each
- * to its docs/ page) is applied to src: then each count drops to 0 and its entry must go (a stale entry fails too).
+ * KNOWN would list README pointers tolerated per file; it is empty, and a stale entry fails too.
+ *
+ * A file named by its path from the repository root (`src/modules/invoices/compute.ts`, `test/api/idempotency.test.ts`)
+ * in src or in the pages (README.md, docs/, bench/README.md) must exist: a comment naming a file that moved
+ * sends the reader nowhere. A path with a placeholder (`src/modules/<domain>/index.ts`) names no one file.
  */
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { brokenLink, filesUnder, ROOT } from "./markdown";
 
-const KNOWN: Record<string, number> = {
-  "src/auth/access.ts": 1,
-  "src/chains/registry.ts": 1,
-  "src/config.ts": 4,
-  "src/db/embedded.ts": 1,
-  "src/http/envelope.ts": 1,
-  "src/http/idempotency.ts": 1,
-  "src/http/unknown-fields.ts": 1,
-  "src/index.ts": 2,
-  "src/lib/errors.ts": 1,
-  "src/lib/money/index.ts": 1,
-  "src/lib/tenant.ts": 1,
-  "src/modules/audit/index.ts": 1, // inside an OpenAPI description: changing it changes openapi.json
-  "src/modules/dashboard/index.ts": 1,
-  "src/modules/idempotency/rules.ts": 1,
-  "src/modules/invoices/deliveries/queue.ts": 1,
-  "src/modules/invoices/docs.ts": 1,
-  "src/modules/invoices/documents/camt054.ts": 1,
-  "src/modules/invoices/documents/iso-common.ts": 1,
-  "src/modules/invoices/documents/iso-currency.ts": 1,
-  "src/modules/invoices/documents/pain013.ts": 1,
-  "src/modules/invoices/read.ts": 1,
-  "src/modules/invoices/refund-routes.ts": 1,
-  "src/modules/invoices/routes.ts": 1,
-  "src/modules/subscriptions/dashboard-docs.ts": 1,
-  "src/modules/subscriptions/routes.ts": 1,
-  "src/modules/tokens/model.ts": 1,
-  "src/modules/webhooks/event-types.ts": 1,
-  "src/modules/webhooks/secrets.ts": 1,
-};
+const KNOWN: Record<string, number> = {};
 
 /** `README` or `README.md` not preceded by a path (bench/README.md names another file). */
 const README_POINTER = /(?<![\w./-])README(?:\.md)?\b/g;
@@ -81,4 +55,30 @@ test("src points at no README section, beyond the known ones readme-refs.tsv rep
     .filter(([file, count]) => (found.get(file)?.length ?? 0) < count)
     .map(([file, count]) => `${file}: KNOWN says ${count}, src has ${found.get(file)?.length ?? 0}: lower or remove the entry`);
   expect(stale).toEqual([]);
+});
+
+/** `src/...ts` or `test/...ts`, from the repository root (not preceded by another path segment). */
+const FILE_PATH = /(?<![\w./<>-])(?:src|test)\/[\w./-]*\.ts\b/g;
+
+const pages = ["README.md", "bench/README.md", ...filesUnder("docs", ".md")].map((file) => ({ file, text: readFileSync(join(ROOT, file), "utf8") }));
+
+function missingFiles(named: { file: string; text: string }[]): string[] {
+  return named.flatMap(({ file, text }) =>
+    linesMatching(text, FILE_PATH)
+      .filter(({ match }) => !existsSync(join(ROOT, match)))
+      .map(({ line, match }) => `${file}:${line}: ${match}`),
+  );
+}
+
+test("the path pattern takes paths from the root, whole, and leaves placeholders and relative names alone", () => {
+  const paths = (s: string) => linesMatching(s, FILE_PATH).map((m) => m.match);
+  expect(paths("(src/chains/claims.ts); test/api/x.test.ts, see src/modules/<domain>/index.ts or ../src/a.ts")).toEqual([
+    "src/chains/claims.ts",
+    "test/api/x.test.ts",
+  ]);
+  expect(missingFiles([{ file: "x.md", text: "see src/chains/claims.ts and src/lib/period.ts" }])).toEqual(["x.md:1: src/chains/claims.ts"]);
+});
+
+test("every src/ or test/ file that src, README, bench/README.md and docs/ name exists", () => {
+  expect(missingFiles([...sources, ...pages])).toEqual([]); // the file moved: name it where it is now
 });

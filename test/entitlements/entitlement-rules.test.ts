@@ -37,6 +37,7 @@ describe("periodBounds: quotas reset on the billing anchor", () => {
 });
 
 const grant = (g: Partial<Grant>): Grant => ({
+  featureId: "cflag_x",
   kind: "boolean",
   enabled: true,
   limit: null,
@@ -118,20 +119,20 @@ describe("decide", () => {
 
   test("quota with quantity: all or nothing", () => {
     const q = grant({ kind: "quota", limit: 5n, period: "month" });
-    expect(decide(q, facts, "cflag_x", now, 1n)).toMatchObject({ access: true, used: 4n, remaining: 1n });
-    expect(decide(q, facts, "cflag_x", now, 2n)).toMatchObject({ access: false, reason: "limit_reached" });
+    expect(decide(q, facts, now, 1n)).toMatchObject({ access: true, used: 4n, remaining: 1n });
+    expect(decide(q, facts, now, 2n)).toMatchObject({ access: false, reason: "limit_reached" });
   });
 
   test("credits need creditsPerUse x quantity", () => {
     const c = grant({ kind: "credit", creditsPerUse: 2n });
-    expect(decide(c, facts, "cflag_x", now, 1n)).toMatchObject({ access: true, creditBalance: 3n });
-    expect(decide(c, facts, "cflag_x", now, 2n)).toMatchObject({ access: false, reason: "insufficient_credits" });
+    expect(decide(c, facts, now, 1n)).toMatchObject({ access: true, creditBalance: 3n });
+    expect(decide(c, facts, now, 2n)).toMatchObject({ access: false, reason: "insufficient_credits" });
   });
 
   test("no grant, switched off, trait", () => {
-    expect(decide(null, facts, "cflag_x", now).reason).toBe("not_in_plan");
-    expect(decide(grant({ enabled: false }), facts, "cflag_x", now).reason).toBe("disabled");
-    expect(decide(grant({ kind: "trait", traitKey: "seats", traitOperator: "lt", traitValue: "5" }), facts, "cflag_x", now)).toMatchObject({
+    expect(decide(null, facts, now).reason).toBe("not_in_plan");
+    expect(decide(grant({ enabled: false }), facts, now).reason).toBe("disabled");
+    expect(decide(grant({ kind: "trait", traitKey: "seats", traitOperator: "lt", traitValue: "5" }), facts, now)).toMatchObject({
       access: true,
       reason: "trait_matched",
     });

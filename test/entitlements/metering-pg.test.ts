@@ -68,11 +68,11 @@ async function runInDatabase(c: CaseInput) {
   const companyId = await seed(c);
   const featureId = featureOf(c.grant);
   const ts = tsResult(c, featureId, anchor, now);
-  const grant = grantOf(c.grant);
+  const grant = grantOf(c.grant, featureId);
 
   // The cache's view of the seeded company: the same decision, and its lots in the database's burn order.
   const loaded = (await loadCompanyState(sql, tenant, companyId, now))!;
-  expect(outcomeOf(decide(grant, loaded, featureId, now, c.quantity))).toBe(ts.outcome);
+  expect(outcomeOf(decide(grant, loaded, now, c.quantity))).toBe(ts.outcome);
   const tsLots = (lots: bigint[]) =>
     inBurnOrder(
       lots.map((remaining, i) => ({ remaining, expiresAt: c.lots![i]!.expiresIn === null ? null : now + c.lots![i]!.expiresIn! })),

@@ -15,9 +15,10 @@ import type { CaseGrant, CaseInput, MeteringCase } from "./metering-cases";
 /** Quotas of the table count per month, on the company's billing anchor. */
 export const QUOTA_PERIOD = "month";
 
-export function grantOf(grant: CaseGrant): Grant | null {
+export function grantOf(grant: CaseGrant, featureId: string): Grant | null {
   if (grant.kind === "none") return null;
   const base: Grant = {
+    featureId,
     kind: "boolean",
     enabled: true,
     limit: null,
@@ -68,7 +69,7 @@ export interface TsResult {
 /** What TypeScript says of one case: `decide`, then the accepted use applied to the counter and, in burn order, to the lots. */
 export function tsResult(c: CaseInput, featureId: string, anchorMs: number, now: number): TsResult {
   const facts = factsOf(c, featureId, anchorMs, now);
-  const decision = decide(grantOf(c.grant), facts, featureId, now, c.quantity);
+  const decision = decide(grantOf(c.grant, featureId), facts, now, c.quantity);
   const outcome = outcomeOf(decision);
   const used = c.used ?? 0n;
   const lots = facts.lots.map((lot) => ({ ...lot }));

@@ -77,7 +77,7 @@ describe("the meter: identity writes inside one batch", () => {
   };
 
   async function trackRequest(name: string, who: string): Promise<MeterRequest> {
-    const plan = await planTrackIdentity(t.deps, principal, { id: `${who}-co` }, { id: `${who}-user` });
+    const plan = await planTrackIdentity(t.deps, principal, { company: { id: `${who}-co` }, user: { id: `${who}-user` } });
     return {
       ...base,
       name,

@@ -71,7 +71,7 @@ export async function createCompanyOnPlan(
   const res = await t.call("POST", "/events", { token: apiKey, body: { event_type: "identify", company: { id: externalId, name: externalId } } });
   if (res.status !== 200) throw new Error(`identify failed: ${res.status} ${JSON.stringify(res.body)}`);
   const companyId = res.body.data.companyId as string;
-  await assignPlan(t.db.sql, { teamId, environment }, companyId, planId, new Date(t.clock.now()));
+  await assignPlan(t.db.sql, { teamId, environment }, { company: companyId, planId }, new Date(t.clock.now()));
   if (credits) await grantCredits(t.db.sql, { teamId, environment }, { company: companyId, amount: credits }, t.clock.now());
   return companyId;
 }

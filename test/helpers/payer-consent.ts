@@ -1,5 +1,5 @@
 /**
- * The payer's side of an activation's consent (src/modules/subscriptions/consent.ts), signed as the wallets
+ * The payer's side of an activation's consent (src/modules/subscriptions/activation/payer-consent.ts), signed as the wallets
  * sign: a Solana keypair's ed25519 signature of the text's bytes (what `signMessage` returns), a Stellar
  * keypair's SEP-53 signature made by stellar-sdk's own `Keypair.signMessage` (not by our verifier's code).
  * EVM consents (EIP-712) are signed by the anvil bed (anvil-subscriptions.ts).

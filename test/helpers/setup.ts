@@ -2,7 +2,7 @@
  * Preloaded once per `bun test` run (bunfig.toml). Starts the embedded PostgreSQL in `.data/test/pg`
  * (or uses TEST_DATABASE_URL), migrates a template database once, and leaves each test file to clone
  * it (see db.ts). Nothing here mocks the database: every test talks to a real PostgreSQL.
- * The server it started is stopped when the run ends, or is interrupted (README "Processes").
+ * The server it started is stopped when the run ends, or is interrupted (docs/operations/processes.md).
  * Under test/run.ts (`npm test`) the runner has done that once for all its `bun test` processes and names the
  * server in TEST_RUN_SERVER_URL: this process then only clones from the template and leaves the server to it. Only
  * the runner's own children do (TEST_RUN_PID is their parent): a `bun test` a test starts prepares its own.

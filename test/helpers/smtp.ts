@@ -3,7 +3,7 @@
  * mailparser. `refuse` makes it answer RCPT TO with an error (451: try later; 550: never); `stop()` closes
  * it (connections refused) and `start()` listens again on the same port. Plain SMTP on 127.0.0.1 (no
  * STARTTLS offered), as a local relay would be, so `url` carries the loopback-only opt-out `?tls=none`
- * (smtp-url.ts); `plainUrl` leaves it out, and a mailer must then refuse to authenticate.
+ * (src/lib/smtp-url.ts); `plainUrl` leaves it out, and a mailer must then refuse to authenticate.
  */
 import { SMTPServer } from "smtp-server";
 import { simpleParser, type ParsedMail } from "mailparser";

@@ -181,7 +181,7 @@ describe("an invoice that cannot be made never undoes a proven payment", () => {
     const tenant = { teamId: team.teamId, environment: "development" as const };
     const actor = { kind: "test", id: "test", requestId: null };
     // The company holds credits already: a grant or a purchase locks its grants' rows.
-    await t.db.sql.begin((tx) => grantCreditsInTx(tx, tenant, companyId, { amount: 5n }, actor, t.clock.now()));
+    await t.db.sql.begin((tx) => grantCreditsInTx({ tx, tenant, actor, now: new Date(t.clock.now()) }, companyId, { amount: 5n }));
     // A grant in progress: the company's grants locked, its audit entry (the audit chain's lock) still to come.
     let release!: () => void;
     const released = new Promise<void>((r) => (release = r));

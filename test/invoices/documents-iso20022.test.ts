@@ -1,6 +1,6 @@
 /**
  * pain.013 (the invoice as a request to pay) and camt.054 (its payments and refunds) are valid against the
- * ISO 20022 XSDs for invoices in every state and shape, and carry the mapping README "Invoice documents"
+ * ISO 20022 XSDs for invoices in every state and shape, and carry the mapping docs/invoices.md#iso-20022-mapping
  * describes: peg currency or XXX, five-digit amounts with the exact amount in the text, 35-character ids,
  * whole tx hashes where the schema allows long text, wallets as accounts.
  */

@@ -1,5 +1,5 @@
 /**
- * One on-chain transaction proves one thing (src/chains/claims.ts), even when a refund and an invoice payment
+ * One on-chain transaction proves one thing (src/modules/transaction-claims/repo.ts), even when a refund and an invoice payment
  * proof (or a checkout payment) of the same hash are recorded at the same moment: their rows go to two tables whose
  * unique indexes cannot see each other, so only the transaction lock both take first keeps the second from committing too.
  * The race is made deterministic: the test holds the tenant's audit-chain lock, which both writers need after

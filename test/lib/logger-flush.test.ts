@@ -1,5 +1,5 @@
 /**
- * Log lines buffered when the process ends are written (issue 18, C7): `flushSync` writes before it
+ * Log lines buffered when the process ends are written: `flushSync` writes before it
  * returns, so an `exit` or crash handler loses nothing, where the buffered asynchronous flush never ran.
  */
 import { expect, test } from "bun:test";

@@ -1,5 +1,5 @@
 /**
- * No process left behind (README "Processes"): `npm start` stopped by SIGTERM to npm, by Ctrl-C (SIGINT to
+ * No process left behind (docs/operations/processes.md): `npm start` stopped by SIGTERM to npm, by Ctrl-C (SIGINT to
  * its whole process group) under in-flight requests, and after a kill -9 followed by a new start.
  */
 import { afterAll, afterEach, expect, test } from "bun:test";

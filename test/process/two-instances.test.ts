@@ -1,5 +1,5 @@
 /**
- * issue 19, "Must show": two service instances on one database; each scheduled job runs once, each webhook
+ * Two service instances on one database; each scheduled job runs once, each webhook
  * is delivered once per attempt. Real processes: `npm start` A on the embedded PostgreSQL, `npm start` B on
  * A's database (DATABASE_URL), both running job workers and schedules; events are emitted through both.
  * test/jobs/runners.test.ts proves once-per-tick across three runners with a fake clock; this is one real
@@ -16,7 +16,7 @@ import { startReceiver, type Receiver } from "../webhooks/receiver";
 
 const dataDir = mkdtempSync(`${tmpdir()}/billing-two-instances-`);
 const PORT_B = SERVICE_PORT + 1;
-// Instances behind one database share the signing secrets (README "Configuration"): the webhook secrets
+// Instances behind one database share the signing secrets (docs/operations/configuration.md): the webhook secrets
 // are sealed under a key derived from TOKEN_SIGNING_SECRET, so B could not sign A's endpoints otherwise.
 // Debug logs carry graphile-worker's line for each job completed.
 const shared = {

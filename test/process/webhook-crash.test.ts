@@ -1,5 +1,5 @@
 /**
- * issue 19, "Must show": `kill -9` of the service while webhook deliveries are pending loses none; each is
+ * `kill -9` of the service while webhook deliveries are pending loses none; each is
  * delivered at least once after the restart, with the same `webhook-id`. Real processes: `npm start` on the
  * embedded PostgreSQL, a receiver verifying every request with the standardwebhooks library, SIGKILL to
  * the service's bun process while deliveries are in each state a crash can find them in.
@@ -17,7 +17,7 @@ const base = `http://127.0.0.1:${SERVICE_PORT}/api/v1`;
 const STALE_MS = 2_000;
 const TIMEOUT_MS = 3_000;
 // Recovery in seconds: a dead worker's jobs are unlocked STALE_MS after its last heartbeat, and a claim it
-// held lapses TIMEOUT_MS + STALE_MS after it was taken (src/modules/webhooks/attempt.ts).
+// held lapses TIMEOUT_MS + STALE_MS after it was taken (src/modules/webhooks/deliveries/attempt.ts).
 const env = { ...LOCAL_WEBHOOKS, JOB_WORKER_STALE_MS: String(STALE_MS), WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), JOB_CONCURRENCY: "5" };
 const N = 20;
 const REFUSED = 5;

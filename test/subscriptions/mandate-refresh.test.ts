@@ -1,5 +1,5 @@
 /**
- * A lapsed mandate is revived only by a fresh approval on chain that names the payee (mandate-refresh.ts):
+ * A lapsed mandate is revived only by a fresh approval on chain that names the payee (src/modules/subscriptions/mandates/refresh.ts):
  * on EVM (test/subscriptions/renewal-recovery.test.ts). On Solana the delegate approval names only our
  * operator, shared by every team, so no approval revives a Solana mandate: one the payer gave for another
  * team's subscription would otherwise pay this one. The remainder that was too small stays too small, each

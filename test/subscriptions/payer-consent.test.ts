@@ -1,5 +1,5 @@
 /**
- * The payer's consent to an activation (src/modules/subscriptions/consent.ts) and the message signatures it
+ * The payer's consent to an activation (src/modules/subscriptions/activation/payer-consent.ts) and the message signatures it
  * rests on (src/chains/message-signatures.ts): the exact text, SEP-53's own test vectors, and each way a
  * consent is refused (missing, expired, from the future, naming another payee, plan, network, payer, company or
  * nonce, signed by another key) with a 400 naming the field. Pure: no database, no chain.

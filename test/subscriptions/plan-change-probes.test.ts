@@ -21,7 +21,7 @@ const basic = await createPlanRecord(catalog, tenant, actor, { name: "Basic", pr
 const pro = await createPlanRecord(catalog, tenant, actor, { name: "Pro", prices: monthly("30") });
 const addOn = await createPlanRecord(catalog, tenant, actor, { name: "Seats", kind: "add_on", prices: monthly("5") });
 const archived = await createPlanRecord(catalog, tenant, actor, { name: "Old", prices: monthly("20") });
-await updatePlanRecord(catalog, tenant, actor, archived.id, { archived: true });
+await updatePlanRecord(catalog, tenant, actor, { id: archived.id, patch: { archived: true } });
 const unpriced = await createPlanRecord(catalog, tenant, actor, { name: "Unpriced" });
 const euro = await createPlanRecord(catalog, tenant, actor, { name: "Euro", prices: monthly("40") });
 await sql`update plan_prices set currency = 'EURC' where plan_id = ${euro.id}`;

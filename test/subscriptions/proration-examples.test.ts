@@ -1,5 +1,5 @@
 /**
- * Plan changes with numbers worked by hand (planChange, src/modules/subscriptions/proration.ts). Amounts
+ * Plan changes with numbers worked by hand (planChange, src/modules/subscriptions/plan-change/proration.ts). Amounts
  * are micro-units: $10 = 10_000_000.
  */
 import { describe, expect, test } from "bun:test";

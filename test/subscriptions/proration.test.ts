@@ -1,5 +1,5 @@
 /**
- * Properties of planChange (src/modules/subscriptions/proration.ts) over random periods (monthly and
+ * Properties of planChange (src/modules/subscriptions/plan-change/proration.ts) over random periods (monthly and
  * yearly, anchors on month ends and Feb 29 among any instants), prices from 1 micro-unit to $1,000,000,
  * change times anywhere in the period by the second, coupons (percent or amount off; once, repeating,
  * forever; plan lists) and tax rates. The expected arithmetic comes from proration-fixtures.ts, written

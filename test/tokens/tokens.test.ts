@@ -76,7 +76,7 @@ describe("POST /access-tokens", () => {
     });
     expect(res.status).toBe(201);
     const [header, payload] = res.body.token.split(".");
-    // kid: the first 8 bytes of the signing secret's SHA-256 (the key id the README documents)
+    // kid: the first 8 bytes of the signing secret's SHA-256 (the key id docs/operations/configuration.md#rotating-the-token-secret documents)
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(TEST_SECRETS.TOKEN_SIGNING_SECRET)));
     expect(decode(header)).toEqual({ alg: "HS256", typ: "JWT", kid: Buffer.from(digest.slice(0, 8)).toString("base64url") });
     const claims = decode(payload);

@@ -43,14 +43,16 @@ export interface OperatorTransaction {
 const isNonceError = (error: unknown): boolean =>
   error instanceof BaseError ? Boolean(error.walk((e) => /nonce/i.test((e as Error).message))) : /nonce/i.test(String(error));
 
+/** The endpoint an operator sends through: its client, the URL that names it (nonces are kept per URL) and its chain. */
+export interface OperatorEndpoint {
+  client: PublicClient;
+  rpcUrl: string;
+  chainId: number;
+}
+
 /** Signs and sends `tx` with the next nonce of `account` on this endpoint; resolves to the transaction hash. */
-export function sendAsOperator(
-  client: PublicClient,
-  rpcUrl: string,
-  chainId: number,
-  account: PrivateKeyAccount,
-  tx: OperatorTransaction,
-): Promise<Hex> {
+export function sendAsOperator(endpoint: OperatorEndpoint, account: PrivateKeyAccount, tx: OperatorTransaction): Promise<Hex> {
+  const { client, rpcUrl, chainId } = endpoint;
   const key = `${rpcUrl}|${account.address}`;
   let sender = senders.get(key);
   if (!sender) {

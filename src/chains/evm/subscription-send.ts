@@ -95,7 +95,7 @@ export async function operate(ready: Ready, ref: Hex, call: Call): Promise<Opera
   const data = encodeFunctionData(contractCall as Parameters<typeof encodeFunctionData>[0]);
   let hash: Hex;
   try {
-    hash = await sendAsOperator(client, ready.rpcUrl, ready.chainId, operator, {
+    hash = await sendAsOperator(ready, operator, {
       to: ready.parties.contract,
       data,
       gas: GAS_HEADROOM(gas),

@@ -59,6 +59,13 @@ export function firstPull(operator: PublicKey, parties: Parties, amount: bigint)
   if (amount === 0n) return [];
   return [
     createAssociatedTokenAccountIdempotent(operator, parties.payee, parties.mint),
-    transferChecked(parties.payerAccount, parties.mint, parties.payeeAccount, operator, amount, parties.decimals),
+    transferChecked({
+      source: parties.payerAccount,
+      mint: parties.mint,
+      destination: parties.payeeAccount,
+      authority: operator,
+      amount,
+      decimals: parties.decimals,
+    }),
   ];
 }

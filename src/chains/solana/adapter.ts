@@ -47,15 +47,15 @@ async function verify(rpc: SolanaRpc, expectation: PaymentExpectation): Promise<
 
   const keys = accountKeys(tx);
   const judgement: Judgement = token.mint
-    ? judgeToken(meta.preTokenBalances ?? [], meta.postTokenBalances ?? [], token.mint, expectation.recipient, expectation.amount)
-    : judgeNative(keys, meta.preBalances, meta.postBalances, expectation.recipient, expectation.amount);
+    ? judgeToken(meta.preTokenBalances ?? [], meta.postTokenBalances ?? [], token.mint, expectation)
+    : judgeNative(keys, meta.preBalances, meta.postBalances, expectation);
   if (!judgement.ok) return judgement;
 
   // Signers are the first keys of the message; the first of them is the fee payer.
   const signerCount = tx.transaction.message.header.numRequiredSignatures;
   const falls = token.mint
     ? tokenFalls(meta.preTokenBalances ?? [], meta.postTokenBalances ?? [], token.mint, new Set(keys.slice(0, signerCount)))
-    : nativeFalls(keys, meta.preBalances, meta.postBalances, meta.fee, signerCount);
+    : nativeFalls(keys.slice(0, signerCount), meta.preBalances, meta.postBalances, meta.fee);
   return {
     ok: true,
     transfers: judgement.rises.map((rise) => {

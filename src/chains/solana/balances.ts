@@ -5,7 +5,7 @@
  */
 import type { TokenBalance } from "@solana/web3.js";
 import { parseTokenUnits } from "../../lib/money/units";
-import { refuse, type PaymentRefusal } from "../types";
+import { refuse, type PaymentExpectation, type PaymentRefusal } from "../types";
 
 /** A qualifying rise: which account rose (its index in the message's account keys) and by how much. */
 export interface Rise {
@@ -14,6 +14,9 @@ export interface Rise {
 }
 
 export type Judgement = { ok: true; rises: Rise[] } | PaymentRefusal;
+
+/** What the payment must prove: who receives (a wallet: the owner of the token account, or the SOL account) and at least how much. */
+export type Expected = Pick<PaymentExpectation, "recipient" | "amount">;
 
 /** Parses an RPC integer string; anything else means the endpoint answered garbage, so it throws. */
 export function units(text: string): bigint {
@@ -27,7 +30,8 @@ export function units(text: string): bigint {
  * of theirs counts (the associated one or another). Each account that rose by at least the amount is a
  * qualifying transfer; rises are not summed across accounts.
  */
-export function judgeToken(pre: TokenBalance[], post: TokenBalance[], mint: string, recipient: string, amount: bigint): Judgement {
+export function judgeToken(pre: TokenBalance[], post: TokenBalance[], mint: string, expected: Expected): Judgement {
+  const { recipient, amount } = expected;
   const before = new Map<number, bigint>();
   for (const entry of pre) if (entry.mint === mint) before.set(entry.accountIndex, units(entry.uiTokenAmount.amount));
 
@@ -55,7 +59,8 @@ export function judgeToken(pre: TokenBalance[], post: TokenBalance[], mint: stri
  * Native SOL: the recipient's lamport balance change. It must be a key of the message (static or loaded);
  * `keys` lists them in the order the balance arrays use.
  */
-export function judgeNative(keys: string[], pre: number[], post: number[], recipient: string, amount: bigint): Judgement {
+export function judgeNative(keys: string[], pre: number[], post: number[], expected: Expected): Judgement {
+  const { recipient, amount } = expected;
   const rises: Rise[] = [];
   let recipientRose = false;
   keys.forEach((key, accountIndex) => {
@@ -103,12 +108,15 @@ export function tokenFalls(pre: TokenBalance[], post: TokenBalance[], mint: stri
   return new Map([...net].filter(([, fall]) => fall > 0n));
 }
 
-/** Each signer's net fall in lamports, the fee (always taken from the first key) left out; only falls. */
-export function nativeFalls(keys: string[], pre: number[], post: number[], fee: number, signerCount: number): Map<string, bigint> {
+/**
+ * Each signer's net fall in lamports, the fee (always taken from the first key) left out; only falls.
+ * `signers` are the first keys of the message, in the order the balance arrays use.
+ */
+export function nativeFalls(signers: string[], pre: number[], post: number[], fee: number): Map<string, bigint> {
   const falls = new Map<string, bigint>();
-  for (let i = 0; i < signerCount && i < keys.length; i++) {
+  for (let i = 0; i < signers.length; i++) {
     const fall = lamports(pre[i]) - lamports(post[i]) - (i === 0 ? lamports(fee) : 0n);
-    if (fall > 0n) falls.set(keys[i]!, fall);
+    if (fall > 0n) falls.set(signers[i]!, fall);
   }
   return falls;
 }

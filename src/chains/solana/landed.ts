@@ -18,6 +18,13 @@ export const operationMemo = (kind: OperationKind, reference: string, tokenId: s
 
 export type Found = { kind: "found"; operation: ChainOperation } | { kind: "none" | "pending" | "foreign" };
 
+/** Whose operation is looked for: between these parties, paid by our operator, carrying this reference. */
+export interface Ours {
+  parties: Parties;
+  operator: PublicKey;
+  reference: string;
+}
+
 const PAGE = 1_000;
 const MAX_PAGES = 10;
 /** Transactions of others that may precede ours on the account (lamports sent to its address), tolerated. */
@@ -28,21 +35,14 @@ const CANDIDATES = 3;
  * a transaction may still be in flight), `pending` when ours is confirmed but not final within the wait,
  * `foreign` when the account exists but no transaction of ours created it.
  */
-export async function findOperation(
-  connection: Connection,
-  marker: PublicKey,
-  parties: Parties,
-  operator: PublicKey,
-  reference: string,
-  timing: Timing,
-): Promise<Found> {
+export async function findOperation(connection: Connection, marker: PublicKey, ours: Ours, timing: Timing): Promise<Found> {
   if (!(await connection.getAccountInfo(marker, READ))) return { kind: "none" };
   const candidates = (await history(connection, marker)).slice(0, CANDIDATES);
   for (const signature of candidates) {
     const settled = await settle(connection, signature, null, timing);
     if (settled.kind === "pending") return { kind: "pending" };
     if (settled.kind !== "finalized") continue;
-    const operation = await readOperation(connection, signature, parties, operator, reference);
+    const operation = await readOperation(connection, signature, ours);
     if (operation) return { kind: "found", operation };
   }
   return { kind: "foreign" };
@@ -65,13 +65,8 @@ async function history(connection: Connection, address: PublicKey): Promise<stri
 }
 
 /** A finalized transaction of ours for this reference, as the operation it was; null for anything else. */
-export async function readOperation(
-  connection: Connection,
-  signature: string,
-  parties: Parties,
-  operator: PublicKey,
-  reference: string,
-): Promise<ChainOperation | null> {
+export async function readOperation(connection: Connection, signature: string, ours: Ours): Promise<ChainOperation | null> {
+  const { parties, operator, reference } = ours;
   const tx = await connection.getTransaction(signature, { commitment: "finalized", maxSupportedTransactionVersion: 0 });
   if (!tx?.meta || tx.meta.err !== null) return null;
   if (!tx.transaction.message.staticAccountKeys[0]?.equals(operator)) return null; // the fee payer: only we pay for ours

@@ -59,7 +59,11 @@ export async function pull(chain: SolanaChain, request: Pull, plan: PullPlan): P
   const settled = await sendAndSettle(connection, await plan.instructions(marker), [operator.keypair, marker], chain.timing);
   switch (settled.kind) {
     case "finalized": {
-      const operation = await readOperation(connection, settled.signature, parties, operator.keypair.publicKey, request.reference);
+      const operation = await readOperation(connection, settled.signature, {
+        parties,
+        operator: operator.keypair.publicKey,
+        reference: request.reference,
+      });
       return (
         operation ?? refuseOperation("rpc_unavailable", "The transaction finalized but the endpoint did not serve it back; look the reference up.")
       );
@@ -79,7 +83,8 @@ export async function pull(chain: SolanaChain, request: Pull, plan: PullPlan): P
 
 /** The operation that already used the reference, waited for until final. */
 async function existing(chain: SolanaChain, marker: PublicKey, request: Pull): Promise<OperationResult> {
-  const found = await findOperation(chain.connection, marker, request.parties, chain.operator.keypair.publicKey, request.reference, chain.timing);
+  const ours = { parties: request.parties, operator: chain.operator.keypair.publicKey, reference: request.reference };
+  const found = await findOperation(chain.connection, marker, ours, chain.timing);
   switch (found.kind) {
     case "found":
       return found.operation;

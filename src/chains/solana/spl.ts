@@ -54,8 +54,18 @@ export const createAssociatedTokenAccountIdempotent = (funder: PublicKey, owner:
     data: Buffer.from([CREATE_IDEMPOTENT]),
   });
 
+/** The accounts and amount of one transferChecked, by name (four of them are public keys: positions would mix them up). */
+export interface Transfer {
+  source: PublicKey;
+  mint: PublicKey;
+  destination: PublicKey;
+  authority: PublicKey;
+  amount: bigint;
+  decimals: number;
+}
+
 /** Moves `amount` from `source`, signed by its owner or (our case) its delegate; `decimals` must match the mint. */
-export const transferChecked = (source: PublicKey, mint: PublicKey, destination: PublicKey, authority: PublicKey, amount: bigint, decimals: number) =>
+export const transferChecked = ({ source, mint, destination, authority, amount, decimals }: Transfer) =>
   token([meta(source, true), meta(mint, false), meta(destination, true), meta(authority, false, true)], [TRANSFER_CHECKED, ...u64(amount), decimals]);
 
 export const initializeMint2 = (mint: PublicKey, decimals: number, mintAuthority: PublicKey, freezeAuthority: PublicKey | null) =>

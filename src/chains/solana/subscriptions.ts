@@ -101,7 +101,12 @@ export function createSolanaSubscriptions(
       if (typeof ref !== "string") return ref;
       const { chain, parties } = ready;
       const marker = (await operationKeypair(chain.operator, ref)).publicKey;
-      const found = await findOperation(chain.connection, marker, parties, chain.operator.keypair.publicKey, ref, chain.timing);
+      const found = await findOperation(
+        chain.connection,
+        marker,
+        { parties, operator: chain.operator.keypair.publicKey, reference: ref },
+        chain.timing,
+      );
       if (found.kind === "found") return { ok: true, operation: found.operation };
       if (found.kind === "pending")
         return refuseOperation("timeout", "An operation with this reference is on chain but not final yet; look it up again shortly.");

@@ -1,6 +1,6 @@
 /**
- * The Idempotency-Key header on state-changing requests (rules: src/http/idempotency/rules.ts; README
- * "Idempotent requests"). Two halves, each where its step can see what it needs:
+ * The Idempotency-Key header on state-changing requests (rules: src/http/idempotency/rules.ts;
+ * docs/api/idempotency.md). Two halves, each where its step can see what it needs:
  *
  * - `withIdempotency`, around `app.handle`: a POST/PUT/PATCH/DELETE carrying the header has its raw body
  *   hashed (Elysia has parsed the body before any hook runs) and, once the app has answered, its final

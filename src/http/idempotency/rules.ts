@@ -1,5 +1,5 @@
 /**
- * The rules of the Idempotency-Key header (README "Idempotent requests"), free of HTTP framework and
+ * The rules of the Idempotency-Key header (docs/api/idempotency.md), free of HTTP framework and
  * database: which requests it applies to, what a valid key is, what makes two requests "the same", which
  * responses are kept and for how long.
  */

@@ -1,6 +1,6 @@
 /**
  * Money: the one module that reads, prints, converts and rounds amounts. Amounts are `bigint` in integer
- * smallest units, never a JS number; decimal text exists only at the edges. See README.md "Money".
+ * smallest units, never a JS number; decimal text exists only at the edges. See docs/money.md.
  */
 export { fixedFormat, formatFixed, parseFixed, type FixedFormat, type MoneyResult } from "./decimal";
 export {

@@ -31,7 +31,7 @@ const AuditRecord = t.Object(
     hash: t.String({
       pattern: "^[0-9a-f]{64}$",
       description:
-        'Hex SHA-256 over prevHash, chainSeq and every field of this entry (README, "Audit log"); `audit verify` in the CLI checks the chain',
+        "Hex SHA-256 over prevHash, chainSeq and every field of this entry (docs/audit-log.md); `audit verify` in the CLI checks the chain",
     }),
   },
   {
@@ -78,11 +78,11 @@ export function auditRoutes(deps: RouteDeps) {
     "/audit-log",
     async ({ principal, query }) => {
       const page = pageRequest(deps.config.tokenSigningSecret, "audit-log", principal, query);
-      const rows = await listAuditPage(deps.sql, principal.teamId, principal.environment, page.beforeSeq, page.fetch, query);
-      return pageResponse(deps.config.tokenSigningSecret, "audit-log", principal, page, rows, present);
+      const rows = await listAuditPage(deps.sql, principal, page, query);
+      return pageResponse(page, rows, present);
     },
     {
-      access: "GET /audit-log",
+      access: true,
       query: t.Object({
         ...PageQuery,
         action: t.Optional(t.String({ minLength: 1, maxLength: 100 })),

@@ -2,7 +2,8 @@
 import { queries, run, type Db } from "../../db/queries";
 import { newId } from "../../lib/ids";
 import type { Principal } from "../../auth/kinds";
-import { ENVIRONMENTS, type Environment } from "../../lib/tenant";
+import type { PageWindow } from "../../http/pagination";
+import { ENVIRONMENTS, type Environment, type Tenant } from "../../lib/tenant";
 
 const Q = queries(["audit_log_insert", "audit_log_list_page", "audit_log_chain_page"]);
 
@@ -82,12 +83,12 @@ export interface AuditFilters {
   actorId?: string;
 }
 
-export function listAuditPage(db: Db, teamId: string, environment: Environment, beforeSeq: bigint | null, fetch: number, f: AuditFilters) {
+export function listAuditPage(db: Db, t: Tenant, page: PageWindow, f: AuditFilters) {
   return run<AuditRow>(db, Q.audit_log_list_page, [
-    teamId,
-    environment,
-    beforeSeq,
-    fetch,
+    t.teamId,
+    t.environment,
+    page.beforeSeq,
+    page.fetch,
     f.action ?? null,
     f.resourceType ?? null,
     f.resourceId ?? null,

@@ -18,6 +18,8 @@ export interface CatalogDeps {
   sql: Sql;
   chains: ChainRegistry;
   now(): Date;
+  /** Prefix of the field paths a 400 names: "body" for a route (when not given), "" for the CLI (its option names). */
+  fieldPrefix?: string;
 }
 
 /** What the catalog's routes need; the service's wiring (src/app-deps.ts) provides it (entitlements: this instance's caches). */
@@ -83,20 +85,20 @@ interface AuditOptions {
   publish?: (tx: Db) => Promise<void>;
 }
 
+/** What `audited` records: the action and the kind of resource it changed, with AuditOptions. */
+interface AuditedChange extends AuditOptions {
+  action: string;
+  resourceType: string;
+}
+
 /** `auditedWrite` for a change whose result names the resource by its `id`; the CLI's actor unless told. */
-export function audited<T extends { id: string }>(
-  sql: Sql,
-  tenant: Tenant,
-  action: string,
-  resourceType: string,
-  work: (tx: Db) => Promise<T>,
-  options: AuditOptions = {},
-): Promise<T> {
+export function audited<T extends { id: string }>(sql: Sql, tenant: Tenant, what: AuditedChange, work: (tx: Db) => Promise<T>): Promise<T> {
   const named = async (tx: Db) => {
     const result = await work(tx);
     return { result, resourceId: result.id };
   };
-  return auditedWrite(sql, tenant, { actor: options.actor ?? OPERATOR, action, resourceType, publish: options.publish ?? (async () => {}) }, named);
+  const { action, resourceType } = what;
+  return auditedWrite(sql, tenant, { actor: what.actor ?? OPERATOR, action, resourceType, publish: what.publish ?? (async () => {}) }, named);
 }
 
 export const catalogChanged = (tenant: Tenant): AuditOptions => ({ publish: (tx) => publishCatalogChanged(tx, tenant) });

@@ -63,7 +63,7 @@ export async function upsertCompany(tx: TransactionSql, tenant: Tenant, ref: Com
     traits: ref.traits ?? {},
   };
   for (let attempt = 0; attempt < 3; attempt++) {
-    const found = await findCompanyByKeys(tx, tenant, ref.id ?? null, facts.wallet, facts.email);
+    const found = await findCompanyByKeys(tx, tenant, { id: ref.id, wallet: facts.wallet, email: facts.email });
     let company: CompanyRow | null | undefined;
     if (found) company = (await mergeCompany(tx, tenant, found.id, facts))!;
     else if (isOwnCompanyId(ref.id)) throw unknownOwnCompany(ref.id!);
@@ -86,9 +86,9 @@ export async function upsertUser(
   tx: TransactionSql,
   tenant: Tenant,
   ref: UserRef,
-  companyId: string | null,
-  onlyOfCompany = false,
+  membership: { companyId: string | null; onlyOfCompany?: boolean },
 ): Promise<UserRow> {
+  const { companyId, onlyOfCompany = false } = membership;
   const facts: UserFacts = {
     externalId: externalOf(ref.id, "user_"),
     idpUserId: ref.idp_user_id ?? null,
@@ -99,7 +99,7 @@ export async function upsertUser(
   };
   let user: UserRow | undefined;
   for (let attempt = 0; attempt < 3 && !user; attempt++) {
-    const found = await findUserByKeys(tx, tenant, ref.id ?? null, facts.idpUserId, facts.wallet, facts.email);
+    const found = await findUserByKeys(tx, tenant, { id: ref.id, idpUserId: facts.idpUserId, wallet: facts.wallet, email: facts.email });
     if (found && onlyOfCompany && !(companyId && (await isCompanyMember(tx, tenant, companyId, found.id)))) {
       throw apiError("wrong_company", "This token is scoped to another company");
     }

@@ -47,11 +47,11 @@ export function customerRoutes(deps: RouteDeps) {
       "/companies",
       async ({ principal, query }) => {
         const page = pageRequest(secret, "companies", principal, query);
-        const rows = await listCompanyPage(deps.sql, principal, page.beforeSeq, page.fetch, containsPattern(query.search));
-        return pageResponse(secret, "companies", principal, page, rows, presentCompany);
+        const rows = await listCompanyPage(deps.sql, principal, page, containsPattern(query.search));
+        return pageResponse(page, rows, presentCompany);
       },
       {
-        access: "GET /companies",
+        access: true,
         query: t.Object({ ...PageQuery, ...SearchQuery }),
         response: Page(Company),
         detail: { tags: ["Companies"], summary: "List companies, newest first" },
@@ -61,18 +61,14 @@ export function customerRoutes(deps: RouteDeps) {
       "/users",
       async ({ principal, query }) => {
         const page = pageRequest(secret, "users", principal, query);
-        const rows = await listUserPage(
-          deps.sql,
-          principal,
-          page.beforeSeq,
-          page.fetch,
-          containsPattern(query.search),
-          await companyIdFilter(deps.sql, principal, query.companyId),
-        );
-        return pageResponse(secret, "users", principal, page, rows, presentUser);
+        const rows = await listUserPage(deps.sql, principal, page, {
+          pattern: containsPattern(query.search),
+          companyId: await companyIdFilter(deps.sql, principal, query.companyId),
+        });
+        return pageResponse(page, rows, presentUser);
       },
       {
-        access: "GET /users",
+        access: true,
         query: t.Object({
           ...PageQuery,
           ...SearchQuery,
@@ -85,19 +81,13 @@ export function customerRoutes(deps: RouteDeps) {
     .patch(
       "/companies/:id",
       async ({ principal, params, body, request }) => {
-        const company = await updateCompany(
-          deps.sql,
-          principal,
-          actorOf(principal, requestState(request).requestId),
-          params.id,
-          body,
-          new Date(deps.clock.now()),
-        );
+        const operation = { tenant: principal, actor: actorOf(principal, requestState(request).requestId), now: new Date(deps.clock.now()) };
+        const company = await updateCompany(deps.sql, operation, params.id, body);
         deps.entitlements.companyChanged(principal, company.id); // this instance at once; others by NOTIFY
         return { data: presentCompany(company) };
       },
       {
-        access: "PATCH /companies/{id}",
+        access: true,
         params: t.Object({ id: t.String({ minLength: 1, maxLength: 200, description: "Our comp_… id or your id for the company" }) }),
         body: CompanyPatch,
         response: { 200: t.Object({ data: Company }), 400: ValidationErrorBody, 404: ErrorBody },

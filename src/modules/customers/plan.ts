@@ -22,13 +22,11 @@ export async function setOverride(sql: Sql, tenant: Tenant, o: OverrideInput) {
   return audited(
     sql,
     tenant,
-    "override.set",
-    "company_override",
+    { action: "override.set", resourceType: "company_override", publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
     async (tx) => {
       await lockFeatureFor(tx, tenant, o);
-      return (await upsertOverride(tx, tenant, newId("ent"), company.id, o.featureId, grantFields(o)))!;
+      return (await upsertOverride(tx, tenant, { id: newId("ent"), companyId: company.id, featureId: o.featureId, grant: grantFields(o) }))!;
     },
-    { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
   );
 }
 
@@ -38,20 +36,18 @@ export async function removeOverride(sql: Sql, tenant: Tenant, input: { company:
   return audited(
     sql,
     tenant,
-    "override.remove",
-    "company_override",
+    { action: "override.remove", resourceType: "company_override", publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
     async (tx) => {
       const removed = await deleteOverride(tx, tenant, company.id, input.featureId);
       if (!removed) throw apiError("not_found", `No override of feature ${input.featureId} for company ${input.company}`);
       return removed;
     },
-    { publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
   );
 }
 
 /** Looks a company up by our id, the integrator's id, wallet or email. */
 async function requireCompany(sql: Sql, tenant: Tenant, ref: string) {
-  const company = await sql.begin((tx) => findCompanyByKeys(tx, tenant, ref, ref, ref));
+  const company = await sql.begin((tx) => findCompanyByKeys(tx, tenant, { id: ref, wallet: ref, email: ref }));
   if (!company) throw apiError("not_found", `No company ${ref}`);
   return company;
 }
@@ -60,14 +56,18 @@ async function requireCompany(sql: Sql, tenant: Tenant, ref: string) {
  * Puts a company on a plan. The first plan a company gets sets its billing anchor (quota periods
  * reset on it); later plan changes keep the anchor.
  */
-export async function assignPlan(sql: Sql, tenant: Tenant, companyRef: string, planId: string, now: Date = new Date(systemClock.now())) {
+export async function assignPlan(sql: Sql, tenant: Tenant, assignment: { company: string; planId: string }, now: Date = new Date(systemClock.now())) {
+  const { company: companyRef, planId } = assignment;
   const company = await requireCompany(sql, tenant, companyRef);
   const { unknown, details } = await planChoiceProblems(sql, tenant, [
     { field: "plan", ids: [planId], kind: "plan", held: [company.active_plan_id ?? ""] },
   ]);
   if (unknown.length) throw apiError("not_found", `No plan ${planId}`);
   if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
-  return audited(sql, tenant, "company.plan_assign", "company", async (tx) => (await setCompanyPlan(tx, tenant, company.id, planId, now))!, {
-    publish: (tx) => publishCompanyChanged(tx, tenant, company.id),
-  });
+  return audited(
+    sql,
+    tenant,
+    { action: "company.plan_assign", resourceType: "company", publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
+    async (tx) => (await setCompanyPlan(tx, tenant, { companyId: company.id, planId, now }))!,
+  );
 }

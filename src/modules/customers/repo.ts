@@ -1,6 +1,7 @@
 /** Typed wrappers over the company and user queries. */
 import { queries, run, runOne, type Db } from "../../db/queries";
 import type { CompanyRow, UserRow } from "./schemas";
+import type { PageWindow } from "../../http/pagination";
 import { type Tenant } from "../../lib/tenant";
 
 const Q = queries([
@@ -32,11 +33,19 @@ export interface UserFacts extends CompanyFacts {
   idpUserId: string | null;
 }
 
-export const findCompanyByKeys = (db: Db, t: Tenant, idOrExternal: string | null, wallet: string | null, email: string | null) =>
-  runOne<CompanyRow>(db, Q.company_find_by_keys, [t.teamId, t.environment, idOrExternal, wallet, email]);
+/** What names a company: our comp_ id or the integrator's (`id`), its wallet, its email (a key not given is passed as null). */
+export interface CompanyKeys {
+  id?: string | null;
+  wallet?: string | null;
+  email?: string | null;
+}
 
-export const findCompanyIdByKeys = async (db: Db, t: Tenant, idOrExternal: string | null, wallet: string | null, email: string | null) =>
-  (await runOne<{ id: string }>(db, Q.company_id_find_by_keys, [t.teamId, t.environment, idOrExternal, wallet, email]))?.id ?? null;
+export const findCompanyByKeys = (db: Db, t: Tenant, keys: CompanyKeys) =>
+  runOne<CompanyRow>(db, Q.company_find_by_keys, [t.teamId, t.environment, keys.id ?? null, keys.wallet ?? null, keys.email ?? null]);
+
+export const findCompanyIdByKeys = async (db: Db, t: Tenant, keys: CompanyKeys) =>
+  (await runOne<{ id: string }>(db, Q.company_id_find_by_keys, [t.teamId, t.environment, keys.id ?? null, keys.wallet ?? null, keys.email ?? null]))
+    ?.id ?? null;
 
 /**
  * A list's `companyId` filter: our comp_ id of the company named by our id or the integrator's, as
@@ -51,17 +60,26 @@ export const insertCompany = (db: Db, t: Tenant, id: string, f: CompanyFacts) =>
 export const mergeCompany = (db: Db, t: Tenant, id: string, f: CompanyFacts) =>
   runOne<CompanyRow>(db, Q.company_merge, [t.teamId, t.environment, id, f.externalId, f.name, f.email, f.wallet, f.traits]);
 
-export const listCompanyPage = (db: Db, t: Tenant, beforeSeq: bigint | null, fetch: number, pattern: string | null) =>
-  run<CompanyRow>(db, Q.company_list_page, [t.teamId, t.environment, beforeSeq, fetch, pattern]);
+export const listCompanyPage = (db: Db, t: Tenant, page: PageWindow, pattern: string | null) =>
+  run<CompanyRow>(db, Q.company_list_page, [t.teamId, t.environment, page.beforeSeq, page.fetch, pattern]);
 
-export const findUserByKeys = (
-  db: Db,
-  t: Tenant,
-  idOrExternal: string | null,
-  idpUserId: string | null,
-  wallet: string | null,
-  email: string | null,
-) => runOne<UserRow>(db, Q.user_find_by_keys, [t.teamId, t.environment, idOrExternal, idpUserId, wallet, email]);
+/** What names a user: our user_ id or the integrator's (`id`), the identity provider's id, its wallet, its email (null when not given). */
+export interface UserKeys {
+  id?: string | null;
+  idpUserId?: string | null;
+  wallet?: string | null;
+  email?: string | null;
+}
+
+export const findUserByKeys = (db: Db, t: Tenant, keys: UserKeys) =>
+  runOne<UserRow>(db, Q.user_find_by_keys, [
+    t.teamId,
+    t.environment,
+    keys.id ?? null,
+    keys.idpUserId ?? null,
+    keys.wallet ?? null,
+    keys.email ?? null,
+  ]);
 
 export const insertUser = (db: Db, t: Tenant, id: string, f: UserFacts) =>
   runOne<UserRow>(db, Q.user_insert, [id, t.teamId, t.environment, f.externalId, f.idpUserId, f.name, f.email, f.wallet, f.traits]);
@@ -69,8 +87,8 @@ export const insertUser = (db: Db, t: Tenant, id: string, f: UserFacts) =>
 export const mergeUser = (db: Db, t: Tenant, id: string, f: UserFacts) =>
   runOne<UserRow>(db, Q.user_merge, [t.teamId, t.environment, id, f.externalId, f.idpUserId, f.name, f.email, f.wallet, f.traits]);
 
-export const listUserPage = (db: Db, t: Tenant, beforeSeq: bigint | null, fetch: number, pattern: string | null, companyId: string | null) =>
-  run<UserRow>(db, Q.user_list_page, [t.teamId, t.environment, beforeSeq, fetch, pattern, companyId]);
+export const listUserPage = (db: Db, t: Tenant, page: PageWindow, f: { pattern: string | null; companyId: string | null }) =>
+  run<UserRow>(db, Q.user_list_page, [t.teamId, t.environment, page.beforeSeq, page.fetch, f.pattern, f.companyId]);
 
 export const isCompanyMember = async (db: Db, t: Tenant, companyId: string, userId: string) =>
   (await runOne(db, Q.company_membership_exists, [t.teamId, t.environment, companyId, userId])) !== undefined;
@@ -91,5 +109,5 @@ export interface CompanyUpdate {
 export const updateCompanyRow = (db: Db, t: Tenant, id: string, u: CompanyUpdate) =>
   runOne<CompanyRow>(db, Q.company_update, [t.teamId, t.environment, id, u.name, u.traitsPatch, u.activePlanId, u.activeAddOnIds, u.anchorIfUnset]);
 
-export const setCompanyPlan = (db: Db, t: Tenant, companyId: string, planId: string, now: Date) =>
-  runOne<CompanyRow>(db, Q.company_set_plan, [t.teamId, t.environment, companyId, planId, now]);
+export const setCompanyPlan = (db: Db, t: Tenant, p: { companyId: string; planId: string; now: Date }) =>
+  runOne<CompanyRow>(db, Q.company_set_plan, [t.teamId, t.environment, p.companyId, p.planId, p.now]);

@@ -7,14 +7,15 @@
 import type { Sql } from "../../db/client";
 import type { Db } from "../../db/queries";
 import { apiError } from "../../lib/errors";
-import { recordAudit, type Actor } from "../audit/repo";
+import { recordAudit } from "../audit/repo";
+import type { OperationContext } from "../operation-context";
 import { planChoiceProblems } from "../catalog/plans/choice";
 import { publishCompanyChanged } from "../changes/publish";
 import type { CompanyPatch, CompanyRow } from "./schemas";
 import { findCompanyByKeys, updateCompanyRow } from "./repo";
 import { type Tenant } from "../../lib/tenant";
 
-/** 400 naming each plan id that cannot fill its slot (src/modules/catalog/plan-choice.ts). */
+/** 400 naming each plan id that cannot fill its slot (src/modules/catalog/plans/choice.ts). */
 async function assertPlanChoices(tx: Db, tenant: Tenant, company: CompanyRow, patch: CompanyPatch): Promise<void> {
   const { details } = await planChoiceProblems(tx, tenant, [
     { field: "body.activePlanId", ids: patch.activePlanId ? [patch.activePlanId] : [], kind: "plan", held: [company.active_plan_id ?? ""] },
@@ -23,9 +24,14 @@ async function assertPlanChoices(tx: Db, tenant: Tenant, company: CompanyRow, pa
   if (Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
 }
 
-export async function updateCompany(sql: Sql, tenant: Tenant, actor: Actor, ref: string, patch: CompanyPatch, now: Date): Promise<CompanyRow> {
+export async function updateCompany(
+  sql: Sql,
+  { tenant, actor, now }: Omit<OperationContext, "tx">,
+  ref: string,
+  patch: CompanyPatch,
+): Promise<CompanyRow> {
   return sql.begin(async (tx) => {
-    const company = await findCompanyByKeys(tx, tenant, ref, null, null); // our id or the integrator's, locked
+    const company = await findCompanyByKeys(tx, tenant, { id: ref }); // our id or the integrator's, locked
     if (!company) throw apiError("not_found", `No company ${ref}`);
     const sent = (Object.keys(patch) as (keyof CompanyPatch)[]).filter((k) => patch[k] !== undefined);
     if (sent.length === 0) return company;

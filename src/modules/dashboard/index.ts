@@ -1,4 +1,4 @@
-/** The dashboard's server side, under /api/v1/dashboard: sign-in and sessions, members, API keys (README "Dashboard sign-in"). */
+/** The dashboard's server side, under /api/v1/dashboard: sign-in and sessions, members, API keys (docs/dashboard-sign-in.md). */
 import { Elysia } from "elysia";
 import { keyRoutes } from "./keys/routes";
 import { memberRoutes } from "./members/routes";

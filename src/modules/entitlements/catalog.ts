@@ -63,8 +63,9 @@ export class CatalogSnapshot {
   }
 }
 
-export function toGrant(row: GrantRow, source: Grant["source"], planId: string | null): Grant {
+export function toGrant(row: GrantRow, featureId: string, source: Grant["source"], planId: string | null): Grant {
   return {
+    featureId,
     kind: row.kind,
     enabled: row.enabled,
     limit: row.limit_amount === null ? null : BigInt(row.limit_amount),
@@ -86,7 +87,7 @@ export async function loadCatalog(db: Db, tenant: Tenant): Promise<CatalogSnapsh
   for (const row of grants) {
     let byFeature = snapshot.grants.get(row.plan_id);
     if (!byFeature) snapshot.grants.set(row.plan_id, (byFeature = new Map()));
-    byFeature.set(row.feature_id, toGrant(row, "plan", row.plan_id));
+    byFeature.set(row.feature_id, toGrant(row, row.feature_id, "plan", row.plan_id));
   }
   return snapshot;
 }

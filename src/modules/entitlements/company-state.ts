@@ -45,7 +45,7 @@ export async function loadCompanyState(db: Db, tenant: Tenant, ref: string, now:
       trait_operator: traitOperator,
       trait_value: traitValue,
     };
-    overrides.set(featureId, toGrant(grantRow, "override", null));
+    overrides.set(featureId, toGrant(grantRow, featureId, "override", null));
   }
   const counters = new Map<string, bigint>();
   for (const [featureId, periodStart, used] of row.counters) counters.set(counterKey(featureId, Number(periodStart)), BigInt(used));

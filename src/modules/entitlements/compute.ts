@@ -11,6 +11,8 @@ export type GrantSource = "plan" | "add_on" | "override";
 
 /** One entitlement of a feature, from a plan, an add-on plan or a company override. */
 export interface Grant {
+  /** the feature it grants (its usage counters are the feature's) */
+  featureId: string;
   kind: EntitlementKind;
   enabled: boolean;
   limit: bigint | null;
@@ -136,7 +138,7 @@ export function creditBalance(lots: readonly CreditLot[], now: number): bigint {
 /**
  * The burn order, as meter_settle() spends (sql: `expires_at nulls last, created_at, id`): the spendable lots,
  * soonest-expiring first, never-expiring last. Lots of one expiry keep the order given: list them oldest first.
- * The database decides every burn; this order is what the caches hold, and test/rules checks the two agree.
+ * The database decides every burn; this order is what the caches hold, and test/entitlements/metering-cases.ts checks the two agree.
  */
 export function inBurnOrder<L extends CreditLot>(lots: readonly L[], now: number): L[] {
   const expiry = (lot: CreditLot) => lot.expiresAt ?? Number.POSITIVE_INFINITY;
@@ -215,8 +217,8 @@ const denied = (reason: Reason): Decision => ({
   creditBalance: null,
 });
 
-/** What a check answers for `quantity` more units of a feature under `grant`. */
-export function decide(grant: Grant | null, company: CompanyFacts, featureId: string, now: number, quantity = 1n): Decision {
+/** What a check answers for `quantity` more units of the grant's feature under `grant`. */
+export function decide(grant: Grant | null, company: CompanyFacts, now: number, quantity = 1n): Decision {
   if (!grant) return denied("not_in_plan");
   if (!grant.enabled) return denied("disabled");
   switch (grant.kind) {
@@ -228,7 +230,7 @@ export function decide(grant: Grant | null, company: CompanyFacts, featureId: st
     }
     case "quota": {
       const period = currentPeriod(company, grant.period!, now);
-      const used = company.counters.get(counterKeyIn(period, featureId)) ?? 0n;
+      const used = company.counters.get(counterKeyIn(period, grant.featureId)) ?? 0n;
       const remaining = grant.limit! > used ? grant.limit! - used : 0n;
       const access = remaining >= quantity;
       return {

@@ -6,7 +6,8 @@
 import type { Sql } from "../../db/client";
 import type { Db } from "../../db/queries";
 import { apiError } from "../../lib/errors";
-import { recordAudit, type Actor } from "../audit/repo";
+import { recordAudit } from "../audit/repo";
+import type { OperationContext } from "../operation-context";
 import { findCompanyByKeys } from "../customers/repo";
 import { OPERATOR } from "../teams/roles";
 import { publishBalance } from "../changes/publish";
@@ -26,9 +27,9 @@ export interface CreditGrantInput {
 export async function grantCredits(sql: Sql, tenant: Tenant, input: CreditGrantInput, now: number = Date.now()) {
   if (input.amount <= 0n) throw apiError("validation_failed", "Amount must be positive", { amount: "> 0" });
   return sql.begin(async (tx) => {
-    const company = await findCompanyByKeys(tx, tenant, input.company, input.company, input.company);
+    const company = await findCompanyByKeys(tx, tenant, { id: input.company, wallet: input.company, email: input.company });
     if (!company) throw apiError("not_found", `No company ${input.company}`);
-    return grantCreditsInTx(tx, tenant, company.id, input, OPERATOR, now);
+    return grantCreditsInTx({ tx, tenant, actor: OPERATOR, now: new Date(now) }, company.id, input);
   }) as Promise<CreditGrant>;
 }
 
@@ -52,13 +53,12 @@ export const lockCompanyGrants = (tx: Db, tenant: Tenant, companyId: string, now
 
 /** The grant inside the caller's transaction (a paid checkout session grants with its own commit). */
 export async function grantCreditsInTx(
-  tx: Db,
-  tenant: Tenant,
+  operation: OperationContext,
   companyId: string,
   input: Omit<CreditGrantInput, "company">,
-  actor: Actor,
-  now: number,
 ): Promise<CreditGrant> {
+  const { tx, tenant, actor } = operation;
+  const now = operation.now.getTime();
   const held = await lockCreditGrants(tx, tenant, companyId, now);
   const grant = await insertCreditGrant(tx, tenant, companyId, input);
   await recordAudit(tx, {

@@ -26,7 +26,7 @@ export function entitlementRoutes(deps: RouteDeps) {
   return new Elysia()
     .use(authPlugin(deps))
     .get("/check", async ({ principal, query }) => ({ data: await checkFeature(deps, principal, query) }), {
-      access: "GET /check",
+      access: true,
       query: CheckQuery,
       detail: {
         tags,
@@ -36,7 +36,7 @@ export function entitlementRoutes(deps: RouteDeps) {
       },
     })
     .get("/flags/check", async ({ principal, query }) => ({ data: await checkFlag(deps, principal, query) }), {
-      access: "GET /flags/check",
+      access: true,
       query: FlagQuery,
       detail: {
         tags,
@@ -46,7 +46,7 @@ export function entitlementRoutes(deps: RouteDeps) {
       },
     })
     .get("/entitlements", async ({ principal, query }) => ({ data: await listEntitlements(deps, principal, query) }), {
-      access: "GET /entitlements",
+      access: true,
       query: EntitlementsQuery,
       detail: {
         tags,
@@ -56,7 +56,7 @@ export function entitlementRoutes(deps: RouteDeps) {
       },
     })
     .post("/usage/consume", async ({ principal, body }) => ({ data: await consume(deps, principal, body) }), {
-      access: "POST /usage/consume",
+      access: true,
       body: ConsumeBody,
       detail: {
         tags,

@@ -42,14 +42,19 @@ export function companyRefFor(
   return ref;
 }
 
-export function evaluate(catalog: CatalogSnapshot, feature: FeatureDef, company: CompanyState | null, now: number, quantity = 1n): Evaluation {
-  if (!company) return { feature, company, grant: null, decision: { ...decide(null, EMPTY_FACTS, feature.id, now), reason: "company_not_found" } };
+/**
+ * `quantity` more units of `feature` for the company `loaded` holds (null: not known), under the tenant's
+ * catalog it holds, at `now`.
+ */
+export function evaluate(loaded: Pick<Loaded, "catalog" | "company">, feature: FeatureDef, now: number, quantity = 1n): Evaluation {
+  const { catalog, company } = loaded;
+  if (!company) return { feature, company, grant: null, decision: { ...decide(null, EMPTY_FACTS, now), reason: "company_not_found" } };
   const grant =
     company.overrides.get(feature.id) ??
     (company.addOnIds.length === 0
       ? catalog.planGrant(company.planId, feature.id)
       : resolveGrant(undefined, catalog.planGrants(company.planId, company.addOnIds, feature.id)));
-  return { feature, company, grant, decision: decide(grant, company, feature.id, now, quantity) };
+  return { feature, company, grant, decision: decide(grant, company, now, quantity) };
 }
 
 const EMPTY_FACTS = { anchorMs: 0, traits: {}, counters: new Map<string, bigint>(), lots: [] };
@@ -130,7 +135,7 @@ export interface LookupDeps {
   clock: Clock;
 }
 
-interface Loaded {
+export interface Loaded {
   catalog: CatalogSnapshot;
   company: CompanyState | null;
   companyRef: string;
@@ -159,9 +164,9 @@ export function checkFeature(
   principal: Principal,
   query: { company?: string; feature: string; quantity?: string },
 ): MaybePromise<CheckResult> {
-  return andThen(load(deps, principal, query.company, "query.company"), ({ catalog, company, companyRef }) => {
-    const feature = requireFeature(catalog, query.feature);
-    return present(evaluate(catalog, feature, company, deps.clock.now(), query.quantity === undefined ? 1n : BigInt(query.quantity)), companyRef);
+  return andThen(load(deps, principal, query.company, "query.company"), (loaded) => {
+    const feature = requireFeature(loaded.catalog, query.feature);
+    return present(evaluate(loaded, feature, deps.clock.now(), query.quantity === undefined ? 1n : BigInt(query.quantity)), loaded.companyRef);
   });
 }
 
@@ -176,10 +181,11 @@ export function checkFlag(deps: LookupDeps, principal: Principal, query: { compa
 }
 
 export function listEntitlements(deps: LookupDeps, principal: Principal, query: { company?: string }): MaybePromise<EntitlementsData> {
-  return andThen(load(deps, principal, query.company, "query.company"), ({ catalog, company, companyRef }) => {
+  return andThen(load(deps, principal, query.company, "query.company"), (loaded) => {
+    const { catalog, company, companyRef } = loaded;
     // As /check: a company not identified yet is not an error; it has no plan, so every feature is off.
     const now = deps.clock.now();
-    const features = catalog.sorted.map((f) => present(evaluate(catalog, f, company, now), companyRef));
+    const features = catalog.sorted.map((f) => present(evaluate(loaded, f, now), companyRef));
     return { companyId: company?.id ?? companyRef, planId: company?.planId ?? null, addOnIds: company?.addOnIds ?? [], features };
   });
 }
@@ -196,11 +202,12 @@ export async function consume(
   principal: Principal,
   input: ConsumeInput,
 ): Promise<CheckResult & { eventId: string; consumed: number; replayed: boolean }> {
-  const { catalog, company, companyRef } = await load(deps, principal, input.company, "body.company");
+  const loaded = await load(deps, principal, input.company, "body.company");
+  const { catalog, company, companyRef } = loaded;
   const feature = requireFeature(catalog, input.feature);
   if (!company) throw apiError("not_found", `No company ${companyRef}`);
   const quantity = BigInt(input.quantity ?? 1);
-  const evaluation = evaluate(catalog, feature, company, deps.clock.now(), quantity);
+  const evaluation = evaluate(loaded, feature, deps.clock.now(), quantity);
   const result: MeterResult = await deps.entitlements.meter.submit({
     teamId: principal.teamId,
     environment: principal.environment,
@@ -219,6 +226,6 @@ export async function consume(
   // (A company too large for a change notice was dropped from the cache instead, and is read again; the
   // use is committed by now, so a failed read must not turn it into an error: the state before it is shown.)
   const current = (await Promise.resolve(deps.entitlements.company(principal, company.id)).catch(() => null)) ?? company;
-  const after = present(evaluate(catalog, feature, current, deps.clock.now()), companyRef);
+  const after = present(evaluate({ catalog, company: current }, feature, deps.clock.now()), companyRef);
   return { ...after, eventId: result.eventId, consumed: Number(quantity), replayed: result.replayed };
 }

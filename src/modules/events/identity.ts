@@ -48,7 +48,7 @@ function writeIdentity(
   return async (tx: TransactionSql): Promise<WrittenIdentity> => {
     const c: CompanyUpsert | null = company ? await upsertCompany(tx, principal, company) : null;
     const companyId = c?.company.id ?? known.companyId;
-    const userId = user ? (await upsertUser(tx, principal, user, companyId, principal.kind === "embed")).id : known.userId;
+    const userId = user ? (await upsertUser(tx, principal, user, { companyId, onlyOfCompany: principal.kind === "embed" })).id : known.userId;
     return {
       companyId,
       userId,
@@ -95,27 +95,26 @@ export async function existingCompanyId(deps: IdentityDeps, principal: Principal
     return principal.companyId!;
   }
   if (!ref) return null;
-  const id = onlyId(ref)
-    ? await cachedCompanyId(deps, principal, ref.id!)
-    : await findCompanyIdByKeys(deps.sql, principal, ref.id ?? null, ref.wallet ?? null, ref.email ?? null);
+  const id = onlyId(ref) ? await cachedCompanyId(deps, principal, ref.id!) : await findCompanyIdByKeys(deps.sql, principal, ref);
   // Our own id names a company that must exist, as for the upsert (upsertCompany).
   if (id === null && isOwnCompanyId(ref.id)) throw unknownOwnCompany(ref.id!);
   return id;
 }
 
 /**
- * Who a track event is about: the ids memory knows, and the writes that establish the rest (a new
- * company or user, new facts, a membership), for the meter to run inside the event's transaction.
- * Reads only. `existingId` is the company's id when the caller has already found it (a metered track).
+ * Who a track event is about (`about`: its company and user, as the event names them): the ids memory
+ * knows, and the writes that establish the rest (a new company or user, new facts, a membership), for the
+ * meter to run inside the event's transaction. Reads only. `existingId` is the company's id when the
+ * caller has already found it (a metered track).
  * An embed token acts for its own company (and user) only: it may omit them, and naming another company is a 403.
  */
 export async function planTrackIdentity(
   deps: IdentityDeps,
   principal: Principal,
-  company: CompanyRef | undefined,
-  user: UserRef | undefined,
+  about: { company?: CompanyRef; user?: UserRef },
   existingId?: string | null,
 ): Promise<TrackIdentity> {
+  const { company, user } = about;
   let companyId: string | null = null;
   let companyToWrite: CompanyRef | null = null;
   if (principal.kind === "embed") {

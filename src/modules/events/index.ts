@@ -32,7 +32,7 @@ export function eventRoutes(deps: RouteDeps) {
   return new Elysia()
     .use(authPlugin(deps))
     .post("/events", ({ principal, body }) => ingestEvent(deps, principal, body), {
-      access: "POST /events",
+      access: true,
       body: EventBody,
       detail: {
         tags: ["Events"],
@@ -50,10 +50,10 @@ export function eventRoutes(deps: RouteDeps) {
           query.eventType !== undefined && query.eventType !== "track"
             ? []
             : await listEventPage(deps.sql, principal, page, await companyIdFilter(deps.sql, principal, query.companyId));
-        return pageResponse(secret, "events", principal, page, rows, presentEvent);
+        return pageResponse(page, rows, presentEvent);
       },
       {
-        access: "GET /events",
+        access: true,
         query: EventListQuery,
         response: { 200: Page(Event), 400: ValidationErrorBody, 404: ErrorBody },
         detail: {

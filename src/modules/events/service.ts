@@ -49,7 +49,7 @@ async function track(deps: Deps, principal: Principal, body: EventBody) {
   const feature = catalog.featureForEvent(body.name);
   if (!feature) {
     // Nothing is enforced, so the use is always accepted: who it is about is written before it is recorded.
-    const who = await planTrackIdentity(deps, principal, body.company, body.user);
+    const who = await planTrackIdentity(deps, principal, body);
     return settle(deps, principal, body, {
       companyId: who.companyId,
       userId: who.userId,
@@ -65,11 +65,11 @@ async function track(deps: Deps, principal: Principal, body: EventBody) {
   }
   const existing = await existingCompanyId(deps, principal, body.company);
   const company = existing === null ? null : await deps.entitlements.company(principal, existing);
-  const evaluation = evaluate(catalog, feature, company, deps.clock.now());
+  const evaluation = evaluate({ catalog, company }, feature, deps.clock.now());
   const enforcement = enforcementOf(evaluation);
   // An unknown company has no grant: refused whatever happens, so nothing about it is planned.
   if (!company) return settle(deps, principal, body, { companyId: null, userId: principal.userId ?? null, featureId: feature.id, enforcement });
-  const who = await planTrackIdentity(deps, principal, body.company, body.user, company.id);
+  const who = await planTrackIdentity(deps, principal, body, company.id);
   return settle(deps, principal, body, {
     companyId: company.id,
     userId: who.userId,

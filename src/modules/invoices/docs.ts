@@ -1,4 +1,4 @@
-/** OpenAPI descriptions of the invoice routes (README "Invoices" says the same at length). */
+/** OpenAPI descriptions of the invoice routes (docs/invoices.md#invoices says the same at length). */
 import { MAX_TAX_PERCENT } from "./compute";
 
 const CREDENTIALS = `Credentials: a secret (\`sk_\`) or restricted (\`rk_\`) key holding \`invoices.read\` (spec rule 8; a secret key without an explicit permission list holds it), or a dashboard session with role \`billing:read\`. Publishable keys, legacy \`api_\` keys and embed tokens get \`403 {error, code}\`: invoices name customers and amounts, so only server keys that can be scoped to invoice reading, and the dashboard, may read them.`;

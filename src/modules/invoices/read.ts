@@ -2,7 +2,7 @@
  * Reading invoices as the API shows them (the public routes, the dashboard's, the CLI). Lists: one page of
  * the tenant's invoices, newest first, filtered by status and by a case-insensitive substring of the number,
  * the customer's email or wallet, each with its lines (one statement for all lines of the page); each filter
- * combination has a statement of its own, so every plan uses its index (README "Invoices", bench/README.md).
+ * combination has a statement of its own, so every plan uses its index (docs/invoices.md#invoices, bench/README.md).
  * One invoice: with everything recorded against it. Both in one read-only snapshot.
  */
 import type { Sql } from "../../db/client";
@@ -37,7 +37,7 @@ export function readInvoicePage(
       t,
       shown.map((r) => r.id),
     );
-    return pageResponse(secret, bound, t, page, rows, (r) => presentInvoice(r, lines.get(r.id) ?? []));
+    return pageResponse(page, rows, (r) => presentInvoice(r, lines.get(r.id) ?? []));
   }) as Promise<{ data: InvoiceView[]; count: number; nextCursor: string | null }>;
 }
 

@@ -41,7 +41,7 @@ export function paymentRoutes(deps: RouteDeps) {
         return { paymentLink: presentPaymentLink(link) };
       },
       {
-        access: "POST /payment-links",
+        access: true,
         body: PaymentLinkCreate,
         response: { 201: t.Object({ paymentLink: PaymentLink }), 400: ValidationErrorBody },
         detail: { tags: ["Payments"], summary: "Create a payment link", description: DESCRIPTIONS.createLink },
@@ -51,7 +51,7 @@ export function paymentRoutes(deps: RouteDeps) {
       "/payment-links",
       async ({ principal }) => ({ paymentLinks: (await listPaymentLinks(deps.sql, principal, RECENT)).map(presentPaymentLink) }),
       {
-        access: "GET /payment-links",
+        access: true,
         response: { 200: t.Object({ paymentLinks: t.Array(PaymentLink) }) },
         detail: { tags: ["Payments"], summary: "The most recent 100 payment links, newest first" },
       },
@@ -64,7 +64,7 @@ export function paymentRoutes(deps: RouteDeps) {
         return { paymentLink: presentPaymentLink(link) };
       },
       {
-        access: "GET /payment-links/{id}",
+        access: true,
         params: IdParams,
         response: { 200: t.Object({ paymentLink: PaymentLink }), 404: ErrorBody },
         detail: { tags: ["Payments"], summary: "Retrieve a payment link" },
@@ -82,7 +82,7 @@ export function paymentRoutes(deps: RouteDeps) {
         return { checkoutSession: presentCheckoutSession(session) };
       },
       {
-        access: "POST /checkout-sessions",
+        access: true,
         body: CheckoutSessionCreate,
         response: { 201: t.Object({ checkoutSession: CheckoutSession }), 400: ValidationErrorBody, 409: ErrorBody },
         detail: { tags: ["Payments"], summary: "Open a checkout session from a payment link", description: DESCRIPTIONS.openSession },
@@ -110,7 +110,7 @@ export function paymentRoutes(deps: RouteDeps) {
         return { checkoutSession };
       },
       {
-        access: "POST /checkout-sessions/{id}/payments",
+        access: true,
         params: IdParams,
         body: PaymentSubmit,
         response: {
@@ -128,7 +128,7 @@ export function paymentRoutes(deps: RouteDeps) {
       "/checkout-sessions",
       async ({ principal }) => ({ checkoutSessions: (await listCheckoutSessions(deps.sql, principal, RECENT)).map(presentCheckoutSession) }),
       {
-        access: "GET /checkout-sessions",
+        access: true,
         response: { 200: t.Object({ checkoutSessions: t.Array(CheckoutSession) }) },
         detail: {
           tags: ["Payments"],
@@ -145,7 +145,7 @@ export function paymentRoutes(deps: RouteDeps) {
         return { checkoutSession: presentCheckoutSession(session) };
       },
       {
-        access: "GET /checkout-sessions/{id}",
+        access: true,
         params: IdParams,
         response: { 200: t.Object({ checkoutSession: CheckoutSession }), 404: ErrorBody },
         detail: { tags: ["Payments"], summary: "Retrieve a checkout session", description: DESCRIPTIONS.sessionStates },

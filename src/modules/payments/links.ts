@@ -51,7 +51,7 @@ export async function createPaymentLink(
     const owner = await settlementWalletOwner(tx, network!, input.recipientWallet);
     if (owner && (owner.team_id !== tenant.teamId || owner.environment !== tenant.environment))
       details["body.recipientWallet"] = "This wallet receives for another team: a payment link pays a wallet of yours";
-    const company = input.companyId ? await findCompanyByKeys(tx, tenant, input.companyId, null, null) : null;
+    const company = input.companyId ? await findCompanyByKeys(tx, tenant, { id: input.companyId }) : null;
     if (input.companyId && !company) details["body.companyId"] = `No company ${input.companyId}`;
     const addOn = input.addOnPlanId ? [input.addOnPlanId] : [];
     Object.assign(details, (await planChoiceProblems(tx, tenant, [{ field: "body.addOnPlanId", ids: addOn, kind: "add_on" }])).details);

@@ -26,14 +26,10 @@ export async function grantPurchase({ tx, tenant, actor, now }: OperationContext
     await addAddOnToCompany(tx, tenant, session.company_id!, session.add_on_plan_id!);
     await publishCompanyChanged(tx, tenant, session.company_id!);
   } else if (session.purpose === "CREDITS") {
-    await grantCreditsInTx(
-      tx,
-      tenant,
-      session.company_id!,
-      { amount: session.credit_amount!, reason: `checkout session ${session.id}` },
-      actor,
-      now.getTime(),
-    );
+    await grantCreditsInTx({ tx, tenant, actor, now }, session.company_id!, {
+      amount: session.credit_amount!,
+      reason: `checkout session ${session.id}`,
+    });
   }
 }
 
@@ -49,7 +45,7 @@ export async function emitPaid(tx: Db, tenant: Tenant, session: CheckoutSessionR
   );
 }
 
-/** Makes the paid session's invoice (src/modules/invoices/checkout.ts, wired in app-deps: invoices build on payments). */
+/** Makes the paid session's invoice (src/modules/invoices/payments/checkout.ts, wired in app-deps: invoices build on payments). */
 export type InvoiceSession = (
   tx: Db,
   tenant: Tenant,

@@ -37,7 +37,7 @@ export async function openCheckoutSession(
     }
     let companyId = link.company_id;
     if (input.companyId) {
-      const company = await findCompanyByKeys(tx, tenant, input.companyId, null, null);
+      const company = await findCompanyByKeys(tx, tenant, { id: input.companyId });
       if (!company) throw apiError("validation_failed", "Validation failed", { "body.companyId": `No company ${input.companyId}` });
       if (link.company_id && link.company_id !== company.id)
         throw apiError("validation_failed", "Validation failed", { "body.companyId": "The payment link is for another company" });

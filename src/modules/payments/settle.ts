@@ -32,7 +32,7 @@ export interface SettlementDeps {
   /** told after a commit that changed a company's entitlements, so this instance's cache drops it */
   companyChanged(tenant: Tenant, companyId: string): void;
   /**
-   * Issues the PAID invoice of a session just paid, in the payment's transaction (src/modules/invoices/checkout.ts,
+   * Issues the PAID invoice of a session just paid, in the payment's transaction (src/modules/invoices/payments/checkout.ts,
    * wired in src/app-deps.ts: invoices build on payments, so payments reach them only through this hook).
    */
   invoiceSession: InvoiceSession;
@@ -108,7 +108,7 @@ export async function applyVerdict(
   { txHash, verdict }: { txHash: string; verdict: PaymentVerdict },
 ): Promise<SettleOutcome> {
   const outcome = await deps.sql.begin(async (tx): Promise<SettleOutcome> => {
-    // A proof may record a payment: the transaction's lock first, before the session's (src/chains/claims.ts), so a
+    // A proof may record a payment: the transaction's lock first, before the session's (src/modules/transaction-claims/repo.ts), so a
     // refund or invoice payment of this hash recorded at the same time waits or is seen. A session's network never
     // changes, so reading it unlocked is enough.
     const used = verdict.ok ? await lockTransaction(tx, (await findCheckoutSession(tx, tenant, sessionId))!.network, txHash) : null;

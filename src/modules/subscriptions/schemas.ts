@@ -68,7 +68,7 @@ export const PayerConsent = t.Object(
 /**
  * A Solana activation. Its consent is a real signature by the payer's key (the ed25519 seed of 32 bytes 0x07) of the
  * text for the payee 3eSdHG44thnPEP7QETrxKDLpMbecvTA2HVeXFJJiAd2Q (the team's settlement wallet) on the network
- * "solana", plan "pro" at 10 USDC a month, company "acme" (test/unit/payer-consent.test.ts checks it).
+ * "solana", plan "pro" at 10 USDC a month, company "acme" (test/subscriptions/payer-consent.test.ts checks it).
  */
 export const ACTIVATE_EXAMPLE = {
   planId: "pro",

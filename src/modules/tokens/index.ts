@@ -19,7 +19,7 @@ export function tokenRoutes(deps: RouteDeps) {
         return mintEmbedToken(deps, principal, requestState(request).requestId, body);
       },
       {
-        access: "POST /api-keys/tokens",
+        access: true,
         body: EmbedTokenRequest,
         response: { 201: TokenResponse },
         detail: {
@@ -37,7 +37,7 @@ export function tokenRoutes(deps: RouteDeps) {
         return mintSessionToken(deps, principal, requestState(request).requestId, body);
       },
       {
-        access: "POST /access-tokens",
+        access: true,
         body: AccessTokenRequest,
         response: { 201: TokenResponse },
         detail: {

@@ -1,4 +1,4 @@
-/** Request and response bodies of the two token endpoints (the spec leaves them to us; see README). */
+/** Request and response bodies of the two token endpoints (the spec leaves them to us; see docs/decisions.md). */
 import { t } from "elysia";
 import { CompanyRef, UserRef } from "../customers/schemas";
 

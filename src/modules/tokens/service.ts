@@ -45,7 +45,7 @@ async function mint(deps: TokenDeps, principal: Principal, requestId: string, in
 
   const { companyId, externalId, userId, changed } = await deps.sql.begin(async (tx) => {
     const { company, changed } = await upsertCompany(tx, principal, input.company);
-    const user = input.user ? await upsertUser(tx, principal, input.user, company.id) : null;
+    const user = input.user ? await upsertUser(tx, principal, input.user, { companyId: company.id }) : null;
     await recordAudit(tx, {
       teamId: principal.teamId,
       environment: principal.environment,

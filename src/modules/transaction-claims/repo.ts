@@ -6,7 +6,7 @@
  *   1. `lockTransaction` first, before any row lock: a transaction-scoped advisory lock on (network, hash);
  *   2. refuse when it reports what the hash already proved (under the lock, so no writer is in between);
  *   3. insert (the unique index stays the last guard).
- * Writers: payments/settle.ts (checkout), invoices/proofs.ts (invoice payment proofs), invoices/refunds.ts.
+ * Writers: payments/settle.ts (checkout), invoices/payments/prove.ts (invoice payment proofs), invoices/refunds/record.ts.
  * `transactionUse` is the same check without the lock, for a cheap refusal before any chain call.
  */
 import { queries, run, runOne, type Db } from "../../db/queries";

@@ -1,8 +1,8 @@
 /**
  * The one list of webhook event types (BILLING.md, "Jobs, outbox and webhooks"). Endpoint filters are
- * checked against it, the OpenAPI document and README list it, and `emitEvent` takes only these names.
- * `emitted` says whether the service sends the type today; later issues (invoices, subscriptions,
- * mandates, agents, escrow) switch theirs on where the state changes.
+ * checked against it, the OpenAPI document and docs/webhooks.md list it, and `emitEvent` takes only these names.
+ * `emitted` says whether the service sends the type today; a type not sent yet is switched on where its
+ * state changes once the feature that changes it is built (payment confirmations, agents, escrow).
  */
 export const EVENT_TYPES = {
   "checkout_session.paid": { emitted: true, description: "A checkout session was paid (data: the checkout session)" },

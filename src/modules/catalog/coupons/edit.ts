@@ -8,6 +8,7 @@
 import { apiError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
 import type { Db } from "../../../db/queries";
+import type { PageWindow } from "../../../http/pagination";
 import type { Tenant } from "../../../lib/tenant";
 import type { Actor } from "../../audit/repo";
 import { COUPON_CODE, type CouponCreate, type CouponPatch, type CouponRow } from "./schemas";
@@ -34,7 +35,8 @@ const auditTerms = (t: CouponTerms, planIds: string[]) => ({
   planIds,
 });
 
-export async function createCoupon(deps: CatalogDeps, tenant: Tenant, actor: Actor, input: CouponCreate, p = new Problems()) {
+export async function createCoupon(deps: CatalogDeps, tenant: Tenant, actor: Actor, input: CouponCreate) {
+  const p = new Problems(deps.fieldPrefix);
   const now = deps.now();
   if (typeof input.code !== "string" || !COUPON_CODE.test(input.code)) p.add("code", "Expected 1 to 64 of A-Z a-z 0-9 _ -");
   if (input.name !== undefined) p.text("name", input.name);
@@ -70,8 +72,8 @@ export async function getCoupon(db: Db, tenant: Tenant, id: string): Promise<Cou
   return row;
 }
 
-export const listCouponPage = (db: Db, tenant: Tenant, beforeSeq: bigint | null, fetch: number, includeArchived: boolean) =>
-  listCouponRows(db, tenant, { beforeSeq, fetch, includeArchived });
+export const listCouponPage = (db: Db, tenant: Tenant, page: PageWindow, includeArchived: boolean) =>
+  listCouponRows(db, tenant, { beforeSeq: page.beforeSeq, fetch: page.fetch, includeArchived });
 
 /** An int8 column as read (the driver may hand it over as a string) as a bigint. */
 const nullableBigInt = (v: bigint | string | null) => (v === null ? null : BigInt(v));

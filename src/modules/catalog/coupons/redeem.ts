@@ -56,7 +56,8 @@ export async function redeemCoupon(
  * The coupon `code` as a redemption for `planId` at `now` would find it, without counting one: what a
  * preview shows. Throws what redeemCoupon would.
  */
-export async function checkCoupon(db: Db, tenant: Tenant, code: string, planId: string, now: Date): Promise<CouponRow> {
+export async function checkCoupon(db: Db, tenant: Tenant, input: { code: string; planId: string }, now: Date): Promise<CouponRow> {
+  const { code, planId } = input;
   const found = await findCouponByCode(db, tenant, code);
   if (!found) throw apiError("coupon_not_found", `No coupon ${code}`);
   const redeemable =

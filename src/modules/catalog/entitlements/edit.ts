@@ -77,34 +77,20 @@ export const grantFields = (e: Grant): GrantFields => ({
 
 export async function setEntitlement(sql: Sql, tenant: Tenant, e: EntitlementInput, actor: Actor = OPERATOR) {
   checkEntitlement(e);
-  return audited(
-    sql,
-    tenant,
-    "entitlement.set",
-    "plan_entitlement",
-    async (tx) => {
-      if (!(await planExists(tx, tenant, e.planId))) throw apiError("not_found", `No plan ${e.planId}`);
-      const feature = await lockFeatureFor(tx, tenant, e);
-      if (feature.archived_at) throw apiError("conflict", `Feature ${feature.feature_key} is archived; restore it before granting it`);
-      return (await upsertPlanEntitlement(tx, tenant, { id: newId("ent"), planId: e.planId, featureId: e.featureId, grant: grantFields(e) }))!;
-    },
-    { ...catalogChanged(tenant), actor },
-  );
+  return audited(sql, tenant, { action: "entitlement.set", resourceType: "plan_entitlement", ...catalogChanged(tenant), actor }, async (tx) => {
+    if (!(await planExists(tx, tenant, e.planId))) throw apiError("not_found", `No plan ${e.planId}`);
+    const feature = await lockFeatureFor(tx, tenant, e);
+    if (feature.archived_at) throw apiError("conflict", `Feature ${feature.feature_key} is archived; restore it before granting it`);
+    return (await upsertPlanEntitlement(tx, tenant, { id: newId("ent"), planId: e.planId, featureId: e.featureId, grant: grantFields(e) }))!;
+  });
 }
 
 /** Takes a feature off a plan: companies on the plan lose what it granted (their overrides stay). */
 export async function removeEntitlement(sql: Sql, tenant: Tenant, input: { planId: string; featureId: string }, actor: Actor = OPERATOR) {
-  return audited(
-    sql,
-    tenant,
-    "entitlement.remove",
-    "plan_entitlement",
-    async (tx) => {
-      await lockFeature(tx, tenant, input.featureId);
-      const removed = await deletePlanEntitlement(tx, tenant, input.planId, input.featureId);
-      if (!removed) throw apiError("not_found", `Plan ${input.planId} has no entitlement for feature ${input.featureId}`);
-      return removed;
-    },
-    { ...catalogChanged(tenant), actor },
-  );
+  return audited(sql, tenant, { action: "entitlement.remove", resourceType: "plan_entitlement", ...catalogChanged(tenant), actor }, async (tx) => {
+    await lockFeature(tx, tenant, input.featureId);
+    const removed = await deletePlanEntitlement(tx, tenant, input.planId, input.featureId);
+    if (!removed) throw apiError("not_found", `Plan ${input.planId} has no entitlement for feature ${input.featureId}`);
+    return removed;
+  });
 }

@@ -28,8 +28,15 @@ const grantRecord = (g: GrantFields) => ({
   trait_value: g.traitValue,
 });
 
-export const upsertOverride = (db: Db, t: Tenant, id: string, companyId: string, featureId: string, g: GrantFields) =>
-  runOne<GrantRow & { company_id: string }>(db, Q.company_override_upsert, [id, t.teamId, t.environment, companyId, featureId, grantRecord(g)]);
+export const upsertOverride = (db: Db, t: Tenant, o: { id: string; companyId: string; featureId: string; grant: GrantFields }) =>
+  runOne<GrantRow & { company_id: string }>(db, Q.company_override_upsert, [
+    o.id,
+    t.teamId,
+    t.environment,
+    o.companyId,
+    o.featureId,
+    grantRecord(o.grant),
+  ]);
 
 export const upsertPlanEntitlement = (db: Db, t: Tenant, e: { id: string; planId: string; featureId: string; grant: GrantFields }) =>
   runOne<GrantRow & { plan_id: string }>(db, Q.plan_entitlement_upsert, [e.id, t.teamId, t.environment, e.planId, e.featureId, grantRecord(e.grant)]);

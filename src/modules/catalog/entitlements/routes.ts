@@ -86,7 +86,7 @@ export function planEntitlementRoutes(deps: RouteDeps) {
         return { data: presentPlanEntitlement(row) };
       },
       {
-        access: "PUT /dashboard/plans/{id}/entitlements/{feature}",
+        access: true,
         params: Params,
         body: EntitlementSet,
         response: { 200: data(PlanEntitlementRecord), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
@@ -108,7 +108,7 @@ export function planEntitlementRoutes(deps: RouteDeps) {
         return { data: presentPlanEntitlement(row) };
       },
       {
-        access: "DELETE /dashboard/plans/{id}/entitlements/{feature}",
+        access: true,
         params: Params,
         response: { 200: data(PlanEntitlementRecord), 404: ErrorBody },
         detail: {

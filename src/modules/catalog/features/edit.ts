@@ -14,6 +14,7 @@ import type { Sql } from "../../../db/client";
 import { newId } from "../../../lib/ids";
 import { apiError } from "../../../lib/errors";
 import { recordAudit, type Actor } from "../../audit/repo";
+import type { OperationContext } from "../../operation-context";
 import { OPERATOR } from "../../teams/roles";
 import { publishCatalogChanged, publishCompanyChanged } from "../../changes/publish";
 import { FEATURE_TYPES, TRACK_NAME, kindFits, type FeatureType, type FeatureUpdate } from "../schemas";
@@ -62,24 +63,17 @@ export async function createFeature(
   if (eventKey !== "" && !TRACK_NAME.test(eventKey))
     throw apiError("validation_failed", "Invalid event key", { eventKey: "lowercase letters, digits, _ . : -" });
   const id = newId("cflag");
-  return audited(
-    sql,
-    tenant,
-    "feature.create",
-    "feature",
-    async (tx) => {
-      await assertTrackNamesFree(tx, tenant, id, [input.featureKey, eventKey]);
-      return insertFeature(tx, tenant, id, {
-        name: input.name,
-        featureKey: input.featureKey,
-        featureType: input.featureType as FeatureType,
-        eventKey,
-        icon: input.icon ?? "",
-        description: input.description ?? "",
-      });
-    },
-    { ...catalogChanged(tenant), actor },
-  );
+  return audited(sql, tenant, { action: "feature.create", resourceType: "feature", ...catalogChanged(tenant), actor }, async (tx) => {
+    await assertTrackNamesFree(tx, tenant, id, [input.featureKey, eventKey]);
+    return insertFeature(tx, tenant, id, {
+      name: input.name,
+      featureKey: input.featureKey,
+      featureType: input.featureType as FeatureType,
+      eventKey,
+      icon: input.icon ?? "",
+      description: input.description ?? "",
+    });
+  });
 }
 
 /** 409 when the feature's plan entitlements or company overrides need another type (see kindFits). */
@@ -142,10 +136,8 @@ export async function updateFeature(sql: Sql, tenant: Tenant, actor: Actor, chan
  */
 export async function removeFeature(
   sql: Sql,
-  tenant: Tenant,
-  actor: Actor,
+  { tenant, actor, now }: Omit<OperationContext, "tx">,
   id: string,
-  now: Date,
 ): Promise<{ id: string; outcome: "deleted" | "archived" }> {
   return sql.begin(async (tx) => {
     const feature = await lockFeature(tx, tenant, id);
@@ -179,12 +171,12 @@ export async function removeFeature(
 
 /** The spec's DELETE /features/{id}: removeFeature, answered `{ok: true}` whether deleted or archived. */
 export async function deleteFeature(sql: Sql, tenant: Tenant, actor: Actor, id: string): Promise<{ ok: true }> {
-  await removeFeature(sql, tenant, actor, id, new Date());
+  await removeFeature(sql, { tenant, actor, now: new Date() }, id);
   return { ok: true };
 }
 
 /** Archives (true) or restores (false) a feature; plan entitlements and overrides stay, inert while archived. */
-export async function setFeatureArchived(sql: Sql, tenant: Tenant, actor: Actor, id: string, archived: boolean, now: Date) {
+export async function setFeatureArchived(sql: Sql, { tenant, actor, now }: Omit<OperationContext, "tx">, id: string, archived: boolean) {
   return sql.begin(async (tx) => {
     const feature = await lockFeature(tx, tenant, id);
     if (!feature) throw apiError("not_found", `No feature ${id}`);

@@ -1,6 +1,7 @@
 /** Feature reads for the dashboard: by id or featureKey, and a page of them (archived ones on request). */
 import { apiError } from "../../../lib/errors";
 import type { Db } from "../../../db/queries";
+import type { PageWindow } from "../../../http/pagination";
 import type { Tenant } from "../../../lib/tenant";
 import type { FeatureRow } from "../schemas";
 import { findFeatureIdByRef, findFeatureWithPlans, listFeatureRows } from "./repo";
@@ -18,8 +19,8 @@ export async function getFeature(db: Db, tenant: Tenant, ref: string): Promise<F
   return feature;
 }
 
-export const listFeaturePage = (db: Db, tenant: Tenant, beforeSeq: bigint | null, fetch: number, includeArchived: boolean) =>
-  listFeatureRows(db, tenant, { beforeSeq, fetch, includeArchived });
+export const listFeaturePage = (db: Db, tenant: Tenant, page: PageWindow, includeArchived: boolean) =>
+  listFeatureRows(db, tenant, { beforeSeq: page.beforeSeq, fetch: page.fetch, includeArchived });
 
 /** A cflag_ id as given (the service answers 404 for an unknown one, after its other checks); a featureKey resolved to its id. */
 export const featureIdOf = async (db: Db, tenant: Tenant, ref: string): Promise<string> =>

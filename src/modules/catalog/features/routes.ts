@@ -70,11 +70,11 @@ export function featureRoutes(deps: RouteDeps) {
       "/dashboard/features",
       async ({ principal, query }) => {
         const page = pageRequest(secret, "dashboard-features", principal, query);
-        const rows = await listFeaturePage(deps.sql, principal, page.beforeSeq, page.fetch, query.includeArchived === true);
-        return pageResponse(secret, "dashboard-features", principal, page, rows, presentDashboardFeature);
+        const rows = await listFeaturePage(deps.sql, principal, page, query.includeArchived === true);
+        return pageResponse(page, rows, presentDashboardFeature);
       },
       {
-        access: "GET /dashboard/features",
+        access: true,
         query: t.Object({ ...PageQuery, ...IncludeArchived }),
         response: Page(DashboardFeature),
         detail: { tags: TAGS, summary: "List features, newest first", description: ARCHIVE },
@@ -89,7 +89,7 @@ export function featureRoutes(deps: RouteDeps) {
         return { data: presentDashboardFeature(feature) };
       },
       {
-        access: "POST /dashboard/features",
+        access: true,
         body: FeatureCreate,
         response: { 201: data(DashboardFeature), 400: ValidationErrorBody, 409: ErrorBody },
         detail: {
@@ -103,7 +103,7 @@ export function featureRoutes(deps: RouteDeps) {
       "/dashboard/features/:feature",
       async ({ principal, params }) => ({ data: presentDashboardFeature(await getFeature(deps.sql, principal, params.feature)) }),
       {
-        access: "GET /dashboard/features/{feature}",
+        access: true,
         params: Params,
         response: { 200: data(DashboardFeature), 404: ErrorBody },
         detail: { tags: TAGS, summary: "A feature by id or featureKey (archived ones too)" },
@@ -115,12 +115,13 @@ export function featureRoutes(deps: RouteDeps) {
         const id = await resolveFeatureId(deps.sql, principal, params.feature);
         const { archived, ...patch } = body;
         let feature = await updateFeature(deps.sql, principal, actor(principal, request), { id, patch });
-        if (archived !== undefined) feature = await setFeatureArchived(deps.sql, principal, actor(principal, request), id, archived, now());
+        if (archived !== undefined)
+          feature = await setFeatureArchived(deps.sql, { tenant: principal, actor: actor(principal, request), now: now() }, id, archived);
         deps.entitlements.catalogChanged(principal);
         return { data: presentDashboardFeature(feature) };
       },
       {
-        access: "PATCH /dashboard/features/{feature}",
+        access: true,
         params: Params,
         body: FeaturePatch,
         response: { 200: data(DashboardFeature), 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
@@ -135,12 +136,12 @@ export function featureRoutes(deps: RouteDeps) {
       "/dashboard/features/:feature",
       async ({ principal, params, request }) => {
         const id = await resolveFeatureId(deps.sql, principal, params.feature);
-        const result = await removeFeature(deps.sql, principal, actor(principal, request), id, now());
+        const result = await removeFeature(deps.sql, { tenant: principal, actor: actor(principal, request), now: now() }, id);
         deps.entitlements.catalogChanged(principal);
         return { data: result };
       },
       {
-        access: "DELETE /dashboard/features/{feature}",
+        access: true,
         params: Params,
         response: { 200: data(Removed), 404: ErrorBody, 409: ErrorBody },
         detail: {
@@ -158,7 +159,7 @@ export function featureRoutes(deps: RouteDeps) {
         return presentFeature(feature);
       },
       {
-        access: "PUT /features/{id}",
+        access: true,
         params: FeatureParams,
         body: FeatureUpdate,
         response: { 200: Feature, 400: ValidationErrorBody, 404: ErrorBody, 409: ErrorBody },
@@ -173,7 +174,7 @@ export function featureRoutes(deps: RouteDeps) {
         return result;
       },
       {
-        access: "DELETE /features/{id}",
+        access: true,
         params: FeatureParams,
         response: { 200: t.Object({ ok: t.Literal(true) }), 404: ErrorBody, 409: ErrorBody },
         detail: { tags: ["Features"], summary: "Delete a feature no plan uses", description: DELETE_DESCRIPTION },

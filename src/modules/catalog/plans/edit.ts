@@ -47,7 +47,8 @@ export async function getPlan(db: Db, tenant: Tenant, id: string): Promise<PlanF
   return plan;
 }
 
-export async function createPlanRecord(deps: CatalogDeps, tenant: Tenant, actor: Actor, input: PlanCreate, p = new Problems()) {
+export async function createPlanRecord(deps: CatalogDeps, tenant: Tenant, actor: Actor, input: PlanCreate) {
+  const p = new Problems(deps.fieldPrefix);
   checkPlanFields(p, input);
   const prices = checkPrices(p, deps.chains, tenant.environment, input.prices ?? []);
   const onchain = checkOnchainIds(p, deps.chains, tenant.environment, input.onchainPlanIds ?? {});
@@ -78,7 +79,9 @@ async function lockLivePlan(tx: Db, tenant: Tenant, id: string) {
 }
 
 /** A partial update; `archived` archives (true) or restores (false) the plan. */
-export async function updatePlanRecord(deps: CatalogDeps, tenant: Tenant, actor: Actor, id: string, patch: PlanPatch, p = new Problems()) {
+export async function updatePlanRecord(deps: CatalogDeps, tenant: Tenant, actor: Actor, change: { id: string; patch: PlanPatch }) {
+  const { id, patch } = change;
+  const p = new Problems(deps.fieldPrefix);
   checkPlanFields(p, patch);
   const onchain = checkOnchainIds(p, deps.chains, tenant.environment, patch.onchainPlanIds ?? {});
   p.check();
@@ -130,11 +133,10 @@ export async function setPlanPrice(
   deps: CatalogDeps,
   tenant: Tenant,
   actor: Actor,
-  planId: string,
-  period: string,
-  input: { amount: unknown; currency: unknown },
-  p = new Problems(),
+  change: { planId: string; period: string; price: { amount: unknown; currency: unknown } },
 ) {
+  const { planId, period, price: input } = change;
+  const p = new Problems(deps.fieldPrefix);
   const periodOk = checkPeriod(p, "billingPeriod", period);
   const price = checkPrice(p, { chains: deps.chains, environment: tenant.environment }, "", input);
   p.check();
@@ -149,7 +151,9 @@ export async function setPlanPrice(
   });
 }
 
-export async function removePlanPrice(deps: CatalogDeps, tenant: Tenant, actor: Actor, planId: string, period: string, p = new Problems()) {
+export async function removePlanPrice(deps: CatalogDeps, tenant: Tenant, actor: Actor, price: { planId: string; period: string }) {
+  const { planId, period } = price;
+  const p = new Problems(deps.fieldPrefix);
   checkPeriod(p, "billingPeriod", period);
   p.check();
   return catalogWrite(deps.sql, tenant, { actor, action: "plan.price_remove", resourceType: "plan" }, async (tx) => {
@@ -170,5 +174,10 @@ export function createPlan(sql: Sql, tenant: Tenant, input: { name: string; tier
     kind: input.kind ?? "plan",
     trialDays: 0,
   };
-  return audited(sql, tenant, "plan.create", "plan", async (tx) => (await insertPlan(tx, tenant, newId("plan"), fields))!, catalogChanged(tenant));
+  return audited(
+    sql,
+    tenant,
+    { action: "plan.create", resourceType: "plan", ...catalogChanged(tenant) },
+    async (tx) => (await insertPlan(tx, tenant, newId("plan"), fields))!,
+  );
 }

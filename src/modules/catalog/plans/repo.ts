@@ -1,5 +1,6 @@
 /** Typed wrappers over the plan, price and on-chain id queries. */
 import { queries, run, runOne, type Db } from "../../../db/queries";
+import type { PageWindow } from "../../../http/pagination";
 import type { Tenant } from "../../../lib/tenant";
 import type { BillingPeriod, PlanFullRow, PlanKind } from "./schemas";
 
@@ -46,8 +47,8 @@ export const insertPlan = (db: Db, t: Tenant, id: string, f: PlanFields) =>
 
 export const findPlanFull = (db: Db, t: Tenant, id: string) => runOne<PlanFullRow>(db, Q.plan_find_full, [t.teamId, t.environment, id]);
 
-export const listPlanPage = (db: Db, t: Tenant, beforeSeq: bigint | null, fetch: number, includeArchived: boolean, kind: PlanKind | null) =>
-  run<PlanFullRow>(db, Q.plan_list_page, [t.teamId, t.environment, beforeSeq, fetch, includeArchived, kind]);
+export const listPlanPage = (db: Db, t: Tenant, page: PageWindow, f: { includeArchived: boolean; kind: PlanKind | null }) =>
+  run<PlanFullRow>(db, Q.plan_list_page, [t.teamId, t.environment, page.beforeSeq, page.fetch, f.includeArchived, f.kind]);
 
 export const lockPlan = (db: Db, t: Tenant, id: string) => runOne<PlanLockRow>(db, Q.plan_lock_by_id, [t.teamId, t.environment, id]);
 

@@ -33,11 +33,11 @@ export function planRoutes(deps: RouteDeps) {
       "/dashboard/plans",
       async ({ principal, query }) => {
         const page = pageRequest(secret, "dashboard-plans", principal, query);
-        const rows = await listPlanPage(deps.sql, principal, page.beforeSeq, page.fetch, query.includeArchived === true, query.kind ?? null);
-        return pageResponse(secret, "dashboard-plans", principal, page, rows, presentPlanRecord);
+        const rows = await listPlanPage(deps.sql, principal, page, { includeArchived: query.includeArchived === true, kind: query.kind ?? null });
+        return pageResponse(page, rows, presentPlanRecord);
       },
       {
-        access: "GET /dashboard/plans",
+        access: true,
         query: t.Object({ ...PageQuery, ...IncludeArchived, kind: t.Optional(t.Union([t.Literal("plan"), t.Literal("add_on")])) }),
         response: Page(Plan),
         detail: { tags: TAGS, summary: "List plans and add-ons, newest first (archived ones with includeArchived=true)" },
@@ -50,14 +50,14 @@ export function planRoutes(deps: RouteDeps) {
         return { data: presentPlanRecord(await createPlanRecord(catalog, principal, actor(principal, request), body)) };
       },
       {
-        access: "POST /dashboard/plans",
+        access: true,
         body: PlanCreate,
         response: { 201: data(Plan), ...Responses },
         detail: { tags: TAGS, summary: "Create a plan or add-on with its prices", description: PLAN_DESCRIPTION },
       },
     )
     .get("/dashboard/plans/:id", async ({ principal, params }) => ({ data: presentPlanRecord(await getPlan(deps.sql, principal, params.id)) }), {
-      access: "GET /dashboard/plans/{id}",
+      access: true,
       params: Params,
       response: { 200: data(Plan), 404: ErrorBody },
       detail: { tags: TAGS, summary: "A plan with its prices, on-chain ids and entitlements" },
@@ -65,12 +65,12 @@ export function planRoutes(deps: RouteDeps) {
     .patch(
       "/dashboard/plans/:id",
       async ({ principal, params, body, request }) => {
-        const plan = await updatePlanRecord(catalog, principal, actor(principal, request), params.id, body);
+        const plan = await updatePlanRecord(catalog, principal, actor(principal, request), { id: params.id, patch: body });
         deps.entitlements.catalogChanged(principal);
         return { data: presentPlanRecord(plan) };
       },
       {
-        access: "PATCH /dashboard/plans/{id}",
+        access: true,
         params: Params,
         body: PlanPatch,
         response: { 200: data(Plan), ...Responses },
@@ -89,7 +89,7 @@ export function planRoutes(deps: RouteDeps) {
         return { data: result };
       },
       {
-        access: "DELETE /dashboard/plans/{id}",
+        access: true,
         params: Params,
         response: { 200: data(Removed), 404: ErrorBody },
         detail: {
@@ -103,10 +103,12 @@ export function planRoutes(deps: RouteDeps) {
     .put(
       "/dashboard/plans/:id/prices/:period",
       async ({ principal, params, body, request }) => ({
-        data: presentPlanRecord(await setPlanPrice(catalog, principal, actor(principal, request), params.id, params.period, body)),
+        data: presentPlanRecord(
+          await setPlanPrice(catalog, principal, actor(principal, request), { planId: params.id, period: params.period, price: body }),
+        ),
       }),
       {
-        access: "PUT /dashboard/plans/{id}/prices/{period}",
+        access: true,
         params: PriceParams,
         body: PriceSet,
         response: { 200: data(Plan), ...Responses },
@@ -120,10 +122,10 @@ export function planRoutes(deps: RouteDeps) {
     .delete(
       "/dashboard/plans/:id/prices/:period",
       async ({ principal, params, request }) => ({
-        data: presentPlanRecord(await removePlanPrice(catalog, principal, actor(principal, request), params.id, params.period)),
+        data: presentPlanRecord(await removePlanPrice(catalog, principal, actor(principal, request), { planId: params.id, period: params.period })),
       }),
       {
-        access: "DELETE /dashboard/plans/{id}/prices/{period}",
+        access: true,
         params: PriceParams,
         response: { 200: data(Plan), 404: ErrorBody },
         detail: { tags: TAGS, summary: "Remove the plan's price for a billing period (404 when it has none)" },

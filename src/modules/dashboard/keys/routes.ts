@@ -2,7 +2,7 @@
  * API keys, from the dashboard as the spec says (rule 2: created and revoked only in the dashboard), in the
  * session's active environment: list (keys:read), create and revoke (keys:write). The raw key is in the
  * create response only; a retry under the same Idempotency-Key gets that response again (kept sealed, as
- * the token routes' are: src/modules/idempotency/sealed-body.ts).
+ * the token routes' are: src/http/idempotency/sealed-body.ts).
  */
 import { Elysia, t } from "elysia";
 import { KEY_TYPE_BY_KIND } from "../../../auth/kinds";
@@ -29,7 +29,7 @@ export function keyRoutes(deps: DashboardDeps) {
   return new Elysia()
     .use(authPlugin(deps))
     .get("/dashboard/api-keys", async ({ principal }) => ({ data: await listKeys(deps.sql, principal.teamId, principal.environment) }), {
-      access: "GET /dashboard/api-keys",
+      access: true,
       response: { 200: data(t.Array(ApiKey)) },
       detail: {
         tags: TAGS,
@@ -54,7 +54,7 @@ export function keyRoutes(deps: DashboardDeps) {
         return { data: created };
       },
       {
-        access: "POST /dashboard/api-keys",
+        access: true,
         body: ApiKeyCreate,
         response: { 201: data(CreatedApiKey) },
         detail: {
@@ -73,7 +73,7 @@ export function keyRoutes(deps: DashboardDeps) {
         return { data: key };
       },
       {
-        access: "DELETE /dashboard/api-keys/{id}",
+        access: true,
         params: IdParams,
         response: { 200: data(ApiKey), ...errorResponses("not_found") },
         detail: {

@@ -2,7 +2,7 @@
  * The process's one SMTP client (nodemailer), built from SMTP_URL by startAppDeps and closed by its stop().
  * Pooled: connections are kept and reused between messages (an SMTP handshake costs round trips, and
  * smtp-server, the tests' server, waits 100 ms before greeting each connection). SMTP_URL's user and
- * password are secrets: they only travel encrypted (smtp-url.ts: TLS, or STARTTLS required, unless the relay
+ * password are secrets: they only travel encrypted (src/lib/smtp-url.ts: TLS, or STARTTLS required, unless the relay
  * is on this machine), no text this module hands out (an error's description) contains them, and nodemailer's
  * own logging stays off.
  */

@@ -1,5 +1,5 @@
 /**
- * Deliveries made when an invoice is issued, in the issuing transaction (README "Invoice deliveries"):
+ * Deliveries made when an invoice is issued, in the issuing transaction (docs/invoices.md#invoice-deliveries):
  * - webhook: one row per webhook delivery of the invoice's `invoice.issued` message (each enabled endpoint
  *   subscribed to it); the webhook outbox sends it, and the row mirrors that delivery's state;
  * - email: one row to the customer's email, with its `invoices.deliver` job, when this process can email

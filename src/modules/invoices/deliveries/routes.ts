@@ -44,7 +44,7 @@ export function invoiceDeliveryRoutes(deps: DeliveryRouteDeps) {
       return { data: rows.map(presentDelivery) };
     },
     {
-      access: "POST /dashboard/invoices/{id}/send",
+      access: true,
       params: InvoiceParams,
       body: t.Optional(InvoiceSendRequest),
       response: { 202: data(t.Array(InvoiceDelivery)), 400: ValidationErrorBody, 404: ErrorBody, 409: CodedErrorBody },

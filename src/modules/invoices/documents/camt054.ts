@@ -1,7 +1,7 @@
 /**
  * What happened to an invoice's money as an ISO 20022 camt.054.001.08 Bank to Customer Debit/Credit
  * Notification: one notification for the settlement wallet, one entry per payment (CRDT) and per refund
- * (DBIT), each booked (BOOK) at its chain time. Mapping (README "Invoice documents"):
+ * (DBIT), each booked (BOOK) at its chain time. Mapping (docs/invoices.md#iso-20022-mapping):
  * - Ntfctn/Id: the invoice number; Acct: the settlement wallet on the invoice's network (its network's id
  *   when none is set), owned by the seller.
  * - Ntry/Amt: the payment in the invoice currency (applied + excess) or the refund, at 5 digits, `Ccy` as

@@ -2,7 +2,7 @@
  * What pain.013 and camt.054 share: amounts at the schemas' five fractional digits, bounded texts,
  * message ids, the parties and the wallet accounts.
  *
- * Decisions (README "Invoice documents"): an amount element carries the invoice amount rounded half away
+ * Decisions (docs/invoices.md#iso-20022-mapping): an amount element carries the invoice amount rounded half away
  * from zero to 5 digits (the service's one rounding rule) and the exact six-digit amount is written in
  * the remittance text beside it. Texts are cut to the schema's length (a name past 140 characters ends in
  * "…"); characters XML 1.0 cannot carry become spaces. A wallet is an account identified by

@@ -23,5 +23,5 @@ export const NO_CURRENCY = "XXX";
 
 export const isoCurrencyOf = (symbol: string): string => PEGS[symbol.toUpperCase()] ?? NO_CURRENCY;
 
-/** The mapping as a table (README, OpenAPI descriptions). */
+/** The mapping as a table (docs/invoices.md#iso-20022-mapping, OpenAPI descriptions). */
 export const PEGGED_TOKENS: readonly (readonly [string, string])[] = Object.entries(PEGS);

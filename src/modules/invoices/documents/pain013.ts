@@ -1,7 +1,7 @@
 /**
  * The invoice as an ISO 20022 pain.013.001.08 Creditor Payment Activation Request ("request to pay"):
  * the seller (creditor) asks the customer (debtor) to pay the invoice into the settlement wallet by the
- * due date. Mapping (README "Invoice documents"):
+ * due date. Mapping (docs/invoices.md#iso-20022-mapping):
  * - MsgId: the invoice id and creation time; PmtInfId and EndToEndId: the invoice number (the reference a
  *   payer quotes); NbOfTxs 1.
  * - InstdAmt: what is asked now: the outstanding amount of an ISSUED or OVERDUE invoice, the total of a

@@ -3,7 +3,7 @@
  * the gapless series, due date from the payment terms), void it while nothing is paid, mark it overdue.
  * Each function runs inside the caller's transaction (`tx`), so one call composes with what the caller
  * does around it: a paid checkout session creates, issues and pays its invoice in the transaction that
- * records the payment, and the subscription issue creates renewal invoices through `createInvoice` with
+ * records the payment, and a subscription's renewal creates its invoice through `createInvoice` with
  * `issue: true`. Every transition writes its audit entry and enqueues its webhook in that transaction; issuing
  * also queues the invoice's deliveries (email, webhook: deliveries/queue.ts).
  */

@@ -8,7 +8,7 @@
  *   check:  the invoice (ISSUED or OVERDUE), the network (the invoice's, or the one given for an invoice
  *           that has none), the hash's spelling, the replay guard, the settlement wallet; nothing locked;
  *   verify: in the worker pool, outside any transaction (a chain call never holds a database lock);
- *   record: one transaction, the transaction's lock then the invoice's (src/chains/claims.ts): the payment row
+ *   record: one transaction, the transaction's lock then the invoice's (src/modules/transaction-claims/repo.ts): the payment row
  *           (its unique (network, tx_hash) key the last replay guard) and applyPayment (PAID when nothing is
  *           left outstanding; an overpayment goes to the company's credit balance).
  * A refusal that time can change (not final, not found, endpoint down) records nothing and answers
@@ -154,7 +154,7 @@ export async function recordProvenPayment(
   v: VerifiedPayment,
 ): Promise<ProofOutcome> {
   const { tx, ...c } = ctx;
-  // First, before the invoice's lock (src/chains/claims.ts): a refund or payment of this hash recorded while the
+  // First, before the invoice's lock (src/modules/transaction-claims/repo.ts): a refund or payment of this hash recorded while the
   // chain was asked, or being recorded now, is seen here.
   await lockTransaction(tx, v.network.id, v.txHash);
   const invoice = await lockOr404(ctx, invoiceId);

@@ -26,7 +26,7 @@ export function proofRoutes(deps: ProofRouteDeps) {
       return answer.kind === "paid" ? { data: answer.body } : status(202, { data: answer.body });
     },
     {
-      access: "POST /dashboard/invoices/{id}/payments",
+      access: true,
       params: InvoiceParams,
       body: PaymentProofSubmit,
       response: {

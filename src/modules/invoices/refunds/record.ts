@@ -3,7 +3,7 @@
  * verifies through the chain workers before calling this, never holding a lock across a chain call).
  * The refund and its credit note are written in one transaction under the invoice's lock, so concurrent
  * refunds queue and the sum of refunds never passes what was paid; a transaction proves one refund, once,
- * and never a refund that was a payment (src/chains/claims.ts: its lock is this transaction's first).
+ * and never a refund that was a payment (src/modules/transaction-claims/repo.ts: its lock is this transaction's first).
  */
 import { apiError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";

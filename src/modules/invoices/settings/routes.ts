@@ -34,7 +34,7 @@ export function settingsRoutes(deps: SettingsDeps) {
         return { data: rows, count: rows.length, nextCursor: null };
       },
       {
-        access: "GET /dashboard/settlement-wallets",
+        access: true,
         response: Page(SettlementWallet),
         detail: {
           tags: TAGS,
@@ -55,7 +55,7 @@ export function settingsRoutes(deps: SettingsDeps) {
         return { data: presentSettlementWallet(row) };
       },
       {
-        access: "PUT /dashboard/settlement-wallets/{network}",
+        access: true,
         params: NetworkParams,
         body: SettlementWalletPut,
         response: { 200: data(SettlementWallet), ...errorResponses("validation_failed", "conflict") },
@@ -72,7 +72,7 @@ export function settingsRoutes(deps: SettingsDeps) {
         data: presentSettlementWallet(await removeSettlementWallet(deps.sql, principal, actor(principal, request), params.network)),
       }),
       {
-        access: "DELETE /dashboard/settlement-wallets/{network}",
+        access: true,
         params: NetworkParams,
         response: { 200: data(SettlementWallet), 404: ErrorBody },
         detail: {
@@ -84,7 +84,7 @@ export function settingsRoutes(deps: SettingsDeps) {
       },
     )
     .get("/dashboard/invoice-settings", async ({ principal }) => ({ data: await getInvoiceSettings(deps.sql, principal) }), {
-      access: "GET /dashboard/invoice-settings",
+      access: true,
       response: data(InvoiceSettings),
       detail: {
         tags: TAGS,
@@ -98,7 +98,7 @@ export function settingsRoutes(deps: SettingsDeps) {
         data: await updateInvoiceSettings(deps.sql, { tenant: principal, actor: actor(principal, request), now: now() }, body),
       }),
       {
-        access: "PUT /dashboard/invoice-settings",
+        access: true,
         body: InvoiceSettingsPut,
         response: { 200: data(InvoiceSettings), 400: ValidationErrorBody },
         detail: {

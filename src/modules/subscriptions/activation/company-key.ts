@@ -15,7 +15,7 @@ export const companyKeyOf = (company: { id: string; external_id: string | null }
 
 /** The key of the company `ref` names (found as the activation will find it), or of the one it will create. */
 export async function consentCompanyKey(db: Db, tenant: Tenant, ref: CompanyRef): Promise<string> {
-  const found = await findCompanyByKeys(db, tenant, ref.id ?? null, ref.wallet ?? null, ref.email ?? null);
+  const found = await findCompanyByKeys(db, tenant, ref);
   if (found) return companyKeyOf(found);
   if (isOwnCompanyId(ref.id)) throw unknownOwnCompany(ref.id!);
   if (ref.id === undefined)

@@ -7,7 +7,7 @@
  * payee, the plan and the company paid for: `payerConsent: {issuedAt, nonce, signature}`, where the text is the one
  * `consentMessage` writes from what the activation resolved (payer, payee, network, token, on-chain plan id,
  * price and interval, company) with `issuedAt` and `nonce`, and the signature is base64 of the 64-byte ed25519
- * signature in the family's convention (message-signatures.ts). The service rebuilds the text itself, so a consent
+ * signature in the family's convention (src/chains/message-signatures.ts). The service rebuilds the text itself, so a consent
  * given for any other payee, plan, network, payer or company simply does not verify.
  *
  * `issuedAt` must be within the last CONSENT_WINDOW_MS of the service's clock (and at most CLOCK_SKEW_MS ahead),

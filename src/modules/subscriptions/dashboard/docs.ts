@@ -1,4 +1,4 @@
-/** Descriptions of the dashboard's subscription routes, as the OpenAPI document shows them (README "Operating subscriptions"). */
+/** Descriptions of the dashboard's subscription routes, as the OpenAPI document shows them (docs/subscriptions.md#operating-subscriptions-dashboard-and-cli). */
 export const DASHBOARD_SUBSCRIPTION_DOCS = {
   list: `The environment's subscriptions, newest first, in the dashboard's \`{data, count, nextCursor}\`. Filters: \`status\` and \`companyId\` (our comp_ id or yours; an unknown one matches nothing). A cursor is bound to the filters it was taken under: another filter with it is a 400.`,
   get: `A subscription with its mandate (null until the activation's chain operation completes) and its most recent chain operations (at most 20, newest first: activation, renewals and their dunning retries, plan-change pulls), each with its status, amount in integer token units, transaction hash and, when the chain refused it, the reason. Another team's (or environment's) subscription is 404.`,

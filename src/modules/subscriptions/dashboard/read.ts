@@ -39,7 +39,7 @@ export function readSubscriptionPage(
       t,
       rows.slice(0, page.limit).map((r) => r.id),
     );
-    return pageResponse(secret, bound, t, page, rows, (r) => presentSubscription(r, mandates.get(r.id) ?? null));
+    return pageResponse(page, rows, (r) => presentSubscription(r, mandates.get(r.id) ?? null));
   }) as Promise<{ data: Presented[]; count: number; nextCursor: string | null }>;
 }
 

@@ -44,7 +44,7 @@ export function dashboardSubscriptionRoutes(deps: DashboardSubscriptionDeps) {
       "/dashboard/subscriptions",
       ({ principal, query }) => readSubscriptionPage(deps.sql, principal, { secret, list: "dashboard-subscriptions", query }),
       {
-        access: "GET /dashboard/subscriptions",
+        access: true,
         query: SubscriptionListQuery,
         response: Page(Subscription),
         detail: { tags: TAGS, summary: "List subscriptions, newest first", description: DOCS.list },
@@ -52,7 +52,7 @@ export function dashboardSubscriptionRoutes(deps: DashboardSubscriptionDeps) {
     )
     .get("/dashboard/subscriptions/:id", ({ principal, params }) => detail(principal, params.id), {
       ...one,
-      access: "GET /dashboard/subscriptions/{id}",
+      access: true,
       response: { 200: data(SubscriptionDetail), 404: ErrorBody },
       detail: { tags: TAGS, summary: "A subscription with its mandate and recent chain operations", description: DOCS.get },
     })
@@ -69,7 +69,7 @@ export function dashboardSubscriptionRoutes(deps: DashboardSubscriptionDeps) {
       },
       {
         ...one,
-        access: "POST /dashboard/subscriptions/{id}/cancel",
+        access: true,
         body: CancelBody,
         response: { 200: data(SubscriptionDetail), 400: ValidationErrorBody, 404: ErrorBody, 409: CodedErrorBody },
         detail: { tags: TAGS, summary: "Cancel a subscription, at period end (default) or now", description: DOCS.cancel },
@@ -86,13 +86,13 @@ export function dashboardSubscriptionRoutes(deps: DashboardSubscriptionDeps) {
       },
       {
         ...one,
-        access: "POST /dashboard/subscriptions/{id}/resume",
+        access: true,
         response: { 200: data(SubscriptionDetail), 404: ErrorBody, 409: CodedErrorBody },
         detail: { tags: TAGS, summary: "Undo a cancellation at period end", description: DOCS.resume },
       },
     )
     .get("/dashboard/subscription-settings", async ({ principal }) => ({ data: await getSubscriptionSettings(deps.sql, principal) }), {
-      access: "GET /dashboard/subscription-settings",
+      access: true,
       response: data(SubscriptionSettings),
       detail: { tags: TAGS, summary: "The environment's subscription settings", description: DOCS.settings },
     })
@@ -102,7 +102,7 @@ export function dashboardSubscriptionRoutes(deps: DashboardSubscriptionDeps) {
         data: await updateSubscriptionSettings(deps.sql, { tenant: principal, actor: actor(principal, request), patch: body, now: now() }),
       }),
       {
-        access: "PUT /dashboard/subscription-settings",
+        access: true,
         body: SubscriptionSettingsPut,
         response: { 200: data(SubscriptionSettings), 400: ValidationErrorBody },
         detail: { tags: TAGS, summary: "Change the subscription settings", description: DOCS.put },

@@ -1,6 +1,6 @@
 /**
  * Pulling through the mandate, and recording a landed pull: the payment row (its (network, tx_hash) key is the global replay guard, taken
- * under the transaction's advisory lock like every payment writer, src/chains/claims.ts), applied to the
+ * under the transaction's advisory lock like every payment writer, src/modules/transaction-claims/repo.ts), applied to the
  * invoice (PAID when it covers it), and the mandate's remaining amount lowered, all in the caller's
  * transaction. Lock order: subscription (the caller's), transaction hash, invoice, counter, audit.
  */

@@ -172,7 +172,7 @@ export async function recordChangeLanded(
     const sub = (await lockSubscription(tx, tenant, charge.subscription_id))!;
     if (op.amount > 0n) await lockTransaction(tx, sub.network, op.txHash);
     // Every row before the audit chain's lock, which issuing the invoice takes (steps.ts requote).
-    await findCompanyByKeys(tx, tenant, sub.company_id, null, null);
+    await findCompanyByKeys(tx, tenant, { id: sub.company_id });
     const mandate = await lockMandateOf(tx, tenant, sub.id);
     const completed = await completeCharge(tx, tenant, charge.id, { end: { status: "succeeded", txHash: op.txHash, paymentId: null }, now });
     if (!completed) return sub; // recorded by the other finisher

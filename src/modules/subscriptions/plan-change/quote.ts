@@ -93,7 +93,7 @@ export async function quotePlanChange(
  */
 async function givenCoupon(db: Db, tenant: Tenant, current: SubscriptionTerms, target: TargetPlan, code: string, currency: string, now: Date) {
   const own = current.coupon;
-  if (!own || own.code.toLowerCase() !== code.toLowerCase()) return checkCoupon(db, tenant, code, target.planId, now);
+  if (!own || own.code.toLowerCase() !== code.toLowerCase()) return checkCoupon(db, tenant, { code, planId: target.planId }, now);
   if (!couponFits(own, target.planId, currency))
     throw apiError("coupon_not_applicable", `Coupon ${own.code} does not apply to plan ${target.planId} in ${currency}`);
   return null;

@@ -28,7 +28,7 @@ const CompanyParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200, de
 
 /** The company a dashboard route or the CLI names (our id or the integrator's), or 404. */
 export async function companyIdOr404(sql: Sql, tenant: Tenant, ref: string): Promise<string> {
-  const id = await findCompanyIdByKeys(sql, tenant, ref, null, null);
+  const id = await findCompanyIdByKeys(sql, tenant, { id: ref });
   if (!id) throw apiError("not_found", `No company ${ref}`);
   return id;
 }
@@ -61,7 +61,7 @@ export function planChangeRoutes(deps: RouteDeps) {
         return { data: await changePlan({ deps: deps.subscriptions, tenant: principal, actor, now: now() }, principal.companyId!, commandOf(body)) };
       },
       {
-        access: "POST /companies/plan",
+        access: true,
         body: PlanChangeBody,
         response: { 200: PlanChangeResult, ...CHAIN_OPERATION_ERRORS },
         detail: { tags: ["Subscriptions"], summary: "Change your own company's plan, with exact proration", description: CHANGE_DESCRIPTION },
@@ -73,7 +73,7 @@ export function planChangeRoutes(deps: RouteDeps) {
         data: await previewPlanChange(deps.sql, principal, { companyId: principal.companyId!, request: commandOf(body), now: now() }),
       }),
       {
-        access: "POST /companies/plan/preview",
+        access: true,
         body: PlanChangePreviewBody,
         response: PREVIEW_RESPONSES,
         detail: { tags: ["Subscriptions"], summary: "Preview a change of your own company's plan: the quote", description: PREVIEW_DESCRIPTION },
@@ -89,7 +89,7 @@ export function planChangeRoutes(deps: RouteDeps) {
         return { data: await changePlan({ deps: deps.subscriptions, tenant: principal, actor, now: now() }, companyId, command) };
       },
       {
-        access: "POST /dashboard/companies/{id}/plan",
+        access: true,
         params: CompanyParams,
         body: PlanChangeBody,
         response: { 200: PlanChangeResult, ...CHAIN_OPERATION_ERRORS },
@@ -103,7 +103,7 @@ export function planChangeRoutes(deps: RouteDeps) {
         return { data: await previewPlanChange(deps.sql, principal, { companyId, request: commandOf(body), now: now() }) };
       },
       {
-        access: "POST /dashboard/companies/{id}/plan/preview",
+        access: true,
         params: CompanyParams,
         body: PlanChangePreviewBody,
         response: PREVIEW_RESPONSES,

@@ -67,7 +67,7 @@ export async function requote(
 ) {
   const locked = (await lockSubscription(c.tx, c.tenant, quoted.sub.id))!;
   if (transfer) await lockTransaction(c.tx, transfer.network, transfer.txHash);
-  await findCompanyByKeys(c.tx, c.tenant, locked.company_id, null, null); // locks the company row (for update)
+  await findCompanyByKeys(c.tx, c.tenant, { id: locked.company_id }); // locks the company row (for update)
   if (command.quoteId) await assertQuoteStands(c, companyId, command.quoteId, locked);
   // Quoted first: a renewal that started the next period meanwhile (its pull maybe still in flight) makes this
   // change's instant fall outside the period, which no retry changes.

@@ -67,7 +67,7 @@ async function prepareRenewal(c: TxContext, id: string): Promise<Prepared> {
   // Every row this transaction writes, locked before the audit chain's lock (issuing the period's invoice takes it,
   // held to commit): the company (a scheduled plan change sets its plan) and the mandate (mandateRefusal), which
   // PATCH /companies/{id} and POST /mandates/revoke lock before they audit.
-  await findCompanyByKeys(c.tx, c.tenant, locked.company_id, null, null);
+  await findCompanyByKeys(c.tx, c.tenant, { id: locked.company_id });
   await lockMandateOf(c.tx, c.tenant, id);
   let sub = locked;
   // A new period starts only once the current one has ended and is paid: a deferred retry (even one deferred

@@ -24,7 +24,7 @@ export function deliveryRoutes(deps: RouteDeps) {
         return { data: sent };
       },
       {
-        access: "POST /dashboard/webhooks/endpoints/{id}/test",
+        access: true,
         params: IdParams,
         response: { 202: data(WebhookEventSent), 404: ErrorBody, 409: ErrorBody },
         detail: { tags: TAGS, summary: "Send a webhook.test event to this endpoint only (queued; see its delivery)" },
@@ -38,7 +38,7 @@ export function deliveryRoutes(deps: RouteDeps) {
         return { data: replayed };
       },
       {
-        access: "POST /dashboard/webhooks/endpoints/{id}/replay",
+        access: true,
         params: IdParams,
         body: t.Object(
           { messageId: t.String({ minLength: 1, maxLength: 64, description: "msg_…" }) },
@@ -58,10 +58,10 @@ export function deliveryRoutes(deps: RouteDeps) {
           limit: page.fetch,
           status: query.status ?? null,
         });
-        return pageResponse(secret, `webhook-deliveries:${params.id}`, principal, page, rows, presentDelivery);
+        return pageResponse(page, rows, presentDelivery);
       },
       {
-        access: "GET /dashboard/webhooks/endpoints/{id}/deliveries",
+        access: true,
         params: IdParams,
         query: t.Object({
           ...PageQuery,
@@ -77,7 +77,7 @@ export function deliveryRoutes(deps: RouteDeps) {
       },
     )
     .get("/deliveries/:id", async ({ principal, params }) => ({ data: await getDelivery(deps.sql, principal, params.id) }), {
-      access: "GET /dashboard/webhooks/deliveries/{id}",
+      access: true,
       params: IdParams,
       response: { 200: data(WebhookDeliveryDetail), 404: ErrorBody },
       detail: { tags: TAGS, summary: "One delivery with every attempt" },
@@ -90,7 +90,7 @@ export function deliveryRoutes(deps: RouteDeps) {
         return { data: replayed };
       },
       {
-        access: "POST /dashboard/webhooks/deliveries/{id}/replay",
+        access: true,
         params: IdParams,
         response: { 202: data(WebhookDeliveryDetail), 404: ErrorBody, 409: ErrorBody },
         detail: {
@@ -105,10 +105,10 @@ export function deliveryRoutes(deps: RouteDeps) {
       async ({ principal, query }) => {
         const page = pageRequest(secret, "webhook-notifications", principal, query);
         const rows = await listNotifications(deps.sql, principal, page.beforeSeq, page.fetch);
-        return pageResponse(secret, "webhook-notifications", principal, page, rows, presentNotification);
+        return pageResponse(page, rows, presentNotification);
       },
       {
-        access: "GET /dashboard/webhooks/notifications",
+        access: true,
         query: t.Object(PageQuery),
         response: Page(WebhookNotification),
         detail: { tags: TAGS, summary: "What the operator must know: endpoints disabled after a 410 or persistent failure, newest first" },

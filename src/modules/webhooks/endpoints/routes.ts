@@ -27,7 +27,7 @@ export function endpointRoutes(deps: RouteDeps) {
   return new Elysia({ prefix: "/dashboard/webhooks" })
     .use(authPlugin(deps))
     .get("/event-types", () => ({ data: EVENT_TYPE_NAMES.map((type) => ({ type, ...EVENT_TYPES[type] })) }), {
-      access: "GET /dashboard/webhooks/event-types",
+      access: true,
       response: { 200: data(t.Array(WebhookEventType)) },
       detail: { tags: TAGS, summary: "The event types an endpoint can subscribe to (emitted: sent today)" },
     })
@@ -40,7 +40,7 @@ export function endpointRoutes(deps: RouteDeps) {
         return { data: created };
       },
       {
-        access: "POST /dashboard/webhooks/endpoints",
+        access: true,
         body: WebhookEndpointCreate,
         response: { 201: data(WebhookEndpointWithSecret), 400: ValidationErrorBody },
         detail: { tags: TAGS, summary: "Create a webhook endpoint (its secret is in this response)", description: DOCS.create },
@@ -52,17 +52,17 @@ export function endpointRoutes(deps: RouteDeps) {
         const page = pageRequest(secret, "webhook-endpoints", principal, query);
         const rows = await listEndpoints(deps, principal, page.beforeSeq, page.fetch);
         const now = deps.clock.now();
-        return pageResponse(secret, "webhook-endpoints", principal, page, rows, (r) => presentEndpoint(r, now));
+        return pageResponse(page, rows, (r) => presentEndpoint(r, now));
       },
       {
-        access: "GET /dashboard/webhooks/endpoints",
+        access: true,
         query: t.Object(PageQuery),
         response: Page(WebhookEndpoint),
         detail: { tags: TAGS, summary: "List webhook endpoints, newest first (never their secrets)" },
       },
     )
     .get("/endpoints/:id", async ({ principal, params }) => ({ data: await getEndpoint(deps, principal, params.id) }), {
-      access: "GET /dashboard/webhooks/endpoints/{id}",
+      access: true,
       params: IdParams,
       response: { 200: data(WebhookEndpoint), 404: ErrorBody },
       detail: { tags: TAGS, summary: "Retrieve a webhook endpoint" },
@@ -73,7 +73,7 @@ export function endpointRoutes(deps: RouteDeps) {
         data: await updateEndpoint(deps, principal, actor(principal, request), { id: params.id, patch: body }),
       }),
       {
-        access: "PATCH /dashboard/webhooks/endpoints/{id}",
+        access: true,
         params: IdParams,
         body: WebhookEndpointUpdate,
         response: { 200: data(WebhookEndpoint), 400: ValidationErrorBody, 404: ErrorBody },
@@ -84,7 +84,7 @@ export function endpointRoutes(deps: RouteDeps) {
       "/endpoints/:id",
       async ({ principal, params, request }) => ({ data: await deleteEndpoint(deps, principal, actor(principal, request), params.id) }),
       {
-        access: "DELETE /dashboard/webhooks/endpoints/{id}",
+        access: true,
         params: IdParams,
         response: { 200: data(WebhookEndpoint), 404: ErrorBody },
         detail: { tags: TAGS, summary: "Delete a webhook endpoint with its delivery log; pending attempts stop" },
@@ -97,7 +97,7 @@ export function endpointRoutes(deps: RouteDeps) {
         return { data: await rotateSecret(deps, principal, actor(principal, request), { id: params.id, overlapSeconds: body?.overlapSeconds }) };
       },
       {
-        access: "POST /dashboard/webhooks/endpoints/{id}/rotate-secret",
+        access: true,
         params: IdParams,
         body: t.Optional(WebhookRotate),
         response: { 200: data(WebhookEndpointWithSecret), 400: ValidationErrorBody, 404: ErrorBody },
@@ -111,7 +111,7 @@ export function endpointRoutes(deps: RouteDeps) {
         return { data: await revealSecret(deps, principal, actor(principal, request), params.id) };
       },
       {
-        access: "GET /dashboard/webhooks/endpoints/{id}/secret",
+        access: true,
         params: IdParams,
         response: { 200: data(WebhookSecret), 404: ErrorBody },
         detail: { tags: TAGS, summary: "Reveal the signing secret (role webhooks:write; audited)" },

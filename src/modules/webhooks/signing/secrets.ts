@@ -3,8 +3,7 @@
  * They must be read back to sign each attempt, so they are stored sealed (AES-GCM, src/lib/sealing.ts) under
  * a key derived from TOKEN_SIGNING_SECRET with a purpose of their own, never hashed and never in clear.
  * During a rotation of TOKEN_SIGNING_SECRET, a secret sealed under the previous one still opens with
- * TOKEN_SIGNING_SECRET_PREVIOUS, so keep that set until every endpoint's secret has been rotated (README,
- * "Webhooks"): a rotation seals the new secret under the current key.
+ * TOKEN_SIGNING_SECRET_PREVIOUS, so keep that set until every endpoint's secret has been rotated (docs/webhooks.md): a rotation seals the new secret under the current key.
  */
 import { seal, unseal } from "../../../lib/sealing";
 

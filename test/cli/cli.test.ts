@@ -1,7 +1,7 @@
 /** The operator CLI as an operator runs it: a subprocess, one JSON document out in the API's shapes, errors on stderr. */
 import { afterAll, expect, test } from "bun:test";
-import { cloneTestDatabase } from "./helpers/db";
-import { TEST_SECRETS } from "./helpers/app";
+import { cloneTestDatabase } from "../helpers/db";
+import { TEST_SECRETS } from "../helpers/app";
 
 // Each test spawns several CLI processes, each a second or more on a busy machine.
 const SPAWNS_TIMEOUT = 60_000;

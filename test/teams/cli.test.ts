@@ -1,7 +1,7 @@
 /** `operator create`, `member invite|list|roles|remove`, `sign-in-link`, as an operator runs them (subprocesses). */
 import { afterAll, expect, test } from "bun:test";
-import { cloneTestDatabase } from "./helpers/db";
-import { TEST_SECRETS } from "./helpers/app";
+import { cloneTestDatabase } from "../helpers/db";
+import { TEST_SECRETS } from "../helpers/app";
 
 const db = await cloneTestDatabase();
 afterAll(() => db.drop());

@@ -1,6 +1,6 @@
 /** CLI help, answered without a database: the overview, `help <command>` and `<command> --help` for every command. */
 import { expect, test } from "bun:test";
-import { GROUPS, loadCommands, runCli } from "../src/cli/main";
+import { GROUPS, loadCommands, runCli } from "../../src/cli/main";
 
 const COMMANDS = await loadCommands();
 

@@ -6,12 +6,12 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extractText, getDocumentProxy } from "unpdf";
-import { BUILT_IN_NETWORKS, ChainRegistry } from "../src/chains/registry";
-import { createTeam } from "../src/modules/teams/team";
-import { cloneTestDatabase } from "./helpers/db";
-import { TEST_SECRETS } from "./helpers/app";
-import { configureSeller, paidInvoice } from "./helpers/invoice-documents";
-import { textsOf, xsdErrors } from "./helpers/iso20022";
+import { BUILT_IN_NETWORKS, ChainRegistry } from "../../src/chains/registry";
+import { createTeam } from "../../src/modules/teams/team";
+import { cloneTestDatabase } from "../helpers/db";
+import { TEST_SECRETS } from "../helpers/app";
+import { configureSeller, paidInvoice } from "../helpers/invoice-documents";
+import { textsOf, xsdErrors } from "../helpers/iso20022";
 
 const db = await cloneTestDatabase();
 const dir = mkdtempSync(`${tmpdir()}/invoice-documents-`);

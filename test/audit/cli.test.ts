@@ -1,7 +1,7 @@
 /** `audit verify` as an operator runs it: a subprocess printing {data}; exit 0 for a valid chain, 1 naming the first broken entry. */
 import { afterAll, expect, test } from "bun:test";
-import { cloneTestDatabase } from "./helpers/db";
-import { TEST_SECRETS } from "./helpers/app";
+import { cloneTestDatabase } from "../helpers/db";
+import { TEST_SECRETS } from "../helpers/app";
 
 const db = await cloneTestDatabase();
 afterAll(() => db.drop());

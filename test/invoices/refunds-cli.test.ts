@@ -3,9 +3,9 @@
  * chain registry, verifying the transaction through its own chain worker before recording anything.
  */
 import { expect, test } from "bun:test";
-import { anvilRefundBed } from "./helpers/chains/anvil-refunds";
-import { TEST_SECRETS } from "./helpers/app";
-import { NOTHING_RECORDED } from "./helpers/refunds";
+import { anvilRefundBed } from "../helpers/chains/anvil-refunds";
+import { TEST_SECRETS } from "../helpers/app";
+import { NOTHING_RECORDED } from "../helpers/refunds";
 
 const { bed, usdc, merchant, stranger, customer, send, confirm } = await anvilRefundBed();
 

@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { cloneTestDatabase } from "./helpers/db";
+import { cloneTestDatabase } from "../helpers/db";
 
-const MARKER = "<!-- test/readme-walkthrough.test.ts runs the next block as written, against a running service. -->";
+const MARKER = "<!-- test/docs/readme-walkthrough.test.ts runs the next block as written, against a running service. -->";
 
 function walkthrough(readme: string): string {
   const after = readme.slice(readme.indexOf(MARKER) + MARKER.length);

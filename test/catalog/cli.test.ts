@@ -4,7 +4,7 @@
  * the plan; a later CLI change reaches the running service through its change notice.
  */
 import { expect, test } from "bun:test";
-import { createTestApp, TEST_SECRETS } from "./helpers/app";
+import { createTestApp, TEST_SECRETS } from "../helpers/app";
 
 const SPAWNS_TIMEOUT = 90_000;
 const t = await createTestApp();
