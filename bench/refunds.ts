@@ -17,7 +17,7 @@ import { rm } from "node:fs/promises";
 import { createSql, type Sql, type TransactionSql } from "../src/db/client";
 import { migrateDatabase } from "../src/db/migrate";
 import { startEmbeddedPostgres } from "../src/db/embedded";
-import { BUILT_IN_NETWORKS, ChainRegistry } from "../src/chains/registry";
+import { BUILT_IN_NETWORKS, ChainRegistry } from "../src/lib/networks";
 import type { PaymentExpectation, PaymentVerdict } from "../src/chains/types";
 import { newId } from "../src/lib/ids";
 import type { Tenant } from "../src/lib/tenant";

@@ -27,7 +27,7 @@
 import { rm } from "node:fs/promises";
 import postgres from "postgres";
 import type { ChainPool } from "../src/chains/pool";
-import { BUILT_IN_NETWORKS, ChainRegistry } from "../src/chains/registry";
+import { BUILT_IN_NETWORKS, ChainRegistry } from "../src/lib/networks";
 import type { ChainOperation, SubscriptionOperation } from "../src/chains/subscription-types";
 import type { Sql } from "../src/db/client";
 import { startEmbeddedPostgres } from "../src/db/embedded";

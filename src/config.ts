@@ -5,8 +5,8 @@
 import { Type as T, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { loadOrCreateSecrets } from "./lib/secrets";
-import { BUILT_IN_NETWORKS, ChainRegistry } from "./chains/registry";
-import { OPERATOR_KEY_VARIABLES, type OperatorKeys } from "./chains/operator-keys";
+import { BUILT_IN_NETWORKS, ChainRegistry } from "./lib/networks";
+import { OPERATOR_KEY_VARIABLES, type OperatorKeys } from "./lib/operator-keys";
 import { parseSmtpUrl } from "./lib/smtp-url";
 
 const PortNumber = T.Integer({ minimum: 1, maximum: 65535 });
@@ -60,7 +60,7 @@ const EnvSchema = T.Object({
   // (checked by publicBaseUrl below: an absolute http(s) URL without path, query or credentials).
   PUBLIC_BASE_URL: T.Optional(T.String({ minLength: 1 })),
   // Subscriptions (docs/subscriptions.md#subscriptions-on-chain): the service's operator key per chain family, the party
-  // that activates, charges and revokes. Read only by the chain workers (src/chains/operator-keys.ts).
+  // that activates, charges and revokes. Read only by the chain workers (src/lib/operator-keys.ts).
   SUBSCRIPTION_EVM_OPERATOR_KEY: T.Optional(T.String({ pattern: "^0x[0-9a-fA-F]{64}$" })),
   SUBSCRIPTION_SOLANA_OPERATOR_KEY: T.Optional(T.String({ pattern: "^[1-9A-HJ-NP-Za-km-z]{80,90}$" })),
   SUBSCRIPTION_STELLAR_OPERATOR_SECRET: T.Optional(T.String({ pattern: "^S[A-Z2-7]{55}$" })),

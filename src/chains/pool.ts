@@ -6,7 +6,7 @@
  * Callers always get a verdict, never an exception.
  */
 import type { JobAnswer, JobRequest, JobResponse } from "./jobs";
-import type { OperatorKeys } from "./operator-keys";
+import type { OperatorKeys } from "../lib/operator-keys";
 import {
   refuseOperation,
   type AutopayParties,
@@ -28,7 +28,7 @@ export interface ChainPoolOptions {
   /** the worker entry; tests pass a misbehaving one */
   workerUrl?: string | URL;
   onWorkerLost?: (reason: string) => void;
-  /** the subscription operator keys (src/chains/operator-keys.ts), added to the workers' environment only */
+  /** the subscription operator keys (src/lib/operator-keys.ts), added to the workers' environment only */
   operatorKeys?: OperatorKeys;
 }
 

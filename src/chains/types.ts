@@ -5,48 +5,8 @@
  * structuredClone: plain objects, strings, numbers, bigints; no class instances, no functions.
  */
 
-export type ChainFamily = "evm" | "stellar" | "solana";
-
-/** A token a network accepts. Exactly one of the family-specific locators is set. */
-export interface TokenConfig {
-  /** what integrators pass as `acceptedToken`, e.g. "USDC"; unique within a network */
-  symbol: string;
-  decimals: number;
-  /** EVM: the ERC-20 contract address. Absent for the native coin. */
-  contract?: string;
-  /** Solana: the SPL mint address. Absent for native SOL. */
-  mint?: string;
-  /** Stellar: the credit asset. Absent for native XLM. */
-  assetCode?: string;
-  assetIssuer?: string;
-  /** true for the network's own coin (ETH, SOL, XLM) */
-  native?: boolean;
-}
-
-export interface NetworkConfig {
-  /** registry key, e.g. "base-sepolia", "stellar-testnet", "solana-devnet", "anvil" */
-  id: string;
-  family: ChainFamily;
-  /** test networks settle only `_test_` (development) credentials; main networks only live ones */
-  testnet: boolean;
-  /** EVM chain id; null for Stellar and Solana */
-  chainId: number | null;
-  /** EVM and Solana JSON-RPC endpoint; Horizon base URL for Stellar */
-  rpcUrl: string;
-  /** Stellar network passphrase (the transaction hash commits to it) */
-  networkPassphrase?: string;
-  /**
-   * EVM: blocks on top of the payment's block (inclusive of it) before it counts as final; 0 means use
-   * the node's `finalized` block tag instead. Stellar closes ledgers final; Solana uses `finalized`
-   * commitment. Both ignore this field.
-   */
-  confirmations: number;
-  tokens: TokenConfig[];
-  /** EVM: our subscription contract (contracts/Subscriptions.sol) on this network; subscriptions need it */
-  subscriptionContract?: string;
-  /** Stellar: the Soroban RPC endpoint that token allowances (approve / transfer_from) are sent to */
-  sorobanRpcUrl?: string;
-}
+export type { ChainFamily, NetworkConfig, TokenConfig } from "../lib/networks";
+import type { NetworkConfig, TokenConfig } from "../lib/networks";
 
 /** What a submitted transaction must prove. Amounts are integer smallest units. */
 export interface PaymentExpectation {

@@ -1,6 +1,6 @@
 /** The chain registry's rules and the per-family address and hash checks (pure, no network). */
 import { describe, expect, test } from "bun:test";
-import { BUILT_IN_NETWORKS, ChainRegistry, findToken, networkAllowedIn, tokenLocator } from "../../src/chains/registry";
+import { BUILT_IN_NETWORKS, ChainRegistry, findToken, networkAllowedIn, tokenLocator } from "../../src/lib/networks";
 import { isValidAddress, normalizeTxHash } from "../../src/chains/addresses";
 
 const anvil = {

@@ -4,7 +4,7 @@
  * and refunds are recorded as verified chain proofs record them (no chain here).
  */
 import type { Sql } from "../../src/db/client";
-import type { ChainRegistry } from "../../src/chains/registry";
+import type { ChainRegistry } from "../../src/lib/networks";
 import { newId } from "../../src/lib/ids";
 import type { Tenant } from "../../src/lib/tenant";
 import { createInvoice, voidInvoice } from "../../src/modules/invoices/lifecycle/transitions";

@@ -6,7 +6,7 @@ import type { Sql } from "../../src/db/client";
 import { newId } from "../../src/lib/ids";
 import type { Tenant } from "../../src/lib/tenant";
 import type { Actor } from "../../src/modules/audit/repo";
-import type { ChainRegistry } from "../../src/chains/registry";
+import type { ChainRegistry } from "../../src/lib/networks";
 import { createInvoice, type InvoiceInput } from "../../src/modules/invoices/lifecycle/transitions";
 import type { InvoiceContext } from "../../src/modules/invoices/lifecycle/context";
 import type { LineInput } from "../../src/modules/invoices/compute";

@@ -8,7 +8,7 @@
  */
 import { afterAll } from "bun:test";
 import { rm } from "node:fs/promises";
-import type { OperatorKeys } from "../../src/chains/operator-keys";
+import type { OperatorKeys } from "../../src/lib/operator-keys";
 import type { NetworkConfig } from "../../src/chains/types";
 import type { PayerConsent } from "../../src/modules/subscriptions/activation/payer-consent";
 import { createPlanRecord } from "../../src/modules/catalog/plans/edit";

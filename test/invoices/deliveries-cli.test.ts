@@ -3,7 +3,7 @@ import { afterAll, expect, test } from "bun:test";
 import { cloneTestDatabase } from "../helpers/db";
 import { TEST_SECRETS } from "../helpers/app";
 import { issuedInvoice, line } from "../helpers/invoices";
-import { BUILT_IN_NETWORKS, ChainRegistry } from "../../src/chains/registry";
+import { BUILT_IN_NETWORKS, ChainRegistry } from "../../src/lib/networks";
 
 const db = await cloneTestDatabase();
 afterAll(() => db.drop());

@@ -6,7 +6,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extractText, getDocumentProxy } from "unpdf";
-import { BUILT_IN_NETWORKS, ChainRegistry } from "../../src/chains/registry";
+import { BUILT_IN_NETWORKS, ChainRegistry } from "../../src/lib/networks";
 import { createTeam } from "../../src/modules/teams/team";
 import { cloneTestDatabase } from "../helpers/db";
 import { TEST_SECRETS } from "../helpers/app";

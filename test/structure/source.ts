@@ -21,7 +21,7 @@ export interface Import {
 }
 
 export interface SourceFile {
-  /** relative to ROOT: `src/chains/registry.ts` */
+  /** relative to ROOT: `src/lib/networks.ts` */
   path: string;
   text: string;
   imports: Import[];

@@ -9,7 +9,7 @@
  */
 import { BaseError, type Hex, type PublicClient } from "viem";
 import { privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
-import { operatorKey } from "../operator-keys";
+import { operatorKey } from "../../lib/operator-keys";
 
 interface Sender {
   account: PrivateKeyAccount;

@@ -8,7 +8,7 @@
  * cannot, so `revoke` answers ok with no transaction and pulls stop because the service stops sending them.
  */
 import type { ChainOperation, OperationResult, SubscriptionAdapter, SubscriptionRefusal } from "../subscription-types";
-import { operatorKey } from "../operator-keys";
+import { operatorKey } from "../../lib/operator-keys";
 import { refuseOperation } from "../subscription-types";
 import { activationPlan } from "./activation";
 import { autopayState, resolveParties, solanaKey, type Parties } from "./autopay";

@@ -4,7 +4,7 @@
  * Asset Contract id, and the parties. A network or token this cannot be built for is `not_configured`.
  */
 import { type Asset, Keypair, rpc, StrKey } from "@stellar/stellar-sdk";
-import { operatorKey } from "../operator-keys";
+import { operatorKey } from "../../lib/operator-keys";
 import type { AutopayParties } from "../subscription-types";
 import { refuse } from "./refusal";
 import { sacContractId, tokenAsset } from "./sac";

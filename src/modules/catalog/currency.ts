@@ -10,7 +10,7 @@
  * be paid "0.001". Refusing such a price when it is written (rather than when a subscription charges it)
  * means a price on the catalog can always be settled, on whichever accepted network the customer pays.
  */
-import { networkAllowedIn, type ChainRegistry } from "../../chains/registry";
+import { networkAllowedIn, type ChainRegistry } from "../../lib/networks";
 import { formatMicro, microToToken } from "../../lib/money";
 import type { Environment } from "../../lib/tenant";
 

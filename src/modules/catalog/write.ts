@@ -7,7 +7,7 @@ import type { Sql } from "../../db/client";
 import type { AuthDeps } from "../../http/auth";
 import type { Clock } from "../../lib/clock";
 import type { Db } from "../../db/queries";
-import type { ChainRegistry } from "../../chains/registry";
+import type { ChainRegistry } from "../../lib/networks";
 import type { Tenant } from "../../lib/tenant";
 import { recordAudit, type Actor } from "../audit/repo";
 import { publishCatalogChanged } from "../changes/publish";

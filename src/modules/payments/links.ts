@@ -4,7 +4,7 @@
  * customer to pay on a network or into an address the service cannot verify.
  */
 import type { Sql } from "../../db/client";
-import { ChainRegistry, findToken, networkAllowedIn } from "../../chains/registry";
+import { ChainRegistry, findToken, networkAllowedIn } from "../../lib/networks";
 import { isValidAddress } from "../../chains/addresses";
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";

@@ -1,6 +1,6 @@
 /** Rows to API records. */
 import type { Static } from "elysia";
-import { tokenLocator } from "../../chains/registry";
+import { tokenLocator } from "../../lib/networks";
 import type { CheckoutSession, CheckoutSessionRow, PaymentLink, PaymentLinkRow } from "./schemas";
 
 export const presentPaymentLink = (r: PaymentLinkRow): Static<typeof PaymentLink> => ({

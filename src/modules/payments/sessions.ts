@@ -4,7 +4,7 @@
  * carry: it ties an on-chain payment to exactly one session even when the same wallet pays many.
  */
 import type { Sql } from "../../db/client";
-import type { ChainRegistry } from "../../chains/registry";
+import type { ChainRegistry } from "../../lib/networks";
 import { isValidAddress } from "../../chains/addresses";
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";

@@ -11,7 +11,7 @@
 import type { Sql } from "../../db/client";
 import type { Db } from "../../db/queries";
 import type { ChainPool } from "../../chains/pool";
-import type { ChainRegistry } from "../../chains/registry";
+import type { ChainRegistry } from "../../lib/networks";
 import { HASH_FORMAT, hashOfNoFamily, normalizeTxHash, sameAddress } from "../../chains/addresses";
 import { lockTransaction } from "../transaction-claims/repo";
 import { RETRYABLE_REASONS, refuse, type ChainFamily, type NetworkConfig, type PaymentExpectation, type PaymentVerdict } from "../../chains/types";

@@ -4,7 +4,7 @@
  * drop at commit (other instances hear of the change through publishCompanyChanged in the transaction).
  */
 import type { ChainPool } from "../../chains/pool";
-import type { ChainRegistry } from "../../chains/registry";
+import type { ChainRegistry } from "../../lib/networks";
 import type { Sql } from "../../db/client";
 import type { Tenant } from "../../lib/tenant";
 import type { InvoiceContext } from "../invoices/lifecycle/context";

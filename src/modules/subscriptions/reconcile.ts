@@ -5,7 +5,7 @@
  * a renewal paid); not found after the grace period -> failed (an activation ends charging nothing, a
  * renewal goes to dunning); the chain unreachable -> left for the next run.
  */
-import { findToken } from "../../chains/registry";
+import { findToken } from "../../lib/networks";
 import type { Logger } from "../../lib/logger";
 import type { Environment, Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";

@@ -10,7 +10,7 @@ import { erc20Abi, getAddress, hashTypedData, toHex, type Abi, type Address, typ
 import type { HDAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { SUBSCRIPTIONS_ABI, SUBSCRIPTIONS_BYTECODE } from "../../../src/chains/evm/subscription-contract";
-import type { OperatorKeys } from "../../../src/chains/operator-keys";
+import type { OperatorKeys } from "../../../src/lib/operator-keys";
 import { ChainPool } from "../../../src/chains/pool";
 import { consentTypedData } from "../../../src/chains/evm/consent";
 import type { ChainOperation, EvmConsent, OperationResult } from "../../../src/chains/subscription-types";

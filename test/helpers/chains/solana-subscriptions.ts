@@ -24,7 +24,7 @@ import {
   type Mint,
 } from "@solana/spl-token";
 import { afterAll } from "bun:test";
-import type { OperatorKeys } from "../../../src/chains/operator-keys";
+import type { OperatorKeys } from "../../../src/lib/operator-keys";
 import { ChainPool } from "../../../src/chains/pool";
 import { encodeBase58 } from "../../../src/chains/solana/base58";
 import type { AutopayParties } from "../../../src/chains/subscription-types";

@@ -2,7 +2,7 @@
  * The terms of a coupon (its discount, duration and plans), checked as one: exactly one of percentOff and
  * amountOff, a currency with an amount and only then, durationPeriods with `repeating` and only then.
  */
-import type { ChainRegistry } from "../../../chains/registry";
+import type { ChainRegistry } from "../../../lib/networks";
 import { MICRO, formatFixed, formatMicro } from "../../../lib/money";
 import type { Environment } from "../../../lib/tenant";
 import { checkCurrencyAmount } from "../currency";

@@ -2,7 +2,7 @@
  * The rules of a plan's fields, prices and on-chain ids, checked before anything is written (every
  * problem of a request reported at once, see problems.ts).
  */
-import { networkAllowedIn, type ChainRegistry } from "../../../chains/registry";
+import { networkAllowedIn, type ChainRegistry } from "../../../lib/networks";
 import { MICRO } from "../../../lib/money";
 import type { Environment } from "../../../lib/tenant";
 import { checkCurrencyAmount } from "../currency";

@@ -1,7 +1,7 @@
 /** POST /dashboard/invoices/{id}/send: send an issued invoice again, by email or to the webhook endpoints (role billing:write). */
 import { InvoiceParams } from "../routes";
 import { Elysia, t } from "elysia";
-import type { ChainRegistry } from "../../../chains/registry";
+import type { ChainRegistry } from "../../../lib/networks";
 import type { Sql } from "../../../db/client";
 import { authPlugin, type AuthDeps } from "../../../http/auth";
 import { data } from "../../../http/envelope";

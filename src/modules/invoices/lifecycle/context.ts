@@ -3,7 +3,7 @@
  * what invoices alone need. Its own file, so the steps an operation calls (prepare, the delivery queue)
  * read it without importing the lifecycle that calls them.
  */
-import type { ChainRegistry } from "../../../chains/registry";
+import type { ChainRegistry } from "../../../lib/networks";
 import type { OperationContext } from "../../operation-context";
 
 export interface InvoiceContext extends OperationContext {

@@ -5,7 +5,7 @@
  * same transaction.
  */
 import type { Sql } from "../../../db/client";
-import type { ChainRegistry } from "../../../chains/registry";
+import type { ChainRegistry } from "../../../lib/networks";
 import { isValidAddress } from "../../../chains/addresses";
 import { apiError } from "../../../lib/errors";
 import type { Tenant } from "../../../lib/tenant";

@@ -4,7 +4,7 @@
  * columns) is checked here first, so any caller (routes, CLI, checkout settlement, renewals) gets a 400
  * naming the field, never a constraint error. Field names are the API body's (`body.lineItems[2].quantity`).
  */
-import { networkAllowedIn } from "../../../chains/registry";
+import { networkAllowedIn } from "../../../lib/networks";
 import { apiError } from "../../../lib/errors";
 import { MAX_MICRO } from "../../../lib/money";
 import { DAY_MS } from "../../../lib/period";

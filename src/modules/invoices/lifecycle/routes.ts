@@ -11,7 +11,7 @@ import { data } from "../../../http/envelope";
 import { Page } from "../../../http/pagination";
 import { requestState } from "../../../http/request-context";
 import type { Principal } from "../../../auth/kinds";
-import type { ChainRegistry } from "../../../chains/registry";
+import type { ChainRegistry } from "../../../lib/networks";
 import { actorOf } from "../../audit/repo";
 import { DASHBOARD_INVOICE_DOCS as DOCS } from "../docs";
 import { INVOICE_DETAIL_EXAMPLE, LINKS_EXAMPLE } from "../examples";

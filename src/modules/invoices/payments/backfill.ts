@@ -12,7 +12,7 @@
  * `backfilled: true`. Its `invoice.issued` and `invoice.paid` webhooks are sent like any other's.
  */
 import type { Sql } from "../../../db/client";
-import type { ChainRegistry } from "../../../chains/registry";
+import type { ChainRegistry } from "../../../lib/networks";
 import type { Db } from "../../../db/queries";
 import { ApiError } from "../../../lib/errors";
 import type { Tenant } from "../../../lib/tenant";

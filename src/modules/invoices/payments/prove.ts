@@ -17,7 +17,7 @@
 import type { Sql } from "../../../db/client";
 import { type Db } from "../../../db/queries";
 import type { ChainPool } from "../../../chains/pool";
-import type { ChainRegistry } from "../../../chains/registry";
+import type { ChainRegistry } from "../../../lib/networks";
 import { HASH_FORMAT, hashOfNoFamily, normalizeTxHash } from "../../../chains/addresses";
 import { lockTransaction, transactionUse } from "../../transaction-claims/repo";
 import { RETRYABLE_REASONS, type NetworkConfig, type PaymentProof, type TokenConfig } from "../../../chains/types";

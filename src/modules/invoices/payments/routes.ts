@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import type { Sql } from "../../../db/client";
 import type { Clock } from "../../../lib/clock";
 import type { ChainPool } from "../../../chains/pool";
-import type { ChainRegistry } from "../../../chains/registry";
+import type { ChainRegistry } from "../../../lib/networks";
 import { authPlugin, type AuthDeps } from "../../../http/auth";
 import { data } from "../../../http/envelope";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../../http/error-schemas";

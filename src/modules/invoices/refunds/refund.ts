@@ -13,7 +13,7 @@
  */
 import type { Sql } from "../../../db/client";
 import type { ChainPool } from "../../../chains/pool";
-import type { ChainRegistry } from "../../../chains/registry";
+import type { ChainRegistry } from "../../../lib/networks";
 import { sameAddress } from "../../../chains/addresses";
 import { transactionUse } from "../../transaction-claims/repo";
 import { RETRYABLE_REASONS, type PaymentVerdict, type VerifiedTransfer } from "../../../chains/types";

@@ -7,7 +7,7 @@
  * family. Every bad field of a step is named in one 400; nothing here touches the database or a chain.
  */
 import { addressOfNoFamily, HASH_FORMAT, hashOfNoFamily, isValidAddress, normalizeTxHash } from "../../../chains/addresses";
-import type { ChainRegistry } from "../../../chains/registry";
+import type { ChainRegistry } from "../../../lib/networks";
 import type { NetworkConfig, TokenConfig } from "../../../chains/types";
 import { ApiError, apiError } from "../../../lib/errors";
 import { microToToken, parseMoney } from "../../../lib/money";

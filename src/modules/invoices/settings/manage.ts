@@ -6,7 +6,7 @@
  * money where nobody can recover it.
  */
 import type { Sql } from "../../../db/client";
-import { findToken, networkAllowedIn, type ChainRegistry } from "../../../chains/registry";
+import { findToken, networkAllowedIn, type ChainRegistry } from "../../../lib/networks";
 import { apiError } from "../../../lib/errors";
 import { isUniqueViolation } from "../../catalog/write";
 import type { Tenant } from "../../../lib/tenant";

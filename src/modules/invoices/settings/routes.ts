@@ -6,7 +6,7 @@
 import { Elysia } from "elysia";
 import type { Sql } from "../../../db/client";
 import type { Clock } from "../../../lib/clock";
-import type { ChainRegistry } from "../../../chains/registry";
+import type { ChainRegistry } from "../../../lib/networks";
 import { authPlugin, type AuthDeps } from "../../../http/auth";
 import { data } from "../../../http/envelope";
 import { ErrorBody, errorResponses, ValidationErrorBody } from "../../../http/error-schemas";

@@ -5,7 +5,7 @@
  */
 import type { AutopayParties, ChainOperation, SubscriptionRefusal } from "../../../chains/subscription-types";
 import { lockTransaction } from "../../transaction-claims/repo";
-import { findToken } from "../../../chains/registry";
+import { findToken } from "../../../lib/networks";
 import { newId } from "../../../lib/ids";
 import { recordAudit } from "../../audit/repo";
 import { releaseRedemption } from "../../catalog/coupons/redeem";

@@ -6,7 +6,7 @@
  * currency on that network, and the team's settlement wallet there (the payee).
  */
 import { isValidAddress } from "../../../chains/addresses";
-import { findToken, networkAllowedIn, type ChainRegistry } from "../../../chains/registry";
+import { findToken, networkAllowedIn, type ChainRegistry } from "../../../lib/networks";
 import type { NetworkConfig, TokenConfig } from "../../../chains/types";
 import type { Db } from "../../../db/queries";
 import { apiError } from "../../../lib/errors";

@@ -9,7 +9,7 @@ import { lockTransaction } from "../../transaction-claims/repo";
 import { apiError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
 import { tokenToMicroFloor } from "../../../lib/money";
-import { findToken } from "../../../chains/registry";
+import { findToken } from "../../../lib/networks";
 import type { SubscriptionDeps, TxContext } from "../context";
 import type { ChargeRow, MandateRow, SubscriptionRow } from "../rows";
 import { applyPayment } from "../../invoices/payments/settle";

@@ -6,7 +6,7 @@
  * makes the mandate ACTIVE again with the new approval's amount as its cap and its expiry. A REVOKED mandate
  * stays revoked: revoking is the payer's or the team's decision, not a lapse.
  */
-import { findToken } from "../../../chains/registry";
+import { findToken } from "../../../lib/networks";
 import { approvalNamesPayee } from "../activation/payer-consent";
 import { recordAudit } from "../../audit/repo";
 import type { ServiceContext } from "../context";

@@ -1,7 +1,7 @@
-import { findToken } from "../../../chains/registry";
+import { findToken } from "../../../lib/networks";
 import { apiError } from "../../../lib/errors";
 import { hashOfNoFamily } from "../../../chains/addresses";
-import type { ChainRegistry } from "../../../chains/registry";
+import type { ChainRegistry } from "../../../lib/networks";
 import { microToTokenCeil } from "../../../lib/money";
 import type { Tenant } from "../../../lib/tenant";
 import type { Actor } from "../../audit/repo";

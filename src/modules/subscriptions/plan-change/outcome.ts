@@ -7,7 +7,7 @@
  */
 import type { ChainOperation, SubscriptionRefusal } from "../../../chains/subscription-types";
 import { lockTransaction } from "../../transaction-claims/repo";
-import { findToken } from "../../../chains/registry";
+import { findToken } from "../../../lib/networks";
 import { releaseRedemption } from "../../catalog/coupons/redeem";
 import { publishCompanyChanged } from "../../changes/publish";
 import { findCompanyByKeys } from "../../customers/repo";

@@ -1,6 +1,6 @@
 /** The two ways a plan change that owes something is paid (change.ts): a verified transfer (txHash) or a pull through the mandate. */
 import { OUTCOME_UNKNOWN } from "../../../chains/subscription-types";
-import { findToken } from "../../../chains/registry";
+import { findToken } from "../../../lib/networks";
 import { refuse, RETRYABLE_REASONS, type ChainFamily, type PaymentVerdict } from "../../../chains/types";
 import { NOT_FINAL_RETRY_AFTER_SECONDS } from "../../invoices/refunds/refund";
 import { HASH_FORMAT, normalizeTxHash, sameAddress } from "../../../chains/addresses";

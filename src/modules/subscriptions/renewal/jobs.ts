@@ -8,7 +8,7 @@
  * of 10,000 due at once took ten ticks, ten minutes).
  */
 import { operatorLane } from "../../../chains/operator-lanes";
-import { findToken } from "../../../chains/registry";
+import { findToken } from "../../../lib/networks";
 import { enqueueJobs } from "../../../jobs/enqueue";
 import type { Tenant } from "../../../lib/tenant";
 import type { SubscriptionDeps } from "../context";

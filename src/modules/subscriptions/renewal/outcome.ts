@@ -9,7 +9,7 @@
  */
 import type { ChainOperation } from "../../../chains/subscription-types";
 import { lockTransaction } from "../../transaction-claims/repo";
-import { findToken } from "../../../chains/registry";
+import { findToken } from "../../../lib/networks";
 import { emitEvent } from "../../webhooks/emit";
 import { cancelNow } from "../cancellation/cancel";
 import type { TxContext, ServiceContext } from "../context";

@@ -7,7 +7,7 @@
  * reconciliation job.
  */
 import { OUTCOME_UNKNOWN } from "../../../chains/subscription-types";
-import { findToken } from "../../../chains/registry";
+import { findToken } from "../../../lib/networks";
 import { newId } from "../../../lib/ids";
 import { microToTokenCeil } from "../../../lib/money";
 import { periodAt } from "../../../lib/period";

@@ -3,11 +3,55 @@
  * finality rule and accepted tokens. The built-in list covers the main and test networks of the three
  * families with Circle's USDC; `CHAIN_REGISTRY_FILE` (a JSON array of networks, same shape) replaces
  * entries by id or adds new ones, e.g. a private RPC URL or a local anvil. docs/invoices.md#settlement-payment-links-and-checkout-sessions documents it.
+ * Plain data and checks, no chain code: config.ts builds the registry at boot, before any chain or domain
+ * exists, and the chain adapters read the networks it holds.
  */
 import { Type as T, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import type { NetworkConfig, TokenConfig } from "./types";
-import { type Environment } from "../lib/tenant";
+import { type Environment } from "./tenant";
+
+export type ChainFamily = "evm" | "stellar" | "solana";
+
+/** A token a network accepts. Exactly one of the family-specific locators is set. */
+export interface TokenConfig {
+  /** what integrators pass as `acceptedToken`, e.g. "USDC"; unique within a network */
+  symbol: string;
+  decimals: number;
+  /** EVM: the ERC-20 contract address. Absent for the native coin. */
+  contract?: string;
+  /** Solana: the SPL mint address. Absent for native SOL. */
+  mint?: string;
+  /** Stellar: the credit asset. Absent for native XLM. */
+  assetCode?: string;
+  assetIssuer?: string;
+  /** true for the network's own coin (ETH, SOL, XLM) */
+  native?: boolean;
+}
+
+export interface NetworkConfig {
+  /** registry key, e.g. "base-sepolia", "stellar-testnet", "solana-devnet", "anvil" */
+  id: string;
+  family: ChainFamily;
+  /** test networks settle only `_test_` (development) credentials; main networks only live ones */
+  testnet: boolean;
+  /** EVM chain id; null for Stellar and Solana */
+  chainId: number | null;
+  /** EVM and Solana JSON-RPC endpoint; Horizon base URL for Stellar */
+  rpcUrl: string;
+  /** Stellar network passphrase (the transaction hash commits to it) */
+  networkPassphrase?: string;
+  /**
+   * EVM: blocks on top of the payment's block (inclusive of it) before it counts as final; 0 means use
+   * the node's `finalized` block tag instead. Stellar closes ledgers final; Solana uses `finalized`
+   * commitment. Both ignore this field.
+   */
+  confirmations: number;
+  tokens: TokenConfig[];
+  /** EVM: our subscription contract (contracts/Subscriptions.sol) on this network; subscriptions need it */
+  subscriptionContract?: string;
+  /** Stellar: the Soroban RPC endpoint that token allowances (approve / transfer_from) are sent to */
+  sorobanRpcUrl?: string;
+}
 
 const Token = T.Object({
   symbol: T.String({ minLength: 1, maxLength: 32 }),

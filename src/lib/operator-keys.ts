@@ -4,7 +4,7 @@
  * chain workers, whose environment the pool sets; nothing else in the process reads them, and no chain
  * answer or log line ever carries them.
  */
-import type { ChainFamily } from "./types";
+import type { ChainFamily } from "./networks";
 
 export const OPERATOR_KEY_VARIABLES = [
   "SUBSCRIPTION_EVM_OPERATOR_KEY",
