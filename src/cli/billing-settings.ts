@@ -3,7 +3,7 @@
  * routes for an operator, over the same service functions (src/modules/invoices/settings/manage.ts).
  */
 import { OPERATOR } from "../modules/teams/roles";
-import { presentSettlementWallet } from "../modules/invoices/settings/schemas";
+import { presentSettlementWallet } from "../modules/invoices/settings/present";
 import {
   getInvoiceSettings,
   listSettlementWallets,

@@ -1,9 +1,10 @@
 /** `plan create`, `feature create`, `entitlement set`: the catalog from the operator's shell (pricing.ts has the rest). */
-import { ENTITLEMENT_KINDS, FEATURE_TYPES, presentFeature, presentPlanEntitlement } from "../modules/catalog/schemas";
+import { ENTITLEMENT_KINDS, FEATURE_TYPES } from "../modules/catalog/schemas";
+import { presentFeature, presentPlanEntitlement } from "../modules/catalog/present";
 import { createFeature } from "../modules/catalog/features/edit";
 import { setEntitlement, type EntitlementInput } from "../modules/catalog/entitlements/edit";
 import { featureIdOf } from "../modules/catalog/features/read";
-import { presentPlanRecord } from "../modules/catalog/plans/schemas";
+import { presentPlanRecord } from "../modules/catalog/plans/present";
 import { createPlanRecord } from "../modules/catalog/plans/edit";
 import { OPERATOR } from "../modules/teams/roles";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, list, oneOf, optionalWholeNumber, tenant, wholeNumber } from "./args";

@@ -1,9 +1,9 @@
 /** `override set | remove`, `company plan`, `credit grant`: what one company gets beyond the catalog. */
-import { presentOverride, presentRemovedOverride } from "../modules/catalog/schemas";
+import { presentOverride, presentRemovedOverride } from "../modules/catalog/present";
 import { assignPlan, removeOverride, setOverride } from "../modules/customers/plan";
 import { featureIdOf } from "../modules/catalog/features/read";
 import { grantCredits } from "../modules/entitlements/credits";
-import { presentCompany } from "../modules/customers/schemas";
+import { presentCompany } from "../modules/customers/present";
 import { presentCreditGrant } from "../modules/entitlements/credits";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, isoDate, tenant, wholeNumber } from "./args";
 import { GRANT_OPTIONS, parseGrant } from "./catalog";

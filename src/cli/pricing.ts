@@ -3,11 +3,11 @@
  * archive | restore`, `entitlement remove`: the dashboard's catalog operations for an operator, through the
  * same service functions as /api/v1/dashboard/..., audited as the operator.
  */
-import { presentCoupon } from "../modules/catalog/coupons/schemas";
+import { presentCoupon } from "../modules/catalog/coupons/present";
 import { archiveCoupon, createCoupon, listCouponPage } from "../modules/catalog/coupons/edit";
 import { getFeature, listFeaturePage, resolveFeatureId } from "../modules/catalog/features/read";
-import { presentDashboardFeature, presentPlanEntitlement } from "../modules/catalog/schemas";
-import { presentPlanRecord } from "../modules/catalog/plans/schemas";
+import { presentDashboardFeature, presentPlanEntitlement } from "../modules/catalog/present";
+import { presentPlanRecord } from "../modules/catalog/plans/present";
 import { removePlanPrice, setPlanPrice, updatePlanRecord } from "../modules/catalog/plans/edit";
 import { listPlanPage } from "../modules/catalog/plans/repo";
 import { removeEntitlement } from "../modules/catalog/entitlements/edit";

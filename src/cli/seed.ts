@@ -13,8 +13,8 @@ import { setEntitlement } from "../modules/catalog/entitlements/edit";
 import { assignPlan } from "../modules/customers/plan";
 import { grantCredits } from "../modules/entitlements/credits";
 import { upsertCompany } from "../modules/customers/identify";
-import { presentCompany } from "../modules/customers/schemas";
-import { presentFeature, presentPlan } from "../modules/catalog/schemas";
+import { presentCompany } from "../modules/customers/present";
+import { presentFeature, presentPlan } from "../modules/catalog/present";
 import { findFeatureWithPlans } from "../modules/catalog/features/repo";
 import { type Environment } from "../lib/tenant";
 

@@ -4,8 +4,8 @@
  * a running service (or `npm run worker`) sends it.
  */
 import { SUBSCRIBABLE_EVENT_TYPES } from "../modules/webhooks/event-types";
-import { presentDelivery } from "../modules/webhooks/deliveries/schemas";
-import { presentEndpoint } from "../modules/webhooks/endpoints/schemas";
+import { presentDelivery } from "../modules/webhooks/deliveries/present";
+import { presentEndpoint } from "../modules/webhooks/endpoints/present";
 import {
   createEndpoint,
   deleteEndpoint,

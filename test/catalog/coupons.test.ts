@@ -5,7 +5,7 @@ import { createTeamFixture } from "../helpers/fixtures";
 import { createCompanyOnPlan } from "../helpers/catalog";
 import { randomToken } from "../../src/lib/ids";
 import { couponAppliesToPeriod, couponDiscount, redeemCoupon } from "../../src/modules/catalog/coupons/redeem";
-import type { CouponRow } from "../../src/modules/catalog/coupons/schemas";
+import type { CouponRow } from "../../src/modules/catalog/coupons/rows";
 
 const t = await createTestApp();
 const team = await createTeamFixture(t, "Coupons");

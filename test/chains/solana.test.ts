@@ -24,7 +24,7 @@ import { SolanaLedger, type Executed } from "../helpers/chains/solana-ledger";
 import { FakeSolanaRpc } from "../helpers/chains/solana-rpc-server";
 import { encodeBase58 } from "../helpers/chains/solana-rpc-shape";
 import { bindToPayer } from "../../src/modules/payments/settle";
-import type { CheckoutSessionRow } from "../../src/modules/payments/schemas";
+import type { CheckoutSessionRow } from "../../src/modules/payments/rows";
 
 const DECIMALS = 6;
 const ledger = new SolanaLedger();

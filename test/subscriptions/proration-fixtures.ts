@@ -3,7 +3,7 @@
  * src/lib/money and the coupon code (so a shared mistake cannot agree with itself).
  */
 import { periodAt, type Interval } from "../../src/lib/period";
-import type { CouponRow } from "../../src/modules/catalog/coupons/schemas";
+import type { CouponRow } from "../../src/modules/catalog/coupons/rows";
 import type { PlanChangeInput, SubscriptionTerms } from "../../src/modules/subscriptions/plan-change/proration";
 
 export const USDC = "USDC";

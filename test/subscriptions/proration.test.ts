@@ -8,7 +8,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { addMonths, type Interval } from "../../src/lib/period";
-import type { CouponRow } from "../../src/modules/catalog/coupons/schemas";
+import type { CouponRow } from "../../src/modules/catalog/coupons/rows";
 import { priceLine, sumLines } from "../../src/modules/invoices/compute";
 import { planChange, type PlanChange, type PlanChangeInput, type SubscriptionTerms } from "../../src/modules/subscriptions/plan-change/proration";
 import { change, coupon, expectedNet, netOf, taxed, terms } from "./proration-fixtures";

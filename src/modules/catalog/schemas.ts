@@ -76,31 +76,6 @@ export type FeatureUpdate = Static<typeof FeatureUpdate>;
 
 export const FeatureParams = t.Object({ id: t.String({ minLength: 1, maxLength: 200, description: "Feature id (cflag_…)" }) });
 
-export interface FeatureRow {
-  id: string;
-  name: string;
-  feature_key: string;
-  feature_type: FeatureType;
-  event_key: string;
-  icon: string;
-  description: string;
-  created_at: Date;
-  archived_at?: Date | null;
-  linked_plans?: Static<typeof LinkedPlan>[];
-}
-
-export const presentFeature = (r: FeatureRow): Static<typeof Feature> => ({
-  id: r.id,
-  name: r.name,
-  featureKey: r.feature_key,
-  featureType: r.feature_type,
-  eventKey: r.event_key,
-  icon: r.icon,
-  description: r.description,
-  linkedPlans: r.linked_plans ?? [],
-  createdAt: r.created_at.toISOString(),
-});
-
 /** The spec's Feature plus whether it is archived: what the dashboard routes answer. */
 export const DashboardFeature = t.Object(
   {
@@ -110,69 +85,6 @@ export const DashboardFeature = t.Object(
   },
   { $id: "DashboardFeature" },
 );
-
-export const presentDashboardFeature = (r: FeatureRow): Static<typeof DashboardFeature> => ({
-  ...presentFeature(r),
-  archived: Boolean(r.archived_at),
-  archivedAt: r.archived_at?.toISOString() ?? null,
-});
-
-/** A plan as the CLI shows it (the spec leaves the Plan record "not shown"; these are its columns). */
-export interface PlanRow {
-  id: string;
-  name: string;
-  tier: string;
-  description: string | null;
-  created_at: Date;
-}
-
-export const presentPlan = (r: PlanRow) => ({
-  id: r.id,
-  name: r.name,
-  tier: r.tier,
-  description: r.description,
-  createdAt: r.created_at.toISOString(),
-});
-
-/** The columns a plan entitlement and a company override share; only those of the row's kind are set. */
-export interface GrantRow {
-  id: string;
-  feature_id: string;
-  kind: EntitlementKind;
-  enabled: boolean;
-  limit_amount: bigint | null;
-  period: string | null;
-  credits_per_use: bigint | null;
-  trait_key: string | null;
-  trait_operator: string | null;
-  trait_value: string | null;
-}
-
-// Quantities are bigint in the database: printed as integer strings, like the API's creditsPerUse and creditBalance.
-const presentGrant = (r: GrantRow) => ({
-  id: r.id,
-  featureId: r.feature_id,
-  kind: r.kind,
-  enabled: r.enabled,
-  limit: r.limit_amount?.toString() ?? null,
-  period: r.period,
-  creditsPerUse: r.credits_per_use?.toString() ?? null,
-  traitKey: r.trait_key,
-  traitOperator: r.trait_operator,
-  traitValue: r.trait_value,
-});
-
-export const presentPlanEntitlement = (r: GrantRow & { plan_id: string }) => ({ planId: r.plan_id, ...presentGrant(r) });
-
-export const presentOverride = (r: GrantRow & { company_id: string }) => ({ companyId: r.company_id, ...presentGrant(r) });
-
-/** What is left to show of a removed override: which company and feature it was for. */
-export const presentRemovedOverride = (r: { id: string; company_id: string; feature_id: string; kind: EntitlementKind }) => ({
-  id: r.id,
-  companyId: r.company_id,
-  featureId: r.feature_id,
-  kind: r.kind,
-});
 
 export const IncludeArchived = {
   includeArchived: t.Optional(t.BooleanString({ description: "true also lists archived ones (default false)" })),

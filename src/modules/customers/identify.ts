@@ -6,10 +6,11 @@
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { TransactionSql } from "../../db/client";
-import type { CompanyRef, CompanyRow, UserRef, UserRow } from "./schemas";
+import type { CompanyRef, UserRef } from "./schemas";
+import type { CompanyRow, UserRow } from "./rows";
 import { publishCompanyChanged } from "../changes/publish";
 import { emitEvent } from "../webhooks/emit";
-import { presentCompany } from "./schemas";
+import { presentCompany } from "./present";
 import {
   findCompanyByKeys,
   findUserByKeys,

@@ -1,6 +1,6 @@
 /** Typed wrappers over the company and user queries. */
 import { queries, run, runOne, type Db } from "../../db/queries";
-import type { CompanyRow, UserRow } from "./schemas";
+import type { CompanyRow, UserRow } from "./rows";
 import type { PageWindow } from "../../http/pagination";
 import { type Tenant } from "../../lib/tenant";
 

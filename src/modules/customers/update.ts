@@ -11,7 +11,8 @@ import { recordAudit } from "../audit/repo";
 import type { OperationContext } from "../operation-context";
 import { planChoiceProblems } from "../catalog/plans/choice";
 import { publishCompanyChanged } from "../changes/publish";
-import type { CompanyPatch, CompanyRow } from "./schemas";
+import type { CompanyPatch } from "./schemas";
+import type { CompanyRow } from "./rows";
 import { findCompanyByKeys, updateCompanyRow } from "./repo";
 import { type Tenant } from "../../lib/tenant";
 

@@ -1,7 +1,7 @@
 /** Typed access to stored events (sql/queries/event_*): the dashboard's list and the prune of old refusals. */
 import { deleteInBatches, queries, run, type Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
-import type { EventRow } from "./schemas";
+import type { EventRow } from "./rows";
 
 const Q = queries(["event_list_page", "event_delete_refused_before"]);
 

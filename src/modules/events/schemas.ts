@@ -68,23 +68,3 @@ export const EventListQuery = t.Object({
   ),
   companyId: t.Optional(t.String({ minLength: 1, maxLength: 200, description: "Our comp_ id or your id for the company" })),
 });
-
-export interface EventRow {
-  id: string;
-  name: string;
-  company_id: string | null;
-  user_id: string | null;
-  traits: Record<string, unknown>;
-  sent_at: Date;
-  seq: bigint;
-}
-
-export const presentEvent = (r: EventRow): Static<typeof Event> => ({
-  id: r.id,
-  eventType: "track",
-  name: r.name,
-  companyId: r.company_id,
-  userId: r.user_id,
-  traits: r.traits,
-  sentAt: r.sent_at.toISOString(),
-});

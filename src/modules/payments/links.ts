@@ -11,7 +11,8 @@ import { newId } from "../../lib/ids";
 import { recordAudit, type Actor } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
 import { planChoiceProblems } from "../catalog/plans/choice";
-import type { PaymentLinkCreate, PaymentLinkRow } from "./schemas";
+import type { PaymentLinkCreate } from "./schemas";
+import type { PaymentLinkRow } from "./rows";
 import { insertPaymentLink, settlementWalletOwner } from "./repo";
 import type { Tenant } from "../../lib/tenant";
 

@@ -7,7 +7,7 @@ import type { Actor } from "../audit/repo";
 import { grantCreditsInTx, lockCompanyGrants } from "../entitlements/credits";
 import { publishCompanyChanged } from "../changes/publish";
 import { emitEvent } from "../webhooks/emit";
-import type { CheckoutSessionRow, RecordedPayment } from "./schemas";
+import type { CheckoutSessionRow, RecordedPayment } from "./rows";
 import { addAddOnToCompany, findPaymentLink } from "./repo";
 import { presentCheckoutSession, presentPaymentLink } from "./present";
 

@@ -1,7 +1,8 @@
 /** Rows to API records. */
 import type { Static } from "elysia";
 import { tokenLocator } from "../../lib/networks";
-import type { CheckoutSession, CheckoutSessionRow, PaymentLink, PaymentLinkRow } from "./schemas";
+import type { CheckoutSession, PaymentLink } from "./schemas";
+import type { CheckoutSessionRow, PaymentLinkRow } from "./rows";
 
 export const presentPaymentLink = (r: PaymentLinkRow): Static<typeof PaymentLink> => ({
   id: r.id,

@@ -2,7 +2,8 @@
 import { queries, run, runOne, type Db } from "../../db/queries";
 import { addressKey } from "../../chains/addresses";
 import type { NetworkConfig } from "../../chains/types";
-import type { CheckoutSessionRow, PaymentLinkRow, SessionStatus } from "./schemas";
+import type { SessionStatus } from "./schemas";
+import type { CheckoutSessionRow, PaymentLinkRow } from "./rows";
 import { type Tenant } from "../../lib/tenant";
 
 const Q = queries([

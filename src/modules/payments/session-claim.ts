@@ -5,7 +5,7 @@
 import type { Sql } from "../../db/client";
 import type { OperationContext } from "../operation-context";
 import { recordAudit } from "../audit/repo";
-import type { CheckoutSessionRow } from "./schemas";
+import type { CheckoutSessionRow } from "./rows";
 import { lockCheckoutSession, setSessionStatus } from "./repo";
 import { apiError } from "../../lib/errors";
 

@@ -10,7 +10,7 @@ import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit } from "../audit/repo";
 import { findCompanyByKeys } from "../customers/repo";
-import type { CheckoutSessionRow } from "./schemas";
+import type { CheckoutSessionRow } from "./rows";
 import { findPaymentLink, insertCheckoutSession } from "./repo";
 import type { OperationContext } from "../operation-context";
 

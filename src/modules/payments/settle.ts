@@ -18,7 +18,7 @@ import { RETRYABLE_REASONS, refuse, type ChainFamily, type NetworkConfig, type P
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import { recordAudit } from "../audit/repo";
-import type { CheckoutSessionRow } from "./schemas";
+import type { CheckoutSessionRow } from "./rows";
 import { findCheckoutSession, insertPayment, lockCheckoutSession, paymentsOfTransaction, setSessionStatus, touchSession } from "./repo";
 import type { Tenant } from "../../lib/tenant";
 import type { OperationContext } from "../operation-context";

@@ -14,7 +14,7 @@ import { refuse } from "../../chains/types";
 import type { Actor } from "../audit/repo";
 import { listDueSessions, lockCheckoutSession, setSessionStatus } from "./repo";
 import type { Tenant } from "../../lib/tenant";
-import type { CheckoutSessionRow } from "./schemas";
+import type { CheckoutSessionRow } from "./rows";
 import { applyVerdict, bindToPayer, expectationOf, type SettlementDeps } from "./settle";
 import type { Sql } from "../../db/client";
 

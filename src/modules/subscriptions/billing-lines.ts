@@ -6,7 +6,7 @@
  * One rounding per line and the total the sum of the lines: the invoice's own rule (priceLine, sumLines).
  */
 import { couponAppliesToPeriod, couponDiscount } from "../catalog/coupons/redeem";
-import type { CouponRow } from "../catalog/coupons/schemas";
+import type { CouponRow } from "../catalog/coupons/rows";
 import { priceLine, sumLines, type LineInput } from "../invoices/compute";
 
 export interface PeriodPrice {

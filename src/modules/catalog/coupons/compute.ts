@@ -6,7 +6,8 @@ import type { ChainRegistry } from "../../../lib/networks";
 import { MICRO, formatFixed, formatMicro } from "../../../lib/money";
 import type { Environment } from "../../../lib/tenant";
 import { checkCurrencyAmount } from "../currency";
-import { COUPON_DURATIONS, MAX_DURATION_PERIODS, PERCENT_OFF, type CouponDuration, type CouponRow } from "./schemas";
+import { COUPON_DURATIONS, MAX_DURATION_PERIODS, PERCENT_OFF, type CouponDuration } from "./schemas";
+import { type CouponRow } from "./rows";
 import type { Problems } from "../problems";
 
 export interface TermsInput {

@@ -11,7 +11,7 @@ import { newId } from "../../../lib/ids";
 import { mulDivRound } from "../../../lib/money";
 import type { Db } from "../../../db/queries";
 import type { Tenant } from "../../../lib/tenant";
-import type { CouponRow } from "./schemas";
+import type { CouponRow } from "./rows";
 
 import { countRedemption, findCouponByCode, insertRedemption, releaseRedemptionRow } from "./repo";
 

@@ -1,7 +1,7 @@
 /** Typed wrappers over the coupon queries: the catalog's writes and reads, and redemptions. */
 import { queries, run, runOne, type Db } from "../../../db/queries";
 import type { Tenant } from "../../../lib/tenant";
-import type { CouponRow } from "./schemas";
+import type { CouponRow } from "./rows";
 
 const Q = queries([
   "coupon_insert",

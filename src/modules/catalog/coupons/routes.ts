@@ -8,7 +8,8 @@ import { actorOf } from "../../audit/repo";
 import { IncludeArchived } from "../schemas";
 import { catalogDeps, type RouteDeps } from "../write";
 import { data } from "../../../http/envelope";
-import { Coupon, CouponCreate, CouponPatch, presentCoupon } from "./schemas";
+import { Coupon, CouponCreate, CouponPatch } from "./schemas";
+import { presentCoupon } from "./present";
 import { archiveCoupon, createCoupon, getCoupon, listCouponPage, updateCoupon } from "./edit";
 
 const COUPON_DESCRIPTION = `A coupon takes \`percentOff\` (a percentage with up to 2 fractional digits, 0.01 to 100; stored in basis points) or \`amountOff\` (a decimal string with at most 6 fractional digits, with \`currency\`, a token this environment settles in), never both.

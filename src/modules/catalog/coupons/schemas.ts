@@ -3,7 +3,7 @@
  * stored as basis points) or `amountOff` (a decimal string in `currency`), never both.
  */
 import { t, type Static } from "elysia";
-import { fixedFormat, formatFixed, formatMicro } from "../../../lib/money";
+import { fixedFormat } from "../../../lib/money";
 import { NonBlankText } from "../../../http/non-blank-text";
 
 export const COUPON_DURATIONS = ["once", "repeating", "forever"] as const;
@@ -73,39 +73,3 @@ export const Coupon = t.Object(
   },
   { $id: "Coupon" },
 );
-
-export interface CouponRow {
-  id: string;
-  code: string;
-  name: string;
-  percent_off_bp: number | null;
-  amount_off: bigint | null;
-  currency: string | null;
-  duration: CouponDuration;
-  duration_periods: number | null;
-  max_redemptions: number | null;
-  redemptions: number;
-  expires_at: Date | null;
-  plan_ids: string[];
-  archived_at: Date | null;
-  created_at: Date;
-  seq: bigint;
-}
-
-export const presentCoupon = (r: CouponRow): Static<typeof Coupon> => ({
-  id: r.id,
-  code: r.code,
-  name: r.name,
-  percentOff: r.percent_off_bp === null ? null : formatFixed(BigInt(r.percent_off_bp), 2),
-  amountOff: r.amount_off === null ? null : formatMicro(BigInt(r.amount_off)),
-  currency: r.currency,
-  duration: r.duration,
-  durationPeriods: r.duration_periods,
-  maxRedemptions: r.max_redemptions,
-  redemptions: r.redemptions,
-  expiresAt: r.expires_at?.toISOString() ?? null,
-  planIds: r.plan_ids,
-  archived: r.archived_at !== null,
-  archivedAt: r.archived_at?.toISOString() ?? null,
-  createdAt: r.created_at.toISOString(),
-});

@@ -1,7 +1,8 @@
 /** Typed wrappers over the grant queries: a feature's entitlement on a plan and a company's override of it. */
 import { queries, runOne, type Db } from "../../../db/queries";
 import type { Tenant } from "../../../lib/tenant";
-import type { EntitlementKind, GrantRow } from "../schemas";
+import type { EntitlementKind } from "../schemas";
+import type { GrantRow } from "../rows";
 
 const Q = queries(["company_override_upsert", "company_override_delete", "plan_entitlement_upsert", "plan_entitlement_delete"]);
 

@@ -7,7 +7,7 @@ import { apiError } from "../../../lib/errors";
 import { actorOf } from "../../audit/repo";
 import type { RouteDeps } from "../write";
 import { data } from "../../../http/envelope";
-import { presentPlanEntitlement } from "../schemas";
+import { presentPlanEntitlement } from "../present";
 import { resolveFeatureId } from "../features/read";
 import { removeEntitlement, setEntitlement, type EntitlementInput } from "./edit";
 

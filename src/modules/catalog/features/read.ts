@@ -3,7 +3,7 @@ import { apiError } from "../../../lib/errors";
 import type { Db } from "../../../db/queries";
 import type { PageWindow } from "../../../http/pagination";
 import type { Tenant } from "../../../lib/tenant";
-import type { FeatureRow } from "../schemas";
+import type { FeatureRow } from "../rows";
 import { findFeatureIdByRef, findFeatureWithPlans, listFeatureRows } from "./repo";
 
 /** The id of the feature named by its cflag_ id or its featureKey; 404 when neither names one of the tenant's. */

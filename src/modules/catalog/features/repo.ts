@@ -1,6 +1,7 @@
 /** Typed wrappers over the feature queries. */
 import { queries, run, runOne, type Db } from "../../../db/queries";
-import type { EntitlementKind, FeatureRow, FeatureType } from "../schemas";
+import type { EntitlementKind, FeatureType } from "../schemas";
+import type { FeatureRow } from "../rows";
 import { type Tenant } from "../../../lib/tenant";
 
 const Q = queries([

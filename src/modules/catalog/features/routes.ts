@@ -11,16 +11,8 @@ import { NonBlankText } from "../../../http/non-blank-text";
 import { actorOf } from "../../audit/repo";
 import type { RouteDeps } from "../write";
 import { data } from "../../../http/envelope";
-import {
-  DashboardFeature,
-  Feature,
-  FeatureParams,
-  FeatureUpdate,
-  IncludeArchived,
-  Removed,
-  presentDashboardFeature,
-  presentFeature,
-} from "../schemas";
+import { DashboardFeature, Feature, FeatureParams, FeatureUpdate, IncludeArchived, Removed } from "../schemas";
+import { presentDashboardFeature, presentFeature } from "../present";
 import { getFeature, listFeaturePage, resolveFeatureId } from "./read";
 import { createFeature, deleteFeature, removeFeature, setFeatureArchived, updateFeature } from "./edit";
 

@@ -14,7 +14,8 @@ import type { Sql } from "../../../db/client";
 import type { Tenant } from "../../../lib/tenant";
 import type { Actor } from "../../audit/repo";
 import { checkOnchainIds, checkPeriod, checkPlanFields, checkPrice, checkPrices } from "./compute";
-import type { BillingPeriod, PlanCreate, PlanFullRow, PlanKind, PlanPatch } from "./schemas";
+import type { BillingPeriod, PlanCreate, PlanKind, PlanPatch } from "./schemas";
+import type { PlanFullRow } from "./rows";
 import {
   deletePlanRow,
   deletePrice,

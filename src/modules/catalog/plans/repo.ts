@@ -2,7 +2,8 @@
 import { queries, run, runOne, type Db } from "../../../db/queries";
 import type { PageWindow } from "../../../http/pagination";
 import type { Tenant } from "../../../lib/tenant";
-import type { BillingPeriod, PlanFullRow, PlanKind } from "./schemas";
+import type { BillingPeriod, PlanKind } from "./schemas";
+import type { PlanFullRow } from "./rows";
 
 const Q = queries([
   "plan_insert",

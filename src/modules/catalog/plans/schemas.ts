@@ -4,7 +4,7 @@
  * token's symbol.
  */
 import { t, type Static } from "elysia";
-import { formatMicro } from "../../../lib/money";
+
 import { NonBlankText } from "../../../http/non-blank-text";
 
 export const BILLING_PERIODS = ["monthly", "yearly"] as const;
@@ -127,35 +127,3 @@ export const Plan = t.Object(
   },
   { $id: "Plan" },
 );
-
-export interface PlanFullRow {
-  id: string;
-  name: string;
-  tier: string;
-  description: string | null;
-  kind: PlanKind;
-  trial_days: number;
-  archived_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  seq: bigint;
-  prices: { billingPeriod: BillingPeriod; amount: string; currency: string }[];
-  onchain_plan_ids: Record<string, string>;
-  entitlements?: Omit<Static<typeof PlanEntitlement>, "planId">[];
-}
-
-export const presentPlanRecord = (r: PlanFullRow): Static<typeof Plan> => ({
-  id: r.id,
-  kind: r.kind,
-  name: r.name,
-  tier: r.tier,
-  description: r.description,
-  trialDays: r.trial_days,
-  prices: r.prices.map((p) => ({ billingPeriod: p.billingPeriod, amount: formatMicro(BigInt(p.amount)), currency: p.currency })),
-  onchainPlanIds: r.onchain_plan_ids,
-  ...(r.entitlements ? { entitlements: r.entitlements.map((e) => ({ ...e, planId: r.id })) } : {}),
-  archived: r.archived_at !== null,
-  archivedAt: r.archived_at?.toISOString() ?? null,
-  createdAt: r.created_at.toISOString(),
-  updatedAt: r.updated_at.toISOString(),
-});

@@ -16,7 +16,7 @@ import { tokenToMicroFloor } from "../../../lib/money";
 import { apiError } from "../../../lib/errors";
 import { findPlanFull } from "../../catalog/plans/repo";
 import { currencyTokens } from "../../catalog/currency";
-import type { CheckoutSessionRow, RecordedPayment } from "../../payments/schemas";
+import type { CheckoutSessionRow, RecordedPayment } from "../../payments/rows";
 import { findPaymentLink } from "../../payments/repo";
 import { createInvoice } from "../lifecycle/transitions";
 import type { InvoiceContext } from "../lifecycle/context";

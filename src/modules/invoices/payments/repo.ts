@@ -1,7 +1,7 @@
 /** Typed access to what invoice payments read and write of payments and checkout sessions (payment_attach_invoice, checkout_session_*uninvoiced*). */
 import { queries, run, runOne, type Db } from "../../../db/queries";
 import type { Tenant } from "../../../lib/tenant";
-import type { CheckoutSessionRow } from "../../payments/schemas";
+import type { CheckoutSessionRow } from "../../payments/rows";
 
 const Q = queries(["payment_attach_invoice", "checkout_session_list_uninvoiced", "checkout_session_uninvoiced_tenants", "payment_lock_by_id"]);
 

@@ -16,7 +16,8 @@ import { findInvoiceSettings } from "../repo";
 import { deleteSettlementWallet, listSettlementWalletRows, lockInvoiceSettings, upsertInvoiceSettings, upsertSettlementWallet } from "./repo";
 import { settlementWalletProblem } from "./wallet-address";
 import { checkBody } from "../../../http/schema-errors";
-import { InvoiceSettingsPut, presentInvoiceSettings, SettlementWalletPut, type InvoiceSettingsView } from "./schemas";
+import { InvoiceSettingsPut, SettlementWalletPut, type InvoiceSettingsView } from "./schemas";
+import { presentInvoiceSettings } from "./present";
 import type { OperationContext } from "../../operation-context";
 
 const invalid = (details: Record<string, string>) => apiError("validation_failed", "Validation failed", details);

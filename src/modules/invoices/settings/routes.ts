@@ -13,7 +13,8 @@ import { ErrorBody, errorResponses, ValidationErrorBody } from "../../../http/er
 import { Page } from "../../../http/pagination";
 import { requestState } from "../../../http/request-context";
 import { actorOf } from "../../audit/repo";
-import { InvoiceSettings, InvoiceSettingsPut, NetworkParams, presentSettlementWallet, SettlementWallet, SettlementWalletPut } from "./schemas";
+import { InvoiceSettings, InvoiceSettingsPut, NetworkParams, SettlementWallet, SettlementWalletPut } from "./schemas";
+import { presentSettlementWallet } from "./present";
 import { getInvoiceSettings, listSettlementWallets, removeSettlementWallet, setSettlementWallet, updateInvoiceSettings } from "./manage";
 
 export type SettingsDeps = AuthDeps & { sql: Sql; clock: Clock; config: { chains: ChainRegistry } };

@@ -4,7 +4,7 @@
  * is and how long the customer has to pay).
  */
 import { t, type Static } from "elysia";
-import type { InvoiceSettingsRow, SettlementWalletRow } from "../rows";
+
 import { DEFAULT_PAYMENT_TERMS_DAYS } from "../lifecycle/prepare";
 
 const WALLET_EXAMPLE = {
@@ -92,22 +92,3 @@ export const InvoiceSettingsPut = t.Object(
   { $id: "InvoiceSettingsPut", examples: [{ sellerName: "Acme Analytics Ltd", paymentTermsDays: 14 }] },
 );
 export type InvoiceSettingsPut = Static<typeof InvoiceSettingsPut>;
-
-export const presentSettlementWallet = (r: SettlementWalletRow) => ({
-  network: r.network,
-  wallet: r.wallet,
-  tokens: r.tokens,
-  createdAt: r.created_at.toISOString(),
-  updatedAt: r.updated_at.toISOString(),
-});
-
-/** The settings in force: the stored row, or the defaults when the tenant has none. */
-export const presentInvoiceSettings = (r: InvoiceSettingsRow | undefined): InvoiceSettingsView => ({
-  sellerName: r?.seller_name ?? null,
-  sellerAddress: r?.seller_address ?? null,
-  sellerTaxId: r?.seller_tax_id ?? null,
-  sellerEmail: r?.seller_email ?? null,
-  paymentTermsDays: r?.payment_terms_days ?? DEFAULT_PAYMENT_TERMS_DAYS,
-  footer: r?.footer ?? null,
-  emailOnIssue: r?.email_on_issue ?? true,
-});

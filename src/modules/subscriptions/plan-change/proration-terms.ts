@@ -13,7 +13,7 @@
  *     a "once" coupon used this month does not discount the new year, and "forever" still does.
  */
 import { MONTHS, periodAt, type Interval } from "../../../lib/period";
-import type { CouponRow } from "../../catalog/coupons/schemas";
+import type { CouponRow } from "../../catalog/coupons/rows";
 import { couponAppliesToPeriod, couponDiscount } from "../../catalog/coupons/redeem";
 
 export interface SubscriptionTerms {

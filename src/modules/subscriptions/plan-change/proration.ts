@@ -18,7 +18,7 @@
 import { sumLines, priceLine, type LineInput } from "../../invoices/compute";
 import { periodSeconds, secondsRemaining } from "../../../lib/period";
 import { prorate } from "../../../lib/money";
-import type { CouponRow } from "../../catalog/coupons/schemas";
+import type { CouponRow } from "../../catalog/coupons/rows";
 import { creditLine, periodLines } from "../billing-lines";
 import { changeKind, netPrice, nextTerms, type ChangeKind, type SubscriptionTerms, type TargetPlan } from "./proration-terms";
 

@@ -9,7 +9,7 @@ import type { Db } from "../../../db/queries";
 import { apiError } from "../../../lib/errors";
 import type { Interval } from "../../../lib/period";
 import type { Tenant } from "../../../lib/tenant";
-import type { CouponRow } from "../../catalog/coupons/schemas";
+import type { CouponRow } from "../../catalog/coupons/rows";
 import { findPlanFull } from "../../catalog/plans/repo";
 import { checkCoupon } from "../../catalog/coupons/redeem";
 import { findCouponById } from "../../catalog/coupons/repo";

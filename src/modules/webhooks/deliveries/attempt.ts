@@ -33,8 +33,8 @@ import {
   succeededSince,
   type AttemptOutcome,
   type AttemptTarget,
-  type DeliveryStatus,
 } from "./repo";
+import { type DeliveryStatus } from "./rows";
 import { disableEndpointRow } from "../endpoints/repo";
 import { MAX_ATTEMPTS, retryDelayMs } from "./schedule";
 import { openSecret, type SealingKeys } from "../signing/secrets";

@@ -9,7 +9,7 @@ import { newId } from "../../../lib/ids";
 import type { Tenant } from "../../../lib/tenant";
 import { recordAudit, type Actor } from "../../audit/repo";
 import { emitEvent, enqueueAttempt } from "../emit";
-import { presentAttempt, presentDelivery } from "./schemas";
+import { presentAttempt, presentDelivery } from "./present";
 import { findDelivery, findMessage, insertDelivery, listAttempts, listDeliveryPage, listNotificationPage, type DeliveryPage } from "./repo";
 import { getEndpointRow, type WebhookServiceDeps } from "../endpoints/manage";
 

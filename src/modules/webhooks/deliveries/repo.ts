@@ -1,7 +1,8 @@
 /** Typed access to webhook messages, deliveries, attempts and operator notifications (sql/queries/webhook_message_*, webhook_delivery_*, webhook_attempt_*, operator_notification_*). */
 import { queries, run, runOne, type Db } from "../../../db/queries";
 import type { Tenant } from "../../../lib/tenant";
-import type { Sealed } from "../endpoints/repo";
+import type { Sealed } from "../endpoints/rows";
+import type { AttemptRow, DeliveryRow, DeliveryStatus, NotificationRow } from "./rows";
 
 const Q = queries([
   "webhook_message_insert",
@@ -47,26 +48,6 @@ export const findMessage = (db: Db, t: Tenant, id: string) => runOne<MessageRow>
 
 export const insertDelivery = (db: Db, t: Tenant, d: { id: string; endpointId: string; messageId: string }, now: Date) =>
   runOne<{ id: string }>(db, Q.webhook_delivery_insert, [d.id, t.teamId, t.environment, d.endpointId, d.messageId, now]);
-
-export type DeliveryStatus = "pending" | "delivered" | "failed" | "skipped";
-
-export interface DeliveryRow {
-  id: string;
-  endpoint_id: string;
-  message_id: string;
-  event_type: string;
-  status: DeliveryStatus;
-  attempts: number;
-  last_status_code: number | null;
-  last_latency_ms: number | null;
-  last_error: string | null;
-  next_attempt_at: Date | null;
-  first_attempt_at: Date | null;
-  delivered_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  seq: bigint;
-}
 
 /** One page of an endpoint's deliveries, newest first: those before `beforeSeq`, only `status` when given. */
 export interface DeliveryPage {
@@ -166,29 +147,8 @@ export const finishAttempt = async (db: Db, t: Tenant, a: AttemptClaim, o: Attem
     o.error,
     o.responseExcerpt,
   ])) !== undefined;
-
-export interface AttemptRow {
-  attempt: number;
-  claimed_at: Date;
-  finished_at: Date | null;
-  status_code: number | null;
-  latency_ms: number | null;
-  error: string | null;
-  response_excerpt: string | null;
-}
 export const listAttempts = (db: Db, t: Tenant, deliveryId: string) =>
   run<AttemptRow>(db, Q.webhook_attempt_list_by_delivery, [t.teamId, t.environment, deliveryId]);
-
-export interface NotificationRow {
-  id: string;
-  kind: string;
-  resource_type: string;
-  resource_id: string;
-  message: string;
-  details: Record<string, unknown>;
-  created_at: Date;
-  seq: bigint;
-}
 export const insertNotification = (
   db: Db,
   t: Tenant,

@@ -1,7 +1,7 @@
 /** Webhook delivery shapes: deliveries, their attempts, the test event and operator notifications, and the presenters from rows. */
-import { t, type Static } from "elysia";
-import type { AttemptRow, DeliveryRow, NotificationRow } from "./repo";
-import { iso, TS } from "../endpoints/schemas";
+import { t } from "elysia";
+
+import { TS } from "../endpoints/schemas";
 
 export const WebhookDelivery = t.Object(
   {
@@ -102,38 +102,3 @@ export const WebhookEventSent = t.Object(
   { messageId: t.String(), deliveryId: t.String() },
   { $id: "WebhookEventSent", examples: [{ messageId: "msg_01JH5Q8T0M3V9X2Y4Z6A8B0C1Y", deliveryId: "dlv_01JH5Q8T0M3V9X2Y4Z6A8B0C1X" }] },
 );
-
-export const presentDelivery = (r: DeliveryRow): Static<typeof WebhookDelivery> => ({
-  id: r.id,
-  endpointId: r.endpoint_id,
-  messageId: r.message_id,
-  eventType: r.event_type,
-  status: r.status,
-  attempts: r.attempts,
-  lastStatusCode: r.last_status_code,
-  lastLatencyMs: r.last_latency_ms,
-  lastError: r.last_error,
-  nextAttemptAt: iso(r.next_attempt_at),
-  deliveredAt: iso(r.delivered_at),
-  createdAt: r.created_at.toISOString(),
-});
-
-export const presentAttempt = (r: AttemptRow): Static<typeof WebhookAttempt> => ({
-  attempt: r.attempt,
-  statusCode: r.status_code,
-  latencyMs: r.latency_ms,
-  error: r.error,
-  responseExcerpt: r.response_excerpt,
-  startedAt: r.claimed_at.toISOString(),
-  finishedAt: iso(r.finished_at),
-});
-
-export const presentNotification = (r: NotificationRow): Static<typeof WebhookNotification> => ({
-  id: r.id,
-  kind: r.kind,
-  resourceType: r.resource_type,
-  resourceId: r.resource_id,
-  message: r.message,
-  details: r.details,
-  createdAt: r.created_at.toISOString(),
-});

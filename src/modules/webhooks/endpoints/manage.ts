@@ -9,17 +9,10 @@ import type { Clock } from "../../../lib/clock";
 import { newId } from "../../../lib/ids";
 import type { Tenant } from "../../../lib/tenant";
 import { recordAudit, type Actor } from "../../audit/repo";
-import { DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS, presentEndpoint } from "./schemas";
-import {
-  deleteEndpointRow,
-  findEndpoint,
-  insertEndpoint,
-  listEndpointPage,
-  lockEndpoint,
-  rotateEndpointRow,
-  updateEndpointRow,
-  type EndpointRow,
-} from "./repo";
+import { DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS } from "./schemas";
+import { presentEndpoint } from "./present";
+import { deleteEndpointRow, findEndpoint, insertEndpoint, listEndpointPage, lockEndpoint, rotateEndpointRow, updateEndpointRow } from "./repo";
+import { type EndpointRow } from "./rows";
 import { generateSecret, openSecret, sealSecret, type SealingKeys } from "../signing/secrets";
 import { auditedUrl, checkEventTypes, checkUrl, type UrlRules } from "./validate";
 

@@ -1,6 +1,7 @@
 /** Typed access to webhook endpoints (sql/queries/webhook_endpoint_*); their messages, deliveries, attempts and notifications: ../deliveries/repo.ts. */
 import { queries, run, runOne, type Db } from "../../../db/queries";
 import type { Tenant } from "../../../lib/tenant";
+import type { EndpointRow, Sealed } from "./rows";
 
 const Q = queries([
   "webhook_endpoint_insert",
@@ -13,24 +14,6 @@ const Q = queries([
   "webhook_endpoint_disable",
   "webhook_endpoint_list_targets",
 ]);
-
-export type Sealed = Uint8Array<ArrayBuffer>;
-
-export interface EndpointRow {
-  id: string;
-  url: string;
-  description: string | null;
-  event_types: string[];
-  secret_sealed: Sealed;
-  previous_secret_sealed: Sealed | null;
-  previous_expires_at: Date | null;
-  enabled: boolean;
-  disabled_reason: string | null;
-  disabled_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  seq: bigint;
-}
 
 export interface NewEndpoint {
   id: string;

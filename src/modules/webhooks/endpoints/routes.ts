@@ -6,7 +6,6 @@ import { authPlugin } from "../../../http/auth";
 import { Page, PageQuery, pageRequest, pageResponse } from "../../../http/pagination";
 import { EVENT_TYPES, EVENT_TYPE_NAMES } from "../event-types";
 import {
-  presentEndpoint,
   WebhookEndpoint,
   WebhookEndpointCreate,
   WebhookEndpointUpdate,
@@ -15,6 +14,7 @@ import {
   WebhookRotate,
   WebhookSecret,
 } from "./schemas";
+import { presentEndpoint } from "./present";
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, revealSecret, rotateSecret, updateEndpoint } from "./manage";
 import { DOCS } from "../docs";
 import { actor, IdParams, TAGS, type RouteDeps } from "../deps";

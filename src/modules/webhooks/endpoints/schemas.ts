@@ -1,7 +1,6 @@
 /** Webhook endpoint shapes: what the dashboard's endpoint routes take and return, and the presenter from rows (deliveries and notifications: ../deliveries/schemas.ts). */
-import { t, type Static } from "elysia";
+import { t } from "elysia";
 import { SUBSCRIBABLE_EVENT_TYPES } from "../event-types";
-import type { EndpointRow } from "./repo";
 
 /** The examples' timestamp (deliveries/schemas.ts's too). */
 export const TS = "2026-01-15T09:30:00.000Z";
@@ -116,16 +115,3 @@ export const WebhookRotate = t.Object(
 );
 
 export const iso = (d: Date | null) => d?.toISOString() ?? null;
-
-export const presentEndpoint = (r: EndpointRow, now: number): Static<typeof WebhookEndpoint> => ({
-  id: r.id,
-  url: r.url,
-  description: r.description,
-  eventTypes: r.event_types,
-  enabled: r.enabled,
-  disabledReason: r.disabled_reason,
-  disabledAt: iso(r.disabled_at),
-  previousSecretExpiresAt: r.previous_expires_at && r.previous_expires_at.getTime() > now ? r.previous_expires_at.toISOString() : null,
-  createdAt: r.created_at.toISOString(),
-  updatedAt: r.updated_at.toISOString(),
-});
