@@ -11,7 +11,7 @@ import { INVOICE_STATUSES } from "../modules/invoices/rows";
 import { CreditNoteWrite, InvoiceWrite } from "../modules/invoices/lifecycle/input";
 import { documentLinks, linkOrigin } from "../modules/invoices/documents/links";
 import { readInvoiceDetail, readInvoicePage } from "../modules/invoices/read";
-import { InvoiceListQuery } from "../modules/invoices/routes";
+import { InvoiceListQuery } from "../modules/invoices/schemas";
 import { createDraft, creditInvoice, issueDraftNow, replaceDraft, voidUnpaid, type ManageDeps } from "../modules/invoices/lifecycle/manage";
 import { OPERATOR } from "../modules/teams/roles";
 import { ENVIRONMENT_OPTION, TEAM_OPTION, oneOf, tenant, wholeNumber } from "./args";

@@ -6,54 +6,21 @@
 import { Elysia, t } from "elysia";
 import { ErrorBody } from "../../http/error-schemas";
 import { authPlugin, type AuthDeps } from "../../http/auth";
-import { PageQuery } from "../../http/pagination";
-import { ResourceIdParams } from "../../http/resource-id";
+
 import type { Sql } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { INVOICE_DOCS } from "./docs";
-import { LINKS_EXAMPLE } from "./examples";
+
 import { documentLinks, linkOrigin, NO_STORE, type LinkConfig } from "./documents/links";
 import { readCreditNotes, readInvoiceDetail, readInvoicePage } from "./read";
-import { CreditNote, Invoice, InvoiceDetail, InvoiceStatusSchema } from "./schemas";
+import { CreditNote, Invoice, InvoiceDetail, InvoiceListQuery, InvoiceParams, InvoiceWithLinks } from "./schemas";
 
 /** What these routes need; the service's wiring (src/app-deps.ts) provides it. */
 export type InvoiceRouteDeps = AuthDeps & { sql: Sql; clock: Clock; config: LinkConfig & { tokenSigningSecret: string } };
 
-/** An invoice id; one of another shape is a 404 like an unknown one (src/http/resource-id.ts). */
-export const InvoiceParams = ResourceIdParams("in", "No such invoice");
-
-/** The list filters. */
-const InvoiceFilterQuery = {
-  status: t.Optional(InvoiceStatusSchema),
-  q: t.Optional(
-    t.String({
-      minLength: 1,
-      maxLength: 200,
-      // No control characters: search_text joins its fields with one (chr 31), so a match stays inside one field.
-      pattern: "^[^\\u0000-\\u001f\\u007f]+$",
-      "x-expected": "Expected 1 to 200 characters, no control characters",
-      description: "A substring of the invoice number, customer email or customer wallet, matched in any case (1 to 200 characters)",
-    }),
-  ),
-};
-
-/** GET /invoices' query, shared with the dashboard's list and the CLI's `invoice list`. */
-export const InvoiceListQuery = t.Object({ ...PageQuery, ...InvoiceFilterQuery });
-
 const NextCursor = t.Union([t.String(), t.Null()], {
   description: "Added to the spec's body: pass as `cursor` for the next page; null on the last page",
 });
-
-export const InvoiceWithLinks = {
-  downloadUrl: t.String({
-    description: "The PDF: an HMAC-signed link valid for 24 hours; the signature is its only credential",
-    examples: [LINKS_EXAMPLE.downloadUrl],
-  }),
-  iso20022DownloadUrl: t.String({
-    description: "An ISO 20022 pain.013 request to pay, signed the same way",
-    examples: [LINKS_EXAMPLE.iso20022DownloadUrl],
-  }),
-};
 
 const TAGS = ["Invoices"];
 

@@ -6,6 +6,9 @@
  */
 import { t, type Static } from "elysia";
 import type { InvoiceStatus } from "./rows";
+import { PageQuery } from "../../http/pagination";
+import { ResourceIdParams } from "../../http/resource-id";
+import { LINKS_EXAMPLE } from "./examples";
 import {
   CREDIT_NOTE_EXAMPLE,
   DELIVERY_EXAMPLE,
@@ -174,3 +177,35 @@ export type CreditNoteView = Static<typeof CreditNote>;
 export type RefundView = Static<typeof Refund>;
 export type InvoicePaymentView = Static<typeof InvoicePayment>;
 export type InvoiceDeliveryView = Static<typeof InvoiceDelivery>;
+
+/** An invoice id; one of another shape is a 404 like an unknown one (src/http/resource-id.ts). */
+export const InvoiceParams = ResourceIdParams("in", "No such invoice");
+
+/** The list filters. */
+const InvoiceFilterQuery = {
+  status: t.Optional(InvoiceStatusSchema),
+  q: t.Optional(
+    t.String({
+      minLength: 1,
+      maxLength: 200,
+      // No control characters: search_text joins its fields with one (chr 31), so a match stays inside one field.
+      pattern: "^[^\\u0000-\\u001f\\u007f]+$",
+      "x-expected": "Expected 1 to 200 characters, no control characters",
+      description: "A substring of the invoice number, customer email or customer wallet, matched in any case (1 to 200 characters)",
+    }),
+  ),
+};
+
+/** GET /invoices' query, shared with the dashboard's list and the CLI's `invoice list`. */
+export const InvoiceListQuery = t.Object({ ...PageQuery, ...InvoiceFilterQuery });
+
+export const InvoiceWithLinks = {
+  downloadUrl: t.String({
+    description: "The PDF: an HMAC-signed link valid for 24 hours; the signature is its only credential",
+    examples: [LINKS_EXAMPLE.downloadUrl],
+  }),
+  iso20022DownloadUrl: t.String({
+    description: "An ISO 20022 pain.013 request to pay, signed the same way",
+    examples: [LINKS_EXAMPLE.iso20022DownloadUrl],
+  }),
+};

@@ -1,5 +1,5 @@
 /** POST /dashboard/invoices/{id}/send: send an issued invoice again, by email or to the webhook endpoints (role billing:write). */
-import { InvoiceParams } from "../routes";
+import { InvoiceParams } from "../schemas";
 import { Elysia, t } from "elysia";
 import type { ChainRegistry } from "../../../lib/networks";
 import type { Sql } from "../../../db/client";

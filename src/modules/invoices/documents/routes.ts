@@ -8,7 +8,7 @@
  * Documents are rendered on each request from the invoice as it is now, and never cached on the way
  * (`Cache-Control: private, no-store`): a link may outlive the state it was handed out in.
  */
-import { InvoiceParams } from "../routes";
+import { InvoiceParams } from "../schemas";
 import { Elysia, t } from "elysia";
 import type { Sql } from "../../../db/client";
 import { authPlugin, type AuthDeps } from "../../../http/auth";

@@ -19,8 +19,8 @@ import { CreditNoteWrite, InvoiceWrite } from "./input";
 import { documentLinks, linkOrigin, NO_STORE } from "../documents/links";
 import { readInvoiceDetail, readInvoicePage } from "../read";
 import { createDraft, creditInvoice, issueDraftNow, replaceDraft, voidUnpaid, type ManageDeps } from "./manage";
-import { InvoiceListQuery, InvoiceParams, InvoiceWithLinks, type InvoiceRouteDeps } from "../routes";
-import { CreditNote, Invoice, InvoiceDetail } from "../schemas";
+import type { InvoiceRouteDeps } from "../routes";
+import { CreditNote, Invoice, InvoiceDetail, InvoiceListQuery, InvoiceParams, InvoiceWithLinks } from "../schemas";
 import type { InvoiceDetailView } from "../schemas";
 
 export type DashboardInvoiceDeps = InvoiceRouteDeps & { config: { chains: ChainRegistry; smtpUrl: string | undefined } };

@@ -8,7 +8,7 @@ import { authPlugin, type AuthDeps } from "../../../http/auth";
 import { data } from "../../../http/envelope";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../../http/error-schemas";
 import { requestState } from "../../../http/request-context";
-import { InvoiceParams } from "../routes";
+import { InvoiceParams } from "../schemas";
 import { actorOf } from "../../audit/repo";
 import { PaymentProofSubmit, ProofPending, ProofRecorded } from "./schemas";
 import { submitProof } from "./submit";

@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../../http/error-schemas";
 import { authPlugin, type AuthDeps } from "../../../http/auth";
 import { requestState } from "../../../http/request-context";
-import { InvoiceParams } from "../routes";
+import { InvoiceParams } from "../schemas";
 import type { Sql } from "../../../db/client";
 import type { Clock } from "../../../lib/clock";
 import { actorOf } from "../../audit/repo";
