@@ -2,6 +2,7 @@
  * One role per file name (README.md, "Layout"): SQL runs only in repo.ts files, no exported function takes more
  * than four positional parameters, no query file takes more than twelve `$n`, and no file is named for a
  * role the house does not have (model.ts, views.ts) or carries a role as a suffix (plans-repo.ts).
+ * Database row types live in rows.ts and TypeBox schemas (the wire) in schemas.ts, never the one in the other.
  * KNOWN_* lists name what the domains still do today; they only shrink (a listed file that no longer breaks
  * the rule fails the test, so the list is emptied as the files are fixed).
  */
@@ -88,4 +89,20 @@ test("role names: no model.ts or views.ts, and no role as a suffix (-repo, -rout
     });
   expect(found.filter((p) => !KNOWN_ROLE_NAMES.includes(p))).toEqual([]);
   expect(KNOWN_ROLE_NAMES.filter((p) => !found.includes(p))).toEqual([]);
+});
+
+/** A database row type declared by name (`interface CouponRow`, `type PlanFullRow =`). */
+const ROW_TYPE = /^[ \t]*(?:export\s+)?(?:interface|type)\s+(\w*Row)\b/gm;
+/** A TypeBox schema built (`t.Object(`, `Type.String(`, `T.Union(`): the wire, not a table. */
+const TYPEBOX_BUILT = /(?<![\w$.])(?:t|T|Type)\.[A-Z]\w*\(/g;
+
+test("rows.ts holds the database row types and schemas.ts the wire: no *Row type in a schemas.ts, no TypeBox built in a rows.ts", () => {
+  const found: string[] = [];
+  for (const file of sources.filter((f) => f.path.startsWith("src/modules/"))) {
+    const name = file.path.split("/").pop();
+    const text = withoutComments(file.text);
+    if (name === "schemas.ts") for (const m of text.matchAll(ROW_TYPE)) found.push(`${file.path}: row type ${m[1]} (move it to rows.ts)`);
+    if (name === "rows.ts") for (const m of text.matchAll(TYPEBOX_BUILT)) found.push(`${file.path}: TypeBox ${m[0]} (move it to schemas.ts)`);
+  }
+  expect(found).toEqual([]);
 });
