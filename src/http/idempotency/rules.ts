@@ -3,9 +3,10 @@
  * database: which requests it applies to, what a valid key is, what makes two requests "the same", which
  * responses are kept and for how long.
  */
+import { DAY_MS } from "../../lib/period";
 
 /** Kept at least this long (Stripe's 24 h), per credential and environment. */
-export const RETENTION_MS = 24 * 60 * 60 * 1000;
+export const RETENTION_MS = DAY_MS;
 
 /**
  * An in-progress claim older than this is presumed to belong to a crashed instance and is taken over by

@@ -8,6 +8,7 @@ import { type AuthDeps } from "../../http/auth";
 import type { Sql } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import type { Tenant } from "../../lib/tenant";
+import { likePattern } from "../../lib/like-pattern";
 import { Company, CompanyPatch, User } from "./schemas";
 import { presentCompany, presentUser } from "./present";
 import { companyIdFilter, listCompanyPage, listUserPage } from "./repo";
@@ -26,10 +27,9 @@ The path \`id\` is our \`comp_…\` id or your own id for the company (\`externa
 No proration or charge happens here: the billed plan change is the spec's \`POST /companies/plan\` (not built yet; it comes with subscriptions). Each change is written to the audit log as \`company.update\`.
 404 \`{error}\` for an unknown company or one of another team or environment.`;
 
-/** `search` as an ILIKE pattern that matches the text literally (its % and _ escaped). */
+/** `search` as an ILIKE pattern that matches the text literally; no search (absent or empty): null, every row. */
 export function containsPattern(search: string | undefined): string | null {
-  if (!search) return null;
-  return `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return search ? likePattern(search) : null;
 }
 
 /** What these routes need; the service's wiring (src/app-deps.ts) provides it (entitlements: this instance's caches). */

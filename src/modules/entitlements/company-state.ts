@@ -9,10 +9,11 @@ import { findCompanyState } from "./repo";
 import type { GrantRow } from "./rows";
 import { counterKey, type CompanyFacts, type CreditLot, type Grant } from "./compute";
 import type { Tenant } from "../../lib/tenant";
+import { DAY_MS } from "../../lib/period";
 
 // Counters of periods that started more than this long ago cannot be current (the longest
 // calendar period is 31 days); lifetime counters are always loaded.
-const OLDEST_PERIOD_MS = 32 * 86_400_000;
+const OLDEST_PERIOD_MS = 32 * DAY_MS;
 
 export interface CompanyState extends CompanyFacts {
   id: string;

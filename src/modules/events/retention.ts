@@ -7,8 +7,9 @@
  */
 import type { Sql } from "../../db/client";
 import { deleteRefusedBefore } from "./repo";
+import { DAY_MS } from "../../lib/period";
 
-export const REFUSED_EVENT_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+export const REFUSED_EVENT_RETENTION_MS = 7 * DAY_MS;
 const BATCH = 1000;
 
 /** Deletes every stored refusal older than the retention, `batch` rows per statement. Returns how many. */

@@ -1,6 +1,7 @@
 /** Typed access to invoices, their lines, number series, payments, refunds, deliveries, settings and settlement wallets (sql/queries/invoice_*, …). */
 import { queries, run, runOne, runPlannedPerCall, type Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
+import { likePattern } from "../../lib/like-pattern";
 import type { PricedLine } from "./compute";
 import type {
   InvoiceDeliveryRow,
@@ -198,14 +199,11 @@ export interface InvoiceFilters {
   q?: string;
 }
 
-/** `text` as a LIKE pattern that matches it literally anywhere (its \ % _ escaped). */
-export const containsPattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** Up to `fetch` invoices below `beforeSeq` (null: from the newest), newest first. */
 export function listInvoiceRows(db: Db, t: Tenant, p: { beforeSeq: bigint | null; fetch: number }, f: InvoiceFilters): Promise<InvoiceRow[]> {
   const page = [t.teamId, t.environment, p.beforeSeq, p.fetch] as const;
   // Planned per call: the pattern decides between the trigram index and the newest-first scan.
-  if (f.q !== undefined) return runPlannedPerCall<InvoiceRow>(db, Q.invoice_search_page, [...page, containsPattern(f.q), f.status ?? null]);
+  if (f.q !== undefined) return runPlannedPerCall<InvoiceRow>(db, Q.invoice_search_page, [...page, likePattern(f.q), f.status ?? null]);
   if (f.status !== undefined) return run<InvoiceRow>(db, Q.invoice_list_page_by_status, [...page, f.status]);
   return run<InvoiceRow>(db, Q.invoice_list_page, page);
 }

@@ -3,11 +3,11 @@
  * coupon still applies to that period (once / N periods / forever, counted from the first paid period), both
  * taxed at the team's subscription tax rate (tax on the net: the discount line carries the same rate), and
  * the company's credit balance drawn last as an untaxed credit line, never past what the invoice asks.
- * One rounding per line and the total the sum of the lines: the invoice's own rule (priceLine, sumLines).
+ * One rounding per line and the total the sum of the lines: the invoice's own rule (linesTotal).
  */
 import { couponAppliesToPeriod, couponDiscount } from "../catalog/coupons/redeem";
 import type { CouponRow } from "../catalog/coupons/rows";
-import { priceLine, sumLines, type LineInput } from "../invoices/compute";
+import { linesTotal, type LineInput } from "../invoices/compute";
 
 export interface PeriodPrice {
   planId: string;
@@ -36,7 +36,7 @@ export function periodLines(p: PeriodPrice): LineInput[] {
 
 /** The credit line drawing `balance` (what the company is owed) against `lines`, or null when there is none to draw. */
 export function creditLine(lines: readonly LineInput[], balance: bigint, currency: string): LineInput | null {
-  const owed = sumLines(lines.map(priceLine)).total;
+  const owed = linesTotal(lines);
   const draw = balance < owed ? balance : owed;
   if (draw <= 0n) return null;
   return { description: `Credit balance applied (${currency})`, quantity: 1n, unitAmount: -draw, taxRate: 0n, kind: "credit" };

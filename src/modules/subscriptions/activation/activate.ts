@@ -27,7 +27,7 @@ import { upsertCompany } from "../../customers/identify";
 import type { CompanyRef } from "../../customers/schemas";
 import { createInvoice } from "../../invoices/lifecycle/transitions";
 import { periodLines } from "../billing-lines";
-import { priceLine, sumLines } from "../../invoices/compute";
+import { linesTotal } from "../../invoices/compute";
 import { chainError } from "../chain-errors";
 import { verifyActivationConsent, type ActivationConsent } from "./consent";
 import { companyKeyOf } from "./company-key";
@@ -185,7 +185,7 @@ async function reserve(
     coupon: redemption?.coupon ?? null,
     taxRate: settings.taxRate,
   });
-  const micro = trialEnd ? 0n : sumLines(lines.map(priceLine)).total;
+  const micro = trialEnd ? 0n : linesTotal(lines);
   const tokenAmount = microToTokenCeil(micro, terms.token.decimals);
   if (!tokenAmount.ok) throw apiError("plan_not_subscribable", `The plan's price cannot be paid in ${terms.token.symbol}: ${tokenAmount.expected}`);
   const amount = tokenAmount.value;

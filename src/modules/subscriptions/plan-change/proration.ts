@@ -15,7 +15,7 @@
  * Net > 0: an invoice of the lines (the credit balance drawn last, as on renewals). Net < 0: no invoice;
  * the customer's credit balance gains -net, drawn by the next invoice.
  */
-import { sumLines, priceLine, type LineInput } from "../../invoices/compute";
+import { linesTotal, type LineInput } from "../../invoices/compute";
 import { periodSeconds, secondsRemaining } from "../../../lib/period";
 import { prorate } from "../../../lib/money";
 import type { CouponRow } from "../../catalog/coupons/rows";
@@ -133,7 +133,7 @@ export function planChange(input: PlanChangeInput): PlanChange | PlanChangeRefus
   } else if (charge > 0n) {
     lines.push(line(`Remaining time on ${named(switched, newNet)} from ${stamp(now)}`, charge, switched.planId, switched.periodEnd));
   }
-  const net = sumLines(lines.map(priceLine)).total;
+  const net = linesTotal(lines);
   const draw = net > 0n ? creditLine(lines, input.creditBalance, currency) : null;
   const invoice =
     net > 0n ? { lines: draw ? [...lines, draw] : lines, total: net + (draw?.unitAmount ?? 0n), balanceApplied: -(draw?.unitAmount ?? 0n) } : null;
