@@ -3,7 +3,7 @@ import { queries, run, runOne, type Db } from "../../../db/queries";
 import type { PageWindow } from "../../../http/pagination";
 import type { Tenant } from "../../../lib/tenant";
 import type { BillingPeriod, PlanKind } from "./schemas";
-import type { PlanFullRow } from "./rows";
+import type { PlanFullRow, PlanLockRow, PriceRow } from "./rows";
 
 const Q = queries([
   "plan_insert",
@@ -30,9 +30,6 @@ export interface PlanFields {
   kind: PlanKind;
   trialDays: number;
 }
-
-/** A locked plan: its own columns, without the timestamps. */
-export type PlanLockRow = Omit<PlanFullRow, "created_at" | "updated_at">;
 
 export const insertPlan = (db: Db, t: Tenant, id: string, f: PlanFields) =>
   runOne<{ id: string; name: string; tier: string; description: string | null; created_at: Date }>(db, Q.plan_insert, [
@@ -77,16 +74,6 @@ export const upsertPrice = (db: Db, t: Tenant, planId: string, p: { period: Bill
 
 export const deletePrice = (db: Db, t: Tenant, planId: string, period: BillingPeriod) =>
   runOne<{ amount: bigint; currency: string }>(db, Q.plan_price_delete, [t.teamId, t.environment, planId, period]);
-
-export interface PriceRow {
-  plan_id: string;
-  billing_period: BillingPeriod;
-  amount: bigint;
-  currency: string;
-  kind: PlanKind;
-  trial_days: number;
-  archived_at: Date | null;
-}
 
 export const findPrice = (db: Db, t: Tenant, planId: string, period: BillingPeriod) =>
   runOne<PriceRow>(db, Q.plan_price_find, [t.teamId, t.environment, planId, period]);

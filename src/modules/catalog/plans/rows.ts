@@ -1,4 +1,4 @@
-/** Database row type of a plan with its prices, on-chain ids and (on single-plan reads) entitlements. */
+/** Database row types of plans: a plan with its prices, on-chain ids and (on single-plan reads) entitlements, its lock, a price. */
 import { type Static } from "elysia";
 import type { BillingPeriod, PlanKind, PlanEntitlement } from "./schemas";
 
@@ -16,4 +16,17 @@ export interface PlanFullRow {
   prices: { billingPeriod: BillingPeriod; amount: string; currency: string }[];
   onchain_plan_ids: Record<string, string>;
   entitlements?: Omit<Static<typeof PlanEntitlement>, "planId">[];
+}
+
+/** A locked plan: its own columns, without the timestamps. */
+export type PlanLockRow = Omit<PlanFullRow, "created_at" | "updated_at">;
+
+export interface PriceRow {
+  plan_id: string;
+  billing_period: BillingPeriod;
+  amount: bigint;
+  currency: string;
+  kind: PlanKind;
+  trial_days: number;
+  archived_at: Date | null;
 }

@@ -2,7 +2,7 @@
 import { queries, run, runOne, type Db } from "../../../db/queries";
 import type { Tenant } from "../../../lib/tenant";
 import type { Sealed } from "../endpoints/rows";
-import type { AttemptRow, DeliveryRow, DeliveryStatus, NotificationRow } from "./rows";
+import type { AttemptRow, DeliveryRow, DeliveryStatus, MessageRow, NotificationRow } from "./rows";
 
 const Q = queries([
   "webhook_message_insert",
@@ -37,13 +37,6 @@ export const insertMessage = (
     m.deliveryIds,
     m.endpointIds,
   ]);
-
-export interface MessageRow {
-  id: string;
-  event_type: string;
-  body: string;
-  created_at: Date;
-}
 export const findMessage = (db: Db, t: Tenant, id: string) => runOne<MessageRow>(db, Q.webhook_message_find_by_id, [t.teamId, t.environment, id]);
 
 export const insertDelivery = (db: Db, t: Tenant, d: { id: string; endpointId: string; messageId: string }, now: Date) =>

@@ -39,3 +39,10 @@ export interface NotificationRow {
 }
 
 export type DeliveryStatus = "pending" | "delivered" | "failed" | "skipped";
+
+export interface MessageRow {
+  id: string;
+  event_type: string;
+  body: string;
+  created_at: Date;
+}
