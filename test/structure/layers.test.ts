@@ -1,7 +1,6 @@
 /**
  * The layers of src/, file by file: what each infrastructure folder may import, and no import circle between
  * two files anywhere (type-only imports count: a circle of types is two files that cannot change apart).
- * KNOWN_* lists name what the domains still do today; they only shrink.
  */
 import { expect, test } from "bun:test";
 import { readSources } from "./source";
@@ -63,9 +62,6 @@ test("db imports only lib", () => {
   ).toEqual([]);
 });
 
-/** File circles the domains still have; each entry is the circle's files, sorted. */
-const KNOWN_FILE_CIRCLES: string[][] = [];
-
 test("no import circle between files anywhere in src (type-only imports included)", () => {
   const next = new Map(sources.map((f) => [f.path, [...new Set(f.imports.flatMap((i) => (i.file?.startsWith("src/") ? [i.file] : [])))]]));
   // Tarjan's strongly connected components: every component with two files or more is a circle.
@@ -98,7 +94,5 @@ test("no import circle between files anywhere in src (type-only imports included
     }
   };
   for (const f of sources) if (!index.has(f.path)) visit(f.path);
-  const known = new Set(KNOWN_FILE_CIRCLES.map((c) => c.join(" ")));
-  expect(circles.filter((c) => !known.has(c.join(" "))).map((c) => c.join(" <-> "))).toEqual([]);
-  expect(KNOWN_FILE_CIRCLES.filter((c) => !circles.some((d) => d.join(" ") === c.join(" ")))).toEqual([]);
+  expect(circles.map((c) => c.join(" <-> "))).toEqual([]);
 });

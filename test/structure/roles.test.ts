@@ -3,8 +3,6 @@
  * than four positional parameters, no query file takes more than twelve `$n`, and no file is named for a
  * role the house does not have (model.ts, views.ts) or carries a role as a suffix (plans-repo.ts).
  * Database row types live in rows.ts and TypeBox schemas (the wire) in schemas.ts, never the one in the other.
- * KNOWN_* lists name what the domains still do today; they only shrink (a listed file that no longer breaks
- * the rule fails the test, so the list is emptied as the files are fixed).
  */
 import { expect, test } from "bun:test";
 import { Glob } from "bun";
@@ -24,17 +22,10 @@ function runsSql(file: (typeof sources)[number]): boolean {
   return fromQueries || TAGGED_SQL.test(withoutComments(file.text));
 }
 
-/** Files outside src/db that run SQL and are not (yet) named repo.ts. */
-const KNOWN_SQL_OUTSIDE_REPO: string[] = [];
-
 test("SQL runs only in files named repo.ts (outside src/db)", () => {
   const found = sources.filter((f) => !f.path.startsWith("src/db/") && !f.path.endsWith("/repo.ts") && runsSql(f)).map((f) => f.path);
-  expect(found.filter((p) => !KNOWN_SQL_OUTSIDE_REPO.includes(p))).toEqual([]);
-  expect(KNOWN_SQL_OUTSIDE_REPO.filter((p) => !found.includes(p))).toEqual([]);
+  expect(found).toEqual([]);
 });
-
-/** Exported functions with more than four positional parameters, as `path: name`. */
-const KNOWN_LONG_SIGNATURES: string[] = [];
 
 function longSignatures(path: string, text: string): string[] {
   const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
@@ -57,12 +48,8 @@ function longSignatures(path: string, text: string): string[] {
 
 test("no exported function takes more than four positional parameters (pass one context or options object)", () => {
   const found = sources.flatMap((f) => longSignatures(f.path, f.text));
-  expect(found.filter((s) => !KNOWN_LONG_SIGNATURES.includes(s))).toEqual([]);
-  expect(KNOWN_LONG_SIGNATURES.filter((s) => !found.includes(s))).toEqual([]);
+  expect(found).toEqual([]);
 });
-
-/** Query files with more than twelve distinct `$n`, by file name. */
-const KNOWN_WIDE_QUERIES: string[] = [];
 
 test("no sql/queries file takes more than twelve positional parameters (take one named record, or split it)", async () => {
   const found: string[] = [];
@@ -71,12 +58,8 @@ test("no sql/queries file takes more than twelve positional parameters (take one
     if (new Set(text.match(/\$\d+/g) ?? []).size > 12) found.push(name);
   }
   found.sort();
-  expect(found.filter((n) => !KNOWN_WIDE_QUERIES.includes(n))).toEqual([]);
-  expect(KNOWN_WIDE_QUERIES.filter((n) => !found.includes(n))).toEqual([]);
+  expect(found).toEqual([]);
 });
-
-/** Files of src/modules named for a role the house does not have, or with a role as a suffix. */
-const KNOWN_ROLE_NAMES: string[] = [];
 
 test("role names: no model.ts or views.ts, and no role as a suffix (-repo, -routes, -schemas, -model, -docs, -rows, -deps) in src/modules", () => {
   const found = sources
@@ -87,8 +70,7 @@ test("role names: no model.ts or views.ts, and no role as a suffix (-repo, -rout
         name === "model.ts" || name === "views.ts" || (p.startsWith("src/modules/") && /-(repo|routes|schemas|model|docs|rows|deps)\.ts$/.test(name))
       );
     });
-  expect(found.filter((p) => !KNOWN_ROLE_NAMES.includes(p))).toEqual([]);
-  expect(KNOWN_ROLE_NAMES.filter((p) => !found.includes(p))).toEqual([]);
+  expect(found).toEqual([]);
 });
 
 /** A database row type declared by name (`interface CouponRow`, `type PlanFullRow =`). */

@@ -28,6 +28,8 @@ export interface SourceFile {
 }
 
 const IMPORT = /^\s*(import|export)\s+(type\s+)?([^;]*?)\s*from\s+["']([^"']+)["']/gm;
+/** `import "./x"` (for its side effects) and `import("./x")` (loaded when needed) are imports too. */
+const BARE_OR_DYNAMIC_IMPORT = /^\s*import\s+["']([^"']+)["']|\bimport\(\s*["']([^"']+)["']\s*\)/gm;
 
 async function resolveFile(from: string, spec: string): Promise<string> {
   const base = resolve(dirname(from), spec);
@@ -60,6 +62,10 @@ export async function readSources(): Promise<SourceFile[]> {
         typeOnly: type !== undefined,
         names: type !== undefined ? [] : importedNames(clause!),
       });
+    }
+    for (const [, bare, dynamic] of text.matchAll(BARE_OR_DYNAMIC_IMPORT)) {
+      const spec = (bare ?? dynamic)!;
+      imports.push({ spec, file: spec.startsWith(".") ? await resolveFile(absolute, spec) : undefined, typeOnly: false, names: [] });
     }
     files.push({ path: `src/${path}`, text, imports });
   }
