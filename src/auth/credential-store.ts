@@ -18,7 +18,8 @@ import type { Clock } from "../lib/clock";
 import { sha256Hex } from "../lib/hash";
 import { LoadingCache } from "../lib/loading-cache";
 import type { KeyType } from "./kinds";
-import { findKeyByHash, findKeyById, findSessionByHash, touchKeys, type KeyRow } from "./repo";
+import { findKeyByHash, findKeyById, findSessionByHash, touchKeys } from "./repo";
+import type { KeyRow } from "./rows";
 import type { Environment, Tenant } from "../lib/tenant";
 
 export interface KeyRecord {

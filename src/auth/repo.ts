@@ -1,32 +1,10 @@
 /** The SQL behind the credential store (credential-store.ts): keys and dashboard sessions by hash, and the batched lastUsedAt write. */
 import type { Sql } from "../db/client";
 import { queries, run, runOne } from "../db/queries";
-import type { Environment, Tenant } from "../lib/tenant";
-import type { KeyType } from "./kinds";
+import type { Tenant } from "../lib/tenant";
 
+import type { SessionRow, KeyRow } from "./rows";
 const Q = queries(["api_key_find_by_hash", "api_key_find_by_id", "api_key_touch_many", "dashboard_session_find_by_hash"]);
-
-export interface SessionRow {
-  id: string;
-  team_id: string;
-  environment: Environment;
-  operator_id: string;
-  member_id: string;
-  roles: string[];
-  member_status: string;
-  expires_at: Date;
-  revoked_at: Date | null;
-}
-
-export interface KeyRow {
-  id: string;
-  team_id: string;
-  environment: Environment;
-  type: KeyType;
-  permissions: string[];
-  expires_at: Date | null;
-  revoked_at: Date | null;
-}
 
 export const findKeyByHash = (sql: Sql, hash: string) => runOne<KeyRow>(sql, Q.api_key_find_by_hash, [hash]);
 

@@ -4,7 +4,8 @@ import { authPlugin } from "../../http/auth";
 import { Page, PageQuery, pageRequest, pageResponse } from "../../http/pagination";
 import { type AuthDeps } from "../../http/auth";
 import type { Sql } from "../../db/client";
-import { listAuditPage, type AuditRow } from "./repo";
+import { listAuditPage } from "./repo";
+import type { AuditRow } from "./rows";
 
 const AuditRecord = t.Object(
   {

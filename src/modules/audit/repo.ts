@@ -5,6 +5,7 @@ import type { Principal } from "../../auth/kinds";
 import type { PageWindow } from "../../http/pagination";
 import { ENVIRONMENTS, type Environment, type Tenant } from "../../lib/tenant";
 
+import type { AuditRow, ChainRow } from "./rows";
 const Q = queries(["audit_log_insert", "audit_log_list_page", "audit_log_chain_page"]);
 
 /** Who made a change: an API credential, a dashboard session, or the operator CLI. */
@@ -60,22 +61,6 @@ export async function recordAudit(db: Db, e: AuditEntry): Promise<void> {
   ]);
 }
 
-export interface AuditRow {
-  id: string;
-  actor_kind: string;
-  actor_id: string;
-  action: string;
-  resource_type: string;
-  resource_id: string;
-  request_id: string | null;
-  details: Record<string, unknown>;
-  created_at: Date;
-  seq: bigint;
-  chain_seq: bigint;
-  prev_hash: string;
-  hash: string;
-}
-
 export interface AuditFilters {
   action?: string;
   resourceType?: string;
@@ -94,15 +79,6 @@ export function listAuditPage(db: Db, t: Tenant, page: PageWindow, f: AuditFilte
     f.resourceId ?? null,
     f.actorId ?? null,
   ]);
-}
-
-/** One audit entry as the chain check reads it: its stored hash and the one recomputed from its content. */
-export interface ChainRow {
-  id: string;
-  chain_seq: bigint;
-  prev_hash: string;
-  hash: string;
-  recomputed: string;
 }
 
 /** The tenant's chain after `afterSeq`, oldest first, `limit` entries. */

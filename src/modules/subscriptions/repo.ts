@@ -7,6 +7,7 @@ import {
   type ChargeRow,
   type MandateRow,
   type PendingChange,
+  type SettingsRow,
   type SubscriptionRow,
   type SubscriptionSettings,
   type SubscriptionStatus,
@@ -300,12 +301,6 @@ export const countCharges = async (
 export const findPendingCharge = (db: Db, t: Tenant, subscriptionId: string) =>
   runOne<ChargeRow>(db, Q.subscription_charge_find_pending, [...tp(t), subscriptionId]);
 export const listStaleCharges = (db: Db, before: Date, limit: number) => run<ChargeRow>(db, Q.subscription_charge_list_stale, [before, limit]);
-
-interface SettingsRow {
-  tax_rate: number;
-  dunning_retry_hours: number[];
-  fallback_plan_id: string | null;
-}
 
 const settingsOf = (r: SettingsRow): SubscriptionSettings => ({
   taxRate: BigInt(r.tax_rate),

@@ -134,3 +134,10 @@ export interface SubscriptionSettings {
 }
 
 export const DEFAULT_SETTINGS: SubscriptionSettings = { taxRate: 0n, dunningRetryHours: [24, 72, 168], fallbackPlanId: null };
+
+/** A tenant's subscription settings as stored (subscription_settings). */
+export interface SettingsRow {
+  tax_rate: number;
+  dunning_retry_hours: number[];
+  fallback_plan_id: string | null;
+}

@@ -16,7 +16,8 @@ import type { PlanChangeRequest, Quote } from "./quote";
 import type { TxContext } from "../context";
 import type { SubscriptionRow } from "../rows";
 import { findLiveSubscription, findPlansByOnchainId } from "../repo";
-import { findQuote, insertQuote, markQuoteUsed, pruneQuotes, type QuoteRow } from "./repo";
+import { findQuote, insertQuote, markQuoteUsed, pruneQuotes } from "./repo";
+import type { QuoteRow } from "./rows";
 
 export const QUOTE_TTL_MS = 15 * 60_000;
 

@@ -4,23 +4,8 @@ import type { Interval } from "../../../lib/period";
 import type { Tenant } from "../../../lib/tenant";
 import { columns } from "../repo";
 
+import type { QuoteRow } from "./rows";
 const Q = queries(["plan_change_quote_insert", "plan_change_quote_find", "plan_change_quote_use", "plan_change_quote_prune"]);
-
-export interface QuoteRow {
-  id: string;
-  subscription_id: string;
-  plan_id: string;
-  billing_period: Interval;
-  coupon_code: string | null;
-  effective: "now" | "period_end";
-  basis: string;
-  priced_at: Date;
-  expires_at: Date;
-  invoice_total: bigint;
-  credit_to_balance: bigint;
-  net: bigint;
-  used_at: Date | null;
-}
 
 export interface QuoteInsert {
   id: string;
