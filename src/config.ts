@@ -64,6 +64,11 @@ const EnvSchema = T.Object({
   SUBSCRIPTION_EVM_OPERATOR_KEY: T.Optional(T.String({ pattern: "^0x[0-9a-fA-F]{64}$" })),
   SUBSCRIPTION_SOLANA_OPERATOR_KEY: T.Optional(T.String({ pattern: "^[1-9A-HJ-NP-Za-km-z]{80,90}$" })),
   SUBSCRIPTION_STELLAR_OPERATOR_SECRET: T.Optional(T.String({ pattern: "^S[A-Z2-7]{55}$" })),
+  // zkTLS proofs (docs/proofs.md): the attestors whose signatures are trusted (comma-separated EVM addresses;
+  // unset: every submission is refused), how many distinct ones must sign, and how old a claim may be.
+  ZKTLS_ATTESTORS: T.Optional(T.String({ pattern: "^\\s*0x[0-9a-fA-F]{40}\\s*(,\\s*0x[0-9a-fA-F]{40}\\s*)*$" })),
+  ZKTLS_MIN_SIGNATURES: T.Optional(T.Integer({ minimum: 1, maximum: 32 })),
+  ZKTLS_MAX_AGE_SECONDS: T.Optional(T.Integer({ minimum: 1, maximum: 86_400 })),
 });
 
 type Env = Static<typeof EnvSchema>;
@@ -134,6 +139,8 @@ export interface Config {
   publicBaseUrl: string | null;
   /** subscription operator keys (secrets), set only in the chain workers' environment */
   operatorKeys: OperatorKeys;
+  /** zkTLS proofs: pinned attestor addresses (lowercase; empty: submissions refused), distinct signatures required, claim age limit */
+  zktls: { attestors: string[]; minSignatures: number; maxAgeSeconds: number };
 }
 
 /** Bun's own Argon2id default (64 MiB), the cost every operator hash had before it was configurable. */
@@ -202,6 +209,14 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     smtpFrom: env.SMTP_FROM,
     publicBaseUrl: publicBaseUrl(env.PUBLIC_BASE_URL),
     operatorKeys: operatorKeys(env),
+    zktls: {
+      attestors: (env.ZKTLS_ATTESTORS ?? "")
+        .split(",")
+        .map((a) => a.trim().toLowerCase())
+        .filter((a) => a !== ""),
+      minSignatures: env.ZKTLS_MIN_SIGNATURES ?? 1,
+      maxAgeSeconds: env.ZKTLS_MAX_AGE_SECONDS ?? 600,
+    },
   };
 }
 

@@ -71,3 +71,23 @@ test("RATE_LIMIT_ENABLED defaults to true, accepts true/false/1/0, rejects anyth
   }
   await expect(loadConfig({ DATA_DIR: tmp(), RATE_LIMIT_ENABLED: "yes" })).rejects.toThrow(/RATE_LIMIT_ENABLED="yes"/);
 });
+
+test("ZKTLS_*: attestors are validated addresses (none by default), one signature, 600 s", async () => {
+  expect((await loadConfig({ DATA_DIR: tmp() })).zktls).toEqual({ attestors: [], minSignatures: 1, maxAgeSeconds: 600 });
+  const a = "0x244897572368Eadf65bfBc5aec98D8e5443a9072";
+  const c = await loadConfig({
+    DATA_DIR: tmp(),
+    ZKTLS_ATTESTORS: ` ${a}, 0x${"1".repeat(40)}`,
+    ZKTLS_MIN_SIGNATURES: "2",
+    ZKTLS_MAX_AGE_SECONDS: "60",
+  });
+  expect(c.zktls).toEqual({ attestors: [a.toLowerCase(), `0x${"1".repeat(40)}`], minSignatures: 2, maxAgeSeconds: 60 });
+  for (const [name, value] of [
+    ["ZKTLS_ATTESTORS", "0x1234"],
+    ["ZKTLS_ATTESTORS", `${a},`],
+    ["ZKTLS_MIN_SIGNATURES", "0"],
+    ["ZKTLS_MAX_AGE_SECONDS", "0"],
+  ] as const) {
+    await expect(loadConfig({ DATA_DIR: tmp(), [name]: value })).rejects.toThrow(new RegExp(`${name}=`));
+  }
+});
