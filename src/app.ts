@@ -31,6 +31,7 @@ import { dashboardRoutes } from "./modules/dashboard";
 import { webhookRoutes } from "./modules/webhooks";
 import { subscriptionsPlugin } from "./modules/subscriptions";
 import { invoicePlugin } from "./modules/invoices";
+import { proofsPlugin } from "./modules/proofs";
 
 export { API_PREFIX };
 
@@ -74,7 +75,8 @@ export function createApp(deps: AppDeps) {
         .use(dashboardRoutes(deps))
         .use(webhookRoutes(deps))
         .use(subscriptionsPlugin(deps))
-        .use(invoicePlugin(deps)),
+        .use(invoicePlugin(deps))
+        .use(proofsPlugin(deps)),
     );
   routes = app.routes as never;
   // A route's identity is its row of the route table: no route without one, no row without its route.

@@ -115,6 +115,15 @@ export const ROUTES = {
   // Spec rule 5: never sk_ or rk_; rule 6: reads need a dashboard session with catalog:read.
   "POST /events": { operationId: "ingestEvent", kinds: ["legacy", "embed"] },
   "GET /events": { operationId: "listEvents", kinds: ["dashboard"], role: "catalog:read" },
+  // zkTLS proofs (docs/proofs.md): facts about a customer, sent from the integrator's server. No permission of
+  // their own: recording one is writing to a company's record (companies.write), listing them reading customers.
+  "POST /proofs/zktls": { operationId: "submitZktlsProof", kinds: SERVER_KEYS, permission: "companies.write" },
+  "GET /proofs/zktls": {
+    operationId: "listZktlsProofs",
+    kinds: SERVER_KEYS_AND_DASHBOARD,
+    permission: "customers.read",
+    role: "customers:read",
+  },
   // Payment-link and checkout writes need payments.write; spec rule 7: checkout-session reads take a legacy key or a dashboard session.
   "POST /payment-links": {
     operationId: "createPaymentLink",

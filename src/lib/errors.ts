@@ -22,6 +22,12 @@ export const ERRORS = {
     shape: "details",
     description: "The body is not a valid JSON document in UTF-8 (whatever its charset parameter says)",
   },
+  proof_refused: {
+    status: 400,
+    shape: "details",
+    description:
+      "zkTLS proofs: the proof does not verify; details.reason is identifier_mismatch, stale, unknown_attestor, too_few_signatures, bad_signature or no_attestors",
+  },
   missing_credentials: { status: 401, shape: "code", description: "No credential in the Authorization header" },
   invalid_credentials: { status: 401, shape: "code", description: "The credential is malformed or unknown" },
   expired_credentials: { status: 401, shape: "code", description: "The credential has expired" },
@@ -86,6 +92,11 @@ export const ERRORS = {
     status: 409,
     shape: "code",
     description: "On-chain proof: the transaction already proved a payment (of a checkout session or an invoice) or a refund",
+  },
+  proof_replayed: {
+    status: 409,
+    shape: "code",
+    description: "zkTLS proofs: a proof with this claim identifier was stored before (by any team)",
   },
   idempotency_key_in_use: { status: 409, shape: "code", description: "Idempotency-Key header: a request with this key is still running" },
   invoice_not_draft: { status: 409, shape: "code", description: "Invoices: only a draft can be edited or issued" },

@@ -52,7 +52,9 @@ export type IdPrefix =
   | "mnd"
   | "sch"
   // a plan change's quote (src/modules/subscriptions/plan-change/quotes.ts)
-  | "quo";
+  | "quo"
+  // a verified zkTLS proof (src/modules/proofs)
+  | "zkp";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;

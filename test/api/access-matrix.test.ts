@@ -22,6 +22,7 @@ import { setSettlementWallet } from "../../src/modules/invoices/settings/manage"
 import { inTx, invoiceInput, issuedInvoice, line, payInvoice } from "../helpers/invoices";
 import { createInvoice } from "../../src/modules/invoices/lifecycle/transitions";
 import { subscriptionFixture } from "../helpers/subscription-rows";
+import { signedProof, TEST_ATTESTORS } from "../helpers/zktls";
 
 // Created at module top level so the helpers' afterAll hooks belong to this file.
 // A test network whose endpoint is down: a submitted payment answers 202 (not verifiable yet) at once.
@@ -40,7 +41,7 @@ await Bun.write(
     },
   ]),
 );
-const t: TestApp = await createTestApp({ CHAIN_REGISTRY_FILE: registryFile });
+const t: TestApp = await createTestApp({ CHAIN_REGISTRY_FILE: registryFile, ZKTLS_ATTESTORS: TEST_ATTESTORS });
 const team: TeamFixture = await createTeamFixture(t);
 const creds: Record<string, { token?: string; cookie?: string; headers?: Record<string, string> }> = {};
 // A company on a plan with one enabled boolean feature, so the entitlement routes have something to answer.
@@ -306,6 +307,8 @@ const ROUTES: Record<string, RouteCase> = {
   "POST /usage/consume": { method: "POST", path: "/usage/consume", body: { company: "matrix-co", feature: "matrix-flag" }, ok: 200 },
   "POST /events": { method: "POST", path: "/events", body: { event_type: "track", name: "matrix-flag", company: { id: "matrix-co" } }, ok: 200 },
   "GET /events": { method: "GET", path: "/events", ok: 200 },
+  "POST /proofs/zktls": { method: "POST", path: "/proofs/zktls", body: async () => ({ proof: await signedProof(t.clock.now()) }), ok: 201 },
+  "GET /proofs/zktls": { method: "GET", path: "/proofs/zktls", ok: 200 },
   "POST /payment-links": { method: "POST", path: "/payment-links", body: linkBody, ok: 201 },
   "GET /payment-links": { method: "GET", path: "/payment-links", ok: 200 },
   "GET /payment-links/{id}": { method: "GET", path: `/payment-links/${matrixLink}`, ok: 200 },
@@ -589,7 +592,32 @@ const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
     sessionJwt: 403,
     dashboardAdmin: Y,
     dashboardCatalog: Y,
+  }, // zkTLS proofs: server keys (companies.write to submit, customers.read to list) and dashboard readers of customers.
+  "POST /proofs/zktls": {
+    secret: Y,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: 403,
+    dashboardCatalog: 403,
   },
+  "GET /proofs/zktls": {
+    secret: Y,
+    secretScoped: Y,
+    restricted: Y,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+
   // payments.write for payment-link and checkout writes; checkout-session reads: legacy key or dashboard only (rule 7).
   "POST /payment-links": {
     secret: Y,
@@ -906,7 +934,7 @@ describe("credential matrix", () => {
           );
           credentials = dashboardCookie(s.session, s.csrfToken);
         }
-        const res = await t.call(r.method, await pathOf(r), { ...credentials, body: bodyOf(r) });
+        const res = await t.call(r.method, await pathOf(r), { ...credentials, body: await bodyOf(r) });
         if (expected === Y) {
           expect(res.status).toBe(r.ok);
         } else {
@@ -922,7 +950,7 @@ describe("credential matrix", () => {
 describe("401: missing or invalid credentials", () => {
   const expect401 = async (options: { token?: string; cookie?: string; headers?: Record<string, string> }, code: string) => {
     for (const r of Object.values(ROUTES)) {
-      const res = await t.call(r.method, await pathOf(r), { ...options, body: bodyOf(r) });
+      const res = await t.call(r.method, await pathOf(r), { ...options, body: await bodyOf(r) });
       expect(res.status).toBe(401);
       expect(res.body).toEqual({ error: expect.any(String), code });
     }

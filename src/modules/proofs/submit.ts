@@ -1,0 +1,47 @@
+/** Submitting a zkTLS proof: verified against the configured attestors first, stored only when it verifies, once. */
+import { apiError } from "../../lib/errors";
+import { newId } from "../../lib/ids";
+import type { Tenant } from "../../lib/tenant";
+import type { Db } from "../../db/queries";
+import { verifyReclaimProof } from "./compute";
+import { findCompanyId, insertProof } from "./repo";
+import type { ZktlsProofRow } from "./rows";
+import type { ZktlsProofSubmission } from "./schemas";
+
+export interface ZktlsPolicy {
+  attestors: readonly string[];
+  minSignatures: number;
+  maxAgeSeconds: number;
+}
+
+export interface SubmitContext {
+  db: Db;
+  tenant: Tenant;
+  policy: ZktlsPolicy;
+  now: Date;
+}
+
+/** Verifies, then stores: a refusal (400 proof_refused), an unknown company (404) and a replay (409) store nothing. */
+export async function submitProof(ctx: SubmitContext, body: ZktlsProofSubmission): Promise<ZktlsProofRow> {
+  if (ctx.policy.attestors.length === 0) {
+    throw apiError("proof_refused", "zkTLS proofs are not accepted: no attestor is configured", {
+      reason: "no_attestors",
+      "body.proof": "The service trusts no attestor (ZKTLS_ATTESTORS is unset)",
+    });
+  }
+  const verdict = await verifyReclaimProof(body.proof, { ...ctx.policy, nowMs: ctx.now.getTime() });
+  if (!verdict.ok) throw apiError("proof_refused", "Proof refused", { reason: verdict.reason, "body.proof": verdict.detail });
+  let companyId: string | null = null;
+  if (body.company) {
+    companyId = await findCompanyId(ctx.db, ctx.tenant, body.company.id);
+    if (!companyId) throw apiError("not_found", `No company ${body.company.id}`);
+  }
+  const row = await insertProof(
+    ctx.db,
+    ctx.tenant,
+    { id: newId("zkp"), companyId, identifier: verdict.identifier, signers: verdict.signers, createdAt: ctx.now },
+    body.proof.claimData,
+  );
+  if (!row) throw apiError("proof_replayed", "This proof was submitted before");
+  return row;
+}
