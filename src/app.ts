@@ -33,8 +33,6 @@ import { subscriptionsPlugin } from "./modules/subscriptions";
 import { invoicePlugin } from "./modules/invoices";
 import { proofsPlugin } from "./modules/proofs";
 
-export { API_PREFIX };
-
 const API_DESCRIPTION = `Subscription billing and entitlements with on-chain settlement.
 
 Authenticate every call with \`Authorization: Bearer <credential>\` (dashboard sessions may use the \`be_session\` cookie).

@@ -4,8 +4,9 @@
  * with its reason. The clock is an input.
  */
 import { describe, expect, test } from "bun:test";
-import { privateKeyToAccount } from "viem/accounts";
-import { canonicalJson, claimIdentifier, signedText, verifyReclaimProof, type ReclaimProof } from "../../src/modules/proofs/compute";
+import type { PrivateKeyAccount } from "viem/accounts";
+import { canonicalJson, verifyReclaimProof, type ReclaimProof } from "../../src/modules/proofs/compute";
+import { ATTESTOR_A, ATTESTOR_B, signedProof as signedProofAt, STRANGER } from "../helpers/zktls";
 
 // A proof published by Reclaim's own example (reclaimprotocol/fuel-sdk-onchain-integration, frontend/src/utils/constants.ts).
 const PUBLISHED: ReclaimProof = {
@@ -28,28 +29,10 @@ const PUBLISHED: ReclaimProof = {
 };
 const RECLAIM_WITNESS = "0x244897572368eadf65bfbc5aec98d8e5443a9072";
 
-const ATTESTOR_A = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
-const ATTESTOR_B = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a");
-const STRANGER = privateKeyToAccount("0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6");
 const NOW_MS = Date.UTC(2027, 2, 1, 12, 0, 0);
 const policy = { attestors: [ATTESTOR_A.address, ATTESTOR_B.address], minSignatures: 1, maxAgeSeconds: 600, nowMs: NOW_MS };
-
-/** A claim naming an escrow reservation, signed by the given attestors. */
-async function signedProof(signers = [ATTESTOR_A], change: Partial<ReclaimProof["claimData"]> = {}): Promise<ReclaimProof> {
-  const base = {
-    provider: "http",
-    parameters: canonicalJson({ method: "GET", url: "https://api.example.com/deliveries/42" }),
-    owner: "0xAbCdEf0000000000000000000000000000000001",
-    timestampS: NOW_MS / 1000 - 30,
-    context: canonicalJson({ requestNonce: "0x" + "ab".repeat(32), companyId: "acme" }),
-    epoch: 1,
-    ...change,
-  };
-  const identifier = claimIdentifier(base);
-  const text = signedText(base, identifier);
-  const signatures = await Promise.all(signers.map((s) => s.signMessage({ message: text })));
-  return { identifier, claimData: { ...base, identifier }, signatures, witnesses: signers.map((s) => ({ id: s.address })) };
-}
+/** A proof attested 30 s before the test's instant (test/helpers/zktls.ts). */
+const signedProof = (signers?: PrivateKeyAccount[], change?: Partial<ReclaimProof["claimData"]>) => signedProofAt(NOW_MS, signers, change);
 
 test("a proof Reclaim published verifies against its real attestor: the identifier and the signed text are Reclaim's", async () => {
   const nowMs = PUBLISHED.claimData.timestampS * 1000 + 60_000;
@@ -71,9 +54,11 @@ test("canonical JSON sorts keys at every depth and drops whitespace, as RFC 8785
 test("a proof signed by a configured attestor passes, whatever the order of its context's keys", async () => {
   const proof = await signedProof();
   expect(await verifyReclaimProof(proof, policy)).toMatchObject({ ok: true, signers: [ATTESTOR_A.address] });
+  const { companyId, requestNonce } = JSON.parse(proof.claimData.context);
   const reordered = {
     ...proof,
-    claimData: { ...proof.claimData, context: JSON.stringify({ companyId: "acme", requestNonce: "0x" + "ab".repeat(32) }) },
+    // The same context with its keys in another order and whitespace: the identifier hashes its canonical form.
+    claimData: { ...proof.claimData, context: JSON.stringify({ requestNonce, companyId }, null, 2) },
   };
   expect(await verifyReclaimProof(reordered, policy)).toMatchObject({ ok: true });
 });
