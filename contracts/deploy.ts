@@ -1,24 +1,35 @@
 /**
- * Deploys the subscription contract from the checked-in artifact (src/chains/evm/subscription-contract.ts):
+ * Deploys the subscription contract (or, with `--contract escrow`, the escrow contract) from the checked-in artifact
+ * (src/chains/evm/subscription-contract.ts, src/chains/evm/escrow-contract.ts):
  *
- *   DEPLOYER_PRIVATE_KEY=0x... bun contracts/deploy.ts --rpc-url https://... --operator 0x... [--owner 0x...]
+ *   DEPLOYER_PRIVATE_KEY=0x... bun contracts/deploy.ts --rpc-url https://... --operator 0x... [--owner 0x...] [--contract escrow]
  *
  * The deployer pays the gas; `--owner` (default: the deployer) may later change the operator with `setOperator`;
  * `--operator` is the address of SUBSCRIPTION_EVM_OPERATOR_KEY. The key comes from the environment, never the
  * command line (other users of a machine can read its process list). Prints the address for the registry's
- * `subscriptionContract`.
+ * `subscriptionContract` (or `escrowContract`). Both contracts take the same constructor (owner, operator).
  */
 import { parseArgs } from "node:util"; // no web standard parses a command line
 import { createPublicClient, createWalletClient, http, isAddress, type Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { SUBSCRIPTIONS_ABI, SUBSCRIPTIONS_BYTECODE } from "../src/chains/evm/subscription-contract";
+import { ESCROW_ABI, ESCROW_BYTECODE } from "../src/chains/evm/escrow-contract";
 
 function fail(message: string): never {
   console.error(message);
   process.exit(2);
 }
 
-const { values } = parseArgs({ options: { "rpc-url": { type: "string" }, operator: { type: "string" }, owner: { type: "string" } } });
+const { values } = parseArgs({
+  options: { "rpc-url": { type: "string" }, operator: { type: "string" }, owner: { type: "string" }, contract: { type: "string" } },
+});
+const ARTIFACTS = {
+  subscriptions: { abi: SUBSCRIPTIONS_ABI, bytecode: SUBSCRIPTIONS_BYTECODE },
+  escrow: { abi: ESCROW_ABI, bytecode: ESCROW_BYTECODE },
+} as const;
+const which = values.contract ?? "subscriptions";
+if (which !== "subscriptions" && which !== "escrow") fail("--contract is subscriptions (the default) or escrow");
+const artifact = ARTIFACTS[which];
 const rpcUrl = values["rpc-url"] ?? fail("--rpc-url is required");
 const operator = values.operator ?? fail("--operator is required (the address of SUBSCRIPTION_EVM_OPERATOR_KEY)");
 const key = Bun.env.DEPLOYER_PRIVATE_KEY ?? fail("DEPLOYER_PRIVATE_KEY is not set");
@@ -34,8 +45,8 @@ for (const [name, address] of [
 const transport = http(rpcUrl);
 const wallet = createWalletClient({ account: deployer, transport });
 const hash = await wallet.deployContract({
-  abi: SUBSCRIPTIONS_ABI,
-  bytecode: SUBSCRIPTIONS_BYTECODE,
+  abi: artifact.abi,
+  bytecode: artifact.bytecode,
   args: [owner as Hex, operator as Hex],
   chain: null,
 });

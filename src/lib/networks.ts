@@ -49,6 +49,8 @@ export interface NetworkConfig {
   tokens: TokenConfig[];
   /** EVM: our subscription contract (contracts/Subscriptions.sol) on this network; subscriptions need it */
   subscriptionContract?: string;
+  /** EVM: our escrow contract (contracts/Escrow.sol) on this network; escrow reservations need it (docs/escrow.md) */
+  escrowContract?: string;
   /** Stellar: the Soroban RPC endpoint that token allowances (approve / transfer_from) are sent to */
   sorobanRpcUrl?: string;
 }
@@ -73,6 +75,7 @@ const Network = T.Object({
   confirmations: T.Integer({ minimum: 0, maximum: 10_000 }),
   tokens: T.Array(Token, { minItems: 1 }),
   subscriptionContract: T.Optional(T.String({ pattern: "^0x[0-9a-fA-F]{40}$" })),
+  escrowContract: T.Optional(T.String({ pattern: "^0x[0-9a-fA-F]{40}$" })),
   sorobanRpcUrl: T.Optional(T.String({ pattern: "^https?://" })),
 });
 
@@ -191,6 +194,7 @@ function familyErrors(network: NetworkConfig): string[] {
   if (network.family !== "evm" && network.chainId !== null) errors.push(`${network.id}: only EVM networks have a chainId`);
   if (network.family === "stellar" && !network.networkPassphrase) errors.push(`${network.id}: a Stellar network needs its networkPassphrase`);
   if (network.subscriptionContract && network.family !== "evm") errors.push(`${network.id}: only EVM networks have a subscriptionContract`);
+  if (network.escrowContract && network.family !== "evm") errors.push(`${network.id}: only EVM networks have an escrowContract`);
   if (network.sorobanRpcUrl && network.family !== "stellar") errors.push(`${network.id}: only Stellar networks have a sorobanRpcUrl`);
   const symbols = new Set<string>();
   for (const token of network.tokens) {
