@@ -86,7 +86,7 @@ test("contracts/deploy.ts --contract escrow deploys the escrow artifact with the
   expect([await at("operator"), await at("owner")]).toEqual([bed.operatorAccount.address, deployer.address]);
   // The escrow, not the subscription contract: its consent type is the escrow's.
   expect(await at("CONSENT_TYPEHASH")).toBe(
-    await bed.anvil.client.readContract({ address: bed.contract, abi: ABI, functionName: "CONSENT_TYPEHASH" }),
+    await bed.anvil.client.readContract({ address: bed.contract, abi: ESCROW_ABI, functionName: "CONSENT_TYPEHASH" }),
   );
 });
 
