@@ -29,6 +29,8 @@ contract Escrow is Ownable, EIP712, ReentrancyGuard {
         Refunded
     }
 
+    /// `changedAt`: the block of the last change of status, so the service finds that transition's event (and its
+    /// transaction) in one block instead of scanning the logs.
     struct Reservation {
         address payer;
         address payee;
@@ -36,6 +38,7 @@ contract Escrow is Ownable, EIP712, ReentrancyGuard {
         uint256 amount;
         uint64 windowEnd;
         Status status;
+        uint64 changedAt;
     }
 
     /// What the payer signs for one reservation. `requestNonce` is the service's (and the payer's) name of the request,
@@ -125,8 +128,9 @@ contract Escrow is Ownable, EIP712, ReentrancyGuard {
                 || consent.windowEnd <= block.timestamp
         ) revert InvalidConsent();
         if (!SignatureChecker.isValidSignatureNow(consent.payer, consentDigest(consent), signature)) revert InvalidSignature();
-        reservations[key] =
-            Reservation(consent.payer, consent.payee, consent.token, consent.amount, consent.windowEnd, Status.Authorized);
+        reservations[key] = Reservation(
+            consent.payer, consent.payee, consent.token, consent.amount, consent.windowEnd, Status.Authorized, uint64(block.number)
+        );
         emit Reserved(key, consent.payer, consent.payee, consent.token, consent.amount, consent.windowEnd);
         IERC20(consent.token).safeTransferFrom(consent.payer, address(this), consent.amount);
     }
@@ -148,7 +152,7 @@ contract Escrow is Ownable, EIP712, ReentrancyGuard {
         Reservation storage r = _authorized(key);
         if (msg.sender != operator && msg.sender != r.payer) revert NotPayerOrOperator(msg.sender);
         if (block.timestamp >= r.windowEnd) revert WindowClosed(r.windowEnd);
-        r.status = Status.Disputed;
+        _move(r, Status.Disputed);
         emit Disputed(key, msg.sender, reasonHash);
     }
 
@@ -157,7 +161,7 @@ contract Escrow is Ownable, EIP712, ReentrancyGuard {
         Reservation storage r = reservations[key];
         if (r.status != Status.Disputed) revert NotDisputed(key, r.status);
         if (!refund) return _capture(key, r, false, bytes32(0));
-        r.status = Status.Refunded;
+        _move(r, Status.Refunded);
         emit Refunded(key, r.payer, r.amount);
         IERC20(r.token).safeTransfer(r.payer, r.amount);
     }
@@ -168,9 +172,14 @@ contract Escrow is Ownable, EIP712, ReentrancyGuard {
     }
 
     function _capture(bytes32 key, Reservation storage r, bool early, bytes32 proof) private {
-        r.status = Status.Captured;
+        _move(r, Status.Captured);
         emit Captured(key, r.payee, r.amount, early, proof);
         IERC20(r.token).safeTransfer(r.payee, r.amount);
+    }
+
+    function _move(Reservation storage r, Status status) private {
+        r.status = status;
+        r.changedAt = uint64(block.number);
     }
 
     function _setOperator(address newOperator) private {

@@ -124,6 +124,25 @@ export const ROUTES = {
     permission: "customers.read",
     role: "customers:read",
   },
+  // Escrow (docs/escrow.md): reserving from a payer's consent is a payment write from the integrator's server; the
+  // reads take the same keys and the dashboard; a dispute's resolution decides where held money goes, so a person of
+  // the team decides it in the dashboard (billing:write), never a key. The payer's dispute is public: its signature or
+  // its company's embed token is the check, and the client address's rate-limit window applies (the route's own).
+  "POST /escrow/reservations": { operationId: "createEscrowReservation", kinds: SERVER_KEYS, permission: "payments.write" },
+  "GET /escrow/reservations": {
+    operationId: "listEscrowReservations",
+    kinds: SERVER_KEYS_AND_DASHBOARD,
+    permission: "payments.write",
+    role: "billing:read",
+  },
+  "GET /escrow/reservations/{id}": {
+    operationId: "getEscrowReservation",
+    kinds: SERVER_KEYS_AND_DASHBOARD,
+    permission: "payments.write",
+    role: "billing:read",
+  },
+  "POST /escrow/reservations/{id}/resolve": { operationId: "resolveEscrowDispute", kinds: ["dashboard"], role: "billing:write" },
+  "POST /public/escrow/dispute": { operationId: "disputeEscrowReservation", public: true },
   // Payment-link and checkout writes need payments.write; spec rule 7: checkout-session reads take a legacy key or a dashboard session.
   "POST /payment-links": {
     operationId: "createPaymentLink",

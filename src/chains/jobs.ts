@@ -1,13 +1,23 @@
 /** The messages between the pool (request side) and a chain worker. Both must survive structuredClone. */
 import type { AutopayResult, ConsentCheck, LookupResult, OperationResult, SubscriptionAdapter, SubscriptionOperation } from "./subscription-types";
+import type { EscrowAdapter, EscrowConsentCheck, EscrowOperation, EscrowReadResult, EscrowResult } from "./escrow-types";
 import type { ChainAdapter, ChainFamily, PaymentExpectation, PaymentVerdict } from "./types";
 
 export type JobRequest =
   | { id: number; kind: "verifyPayment"; expectation: PaymentExpectation }
-  | { id: number; kind: "subscription"; family: ChainFamily; operation: SubscriptionOperation };
+  | { id: number; kind: "subscription"; family: ChainFamily; operation: SubscriptionOperation }
+  | { id: number; kind: "escrow"; operation: EscrowOperation };
 
-/** A payment verdict, or a subscription operation's result. */
-export type JobAnswer = PaymentVerdict | OperationResult | AutopayResult | LookupResult | ConsentCheck;
+/** A payment verdict, a subscription operation's result, or an escrow operation's. */
+export type JobAnswer =
+  | PaymentVerdict
+  | OperationResult
+  | AutopayResult
+  | LookupResult
+  | ConsentCheck
+  | EscrowResult
+  | EscrowReadResult
+  | EscrowConsentCheck;
 
 export interface JobResponse {
   id: number;
@@ -27,3 +37,6 @@ export const SUBSCRIPTION_ADAPTERS: Record<ChainFamily, () => Promise<Subscripti
   stellar: async () => (await import("./stellar/subscriptions")).stellarSubscriptions,
   solana: async () => (await import("./solana/subscriptions")).solanaSubscriptions,
 };
+
+/** The escrow adapter: EVM only (contracts/Escrow.sol). */
+export const ESCROW_ADAPTER = async (): Promise<EscrowAdapter> => (await import("./evm/escrow")).evmEscrow;

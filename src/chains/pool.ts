@@ -17,6 +17,7 @@ import {
   type SubscriptionOperation,
 } from "./subscription-types";
 import { refuse, type ChainFamily, type PaymentExpectation, type PaymentVerdict } from "./types";
+import { refuseEscrow, type EscrowConsentCheck, type EscrowOperation, type EscrowReadResult, type EscrowResult } from "./escrow-types";
 
 type JobBody = JobRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 /** How a job that never got its answer ends: the pool's reason ("timeout", "worker_crashed") and a sentence. */
@@ -68,11 +69,19 @@ export class ChainPool {
     return this.run({ kind: "subscription", family, operation }, refuseOperation) as Promise<AutopayResult | LookupResult | OperationResult>;
   }
 
+  /** One escrow operation (src/chains/escrow-types.ts); EVM only, in the worker that holds the EVM operator key. */
+  escrow(operation: Extract<EscrowOperation, { op: "read" }>): Promise<EscrowReadResult>;
+  escrow(operation: Extract<EscrowOperation, { op: "verifyConsent" }>): Promise<EscrowConsentCheck>;
+  escrow(operation: Extract<EscrowOperation, { op: "send" }>): Promise<EscrowResult>;
+  escrow(operation: EscrowOperation): Promise<EscrowResult | EscrowReadResult | EscrowConsentCheck> {
+    return this.run({ kind: "escrow", operation }, refuseEscrow) as Promise<EscrowResult>;
+  }
+
   private run(body: JobBody, fail: Failure): Promise<JobAnswer> {
     if (this.closed) return Promise.resolve(fail("worker_crashed", "The chain worker pool is shut down"));
     // Workers start with the first job: an instance that never settles a payment never pays for them.
     while (this.slots.length < this.options.size) this.slots.push(this.spawn());
-    const slot = body.kind === "subscription" ? this.keyHolder(body.family) : this.leastBusy();
+    const slot = body.kind === "subscription" ? this.keyHolder(body.family) : body.kind === "escrow" ? this.keyHolder("evm") : this.leastBusy();
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.expire(slot, id), this.options.jobTimeoutMs);

@@ -4,8 +4,9 @@
  * wrong still becomes a verdict for that job.
  */
 /// <reference lib="webworker" />
-import { ADAPTERS, SUBSCRIPTION_ADAPTERS, type JobAnswer, type JobRequest, type JobResponse } from "./jobs";
+import { ADAPTERS, ESCROW_ADAPTER, SUBSCRIPTION_ADAPTERS, type JobAnswer, type JobRequest, type JobResponse } from "./jobs";
 import { refuseOperation } from "./subscription-types";
+import { refuseEscrow } from "./escrow-types";
 import { refuse, type ChainFamily } from "./types";
 
 declare const self: Worker;
@@ -27,6 +28,13 @@ async function handle(job: JobRequest): Promise<JobAnswer> {
   if (job.kind === "verifyPayment") {
     const family = job.expectation.network.family;
     return (await load(`verify:${family}`, ADAPTERS[family])).verifyPayment(job.expectation);
+  }
+  if (job.kind === "escrow") {
+    const escrow = await load("escrow:evm", ESCROW_ADAPTER);
+    const { operation } = job;
+    if (operation.op === "read") return escrow.read(operation.request);
+    if (operation.op === "verifyConsent") return escrow.verifyConsent(operation.request);
+    return escrow.send(operation.request);
   }
   const family: ChainFamily = job.family;
   const adapter = await load(`subscription:${family}`, SUBSCRIPTION_ADAPTERS[family]);
@@ -59,7 +67,9 @@ self.onmessage = async (event: MessageEvent<JobRequest>) => {
     verdict =
       job.kind === "verifyPayment"
         ? refuse("rpc_unavailable", `Verification failed unexpectedly (${name})`)
-        : refuseOperation("rpc_unavailable", `The chain operation failed unexpectedly (${name}); its outcome is looked up before any retry`);
+        : job.kind === "escrow"
+          ? refuseEscrow("rpc_unavailable", `The escrow operation failed unexpectedly (${name}); the reservation is read before any retry`)
+          : refuseOperation("rpc_unavailable", `The chain operation failed unexpectedly (${name}); its outcome is looked up before any retry`);
   }
   self.postMessage({ id: job.id, verdict } satisfies JobResponse);
 };

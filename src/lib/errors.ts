@@ -28,6 +28,12 @@ export const ERRORS = {
     description:
       "zkTLS proofs: the proof does not verify; details.reason is identifier_mismatch, stale, unknown_attestor, too_few_signatures, bad_signature or no_attestors",
   },
+  escrow_consent_refused: {
+    status: 400,
+    shape: "details",
+    description:
+      "Escrow: the payer's consent does not hold; details.reason is bad_signature, consent_expired, window_invalid or unknown_token (docs/escrow.md)",
+  },
   missing_credentials: { status: 401, shape: "code", description: "No credential in the Authorization header" },
   invalid_credentials: { status: 401, shape: "code", description: "The credential is malformed or unknown" },
   expired_credentials: { status: 401, shape: "code", description: "The credential has expired" },
@@ -38,6 +44,12 @@ export const ERRORS = {
     description: "Dashboard sign-in: unknown email, wrong password, or a link that is unknown, used or expired",
   },
   insufficient_credits: { status: 402, shape: "code", description: "Track on a metered feature without enough credits" },
+  escrow_payment_refused: {
+    status: 402,
+    shape: "details",
+    description:
+      "Escrow: the payer's balance or its approval of the escrow contract does not cover the amount (details.reason insufficient_balance or insufficient_allowance); nothing moved",
+  },
   // Subscriptions: the payer's side of a pull; nothing is recorded as active or paid.
   autopay_not_installed: {
     status: 402,
@@ -70,6 +82,12 @@ export const ERRORS = {
     status: 403,
     shape: "code",
     description: "Invoice document link: the signature does not match (altered or not ours); the link is the only credential",
+  },
+  escrow_not_payer: {
+    status: 403,
+    shape: "details",
+    description:
+      "Escrow dispute: the caller did not prove to be the payer of a reservation with this nonce (details.reason not_payer; an unknown nonce answers the same)",
   },
   wrong_company: { status: 403, shape: "code", description: "An embed token used for another company" },
   not_found: { status: 404, shape: "error", description: "Unknown route or resource" },
@@ -240,6 +258,23 @@ export const ERRORS = {
     description:
       "Plan change: the subscription, the credit balance or the tax rate moved since the quote, so it would no longer charge what it says; preview again",
   },
+  escrow_nonce_used: {
+    status: 409,
+    shape: "details",
+    description: "Escrow: the request nonce already holds a reservation on this network's escrow contract (details.reason nonce_used)",
+  },
+  escrow_refused: {
+    status: 409,
+    shape: "details",
+    description:
+      "Escrow: the reservation's state forbids it; details.reason is window_closed, not_disputable, not_disputed, window_open, operation_in_progress or ambiguous_nonce (details.status the reservation's status)",
+  },
+  escrow_not_configured: {
+    status: 409,
+    shape: "details",
+    description:
+      "Escrow: the network has no escrow contract or operator key, the operator cannot pay for gas, or the team has no settlement wallet on it (details.reason)",
+  },
   mandate_not_active: {
     status: 409,
     shape: "details",
@@ -275,7 +310,7 @@ export const ERRORS = {
     status: 503,
     shape: "code",
     description:
-      "Subscriptions: the chain did not answer in time; the operation is completed from the chain by its reference (retry with the same Idempotency-Key)",
+      "Subscriptions and escrow: the chain did not answer in time; the operation is completed from the chain (subscriptions by its reference, escrow by the reservation's state; retry with the same Idempotency-Key)",
   },
 } as const satisfies Record<string, ErrorKind>;
 

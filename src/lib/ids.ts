@@ -54,7 +54,9 @@ export type IdPrefix =
   // a plan change's quote (src/modules/subscriptions/plan-change/quotes.ts)
   | "quo"
   // a verified zkTLS proof (src/modules/proofs)
-  | "zkp";
+  | "zkp"
+  // an escrow reservation (src/modules/escrow)
+  | "esc";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;

@@ -285,8 +285,43 @@ const INVOICE_ROUTES: Record<string, RouteCase> = {
   "GET /invoices/{id}/credit-notes": { method: "GET", path: `/invoices/${matrixIssued}/credit-notes`, ok: 200 },
 };
 
+// Escrow: matrix-chain has no escrow contract, so an allowed reservation is answered 409 escrow_not_configured (checked
+// before anything is written); a reservation inserted here serves the read, and its resolution is 409 (not disputed).
+const matrixEscrow = await (async () => {
+  const id = `esc_matrix${randomToken(8)}`;
+  const at = new Date(t.clock.now());
+  const address = `0x${"4".repeat(40)}`;
+  await t.db.sql`insert into escrow_reservations (id, team_id, environment, network, contract, request_nonce, payer, payee, token,
+    token_symbol, amount, window_ends_at, consent_deadline, consent_signature, status, created_at, updated_at, authorized_at)
+    values (${id}, ${team.teamId}, 'development', 'matrix-chain', ${address}, ${`matrix-${id}`}, ${address}, ${address}, ${address},
+    'USDC', 1, ${at}, ${at}, '0x00', 'authorized', ${at}, ${at}, ${at})`;
+  return id;
+})();
+const escrowBody = {
+  network: "matrix-chain",
+  token: "USDC",
+  payer: `0x${"5".repeat(40)}`,
+  amount: "1",
+  requestNonce: "matrix-nonce",
+  windowEnd: Math.floor(t.clock.now() / 1000) + 3600,
+  deadline: Math.floor(t.clock.now() / 1000) + 600,
+  signature: `0x${"ab".repeat(65)}`,
+};
+const ESCROW_ROUTES: Record<string, RouteCase> = {
+  "POST /escrow/reservations": { method: "POST", path: "/escrow/reservations", body: escrowBody, ok: 409 },
+  "GET /escrow/reservations": { method: "GET", path: "/escrow/reservations", ok: 200 },
+  "GET /escrow/reservations/{id}": { method: "GET", path: `/escrow/reservations/${matrixEscrow}`, ok: 200 },
+  "POST /escrow/reservations/{id}/resolve": {
+    method: "POST",
+    path: `/escrow/reservations/${matrixEscrow}/resolve`,
+    body: { outcome: "refunded" },
+    ok: 409,
+  },
+};
+
 const ROUTES: Record<string, RouteCase> = {
   ...BILLING_ROUTES,
+  ...ESCROW_ROUTES,
   ...DASHBOARD_ROUTES,
   ...WEBHOOK_ROUTES,
   ...INVOICE_DELIVERY_ROUTES,
@@ -416,8 +451,19 @@ const invoiceRows = {
 const subscriptionDashboardRows = Object.fromEntries(
   Object.keys(SUBSCRIPTION_DASHBOARD_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]),
 );
+// Escrow: reserving takes server keys with payments.write (the fixture's scoped keys hold other permissions); reads the
+// same keys and billing:read sessions; a resolution only a billing:write session (admin). Never legacy keys, pk_ or embed tokens.
+const ESCROW_KEYS = { ...DASHBOARD_ONLY, secret: Y, dashboardAdmin: 403, dashboardCatalog: 403 } as const;
+const ESCROW_READ = { ...DASHBOARD_ONLY, secret: Y, dashboardCatalog: 403 } as const;
+const escrowRows = {
+  "POST /escrow/reservations": ESCROW_KEYS,
+  "GET /escrow/reservations": ESCROW_READ,
+  "GET /escrow/reservations/{id}": ESCROW_READ,
+  "POST /escrow/reservations/{id}/resolve": { ...DASHBOARD_ONLY, dashboardCatalog: 403 as const },
+};
 const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
   ...billingRows,
+  ...escrowRows,
   ...subscriptionDashboardRows,
   ...dashboardRows,
   ...webhookRows,

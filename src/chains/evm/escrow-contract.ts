@@ -199,6 +199,7 @@ export const ESCROW_ABI = [
       { internalType: "uint256", name: "amount", type: "uint256" },
       { internalType: "uint64", name: "windowEnd", type: "uint64" },
       { internalType: "enum Escrow.Status", name: "status", type: "uint8" },
+      { internalType: "uint64", name: "changedAt", type: "uint64" },
     ],
     stateMutability: "view",
     type: "function",

@@ -64,7 +64,7 @@ export async function anvilEscrowBed() {
       abi: ESCROW_ABI,
       functionName: "reservations",
       args: [escrowKey(requestNonce)],
-    })) as readonly [Address, Address, Address, bigint, bigint, number];
+    })) as readonly [Address, Address, Address, bigint, bigint, number, bigint];
     return { payer: payerOf, payee: payeeOf, token: tokenOf, amount, windowEnd: Number(windowEnd), status: ESCROW_STATUS[status]! };
   }
   /** Balances of the payer, the payee and the contract, for before/after comparisons. */

@@ -1,0 +1,54 @@
+/**
+ * The escrow's pure rules (docs/escrow.md): what a request nonce may be, the text a payer signs to dispute, whether a
+ * reservation may still be disputed, and how each chain status is told to webhooks. The clock is an input.
+ */
+import type { EscrowChainStatus } from "../../chains/escrow-types";
+import type { EscrowReservationRow, EscrowStatus, PendingAction } from "./rows";
+
+/**
+ * A request nonce: 1 to 128 printable ASCII characters without spaces. Wallets show it as text in the consent, and
+ * the contract keys the reservation by keccak256 of its bytes: one spelling, no Unicode look-alikes.
+ */
+export const REQUEST_NONCE_PATTERN = "^[\\x21-\\x7E]{1,128}$";
+
+/**
+ * The text the payer's wallet signs (EIP-191 personal_sign) to dispute a reservation without an embed token. It names
+ * the network, the nonce and the reason, so a signature disputes this reservation with this reason only.
+ */
+export const disputeText = (d: { network: string; requestNonce: string; failureReason: string }) =>
+  ["Dispute escrow reservation", `Network: ${d.network}`, `Request nonce: ${d.requestNonce}`, `Reason: ${d.failureReason}`].join("\n");
+
+/** Why a reservation cannot be disputed now (a details.reason), or null when it can. */
+export function disputeRefusal(row: EscrowReservationRow, now: Date): "not_disputable" | "window_closed" | "operation_in_progress" | null {
+  if (row.status !== "authorized") return "not_disputable";
+  if (now.getTime() >= row.window_ends_at.getTime()) return "window_closed";
+  if (row.pending_action) return "operation_in_progress";
+  return null;
+}
+
+/** The database status of a chain status: `none` is a reservation the chain does not hold (yet): pending. */
+export const statusOfChain = (s: EscrowChainStatus): EscrowStatus => (s === "none" ? "pending" : s);
+
+/** The status a claimed call moves the reservation to once it lands. */
+export const TARGET: Record<PendingAction, EscrowStatus> = {
+  reserve: "authorized",
+  capture: "captured",
+  capture_early: "captured",
+  dispute: "disputed",
+  resolve_refund: "refunded",
+  resolve_capture: "captured",
+};
+
+/** The webhook event type of entering a status (pending has none). */
+export const eventOf = (s: EscrowStatus) => (s === "pending" ? null : (`escrow.${s}` as const));
+
+/** The request nonce a zkTLS proof names: the `requestNonce` string of its claim's context (JSON); null when none. */
+export function nonceOfProofContext(context: string): string | null {
+  try {
+    const parsed = JSON.parse(context) as unknown;
+    const nonce = parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>).requestNonce : undefined;
+    return typeof nonce === "string" && new RegExp(REQUEST_NONCE_PATTERN).test(nonce) ? nonce : null;
+  } catch {
+    return null;
+  }
+}

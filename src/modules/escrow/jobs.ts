@@ -1,0 +1,92 @@
+/**
+ * The escrow's jobs (docs/operations/jobs.md):
+ *  - escrow.capture_due (each minute): claims authorized reservations whose window ended, a batch at a time (claims
+ *    skip rows another worker holds: one capture per reservation), and captures each on chain;
+ *  - escrow.capture_on_proof (queued with a verified zkTLS proof that names a request nonce): captures that
+ *    reservation of the proof's tenant early, within its window;
+ *  - escrow.reconcile (each minute): completes calls whose answer was lost, from the chain.
+ */
+import type { Logger } from "../../lib/logger";
+import type { Tenant } from "../../lib/tenant";
+import { statusOfChain } from "./compute";
+import type { EscrowDeps, EscrowStep } from "./context";
+import { claimDue, claimReservation, claimStale, deletePending, findForProof, releaseClaim } from "./repo";
+import type { EscrowReservationRow } from "./rows";
+import { recordChain, sendAndRecord } from "./transition";
+
+const CAPTURE_BATCH = 50;
+/** A call unrecorded this long lost its answer: the chain job's deadline is far shorter. */
+export const STALE_AFTER_MS = 2 * 60_000;
+const SYSTEM = (id: string) => ({ kind: "system", id, requestId: null });
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** Captures every authorized reservation whose window ended by `now`; resolves to how many were captured. */
+export async function captureDue(deps: EscrowDeps, now: Date, logger: Logger): Promise<{ captured: number; failed: number }> {
+  const step: EscrowStep = { deps, actor: SYSTEM("escrow.capture_due"), now };
+  const counts = { captured: 0, failed: 0 };
+  for (;;) {
+    const due = await claimDue(deps.sql, now, CAPTURE_BATCH);
+    for (const row of due) {
+      try {
+        const done = await sendAndRecord(step, row, { action: "capture" });
+        if (done.status === "captured") counts.captured++;
+      } catch (error) {
+        // Refused (the chain's clock behind ours: window_open) or unknown: released or left to the reconcile job.
+        counts.failed++;
+        logger.warn("escrow capture not done", { reservationId: row.id, error: message(error) });
+      }
+    }
+    if (due.length < CAPTURE_BATCH || counts.failed > 0) return counts;
+  }
+}
+
+/**
+ * Captures the reservation a verified proof names, early. Only the proof's own tenant's reservation, and when both
+ * name a company, the same one; a reservation not authorized (pending, settled, disputed) is left alone.
+ */
+export async function captureOnProof(
+  deps: EscrowDeps,
+  proof: { tenant: Tenant; proofId: string; identifier: string; companyId: string | null; requestNonce: string },
+  now: Date,
+): Promise<EscrowReservationRow | null> {
+  const row = await findForProof(deps.sql, proof.tenant, proof.requestNonce);
+  if (!row || (row.company_id && proof.companyId && row.company_id !== proof.companyId)) return null;
+  const claimed = await claimReservation(deps.sql, row.id, { action: "capture_early", from: "authorized", now });
+  if (!claimed) return null;
+  const step: EscrowStep = { deps, actor: SYSTEM("escrow.capture_on_proof"), now };
+  return sendAndRecord(
+    step,
+    claimed,
+    { action: "captureEarly", proof: proof.identifier },
+    { change: { captured_early: now < row.window_ends_at, capture_proof_id: proof.proofId } },
+  );
+}
+
+/** Completes calls whose answer was lost: the chain's status is recorded, or the call released (sent again for a reserve). */
+export async function reconcileEscrow(deps: EscrowDeps, now: Date, logger: Logger): Promise<{ recorded: number; released: number }> {
+  const step: EscrowStep = { deps, actor: SYSTEM("escrow.reconcile"), now };
+  const counts = { recorded: 0, released: 0 };
+  for (const row of await claimStale(deps.sql, new Date(now.getTime() - STALE_AFTER_MS), now, 100)) {
+    const network = deps.chains.get(row.network);
+    if (!network) continue;
+    const read = await deps.pool.escrow({ op: "read", request: { network, requestNonce: row.request_nonce } });
+    if (!read.ok) continue; // the chain is still out of reach: next tick
+    const status = statusOfChain(read.reservation.status);
+    if (status !== row.status) {
+      await recordChain(
+        step,
+        row,
+        { status, txHash: read.txHash },
+        status === "disputed" && row.pending_action !== "dispute" ? { change: { disputed_via: "chain" } } : {},
+      );
+      counts.recorded++;
+    } else if (row.status === "pending" && row.consent_deadline > now) {
+      logger.info("escrow reservation still pending on chain; the creator's retry sends it again", { reservationId: row.id });
+    } else {
+      if (row.status === "pending") await deletePending(deps.sql, row.id);
+      else await releaseClaim(deps.sql, row.id, now);
+      counts.released++;
+    }
+  }
+  return counts;
+}

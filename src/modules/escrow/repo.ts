@@ -1,0 +1,105 @@
+/** Typed access to escrow reservations (sql/queries/escrow_reservation_*). */
+import { queries, run, runOne, type Db } from "../../db/queries";
+import type { PageWindow } from "../../http/pagination";
+import type { Tenant } from "../../lib/tenant";
+import type { EscrowReservationRow, EscrowStatus, PendingAction } from "./rows";
+
+const Q = queries([
+  "escrow_reservation_insert",
+  "escrow_reservation_find",
+  "escrow_reservation_find_by_nonce",
+  "escrow_reservation_find_for_dispute",
+  "escrow_reservation_find_for_proof",
+  "escrow_reservation_list_page",
+  "escrow_reservation_claim",
+  "escrow_reservation_claim_due",
+  "escrow_reservation_claim_stale",
+  "escrow_reservation_record",
+  "escrow_reservation_release",
+  "escrow_reservation_delete_pending",
+  "company_id_find_by_ref",
+]);
+
+/** What a new reservation stores. */
+export interface NewReservation {
+  id: string;
+  team_id: string;
+  environment: string;
+  company_id: string | null;
+  network: string;
+  contract: string;
+  request_nonce: string;
+  payer: string;
+  payee: string;
+  token: string;
+  token_symbol: string;
+  amount: string;
+  window_ends_at: string;
+  consent_deadline: string;
+  consent_signature: string;
+  created_at: string;
+}
+
+/** What the chain says of a reservation, as recorded. */
+export interface RecordedChange {
+  status: EscrowStatus;
+  tx: string | null;
+  at: Date;
+  captured_early?: boolean;
+  capture_proof_id?: string;
+  dispute_reason?: string;
+  disputed_via?: "signature" | "embed_token" | "chain";
+}
+
+/** Inserts a pending reservation; null when its nonce is taken on the network's contract. */
+export const insertReservation = (db: Db, r: NewReservation) =>
+  runOne<EscrowReservationRow>(db, Q.escrow_reservation_insert, [r as unknown as Record<string, unknown>]);
+
+export const findReservation = (db: Db, t: Tenant, id: string) =>
+  runOne<EscrowReservationRow>(db, Q.escrow_reservation_find, [t.teamId, t.environment, id]);
+
+export const findReservationByNonce = (db: Db, at: { network: string; contract: string }, nonce: string) =>
+  runOne<EscrowReservationRow>(db, Q.escrow_reservation_find_by_nonce, [at.network, at.contract, nonce]);
+
+/** The reservations a dispute may name (at most two: more than one is ambiguous). */
+export const findForDispute = (db: Db, nonce: string, scope: { network: string | null; tenant: Tenant | null }) =>
+  run<EscrowReservationRow>(db, Q.escrow_reservation_find_for_dispute, [
+    nonce,
+    scope.network,
+    scope.tenant?.teamId ?? null,
+    scope.tenant?.environment ?? null,
+  ]);
+
+export const findForProof = (db: Db, t: Tenant, nonce: string) =>
+  runOne<EscrowReservationRow>(db, Q.escrow_reservation_find_for_proof, [t.teamId, t.environment, nonce]);
+
+export const listReservationPage = (db: Db, t: Tenant, page: PageWindow, filters: { status: string | null; companyId: string | null }) =>
+  run<EscrowReservationRow>(db, Q.escrow_reservation_list_page, [
+    t.teamId,
+    t.environment,
+    page.beforeSeq,
+    page.fetch,
+    filters.status,
+    filters.companyId,
+  ]);
+
+/** Claims the reservation for one operator call; null when another call holds it or it left `from`. */
+export const claimReservation = (db: Db, id: string, claim: { action: PendingAction; from: EscrowStatus; now: Date }) =>
+  runOne<EscrowReservationRow>(db, Q.escrow_reservation_claim, [id, claim.action, claim.from, claim.now]);
+
+export const claimDue = (db: Db, now: Date, limit: number) => run<EscrowReservationRow>(db, Q.escrow_reservation_claim_due, [now, limit]);
+
+export const claimStale = (db: Db, sentBefore: Date, now: Date, limit: number) =>
+  run<EscrowReservationRow>(db, Q.escrow_reservation_claim_stale, [sentBefore, now, limit]);
+
+/** Records the chain's word; null when the row left `from` meanwhile. */
+export const recordChange = (db: Db, id: string, from: EscrowStatus, change: RecordedChange) =>
+  runOne<EscrowReservationRow>(db, Q.escrow_reservation_record, [id, { ...change, at: change.at.toISOString() }, from]);
+
+export const releaseClaim = (db: Db, id: string, now: Date) => run(db, Q.escrow_reservation_release, [id, now]);
+
+export const deletePending = (db: Db, id: string) => run(db, Q.escrow_reservation_delete_pending, [id]);
+
+/** Our comp_ id of the tenant's company named by our id or the integrator's; null when there is none. */
+export const findCompanyId = async (db: Db, t: Tenant, ref: string): Promise<string | null> =>
+  (await runOne<{ id: string }>(db, Q.company_id_find_by_ref, [t.teamId, t.environment, ref]))?.id ?? null;

@@ -1,0 +1,97 @@
+/**
+ * Every change of a reservation's status goes through here, chain first (docs/escrow.md#consistency):
+ *  1. the caller claims the reservation for one call (`pending_action`, its own commit), so no second call starts;
+ *  2. the call is sent through the chain worker;
+ *  3. landed: one transaction records the chain's status and the transaction, emits the status's webhook and, for an
+ *     operator's action, writes the audit entry; a definite refusal releases the claim (or drops a reservation the
+ *     chain never took), after taking over whatever the chain says now; an unknown outcome keeps the claim for the
+ *     reconcile job (jobs.ts), which completes it from the chain.
+ */
+import { ESCROW_OUTCOME_UNKNOWN, type EscrowAction, type EscrowRefusal } from "../../chains/escrow-types";
+import { apiError, type ApiError } from "../../lib/errors";
+import type { Tenant } from "../../lib/tenant";
+import { recordAudit } from "../audit/repo";
+import { emitEvent } from "../webhooks/emit";
+import { escrowChainError } from "./chain-errors";
+import { eventOf, statusOfChain } from "./compute";
+import type { EscrowStep } from "./context";
+import { presentReservation } from "./present";
+import { deletePending, findReservation, recordChange, releaseClaim, type RecordedChange } from "./repo";
+import type { EscrowReservationRow } from "./rows";
+
+export const tenantOf = (row: EscrowReservationRow): Tenant => ({ teamId: row.team_id, environment: row.environment });
+
+/** What the transition records besides the status, and the operator's audit entry if it is one. */
+export interface TransitionExtras {
+  change?: Omit<RecordedChange, "status" | "tx" | "at">;
+  audit?: { action: string; details: Record<string, unknown> };
+}
+
+/** Records what the chain says of a claimed row; null when the row moved meanwhile (another recorder was first). */
+export async function recordChain(
+  step: EscrowStep,
+  row: EscrowReservationRow,
+  chain: { status: EscrowReservationRow["status"]; txHash: string | null },
+  extras: TransitionExtras = {},
+): Promise<EscrowReservationRow | null> {
+  const tenant = tenantOf(row);
+  return step.deps.sql.begin(async (tx) => {
+    const updated = await recordChange(tx, row.id, row.status, { ...extras.change, status: chain.status, tx: chain.txHash, at: step.now });
+    if (!updated) return null;
+    const type = updated.status !== row.status ? eventOf(updated.status) : null;
+    if (type) await emitEvent({ tx, tenant }, type, presentReservation(updated), { at: step.now });
+    if (extras.audit)
+      await recordAudit(tx, {
+        ...tenant,
+        actor: step.actor,
+        action: extras.audit.action,
+        resourceType: "escrow_reservation",
+        resourceId: row.id,
+        details: extras.audit.details,
+      });
+    return updated;
+  });
+}
+
+/**
+ * After a definite refusal: a reservation the chain never took is dropped; otherwise the chain's status is taken over
+ * when it moved (the payer disputed on the contract, a capture by someone else), else the claim is released.
+ */
+async function afterRefusal(step: EscrowStep, row: EscrowReservationRow): Promise<void> {
+  const network = step.deps.chains.get(row.network);
+  const read = network ? await step.deps.pool.escrow({ op: "read", request: { network, requestNonce: row.request_nonce } }) : null;
+  if (read?.ok && statusOfChain(read.reservation.status) !== row.status) {
+    const status = statusOfChain(read.reservation.status);
+    await recordChain(step, row, { status, txHash: read.txHash }, status === "disputed" ? { change: { disputed_via: "chain" } } : {});
+    return;
+  }
+  if (row.status === "pending") await deletePending(step.deps.sql, row.id);
+  else await releaseClaim(step.deps.sql, row.id, step.now);
+}
+
+/**
+ * Sends `action` for the claimed `row` and records the outcome. Throws the API's error for a refusal (`stateReason`:
+ * what a wrong status means for this call) and chain_outcome_unknown when the answer was lost (the claim stays).
+ */
+export async function sendAndRecord(
+  step: EscrowStep,
+  row: EscrowReservationRow,
+  action: EscrowAction,
+  extras: TransitionExtras & { stateReason?: string } = {},
+): Promise<EscrowReservationRow> {
+  const network = step.deps.chains.get(row.network);
+  if (!network) {
+    await afterRefusal(step, row);
+    throw apiError("escrow_not_configured", "Escrow is not available on this network", { reason: "unknown_network", "body.network": row.network });
+  }
+  const result = await step.deps.pool.escrow({ op: "send", request: { network, requestNonce: row.request_nonce, ...action } });
+  if (!result.ok) throw await refused(step, row, result, extras.stateReason);
+  const recorded = await recordChain(step, row, { status: statusOfChain(result.reservation.status), txHash: result.txHash }, extras);
+  // Recorded meanwhile by another path (the reconcile job read the chain first): the row as it is now.
+  return recorded ?? (await findReservation(step.deps.sql, tenantOf(row), row.id)) ?? row;
+}
+
+async function refused(step: EscrowStep, row: EscrowReservationRow, r: EscrowRefusal, stateReason?: string): Promise<ApiError> {
+  if (!ESCROW_OUTCOME_UNKNOWN.has(r.reason)) await afterRefusal(step, row);
+  return escrowChainError(r, stateReason);
+}
