@@ -24,6 +24,7 @@ import { queueDueRenewals, revokeOnChain } from "./modules/subscriptions/renewal
 import { renewSubscription } from "./modules/subscriptions/renewal/renew";
 import { reconcileSubscriptions } from "./modules/subscriptions/reconcile";
 import { expireMandates } from "./modules/subscriptions/mandates/manage";
+import { captureDue, captureOnProof, reconcileEscrow } from "./modules/escrow/jobs";
 
 /** What a handler gets: the app's dependencies (the same ones the routes use) and the job it runs. */
 export type TaskContext = Pick<AppDeps, "sql" | "clock" | "logger" | "config" | "settlement" | "mailer" | "subscriptions"> & { job: JobInfo };
@@ -91,6 +92,20 @@ export const TASKS: { [N in TaskName]: TaskHandler<TaskPayloads[N]> } = {
     const expired = await expireMandates(subscriptions, new Date(clock.now()));
     if (expired) logger.info("mandates expired", { expired });
   },
+  // Escrow: the chain calls go through the same pool and EVM operator key as subscriptions.
+  async "escrow.capture_due"(_payload, { subscriptions, clock, logger }) {
+    const counts = await captureDue(subscriptions, new Date(clock.now()), logger);
+    if (counts.captured || counts.failed) logger.info("escrow reservations captured", counts);
+  },
+  async "escrow.capture_on_proof"(payload, { subscriptions, clock, logger }) {
+    const { teamId, environment, ...proof } = payload;
+    const row = await captureOnProof(subscriptions, { ...proof, tenant: { teamId, environment } }, new Date(clock.now()));
+    if (row) logger.info("escrow reservation captured on a proof", { reservationId: row.id, proofId: proof.proofId, status: row.status });
+  },
+  async "escrow.reconcile"(_payload, { subscriptions, clock, logger }) {
+    const counts = await reconcileEscrow(subscriptions, new Date(clock.now()), logger);
+    if (counts.recorded || counts.released) logger.info("escrow calls reconciled", counts);
+  },
 };
 
 /** Every schedule, in UTC. Each tick runs once across every runner on the database. */
@@ -108,6 +123,9 @@ export function schedules(config: AppDeps["config"]): Schedule[] {
     { task: "subscriptions.renew_due", cron: "* * * * *" },
     { task: "subscriptions.reconcile", cron: "* * * * *" },
     { task: "mandates.expire", cron: "* * * * *" },
+    // Escrow: reservations captured within a minute of their window's end; lost chain answers looked up each minute.
+    { task: "escrow.capture_due", cron: "* * * * *" },
+    { task: "escrow.reconcile", cron: "* * * * *" },
   ];
 }
 

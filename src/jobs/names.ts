@@ -49,6 +49,21 @@ export interface TaskPayloads {
   "subscriptions.revoke_onchain": { teamId: string; environment: "development" | "production"; subscriptionId: string };
   /** marks mandates past their expiresAt EXPIRED (src/modules/subscriptions/mandates/manage.ts) */
   "mandates.expire": CronPayload;
+  // Escrow
+  /** captures authorized reservations whose challenge window ended (src/modules/escrow/jobs.ts) */
+  "escrow.capture_due": CronPayload;
+  /** captures early the reservation a verified zkTLS proof names (src/modules/escrow/jobs.ts); queued with the proof */
+  "escrow.capture_on_proof": {
+    teamId: string;
+    environment: "development" | "production";
+    proofId: string;
+    /** the claim identifier (bytes32), named by the contract's Captured event */
+    identifier: string;
+    companyId: string | null;
+    requestNonce: string;
+  };
+  /** completes escrow calls whose answer was lost, from the chain (src/modules/escrow/jobs.ts) */
+  "escrow.reconcile": CronPayload;
 }
 
 export type TaskName = keyof TaskPayloads;

@@ -111,6 +111,10 @@ test("event types must come from the one list; an empty filter takes every type"
     "subscription.plan_changed",
     "mandate.revoked",
     "mandate.expired",
+    "escrow.authorized",
+    "escrow.captured",
+    "escrow.disputed",
+    "escrow.refunded",
     "webhook.test",
   ]);
   expect(types.length).toBe(24); // BILLING.md's 23 and the test event

@@ -41,14 +41,3 @@ export const TARGET: Record<PendingAction, EscrowStatus> = {
 
 /** The webhook event type of entering a status (pending has none). */
 export const eventOf = (s: EscrowStatus) => (s === "pending" ? null : (`escrow.${s}` as const));
-
-/** The request nonce a zkTLS proof names: the `requestNonce` string of its claim's context (JSON); null when none. */
-export function nonceOfProofContext(context: string): string | null {
-  try {
-    const parsed = JSON.parse(context) as unknown;
-    const nonce = parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>).requestNonce : undefined;
-    return typeof nonce === "string" && new RegExp(REQUEST_NONCE_PATTERN).test(nonce) ? nonce : null;
-  } catch {
-    return null;
-  }
-}

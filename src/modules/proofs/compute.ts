@@ -10,6 +10,7 @@
  * - each witness signs, EIP-191 (`personal_sign`), the lines `identifier`, the owner lowercased, `timestampS`, `epoch`.
  */
 import { getAddress, isAddress, keccak256, recoverMessageAddress, stringToBytes, type Hex } from "viem";
+import { REQUEST_NONCE_PATTERN } from "../escrow/compute";
 
 export interface ReclaimClaimData {
   provider: string;
@@ -102,4 +103,18 @@ export async function verifyReclaimProof(proof: ReclaimProof, policy: AttestorPo
     return { ok: false, reason: "too_few_signatures", detail: `${signers.size} configured attestor(s) signed; ${policy.minSignatures} required` };
   }
   return { ok: true, identifier, owner: c.owner.toLowerCase(), signers: [...signers] };
+}
+
+/**
+ * The escrow request nonce a claim names: the `requestNonce` string of its context (JSON), spelled as the escrow takes
+ * nonces; null when it names none.
+ */
+export function nonceOfContext(context: string): string | null {
+  try {
+    const parsed = JSON.parse(context) as unknown;
+    const nonce = parsed && typeof parsed === "object" ? (parsed as Record<string, unknown>).requestNonce : undefined;
+    return typeof nonce === "string" && new RegExp(REQUEST_NONCE_PATTERN).test(nonce) ? nonce : null;
+  } catch {
+    return null;
+  }
 }

@@ -4,7 +4,7 @@ import { authPlugin, type AuthDeps } from "../../http/auth";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
 import { filteredList, Page, pageRequest, pageResponse } from "../../http/pagination";
 import type { Clock } from "../../lib/clock";
-import type { Db } from "../../db/queries";
+import type { Sql } from "../../db/client";
 import { LIST_DESCRIPTION, SUBMIT_DESCRIPTION } from "./docs";
 import { findCompanyId, listProofPage } from "./repo";
 import type { ZktlsProofRow } from "./rows";
@@ -12,7 +12,7 @@ import { ZktlsProof, ZktlsProofCreated, ZktlsProofListQuery, ZktlsProofSubmissio
 import { submitProof, type ZktlsPolicy } from "./submit";
 
 /** What these routes need; the service's wiring (src/app-deps.ts) provides it. */
-export type ProofRouteDeps = AuthDeps & { sql: Db; clock: Clock; config: { tokenSigningSecret: string; zktls: ZktlsPolicy } };
+export type ProofRouteDeps = AuthDeps & { sql: Sql; clock: Clock; config: { tokenSigningSecret: string; zktls: ZktlsPolicy } };
 
 export const presentProof = (row: ZktlsProofRow): ZktlsProof => ({
   id: row.id,

@@ -1,9 +1,14 @@
-/** Submitting a zkTLS proof: verified against the configured attestors first, stored only when it verifies, once. */
+/**
+ * Submitting a zkTLS proof: verified against the configured attestors first, stored only when it verifies, once. A
+ * proof whose claim context names a `requestNonce` queues, in the transaction that stores it, the early capture of
+ * the tenant's escrow reservation of that nonce (docs/escrow.md#early-capture-on-a-proof-of-delivery).
+ */
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
 import type { Tenant } from "../../lib/tenant";
-import type { Db } from "../../db/queries";
-import { verifyReclaimProof } from "./compute";
+import type { Sql } from "../../db/client";
+import { enqueueJob } from "../../jobs/enqueue";
+import { nonceOfContext, verifyReclaimProof } from "./compute";
 import { findCompanyId, insertProof } from "./repo";
 import type { ZktlsProofRow } from "./rows";
 import type { ZktlsProofSubmission } from "./schemas";
@@ -15,7 +20,7 @@ export interface ZktlsPolicy {
 }
 
 export interface SubmitContext {
-  db: Db;
+  db: Sql;
   tenant: Tenant;
   policy: ZktlsPolicy;
   now: Date;
@@ -36,12 +41,24 @@ export async function submitProof(ctx: SubmitContext, body: ZktlsProofSubmission
     companyId = await findCompanyId(ctx.db, ctx.tenant, body.company.id);
     if (!companyId) throw apiError("not_found", `No company ${body.company.id}`);
   }
-  const row = await insertProof(
-    ctx.db,
-    ctx.tenant,
-    { id: newId("zkp"), companyId, identifier: verdict.identifier, signers: verdict.signers, createdAt: ctx.now },
-    body.proof.claimData,
-  );
+  const requestNonce = nonceOfContext(body.proof.claimData.context);
+  const row = await ctx.db.begin(async (tx) => {
+    const stored = await insertProof(
+      tx,
+      ctx.tenant,
+      { id: newId("zkp"), companyId, identifier: verdict.identifier, signers: verdict.signers, createdAt: ctx.now },
+      body.proof.claimData,
+    );
+    if (stored && requestNonce)
+      await enqueueJob(tx, "escrow.capture_on_proof", {
+        ...ctx.tenant,
+        proofId: stored.id,
+        identifier: stored.identifier,
+        companyId,
+        requestNonce,
+      });
+    return stored;
+  });
   if (!row) throw apiError("proof_replayed", "This proof was submitted before");
   return row;
 }

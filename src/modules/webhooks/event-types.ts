@@ -24,10 +24,13 @@ export const EVENT_TYPES = {
   "payment.confirmed": { emitted: false, description: "A payment was confirmed on chain" },
   "agent.topup.dispatched": { emitted: false, description: "An agent balance top-up was sent" },
   "agent.topup.failed": { emitted: false, description: "An agent balance top-up failed" },
-  "escrow.authorized": { emitted: false, description: "An escrow was authorized" },
-  "escrow.captured": { emitted: false, description: "An escrow was captured" },
-  "escrow.disputed": { emitted: false, description: "An escrow was disputed" },
-  "escrow.refunded": { emitted: false, description: "An escrow was refunded" },
+  "escrow.authorized": { emitted: true, description: "An escrow reservation holds the payer's funds (data: the reservation)" },
+  "escrow.captured": {
+    emitted: true,
+    description: "An escrow reservation was paid to the payee: after its window, early on a proof, or on resolution (data: the reservation)",
+  },
+  "escrow.disputed": { emitted: true, description: "The payer disputed an escrow reservation within its window (data: the reservation)" },
+  "escrow.refunded": { emitted: true, description: "A disputed escrow reservation was refunded to the payer (data: the reservation)" },
   "webhook.test": { emitted: true, description: "Sent only by POST /dashboard/webhooks/endpoints/{id}/test, to that endpoint, whatever its filter" },
 } as const satisfies Record<string, { emitted: boolean; description: string }>;
 
