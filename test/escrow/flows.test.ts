@@ -138,6 +138,8 @@ describe("disputes and their resolution", () => {
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true, receipt: { requestNonce: r.requestNonce, status: "disputed" } });
+    // Public, so limited per client address: the window's headers, as on the rate-limited routes.
+    expect(res.headers.get("ratelimit-limit")).toBe("500");
     const disputed = await expectChainMatches(r.requestNonce);
     expect({ status: disputed.db.status, reason: disputed.db.dispute_reason, via: disputed.db.disputed_via }).toEqual({
       status: "disputed",

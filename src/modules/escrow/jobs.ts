@@ -4,8 +4,11 @@
  *    skip rows another worker holds: one capture per reservation), and captures each on chain;
  *  - escrow.capture_on_proof (queued with a verified zkTLS proof that names a request nonce): captures that
  *    reservation of the proof's tenant early, within its window;
- *  - escrow.reconcile (each minute): completes calls whose answer was lost, from the chain.
+ *  - escrow.reconcile (each minute): completes calls whose answer was lost, from the chain (a reserve that never
+ *    landed is sent again while its consent holds, and dropped after).
  */
+import { getAddress } from "viem";
+import type { EscrowConsent } from "../../chains/evm/escrow-consent";
 import type { Logger } from "../../lib/logger";
 import type { Tenant } from "../../lib/tenant";
 import { statusOfChain } from "./compute";
@@ -62,6 +65,17 @@ export async function captureOnProof(
   );
 }
 
+/** The consent a pending row was created from, as the contract takes it. */
+const consentOfRow = (row: EscrowReservationRow): EscrowConsent => ({
+  payer: getAddress(row.payer),
+  payee: getAddress(row.payee),
+  token: getAddress(row.token),
+  amount: BigInt(row.amount),
+  requestNonce: row.request_nonce,
+  windowEnd: row.window_ends_at.getTime() / 1000,
+  deadline: row.consent_deadline.getTime() / 1000,
+});
+
 /** Completes calls whose answer was lost: the chain's status is recorded, or the call released (sent again for a reserve). */
 export async function reconcileEscrow(deps: EscrowDeps, now: Date, logger: Logger): Promise<{ recorded: number; released: number }> {
   const step: EscrowStep = { deps, actor: SYSTEM("escrow.reconcile"), now };
@@ -81,7 +95,13 @@ export async function reconcileEscrow(deps: EscrowDeps, now: Date, logger: Logge
       );
       counts.recorded++;
     } else if (row.status === "pending" && row.consent_deadline > now) {
-      logger.info("escrow reservation still pending on chain; the creator's retry sends it again", { reservationId: row.id });
+      // The reserve never landed and its consent still holds: sent again (the chain is read first, so never twice).
+      try {
+        await sendAndRecord(step, row, { action: "reserve", consent: consentOfRow(row), signature: row.consent_signature });
+        counts.recorded++;
+      } catch (error) {
+        logger.warn("escrow reserve not completed", { reservationId: row.id, error: message(error) });
+      }
     } else {
       if (row.status === "pending") await deletePending(deps.sql, row.id);
       else await releaseClaim(deps.sql, row.id, now);

@@ -1,0 +1,127 @@
+/**
+ * Escrow calls whose answer was lost, and the chain moving without us (docs/escrow.md#consistency): the reconcile job
+ * records what the chain did (a capture someone else sent, a reserve whose answer never came back), a payer's dispute
+ * made on the contract itself is taken over when the capture job meets it, two workers capturing at once send each
+ * capture once, and a smart account (ERC-1271) consents through the chain.
+ */
+import { describe, expect, test } from "bun:test";
+import { encodeFunctionData, erc20Abi, getAddress, type Abi } from "viem";
+import { escrowKey } from "../../src/chains/evm/escrow-consent";
+import { ESCROW_ABI } from "../../src/chains/evm/escrow-contract";
+import { enqueueJob } from "../../src/jobs/enqueue";
+import { insertReservation } from "../../src/modules/escrow/repo";
+import { account, compileFixture, deploy } from "../helpers/chains/anvil";
+import { escrowApp } from "../helpers/escrow";
+import { drainJobs } from "../helpers/jobs";
+
+const e = await escrowApp();
+const { bed, t, team, reserved, expectChainMatches } = e;
+const AMOUNT = 5_000_000n;
+const ABI = ESCROW_ABI as Abi;
+const THREE_MINUTES = 3 * 60_000;
+
+const reconcile = async () => {
+  await enqueueJob(t.db.sql, "escrow.reconcile", {});
+  return (await drainJobs(t)).completed.map((j) => j.task);
+};
+
+describe("reconcile", () => {
+  test("a capture whose answer was lost: the chain's capture (sent by anyone) is recorded with its transaction", async () => {
+    const r = await reserved({ windowEnd: (await bed.now()) + 60 });
+    await e.elapse(61);
+    // As if our capture was sent and the process died before recording it.
+    const sentAt = new Date(t.clock.now() - THREE_MINUTES);
+    await t.db.sql`update escrow_reservations set pending_action = 'capture', pending_since = ${sentAt} where id = ${r.id}`;
+    const receipt = await bed.write(account(7), bed.contract, ABI, "capture", [escrowKey(r.requestNonce)]);
+    expect(await reconcile()).toContain("escrow.reconcile");
+    const { db } = await expectChainMatches(r.requestNonce);
+    expect({ status: db.status, tx: db.capture_tx }).toEqual({ status: "captured", tx: receipt.transactionHash });
+  });
+
+  test("a reserve whose answer was lost is sent again while its consent holds, and reserves once", async () => {
+    const { consent, body } = await e.reservationBody(bed.payer, {}, null);
+    const before = await bed.balances();
+    const created = new Date(t.clock.now() - THREE_MINUTES);
+    await insertReservation(t.db.sql, {
+      id: "esc_lostreserve0000000000001",
+      team_id: team.teamId,
+      environment: "development",
+      company_id: null,
+      network: "anvil",
+      contract: bed.contract.toLowerCase(),
+      request_nonce: consent.requestNonce,
+      payer: consent.payer.toLowerCase(),
+      payee: consent.payee.toLowerCase(),
+      token: consent.token.toLowerCase(),
+      token_symbol: "USDC",
+      amount: consent.amount.toString(),
+      window_ends_at: new Date(consent.windowEnd * 1000).toISOString(),
+      consent_deadline: new Date(consent.deadline * 1000).toISOString(),
+      consent_signature: body.signature,
+      created_at: created.toISOString(),
+    });
+    await reconcile();
+    const { db } = await expectChainMatches(consent.requestNonce);
+    expect(db.status).toBe("authorized");
+    expect(await bed.balances()).toEqual({ payer: before.payer - AMOUNT, payee: before.payee, escrow: before.escrow + AMOUNT });
+    // The client's retry of the same consent now finds the nonce taken by an authorized reservation: nothing more moves.
+    expect((await e.create(body)).status).toBe(409);
+    expect((await bed.balances()).escrow).toBe(before.escrow + AMOUNT);
+  });
+});
+
+test("a dispute the payer made on the contract itself is taken over by the capture job, which captures nothing", async () => {
+  const r = await reserved({ windowEnd: (await bed.now()) + 60 });
+  await bed.write(bed.payer, bed.contract, ABI, "dispute", [escrowKey(r.requestNonce), `0x${"00".repeat(32)}`]);
+  await e.elapse(61);
+  const before = await bed.balances();
+  await enqueueJob(t.db.sql, "escrow.capture_due", {});
+  await drainJobs(t);
+  const { db } = await expectChainMatches(r.requestNonce);
+  expect({ status: db.status, via: db.disputed_via }).toEqual({ status: "disputed", via: "chain" });
+  expect(await bed.balances()).toEqual(before);
+});
+
+test("two capture jobs running at once capture each reservation once", async () => {
+  const windowEnd = (await bed.now()) + 60;
+  const made = [];
+  for (let i = 0; i < 4; i++) made.push(await reserved({ windowEnd }));
+  await e.elapse(61);
+  const before = await bed.balances();
+  await enqueueJob(t.db.sql, "escrow.capture_due", {});
+  await enqueueJob(t.db.sql, "escrow.capture_due", {});
+  await drainJobs(t, {}, { concurrency: 2 });
+  for (const r of made) {
+    const { db } = await expectChainMatches(r.requestNonce);
+    expect(db.status).toBe("captured");
+    const captured = await bed.anvil.client.getContractEvents({
+      address: bed.contract,
+      abi: ESCROW_ABI,
+      eventName: "Captured",
+      args: { key: escrowKey(r.requestNonce) },
+      fromBlock: 0n,
+    });
+    expect(captured.length).toBe(1);
+  }
+  expect((await bed.balances()).payee).toBe(before.payee + 4n * AMOUNT);
+});
+
+test("a smart account's consent (ERC-1271) is verified through the chain and reserves from the account", async () => {
+  const owner = await bed.newPayer();
+  const fixtures = await compileFixture("TestSmartAccount.sol");
+  const wallet = getAddress(await deploy(bed.anvil, fixtures.TestSmartAccount!, [owner.address]));
+  await bed.write(bed.owner, bed.usdc, bed.contracts.TestToken.abi, "mint", [wallet, 10_000_000n]);
+  const approve = encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [bed.contract, 10_000_000n] });
+  await bed.write(owner, wallet, fixtures.TestSmartAccount!.abi, "execute", [bed.usdc, approve]);
+  const { body } = await e.reservationBody(owner, { payer: wallet });
+  const res = await e.create(body);
+  expect(res.status).toBe(201);
+  expect(res.body.reservation.payer).toBe(wallet.toLowerCase());
+  expect(await bed.balanceOf(wallet)).toBe(10_000_000n - AMOUNT);
+  await expectChainMatches(body.requestNonce);
+  // Signed by someone the account does not accept: refused, nothing moves.
+  const stranger = await e.reservationBody(bed.otherPayer, { payer: wallet });
+  const refused = await e.create(stranger.body);
+  expect({ status: refused.status, reason: refused.body.details?.reason }).toEqual({ status: 400, reason: "bad_signature" });
+  expect(await bed.balanceOf(wallet)).toBe(10_000_000n - AMOUNT);
+});
