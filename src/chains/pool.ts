@@ -116,9 +116,9 @@ export class ChainPool {
   }
 
   /**
-   * Subscription jobs of a family all sign with its one operator key, whose next nonce (EVM) or sequence number
-   * (Stellar) only one counter can hand out without collisions: they all run in the same worker, which serializes
-   * its sends (src/chains/evm/operator.ts). They wait on the network, so one worker runs many at once.
+   * Subscription jobs of a family (and escrow jobs, EVM) all sign with its one operator key, whose next nonce (EVM)
+   * or sequence number (Stellar) only one counter can hand out without collisions: they all run in the same worker,
+   * which serializes its sends (src/chains/evm/operator.ts). They wait on the network, so one worker runs many at once.
    */
   private keyHolder(family: ChainFamily): Slot {
     return this.slots[FAMILIES.indexOf(family) % this.slots.length]!;

@@ -21,6 +21,12 @@ const notPayer = () =>
     "body.requestNonce": "No reservation with this nonce whose payer signed this dispute or whose company this token is for",
   });
 
+const ambiguous = () =>
+  apiError("escrow_refused", "This nonce holds more than one of your reservations: name the network", {
+    reason: "ambiguous_nonce",
+    "body.network": "Required: the nonce holds a reservation on more than one network or contract",
+  });
+
 /** How the caller proves to be the payer: a wallet signature, or an embed token's principal. */
 export type PayerProof = { kind: "signature"; signature: string } | { kind: "embed_token"; principal: Principal };
 
@@ -33,21 +39,18 @@ async function reservationOf(step: EscrowStep, body: DisputeRequest, proof: Paye
     const signer = await recoverMessageAddress({ message: disputeText({ ...body, network: body.network }), signature: proof.signature as Hex }).catch(
       () => null,
     );
-    // One nonce per network's contract: at most one row here.
-    const row = rows[0];
-    if (!row || !signer || signer.toLowerCase() !== row.payer) throw notPayer();
-    return row;
+    // One nonce per network's contract; two rows only after the network's contract was replaced: the signer's.
+    const mine = signer ? rows.filter((r) => r.payer === signer.toLowerCase()) : [];
+    if (mine.length === 0) throw notPayer();
+    if (mine.length > 1) throw ambiguous();
+    return mine[0]!;
   }
   const { principal } = proof;
   const tenant = { teamId: principal.teamId, environment: principal.environment };
   const rows = await findForDispute(step.deps.sql, body.requestNonce, { network: body.network ?? null, tenant });
   const mine = rows.filter((r) => r.company_id !== null && r.company_id === principal.companyId);
   if (mine.length === 0) throw notPayer();
-  if (mine.length > 1)
-    throw apiError("escrow_refused", "Name the network: this nonce holds a reservation on more than one", {
-      reason: "ambiguous_nonce",
-      "body.network": "Required: the nonce is reserved on more than one network",
-    });
+  if (mine.length > 1) throw ambiguous();
   return mine[0]!;
 }
 
