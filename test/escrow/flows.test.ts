@@ -159,8 +159,17 @@ describe("disputes and their resolution", () => {
     expect(db.refund_tx).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await bed.balances()).toEqual({ payer: before.payer + AMOUNT, payee: before.payee, escrow: before.escrow - AMOUNT });
     expect(await events(r.id)).toEqual(["escrow.authorized", "escrow.disputed", "escrow.refunded"]);
-    const audit = await t.db.sql`select action from audit_log where resource_id = ${r.id} order by seq`;
-    expect(audit.map((a) => a.action)).toEqual(["escrow.dispute", "escrow.resolve"]);
+    const audit = await t.db.sql`select action, actor_kind, actor_id from audit_log where resource_id = ${r.id} order by seq`;
+    expect(audit.map((a) => [a.action, a.actor_kind])).toEqual([
+      ["escrow.dispute", "payer_wallet"],
+      ["escrow.resolve", "dashboard"],
+    ]);
+    expect(audit[0]!.actor_id).toBe(bed.payer.address.toLowerCase());
+    // The webhook carries the reservation as the API shows it.
+    const refundedHook = (await t.db.sql`select body from webhook_messages where event_type = 'escrow.refunded' and team_id = ${team.teamId}`)
+      .map((m) => JSON.parse(m.body as string))
+      .find((m) => m.data.id === r.id);
+    expect(refundedHook.data).toEqual(resolved.body.reservation);
     // Resolved once: a second resolution is refused and moves nothing.
     await unchanged(r.requestNonce, async () => {
       const again = await resolve(r.id, "captured");

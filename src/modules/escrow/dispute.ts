@@ -64,8 +64,10 @@ export async function disputeReservation(step: EscrowStep, body: DisputeRequest,
       reason: "operation_in_progress",
       status: row.status,
     });
+  // The audit log names who disputed: the payer's wallet, or the embed token the route's actor already is.
+  const by = proof.kind === "signature" ? { ...step, actor: { kind: "payer_wallet", id: row.payer, requestId: step.actor.requestId } } : step;
   return sendAndRecord(
-    step,
+    by,
     claimed,
     { action: "dispute", reasonHash: keccak256(stringToBytes(body.failureReason)) },
     {

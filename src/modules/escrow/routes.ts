@@ -130,7 +130,8 @@ export function escrowRoutes(deps: EscrowRouteDeps) {
       async ({ body, request }) => {
         const proof = await payerProof(deps, request, body.signature);
         const requestId = requestState(request).requestId;
-        const actor = proof.kind === "embed_token" ? actorOf(proof.principal, requestId) : { kind: "payer_signature", id: "wallet", requestId };
+        // A signature's payer is known once the reservation is found (dispute.ts names it then).
+        const actor = proof.kind === "embed_token" ? actorOf(proof.principal, requestId) : { kind: "payer_wallet", id: "unknown", requestId };
         const row = await disputeReservation(step(actor), body, proof);
         return { ok: true as const, receipt: { requestNonce: row.request_nonce, status: "disputed" as const } };
       },
