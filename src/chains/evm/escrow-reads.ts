@@ -10,7 +10,7 @@ import { ESCROW_ABI } from "./escrow-contract";
 const EVENT = { authorized: "Reserved", captured: "Captured", disputed: "Disputed", refunded: "Refunded" } as const;
 
 export async function readReservation(client: PublicClient, contract: Hex, key: Hex): Promise<ChainReservation> {
-  const [payer, payee, token, amount, windowEnd, status, changedAt] = await client.readContract({
+  const [payer, windowEnd, status, payee, changedAt, token, amount] = await client.readContract({
     address: contract,
     abi: ESCROW_ABI,
     functionName: "reservations",

@@ -59,12 +59,12 @@ export async function anvilEscrowBed() {
   const balanceOf = (holder: Address) => anvil.client.readContract({ address: usdc, abi: erc20Abi, functionName: "balanceOf", args: [holder] });
   /** The reservation of `requestNonce` on the contract, status by name. */
   async function reservation(requestNonce: string) {
-    const [payerOf, payeeOf, tokenOf, amount, windowEnd, status] = (await anvil.client.readContract({
+    const [payerOf, windowEnd, status, payeeOf, , tokenOf, amount] = (await anvil.client.readContract({
       address: contract,
       abi: ESCROW_ABI,
       functionName: "reservations",
       args: [escrowKey(requestNonce)],
-    })) as readonly [Address, Address, Address, bigint, bigint, number, bigint];
+    })) as readonly [Address, bigint, number, Address, bigint, Address, bigint];
     return { payer: payerOf, payee: payeeOf, token: tokenOf, amount, windowEnd: Number(windowEnd), status: ESCROW_STATUS[status]! };
   }
   /** Balances of the payer, the payee and the contract, for before/after comparisons. */
