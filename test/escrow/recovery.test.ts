@@ -38,6 +38,33 @@ describe("reconcile", () => {
     expect({ status: db.status, tx: db.capture_tx }).toEqual({ status: "captured", tx: receipt.transactionHash });
   });
 
+  test("a dispute whose answer was lost is recorded with the reason and proof its claim noted", async () => {
+    const r = await reserved();
+    const sentAt = new Date(t.clock.now() - THREE_MINUTES);
+    // As the dispute route claims it, then the operator's call lands and the process dies before recording it.
+    await t.db.sql`update escrow_reservations set pending_action = 'dispute', pending_since = ${sentAt},
+      dispute_reason = 'Never arrived', disputed_via = 'embed_token' where id = ${r.id}`;
+    const receipt = await bed.write(bed.operatorAccount, bed.contract, ABI, "dispute", [escrowKey(r.requestNonce), `0x${"00".repeat(32)}`]);
+    await reconcile();
+    const { db } = await expectChainMatches(r.requestNonce);
+    expect({ status: db.status, tx: db.dispute_tx, reason: db.dispute_reason, via: db.disputed_via }).toEqual({
+      status: "disputed",
+      tx: receipt.transactionHash,
+      reason: "Never arrived",
+      via: "embed_token",
+    });
+  });
+
+  test("a call that never reached the chain is released, and what its claim noted is cleared", async () => {
+    const r = await reserved();
+    const sentAt = new Date(t.clock.now() - THREE_MINUTES);
+    await t.db.sql`update escrow_reservations set pending_action = 'dispute', pending_since = ${sentAt},
+      dispute_reason = 'Lost', disputed_via = 'signature' where id = ${r.id}`;
+    await reconcile();
+    const { db } = await expectChainMatches(r.requestNonce);
+    expect({ status: db.status, reason: db.dispute_reason, via: db.disputed_via }).toEqual({ status: "authorized", reason: null, via: null });
+  });
+
   test("a reserve whose answer was lost is sent again while its consent holds, and reserves once", async () => {
     const { consent, body } = await e.reservationBody(bed.payer, {}, null);
     const before = await bed.balances();

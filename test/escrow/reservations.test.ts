@@ -5,6 +5,8 @@
  * were and writes nothing. Responses are held to the served OpenAPI document (t.call).
  */
 import { describe, expect, test } from "bun:test";
+import type { Abi } from "viem";
+import { ESCROW_ABI } from "../../src/chains/evm/escrow-contract";
 import { createTeamFixture } from "../helpers/fixtures";
 import { escrowApp } from "../helpers/escrow";
 
@@ -86,6 +88,18 @@ describe("POST /escrow/reservations", () => {
       const again = await create(body, other.keys.secret);
       expect(again.status).toBe(409);
     });
+  });
+
+  test("a nonce the contract already holds for other terms (reserved elsewhere) is 409 and records nothing", async () => {
+    const elsewhere = await bed.consent(bed.payer, { amount: 1_000_000n });
+    await bed.write(bed.operatorAccount, bed.contract, ESCROW_ABI as Abi, "reserve", [elsewhere.struct, elsewhere.signature]);
+    const { body } = await reservationBody(bed.payer, { requestNonce: elsewhere.consent.requestNonce });
+    await unchanged(body.requestNonce, async () => {
+      const res = await create(body);
+      expect(res.status).toBe(409);
+      expect(res.body.details.reason).toBe("nonce_used");
+    });
+    expect(await e.row(body.requestNonce)).toBeUndefined();
   });
 
   test("an expired consent, a window already over and an unknown token are refused before the chain", async () => {

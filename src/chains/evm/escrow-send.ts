@@ -77,7 +77,8 @@ function landed(a: EscrowAction, r: ChainReservation): boolean {
   if (r.status !== TARGET_STATUS(a)) return false;
   if (a.action !== "reserve") return true;
   const c = a.consent;
-  return r.payer.toLowerCase() === c.payer.toLowerCase() && r.payee.toLowerCase() === c.payee.toLowerCase() && r.amount === c.amount;
+  const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+  return same(r.payer, c.payer) && same(r.payee, c.payee) && same(r.token, c.token) && r.amount === c.amount && r.windowEnd === c.windowEnd;
 }
 
 async function readBack(ready: EscrowReady, key: Hex): Promise<{ reservation: ChainReservation; txHash: Hex | null }> {

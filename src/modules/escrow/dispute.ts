@@ -58,7 +58,8 @@ export async function disputeReservation(step: EscrowStep, body: DisputeRequest,
   const row = await reservationOf(step, body, proof);
   const refusal = disputeRefusal(row, step.now);
   if (refusal) throw apiError("escrow_refused", `The reservation cannot be disputed (${refusal})`, { reason: refusal, status: row.status });
-  const claimed = await claimReservation(step.deps.sql, row.id, { action: "dispute", from: "authorized", now: step.now });
+  const notes = { dispute_reason: body.failureReason, disputed_via: proof.kind };
+  const claimed = await claimReservation(step.deps.sql, row.id, { action: "dispute", from: "authorized", now: step.now, notes });
   if (!claimed)
     throw apiError("escrow_refused", "The reservation cannot be disputed (operation_in_progress)", {
       reason: "operation_in_progress",
@@ -72,7 +73,6 @@ export async function disputeReservation(step: EscrowStep, body: DisputeRequest,
     { action: "dispute", reasonHash: keccak256(stringToBytes(body.failureReason)) },
     {
       stateReason: "not_disputable",
-      change: { dispute_reason: body.failureReason, disputed_via: proof.kind },
       audit: { action: "escrow.dispute", details: { requestNonce: row.request_nonce, via: proof.kind } },
     },
   );

@@ -54,15 +54,18 @@ export async function captureOnProof(
 ): Promise<EscrowReservationRow | null> {
   const row = await findForProof(deps.sql, proof.tenant, proof.requestNonce);
   if (!row || (row.company_id && proof.companyId && row.company_id !== proof.companyId)) return null;
-  const claimed = await claimReservation(deps.sql, row.id, { action: "capture_early", from: "authorized", now });
+  const notes = { capture_proof_id: proof.proofId };
+  const claimed = await claimReservation(deps.sql, row.id, { action: "capture_early", from: "authorized", now, notes });
   if (!claimed) return null;
   const step: EscrowStep = { deps, actor: SYSTEM("escrow.capture_on_proof"), now };
-  return sendAndRecord(
-    step,
-    claimed,
-    { action: "captureEarly", proof: proof.identifier },
-    { change: { captured_early: now < row.window_ends_at, capture_proof_id: proof.proofId } },
-  );
+  return sendAndRecord(step, claimed, { action: "captureEarly", proof: proof.identifier }, { change: { captured_early: now < row.window_ends_at } });
+}
+
+/** What a lost call records beside the status the chain shows: an early capture, or a dispute the payer made on chain. */
+function lostCallChange(row: EscrowReservationRow, status: EscrowReservationRow["status"]) {
+  if (status === "captured" && row.pending_action === "capture_early") return { captured_early: row.pending_since! < row.window_ends_at };
+  if (status === "disputed" && row.pending_action !== "dispute") return { disputed_via: "chain" as const };
+  return {};
 }
 
 /** The consent a pending row was created from, as the contract takes it. */
@@ -86,25 +89,25 @@ export async function reconcileEscrow(deps: EscrowDeps, now: Date, logger: Logge
     const read = await deps.pool.escrow({ op: "read", request: { network, requestNonce: row.request_nonce } });
     if (!read.ok) continue; // the chain is still out of reach: next tick
     const status = statusOfChain(read.reservation.status);
-    if (status !== row.status) {
-      await recordChain(
-        step,
-        row,
-        { status, txHash: read.txHash },
-        status === "disputed" && row.pending_action !== "dispute" ? { change: { disputed_via: "chain" } } : {},
-      );
-      counts.recorded++;
-    } else if (row.status === "pending" && row.consent_deadline > now) {
-      // The reserve never landed and its consent still holds: sent again (the chain is read first, so never twice).
+    if (row.status === "pending") {
+      if (status === "pending" && row.consent_deadline <= now) {
+        await deletePending(deps.sql, row.id); // never landed, and its consent can no longer be used
+        counts.released++;
+        continue;
+      }
+      // Sent again (the chain is read first: a reservation with this consent's terms is the answer, another one
+      // under the nonce is not ours and drops the row).
       try {
         await sendAndRecord(step, row, { action: "reserve", consent: consentOfRow(row), signature: row.consent_signature });
         counts.recorded++;
       } catch (error) {
         logger.warn("escrow reserve not completed", { reservationId: row.id, error: message(error) });
       }
+    } else if (status !== row.status) {
+      await recordChain(step, row, { status, txHash: read.txHash }, { change: lostCallChange(row, status) });
+      counts.recorded++;
     } else {
-      if (row.status === "pending") await deletePending(deps.sql, row.id);
-      else await releaseClaim(deps.sql, row.id, now);
+      await releaseClaim(deps.sql, row.id, now);
       counts.released++;
     }
   }

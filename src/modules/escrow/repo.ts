@@ -83,9 +83,12 @@ export const listReservationPage = (db: Db, t: Tenant, page: PageWindow, filters
     filters.companyId,
   ]);
 
+/** What a call notes with its claim, recorded with the status it reaches (and cleared if it never does). */
+export type ClaimNotes = Pick<RecordedChange, "dispute_reason" | "disputed_via" | "capture_proof_id">;
+
 /** Claims the reservation for one operator call; null when another call holds it or it left `from`. */
-export const claimReservation = (db: Db, id: string, claim: { action: PendingAction; from: EscrowStatus; now: Date }) =>
-  runOne<EscrowReservationRow>(db, Q.escrow_reservation_claim, [id, claim.action, claim.from, claim.now]);
+export const claimReservation = (db: Db, id: string, claim: { action: PendingAction; from: EscrowStatus; now: Date; notes?: ClaimNotes }) =>
+  runOne<EscrowReservationRow>(db, Q.escrow_reservation_claim, [id, claim.action, claim.from, claim.now, { ...claim.notes }]);
 
 export const claimDue = (db: Db, now: Date, limit: number) => run<EscrowReservationRow>(db, Q.escrow_reservation_claim_due, [now, limit]);
 

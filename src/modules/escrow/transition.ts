@@ -58,6 +58,12 @@ export async function recordChain(
  * when it moved (the payer disputed on the contract, a capture by someone else), else the claim is released.
  */
 async function afterRefusal(step: EscrowStep, row: EscrowReservationRow): Promise<void> {
+  // A refused reserve never took over a reservation the chain holds under the nonce: the chain checked its terms,
+  // and one that matched would have been an answer, not a refusal. What the nonce holds there is not this row's.
+  if (row.status === "pending") {
+    await deletePending(step.deps.sql, row.id);
+    return;
+  }
   const network = step.deps.chains.get(row.network);
   const read = network ? await step.deps.pool.escrow({ op: "read", request: { network, requestNonce: row.request_nonce } }) : null;
   if (read?.ok && statusOfChain(read.reservation.status) !== row.status) {
@@ -65,8 +71,7 @@ async function afterRefusal(step: EscrowStep, row: EscrowReservationRow): Promis
     await recordChain(step, row, { status, txHash: read.txHash }, status === "disputed" ? { change: { disputed_via: "chain" } } : {});
     return;
   }
-  if (row.status === "pending") await deletePending(step.deps.sql, row.id);
-  else await releaseClaim(step.deps.sql, row.id, step.now);
+  await releaseClaim(step.deps.sql, row.id, step.now);
 }
 
 /**
