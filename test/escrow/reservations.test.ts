@@ -168,6 +168,16 @@ describe("POST /escrow/reservations", () => {
   });
 });
 
+test("twin requests of one consent at once (no Idempotency-Key) reserve once and both answer the reservation", async () => {
+  const { body } = await reservationBody(bed.payer);
+  const before = await bed.balances();
+  const [a, b] = await Promise.all([create(body), create(body)]);
+  expect([a.status, b.status]).toEqual([201, 201]);
+  expect(a.body.reservation.id).toBe(b.body.reservation.id);
+  expect(await bed.balances()).toEqual({ payer: before.payer - 5_000_000n, payee: before.payee, escrow: before.escrow + 5_000_000n });
+  await e.expectChainMatches(body.requestNonce);
+});
+
 describe("GET /escrow/reservations", () => {
   test("lists the environment's reservations with the spec's pagination and filters; another team sees none", async () => {
     await e.reserved();

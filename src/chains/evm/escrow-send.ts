@@ -3,7 +3,7 @@
  *  1. the reservation is read first: already in the action's target status, the action landed (before, or through a
  *     twin call) and nothing is sent; in a status the action cannot start from, it is refused without a transaction;
  *  2. the call is simulated as the operator, so a refusal (signature, expiry, window, balance, approval) is answered
- *     without a transaction;
+ *     without a transaction (unless a twin call landed meanwhile: read again, that is the answer);
  *  3. it is sent with the operator's next nonce (operator.ts) and its receipt awaited; a reverted receipt is read
  *     again: the target reached meanwhile is the answer, else `reverted`.
  */
@@ -117,6 +117,9 @@ export async function sendEscrow(ready: EscrowReady, key: Hex, a: EscrowAction):
     await client.simulateContract(contractCall as Parameters<PublicClient["simulateContract"]>[0]);
     gas = await client.estimateContractGas(contractCall as Parameters<PublicClient["estimateContractGas"]>[0]);
   } catch (error) {
+    // A twin call may have landed between the first read and the simulation: then it is this call's answer.
+    const now = await readBack(ready, key);
+    if (landed(a, now.reservation)) return { ok: true, ...now };
     return refusal(ready, a, error);
   }
   const fees = await client.estimateFeesPerGas();
