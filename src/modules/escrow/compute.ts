@@ -3,7 +3,7 @@
  * reservation may still be disputed, and how each chain status is told to webhooks. The clock is an input.
  */
 import type { EscrowChainStatus } from "../../chains/escrow-types";
-import type { EscrowReservationRow, EscrowStatus, PendingAction } from "./rows";
+import type { EscrowReservationRow, EscrowStatus } from "./rows";
 
 /**
  * A request nonce: 1 to 128 printable ASCII characters without spaces. Wallets show it as text in the consent, and
@@ -28,16 +28,6 @@ export function disputeRefusal(row: EscrowReservationRow, now: Date): "not_dispu
 
 /** The database status of a chain status: `none` is a reservation the chain does not hold (yet): pending. */
 export const statusOfChain = (s: EscrowChainStatus): EscrowStatus => (s === "none" ? "pending" : s);
-
-/** The status a claimed call moves the reservation to once it lands. */
-export const TARGET: Record<PendingAction, EscrowStatus> = {
-  reserve: "authorized",
-  capture: "captured",
-  capture_early: "captured",
-  dispute: "disputed",
-  resolve_refund: "refunded",
-  resolve_capture: "captured",
-};
 
 /** The webhook event type of entering a status (pending has none). */
 export const eventOf = (s: EscrowStatus) => (s === "pending" ? null : (`escrow.${s}` as const));

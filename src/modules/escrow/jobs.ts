@@ -19,7 +19,7 @@ import { recordChain, sendAndRecord } from "./transition";
 
 const CAPTURE_BATCH = 50;
 /** A call unrecorded this long lost its answer: the chain job's deadline is far shorter. */
-export const STALE_AFTER_MS = 2 * 60_000;
+const STALE_AFTER_MS = 2 * 60_000;
 const SYSTEM = (id: string) => ({ kind: "system", id, requestId: null });
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 

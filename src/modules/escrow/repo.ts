@@ -84,7 +84,7 @@ export const listReservationPage = (db: Db, t: Tenant, page: PageWindow, filters
   ]);
 
 /** What a call notes with its claim, recorded with the status it reaches (and cleared if it never does). */
-export type ClaimNotes = Pick<RecordedChange, "dispute_reason" | "disputed_via" | "capture_proof_id">;
+type ClaimNotes = Pick<RecordedChange, "dispute_reason" | "disputed_via" | "capture_proof_id">;
 
 /** Claims the reservation for one operator call; null when another call holds it or it left `from`. */
 export const claimReservation = (db: Db, id: string, claim: { action: PendingAction; from: EscrowStatus; now: Date; notes?: ClaimNotes }) =>

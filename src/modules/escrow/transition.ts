@@ -19,10 +19,10 @@ import { presentReservation } from "./present";
 import { deletePending, findReservation, recordChange, releaseClaim, type RecordedChange } from "./repo";
 import type { EscrowReservationRow } from "./rows";
 
-export const tenantOf = (row: EscrowReservationRow): Tenant => ({ teamId: row.team_id, environment: row.environment });
+const tenantOf = (row: EscrowReservationRow): Tenant => ({ teamId: row.team_id, environment: row.environment });
 
 /** What the transition records besides the status, and the operator's audit entry if it is one. */
-export interface TransitionExtras {
+interface TransitionExtras {
   change?: Omit<RecordedChange, "status" | "tx" | "at">;
   audit?: { action: string; details: Record<string, unknown> };
 }

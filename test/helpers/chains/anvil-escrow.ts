@@ -11,10 +11,8 @@ import { foundry } from "viem/chains";
 import { ESCROW_ABI, ESCROW_BYTECODE } from "../../../src/chains/evm/escrow-contract";
 import { escrowConsentTypedData, escrowKey, type EscrowConsent } from "../../../src/chains/evm/escrow-consent";
 import type { NetworkConfig, TokenConfig } from "../../../src/chains/types";
+import { ESCROW_CHAIN_STATUSES } from "../../../src/chains/escrow-types";
 import { account, deploy, startAnvil, testContracts, type Anvil } from "./anvil";
-
-/** The contract's statuses, by their enum order. */
-export const ESCROW_STATUS = ["none", "authorized", "captured", "disputed", "refunded"] as const;
 
 export interface ConsentTerms {
   amount: bigint;
@@ -65,7 +63,7 @@ export async function anvilEscrowBed() {
       functionName: "reservations",
       args: [escrowKey(requestNonce)],
     })) as readonly [Address, bigint, number, Address, bigint, Address, bigint];
-    return { payer: payerOf, payee: payeeOf, token: tokenOf, amount, windowEnd: Number(windowEnd), status: ESCROW_STATUS[status]! };
+    return { payer: payerOf, payee: payeeOf, token: tokenOf, amount, windowEnd: Number(windowEnd), status: ESCROW_CHAIN_STATUSES[status]! };
   }
   /** Balances of the payer, the payee and the contract, for before/after comparisons. */
   const balances = async (p: Address = payer.address) => ({
