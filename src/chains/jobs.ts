@@ -1,13 +1,24 @@
 /** The messages between the pool (request side) and a chain worker. Both must survive structuredClone. */
 import type { AutopayResult, ConsentCheck, LookupResult, OperationResult, SubscriptionAdapter, SubscriptionOperation } from "./subscription-types";
+import type { BalancesResult, FundingResult, TopupAdapter, TopupLookup, TopupOperation, TopupSendResult } from "./topup-types";
 import type { ChainAdapter, ChainFamily, PaymentExpectation, PaymentVerdict } from "./types";
 
 export type JobRequest =
   | { id: number; kind: "verifyPayment"; expectation: PaymentExpectation }
-  | { id: number; kind: "subscription"; family: ChainFamily; operation: SubscriptionOperation };
+  | { id: number; kind: "subscription"; family: ChainFamily; operation: SubscriptionOperation }
+  | { id: number; kind: "topup"; family: ChainFamily; operation: TopupOperation };
 
 /** A payment verdict, or a subscription operation's result. */
-export type JobAnswer = PaymentVerdict | OperationResult | AutopayResult | LookupResult | ConsentCheck;
+export type JobAnswer =
+  | PaymentVerdict
+  | OperationResult
+  | AutopayResult
+  | LookupResult
+  | ConsentCheck
+  | BalancesResult
+  | FundingResult
+  | TopupSendResult
+  | TopupLookup;
 
 export interface JobResponse {
   id: number;
@@ -26,4 +37,10 @@ export const SUBSCRIPTION_ADAPTERS: Record<ChainFamily, () => Promise<Subscripti
   evm: async () => (await import("./evm/subscriptions")).evmSubscriptions,
   stellar: async () => (await import("./stellar/subscriptions")).stellarSubscriptions,
   solana: async () => (await import("./solana/subscriptions")).solanaSubscriptions,
+};
+
+/** The families' auto-topup adapters (src/chains/<family>/topups.ts); Stellar has none (docs/agents.md#networks). */
+export const TOPUP_ADAPTERS: Partial<Record<ChainFamily, () => Promise<TopupAdapter>>> = {
+  evm: async () => (await import("./evm/topups")).evmTopups,
+  solana: async () => (await import("./solana/topups")).solanaTopups,
 };

@@ -49,6 +49,13 @@ export interface TaskPayloads {
   "subscriptions.revoke_onchain": { teamId: string; environment: "development" | "production"; subscriptionId: string };
   /** marks mandates past their expiresAt EXPIRED (src/modules/subscriptions/mandates/manage.ts) */
   "mandates.expire": CronPayload;
+  // Auto-topup
+  /** queues one monitor tick per network with enabled configurations (src/modules/agents/jobs.ts) */
+  "agents.topup_monitor": CronPayload;
+  /** reads a network's target balances, batched, and tops up those below their threshold (src/modules/agents/monitor.ts) */
+  "agents.topup_tick": { network: string };
+  /** settles dispatches whose send outcome was lost, from the chain (src/modules/agents/recover.ts) */
+  "agents.topup_recover": CronPayload;
 }
 
 export type TaskName = keyof TaskPayloads;

@@ -54,7 +54,11 @@ export type IdPrefix =
   // a plan change's quote (src/modules/subscriptions/plan-change/quotes.ts)
   | "quo"
   // a verified zkTLS proof (src/modules/proofs)
-  | "zkp";
+  | "zkp"
+  // Auto-topup (docs/agents.md#auto-topup): configurations, funding mandates, dispatches
+  | "atc"
+  | "fmd"
+  | "atd";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;
