@@ -14,6 +14,7 @@ import { enqueueJob } from "../../src/jobs/enqueue";
 import { dispatchTopup } from "../../src/modules/agents/dispatch";
 import { tickNetwork, type MonitorDeps } from "../../src/modules/agents/monitor";
 import { recoverDispatches } from "../../src/modules/agents/recover";
+import { createDashboardSession } from "../../src/modules/teams/automation-session";
 import { OPERATOR } from "../../src/modules/teams/roles";
 import { createEndpoint } from "../../src/modules/webhooks/endpoints/manage";
 import { schedules } from "../../src/tasks";
@@ -280,5 +281,26 @@ describe("as the job queue runs it", () => {
     expect(ran.failed).toEqual([]);
     expect(ran.completed.filter((j) => j.task === "agents.topup_tick").map((j) => j.payload)).toEqual([{ network: "anvil" }]);
     expect(await bed.balanceOf(b.address)).toBe(2n * USDC);
+  });
+});
+
+describe("the funding mandate on the dashboard", () => {
+  test("another team sees none of it and cannot revoke it; revoked, the next crossing fails (mandate_revoked) with the chain unchanged", async () => {
+    const other = await createTeamFixture(t, "Other");
+    expect((await t.call("GET", "/dashboard/agent-funding", { token: other.dashboardAdmin })).body).toEqual({ data: [], count: 0, nextCursor: null });
+    expect((await t.call("DELETE", "/dashboard/agent-funding/anvil", { token: other.dashboardAdmin })).status).toBe(404);
+    expect((await t.call("GET", "/dashboard/agent-topups", { token: other.dashboardAdmin })).body.count).toBe(0);
+    // The fixture's session expired as the clock moved on: a new one for the same team.
+    const { session } = await createDashboardSession(t.db.sql, { ...tenant, userEmail: "ops@test.dev", roles: ["billing:write"] }, t.clock.now());
+    const revoked = await t.call("DELETE", "/dashboard/agent-funding/anvil", { token: session });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.data).toMatchObject({ status: "REVOKED", network: "anvil" });
+    await bed.mint(b.address, 5n * USDC);
+    await tick();
+    await bed.spend(b, await bed.balanceOf(b.address));
+    const before = await bed.balances();
+    expect((await tick()).outcomes).toEqual({ refused: 1 });
+    expect(await bed.balances()).toEqual(before);
+    expect((await dispatches(configB.id)).at(-1)).toMatchObject({ status: "failed", reason: "mandate_revoked" });
   });
 });

@@ -27,7 +27,12 @@ const team = await createTeamFixture(t);
 const funder = chain.payer;
 const NETWORK = chain.network.id;
 
-const deps = (over: Partial<MonitorDeps> = {}): MonitorDeps => ({ ...t.deps.subscriptions, now: () => new Date(t.clock.now()), batchSize: 500, ...over });
+const deps = (over: Partial<MonitorDeps> = {}): MonitorDeps => ({
+  ...t.deps.subscriptions,
+  now: () => new Date(t.clock.now()),
+  batchSize: 500,
+  ...over,
+});
 const tick = (over: Partial<MonitorDeps> = {}) => tickNetwork(deps(over), NETWORK);
 const configure = async (target: Keypair, threshold: bigint, amount: bigint) => {
   const res = await t.call("POST", "/agent/dispatch", {
@@ -42,7 +47,8 @@ const dispatches = async (configId: string) => [
   ...(await t.db.sql<{ status: string; reason: string | null; tx_hash: string | null; crossing: string }[]>`
     select status, reason, tx_hash, crossing::text from agent_topup_dispatches where config_id = ${configId} order by crossing`),
 ];
-const remaining = async () => (await t.db.sql`select remaining_amount::text from agent_funding_mandates where team_id = ${team.teamId}`)[0]!.remaining_amount;
+const remaining = async () =>
+  (await t.db.sql`select remaining_amount::text from agent_funding_mandates where team_id = ${team.teamId}`)[0]!.remaining_amount;
 const delegated = () => chain.tokenAccount(funder.publicKey)!.delegatedAmount;
 /** A wallet with SOL for its own fees (so it can spend), and no token account yet. */
 const wallet = () => {
@@ -62,7 +68,11 @@ describe("auto-topup on Solana", () => {
       body: { fundingWallet: funder.publicKey.toBase58(), dailyCap: String(usdc(50)) },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ operator: chain.operator.publicKey.toBase58(), authorizedAmount: String(usdc(100)), remainingAmount: String(usdc(100)) });
+    expect(res.body.data).toMatchObject({
+      operator: chain.operator.publicKey.toBase58(),
+      authorizedAmount: String(usdc(100)),
+      remainingAmount: String(usdc(100)),
+    });
     expect("chainId" in res.body.data).toBe(false);
   });
 
@@ -144,7 +154,10 @@ describe("auto-topup on Solana", () => {
   test("balances of many wallets: one getMultipleAccounts per 100", async () => {
     const wallets = Array.from({ length: 250 }, () => Keypair.generate().publicKey.toBase58());
     const mark = chain.rpc.calls.length;
-    const read = await t.deps.subscriptions.pool.topup({ op: "balances", request: { network: chain.network, token: chain.token, wallets, chunkSize: 500 } });
+    const read = await t.deps.subscriptions.pool.topup({
+      op: "balances",
+      request: { network: chain.network, token: chain.token, wallets, chunkSize: 500 },
+    });
     expect(read).toMatchObject({ ok: true, requests: 3 });
     expect(chain.rpc.calls.slice(mark).filter((m) => m === "getMultipleAccounts")).toHaveLength(3);
     if (read.ok) expect(new Set(read.balances)).toEqual(new Set([0n]));
