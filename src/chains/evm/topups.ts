@@ -7,22 +7,16 @@
  * calldata: the token's ABI decoder ignores trailing bytes, and the reference then names the transaction on chain,
  * so a send whose answer was lost is found again from the token's Transfer logs (lookup) instead of sent twice.
  */
-import { decodeFunctionResult, encodeFunctionData, erc20Abi, getAddress, isAddress, parseAbi, parseAbiItem, type Hex, type PublicClient } from "viem";
+import { encodeFunctionData, erc20Abi, getAddress, isAddress, parseAbiItem, type Hex, type PublicClient } from "viem";
 import { MULTICALL3_ADDRESS } from "../../lib/networks";
 import { refuseOperation, type SubscriptionRefusal } from "../subscription-types";
 import type { BalancesRequest, TopupAdapter, TopupSend } from "../topup-types";
 import type { NetworkConfig, TokenConfig } from "../types";
 import { clientFor, wrongChain } from "./client";
+import { balanceOfData, type Call3, decodeAggregate3, encodeAggregate3, GET_BLOCK_NUMBER, isHexAddress } from "./multicall";
 import { operatorAccount, sendAsOperator } from "./operator";
 import { waitForReceipt } from "./receipt";
 import { classifyTokenRefusal, operatorCannotPayGas, readRevert } from "./subscription-errors";
-
-export const MULTICALL3_ABI = parseAbi([
-  "struct Call3 { address target; bool allowFailure; bytes callData; }",
-  "struct Result { bool success; bytes returnData; }",
-  "function aggregate3(Call3[] calls) payable returns (Result[] returnData)",
-  "function getBlockNumber() view returns (uint256 blockNumber)",
-]);
 
 // An estimate is exact for the state it ran on; a little headroom covers a storage slot changing first.
 const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
@@ -48,30 +42,23 @@ async function guarded<T>(network: NetworkConfig, body: (client: PublicClient) =
 async function readBalances(client: PublicClient, request: BalancesRequest, token: Hex) {
   const multicall = getAddress(request.network.multicall3 ?? MULTICALL3_ADDRESS);
   const balances: (bigint | null)[] = new Array(request.wallets.length).fill(null);
-  const blockCall = { target: multicall, allowFailure: true, callData: encodeFunctionData({ abi: MULTICALL3_ABI, functionName: "getBlockNumber" }) };
+  const blockCall: Call3 = { target: multicall, allowFailure: true, callData: GET_BLOCK_NUMBER };
   let requests = 0;
   let blockNumber: bigint | null = null;
   for (let start = 0; start < request.wallets.length; start += request.chunkSize) {
     const slice = request.wallets.slice(start, start + request.chunkSize);
-    const readable = slice.flatMap((wallet, i) => (isAddress(wallet, { strict: false }) ? [{ wallet: getAddress(wallet), index: start + i }] : []));
+    const readable = slice.flatMap((wallet, i) => (isHexAddress(wallet) ? [start + i] : []));
     if (readable.length === 0) continue;
-    const calls = readable.map(({ wallet }) => ({
-      target: token,
-      allowFailure: true,
-      callData: encodeFunctionData({ abi: erc20Abi, functionName: "balanceOf", args: [wallet] }),
-    }));
-    // aggregate3 is payable, so viem's readContract refuses it: an eth_call by hand, decoded as its result.
-    const { data } = await client.call({
-      to: multicall,
-      data: encodeFunctionData({ abi: MULTICALL3_ABI, functionName: "aggregate3", args: [[blockCall, ...calls]] }),
-    });
+    const calls = readable.map((index) => ({ target: token, allowFailure: true, callData: balanceOfData(request.wallets[index]!) }));
+    // aggregate3 is payable, so viem's readContract refuses it: an eth_call by hand (multicall.ts encodes it).
+    const { data } = await client.call({ to: multicall, data: encodeAggregate3([blockCall, ...calls]) });
     if (!data) throw new Error("Multicall3 answered nothing: is it deployed at the configured address?");
-    const [block, ...results] = decodeFunctionResult({ abi: MULTICALL3_ABI, functionName: "aggregate3", data });
+    const [block, ...results] = decodeAggregate3(data);
     requests++;
-    if (blockNumber === null && block?.success) blockNumber = BigInt(block.returnData);
+    if (blockNumber === null && block?.success && block.returnData.length === 66) blockNumber = BigInt(block.returnData);
     results.forEach((result, i) => {
       // A token that answers nothing usable for a wallet leaves it unread (null), never read as zero.
-      if (result.success && result.returnData.length === 66) balances[readable[i]!.index] = BigInt(result.returnData);
+      if (result.success && result.returnData.length === 66) balances[readable[i]!] = BigInt(result.returnData);
     });
   }
   return { ok: true as const, balances, requests, blockNumber };

@@ -49,7 +49,11 @@ export async function tickNetwork(deps: MonitorDeps, networkId: string): Promise
 
 function byToken(configs: MonitoredConfig[]): Map<string, MonitoredConfig[]> {
   const groups = new Map<string, MonitoredConfig[]>();
-  for (const c of configs) groups.set(c.token_symbol, [...(groups.get(c.token_symbol) ?? []), c]);
+  for (const c of configs) {
+    const group = groups.get(c.token_symbol);
+    if (group) group.push(c);
+    else groups.set(c.token_symbol, [c]);
+  }
   return groups;
 }
 
