@@ -81,7 +81,8 @@ async function main() {
     await migrateDatabase(sql, url);
     log(`seeding ${WALLETS} configurations over ${TEAMS} teams`);
     const wallets = await seed(sql, network.id);
-    const read = (list: string[], chunkSize: number) => pool.topup({ op: "balances", request: { network, token: bed.token, wallets: list, chunkSize } });
+    const read = (list: string[], chunkSize: number) =>
+      pool.topup({ op: "balances", request: { network, token: bed.token, wallets: list, chunkSize } });
     await read(wallets.slice(0, 1), 1); // the worker starts, viem's client and the chain id check warm up
 
     log(`single_balance_read x${SINGLE}`);
