@@ -162,3 +162,34 @@ describe("dashboard configuration routes", () => {
     expect(actions).toEqual(expect.arrayContaining(["agent_dispatch.configure", "agent_dispatch.disable", "agent_dispatch.delete"]));
   });
 });
+
+describe("dashboard funding mandate routes", () => {
+  const put = (network: string, body: unknown) => t.call("PUT", `/dashboard/agent-funding/${network}`, { token: alpha.dashboardAdmin, body });
+  const funding = async () => (await t.db.sql`select count(*)::int as n from agent_funding_mandates`)[0]!.n;
+
+  test("bad input is a 400 naming the field, checked before any chain read; nothing is recorded", async () => {
+    const cases: [string, unknown, string][] = [
+      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "0" }, "body.dailyCap"],
+      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: 5 }, "body.dailyCap"],
+      ["sepolia", { fundingWallet: "0x12", dailyCap: "5" }, "body.fundingWallet"],
+      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "5", token: "ETH" }, "body.token"],
+      ["ethereum", { fundingWallet: EVM_WALLET, dailyCap: "5" }, "path.network"],
+      ["stellar-testnet", { fundingWallet: EVM_WALLET, dailyCap: "5" }, "path.network"],
+      ["nowhere", { fundingWallet: EVM_WALLET, dailyCap: "5" }, "path.network"],
+      ["solana-devnet", { fundingWallet: SOLANA_WALLET, dailyCap: "18446744073709551616" }, "body.dailyCap"],
+    ];
+    for (const [network, body, field] of cases) {
+      const res = await put(network, body);
+      expect({ network, body, status: res.status }).toEqual({ network, body, status: 400 });
+      expect(Object.keys(res.body.details)).toContain(field);
+    }
+    expect(await funding()).toBe(0);
+  });
+
+  test("a family without an operator key is a 409 and records nothing", async () => {
+    const res = await put("sepolia", { fundingWallet: EVM_WALLET, dailyCap: "5" });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toContain("operator key");
+    expect(await funding()).toBe(0);
+  });
+});
