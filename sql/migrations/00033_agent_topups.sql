@@ -17,6 +17,9 @@ create table agent_funding_mandates (
   remaining_amount   numeric(78, 0) not null check (remaining_amount >= 0 and remaining_amount <= authorized_amount),
   -- top-ups per UTC day on this network, pending and confirmed dispatches counted
   daily_cap          numeric(78, 0) not null check (daily_cap > 0),
+  -- the funding wallet's signature of the text naming this team, environment, network, token and daily cap
+  -- ({issuedAt, nonce, signature}): the approval on chain names only the operator every team shares
+  consent            jsonb not null,
   status             text not null check (status in ('ACTIVE', 'REVOKED')),
   created_at         timestamptz not null,
   updated_at         timestamptz not null,

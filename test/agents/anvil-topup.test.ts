@@ -20,6 +20,7 @@ import { createEndpoint } from "../../src/modules/webhooks/endpoints/manage";
 import { schedules } from "../../src/tasks";
 import { createTestApp } from "../helpers/app";
 import { anvilTopupBed } from "../helpers/chains/anvil-topups";
+import { fundingBody } from "../helpers/agent-funding";
 import { createTeamFixture } from "../helpers/fixtures";
 import { drainJobs } from "../helpers/jobs";
 
@@ -76,11 +77,50 @@ await bed.mint(b.address, 5n * USDC);
 let configA: { id: string };
 let configB: { id: string };
 
+const signed = (o: Partial<Parameters<typeof fundingBody>[0]> = {}) =>
+  fundingBody({
+    chains: t.config.chains,
+    tenant,
+    network: "anvil",
+    wallet: bed.funder,
+    dailyCap: 50n * USDC,
+    issuedAt: new Date(t.clock.now()),
+    ...o,
+  });
+const registered = async () => (await t.db.sql`select count(*)::int as n from agent_funding_mandates`)[0]!.n;
+
 describe("funding mandate", () => {
+  test("the funding wallet's consent must name this team, environment, network, token and cap, signed by it, recently", async () => {
+    const other = await createTeamFixture(t, "Another");
+    const otherTenant = { teamId: other.teamId, environment: "development" as const };
+    const forAlpha = await signed();
+    const cases: [unknown, string][] = [
+      [await signed({ signer: e }), "body.consent.signature"], // signed by another wallet
+      [{ ...forAlpha, dailyCap: String(500n * USDC) }, "body.consent.signature"], // another cap than consented to
+      [await signed({ issuedAt: new Date(t.clock.now() - 11 * 60_000) }), "body.consent.issuedAt"],
+      [{ ...forAlpha, consent: { ...forAlpha.consent, nonce: "short" } }, "body.consent.nonce"],
+    ];
+    for (const [body, field] of cases) {
+      const res = await t.call("PUT", "/dashboard/agent-funding/anvil", { token: team.dashboardAdmin, body });
+      expect({ field, status: res.status }).toEqual({ field, status: 400 });
+      expect(Object.keys(res.body.details)).toEqual([field]);
+    }
+    // A consent given to this team, replayed by another: the text names the team, so it does not verify there.
+    const replayed = await t.call("PUT", "/dashboard/agent-funding/anvil", { token: other.dashboardAdmin, body: forAlpha });
+    expect(replayed.status).toBe(400);
+    expect(replayed.body.details["body.consent.signature"]).toContain(`Team: ${other.teamId}`);
+    const own = await t.call("PUT", "/dashboard/agent-funding/anvil", {
+      token: other.dashboardAdmin,
+      body: await signed({ tenant: otherTenant, signer: e }),
+    });
+    expect(own.status).toBe(400); // its own team, but not the funding wallet's signature
+    expect(await registered()).toBe(0);
+  });
+
   test("a wallet that approved nothing is refused (400) and nothing is recorded", async () => {
     const res = await t.call("PUT", "/dashboard/agent-funding/anvil", {
       token: team.dashboardAdmin,
-      body: { fundingWallet: e.address, dailyCap: String(50n * USDC) },
+      body: await signed({ wallet: e }),
     });
     expect(res.status).toBe(400);
     expect(res.body.details["body.fundingWallet"]).toContain(bed.operator.address);
@@ -88,10 +128,7 @@ describe("funding mandate", () => {
   });
 
   test("registering reads the on-chain approval: authorized and remaining are what the chain allows", async () => {
-    const res = await t.call("PUT", "/dashboard/agent-funding/anvil", {
-      token: team.dashboardAdmin,
-      body: { fundingWallet: bed.funder.address, dailyCap: String(50n * USDC) },
-    });
+    const res = await t.call("PUT", "/dashboard/agent-funding/anvil", { token: team.dashboardAdmin, body: await signed() });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       network: "anvil",

@@ -15,6 +15,7 @@ import { tickNetwork, type MonitorDeps } from "../../src/modules/agents/monitor"
 import { recoverDispatches } from "../../src/modules/agents/recover";
 import { createTestApp } from "../helpers/app";
 import { startSolanaSubscriptionChain, usdc } from "../helpers/chains/solana-subscriptions";
+import { fundingBody } from "../helpers/agent-funding";
 import { createTeamFixture } from "../helpers/fixtures";
 
 const chain = startSolanaSubscriptionChain({ balance: usdc(1_000), approved: usdc(100) });
@@ -62,11 +63,15 @@ const every = () => [funder, a, b, c, e].map((k) => chain.balance(k.publicKey));
 let configA: { id: string };
 
 describe("auto-topup on Solana", () => {
-  test("the funding mandate is the delegation read from the chain; the answer leaves chainId out", async () => {
-    const res = await t.call("PUT", `/dashboard/agent-funding/${NETWORK}`, {
-      token: team.dashboardAdmin,
-      body: { fundingWallet: funder.publicKey.toBase58(), dailyCap: String(usdc(50)) },
-    });
+  test("the funding mandate is the delegation read from the chain, with the wallet's signed consent; the answer leaves chainId out", async () => {
+    const tenant = { teamId: team.teamId, environment: "development" as const };
+    const at = new Date(t.clock.now());
+    const body = (signer = funder) =>
+      fundingBody({ chains: t.config.chains, tenant, network: NETWORK, wallet: funder, signer, dailyCap: usdc(50), issuedAt: at });
+    const forged = await t.call("PUT", `/dashboard/agent-funding/${NETWORK}`, { token: team.dashboardAdmin, body: await body(Keypair.generate()) });
+    expect(forged.status).toBe(400);
+    expect(Object.keys(forged.body.details)).toEqual(["body.consent.signature"]);
+    const res = await t.call("PUT", `/dashboard/agent-funding/${NETWORK}`, { token: team.dashboardAdmin, body: await body() });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       operator: chain.operator.publicKey.toBase58(),

@@ -5,6 +5,8 @@
  * document (test/helpers/contract.ts, through t.call).
  */
 import { describe, expect, test } from "bun:test";
+import { mnemonicToAccount } from "viem/accounts";
+import { fundingBody } from "../helpers/agent-funding";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 
@@ -166,17 +168,19 @@ describe("dashboard configuration routes", () => {
 describe("dashboard funding mandate routes", () => {
   const put = (network: string, body: unknown) => t.call("PUT", `/dashboard/agent-funding/${network}`, { token: alpha.dashboardAdmin, body });
   const funding = async () => (await t.db.sql`select count(*)::int as n from agent_funding_mandates`)[0]!.n;
+  // Well-formed, never checked: each case is refused on its field first.
+  const consent = { issuedAt: new Date(t.clock.now()).toISOString(), nonce: "nonce-nonce-nonce-1", signature: `0x${"1b".repeat(65)}` };
 
   test("bad input is a 400 naming the field, checked before any chain read; nothing is recorded", async () => {
     const cases: [string, unknown, string][] = [
-      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "0" }, "body.dailyCap"],
-      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: 5 }, "body.dailyCap"],
-      ["sepolia", { fundingWallet: "0x12", dailyCap: "5" }, "body.fundingWallet"],
-      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "5", token: "ETH" }, "body.token"],
-      ["ethereum", { fundingWallet: EVM_WALLET, dailyCap: "5" }, "path.network"],
-      ["stellar-testnet", { fundingWallet: EVM_WALLET, dailyCap: "5" }, "path.network"],
-      ["nowhere", { fundingWallet: EVM_WALLET, dailyCap: "5" }, "path.network"],
-      ["solana-devnet", { fundingWallet: SOLANA_WALLET, dailyCap: "18446744073709551616" }, "body.dailyCap"],
+      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "0", consent }, "body.dailyCap"],
+      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: 5, consent }, "body.dailyCap"],
+      ["sepolia", { fundingWallet: "0x12", dailyCap: "5", consent }, "body.fundingWallet"],
+      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "5", token: "ETH", consent }, "body.token"],
+      ["ethereum", { fundingWallet: EVM_WALLET, dailyCap: "5", consent }, "path.network"],
+      ["stellar-testnet", { fundingWallet: EVM_WALLET, dailyCap: "5", consent }, "path.network"],
+      ["nowhere", { fundingWallet: EVM_WALLET, dailyCap: "5", consent }, "path.network"],
+      ["solana-devnet", { fundingWallet: SOLANA_WALLET, dailyCap: "18446744073709551616", consent }, "body.dailyCap"],
     ];
     for (const [network, body, field] of cases) {
       const res = await put(network, body);
@@ -187,7 +191,12 @@ describe("dashboard funding mandate routes", () => {
   });
 
   test("a family without an operator key is a 409 and records nothing", async () => {
-    const res = await put("sepolia", { fundingWallet: EVM_WALLET, dailyCap: "5" });
+    const wallet = mnemonicToAccount("test test test test test test test test test test test junk", { addressIndex: 1 }); // EVM_WALLET
+    const tenant = { teamId: alpha.teamId, environment: "development" as const };
+    const res = await put(
+      "sepolia",
+      await fundingBody({ chains: t.config.chains, tenant, network: "sepolia", wallet, dailyCap: 5n, issuedAt: new Date(t.clock.now()) }),
+    );
     expect(res.status).toBe(409);
     expect(res.body.error).toContain("operator key");
     expect(await funding()).toBe(0);

@@ -23,7 +23,9 @@ import { inTx, invoiceInput, issuedInvoice, line, payInvoice } from "../helpers/
 import { createInvoice } from "../../src/modules/invoices/lifecycle/transitions";
 import { subscriptionFixture } from "../helpers/subscription-rows";
 import { signedProof, TEST_ATTESTORS } from "../helpers/zktls";
+import { mnemonicToAccount } from "viem/accounts";
 import { configureTopup } from "../../src/modules/agents/configure";
+import { fundingBody } from "../helpers/agent-funding";
 
 // Created at module top level so the helpers' afterAll hooks belong to this file.
 // A test network whose endpoint is down: a submitted payment answers 202 (not verifiable yet) at once.
@@ -300,6 +302,7 @@ const freshTopup = async () =>
       },
     )
   ).id;
+const matrixFunder = mnemonicToAccount("test test test test test test test test test test test junk", { addressIndex: 4 });
 const topupBody = { minBalanceThreshold: "1", topupAmount: "2", targetWallet: matrixWallet, chainId: 31999 };
 const AGENT_ROUTES: Record<string, RouteCase> = {
   "POST /agent/dispatch": { method: "POST", path: "/agent/dispatch", body: topupBody, ok: 201 },
@@ -316,7 +319,15 @@ const AGENT_ROUTES: Record<string, RouteCase> = {
   "PUT /dashboard/agent-funding/{network}": {
     method: "PUT",
     path: "/dashboard/agent-funding/matrix-chain",
-    body: { fundingWallet: matrixWallet, dailyCap: "100" },
+    body: () =>
+      fundingBody({
+        chains: t.config.chains,
+        tenant: dev,
+        network: "matrix-chain",
+        wallet: matrixFunder,
+        dailyCap: 100n,
+        issuedAt: new Date(t.clock.now()),
+      }),
     ok: 409,
   },
   "DELETE /dashboard/agent-funding/{network}": { method: "DELETE", path: "/dashboard/agent-funding/matrix-chain", ok: 404 },

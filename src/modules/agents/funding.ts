@@ -2,8 +2,10 @@
  * Funding mandates (docs/agents.md#funding-mandate): the wallet a team's top-ups on a network are drawn from. The
  * funder consents on chain first (EVM: ERC-20 `approve(operator, amount)`; Solana: SPL `approve` delegating to the
  * operator for an amount); registering reads that consent back through the chain workers and records it as the
- * mandate's authorized and remaining amount, with the team's daily cap. Nothing is recorded without an approval on
- * chain: a top-up can never draw more than the funder allowed, and the chain enforces it again on every send.
+ * mandate's authorized and remaining amount, with the team's daily cap. Nothing is recorded without the funding
+ * wallet's signed consent to this team's top-ups (consent.ts: the approval names only the operator every team
+ * shares) and an approval on chain: a top-up never draws more than the funder allowed, and the chain enforces it
+ * again on every send.
  */
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -14,6 +16,7 @@ import type { Sql } from "../../db/client";
 import { recordAudit } from "../audit/repo";
 import type { OperationContext } from "../operation-context";
 import type { AgentDeps } from "./configure";
+import { assertFundingConsent } from "./consent";
 import { listFundingMandates, revokeFundingMandate, upsertFundingMandate } from "./repo";
 import type { FundingMandateRow } from "./rows";
 import { FundingMandatePut } from "./schemas";
@@ -36,6 +39,8 @@ export async function registerFunding(
   const wallet = network && canonicalWallet(network, body.fundingWallet, "body.fundingWallet", details);
   if (network) checkAmountRange(network, { "body.dailyCap": body.dailyCap }, details);
   if (!network || !token || !wallet || Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
+  const dailyCap = BigInt(body.dailyCap);
+  await assertFundingConsent({ tenant: c.tenant, network, token, wallet, dailyCap }, body.consent, c.now);
 
   const funding = await deps.pool.topup({ op: "readFunding", request: { network, token, funder: wallet } });
   if (!funding.ok) {
@@ -57,7 +62,8 @@ export async function registerFunding(
         wallet,
         operator: funding.operator,
         authorized: funding.allowance,
-        dailyCap: BigInt(body.dailyCap),
+        dailyCap,
+        consent: body.consent,
       },
       c.now,
     );

@@ -73,6 +73,8 @@ export interface FundingInput {
   operator: string;
   authorized: bigint;
   dailyCap: bigint;
+  /** the funding wallet's signed consent, kept as given */
+  consent: { issuedAt: string; nonce: string; signature: string };
 }
 
 export const upsertFundingMandate = async (db: Db, t: Tenant, f: FundingInput, now: Date) =>
@@ -87,6 +89,7 @@ export const upsertFundingMandate = async (db: Db, t: Tenant, f: FundingInput, n
     f.authorized.toString(),
     f.dailyCap.toString(),
     now,
+    f.consent,
   ]))!;
 
 export const listFundingMandates = (db: Db, t: Tenant) => run<FundingMandateRow>(db, Q.agent_funding_mandate_list, [t.teamId, t.environment]);

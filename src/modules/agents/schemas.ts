@@ -87,15 +87,48 @@ export type AgentDispatchConfig = Static<typeof AgentDispatchConfig>;
 export const ConfigParams = t.Object({ id: t.String({ minLength: 1, maxLength: 64, description: "atc_ id" }) });
 export const NetworkParams = t.Object({ network: NETWORK_ID });
 
-export const FundingMandatePut = t.Object({
-  fundingWallet: t.String({
-    minLength: 1,
-    maxLength: 100,
-    description: "The wallet top-ups are drawn from; it must have approved the service's operator",
-  }),
-  dailyCap: amount("The most this network's top-ups may send per UTC day, pending and confirmed dispatches counted."),
-  token: t.Optional(t.String({ minLength: 1, maxLength: 64, description: "Default: the network's first non-native token (USDC)" })),
-});
+export const FundingMandatePut = t.Object(
+  {
+    fundingWallet: t.String({
+      minLength: 1,
+      maxLength: 100,
+      description: "The wallet top-ups are drawn from; it must have approved the service's operator",
+    }),
+    dailyCap: amount("The most this network's top-ups may send per UTC day, pending and confirmed dispatches counted."),
+    token: t.Optional(t.String({ minLength: 1, maxLength: 64, description: "Default: the network's first non-native token (USDC)" })),
+    consent: t.Object(
+      {
+        issuedAt: t.String({
+          format: "date-time",
+          description: "When the text was signed, as written in it (ISO 8601, UTC); within the last 10 minutes",
+        }),
+        nonce: t.String({
+          pattern: "^[A-Za-z0-9_-]{16,64}$",
+          description: "A new value, as written in the text",
+          "x-expected": "Expected 16 to 64 characters A-Z a-z 0-9 _ -",
+        }),
+        signature: t.String({
+          minLength: 1,
+          maxLength: 200,
+          description: "EVM: the EIP-191 personal_sign signature (0x hex); Solana: base64 of the ed25519 signMessage signature",
+        }),
+      },
+      {
+        description:
+          "The funding wallet's signature of the consent text naming this team, environment, network, token and daily cap (docs/agents.md#funding-mandate)",
+      },
+    ),
+  },
+  {
+    examples: [
+      {
+        fundingWallet: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+        dailyCap: "100000000",
+        consent: { issuedAt: "2027-03-01T12:00:00.000Z", nonce: "kU2x9bQmZr4TfW7yHc1pLs", signature: `0x${"1b".repeat(65)}` },
+      },
+    ],
+  },
+);
 export type FundingMandatePut = Static<typeof FundingMandatePut>;
 
 export const AgentFundingMandate = t.Object(
