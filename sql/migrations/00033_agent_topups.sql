@@ -44,6 +44,8 @@ create table agent_topup_configs (
   armed                  boolean not null,
   -- crossings dispatched so far: a dispatch is unique per (configuration, crossing)
   crossing               bigint not null default 0,
+  -- a crossing refused for the daily cap is tried again from here (the next UTC midnight), as if armed
+  rearm_at               timestamptz,
   created_at             timestamptz not null,
   updated_at             timestamptz not null,
   seq                    bigint generated always as identity,

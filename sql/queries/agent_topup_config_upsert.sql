@@ -11,6 +11,7 @@ on conflict (team_id, environment, network, target_wallet) do update
       topup_amount = excluded.topup_amount,
       enabled = true,
       armed = true,
+      rearm_at = null,
       updated_at = excluded.updated_at
 returning id, team_id, environment, network, token_symbol, target_wallet, min_balance_threshold::text, topup_amount::text, enabled, armed,
   crossing, created_at, updated_at, seq

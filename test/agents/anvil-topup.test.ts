@@ -202,7 +202,7 @@ describe("the monitor on anvil", () => {
     expect((await mandate()).remainingAmount).toBe(String(92n * USDC));
   });
 
-  test("over the daily cap: a failed dispatch and agent.topup.failed, the chain unchanged; the next UTC day it goes", async () => {
+  test("over the daily cap: a failed dispatch and agent.topup.failed, the chain unchanged; from the next UTC midnight it goes", async () => {
     const config = await configure(c.address, 1n * USDC, 45n * USDC); // 8 sent today + 45 > 50
     const before = await bed.balances();
     expect((await tick()).outcomes).toEqual({ refused: 1 });
@@ -212,9 +212,12 @@ describe("the monitor on anvil", () => {
     expect((await events("agent.topup.failed")).at(-1)).toMatchObject({ configId: config.id, reason: "daily_cap_exceeded", status: "failed" });
     expect((await tick()).outcomes).toEqual({}); // refused once per crossing, not every minute
 
-    t.clock.advance(86_400_000);
-    await configure(c.address, 1n * USDC, 45n * USDC); // sent again: armed again
+    t.clock.advance(86_400_000); // the next UTC day: the refused crossing is tried again by itself
     expect((await tick()).outcomes).toEqual({ confirmed: 1 });
+    expect((await dispatches(config.id)).map((r) => [r.crossing, r.status])).toEqual([
+      ["1", "failed"],
+      ["2", "confirmed"],
+    ]);
     expect(await bed.balanceOf(c.address)).toBe(45n * USDC);
     expect((await mandate()).remainingAmount).toBe(String(47n * USDC));
   });

@@ -1,6 +1,6 @@
 /** The auto-topup rules (src/modules/agents/compute.ts): the crossing rule, the funding checks, the UTC day. */
 import { expect, test } from "bun:test";
-import { crossingAction, dispatchReference, refuseDraw, utcDayStart } from "../../src/modules/agents/compute";
+import { crossingAction, dispatchReference, nextUtcDay, refuseDraw, utcDayStart } from "../../src/modules/agents/compute";
 import type { FundingMandateRow } from "../../src/modules/agents/rows";
 
 const mandate = (over: Partial<FundingMandateRow> = {}): FundingMandateRow => ({
@@ -42,6 +42,8 @@ test("a draw is refused without an active mandate of the token, beyond what is l
 test("the daily cap counts from midnight UTC, whatever the offset the instant was written with", () => {
   expect(utcDayStart(new Date("2027-03-01T23:59:59.999Z")).toISOString()).toBe("2027-03-01T00:00:00.000Z");
   expect(utcDayStart(new Date("2027-03-02T00:30:00+02:00")).toISOString()).toBe("2027-03-01T00:00:00.000Z");
+  expect(nextUtcDay(new Date("2027-02-28T23:59:59.999Z")).toISOString()).toBe("2027-03-01T00:00:00.000Z");
+  expect(nextUtcDay(new Date("2027-03-01T00:00:00.000Z")).toISOString()).toBe("2027-03-02T00:00:00.000Z");
 });
 
 test("a dispatch's reference is 32 bytes of hex derived from its id alone", () => {

@@ -37,5 +37,8 @@ export function refuseDraw(mandate: FundingMandateRow | undefined, spentToday: b
 /** Midnight UTC of `now`'s day: the daily cap counts dispatches from here. */
 export const utcDayStart = (now: Date): Date => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 
+/** When a crossing refused for the daily cap is tried again: the next UTC midnight, when the cap counts afresh. */
+export const nextUtcDay = (now: Date): Date => new Date(utcDayStart(now).getTime() + 86_400_000);
+
 /** The 32-byte reference naming a dispatch on chain (hex, no 0x): derived from its id, so recovery can recompute it. */
 export const dispatchReference = (dispatchId: string): string => sha256Hex(`agent-topup:${dispatchId}`);

@@ -3,7 +3,8 @@
  *  1. claim, in one transaction: the configuration is disarmed and its crossing counted (a second instance finds it
  *     disarmed and stops), the team's funding mandate on the network is locked, and the dispatch recorded: `failed`
  *     with the reason and `agent.topup.failed` when the mandate's remaining amount or the UTC day's cap cannot cover
- *     it (nothing is sent), else `pending`, with the mandate's remaining amount lowered;
+ *     it (nothing is sent; a daily cap refusal is tried again from the next UTC midnight), else `pending`, with the
+ *     mandate's remaining amount lowered;
  *  2. send through the chain workers, under the dispatch's reference (the one chain-side name of this top-up);
  *  3. settle, in one transaction: `confirmed` with the tx hash and `agent.topup.dispatched`; a refusal that moved
  *     nothing is `failed` with `agent.topup.failed` and gives the mandate its amount back; an unknown outcome stays
@@ -16,10 +17,10 @@ import type { NetworkConfig, TokenConfig } from "../../lib/networks";
 import { newId } from "../../lib/ids";
 import type { Tenant } from "../../lib/tenant";
 import { emitEvent } from "../webhooks/emit";
-import { dispatchReference, refuseDraw, utcDayStart } from "./compute";
+import { dispatchReference, nextUtcDay, refuseDraw, utcDayStart } from "./compute";
 import type { AgentDeps } from "./configure";
 import { presentDispatch } from "./present";
-import { disarmConfig, drawFundingMandate, insertDispatch, lockFundingMandate, settleDispatch, spentToday } from "./repo";
+import { disarmConfig, drawFundingMandate, insertDispatch, lockFundingMandate, rearmConfigAt, settleDispatch, spentToday } from "./repo";
 import type { DispatchRow, MonitoredConfig } from "./rows";
 
 export type DispatchDeps = AgentDeps & { pool: ChainPool; now: () => Date };
@@ -72,8 +73,11 @@ async function claim(deps: DispatchDeps, crossing: Crossing): Promise<{ row: Dis
       from_block: crossing.fromBlock?.toString() ?? null,
       created_at: now.toISOString(),
     });
-    if (refusal) await emitEvent({ tx, tenant }, "agent.topup.failed", { dispatch: presentDispatch(deps.chains, row) }, { at: now });
-    else await drawFundingMandate(tx, mandate!.id, amount, now);
+    if (refusal) {
+      // The cap counts afresh at midnight UTC: the crossing is tried again then, if the balance is still low.
+      if (refusal.reason === "daily_cap_exceeded") await rearmConfigAt(tx, claimed.id, nextUtcDay(now));
+      await emitEvent({ tx, tenant }, "agent.topup.failed", { dispatch: presentDispatch(deps.chains, row) }, { at: now });
+    } else await drawFundingMandate(tx, mandate!.id, amount, now);
     return { row, refused: refusal !== null };
   });
 }

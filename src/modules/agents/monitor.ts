@@ -36,7 +36,7 @@ export async function tickNetwork(deps: MonitorDeps, networkId: string): Promise
   const network = deps.chains.get(networkId);
   if (!network || !(TOPUP_FAMILIES as readonly string[]).includes(network.family)) return report;
   for (let after = ""; ; ) {
-    const page = await listEnabledConfigs(deps.sql, network.id, after, PAGE);
+    const page = await listEnabledConfigs(deps.sql, { network: network.id, afterId: after, limit: PAGE, now: deps.now() });
     report.configs += page.length;
     for (const [symbol, configs] of byToken(page)) {
       const token = findToken(network, symbol);

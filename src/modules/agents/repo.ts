@@ -13,6 +13,7 @@ const Q = queries([
   "agent_topup_config_networks",
   "agent_topup_config_rearm",
   "agent_topup_config_disarm",
+  "agent_topup_config_rearm_at",
   "agent_funding_mandate_upsert",
   "agent_funding_mandate_list",
   "agent_funding_mandate_revoke",
@@ -55,15 +56,25 @@ export const disableConfig = (db: Db, t: Tenant, id: string, now: Date) =>
 
 export const deleteConfig = (db: Db, t: Tenant, id: string) => runOne<TopupConfigRow>(db, Q.agent_topup_config_delete, [t.teamId, t.environment, id]);
 
+export interface EnabledPage {
+  network: string;
+  afterId: string;
+  limit: number;
+  now: Date;
+}
+
 /** The monitor's read: a page of a network's enabled configurations, every tenant, after `afterId` in id order. */
-export const listEnabledConfigs = (db: Db, network: string, afterId: string, limit: number) =>
-  run<MonitoredConfig>(db, Q.agent_topup_config_list_enabled, [network, afterId, limit]);
+export const listEnabledConfigs = (db: Db, p: EnabledPage) =>
+  run<MonitoredConfig>(db, Q.agent_topup_config_list_enabled, [p.network, p.afterId, p.limit, p.now]);
 
 export const listMonitoredNetworks = async (db: Db) => (await run<{ network: string }>(db, Q.agent_topup_config_networks)).map((r) => r.network);
 
 export const rearmConfigs = (db: Db, ids: readonly string[]) => runCount(db, Q.agent_topup_config_rearm, [ids]);
 
 export const disarmConfig = (db: Db, id: string, now: Date) => runOne<ClaimedConfig>(db, Q.agent_topup_config_disarm, [id, now]);
+
+/** A crossing refused for the daily cap is tried again from `at`. */
+export const rearmConfigAt = (db: Db, id: string, at: Date) => runCount(db, Q.agent_topup_config_rearm_at, [id, at]);
 
 export interface FundingInput {
   id: string;
