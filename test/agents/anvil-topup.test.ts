@@ -344,3 +344,15 @@ describe("the funding mandate on the dashboard", () => {
     expect((await dispatches(configB.id)).at(-1)).toMatchObject({ status: "failed", reason: "mandate_revoked" });
   });
 });
+
+describe("batching", () => {
+  test("the read is chunked by AGENT_TOPUP_BATCH_SIZE: one Multicall3 eth_call per chunk, never one call per wallet", async () => {
+    const mark = bed.rpc.calls.length;
+    const report = await tick({ batchSize: 2 });
+    expect(report.configs).toBe(5);
+    expect(report.balanceRequests).toBe(3);
+    const calls = bed.rpc.calls.slice(mark);
+    expect(bed.multicalls(mark)).toBe(3);
+    expect(calls.filter((c) => c.method === "eth_call" && c.to === bed.usdc.toLowerCase())).toEqual([]);
+  });
+});
