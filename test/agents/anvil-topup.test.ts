@@ -356,3 +356,25 @@ describe("batching", () => {
     expect(calls.filter((c) => c.method === "eth_call" && c.to === bed.usdc.toLowerCase())).toEqual([]);
   });
 });
+
+describe("the chain's own refusal", () => {
+  test("the funder lowered its approval below the mandate's remaining amount: the send is refused before it goes out, failed, the mandate made whole, the chain unchanged", async () => {
+    const { session } = await createDashboardSession(t.db.sql, { ...tenant, userEmail: "ops2@test.dev", roles: ["billing:write"] }, t.clock.now());
+    await bed.approve(50n * USDC);
+    const registered = await t.call("PUT", "/dashboard/agent-funding/anvil", { token: session, body: await signed() });
+    expect(registered.body.data).toMatchObject({ status: "ACTIVE", remainingAmount: String(50n * USDC) });
+    await bed.approve(1n * USDC); // the funder's own change of mind, on chain
+    await bed.mint(b.address, 5n * USDC);
+    await tick();
+    await bed.spend(b, 5n * USDC);
+    const before = await bed.balances();
+    const nonce = await bed.anvil.client.getTransactionCount({ address: bed.operator.address });
+    expect((await tick()).outcomes).toEqual({ failed: 1 });
+    expect(await bed.balances()).toEqual(before);
+    expect(await bed.anvil.client.getTransactionCount({ address: bed.operator.address })).toBe(nonce); // nothing sent
+    expect((await dispatches(configB.id)).at(-1)).toMatchObject({ status: "failed", reason: "insufficient_allowance", tx_hash: null });
+    expect((await mandate()).remainingAmount).toBe(String(50n * USDC));
+    const failed = (await events("agent.topup.failed")).filter((d: { reason: string }) => d.reason === "insufficient_allowance");
+    expect(failed).toMatchObject([{ configId: configB.id, status: "failed", txHash: null }]);
+  });
+});
