@@ -8,7 +8,7 @@ export type JobRequest =
   | { id: number; kind: "subscription"; family: ChainFamily; operation: SubscriptionOperation }
   | { id: number; kind: "topup"; family: ChainFamily; operation: TopupOperation };
 
-/** A payment verdict, or a subscription operation's result. */
+/** A payment verdict, a subscription operation's result, or an auto-topup operation's. */
 export type JobAnswer =
   | PaymentVerdict
   | OperationResult

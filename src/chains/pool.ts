@@ -79,7 +79,7 @@ export class ChainPool {
   topup(operation: Extract<TopupOperation, { op: "lookup" }>): Promise<TopupLookup>;
   topup(operation: TopupOperation): Promise<BalancesResult | FundingResult | TopupSendResult | TopupLookup> {
     const family = operation.request.network.family;
-    return this.run({ kind: "topup", family, operation }, refuseOperation) as Promise<BalancesResult>;
+    return this.run({ kind: "topup", family, operation }, refuseOperation) as Promise<BalancesResult | FundingResult | TopupSendResult | TopupLookup>;
   }
 
   private run(body: JobBody, fail: Failure): Promise<JobAnswer> {
