@@ -33,6 +33,7 @@ import { subscriptionsPlugin } from "./modules/subscriptions";
 import { invoicePlugin } from "./modules/invoices";
 import { proofsPlugin } from "./modules/proofs";
 import { escrowPlugin } from "./modules/escrow";
+import { agentsPlugin } from "./modules/agents";
 
 const API_DESCRIPTION = `Subscription billing and entitlements with on-chain settlement.
 
@@ -76,7 +77,8 @@ export function createApp(deps: AppDeps) {
         .use(subscriptionsPlugin(deps))
         .use(invoicePlugin(deps))
         .use(proofsPlugin(deps))
-        .use(escrowPlugin(deps)),
+        .use(escrowPlugin(deps))
+        .use(agentsPlugin(deps)),
     );
   routes = app.routes as never;
   // A route's identity is its row of the route table: no route without one, no row without its route.

@@ -32,6 +32,10 @@ const EnvSchema = T.Object({
   // At most 2 minutes: a payment submission waits on its chain job, and an Idempotency-Key claim older than
   // 5 minutes is taken for a crashed request's (src/http/idempotency/rules.ts STALE_CLAIM_MS).
   CHAIN_JOB_TIMEOUT_MS: T.Optional(T.Integer({ minimum: 100, maximum: 120_000 })),
+  // Auto-topup (docs/agents.md#the-monitor): balanceOf calls per Multicall3 eth_call, and how long a dispatch stays
+  // pending before recovery looks its reference up on chain (longer than any send can take).
+  AGENT_TOPUP_BATCH_SIZE: T.Optional(T.Integer({ minimum: 1, maximum: 2_000 })),
+  AGENT_TOPUP_RECOVER_AFTER_MS: T.Optional(T.Integer({ minimum: 1_000, maximum: 86_400_000 })),
   // 0 turns the settlement sweeper off (tests drive it by hand).
   CHECKOUT_SWEEP_INTERVAL_MS: T.Optional(T.Integer({ minimum: 0, maximum: 3_600_000 })),
   // Dashboard sign-in (docs/dashboard-sign-in.md): the session cookie's Secure attribute (false only for
@@ -108,6 +112,8 @@ export interface Config {
   chains: ChainRegistry;
   chainWorkers: number;
   chainJobTimeoutMs: number;
+  /** auto-topup: balanceOf calls per Multicall3 eth_call, and the age after which a pending dispatch is looked up on chain */
+  agentTopup: { batchSize: number; recoverAfterMs: number };
   /** the settlement sweep's cadence (a job that re-queues itself); 0: no sweep */
   checkoutSweepIntervalMs: number;
   /** the `Secure` attribute of the be_session cookie; true unless DASHBOARD_COOKIE_SECURE=false */
@@ -193,6 +199,11 @@ export async function loadConfig(raw: Record<string, string | undefined> = proce
     chains: await loadChainRegistry(env.CHAIN_REGISTRY_FILE),
     chainWorkers: env.CHAIN_WORKERS ?? 2,
     chainJobTimeoutMs: env.CHAIN_JOB_TIMEOUT_MS ?? 20_000,
+    agentTopup: {
+      batchSize: env.AGENT_TOPUP_BATCH_SIZE ?? 500,
+      // Past the chain job's deadline twice over, and past a Solana blockhash's life (about a minute).
+      recoverAfterMs: env.AGENT_TOPUP_RECOVER_AFTER_MS ?? Math.max(120_000, 3 * (env.CHAIN_JOB_TIMEOUT_MS ?? 20_000)),
+    },
     checkoutSweepIntervalMs: env.CHECKOUT_SWEEP_INTERVAL_MS ?? 5_000,
     dashboardCookieSecure: env.DASHBOARD_COOKIE_SECURE ?? true,
     dashboardSessionTtlMs: (env.DASHBOARD_SESSION_HOURS ?? 12) * 3_600_000,

@@ -25,6 +25,9 @@ import { renewSubscription } from "./modules/subscriptions/renewal/renew";
 import { reconcileSubscriptions } from "./modules/subscriptions/reconcile";
 import { expireMandates } from "./modules/subscriptions/mandates/manage";
 import { captureDue, captureOnProof, reconcileEscrow } from "./modules/escrow/jobs";
+import { queueTopupTicks } from "./modules/agents/jobs";
+import { tickNetwork } from "./modules/agents/monitor";
+import { recoverDispatches } from "./modules/agents/recover";
 
 /** What a handler gets: the app's dependencies (the same ones the routes use) and the job it runs. */
 export type TaskContext = Pick<AppDeps, "sql" | "clock" | "logger" | "config" | "settlement" | "mailer" | "subscriptions"> & { job: JobInfo };
@@ -106,6 +109,19 @@ export const TASKS: { [N in TaskName]: TaskHandler<TaskPayloads[N]> } = {
     const counts = await reconcileEscrow(subscriptions, new Date(clock.now()), logger);
     if (counts.recorded || counts.released) logger.info("escrow calls reconciled", counts);
   },
+  // Auto-topup: one tick per network, each its own job; the chain workers and claims do the rest.
+  async "agents.topup_monitor"(_payload, { sql }) {
+    await queueTopupTicks(sql);
+  },
+  async "agents.topup_tick"(payload, { subscriptions, clock, config, logger }) {
+    const deps = { ...subscriptions, now: () => new Date(clock.now()), batchSize: config.agentTopup.batchSize };
+    const report = await tickNetwork(deps, payload.network);
+    if (report.failedReads || Object.keys(report.outcomes).length) logger.info("agent top-up tick", { network: payload.network, ...report });
+  },
+  async "agents.topup_recover"(_payload, { subscriptions, clock, config, logger }) {
+    const counts = await recoverDispatches({ ...subscriptions, now: () => new Date(clock.now()) }, config.agentTopup.recoverAfterMs);
+    if (counts.confirmed || counts.failed) logger.info("agent top-ups recovered", counts);
+  },
 };
 
 /** Every schedule, in UTC. Each tick runs once across every runner on the database. */
@@ -126,6 +142,9 @@ export function schedules(config: AppDeps["config"]): Schedule[] {
     // Escrow: reservations captured within a minute of their window's end; lost chain answers looked up each minute.
     { task: "escrow.capture_due", cron: "* * * * *" },
     { task: "escrow.reconcile", cron: "* * * * *" },
+    // Auto-topup: target balances read each minute, lost sends looked up each minute.
+    { task: "agents.topup_monitor", cron: "* * * * *" },
+    { task: "agents.topup_recover", cron: "* * * * *" },
   ];
 }
 

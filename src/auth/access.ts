@@ -279,6 +279,16 @@ export const ROUTES = {
   "POST /dashboard/subscriptions/{id}/resume": { operationId: "dashboardResumeSubscription", kinds: ["dashboard"], role: "billing:write" },
   "GET /dashboard/subscription-settings": { operationId: "getSubscriptionSettings", kinds: ["dashboard"], role: "billing:read" },
   "PUT /dashboard/subscription-settings": { operationId: "updateSubscriptionSettings", kinds: ["dashboard"], role: "billing:write" },
+  // Auto-topup (docs/agents.md): configuring moves the team's money from its funding mandate, so a server key with
+  // payments.write; the dashboard lists, disables and deletes configurations and registers funding mandates.
+  "POST /agent/dispatch": { operationId: "configureAgentDispatch", kinds: SERVER_KEYS, permission: "payments.write" },
+  "GET /dashboard/agent-dispatch": { operationId: "listAgentDispatchConfigs", kinds: ["dashboard"], role: "billing:read" },
+  "POST /dashboard/agent-dispatch/{id}/disable": { operationId: "disableAgentDispatchConfig", kinds: ["dashboard"], role: "billing:write" },
+  "DELETE /dashboard/agent-dispatch/{id}": { operationId: "deleteAgentDispatchConfig", kinds: ["dashboard"], role: "billing:write" },
+  "GET /dashboard/agent-topups": { operationId: "listAgentTopups", kinds: ["dashboard"], role: "billing:read" },
+  "GET /dashboard/agent-funding": { operationId: "listAgentFundingMandates", kinds: ["dashboard"], role: "billing:read" },
+  "PUT /dashboard/agent-funding/{network}": { operationId: "registerAgentFundingMandate", kinds: ["dashboard"], role: "billing:write" },
+  "DELETE /dashboard/agent-funding/{network}": { operationId: "revokeAgentFundingMandate", kinds: ["dashboard"], role: "billing:write" },
 } as const satisfies Record<string, RouteRow>;
 
 /** Where the table's paths are mounted: its keys are written as the OpenAPI document writes them, under it. */

@@ -1,14 +1,16 @@
 /** The messages between the pool (request side) and a chain worker. Both must survive structuredClone. */
 import type { AutopayResult, ConsentCheck, LookupResult, OperationResult, SubscriptionAdapter, SubscriptionOperation } from "./subscription-types";
 import type { EscrowAdapter, EscrowConsentCheck, EscrowOperation, EscrowReadResult, EscrowResult } from "./escrow-types";
+import type { BalancesResult, FundingResult, TopupAdapter, TopupLookup, TopupOperation, TopupSendResult } from "./topup-types";
 import type { ChainAdapter, ChainFamily, PaymentExpectation, PaymentVerdict } from "./types";
 
 export type JobRequest =
   | { id: number; kind: "verifyPayment"; expectation: PaymentExpectation }
   | { id: number; kind: "subscription"; family: ChainFamily; operation: SubscriptionOperation }
-  | { id: number; kind: "escrow"; operation: EscrowOperation };
+  | { id: number; kind: "escrow"; operation: EscrowOperation }
+  | { id: number; kind: "topup"; family: ChainFamily; operation: TopupOperation };
 
-/** A payment verdict, a subscription operation's result, or an escrow operation's. */
+/** A payment verdict, or the result of a subscription, escrow or auto-topup operation. */
 export type JobAnswer =
   | PaymentVerdict
   | OperationResult
@@ -17,7 +19,11 @@ export type JobAnswer =
   | ConsentCheck
   | EscrowResult
   | EscrowReadResult
-  | EscrowConsentCheck;
+  | EscrowConsentCheck
+  | BalancesResult
+  | FundingResult
+  | TopupSendResult
+  | TopupLookup;
 
 export interface JobResponse {
   id: number;
@@ -40,3 +46,9 @@ export const SUBSCRIPTION_ADAPTERS: Record<ChainFamily, () => Promise<Subscripti
 
 /** The escrow adapter: EVM only (contracts/Escrow.sol). */
 export const ESCROW_ADAPTER = async (): Promise<EscrowAdapter> => (await import("./evm/escrow")).evmEscrow;
+
+/** The families' auto-topup adapters (src/chains/<family>/topups.ts); Stellar has none (docs/agents.md#networks). */
+export const TOPUP_ADAPTERS: Partial<Record<ChainFamily, () => Promise<TopupAdapter>>> = {
+  evm: async () => (await import("./evm/topups")).evmTopups,
+  solana: async () => (await import("./solana/topups")).solanaTopups,
+};

@@ -5,10 +5,11 @@
  *  - Solana: the message's UTF-8 bytes as they are (what wallets' `signMessage` signs);
  *  - Stellar: SEP-53, the SHA-256 of "Stellar Signed Message:\n" followed by the message's UTF-8 bytes, so a
  *    signed message can never be a transaction's signature payload.
- * (EVM wallets sign messages with secp256k1 and EIP-191; nothing here needs it yet.)
- * Checked with WebCrypto's Ed25519 (no key is ever imported for signing).
+ * Checked with WebCrypto's Ed25519 (no key is ever imported for signing). EVM wallets sign with secp256k1 under
+ * EIP-191 (`personal_sign`): checked by recovering the signer (externally owned accounts).
  */
 import { StrKey } from "@stellar/stellar-sdk";
+import { verifyMessage, type Hex } from "viem";
 import { decodeBase58 } from "./solana/base58";
 
 type Bytes = Uint8Array<ArrayBuffer>;
@@ -52,6 +53,16 @@ export async function verifySignedMessage(signing: MessageSigning, address: stri
     return await crypto.subtle.verify("Ed25519", verifier, signature, await signing.signedBytes(message));
   } catch {
     // A 32-byte string that is not a point on the curve: no signature can be its.
+    return false;
+  }
+}
+
+/** Whether `signature` (0x + 65 bytes) is the EIP-191 `personal_sign` signature of `message` by the account `address`. */
+export async function verifyEvmSignedMessage(address: string, message: string, signature: string): Promise<boolean> {
+  if (!/^0x[0-9a-fA-F]{130}$/.test(signature) || !/^0x[0-9a-fA-F]{40}$/.test(address)) return false;
+  try {
+    return await verifyMessage({ address: address as Hex, message, signature: signature as Hex });
+  } catch {
     return false;
   }
 }

@@ -16,6 +16,7 @@ import {
   type OperationResult,
   type SubscriptionOperation,
 } from "./subscription-types";
+import type { BalancesResult, FundingResult, TopupLookup, TopupOperation, TopupSendResult } from "./topup-types";
 import { refuse, type ChainFamily, type PaymentExpectation, type PaymentVerdict } from "./types";
 import { refuseEscrow, type EscrowConsentCheck, type EscrowOperation, type EscrowReadResult, type EscrowResult } from "./escrow-types";
 
@@ -77,11 +78,24 @@ export class ChainPool {
     return this.run({ kind: "escrow", operation }, refuseEscrow) as Promise<EscrowResult>;
   }
 
+  /**
+   * One auto-topup operation (src/chains/topup-types.ts). It runs in the family's key-holding worker, as subscription
+   * jobs do: a send signs with the same operator key, whose nonce only one counter may hand out.
+   */
+  topup(operation: Extract<TopupOperation, { op: "balances" }>): Promise<BalancesResult>;
+  topup(operation: Extract<TopupOperation, { op: "readFunding" }>): Promise<FundingResult>;
+  topup(operation: Extract<TopupOperation, { op: "send" }>): Promise<TopupSendResult>;
+  topup(operation: Extract<TopupOperation, { op: "lookup" }>): Promise<TopupLookup>;
+  topup(operation: TopupOperation): Promise<BalancesResult | FundingResult | TopupSendResult | TopupLookup> {
+    const family = operation.request.network.family;
+    return this.run({ kind: "topup", family, operation }, refuseOperation) as Promise<BalancesResult | FundingResult | TopupSendResult | TopupLookup>;
+  }
+
   private run(body: JobBody, fail: Failure): Promise<JobAnswer> {
     if (this.closed) return Promise.resolve(fail("worker_crashed", "The chain worker pool is shut down"));
     // Workers start with the first job: an instance that never settles a payment never pays for them.
     while (this.slots.length < this.options.size) this.slots.push(this.spawn());
-    const slot = body.kind === "subscription" ? this.keyHolder(body.family) : body.kind === "escrow" ? this.keyHolder("evm") : this.leastBusy();
+    const slot = body.kind === "verifyPayment" ? this.leastBusy() : this.keyHolder(body.kind === "escrow" ? "evm" : body.family);
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.expire(slot, id), this.options.jobTimeoutMs);

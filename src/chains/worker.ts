@@ -4,7 +4,8 @@
  * wrong still becomes a verdict for that job.
  */
 /// <reference lib="webworker" />
-import { ADAPTERS, ESCROW_ADAPTER, SUBSCRIPTION_ADAPTERS, type JobAnswer, type JobRequest, type JobResponse } from "./jobs";
+import { ADAPTERS, ESCROW_ADAPTER, SUBSCRIPTION_ADAPTERS, TOPUP_ADAPTERS, type JobAnswer, type JobRequest, type JobResponse } from "./jobs";
+import type { TopupOperation } from "./topup-types";
 import { refuseOperation } from "./subscription-types";
 import { refuseEscrow } from "./escrow-types";
 import { refuse, type ChainFamily } from "./types";
@@ -36,6 +37,7 @@ async function handle(job: JobRequest): Promise<JobAnswer> {
     if (operation.op === "verifyConsent") return escrow.verifyConsent(operation.request);
     return escrow.send(operation.request);
   }
+  if (job.kind === "topup") return topup(job.family, job.operation);
   const family: ChainFamily = job.family;
   const adapter = await load(`subscription:${family}`, SUBSCRIPTION_ADAPTERS[family]);
   const { operation } = job;
@@ -54,6 +56,22 @@ async function handle(job: JobRequest): Promise<JobAnswer> {
       return adapter.verifyConsent
         ? adapter.verifyConsent(operation.request)
         : refuseOperation("not_configured", `${family} subscriptions take no EIP-712 consent`);
+  }
+}
+
+async function topup(family: ChainFamily, operation: TopupOperation): Promise<JobAnswer> {
+  const importer = TOPUP_ADAPTERS[family];
+  if (!importer) return refuseOperation("not_configured", `Auto-topup is not available on ${family} networks`);
+  const adapter = await load(`topup:${family}`, importer);
+  switch (operation.op) {
+    case "balances":
+      return adapter.balances(operation.request);
+    case "readFunding":
+      return adapter.readFunding(operation.request);
+    case "send":
+      return adapter.send(operation.request);
+    case "lookup":
+      return adapter.lookup(operation.request);
   }
 }
 

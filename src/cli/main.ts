@@ -43,6 +43,8 @@ export const GROUPS: Group[] = [
   { words: ["invoice"], load: async () => (await import("./invoices")).invoiceCommands },
   // Operating subscriptions
   { words: ["subscription", "subscription-settings"], load: async () => (await import("./subscriptions")).subscriptionCommands },
+  // Auto-topup
+  { words: ["agent-dispatch", "agent-topup"], load: async () => (await import("./agents")).agentCommands },
 ];
 
 /** The commands of the groups that answer `word` (every group's when none is given), in the overview's order. */

@@ -64,6 +64,13 @@ export interface TaskPayloads {
   };
   /** completes escrow calls whose answer was lost, from the chain (src/modules/escrow/jobs.ts) */
   "escrow.reconcile": CronPayload;
+  // Auto-topup
+  /** queues one monitor tick per network with enabled configurations (src/modules/agents/jobs.ts) */
+  "agents.topup_monitor": CronPayload;
+  /** reads a network's target balances, batched, and tops up those below their threshold (src/modules/agents/monitor.ts) */
+  "agents.topup_tick": { network: string };
+  /** settles dispatches whose send outcome was lost, from the chain (src/modules/agents/recover.ts) */
+  "agents.topup_recover": CronPayload;
 }
 
 export type TaskName = keyof TaskPayloads;

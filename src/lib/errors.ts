@@ -312,6 +312,11 @@ export const ERRORS = {
     description:
       "Subscriptions and escrow: the chain did not answer in time; the operation is completed from the chain (subscriptions by its reference, escrow by the reservation's state; retry with the same Idempotency-Key)",
   },
+  chain_unavailable: {
+    status: 503,
+    shape: "code",
+    description: "Auto-topup: the network's RPC endpoint did not answer the funding read; nothing was recorded, try again",
+  },
 } as const satisfies Record<string, ErrorKind>;
 
 export type ErrorCode = keyof typeof ERRORS;

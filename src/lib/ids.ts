@@ -56,7 +56,11 @@ export type IdPrefix =
   // a verified zkTLS proof (src/modules/proofs)
   | "zkp"
   // an escrow reservation (src/modules/escrow)
-  | "esc";
+  | "esc"
+  // Auto-topup (docs/agents.md#auto-topup): configurations, funding mandates, dispatches
+  | "atc"
+  | "fmd"
+  | "atd";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;

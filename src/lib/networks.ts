@@ -53,7 +53,12 @@ export interface NetworkConfig {
   escrowContract?: string;
   /** Stellar: the Soroban RPC endpoint that token allowances (approve / transfer_from) are sent to */
   sorobanRpcUrl?: string;
+  /** EVM: the Multicall3 contract batched balance reads go through; absent: MULTICALL3_ADDRESS, where it is deployed on nearly every chain */
+  multicall3?: string;
 }
+
+/** Multicall3's address on nearly every EVM chain (the same deployer and nonce everywhere). */
+export const MULTICALL3_ADDRESS = "0xcA11bde05977b3631167028862bE2a173976CA11";
 
 const Token = T.Object({
   symbol: T.String({ minLength: 1, maxLength: 32 }),
@@ -77,6 +82,7 @@ const Network = T.Object({
   subscriptionContract: T.Optional(T.String({ pattern: "^0x[0-9a-fA-F]{40}$" })),
   escrowContract: T.Optional(T.String({ pattern: "^0x[0-9a-fA-F]{40}$" })),
   sorobanRpcUrl: T.Optional(T.String({ pattern: "^https?://" })),
+  multicall3: T.Optional(T.String({ pattern: "^0x[0-9a-fA-F]{40}$" })),
 });
 
 export const RegistryFile = T.Array(Network);

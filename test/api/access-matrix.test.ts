@@ -23,6 +23,9 @@ import { inTx, invoiceInput, issuedInvoice, line, payInvoice } from "../helpers/
 import { createInvoice } from "../../src/modules/invoices/lifecycle/transitions";
 import { subscriptionFixture } from "../helpers/subscription-rows";
 import { signedProof, TEST_ATTESTORS } from "../helpers/zktls";
+import { mnemonicToAccount } from "viem/accounts";
+import { configureTopup } from "../../src/modules/agents/configure";
+import { fundingBody } from "../helpers/agent-funding";
 
 // Created at module top level so the helpers' afterAll hooks belong to this file.
 // A test network whose endpoint is down: a submitted payment answers 202 (not verifiable yet) at once.
@@ -318,10 +321,55 @@ const ESCROW_ROUTES: Record<string, RouteCase> = {
     ok: 409,
   },
 };
+// Auto-topup: a fresh configuration per call of the routes that change one.
+const freshTopup = async () =>
+  (
+    await configureTopup(
+      { sql: t.db.sql, chains: t.config.chains },
+      { tenant: dev, actor: OPERATOR, now: new Date(t.clock.now()) },
+      {
+        minBalanceThreshold: "1",
+        topupAmount: "2",
+        targetWallet: `0x${Array.from(crypto.getRandomValues(new Uint8Array(20)), (b) => b.toString(16).padStart(2, "0")).join("")}`,
+        chainId: 31999,
+      },
+    )
+  ).id;
+const matrixFunder = mnemonicToAccount("test test test test test test test test test test test junk", { addressIndex: 4 });
+const topupBody = { minBalanceThreshold: "1", topupAmount: "2", targetWallet: matrixWallet, chainId: 31999 };
+const AGENT_ROUTES: Record<string, RouteCase> = {
+  "POST /agent/dispatch": { method: "POST", path: "/agent/dispatch", body: topupBody, ok: 201 },
+  "GET /dashboard/agent-dispatch": { method: "GET", path: "/dashboard/agent-dispatch", ok: 200 },
+  "POST /dashboard/agent-dispatch/{id}/disable": {
+    method: "POST",
+    path: async () => `/dashboard/agent-dispatch/${await freshTopup()}/disable`,
+    ok: 200,
+  },
+  "DELETE /dashboard/agent-dispatch/{id}": { method: "DELETE", path: async () => `/dashboard/agent-dispatch/${await freshTopup()}`, ok: 200 },
+  "GET /dashboard/agent-topups": { method: "GET", path: "/dashboard/agent-topups", ok: 200 },
+  "GET /dashboard/agent-funding": { method: "GET", path: "/dashboard/agent-funding", ok: 200 },
+  // matrix-chain has no operator key: registering is refused (409) once the credential passed.
+  "PUT /dashboard/agent-funding/{network}": {
+    method: "PUT",
+    path: "/dashboard/agent-funding/matrix-chain",
+    body: () =>
+      fundingBody({
+        chains: t.config.chains,
+        tenant: dev,
+        network: "matrix-chain",
+        wallet: matrixFunder,
+        dailyCap: 100n,
+        issuedAt: new Date(t.clock.now()),
+      }),
+    ok: 409,
+  },
+  "DELETE /dashboard/agent-funding/{network}": { method: "DELETE", path: "/dashboard/agent-funding/matrix-chain", ok: 404 },
+};
 
 const ROUTES: Record<string, RouteCase> = {
   ...BILLING_ROUTES,
   ...ESCROW_ROUTES,
+  ...AGENT_ROUTES,
   ...DASHBOARD_ROUTES,
   ...WEBHOOK_ROUTES,
   ...INVOICE_DELIVERY_ROUTES,
@@ -655,6 +703,104 @@ const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
     secret: Y,
     secretScoped: Y,
     restricted: Y,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+
+  // Auto-topup: configuring takes a server key with payments.write; the dashboard routes billing:read / billing:write.
+  "POST /agent/dispatch": {
+    secret: Y,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: 403,
+    dashboardCatalog: 403,
+  },
+  "GET /dashboard/agent-dispatch": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "POST /dashboard/agent-dispatch/{id}/disable": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "DELETE /dashboard/agent-dispatch/{id}": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /dashboard/agent-topups": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "GET /dashboard/agent-funding": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "PUT /dashboard/agent-funding/{network}": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
+    restrictedNoTokens: 403,
+    publishable: 403,
+    legacy: 403,
+    embedToken: 403,
+    sessionJwt: 403,
+    dashboardAdmin: Y,
+    dashboardCatalog: 403,
+  },
+  "DELETE /dashboard/agent-funding/{network}": {
+    secret: 403,
+    secretScoped: 403,
+    restricted: 403,
     restrictedNoTokens: 403,
     publishable: 403,
     legacy: 403,

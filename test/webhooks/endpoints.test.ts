@@ -111,6 +111,8 @@ test("event types must come from the one list; an empty filter takes every type"
     "subscription.plan_changed",
     "mandate.revoked",
     "mandate.expired",
+    "agent.topup.dispatched",
+    "agent.topup.failed",
     "escrow.authorized",
     "escrow.captured",
     "escrow.disputed",

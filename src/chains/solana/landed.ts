@@ -11,7 +11,7 @@ import { units } from "./balances";
 import { READ, settle, type Timing } from "./send";
 import { MEMO_PROGRAM } from "./spl";
 
-export type OperationKind = "activate" | "charge";
+export type OperationKind = "activate" | "charge" | "topup";
 
 /** The memo every subscription transaction carries: readable in an explorer, and how lookups recognize it. */
 export const operationMemo = (kind: OperationKind, reference: string, tokenId: string) => `subscription ${kind} ${reference} ${tokenId}`;

@@ -14,9 +14,9 @@ import { activationPlan } from "./activation";
 import { autopayState, resolveParties, solanaKey, type Parties } from "./autopay";
 import { chargePlan } from "./charge";
 import { findOperation } from "./landed";
-import { canonicalReference, loadOperator, operationKeypair } from "./operator";
+import { solanaChains } from "./chain";
+import { canonicalReference, operationKeypair } from "./operator";
 import { pull, type SolanaChain } from "./pull";
-import { boundedConnections } from "./rpc";
 import { READ, type Timing } from "./send";
 import { decodeTokenAccount } from "./spl";
 
@@ -32,30 +32,17 @@ export function createSolanaSubscriptions(
   timing: Timing = { requestMs: 5_000, settleMs: 16_000, pollMs: 500 },
   key: () => string | undefined = () => operatorKey("solana"),
 ): SubscriptionAdapter {
-  const connectionFor = boundedConnections(timing.requestMs);
-  const rents = new Map<string, Promise<number>>();
+  const chainFor = solanaChains(timing, key);
 
   /** Everything an operation needs, or why it cannot run: no operator key, a token or party we cannot use. */
   async function prepare(
     request: Parameters<SubscriptionAdapter["readAutopay"]>[0],
   ): Promise<{ chain: SolanaChain; parties: Parties } | SubscriptionRefusal> {
-    const operator = await loadOperator(key());
-    if (!operator)
-      return refuseOperation("not_configured", "Subscriptions on this network need the service's Solana operator key, which is not set.");
+    const chain = await chainFor(request.network.rpcUrl);
+    if ("ok" in chain) return chain;
     const parties = resolveParties(request);
     if ("ok" in parties) return parties;
-    const connection = connectionFor(request.network.rpcUrl);
-    const rent = (space: number) => {
-      const cacheKey = `${request.network.rpcUrl} ${space}`;
-      let lamports = rents.get(cacheKey);
-      if (!lamports) {
-        lamports = connection.getMinimumBalanceForRentExemption(space);
-        rents.set(cacheKey, lamports);
-        lamports.catch(() => rents.delete(cacheKey));
-      }
-      return lamports;
-    };
-    return { chain: { connection, operator, timing, rent }, parties };
+    return { chain, parties };
   }
 
   const reference = (text: string) =>

@@ -22,8 +22,11 @@ export const EVENT_TYPES = {
   "mandate.revoked": { emitted: true, description: "A payment mandate was revoked" },
   "mandate.expired": { emitted: true, description: "A payment mandate expired" },
   "payment.confirmed": { emitted: false, description: "A payment was confirmed on chain" },
-  "agent.topup.dispatched": { emitted: false, description: "An agent balance top-up was sent" },
-  "agent.topup.failed": { emitted: false, description: "An agent balance top-up failed" },
+  "agent.topup.dispatched": { emitted: true, description: "An agent balance top-up was sent and confirmed on chain (data: the dispatch)" },
+  "agent.topup.failed": {
+    emitted: true,
+    description: "An agent balance top-up was refused (funding mandate, daily cap) or failed on chain; nothing moved (data: the dispatch)",
+  },
   "escrow.authorized": { emitted: true, description: "An escrow reservation holds the payer's funds (data: the reservation)" },
   "escrow.captured": {
     emitted: true,

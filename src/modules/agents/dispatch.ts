@@ -1,0 +1,125 @@
+/**
+ * One top-up, in three steps (docs/agents.md#the-monitor):
+ *  1. claim, in one transaction: the configuration is disarmed and its crossing counted (a second instance finds it
+ *     disarmed and stops), the team's funding mandate on the network is locked, and the dispatch recorded: `failed`
+ *     with the reason and `agent.topup.failed` when the mandate's remaining amount or the UTC day's cap cannot cover
+ *     it (nothing is sent; a daily cap refusal is tried again from the next UTC midnight), else `pending`, with the
+ *     mandate's remaining amount lowered;
+ *  2. send through the chain workers, under the dispatch's reference (the one chain-side name of this top-up);
+ *  3. settle, in one transaction: `confirmed` with the tx hash and `agent.topup.dispatched`; a refusal that moved
+ *     nothing is `failed` with `agent.topup.failed` and gives the mandate its amount back; an unknown outcome stays
+ *     `pending` for recovery (recover.ts), which looks the reference up on chain instead of sending again.
+ */
+import { OUTCOME_UNKNOWN } from "../../chains/subscription-types";
+import type { TopupSendResult } from "../../chains/topup-types";
+import type { ChainPool } from "../../chains/pool";
+import type { NetworkConfig, TokenConfig } from "../../lib/networks";
+import { newId } from "../../lib/ids";
+import type { Tenant } from "../../lib/tenant";
+import { emitEvent } from "../webhooks/emit";
+import { dispatchReference, nextUtcDay, refuseDraw, utcDayStart } from "./compute";
+import type { AgentDeps } from "./configure";
+import { presentDispatch } from "./present";
+import { disarmConfig, drawFundingMandate, insertDispatch, lockFundingMandate, rearmConfigAt, settleDispatch, spentToday } from "./repo";
+import type { DispatchRow, MonitoredConfig } from "./rows";
+
+export type DispatchDeps = AgentDeps & { pool: ChainPool; now: () => Date };
+
+/** What the tick saw: the configuration below its threshold, with the balance and (EVM) the block it was read at. */
+export interface Crossing {
+  network: NetworkConfig;
+  token: TokenConfig;
+  config: MonitoredConfig;
+  balance: bigint;
+  fromBlock: bigint | null;
+}
+
+export type DispatchOutcome = "claimed_elsewhere" | "refused" | "confirmed" | "failed" | "pending";
+
+const tenantOf = (row: { team_id: string; environment: string }): Tenant => ({
+  teamId: row.team_id,
+  environment: row.environment as Tenant["environment"],
+});
+
+/** Step 1: the dispatch claimed and recorded, or null when another instance claimed this crossing first. */
+async function claim(deps: DispatchDeps, crossing: Crossing): Promise<{ row: DispatchRow; refused: boolean } | null> {
+  const now = deps.now();
+  return deps.sql.begin(async (tx) => {
+    const claimed = await disarmConfig(tx, crossing.config.id, now);
+    if (!claimed) return null;
+    const tenant = tenantOf(claimed);
+    const mandate = await lockFundingMandate(tx, tenant, claimed.network);
+    const amount = BigInt(claimed.topup_amount);
+    const spent = mandate ? await spentToday(tx, tenant, claimed.network, utcDayStart(now)) : 0n;
+    const refusal = refuseDraw(mandate, spent, amount, claimed.token_symbol);
+    const id = newId("atd");
+    const row = await insertDispatch(tx, {
+      id,
+      team_id: tenant.teamId,
+      environment: tenant.environment,
+      config_id: claimed.id,
+      crossing: claimed.crossing.toString(),
+      funding_mandate_id: mandate?.id ?? null,
+      network: claimed.network,
+      token_symbol: claimed.token_symbol,
+      funding_wallet: mandate?.funding_wallet ?? null,
+      target_wallet: claimed.target_wallet,
+      amount: amount.toString(),
+      balance_seen: crossing.balance.toString(),
+      status: refusal ? "failed" : "pending",
+      reason: refusal?.reason ?? null,
+      detail: refusal?.detail ?? null,
+      reference: dispatchReference(id),
+      from_block: crossing.fromBlock?.toString() ?? null,
+      created_at: now.toISOString(),
+    });
+    if (refusal) {
+      // The cap counts afresh at midnight UTC: the crossing is tried again then, if the balance is still low.
+      if (refusal.reason === "daily_cap_exceeded") await rearmConfigAt(tx, claimed.id, nextUtcDay(now));
+      await emitEvent({ tx, tenant }, "agent.topup.failed", { dispatch: presentDispatch(deps.chains, row) }, { at: now });
+    } else await drawFundingMandate(tx, mandate!.id, amount, now);
+    return { row, refused: refusal !== null };
+  });
+}
+
+/** Step 3 (also recovery's): records what the send came to; null when the dispatch was settled already. */
+export async function settle(deps: DispatchDeps, row: DispatchRow, result: TopupSendResult | { ok: false; reason: "not_sent"; detail: string }) {
+  const now = deps.now();
+  return deps.sql.begin(async (tx) => {
+    const tenant = tenantOf(row);
+    const settled = result.ok
+      ? await settleDispatch(tx, row.id, { status: "confirmed", txHash: result.txHash, reason: null, detail: null }, now)
+      : await settleDispatch(tx, row.id, { status: "failed", txHash: null, reason: result.reason, detail: result.detail }, now);
+    if (!settled) return null;
+    if (!result.ok && row.funding_mandate_id) await drawFundingMandate(tx, row.funding_mandate_id, -BigInt(row.amount), now);
+    await emitEvent(
+      { tx, tenant },
+      result.ok ? "agent.topup.dispatched" : "agent.topup.failed",
+      { dispatch: presentDispatch(deps.chains, settled) },
+      { at: now },
+    );
+    return settled;
+  });
+}
+
+/** The send of a claimed dispatch, as the chain workers take it. */
+export const sendRequest = (crossing: Pick<Crossing, "network" | "token">, row: DispatchRow) => ({
+  network: crossing.network,
+  token: crossing.token,
+  funder: row.funding_wallet!,
+  target: row.target_wallet,
+  amount: BigInt(row.amount),
+  reference: row.reference,
+  fromBlock: row.from_block === null ? undefined : BigInt(row.from_block),
+});
+
+/** One crossing, claimed, sent and settled. */
+export async function dispatchTopup(deps: DispatchDeps, crossing: Crossing): Promise<DispatchOutcome> {
+  const claimed = await claim(deps, crossing);
+  if (!claimed) return "claimed_elsewhere";
+  if (claimed.refused) return "refused";
+  const result = await deps.pool.topup({ op: "send", request: sendRequest(crossing, claimed.row) });
+  if (!result.ok && OUTCOME_UNKNOWN.has(result.reason)) return "pending"; // recovery looks the reference up
+  const settled = await settle(deps, claimed.row, result);
+  return settled?.status === "confirmed" ? "confirmed" : settled ? "failed" : "pending";
+}
