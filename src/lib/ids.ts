@@ -54,7 +54,10 @@ export type IdPrefix =
   // a plan change's quote (src/modules/subscriptions/plan-change/quotes.ts)
   | "quo"
   // a verified zkTLS proof (src/modules/proofs)
-  | "zkp";
+  | "zkp"
+  // x402: a credit pack, an x402 payment
+  | "cpk"
+  | "x4p";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;
