@@ -17,6 +17,7 @@ import {
   type SubscriptionOperation,
 } from "./subscription-types";
 import { refuse, type ChainFamily, type PaymentExpectation, type PaymentVerdict } from "./types";
+import { refuseX402, type X402Check, type X402Operation, type X402Settlement } from "./x402-types";
 
 type JobBody = JobRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 /** How a job that never got its answer ends: the pool's reason ("timeout", "worker_crashed") and a sentence. */
@@ -68,11 +69,18 @@ export class ChainPool {
     return this.run({ kind: "subscription", family, operation }, refuseOperation) as Promise<AutopayResult | LookupResult | OperationResult>;
   }
 
+  /** An x402 check or settlement (src/chains/x402-types.ts): EVM, in the worker that holds the EVM operator key's nonces. */
+  x402(operation: Extract<X402Operation, { op: "check" }>): Promise<X402Check>;
+  x402(operation: Extract<X402Operation, { op: "settle" }>): Promise<X402Settlement>;
+  x402(operation: X402Operation): Promise<X402Check | X402Settlement> {
+    return this.run({ kind: "x402", operation }, refuseX402) as Promise<X402Check | X402Settlement>;
+  }
+
   private run(body: JobBody, fail: Failure): Promise<JobAnswer> {
     if (this.closed) return Promise.resolve(fail("worker_crashed", "The chain worker pool is shut down"));
     // Workers start with the first job: an instance that never settles a payment never pays for them.
     while (this.slots.length < this.options.size) this.slots.push(this.spawn());
-    const slot = body.kind === "subscription" ? this.keyHolder(body.family) : this.leastBusy();
+    const slot = body.kind === "subscription" ? this.keyHolder(body.family) : body.kind === "x402" ? this.keyHolder("evm") : this.leastBusy();
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.expire(slot, id), this.options.jobTimeoutMs);

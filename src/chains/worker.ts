@@ -4,9 +4,10 @@
  * wrong still becomes a verdict for that job.
  */
 /// <reference lib="webworker" />
-import { ADAPTERS, SUBSCRIPTION_ADAPTERS, type JobAnswer, type JobRequest, type JobResponse } from "./jobs";
+import { ADAPTERS, SUBSCRIPTION_ADAPTERS, X402_ADAPTER, type JobAnswer, type JobRequest, type JobResponse } from "./jobs";
 import { refuseOperation } from "./subscription-types";
 import { refuse, type ChainFamily } from "./types";
+import { refuseX402 } from "./x402-types";
 
 declare const self: Worker;
 
@@ -27,6 +28,10 @@ async function handle(job: JobRequest): Promise<JobAnswer> {
   if (job.kind === "verifyPayment") {
     const family = job.expectation.network.family;
     return (await load(`verify:${family}`, ADAPTERS[family])).verifyPayment(job.expectation);
+  }
+  if (job.kind === "x402") {
+    const adapter = await load("x402:evm", X402_ADAPTER);
+    return job.operation.op === "check" ? adapter.check(job.operation.request) : adapter.settle(job.operation.request);
   }
   const family: ChainFamily = job.family;
   const adapter = await load(`subscription:${family}`, SUBSCRIPTION_ADAPTERS[family]);
@@ -59,7 +64,9 @@ self.onmessage = async (event: MessageEvent<JobRequest>) => {
     verdict =
       job.kind === "verifyPayment"
         ? refuse("rpc_unavailable", `Verification failed unexpectedly (${name})`)
-        : refuseOperation("rpc_unavailable", `The chain operation failed unexpectedly (${name}); its outcome is looked up before any retry`);
+        : job.kind === "x402"
+          ? refuseX402("rpc_unavailable", `The x402 ${job.operation.op} failed unexpectedly (${name}); its outcome is unknown`)
+          : refuseOperation("rpc_unavailable", `The chain operation failed unexpectedly (${name}); its outcome is looked up before any retry`);
   }
   self.postMessage({ id: job.id, verdict } satisfies JobResponse);
 };

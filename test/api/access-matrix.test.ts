@@ -108,7 +108,8 @@ const freshCoupon = async () =>
   (await createCoupon(catalogDeps, dev, OPERATOR, { code: `M${randomToken(10)}`, percentOff: "10", duration: "once" })).id;
 const matrixCoupon = await freshCoupon();
 const PACK_PRICES = [{ network: "base-sepolia", token: "USDC", amount: "1000000" }];
-const freshPack = async () => (await createCreditPack(catalogDeps, dev, OPERATOR, { key: `M${randomToken(10)}`, credits: "100", prices: PACK_PRICES })).id;
+const freshPack = async () =>
+  (await createCreditPack(catalogDeps, dev, OPERATOR, { key: `M${randomToken(10)}`, credits: "100", prices: PACK_PRICES })).id;
 const matrixPack = await freshPack();
 const freshEntitlementPath = async () => {
   const plan = await freshPlan();

@@ -31,7 +31,8 @@ export const insertCreditPack = (db: Db, t: Tenant, p: { id: string; fields: Cre
     },
   ]);
 
-export const findCreditPackById = (db: Db, t: Tenant, id: string) => runOne<CreditPackRow>(db, Q.credit_pack_find_by_id, [t.teamId, t.environment, id]);
+export const findCreditPackById = (db: Db, t: Tenant, id: string) =>
+  runOne<CreditPackRow>(db, Q.credit_pack_find_by_id, [t.teamId, t.environment, id]);
 
 /** The tenant's live, enabled pack flagged for 402s, if any. */
 export const findOfferedCreditPack = (db: Db, t: Tenant) => runOne<CreditPackRow>(db, Q.credit_pack_find_offered, [t.teamId, t.environment]);

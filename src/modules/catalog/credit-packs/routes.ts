@@ -62,7 +62,9 @@ export function creditPackRoutes(deps: RouteDeps) {
     })
     .delete(
       "/dashboard/credit-packs/:id",
-      async ({ principal, params, request }) => ({ data: present(await archiveCreditPack(catalog, principal, actor(principal, request), params.id)) }),
+      async ({ principal, params, request }) => ({
+        data: present(await archiveCreditPack(catalog, principal, actor(principal, request), params.id)),
+      }),
       {
         access: true,
         params: Params,

@@ -34,7 +34,9 @@ export const CreditPackCreate = t.Object(
   },
   {
     $id: "CreditPackCreate",
-    examples: [{ key: "starter", credits: "1000", prices: [{ network: "base-sepolia", token: "USDC", amount: "1000000" }], offerOnPaymentRequired: true }],
+    examples: [
+      { key: "starter", credits: "1000", prices: [{ network: "base-sepolia", token: "USDC", amount: "1000000" }], offerOnPaymentRequired: true },
+    ],
   },
 );
 export type CreditPackCreate = Static<typeof CreditPackCreate>;
