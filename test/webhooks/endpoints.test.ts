@@ -111,6 +111,7 @@ test("event types must come from the one list; an empty filter takes every type"
     "subscription.plan_changed",
     "mandate.revoked",
     "mandate.expired",
+    "payment.confirmed",
     "webhook.test",
   ]);
   expect(types.length).toBe(24); // BILLING.md's 23 and the test event

@@ -187,3 +187,39 @@ describe("tenants", () => {
     expect([...(await paymentsOf(second.team.teamId))]).toEqual([]);
   });
 });
+
+describe("a pack smaller than the use", () => {
+  test("settled and granted, then the use is still refused: 402 with both the settlement and new terms; payment.confirmed sent", async () => {
+    const endpoint = await t.call("POST", "/dashboard/webhooks/endpoints", {
+      token: main.team.dashboardAdmin,
+      body: { url: "https://example.com/x402", eventTypes: ["payment.confirmed"] },
+    });
+    expect(endpoint.status).toBe(201);
+    const accepted = termsOf(await fetchService(url("/usage/consume"), post(main.team.keys.secret, consumeBody({ quantity: 1000 }))))!.accepts[0]!;
+    const payload = await bed.authorize({ to: bed.payee, value: accepted.amount });
+    const header = encodePaymentSignatureHeader({ x402Version: 2, accepted, payload });
+    const before = await bed.balances();
+    const credits = await main.credits();
+    const res = await fetchService(url("/usage/consume"), post(main.team.keys.secret, consumeBody({ quantity: 1000 }), { "payment-signature": header }));
+    expect(res.status).toBe(402);
+    expect(await res.json()).toEqual({ error: "Insufficient credits", code: "insufficient_credits" });
+    expect(termsOf(res)?.error).toBe("Insufficient credits");
+    const settlement = decodePaymentResponseHeader(res.headers.get("payment-response")!);
+    expect(settlement.success).toBe(true);
+    expect(await bed.balances()).toEqual({ ...before, payer: before.payer - PACK_PRICE, payee: before.payee + PACK_PRICE });
+    expect(await main.credits()).toBe(credits + PACK_CREDITS);
+    const [message] = await sql`select body from webhook_messages where team_id = ${main.team.teamId} and event_type = 'payment.confirmed'`;
+    expect(JSON.parse(message!.body).data.payment).toMatchObject({
+      kind: "x402",
+      companyId: main.companyId,
+      creditPackId: main.pack.id,
+      credits: String(PACK_CREDITS),
+      network: "anvil",
+      networkCaip2: "eip155:31337",
+      asset: bed.usdc,
+      amount: String(PACK_PRICE),
+      payer: bed.payer.address.toLowerCase(),
+      txHash: settlement.transaction,
+    });
+  });
+});

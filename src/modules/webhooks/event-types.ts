@@ -21,7 +21,7 @@ export const EVENT_TYPES = {
   "subscription.plan_changed": { emitted: true, description: "A subscription moved to another plan" },
   "mandate.revoked": { emitted: true, description: "A payment mandate was revoked" },
   "mandate.expired": { emitted: true, description: "A payment mandate expired" },
-  "payment.confirmed": { emitted: false, description: "A payment was confirmed on chain" },
+  "payment.confirmed": { emitted: true, description: "A payment was confirmed on chain (an x402 payment the service settled)" },
   "agent.topup.dispatched": { emitted: false, description: "An agent balance top-up was sent" },
   "agent.topup.failed": { emitted: false, description: "An agent balance top-up failed" },
   "escrow.authorized": { emitted: false, description: "An escrow was authorized" },
