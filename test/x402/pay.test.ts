@@ -200,7 +200,10 @@ describe("a pack smaller than the use", () => {
     const header = encodePaymentSignatureHeader({ x402Version: 2, accepted, payload });
     const before = await bed.balances();
     const credits = await main.credits();
-    const res = await fetchService(url("/usage/consume"), post(main.team.keys.secret, consumeBody({ quantity: 1000 }), { "payment-signature": header }));
+    const res = await fetchService(
+      url("/usage/consume"),
+      post(main.team.keys.secret, consumeBody({ quantity: 1000 }), { "payment-signature": header }),
+    );
     expect(res.status).toBe(402);
     expect(await res.json()).toEqual({ error: "Insufficient credits", code: "insufficient_credits" });
     expect(termsOf(res)?.error).toBe("Insufficient credits");
