@@ -80,7 +80,8 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     embedTokens,
     settlement,
     mailer,
-    paymentGate: (paid, run) => withX402({ sql, clock, settlement }, paid, run),
+    // A claim outlives its request's settle job (at most one chain job deadline) before a retry may complete it.
+    paymentGate: (paid, run) => withX402({ sql, clock, settlement, leaseMs: 2 * config.chainJobTimeoutMs }, paid, run),
     subscriptions: {
       sql,
       chains: config.chains,

@@ -1,7 +1,7 @@
 /** The messages between the pool (request side) and a chain worker. Both must survive structuredClone. */
 import type { AutopayResult, ConsentCheck, LookupResult, OperationResult, SubscriptionAdapter, SubscriptionOperation } from "./subscription-types";
 import type { ChainAdapter, ChainFamily, PaymentExpectation, PaymentVerdict } from "./types";
-import type { X402Adapter, X402Check, X402Operation, X402Settlement } from "./x402-types";
+import type { X402Adapter, X402Check, X402Landing, X402Operation, X402Settlement } from "./x402-types";
 
 export type JobRequest =
   | { id: number; kind: "verifyPayment"; expectation: PaymentExpectation }
@@ -9,7 +9,7 @@ export type JobRequest =
   | { id: number; kind: "x402"; operation: X402Operation };
 
 /** A payment verdict, a subscription operation's result, or an x402 check or settlement. */
-export type JobAnswer = PaymentVerdict | OperationResult | AutopayResult | LookupResult | ConsentCheck | X402Check | X402Settlement;
+export type JobAnswer = PaymentVerdict | OperationResult | AutopayResult | LookupResult | ConsentCheck | X402Check | X402Settlement | X402Landing;
 
 export interface JobResponse {
   id: number;

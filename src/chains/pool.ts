@@ -17,7 +17,7 @@ import {
   type SubscriptionOperation,
 } from "./subscription-types";
 import { refuse, type ChainFamily, type PaymentExpectation, type PaymentVerdict } from "./types";
-import { refuseX402, type X402Check, type X402Operation, type X402Settlement } from "./x402-types";
+import { refuseX402, type X402Check, type X402Landing, type X402Operation, type X402Settlement } from "./x402-types";
 
 type JobBody = JobRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 /** How a job that never got its answer ends: the pool's reason ("timeout", "worker_crashed") and a sentence. */
@@ -72,8 +72,9 @@ export class ChainPool {
   /** An x402 check or settlement (src/chains/x402-types.ts): EVM, in the worker that holds the EVM operator key's nonces. */
   x402(operation: Extract<X402Operation, { op: "check" }>): Promise<X402Check>;
   x402(operation: Extract<X402Operation, { op: "settle" }>): Promise<X402Settlement>;
-  x402(operation: X402Operation): Promise<X402Check | X402Settlement> {
-    return this.run({ kind: "x402", operation }, refuseX402) as Promise<X402Check | X402Settlement>;
+  x402(operation: Extract<X402Operation, { op: "find" }>): Promise<X402Landing>;
+  x402(operation: X402Operation): Promise<X402Check | X402Settlement | X402Landing> {
+    return this.run({ kind: "x402", operation }, refuseX402) as Promise<X402Check | X402Settlement | X402Landing>;
   }
 
   private run(body: JobBody, fail: Failure): Promise<JobAnswer> {

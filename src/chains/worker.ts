@@ -31,7 +31,8 @@ async function handle(job: JobRequest): Promise<JobAnswer> {
   }
   if (job.kind === "x402") {
     const adapter = await load("x402:evm", X402_ADAPTER);
-    return job.operation.op === "check" ? adapter.check(job.operation.request) : adapter.settle(job.operation.request);
+    const { op, request } = job.operation;
+    return op === "check" ? adapter.check(request) : op === "settle" ? adapter.settle(request) : adapter.find(request);
   }
   const family: ChainFamily = job.family;
   const adapter = await load(`subscription:${family}`, SUBSCRIPTION_ADAPTERS[family]);

@@ -50,11 +50,19 @@ export type X402Check = { ok: true; signatureValid: boolean; nonceUsed: boolean;
 /** A landed transferWithAuthorization: its hash and block. */
 export type X402Settlement = { ok: true; txHash: string; blockNumber: bigint } | X402Refusal;
 
-export type X402Operation = { op: "check"; request: X402Transfer } | { op: "settle"; request: X402Transfer };
+/**
+ * Where an authorization stands on chain, for a settlement whose outcome we did not learn: the transaction that
+ * used it, found by the token's EIP-3009 `AuthorizationUsed` log and holding the authorized `Transfer` (null: none
+ * found), and whether its nonce is spent at all.
+ */
+export type X402Landing = { ok: true; landed: { txHash: string; blockNumber: bigint } | null; nonceUsed: boolean } | X402Refusal;
+
+export type X402Operation = { op: "check"; request: X402Transfer } | { op: "settle"; request: X402Transfer } | { op: "find"; request: X402Transfer };
 
 export const refuseX402 = (reason: X402Failure, detail: string): X402Refusal => ({ ok: false, reason, detail });
 
 export interface X402Adapter {
   check(request: X402Transfer): Promise<X402Check>;
   settle(request: X402Transfer): Promise<X402Settlement>;
+  find(request: X402Transfer): Promise<X402Landing>;
 }

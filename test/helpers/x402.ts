@@ -49,13 +49,15 @@ export async function x402Team(t: TestApp, bed: X402Bed, wallet: string, name = 
   return { team, tenant, catalog, companyId, pack, credits };
 }
 
-export async function x402Service() {
+/** The bed, stopped after the file's tests, and the service on it (`env`: more of its configuration). */
+export async function x402Service(env: Record<string, string> = {}) {
   const bed = await x402Bed();
   afterAll(() => bed.stop());
   const t = await createTestApp({
     CHAIN_REGISTRY_FILE: bed.registryFile,
     SUBSCRIPTION_EVM_OPERATOR_KEY: bed.operatorKey,
     RATE_LIMIT_ENABLED: "false",
+    ...env,
   });
   const handle = contractChecked(serverFetch(t.deps, t.app));
   const fetchService = (input: RequestInfo | URL, init?: RequestInit) => handle(input instanceof Request ? input : new Request(input, init));

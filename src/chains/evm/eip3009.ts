@@ -7,6 +7,7 @@ export const EIP3009_ABI = parseAbi([
   "function authorizationState(address authorizer, bytes32 nonce) view returns (bool)",
   "function balanceOf(address account) view returns (uint256)",
   "event Transfer(address indexed from, address indexed to, uint256 value)",
+  "event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)",
 ]);
 
 export const TRANSFER_WITH_AUTHORIZATION_TYPES = {

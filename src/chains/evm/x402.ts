@@ -2,7 +2,8 @@
  * x402 `exact` payments on EVM (docs/x402.md#verification-and-settlement): `check` reads what the chain says about
  * an EIP-3009 authorization (signature, nonce, balance); `settle` sends it with the operator key
  * (SUBSCRIPTION_EVM_OPERATOR_KEY, the one EVM operator: nonces from operator.ts) as transferWithAuthorization,
- * simulated first so a refusal the token would give costs no transaction, and waits for the receipt.
+ * simulated first so a refusal the token would give costs no transaction, and waits for the receipt; `find` looks up
+ * the transaction that used an authorization, for a settlement whose outcome was lost.
  */
 import {
   BaseError,
@@ -13,6 +14,7 @@ import {
   parseEventLogs,
   parseSignature,
   type Hex,
+  type Log,
 } from "viem";
 import { refuseX402, type X402Adapter, type X402Refusal, type X402Transfer } from "../x402-types";
 import { clientFor, wrongChain } from "./client";
@@ -22,6 +24,8 @@ import { waitForReceipt } from "./receipt";
 import { operatorCannotPayGas } from "./subscription-errors";
 
 const GAS_HEADROOM = (gas: bigint) => (gas * 12n) / 10n;
+/** How far back `find` reads AuthorizationUsed logs: many endpoints refuse larger ranges (hours on L2s, a day on L1). */
+const FIND_LOOKBACK_BLOCKS = 10_000n;
 
 /** The token's own revert strings (USDC's FiatTokenV2 and most EIP-3009 tokens) as reasons. */
 const TOKEN_REVERTS: [RegExp, X402Refusal["reason"]][] = [
@@ -124,15 +128,50 @@ export const evmX402: X402Adapter = {
       }
       const receipt = await waitForReceipt(client, hash);
       if (receipt.status !== "success") return refuseX402("reverted", "The transferWithAuthorization transaction reverted on chain");
-      // The token's own Transfer log is the proof that the money moved as authorized, not just that the call returned.
-      const moved = parseEventLogs({ abi: EIP3009_ABI, eventName: "Transfer", logs: receipt.logs }).some(
-        (log) =>
-          isAddressEqual(log.address, contract) &&
-          isAddressEqual(log.args.from, m.from) &&
-          isAddressEqual(log.args.to, m.to) &&
-          log.args.value === m.value,
-      );
-      if (!moved) return refuseX402("reverted", "The transaction carries no Transfer of the authorized value");
+      if (!movedAsAuthorized(receipt.logs, contract, m)) return refuseX402("reverted", "The transaction carries no Transfer of the authorized value");
       return { ok: true as const, txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
     }),
+
+  find: (request) =>
+    guarded(request, async ({ client, contract, typed }) => {
+      const m = typed.message;
+      const nonceUsed = await client.readContract({
+        address: contract,
+        abi: EIP3009_ABI,
+        functionName: "authorizationState",
+        args: [m.from, m.nonce],
+      });
+      if (!nonceUsed) return { ok: true as const, landed: null, nonceUsed };
+      const latest = await client.getBlockNumber();
+      const logs = await client.getLogs({
+        address: contract,
+        event: AUTHORIZATION_USED,
+        args: { authorizer: m.from, nonce: m.nonce },
+        fromBlock: latest > FIND_LOOKBACK_BLOCKS ? latest - FIND_LOOKBACK_BLOCKS : 0n,
+        toBlock: latest,
+      });
+      for (const log of logs) {
+        const receipt = await client.getTransactionReceipt({ hash: log.transactionHash! });
+        // Whoever sent it, the authorization names payer, payee and value: its Transfer is the payment.
+        if (receipt.status === "success" && movedAsAuthorized(receipt.logs, contract, m))
+          return { ok: true as const, landed: { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber }, nonceUsed };
+      }
+      return { ok: true as const, landed: null, nonceUsed };
+    }),
 };
+
+const AUTHORIZATION_USED = EIP3009_ABI.find((item) => item.type === "event" && item.name === "AuthorizationUsed") as Extract<
+  (typeof EIP3009_ABI)[number],
+  { name: "AuthorizationUsed" }
+>;
+
+/** The token's own Transfer log is the proof that the money moved as authorized, not just that the call returned. */
+function movedAsAuthorized(logs: Log[], contract: Hex, m: { from: Hex; to: Hex; value: bigint }): boolean {
+  return parseEventLogs({ abi: EIP3009_ABI, eventName: "Transfer", logs }).some(
+    (log) =>
+      isAddressEqual(log.address, contract) &&
+      isAddressEqual(log.args.from, m.from) &&
+      isAddressEqual(log.args.to, m.to) &&
+      log.args.value === m.value,
+  );
+}

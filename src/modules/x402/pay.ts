@@ -25,6 +25,8 @@ export interface X402Deps {
   sql: Sql;
   clock: Clock;
   settlement: { registry: ChainRegistry; pool: ChainPool; companyChanged(tenant: Tenant, companyId: string): void };
+  /** how long a claim belongs to the request that made it (docs/x402.md#idempotency) */
+  leaseMs: number;
 }
 
 const isInsufficientCredits = (error: unknown): error is ApiError => error instanceof ApiError && error.code === "insufficient_credits";
@@ -73,7 +75,7 @@ async function pay(deps: X402Deps, paid: PaidRequest, p: { offered: OfferedPack;
     JSON.stringify([tenant.teamId, tenant.environment, request.method, new URL(request.url).pathname, paid.body ?? null]),
   );
   const result = await settlePayment(
-    { sql: deps.sql, pool: deps.settlement.pool },
+    { sql: deps.sql, pool: deps.settlement.pool, leaseMs: deps.leaseMs },
     {
       tenant,
       actor: actorOf(principal, requestState(request).requestId),

@@ -3,7 +3,7 @@ import { queries, runOne, type Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
 import type { X402PaymentRow } from "./rows";
 
-const Q = queries(["x402_payment_claim", "x402_payment_find", "x402_payment_settle", "x402_payment_fail"]);
+const Q = queries(["x402_payment_claim", "x402_payment_find", "x402_payment_settle", "x402_payment_fail", "x402_payment_relet"]);
 
 /** An authorization's key across every team: network id, token contract, payer and nonce (lowercase hex). */
 export interface AuthorizationKey {
@@ -51,3 +51,7 @@ export const markSettled = (db: Db, t: Tenant, s: { id: string; txHash: string; 
   runOne<X402PaymentRow>(db, Q.x402_payment_settle, [t.teamId, t.environment, s.id, s.txHash, s.creditGrantId, s.now]);
 
 export const markFailed = (db: Db, t: Tenant, id: string, reason: string) => runOne(db, Q.x402_payment_fail, [t.teamId, t.environment, id, reason]);
+
+/** Takes over a claim made at or before `cutoff` whose outcome is unknown; null when another retry took it, or it ended. */
+export const reletClaim = (db: Db, t: Tenant, r: { id: string; cutoff: Date; now: Date }) =>
+  runOne<{ id: string }>(db, Q.x402_payment_relet, [t.teamId, t.environment, r.id, r.cutoff, r.now]);

@@ -10,6 +10,11 @@
  *   4. the operator sends transferWithAuthorization and waits for the receipt;
  *   5. only then, in one transaction: the payment marked settled, the pack's credits granted (audited), and
  *      `payment.confirmed` emitted.
+ * A settlement whose outcome was lost (the endpoint failed, the job timed out) keeps its claim; a retry of the same
+ * request after the claim's lease completes it: the transaction that used the authorization is looked up on chain
+ * and granted, or, when none landed, the authorization is sent again while it is valid and failed once it is not.
+ * A refusal by the chain is looked up the same way (another sender may have landed the same authorization: it still
+ * paid our payee exactly the price).
  */
 import type { SettleResponse } from "@x402/core/types";
 import type { Sql } from "../../db/client";
@@ -22,13 +27,15 @@ import { grantCreditsInTx } from "../entitlements/credits";
 import { emitEvent } from "../webhooks/emit";
 import { settleResponse, windowProblem, type Offer, type Read, type ReadPayment, type X402Reason } from "./compute";
 import type { CreditPackRow } from "../catalog/credit-packs/rows";
-import { claimPayment, findPayment, markFailed, markSettled, type AuthorizationKey } from "./repo";
+import { claimPayment, findPayment, markFailed, markSettled, reletClaim, type AuthorizationKey } from "./repo";
 import type { X402PaymentRow } from "./rows";
 import { presentPayment } from "./present";
 
 export interface SettleDeps {
   sql: Sql;
   pool: ChainPool;
+  /** how long a claim belongs to the request that made it; after it, a retry of that request may complete it */
+  leaseMs: number;
 }
 
 export interface PaymentAttempt {
@@ -64,30 +71,50 @@ const refused = <T>(reason: X402Reason): Read<T> => ({ ok: false, reason });
 const responseOf = (row: X402PaymentRow, attempt: PaymentAttempt): SettleResponse =>
   settleResponse({ txHash: row.tx_hash!, network: attempt.offer.network, payer: attempt.payment.authorization.from });
 
-/** What a claim already made says about this attempt. */
-function answerFromClaim(row: X402PaymentRow, attempt: PaymentAttempt): Read<SettleResponse> {
-  const { tenant } = attempt;
+/** What a claim already made says about this attempt; a claim left unfinished past its lease is completed. */
+async function answerFromClaim(
+  deps: SettleDeps,
+  row: X402PaymentRow,
+  attempt: PaymentAttempt,
+  transfer: X402Transfer,
+): Promise<Read<SettleResponse>> {
+  const { tenant, now } = attempt;
   const sameRequest = row.team_id === tenant.teamId && row.environment === tenant.environment && row.request_fingerprint === attempt.fingerprint;
   if (!sameRequest) return refused("invalid_exact_evm_nonce_already_used");
   if (row.status === "settled") return { ok: true, value: responseOf(row, attempt) };
-  if (row.status === "claimed") return refused("settlement_pending");
-  return refused((row.failure_reason as X402Reason) ?? "invalid_transaction_state");
+  if (row.status === "failed") return refused((row.failure_reason as X402Reason) ?? "invalid_transaction_state");
+  const cutoff = new Date(now.getTime() - deps.leaseMs);
+  if (row.claimed_at > cutoff || !(await reletClaim(deps.sql, tenant, { id: row.id, cutoff, now }))) return refused("settlement_pending");
+  const found = await deps.pool.x402({ op: "find", request: transfer });
+  if (!found.ok) return refused("settlement_pending");
+  if (found.landed) return grant(deps, attempt, { id: row.id, txHash: found.landed.txHash });
+  // Spent, but not by a transaction we can find within the lookback: left to an operator, never sent again.
+  if (found.nonceUsed) return refused("settlement_pending");
+  const outside = windowProblem(transfer.authorization, Math.floor(now.getTime() / 1000));
+  if (outside) {
+    await markFailed(deps.sql, tenant, row.id, outside);
+    return refused(outside);
+  }
+  return send(deps, attempt, { id: row.id, transfer });
 }
+
+/** The authorization's key across every team. */
+const keyOf = ({ offer, payment }: PaymentAttempt): AuthorizationKey => ({
+  network: offer.network.id,
+  asset: offer.token.contract.toLowerCase(),
+  payer: payment.authorization.from.toLowerCase(),
+  nonce: payment.authorization.nonce.toLowerCase(),
+});
 
 export async function settlePayment(deps: SettleDeps, attempt: PaymentAttempt): Promise<Read<SettleResponse>> {
   const { payment, offer, tenant } = attempt;
   const auth = payment.authorization;
-  const key: AuthorizationKey = {
-    network: offer.network.id,
-    asset: offer.token.contract.toLowerCase(),
-    payer: auth.from.toLowerCase(),
-    nonce: auth.nonce.toLowerCase(),
-  };
+  const key = keyOf(attempt);
+  const transfer: X402Transfer = { network: offer.network, token: offer.token, authorization: auth, signature: payment.signature };
   const before = await findPayment(deps.sql, key);
-  if (before) return answerFromClaim(before, attempt);
+  if (before) return answerFromClaim(deps, before, attempt, transfer);
   const outside = windowProblem(auth, Math.floor(attempt.now.getTime() / 1000));
   if (outside) return refused(outside);
-  const transfer: X402Transfer = { network: offer.network, token: offer.token, authorization: auth, signature: payment.signature };
   const chain = await deps.pool.x402({ op: "check", request: transfer });
   if (!chain.ok) return refused(CHAIN_REASONS[chain.reason]);
   if (!chain.signatureValid) return refused("invalid_exact_evm_payload_signature");
@@ -106,15 +133,36 @@ export async function settlePayment(deps: SettleDeps, attempt: PaymentAttempt): 
   const claimed = await claimPayment(deps.sql, tenant, { id: newId("x4p"), fields, now: attempt.now });
   if (!claimed) {
     const other = await findPayment(deps.sql, key);
-    return other ? answerFromClaim(other, attempt) : refused("settlement_pending");
+    return other ? answerFromClaim(deps, other, attempt, transfer) : refused("settlement_pending");
   }
-  const settled = await deps.pool.x402({ op: "settle", request: transfer });
-  if (!settled.ok) {
-    if (!OUTCOME_UNKNOWN.has(settled.reason)) await markFailed(deps.sql, tenant, claimed.id, CHAIN_REASONS[settled.reason]);
-    return refused(OUTCOME_UNKNOWN.has(settled.reason) ? "settlement_pending" : CHAIN_REASONS[settled.reason]);
+  return send(deps, attempt, { id: claimed.id, transfer });
+}
+
+/** Sends the claimed authorization and grants what landed; a definite refusal fails the claim, an unknown outcome keeps it. */
+async function send(deps: SettleDeps, attempt: PaymentAttempt, claim: { id: string; transfer: X402Transfer }): Promise<Read<SettleResponse>> {
+  const settled = await deps.pool.x402({ op: "settle", request: claim.transfer });
+  if (settled.ok) return grant(deps, attempt, { id: claim.id, txHash: settled.txHash });
+  if (OUTCOME_UNKNOWN.has(settled.reason)) return refused("settlement_pending");
+  if (settled.reason === "nonce_used" || settled.reason === "reverted") {
+    const found = await deps.pool.x402({ op: "find", request: claim.transfer });
+    if (!found.ok) return refused("settlement_pending");
+    if (found.landed) return grant(deps, attempt, { id: claim.id, txHash: found.landed.txHash });
   }
-  const row = await grantSettled(deps.sql, attempt, { id: claimed.id, txHash: settled.txHash });
-  return { ok: true, value: responseOf(row, attempt) };
+  await markFailed(deps.sql, attempt.tenant, claim.id, CHAIN_REASONS[settled.reason]);
+  return refused(CHAIN_REASONS[settled.reason]);
+}
+
+/** Another request completed the claim first (a retry past the lease beside a slow original): its grant stands alone. */
+class NoLongerClaimed extends Error {}
+
+async function grant(deps: SettleDeps, attempt: PaymentAttempt, landed: { id: string; txHash: string }): Promise<Read<SettleResponse>> {
+  try {
+    return { ok: true, value: responseOf(await grantSettled(deps.sql, attempt, landed), attempt) };
+  } catch (error) {
+    if (!(error instanceof NoLongerClaimed)) throw error;
+    const row = await findPayment(deps.sql, keyOf(attempt));
+    return row?.status === "settled" ? { ok: true, value: responseOf(row, attempt) } : refused("settlement_pending");
+  }
 }
 
 /** The settlement's one transaction: the payment settled, the credits granted, the webhook queued. */
@@ -126,7 +174,7 @@ function grantSettled(sql: Sql, attempt: PaymentAttempt, settled: { id: string; 
       reason: `x402 payment ${settled.id} (credit pack ${pack.key})`,
     });
     const row = await markSettled(tx, tenant, { id: settled.id, txHash: settled.txHash, creditGrantId: grant.id, now });
-    if (!row) throw new Error(`x402 payment ${settled.id} was no longer claimed when its settlement landed`);
+    if (!row) throw new NoLongerClaimed(`x402 payment ${settled.id} was no longer claimed when its settlement landed`);
     await emitEvent({ tx, tenant }, "payment.confirmed", { payment: presentPayment(row, attempt.offer) }, { at: now });
     return row;
   }) as Promise<X402PaymentRow>;
