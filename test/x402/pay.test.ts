@@ -226,3 +226,30 @@ describe("a pack smaller than the use", () => {
     });
   });
 });
+
+describe("with an Idempotency-Key", () => {
+  test("the 402 with terms is not kept, so the paid retry runs; the paid answer is kept with its PAYMENT-RESPONSE", async () => {
+    // More than the company holds, less than it holds with one pack more (2 credits a use).
+    const body = consumeBody({ quantity: Number((await main.credits()) / 2n) + 1 });
+    const keyed = (headers: Record<string, string> = {}) =>
+      fetchService(url("/usage/consume"), post(main.team.keys.secret, body, { "idempotency-key": "x402-keyed", ...headers }));
+    const unpaid = await keyed();
+    expect(unpaid.status).toBe(402);
+    const accepted = termsOf(unpaid)!.accepts[0]!;
+    const header = encodePaymentSignatureHeader({
+      x402Version: 2,
+      accepted,
+      payload: await bed.authorize({ to: bed.payee, value: accepted.amount }),
+    });
+    const paid = await keyed({ "payment-signature": header });
+    expect(paid.status).toBe(200);
+    expect(paid.headers.get("idempotent-replayed")).toBeNull();
+    expect(decodePaymentResponseHeader(paid.headers.get("payment-response")!).success).toBe(true);
+    const credits = await main.credits();
+    const replay = await keyed({ "payment-signature": header });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.status).toBe(paid.status);
+    expect(replay.headers.get("payment-response")).toBe(paid.headers.get("payment-response"));
+    expect(await main.credits()).toBe(credits);
+  });
+});
