@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { setSettlementWallet } from "../../src/modules/invoices/settings/manage";
 import { OPERATOR } from "../../src/modules/teams/roles";
-import { createTestApp } from "../helpers/app";
+import { createTestApp, TEST_SECRETS } from "../helpers/app";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
 import { createTeamFixture } from "../helpers/fixtures";
 
@@ -148,4 +148,41 @@ describe("which pack a 402 offers", () => {
     await dash("POST", "", { key: "disabled", credits: "100", prices: [price()], offerOnPaymentRequired: true, enabled: false });
     expect(await offeredTerms()).toBeNull();
   });
+});
+
+describe("the operator CLI", () => {
+  function cli(...args: string[]) {
+    const p = Bun.spawnSync([process.execPath, "src/cli.ts", ...args], { env: { ...process.env, DATABASE_URL: t.db.url, ...TEST_SECRETS } });
+    return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+  }
+
+  test("credit-pack create, list, archive: the same packs and checks as the routes, audited as the operator", () => {
+    const created = cli(
+      "credit-pack",
+      "create",
+      "--team",
+      other.teamId,
+      "--key",
+      "cli-pack",
+      "--credits",
+      "50",
+      "--prices",
+      "base-sepolia:USDC:500000",
+      "--offer",
+      "true",
+    );
+    expect(created).toMatchObject({ code: 0, err: "" });
+    const pack = JSON.parse(created.out).data;
+    expect(pack).toMatchObject({
+      key: "cli-pack",
+      credits: "50",
+      offerOnPaymentRequired: true,
+      prices: [{ network: "base-sepolia", asset: BASE_SEPOLIA_USDC, amount: "500000" }],
+    });
+    expect(JSON.parse(cli("credit-pack", "list", "--team", other.teamId).out).data.map((p: { id: string }) => p.id)).toEqual([pack.id]);
+    const refused = cli("credit-pack", "create", "--team", other.teamId, "--key", "bad", "--credits", "5", "--prices", "solana-devnet:USDC:1");
+    expect(refused.code).not.toBe(0);
+    expect(refused.err).toContain("prices[0].network");
+    expect(JSON.parse(cli("credit-pack", "archive", "--team", other.teamId, "--id", pack.id).out).data.archived).toBe(true);
+  }, 60_000);
 });
