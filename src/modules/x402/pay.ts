@@ -37,24 +37,22 @@ async function withTerms(deps: X402Deps, paid: PaidRequest, error: ApiError, hea
   return offered ? paymentRequiredError(offered, paid.request.url, { headers }) : error;
 }
 
-export async function withX402<T>(deps: X402Deps, paid: PaidRequest, run: () => Promise<T>): Promise<T> {
+/** Plain requests stay on the fast path: two header reads, and the terms only when the request ends in their 402. */
+export function withX402<T>(deps: X402Deps, paid: PaidRequest, run: () => Promise<T>): Promise<T> {
   const v2 = paid.request.headers.get("payment-signature");
   const header = v2 ?? paid.request.headers.get("x-payment");
-  if (header === null) {
-    try {
-      return await run();
-    } catch (error) {
-      throw isInsufficientCredits(error) ? await withTerms(deps, paid, error) : error;
-    }
-  }
+  if (header === null) return run().catch(async (error) => Promise.reject(isInsufficientCredits(error) ? await withTerms(deps, paid, error) : error));
+  return paidRequest(deps, paid, run, { header, version: v2 !== null ? 2 : 1 });
+}
+
+async function paidRequest<T>(deps: X402Deps, paid: PaidRequest, run: () => Promise<T>, p: { header: string; version: 1 | 2 }): Promise<T> {
   const offered = await offeredPack(deps.sql, deps.settlement.registry, paid.principal);
   const companyId = offered && (await paid.companyId());
   // No terms to pay, or nobody to credit: nothing is taken, and the request answers as it would without the header.
   if (!offered || !companyId) return run();
-  const version = v2 !== null ? 2 : 1;
-  const settled = await pay(deps, paid, { offered, companyId, header, version });
+  const settled = await pay(deps, paid, { offered, companyId, ...p });
   if (!settled.ok) throw paymentRequiredError(offered, paid.request.url, { error: settled.reason });
-  const responseHeader = { [version === 2 ? "payment-response" : "x-payment-response"]: encodePaymentResponseHeader(settled.value) };
+  const responseHeader = { [p.version === 2 ? "payment-response" : "x-payment-response"]: encodePaymentResponseHeader(settled.value) };
   Object.assign(paid.headers, responseHeader);
   try {
     return await run();
