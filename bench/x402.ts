@@ -170,7 +170,8 @@ try {
     },
   } as unknown as ChainPool;
   const timedDeps = { ...deps };
-  timedDeps.paymentGate = (paid, next) => withX402({ sql, clock, settlement: { ...deps.settlement, pool: timedPool }, leaseMs: 40_000 }, paid, next);
+  timedDeps.paymentGate = (paid, next) =>
+    withX402({ sql, clock, settlement: { ...deps.settlement, pool: timedPool }, leaseMs: 40_000, origin: config }, paid, next);
   const timedHandle = serverFetch(timedDeps, createApp(timedDeps));
   const headers = await Promise.all(Array.from({ length: PAYMENTS }, paymentHeader));
   const ourShare: number[] = [];
@@ -197,7 +198,8 @@ try {
         : { ok: true, txHash: `0x${(block++).toString(16).padStart(64, "0")}`, blockNumber: block },
   } as unknown as ChainPool;
   const ownDeps = { ...deps };
-  ownDeps.paymentGate = (paid, next) => withX402({ sql, clock, settlement: { ...deps.settlement, pool: standIn }, leaseMs: 40_000 }, paid, next);
+  ownDeps.paymentGate = (paid, next) =>
+    withX402({ sql, clock, settlement: { ...deps.settlement, pool: standIn }, leaseMs: 40_000, origin: config }, paid, next);
   const ownHandle = serverFetch(ownDeps, createApp(ownDeps));
   const ownHeaders = await Promise.all(Array.from({ length: PAYMENTS }, paymentHeader));
   await run("paid_request_own_work", async (i) => expect200(await ownHandle(consume(seller.secret, { "payment-signature": ownHeaders[i]! }, i))));

@@ -81,7 +81,7 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     settlement,
     mailer,
     // A claim outlives its request's settle job (at most one chain job deadline) before a retry may complete it.
-    paymentGate: (paid, run) => withX402({ sql, clock, settlement, leaseMs: 2 * config.chainJobTimeoutMs }, paid, run),
+    paymentGate: (paid, run) => withX402({ sql, clock, settlement, leaseMs: 2 * config.chainJobTimeoutMs, origin: config }, paid, run),
     subscriptions: {
       sql,
       chains: config.chains,

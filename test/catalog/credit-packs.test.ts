@@ -8,7 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
 import { setSettlementWallet } from "../../src/modules/invoices/settings/manage";
 import { OPERATOR } from "../../src/modules/teams/roles";
-import { createTestApp, TEST_SECRETS } from "../helpers/app";
+import { createPeerInstance, createTestApp, TEST_SECRETS } from "../helpers/app";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
 import { createTeamFixture } from "../helpers/fixtures";
 
@@ -143,6 +143,15 @@ describe("which pack a 402 offers", () => {
         extra: { name: "USDC", version: "2" },
       },
     ]);
+    // The resource is named as clients reach the service: PUBLIC_BASE_URL when set.
+    expect((await offeredTerms())?.resource).toEqual({
+      url: "http://localhost/api/v1/usage/consume",
+      description: "Offered: 100 credits",
+      mimeType: "application/json",
+    });
+    const behindProxy = await createPeerInstance(t, { publicBaseUrl: "https://billing.example.com" });
+    const res = await behindProxy.call("POST", "/usage/consume", { token: team.keys.secret, body: { company: "pack-co", feature: "ai-tokens" } });
+    expect(decodePaymentRequiredHeader(res.headers.get("payment-required")!).resource.url).toBe("https://billing.example.com/api/v1/usage/consume");
     await dash("DELETE", `/${pack.id}`);
     expect(await offeredTerms()).toBeNull();
     await dash("POST", "", { key: "disabled", credits: "100", prices: [price()], offerOnPaymentRequired: true, enabled: false });

@@ -15,6 +15,7 @@ import type { ChainRegistry } from "../../lib/networks";
 import type { Tenant } from "../../lib/tenant";
 import { requestState } from "../../http/request-context";
 import { actorOf } from "../audit/repo";
+import { linkOrigin } from "../invoices/documents/links";
 import type { PaidRequest } from "../entitlements/gate";
 import { matchOffer, readPaymentHeader, type Read } from "./compute";
 import { settlePayment } from "./settle";
@@ -27,14 +28,22 @@ export interface X402Deps {
   settlement: { registry: ChainRegistry; pool: ChainPool; companyChanged(tenant: Tenant, companyId: string): void };
   /** how long a claim belongs to the request that made it (docs/x402.md#idempotency) */
   leaseMs: number;
+  /** where clients reach the service, for the terms' `resource.url` (as invoice links: PUBLIC_BASE_URL, else the request's origin) */
+  origin: { publicBaseUrl: string | null; trustProxy: boolean };
 }
+
+/** The URL the client asked for, as the client sees it: what PAYMENT-REQUIRED's `resource.url` names. */
+const resourceUrl = (deps: X402Deps, request: Request) => {
+  const url = new URL(request.url);
+  return `${linkOrigin(deps.origin, request)}${url.pathname}${url.search}`;
+};
 
 const isInsufficientCredits = (error: unknown): error is ApiError => error instanceof ApiError && error.code === "insufficient_credits";
 
 /** An insufficient-credit refusal with the offered terms added, when there are any. */
 async function withTerms(deps: X402Deps, paid: PaidRequest, error: ApiError, headers: Record<string, string> = {}): Promise<ApiError> {
   const offered = await offeredPack(deps.sql, deps.settlement.registry, paid.principal);
-  return offered ? paymentRequiredError(offered, paid.request.url, { headers }) : error;
+  return offered ? paymentRequiredError(offered, resourceUrl(deps, paid.request), { headers }) : error;
 }
 
 /** Plain requests stay on the fast path: two header reads, and the terms only when the request ends in their 402. */
@@ -51,7 +60,7 @@ async function paidRequest<T>(deps: X402Deps, paid: PaidRequest, run: () => Prom
   // No terms to pay, or nobody to credit: nothing is taken, and the request answers as it would without the header.
   if (!offered || !companyId) return run();
   const settled = await pay(deps, paid, { offered, companyId, ...p });
-  if (!settled.ok) throw paymentRequiredError(offered, paid.request.url, { error: settled.reason });
+  if (!settled.ok) throw paymentRequiredError(offered, resourceUrl(deps, paid.request), { error: settled.reason });
   const responseHeader = { [p.version === 2 ? "payment-response" : "x-payment-response"]: encodePaymentResponseHeader(settled.value) };
   Object.assign(paid.headers, responseHeader);
   try {
