@@ -164,7 +164,7 @@ describe("x402 v1", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("payment-response")).toBeNull();
     const settlement = decodePaymentResponseHeader(res.headers.get("x-payment-response")!);
-    expect(settlement).toMatchObject({ success: true, network: "eip155:31337", payer: bed.payer.address });
+    expect(settlement).toMatchObject({ success: true, network: "anvil", payer: bed.payer.address }); // v1 names networks by name
     expect(await bed.balances()).toEqual({ ...before, payer: before.payer - PACK_PRICE, payee: before.payee + PACK_PRICE });
     expect(await main.credits()).toBe(credits + PACK_CREDITS - 2n);
   });

@@ -159,10 +159,13 @@ export function windowProblem(authorization: Eip3009Authorization, nowSeconds: n
   return null;
 }
 
-/** The PAYMENT-RESPONSE (v2) or X-PAYMENT-RESPONSE (v1) value of a settled payment. */
-export const settleResponse = (p: { txHash: string; network: NetworkConfig; payer: string }): SettleResponse => ({
+/**
+ * The PAYMENT-RESPONSE (v2) or X-PAYMENT-RESPONSE (v1) value of a settled payment: the network named as the payment
+ * named it (v2: CAIP-2; v1 by its name, e.g. `base-sepolia`).
+ */
+export const settleResponse = (p: { txHash: string; network: NetworkConfig; payment: ReadPayment }): SettleResponse => ({
   success: true,
   transaction: p.txHash,
-  network: caip2(p.network),
-  payer: p.payer,
+  network: p.payment.version === 1 ? (p.payment.network as SettleResponse["network"]) : caip2(p.network),
+  payer: p.payment.authorization.from,
 });

@@ -69,7 +69,7 @@ const OUTCOME_UNKNOWN: ReadonlySet<X402Failure> = new Set(["rpc_unavailable", "t
 const refused = <T>(reason: X402Reason): Read<T> => ({ ok: false, reason });
 
 const responseOf = (row: X402PaymentRow, attempt: PaymentAttempt): SettleResponse =>
-  settleResponse({ txHash: row.tx_hash!, network: attempt.offer.network, payer: attempt.payment.authorization.from });
+  settleResponse({ txHash: row.tx_hash!, network: attempt.offer.network, payment: attempt.payment });
 
 /** What a claim already made says about this attempt; a claim left unfinished past its lease is completed. */
 async function answerFromClaim(
