@@ -32,6 +32,7 @@ import { webhookRoutes } from "./modules/webhooks";
 import { subscriptionsPlugin } from "./modules/subscriptions";
 import { invoicePlugin } from "./modules/invoices";
 import { proofsPlugin } from "./modules/proofs";
+import { x402Plugin } from "./modules/x402";
 
 const API_DESCRIPTION = `Subscription billing and entitlements with on-chain settlement.
 
@@ -74,7 +75,8 @@ export function createApp(deps: AppDeps) {
         .use(webhookRoutes(deps))
         .use(subscriptionsPlugin(deps))
         .use(invoicePlugin(deps))
-        .use(proofsPlugin(deps)),
+        .use(proofsPlugin(deps))
+        .use(x402Plugin(deps)),
     );
   routes = app.routes as never;
   // A route's identity is its row of the route table: no route without one, no row without its route.

@@ -48,8 +48,9 @@ create table x402_payments (
   credit_grant_id      text,
   claimed_at           timestamptz not null,
   settled_at           timestamptz,
+  seq                  bigint generated always as identity,
   unique (network, asset, payer, nonce),
   check ((status = 'settled') = (tx_hash is not null and credit_grant_id is not null and settled_at is not null)),
   check ((status = 'failed') = (failure_reason is not null))
 );
-create index x402_payments_tenant on x402_payments (team_id, environment, claimed_at desc);
+create index x402_payments_page on x402_payments (team_id, environment, seq desc);

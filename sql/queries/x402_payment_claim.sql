@@ -9,4 +9,4 @@ select $1, $2, $3, p.company_id, p.pack_id, p.network, p.asset, p.payer, p.nonce
 from jsonb_populate_record(null::x402_payments, $5::jsonb) p
 on conflict (network, asset, payer, nonce) do nothing
 returning id, team_id, environment, company_id, pack_id, network, asset, payer, nonce, pay_to, amount, credits, request_fingerprint,
-          x402_version, status, failure_reason, tx_hash, credit_grant_id, claimed_at, settled_at
+          x402_version, status, failure_reason, tx_hash, credit_grant_id, claimed_at, settled_at, seq

@@ -4,4 +4,4 @@
 update x402_payments set status = 'settled', tx_hash = $4, credit_grant_id = $5, settled_at = $6::timestamptz
 where team_id = $1 and environment = $2 and id = $3 and status = 'claimed'
 returning id, team_id, environment, company_id, pack_id, network, asset, payer, nonce, pay_to, amount, credits, request_fingerprint,
-          x402_version, status, failure_reason, tx_hash, credit_grant_id, claimed_at, settled_at
+          x402_version, status, failure_reason, tx_hash, credit_grant_id, claimed_at, settled_at, seq

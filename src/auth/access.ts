@@ -232,6 +232,7 @@ export const ROUTES = {
   // Invoice payments: settlement wallets, invoice settings and payment proofs are
   // the team's billing configuration and records: dashboard sessions only, billing:read / billing:write.
   "GET /dashboard/settlement-wallets": { operationId: "listSettlementWallets", kinds: ["dashboard"], role: "billing:read" },
+  "GET /dashboard/x402-payments": { operationId: "listAgentPayments", kinds: ["dashboard"], role: "billing:read" },
   "PUT /dashboard/settlement-wallets/{network}": { operationId: "setSettlementWallet", kinds: ["dashboard"], role: "billing:write" },
   "DELETE /dashboard/settlement-wallets/{network}": { operationId: "removeSettlementWallet", kinds: ["dashboard"], role: "billing:write" },
   "GET /dashboard/invoice-settings": { operationId: "getInvoiceSettings", kinds: ["dashboard"], role: "billing:read" },

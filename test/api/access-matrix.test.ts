@@ -246,6 +246,7 @@ const freshWalletPath = async () => {
 };
 const BILLING_ROUTES: Record<string, RouteCase> = {
   "GET /dashboard/settlement-wallets": { method: "GET", path: "/dashboard/settlement-wallets", ok: 200 },
+  "GET /dashboard/x402-payments": { method: "GET", path: "/dashboard/x402-payments", ok: 200 },
   "PUT /dashboard/settlement-wallets/{network}": {
     method: "PUT",
     path: "/dashboard/settlement-wallets/matrix-chain",

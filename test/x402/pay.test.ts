@@ -185,6 +185,10 @@ describe("tenants", () => {
     expect(await bed.balances()).toEqual(before);
     expect(await second.credits()).toBe(0n);
     expect([...(await paymentsOf(second.team.teamId))]).toEqual([]);
+    // Its dashboard lists none of the first team's payments; the first team's lists them.
+    const list = (token: string) => t.call("GET", "/dashboard/x402-payments?limit=200", { token });
+    expect((await list(second.team.dashboardAdmin)).body.data).toEqual([]);
+    expect((await list(main.team.dashboardAdmin)).body.data.length).toBeGreaterThan(0);
   });
 });
 
@@ -212,18 +216,22 @@ describe("a pack smaller than the use", () => {
     expect(await bed.balances()).toEqual({ ...before, payer: before.payer - PACK_PRICE, payee: before.payee + PACK_PRICE });
     expect(await main.credits()).toBe(credits + PACK_CREDITS);
     const [message] = await sql`select body from webhook_messages where team_id = ${main.team.teamId} and event_type = 'payment.confirmed'`;
-    expect(JSON.parse(message!.body).data.payment).toMatchObject({
-      kind: "x402",
+    const sent = JSON.parse(message!.body).data.payment;
+    expect(sent).toMatchObject({
+      status: "settled",
       companyId: main.companyId,
       creditPackId: main.pack.id,
       credits: String(PACK_CREDITS),
       network: "anvil",
-      networkCaip2: "eip155:31337",
-      asset: bed.usdc,
+      asset: bed.usdc.toLowerCase(),
       amount: String(PACK_PRICE),
       payer: bed.payer.address.toLowerCase(),
+      payTo: bed.payee,
       txHash: settlement.transaction,
     });
+    // The webhook sends the payment as the dashboard lists it.
+    const listed = await t.call("GET", "/dashboard/x402-payments?status=settled&limit=200", { token: main.team.dashboardAdmin });
+    expect(listed.body.data.find((p: { id: string }) => p.id === sent.id)).toEqual(sent);
   });
 });
 

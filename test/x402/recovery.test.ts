@@ -90,6 +90,14 @@ describe("a settlement whose answer was lost", () => {
     }
     const [row] = await sql`select status, failure_reason from x402_payments where nonce = ${payload.authorization.nonce.toLowerCase()}`;
     expect(row).toEqual({ status: "failed", failure_reason: "invalid_exact_evm_payload_authorization_valid_before" });
+    const failed = await t.call("GET", "/dashboard/x402-payments?status=failed", { token: main.team.dashboardAdmin });
+    expect(
+      failed.body.data.map((p: { payer: string; status: string; failureReason: string; txHash: string | null }) => [
+        p.status,
+        p.failureReason,
+        p.txHash,
+      ]),
+    ).toEqual([["failed", "invalid_exact_evm_payload_authorization_valid_before", null]]);
     expect(await bed.balances()).toEqual(before);
     expect(await main.credits()).toBe(credits);
     expect(await bed.nonceUsed(payload.authorization.from as `0x${string}`, payload.authorization.nonce as `0x${string}`)).toBe(false);

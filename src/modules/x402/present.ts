@@ -1,21 +1,22 @@
-/** An x402 payment as webhooks show it (`payment.confirmed`). */
-import type { Offer } from "./compute";
+/** An x402 payment as the dashboard lists it and `payment.confirmed` sends it. */
 import type { X402PaymentRow } from "./rows";
+import type { X402Payment } from "./schemas";
 
-export const presentPayment = (r: X402PaymentRow, offer: Offer) => ({
+export const presentPayment = (r: X402PaymentRow): X402Payment => ({
   id: r.id,
-  kind: "x402",
+  status: r.status,
   companyId: r.company_id,
   creditPackId: r.pack_id,
   credits: String(r.credits),
-  creditGrantId: r.credit_grant_id,
   network: r.network,
-  networkCaip2: offer.requirement.network,
-  asset: offer.token.contract,
-  token: offer.token.symbol,
-  amount: String(r.amount),
+  asset: r.asset,
   payer: r.payer,
   payTo: r.pay_to,
+  amount: String(r.amount),
   txHash: r.tx_hash,
+  creditGrantId: r.credit_grant_id,
+  failureReason: r.failure_reason,
+  x402Version: r.x402_version,
+  claimedAt: r.claimed_at.toISOString(),
   settledAt: r.settled_at?.toISOString() ?? null,
 });

@@ -1,9 +1,16 @@
 /** Typed wrappers over the x402 payment queries: the claim that comes before the chain, and its outcome. */
-import { queries, runOne, type Db } from "../../db/queries";
+import { queries, run, runOne, type Db } from "../../db/queries";
 import type { Tenant } from "../../lib/tenant";
 import type { X402PaymentRow } from "./rows";
 
-const Q = queries(["x402_payment_claim", "x402_payment_find", "x402_payment_settle", "x402_payment_fail", "x402_payment_relet"]);
+const Q = queries([
+  "x402_payment_claim",
+  "x402_payment_find",
+  "x402_payment_settle",
+  "x402_payment_fail",
+  "x402_payment_relet",
+  "x402_payment_list_page",
+]);
 
 /** An authorization's key across every team: network id, token contract, payer and nonce (lowercase hex). */
 export interface AuthorizationKey {
@@ -55,3 +62,7 @@ export const markFailed = (db: Db, t: Tenant, id: string, reason: string) => run
 /** Takes over a claim made at or before `cutoff` whose outcome is unknown; null when another retry took it, or it ended. */
 export const reletClaim = (db: Db, t: Tenant, r: { id: string; cutoff: Date; now: Date }) =>
   runOne<{ id: string }>(db, Q.x402_payment_relet, [t.teamId, t.environment, r.id, r.cutoff, r.now]);
+
+/** A page of the tenant's payments, newest first, before `page.beforeSeq` (one status, or any). */
+export const listPaymentRows = (db: Db, t: Tenant, page: { beforeSeq: bigint | null; fetch: number; status: string | null }) =>
+  run<X402PaymentRow>(db, Q.x402_payment_list_page, [t.teamId, t.environment, page.beforeSeq, page.fetch, page.status]);

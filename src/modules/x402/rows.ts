@@ -23,4 +23,5 @@ export interface X402PaymentRow {
   credit_grant_id: string | null;
   claimed_at: Date;
   settled_at: Date | null;
+  seq: bigint;
 }

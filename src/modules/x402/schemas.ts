@@ -2,7 +2,8 @@
  * The x402 headers' decoded shapes (docs/x402.md#headers): what a PAYMENT-SIGNATURE (v2) or X-PAYMENT (v1)
  * header must decode to before anything else is looked at.
  */
-import { t } from "elysia";
+import { t, type Static } from "elysia";
+import { PageQuery } from "../../http/pagination";
 
 const Address = t.String({ pattern: "^0x[0-9a-fA-F]{40}$" });
 const UInt = t.String({ pattern: "^[0-9]{1,78}$" });
@@ -44,3 +45,35 @@ export const PaymentPayloadV1 = t.Object({
   network: t.String({ maxLength: 128 }),
   payload: ExactEvmPayload,
 });
+
+const Status = (description?: string) =>
+  t.Union([t.Literal("claimed"), t.Literal("settled"), t.Literal("failed")], description ? { description } : {});
+
+/** An x402 payment as the dashboard lists it and `payment.confirmed` sends it. */
+export const X402Payment = t.Object(
+  {
+    id: t.String({ description: "x4p_…" }),
+    status: Status("claimed: being settled, or its outcome not known yet (docs/x402.md#idempotency); settled; failed"),
+    companyId: t.String({ description: "The company the pack's credits went to" }),
+    creditPackId: t.String(),
+    credits: t.String({ description: "Credits granted (integer string)" }),
+    network: t.String({ description: "The registry's network id" }),
+    asset: t.String({ description: "The token contract (lowercase)" }),
+    payer: t.String({ description: "The authorization's `from` (lowercase)" }),
+    payTo: t.String({ description: "The team's settlement wallet it paid" }),
+    amount: t.String({ description: "Token units (integer string)" }),
+    txHash: t.Union([t.String(), t.Null()]),
+    creditGrantId: t.Union([t.String(), t.Null()]),
+    failureReason: t.Union([t.String(), t.Null()], { description: "The x402 error code a failed payment ended with" }),
+    x402Version: t.Integer(),
+    claimedAt: t.String({ format: "date-time" }),
+    settledAt: t.Union([t.String({ format: "date-time" }), t.Null()]),
+  },
+  { $id: "X402Payment" },
+);
+
+export const X402PaymentListQuery = t.Object({
+  ...PageQuery,
+  status: t.Optional(Status("Only payments in this status")),
+});
+export type X402Payment = Static<typeof X402Payment>;

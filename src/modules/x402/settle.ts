@@ -175,7 +175,7 @@ function grantSettled(sql: Sql, attempt: PaymentAttempt, settled: { id: string; 
     });
     const row = await markSettled(tx, tenant, { id: settled.id, txHash: settled.txHash, creditGrantId: grant.id, now });
     if (!row) throw new NoLongerClaimed(`x402 payment ${settled.id} was no longer claimed when its settlement landed`);
-    await emitEvent({ tx, tenant }, "payment.confirmed", { payment: presentPayment(row, attempt.offer) }, { at: now });
+    await emitEvent({ tx, tenant }, "payment.confirmed", { payment: presentPayment(row) }, { at: now });
     return row;
   }) as Promise<X402PaymentRow>;
 }
