@@ -5,7 +5,7 @@
  * wrapFetchWithPayment with @x402/evm's ExactEvmScheme over the payer's viem account, aimed at the service's handler
  * (every answer held to the served OpenAPI document, as the request helper does).
  */
-import { afterAll } from "bun:test";
+import { afterAll, setSystemTime } from "bun:test";
 import { wrapFetchWithPayment, x402Client } from "@x402/fetch";
 import { ExactEvmScheme } from "@x402/evm/exact/client";
 import { decodePaymentRequiredHeader } from "@x402/core/http";
@@ -15,6 +15,7 @@ import { createCreditPack } from "../../src/modules/catalog/credit-packs/edit";
 import { setSettlementWallet } from "../../src/modules/invoices/settings/manage";
 import { OPERATOR } from "../../src/modules/teams/roles";
 import { createTestApp, type TestApp } from "./app";
+import { testNowIsFixed } from "./clock";
 import { createCatalogFixture, createCompanyOnPlan } from "./catalog";
 import { x402Bed, type X402Bed } from "./chains/x402";
 import { contractChecked } from "./contract";
@@ -65,14 +66,26 @@ export async function x402Service(env: Record<string, string> = {}) {
    * The agent's fetch: pays 402 terms with `signer`'s EIP-3009 authorizations, as a real agent would, only in the
    * test USDC and at most the pack's price a payment (x402's client refuses unknown assets unless allowed).
    */
-  const payingFetch = (signer: HDAccount = bed.payer) =>
-    wrapFetchWithPayment(
+  const payingFetch = (signer: HDAccount = bed.payer) => {
+    const paying = wrapFetchWithPayment(
       fetchService as typeof fetch,
       x402Client.fromConfig({
         schemes: [{ network: "eip155:*", client: new ExactEvmScheme(signer) }],
         spendControls: { allowedAssets: [{ network: "eip155:31337", asset: bed.usdc, maxAmountPerPayment: String(PACK_PRICE) }] },
       }),
     );
+    // The client signs validBefore from the wall clock; under TEST_NOW the service and the chain live at another instant,
+    // so the wall clock is held there for the call (and given back after it).
+    return async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (!testNowIsFixed()) return paying(input, init);
+      setSystemTime(new Date(t.clock.now()));
+      try {
+        return await paying(input, init);
+      } finally {
+        setSystemTime();
+      }
+    };
+  };
   return { bed, t, fetchService, payingFetch, main: await x402Team(t, bed, bed.payee) };
 }
 
