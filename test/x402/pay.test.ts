@@ -106,6 +106,33 @@ describe("the agent pays with @x402/fetch", () => {
   });
 });
 
+describe("an idempotencyKey in the body", () => {
+  test("the refused attempt's key does not replay its refusal once the retry paid: the use is decided again", async () => {
+    while ((await main.credits()) >= 2n)
+      expect((await fetchService(url("/usage/consume"), post(main.team.keys.secret, consumeBody()))).status).toBe(200);
+    const credits = await main.credits();
+    // @x402/fetch sends the refused request again, byte for byte, with the payment: the same idempotencyKey.
+    const res = await payingFetch()(url("/usage/consume"), post(main.team.keys.secret, consumeBody({ idempotencyKey: "agent-use-1" })));
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toMatchObject({ consumed: 1, replayed: false });
+    expect(await main.credits()).toBe(credits + PACK_CREDITS - 2n);
+    // From then on the key answers with the accepted use, and consumes nothing more.
+    const again = await fetchService(url("/usage/consume"), post(main.team.keys.secret, consumeBody({ idempotencyKey: "agent-use-1" })));
+    expect((await again.json()).data).toMatchObject({ replayed: true });
+    expect(await main.credits()).toBe(credits + PACK_CREDITS - 2n);
+  });
+
+  test("POST /events: the same for a track's idempotencyKey", async () => {
+    while ((await main.credits()) >= 2n)
+      expect((await fetchService(url("/usage/consume"), post(main.team.keys.secret, consumeBody()))).status).toBe(200);
+    const track = { event_type: "track", name: "ai-tokens", company: { id: "agent-co" }, idempotencyKey: "agent-track-1" };
+    const res = await payingFetch()(url("/events"), post(main.team.keys.legacy, track));
+    expect(res.status).toBe(200);
+    const [event] = await sql`select outcome from events where team_id = ${main.team.teamId} and idempotency_key = 'agent-track-1'`;
+    expect(event?.outcome).toBe("accepted");
+  });
+});
+
 describe("the same signed payment again", () => {
   /** A payment for the main team's pack, signed by the payer, as a PAYMENT-SIGNATURE header. */
   const signedPayment = async () => {

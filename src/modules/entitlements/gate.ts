@@ -13,6 +13,11 @@ export interface PaidRequest {
   companyId(): Promise<string | null>;
   /** the response headers (Elysia's `set.headers`) */
   headers: Record<string, unknown>;
+  /**
+   * The metered use's idempotency key, when the body has one: a stored insufficient-credit refusal under it is
+   * forgotten when credits are bought for this request, so the paid retry is decided again, not replayed.
+   */
+  usageKey?: { source: "events" | "consume"; idempotencyKey: string };
 }
 
 /** Runs the request, taking a payment it carries first and adding payment terms to its insufficient-credit 402. */
@@ -21,3 +26,7 @@ export type PaymentGate = <T>(paid: PaidRequest, run: () => Promise<T>) => Promi
 export interface PaymentGateDeps {
   paymentGate: PaymentGate;
 }
+
+/** The `usageKey` of a metered body: its idempotency key, if it has one. */
+export const usageKey = (source: "events" | "consume", idempotencyKey: string | undefined) =>
+  idempotencyKey === undefined ? undefined : { source, idempotencyKey };

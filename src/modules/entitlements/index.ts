@@ -8,7 +8,7 @@ import { CheckQuery, CheckResponse, ConsumeBody, ConsumeResponse, EntitlementsQu
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
 import { withX402Headers, X402_DESCRIPTION, X402_REQUEST_HEADERS } from "./docs";
 import { companyRefFor } from "./service";
-import type { PaymentGateDeps } from "./gate";
+import { usageKey, type PaymentGateDeps } from "./gate";
 
 const tags = ["Entitlements"];
 
@@ -66,7 +66,12 @@ export function entitlementRoutes(deps: RouteDeps) {
           const ref = await companyRefFor(deps, principal, body.company, "body.company");
           return (await deps.entitlements.company(principal, ref))?.id ?? null;
         };
-        return { data: await deps.paymentGate({ request, principal, body, companyId, headers: set.headers }, () => consume(deps, principal, body)) };
+        return {
+          data: await deps.paymentGate(
+            { request, principal, body, companyId, headers: set.headers, usageKey: usageKey("consume", body.idempotencyKey) },
+            () => consume(deps, principal, body),
+          ),
+        };
       },
       {
         access: true,

@@ -14,7 +14,7 @@ import { ingestEvent } from "./service";
 import { listEventPage } from "./repo";
 import { companyIdFilter } from "../customers/repo";
 import { existingCompanyId } from "./identity";
-import type { PaymentGateDeps } from "../entitlements/gate";
+import { usageKey, type PaymentGateDeps } from "../entitlements/gate";
 import { withX402Headers, X402_DESCRIPTION, X402_REQUEST_HEADERS } from "../entitlements/docs";
 
 const POST_DESCRIPTION = `One event per call.
@@ -40,7 +40,10 @@ export function eventRoutes(deps: RouteDeps) {
       ({ principal, body, request, set }) => {
         // The company the pack's credits go to, read only when a payment arrives.
         const companyId = () => existingCompanyId(deps, principal, body.company);
-        return deps.paymentGate({ request, principal, body, companyId, headers: set.headers }, () => ingestEvent(deps, principal, body));
+        return deps.paymentGate(
+          { request, principal, body, companyId, headers: set.headers, usageKey: usageKey("events", body.idempotencyKey) },
+          () => ingestEvent(deps, principal, body),
+        );
       },
       {
         access: true,

@@ -36,6 +36,7 @@ export type X402Reason =
   | "invalid_exact_evm_nonce_already_used"
   | "insufficient_funds"
   | "settlement_pending"
+  | "unexpected_verify_error"
   | "invalid_transaction_state"
   | "unexpected_settle_error";
 

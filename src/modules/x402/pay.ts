@@ -92,6 +92,7 @@ async function pay(deps: X402Deps, paid: PaidRequest, p: { offered: OfferedPack;
       offer: offer.value,
       payment: payment.value,
       fingerprint,
+      usageKey: paid.usageKey,
     },
   );
   // The grant committed: this instance's cache of the company drops it now, not at the change notice.

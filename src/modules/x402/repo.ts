@@ -10,6 +10,7 @@ const Q = queries([
   "x402_payment_fail",
   "x402_payment_relet",
   "x402_payment_list_page",
+  "x402_payment_release",
 ]);
 
 /** An authorization's key across every team: network id, token contract, payer and nonce (lowercase hex). */
@@ -66,3 +67,6 @@ export const reletClaim = (db: Db, t: Tenant, r: { id: string; cutoff: Date; now
 /** A page of the tenant's payments, newest first, before `page.beforeSeq` (one status, or any). */
 export const listPaymentRows = (db: Db, t: Tenant, page: { beforeSeq: bigint | null; fetch: number; status: string | null }) =>
   run<X402PaymentRow>(db, Q.x402_payment_list_page, [t.teamId, t.environment, page.beforeSeq, page.fetch, page.status]);
+
+/** Drops a claim whose settlement sent nothing for a reason of ours, so the payer may present it again. */
+export const releaseClaim = (db: Db, t: Tenant, id: string) => runOne(db, Q.x402_payment_release, [t.teamId, t.environment, id]);

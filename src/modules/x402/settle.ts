@@ -24,10 +24,11 @@ import { newId } from "../../lib/ids";
 import type { Tenant } from "../../lib/tenant";
 import type { Actor } from "../audit/repo";
 import { grantCreditsInTx } from "../entitlements/credits";
+import { forgetCreditRefusal } from "../entitlements/repo";
 import { emitEvent } from "../webhooks/emit";
 import { settleResponse, windowProblem, type Offer, type Read, type ReadPayment, type X402Reason } from "./compute";
 import type { CreditPackRow } from "../catalog/credit-packs/rows";
-import { claimPayment, findPayment, markFailed, markSettled, reletClaim, type AuthorizationKey } from "./repo";
+import { claimPayment, findPayment, markFailed, markSettled, reletClaim, releaseClaim, type AuthorizationKey } from "./repo";
 import type { X402PaymentRow } from "./rows";
 import { presentPayment } from "./present";
 
@@ -48,6 +49,8 @@ export interface PaymentAttempt {
   payment: ReadPayment;
   /** the request that carries the payment (docs/x402.md#idempotency) */
   fingerprint: string;
+  /** the metered use's idempotency key: its stored insufficient-credit refusal is forgotten with the grant */
+  usageKey?: { source: "events" | "consume"; idempotencyKey: string };
 }
 
 /** The chain's refusal as the code PAYMENT-REQUIRED names. */
@@ -116,7 +119,7 @@ export async function settlePayment(deps: SettleDeps, attempt: PaymentAttempt): 
   const outside = windowProblem(auth, Math.floor(attempt.now.getTime() / 1000));
   if (outside) return refused(outside);
   const chain = await deps.pool.x402({ op: "check", request: transfer });
-  if (!chain.ok) return refused(CHAIN_REASONS[chain.reason]);
+  if (!chain.ok) return refused("unexpected_verify_error");
   if (!chain.signatureValid) return refused("invalid_exact_evm_payload_signature");
   if (chain.nonceUsed) return refused("invalid_exact_evm_nonce_already_used");
   if (chain.balance < BigInt(auth.value)) return refused("insufficient_funds");
@@ -143,6 +146,11 @@ async function send(deps: SettleDeps, attempt: PaymentAttempt, claim: { id: stri
   const settled = await deps.pool.x402({ op: "settle", request: claim.transfer });
   if (settled.ok) return grant(deps, attempt, { id: claim.id, txHash: settled.txHash });
   if (OUTCOME_UNKNOWN.has(settled.reason)) return refused("settlement_pending");
+  // Ours to fix (no operator key, no gas money), and nothing was sent: the payer's authorization stays usable.
+  if (settled.reason === "not_configured") {
+    await releaseClaim(deps.sql, attempt.tenant, claim.id);
+    return refused("unexpected_settle_error");
+  }
   if (settled.reason === "nonce_used" || settled.reason === "reverted") {
     const found = await deps.pool.x402({ op: "find", request: claim.transfer });
     if (!found.ok) return refused("settlement_pending");
@@ -174,6 +182,7 @@ function grantSettled(sql: Sql, attempt: PaymentAttempt, settled: { id: string; 
       reason: `x402 payment ${settled.id} (credit pack ${pack.key})`,
     });
     const row = await markSettled(tx, tenant, { id: settled.id, txHash: settled.txHash, creditGrantId: grant.id, now });
+    if (row && attempt.usageKey) await forgetCreditRefusal(tx, tenant, { ...attempt.usageKey, companyId: attempt.companyId });
     if (!row) throw new NoLongerClaimed(`x402 payment ${settled.id} was no longer claimed when its settlement landed`);
     await emitEvent({ tx, tenant }, "payment.confirmed", { payment: presentPayment(row) }, { at: now });
     return row;
