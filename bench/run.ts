@@ -42,7 +42,7 @@ const workers = Number(env.BENCH_LOADER_WORKERS ?? 1);
 const only = env.BENCH_SCENARIOS ? new Set(env.BENCH_SCENARIOS.split(",").map((s) => s.trim())) : null;
 const POOL_SIZE = 10; // the real server's default, given to the naive server too
 /** Scenario name -> a bench script of its own (its environment settings are read by the script). */
-const DIRECT: Record<string, string> = { subscriptions_renewals: "subscriptions-renewals.ts", agent_topups: "agent-topups.ts" };
+const DIRECT: Record<string, string> = { subscriptions_renewals: "subscriptions-renewals.ts", agent_topups: "agent-topups.ts", x402: "x402.ts" };
 
 const root = new URL("..", import.meta.url).pathname;
 const dir = `${root}.data/bench-${Date.now()}`;

@@ -16,6 +16,8 @@ import { ChainPool } from "./chains/pool";
 import type { SettlementDeps } from "./modules/payments/settle";
 import { Mailer } from "./modules/invoices/deliveries/mailer";
 import { invoiceCheckoutSession } from "./modules/invoices/payments/checkout";
+import type { PaymentGate } from "./modules/entitlements/gate";
+import { withX402 } from "./modules/x402/pay";
 
 export interface AppDeps {
   sql: Sql;
@@ -34,6 +36,8 @@ export interface AppDeps {
   mailer: Mailer | null;
   /** database, chain registry and worker pool for subscriptions and mandates */
   subscriptions: SubscriptionDeps;
+  /** x402 around the metered requests (docs/x402.md) */
+  paymentGate: PaymentGate;
 }
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -76,6 +80,8 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     embedTokens,
     settlement,
     mailer,
+    // A claim outlives its request's settle job (at most one chain job deadline) before a retry may complete it.
+    paymentGate: (paid, run) => withX402({ sql, clock, settlement, leaseMs: 2 * config.chainJobTimeoutMs, origin: config }, paid, run),
     subscriptions: {
       sql,
       chains: config.chains,

@@ -34,6 +34,7 @@ import { invoicePlugin } from "./modules/invoices";
 import { proofsPlugin } from "./modules/proofs";
 import { escrowPlugin } from "./modules/escrow";
 import { agentsPlugin } from "./modules/agents";
+import { x402Plugin } from "./modules/x402";
 
 const API_DESCRIPTION = `Subscription billing and entitlements with on-chain settlement.
 
@@ -78,7 +79,8 @@ export function createApp(deps: AppDeps) {
         .use(invoicePlugin(deps))
         .use(proofsPlugin(deps))
         .use(escrowPlugin(deps))
-        .use(agentsPlugin(deps)),
+        .use(agentsPlugin(deps))
+        .use(x402Plugin(deps)),
     );
   routes = app.routes as never;
   // A route's identity is its row of the route table: no route without one, no row without its route.

@@ -87,6 +87,10 @@ export const ROUTES = {
   "GET /dashboard/coupons/{id}": { operationId: "getCoupon", kinds: ["dashboard"], role: "catalog:read" },
   "PATCH /dashboard/coupons/{id}": { operationId: "updateCoupon", kinds: ["dashboard"], role: "catalog:write" },
   "DELETE /dashboard/coupons/{id}": { operationId: "archiveCoupon", kinds: ["dashboard"], role: "catalog:write" },
+  "GET /dashboard/credit-packs": { operationId: "listCreditPacks", kinds: ["dashboard"], role: "catalog:read" },
+  "POST /dashboard/credit-packs": { operationId: "createCreditPack", kinds: ["dashboard"], role: "catalog:write" },
+  "GET /dashboard/credit-packs/{id}": { operationId: "getCreditPack", kinds: ["dashboard"], role: "catalog:read" },
+  "DELETE /dashboard/credit-packs/{id}": { operationId: "archiveCreditPack", kinds: ["dashboard"], role: "catalog:write" },
   "GET /dashboard/features": { operationId: "listFeatures", kinds: ["dashboard"], role: "catalog:read" },
   "POST /dashboard/features": { operationId: "createFeature", kinds: ["dashboard"], role: "catalog:write" },
   "GET /dashboard/features/{feature}": { operationId: "getFeature", kinds: ["dashboard"], role: "catalog:read" },
@@ -247,6 +251,7 @@ export const ROUTES = {
   // Invoice payments: settlement wallets, invoice settings and payment proofs are
   // the team's billing configuration and records: dashboard sessions only, billing:read / billing:write.
   "GET /dashboard/settlement-wallets": { operationId: "listSettlementWallets", kinds: ["dashboard"], role: "billing:read" },
+  "GET /dashboard/x402-payments": { operationId: "listAgentPayments", kinds: ["dashboard"], role: "billing:read" },
   "PUT /dashboard/settlement-wallets/{network}": { operationId: "setSettlementWallet", kinds: ["dashboard"], role: "billing:write" },
   "DELETE /dashboard/settlement-wallets/{network}": { operationId: "removeSettlementWallet", kinds: ["dashboard"], role: "billing:write" },
   "GET /dashboard/invoice-settings": { operationId: "getInvoiceSettings", kinds: ["dashboard"], role: "billing:read" },

@@ -3,14 +3,16 @@ import type { AutopayResult, ConsentCheck, LookupResult, OperationResult, Subscr
 import type { EscrowAdapter, EscrowConsentCheck, EscrowOperation, EscrowReadResult, EscrowResult } from "./escrow-types";
 import type { BalancesResult, FundingResult, TopupAdapter, TopupLookup, TopupOperation, TopupSendResult } from "./topup-types";
 import type { ChainAdapter, ChainFamily, PaymentExpectation, PaymentVerdict } from "./types";
+import type { X402Adapter, X402Check, X402Landing, X402Operation, X402Settlement } from "./x402-types";
 
 export type JobRequest =
   | { id: number; kind: "verifyPayment"; expectation: PaymentExpectation }
   | { id: number; kind: "subscription"; family: ChainFamily; operation: SubscriptionOperation }
   | { id: number; kind: "escrow"; operation: EscrowOperation }
-  | { id: number; kind: "topup"; family: ChainFamily; operation: TopupOperation };
+  | { id: number; kind: "topup"; family: ChainFamily; operation: TopupOperation }
+  | { id: number; kind: "x402"; operation: X402Operation };
 
-/** A payment verdict, or the result of a subscription, escrow or auto-topup operation. */
+/** A payment verdict, or the result of a subscription, escrow, auto-topup or x402 operation. */
 export type JobAnswer =
   | PaymentVerdict
   | OperationResult
@@ -23,7 +25,10 @@ export type JobAnswer =
   | BalancesResult
   | FundingResult
   | TopupSendResult
-  | TopupLookup;
+  | TopupLookup
+  | X402Check
+  | X402Settlement
+  | X402Landing;
 
 export interface JobResponse {
   id: number;
@@ -52,3 +57,6 @@ export const TOPUP_ADAPTERS: Partial<Record<ChainFamily, () => Promise<TopupAdap
   evm: async () => (await import("./evm/topups")).evmTopups,
   solana: async () => (await import("./solana/topups")).solanaTopups,
 };
+
+/** x402 `exact` payments: EVM only (EIP-3009), loaded the same way. */
+export const X402_ADAPTER = async (): Promise<X402Adapter> => (await import("./evm/x402")).evmX402;

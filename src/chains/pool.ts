@@ -19,6 +19,7 @@ import {
 import type { BalancesResult, FundingResult, TopupLookup, TopupOperation, TopupSendResult } from "./topup-types";
 import { refuse, type ChainFamily, type PaymentExpectation, type PaymentVerdict } from "./types";
 import { refuseEscrow, type EscrowConsentCheck, type EscrowOperation, type EscrowReadResult, type EscrowResult } from "./escrow-types";
+import { refuseX402, type X402Check, type X402Landing, type X402Operation, type X402Settlement } from "./x402-types";
 
 type JobBody = JobRequest extends infer R ? (R extends { id: number } ? Omit<R, "id"> : never) : never;
 /** How a job that never got its answer ends: the pool's reason ("timeout", "worker_crashed") and a sentence. */
@@ -91,11 +92,21 @@ export class ChainPool {
     return this.run({ kind: "topup", family, operation }, refuseOperation) as Promise<BalancesResult | FundingResult | TopupSendResult | TopupLookup>;
   }
 
+  /** An x402 check or settlement (src/chains/x402-types.ts): EVM, in the worker that holds the EVM operator key's nonces. */
+  x402(operation: Extract<X402Operation, { op: "check" }>): Promise<X402Check>;
+  x402(operation: Extract<X402Operation, { op: "settle" }>): Promise<X402Settlement>;
+  x402(operation: Extract<X402Operation, { op: "find" }>): Promise<X402Landing>;
+  x402(operation: X402Operation): Promise<X402Check | X402Settlement | X402Landing> {
+    return this.run({ kind: "x402", operation }, refuseX402) as Promise<X402Check | X402Settlement | X402Landing>;
+  }
+
   private run(body: JobBody, fail: Failure): Promise<JobAnswer> {
     if (this.closed) return Promise.resolve(fail("worker_crashed", "The chain worker pool is shut down"));
     // Workers start with the first job: an instance that never settles a payment never pays for them.
     while (this.slots.length < this.options.size) this.slots.push(this.spawn());
-    const slot = body.kind === "verifyPayment" ? this.leastBusy() : this.keyHolder(body.kind === "escrow" ? "evm" : body.family);
+    // Escrow and x402 sends sign with the EVM operator key; subscriptions and top-ups with their family's.
+    const slot =
+      body.kind === "verifyPayment" ? this.leastBusy() : this.keyHolder(body.kind === "escrow" || body.kind === "x402" ? "evm" : body.family);
     const id = this.nextId++;
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.expire(slot, id), this.options.jobTimeoutMs);

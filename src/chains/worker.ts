@@ -4,11 +4,21 @@
  * wrong still becomes a verdict for that job.
  */
 /// <reference lib="webworker" />
-import { ADAPTERS, ESCROW_ADAPTER, SUBSCRIPTION_ADAPTERS, TOPUP_ADAPTERS, type JobAnswer, type JobRequest, type JobResponse } from "./jobs";
+import {
+  ADAPTERS,
+  ESCROW_ADAPTER,
+  SUBSCRIPTION_ADAPTERS,
+  TOPUP_ADAPTERS,
+  X402_ADAPTER,
+  type JobAnswer,
+  type JobRequest,
+  type JobResponse,
+} from "./jobs";
 import type { TopupOperation } from "./topup-types";
 import { refuseOperation } from "./subscription-types";
 import { refuseEscrow } from "./escrow-types";
 import { refuse, type ChainFamily } from "./types";
+import { refuseX402 } from "./x402-types";
 
 declare const self: Worker;
 
@@ -38,6 +48,11 @@ async function handle(job: JobRequest): Promise<JobAnswer> {
     return escrow.send(operation.request);
   }
   if (job.kind === "topup") return topup(job.family, job.operation);
+  if (job.kind === "x402") {
+    const adapter = await load("x402:evm", X402_ADAPTER);
+    const { op, request } = job.operation;
+    return op === "check" ? adapter.check(request) : op === "settle" ? adapter.settle(request) : adapter.find(request);
+  }
   const family: ChainFamily = job.family;
   const adapter = await load(`subscription:${family}`, SUBSCRIPTION_ADAPTERS[family]);
   const { operation } = job;
@@ -87,7 +102,9 @@ self.onmessage = async (event: MessageEvent<JobRequest>) => {
         ? refuse("rpc_unavailable", `Verification failed unexpectedly (${name})`)
         : job.kind === "escrow"
           ? refuseEscrow("rpc_unavailable", `The escrow operation failed unexpectedly (${name}); the reservation is read before any retry`)
-          : refuseOperation("rpc_unavailable", `The chain operation failed unexpectedly (${name}); its outcome is looked up before any retry`);
+          : job.kind === "x402"
+            ? refuseX402("rpc_unavailable", `The x402 ${job.operation.op} failed unexpectedly (${name}); its outcome is unknown`)
+            : refuseOperation("rpc_unavailable", `The chain operation failed unexpectedly (${name}); its outcome is looked up before any retry`);
   }
   self.postMessage({ id: job.id, verdict } satisfies JobResponse);
 };

@@ -30,6 +30,7 @@ export const GROUPS: Group[] = [
   { words: ["operator", "member", "sign-in-link"], load: async () => (await import("./members")).memberCommands },
   { words: ["plan", "feature", "entitlement"], load: async () => (await import("./catalog")).catalogCommands },
   { words: ["plan", "coupon", "feature", "entitlement"], load: async () => (await import("./pricing")).pricingCommands },
+  { words: ["credit-pack"], load: async () => (await import("./credit-packs")).creditPackCommands },
   { words: ["override", "company", "credit"], load: async () => (await import("./companies")).companyCommands },
   { words: ["audit"], load: async () => (await import("./audit")).auditCommands },
   { words: ["webhook"], load: async () => (await import("./webhooks")).webhookCommands },

@@ -60,7 +60,10 @@ export type IdPrefix =
   // Auto-topup (docs/agents.md#auto-topup): configurations, funding mandates, dispatches
   | "atc"
   | "fmd"
-  | "atd";
+  | "atd"
+  // x402: a credit pack, an x402 payment
+  | "cpk"
+  | "x4p";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${randomToken(24)}`;

@@ -26,6 +26,11 @@ export interface TokenConfig {
   assetIssuer?: string;
   /** true for the network's own coin (ETH, SOL, XLM) */
   native?: boolean;
+  /**
+   * EVM: the token's EIP-712 domain name and version, for a token that takes EIP-3009 authorizations
+   * (transferWithAuthorization): x402 payment terms name it so the payer signs under the token's own domain.
+   */
+  eip712?: { name: string; version: string };
 }
 
 export interface NetworkConfig {
@@ -68,6 +73,7 @@ const Token = T.Object({
   assetCode: T.Optional(T.String({ minLength: 1, maxLength: 12 })),
   assetIssuer: T.Optional(T.String({ minLength: 56, maxLength: 56 })),
   native: T.Optional(T.Boolean()),
+  eip712: T.Optional(T.Object({ name: T.String({ minLength: 1, maxLength: 64 }), version: T.String({ minLength: 1, maxLength: 16 }) })),
 });
 
 const Network = T.Object({
@@ -101,7 +107,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkConfig[] = [
     rpcUrl: "https://ethereum-rpc.publicnode.com",
     confirmations: 12,
     tokens: [
-      { ...USDC, contract: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48" },
+      { ...USDC, contract: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", eip712: { name: "USD Coin", version: "2" } },
       { symbol: "ETH", decimals: 18, native: true },
     ],
   },
@@ -113,7 +119,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkConfig[] = [
     rpcUrl: "https://mainnet.base.org",
     confirmations: 10,
     tokens: [
-      { ...USDC, contract: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913" },
+      { ...USDC, contract: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", eip712: { name: "USD Coin", version: "2" } },
       { symbol: "ETH", decimals: 18, native: true },
     ],
   },
@@ -125,7 +131,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkConfig[] = [
     rpcUrl: "https://ethereum-sepolia-rpc.publicnode.com",
     confirmations: 3,
     tokens: [
-      { ...USDC, contract: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238" },
+      { ...USDC, contract: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238", eip712: { name: "USDC", version: "2" } },
       { symbol: "ETH", decimals: 18, native: true },
     ],
   },
@@ -137,7 +143,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkConfig[] = [
     rpcUrl: "https://sepolia.base.org",
     confirmations: 3,
     tokens: [
-      { ...USDC, contract: "0x036CbD53842c5426634e7929541eC2318f3dCF7e" },
+      { ...USDC, contract: "0x036CbD53842c5426634e7929541eC2318f3dCF7e", eip712: { name: "USDC", version: "2" } },
       { symbol: "ETH", decimals: 18, native: true },
     ],
   },
@@ -207,6 +213,8 @@ function familyErrors(network: NetworkConfig): string[] {
     if (symbols.has(token.symbol)) errors.push(`${network.id}: token ${token.symbol} is listed twice`);
     symbols.add(token.symbol);
     const locator = { evm: token.contract, solana: token.mint, stellar: token.assetCode && token.assetIssuer }[network.family];
+    if (token.eip712 && (network.family !== "evm" || !token.contract))
+      errors.push(`${network.id}: token ${token.symbol} has an eip712 domain, which only an EVM token contract has`);
     if (!token.native === !locator)
       errors.push(
         `${network.id}: token ${token.symbol} must be either native or name its ${network.family === "evm" ? "contract" : network.family === "solana" ? "mint" : "assetCode and assetIssuer"}`,

@@ -11,6 +11,7 @@ import { createFeature } from "../../src/modules/catalog/features/edit";
 import { setEntitlement } from "../../src/modules/catalog/entitlements/edit";
 import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { createCoupon } from "../../src/modules/catalog/coupons/edit";
+import { createCreditPack } from "../../src/modules/catalog/credit-packs/edit";
 import { OPERATOR } from "../../src/modules/teams/roles";
 import { randomToken } from "../../src/lib/ids";
 import { createTestApp, type TestApp } from "../helpers/app";
@@ -109,6 +110,10 @@ const freshPlan = async (withPrice = false) =>
 const freshCoupon = async () =>
   (await createCoupon(catalogDeps, dev, OPERATOR, { code: `M${randomToken(10)}`, percentOff: "10", duration: "once" })).id;
 const matrixCoupon = await freshCoupon();
+const PACK_PRICES = [{ network: "base-sepolia", token: "USDC", amount: "1000000" }];
+const freshPack = async () =>
+  (await createCreditPack(catalogDeps, dev, OPERATOR, { key: `M${randomToken(10)}`, credits: "100", prices: PACK_PRICES })).id;
+const matrixPack = await freshPack();
 const freshEntitlementPath = async () => {
   const plan = await freshPlan();
   const flag = (await t.db.sql`select id from features where team_id = ${team.teamId} and feature_key = 'matrix-flag'`)[0]!.id as string;
@@ -149,6 +154,15 @@ const DASHBOARD_ROUTES: Record<string, RouteCase> = {
   "GET /dashboard/coupons/{id}": { method: "GET", path: `/dashboard/coupons/${matrixCoupon}`, ok: 200 },
   "PATCH /dashboard/coupons/{id}": { method: "PATCH", path: `/dashboard/coupons/${matrixCoupon}`, body: { name: "Matrix coupon" }, ok: 200 },
   "DELETE /dashboard/coupons/{id}": { method: "DELETE", path: async () => `/dashboard/coupons/${await freshCoupon()}`, ok: 200 },
+  "GET /dashboard/credit-packs": { method: "GET", path: "/dashboard/credit-packs", ok: 200 },
+  "POST /dashboard/credit-packs": {
+    method: "POST",
+    path: "/dashboard/credit-packs",
+    body: () => ({ key: `M${randomToken(10)}`, credits: "100", prices: PACK_PRICES }),
+    ok: 201,
+  },
+  "GET /dashboard/credit-packs/{id}": { method: "GET", path: `/dashboard/credit-packs/${matrixPack}`, ok: 200 },
+  "DELETE /dashboard/credit-packs/{id}": { method: "DELETE", path: async () => `/dashboard/credit-packs/${await freshPack()}`, ok: 200 },
   "GET /dashboard/features": { method: "GET", path: "/dashboard/features", ok: 200 },
   "POST /dashboard/features": {
     method: "POST",
@@ -235,6 +249,7 @@ const freshWalletPath = async () => {
 };
 const BILLING_ROUTES: Record<string, RouteCase> = {
   "GET /dashboard/settlement-wallets": { method: "GET", path: "/dashboard/settlement-wallets", ok: 200 },
+  "GET /dashboard/x402-payments": { method: "GET", path: "/dashboard/x402-payments", ok: 200 },
   "PUT /dashboard/settlement-wallets/{network}": {
     method: "PUT",
     path: "/dashboard/settlement-wallets/matrix-chain",

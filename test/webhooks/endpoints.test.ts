@@ -111,6 +111,7 @@ test("event types must come from the one list; an empty filter takes every type"
     "subscription.plan_changed",
     "mandate.revoked",
     "mandate.expired",
+    "payment.confirmed",
     "agent.topup.dispatched",
     "agent.topup.failed",
     "escrow.authorized",

@@ -35,15 +35,19 @@ export function requestFingerprint(method: string, pathWithQuery: string, body: 
  * before anything was written), 401 and 403 (a refused credential; these come before the claim anyway, or
  * from a handler that wrote nothing), 5xx (writes are transactional: a 500 wrote nothing), and an answer
  * that carries `Retry-After`: it says "not yet, nothing done" (a refund whose transaction is not final
- * yet), so replaying it would refuse the retry it asks for. Everything else is kept, 2xx and the other 4xx
- * (402, 404, 409, 422, a quota's 429) included. (The request-rate 429 is answered before the claim, so it
- * never reaches this.)
+ * yet), so replaying it would refuse the retry it asks for; likewise an answer carrying x402 payment terms
+ * (`PAYMENT-REQUIRED`): it asks for the same request again with a payment, which must run. Everything else is
+ * kept, 2xx and the other 4xx (402, 404, 409, 422, a quota's 429) included. (The request-rate 429 is answered
+ * before the claim, so it never reaches this.)
  */
 export const isKeptResponse = (status: number, headers: Headers): boolean =>
-  status < 500 && status !== 400 && status !== 401 && status !== 403 && !headers.has("retry-after");
+  status < 500 && status !== 400 && status !== 401 && status !== 403 && !headers.has("retry-after") && !headers.has("payment-required");
 
-/** The response headers replayed with a kept body; per-request ones (x-request-id, dates, limits) are not. */
-const KEPT_HEADERS = ["content-type", "location", "retry-after"] as const;
+/**
+ * The response headers replayed with a kept body; per-request ones (x-request-id, dates, limits) are not. An x402
+ * settlement is part of the answer: a replay tells the payer again what its payment settled.
+ */
+const KEPT_HEADERS = ["content-type", "location", "retry-after", "payment-response", "x-payment-response"] as const;
 
 export function keptHeaders(headers: Headers): Record<string, string> {
   const kept: Record<string, string> = {};

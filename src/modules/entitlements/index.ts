@@ -6,6 +6,9 @@ import { type AuthDeps } from "../../http/auth";
 import { checkFeature, checkFlag, consume, listEntitlements, type EntitlementDeps } from "./service";
 import { CheckQuery, CheckResponse, ConsumeBody, ConsumeResponse, EntitlementsQuery, EntitlementsResponse, FlagQuery, FlagResponse } from "./schemas";
 import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
+import { withX402Headers, X402_DESCRIPTION, X402_REQUEST_HEADERS } from "./docs";
+import { companyRefFor } from "./service";
+import { usageKey, type PaymentGateDeps } from "./gate";
 
 const tags = ["Entitlements"];
 
@@ -20,7 +23,7 @@ Quotas reset on the company's billing anchor (day, week, month by the anchor's d
 Credits are spendable until they expire; they burn soonest-expiring first, never-expiring last, then oldest first.`;
 
 /** What these routes need; the service's wiring (src/app-deps.ts) provides it. */
-type RouteDeps = AuthDeps & EntitlementDeps;
+type RouteDeps = AuthDeps & EntitlementDeps & PaymentGateDeps;
 
 export function entitlementRoutes(deps: RouteDeps) {
   return new Elysia()
@@ -55,26 +58,45 @@ export function entitlementRoutes(deps: RouteDeps) {
         responses: documentedResponses({ 200: EntitlementsResponse }),
       },
     })
-    .post("/usage/consume", async ({ principal, body }) => ({ data: await consume(deps, principal, body) }), {
-      access: true,
-      body: ConsumeBody,
-      detail: {
-        tags,
-        responses: documentedResponses({
-          200: ConsumeResponse,
-          402: CodedErrorBody,
-          404: ErrorBody,
-          422: ValidationErrorBody,
-          429: t.Union([CodedErrorBody, ErrorBody]),
-        }),
-        summary: "Consume units of a feature for a company, exactly",
-        description: `All or nothing: \`quantity\` units are used, or none. Refusals: 402 \`{error: "Insufficient credits", code: "insufficient_credits"}\`;
+    .post(
+      "/usage/consume",
+      async ({ principal, body, request, set }) => {
+        // The company the pack's credits go to, read only when a payment arrives.
+        const companyId = async () => {
+          const ref = await companyRefFor(deps, principal, body.company, "body.company");
+          return (await deps.entitlements.company(principal, ref))?.id ?? null;
+        };
+        return {
+          data: await deps.paymentGate(
+            { request, principal, body, companyId, headers: set.headers, usageKey: usageKey("consume", body.idempotencyKey) },
+            () => consume(deps, principal, body),
+          ),
+        };
+      },
+      {
+        access: true,
+        body: ConsumeBody,
+        detail: {
+          tags,
+          parameters: [...X402_REQUEST_HEADERS],
+          responses: withX402Headers(
+            documentedResponses({
+              200: ConsumeResponse,
+              402: CodedErrorBody,
+              404: ErrorBody,
+              422: ValidationErrorBody,
+              429: t.Union([CodedErrorBody, ErrorBody]),
+            }),
+          ),
+          summary: "Consume units of a feature for a company, exactly",
+          description: `All or nothing: \`quantity\` units are used, or none. Refusals: 402 \`{error: "Insufficient credits", code: "insufficient_credits"}\`;
 429 \`{error: "Limit reached", code: "limit_reached"}\`; 429 \`{error: "Feature not enabled", code: "feature_not_enabled"}\` (no entitlement,
 switched off, or trait rule not met). The reply is sent after the use is committed (durable), and shows the state after it.
 Exact under any concurrency and across instances: each use is decided under a row lock in PostgreSQL.
 With \`idempotencyKey\`, a retry returns the first attempt's outcome (\`replayed: true\`; a refusal's for 7 days) and consumes nothing more; the key
 used again with another feature or quantity is 422 \`{error, details}\` and consumes nothing.
-404 for an unknown company or feature. Recorded as usage (listed by GET /events under the feature's key).\n\n${RULES}`,
+404 for an unknown company or feature. Recorded as usage (listed by GET /events under the feature's key).\n\n${RULES}\n\n${X402_DESCRIPTION}`,
+        },
       },
-    });
+    );
 }

@@ -21,6 +21,7 @@ const Q = queries([
   "company_id_find_by_ref",
   "credit_grant_lock_many",
   "credit_grant_insert",
+  "event_forget_credit_refusal",
 ]);
 
 /**
@@ -151,3 +152,7 @@ export const insertCreditGrant = async (db: Db, t: Tenant, companyId: string, g:
     g.reason ?? null,
     g.expiresAt ?? null,
   ]))!;
+
+/** Drops the stored insufficient-credit refusal of a key once credits were bought for its request, so a retry is decided again. */
+export const forgetCreditRefusal = (db: Db, t: Tenant, r: { source: "events" | "consume"; companyId: string; idempotencyKey: string }) =>
+  runOne(db, Q.event_forget_credit_refusal, [t.teamId, t.environment, r.source, r.companyId, r.idempotencyKey]);

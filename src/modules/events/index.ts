@@ -13,6 +13,9 @@ import { presentEvent } from "./present";
 import { ingestEvent } from "./service";
 import { listEventPage } from "./repo";
 import { companyIdFilter } from "../customers/repo";
+import { existingCompanyId } from "./identity";
+import { usageKey, type PaymentGateDeps } from "../entitlements/gate";
+import { withX402Headers, X402_DESCRIPTION, X402_REQUEST_HEADERS } from "../entitlements/docs";
 
 const POST_DESCRIPTION = `One event per call.
 
@@ -26,22 +29,34 @@ const POST_DESCRIPTION = `One event per call.
 Acknowledged only after the event is committed. With an embed token, the company (and user) default to the token's; naming another company is 403 \`wrong_company\`, and describing it (a company \`name\`, \`wallet\`, \`email\` or \`traits\`, or top-level \`traits\` of an identify naming no user) is 403 \`wrong_credential_kind\`: those come from your server.`;
 
 /** What these routes need; the service's wiring (src/app-deps.ts) provides it. */
-type RouteDeps = AuthDeps & EntitlementDeps & IdentityDeps & { config: { tokenSigningSecret: string } };
+type RouteDeps = AuthDeps & EntitlementDeps & IdentityDeps & PaymentGateDeps & { config: { tokenSigningSecret: string } };
 
 export function eventRoutes(deps: RouteDeps) {
   const secret = deps.config.tokenSigningSecret;
   return new Elysia()
     .use(authPlugin(deps))
-    .post("/events", ({ principal, body }) => ingestEvent(deps, principal, body), {
-      access: true,
-      body: EventBody,
-      detail: {
-        tags: ["Events"],
-        summary: "Ingest a track or identify event",
-        description: POST_DESCRIPTION,
-        responses: documentedResponses({ 200: EventAccepted, 402: CodedErrorBody, 422: ValidationErrorBody, 429: CodedErrorBody }),
+    .post(
+      "/events",
+      ({ principal, body, request, set }) => {
+        // The company the pack's credits go to, read only when a payment arrives.
+        const companyId = () => existingCompanyId(deps, principal, body.company);
+        return deps.paymentGate(
+          { request, principal, body, companyId, headers: set.headers, usageKey: usageKey("events", body.idempotencyKey) },
+          () => ingestEvent(deps, principal, body),
+        );
       },
-    })
+      {
+        access: true,
+        body: EventBody,
+        detail: {
+          tags: ["Events"],
+          summary: "Ingest a track or identify event",
+          description: `${POST_DESCRIPTION}\n\n${X402_DESCRIPTION}`,
+          parameters: [...X402_REQUEST_HEADERS],
+          responses: withX402Headers(documentedResponses({ 200: EventAccepted, 402: CodedErrorBody, 422: ValidationErrorBody, 429: CodedErrorBody })),
+        },
+      },
+    )
     .get(
       "/events",
       async ({ principal, query }) => {

@@ -21,7 +21,7 @@ export const EVENT_TYPES = {
   "subscription.plan_changed": { emitted: true, description: "A subscription moved to another plan" },
   "mandate.revoked": { emitted: true, description: "A payment mandate was revoked" },
   "mandate.expired": { emitted: true, description: "A payment mandate expired" },
-  "payment.confirmed": { emitted: false, description: "A payment was confirmed on chain" },
+  "payment.confirmed": { emitted: true, description: "A payment was confirmed on chain (an x402 payment the service settled)" },
   "agent.topup.dispatched": { emitted: true, description: "An agent balance top-up was sent and confirmed on chain (data: the dispatch)" },
   "agent.topup.failed": {
     emitted: true,

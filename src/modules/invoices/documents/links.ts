@@ -37,7 +37,7 @@ const HOST =
 const firstValue = (header: string | null) => header?.split(",")[0]?.trim() || undefined;
 
 /** Where the links point for this request (a CLI has no request: its `url` is this machine's API). */
-export function linkOrigin(config: LinkConfig, request: { url: string; headers?: Headers }): string {
+export function linkOrigin(config: Pick<LinkConfig, "publicBaseUrl" | "trustProxy">, request: { url: string; headers?: Headers }): string {
   if (config.publicBaseUrl) return config.publicBaseUrl;
   const own = new URL(request.url);
   if (!config.trustProxy || !request.headers) return own.origin;
