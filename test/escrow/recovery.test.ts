@@ -32,7 +32,7 @@ describe("reconcile", () => {
     // As if our capture was sent and the process died before recording it.
     const sentAt = new Date(t.clock.now() - THREE_MINUTES);
     await t.db.sql`update escrow_reservations set pending_action = 'capture', pending_since = ${sentAt} where id = ${r.id}`;
-    const receipt = await bed.write(account(7), bed.contract, ABI, "capture", [escrowKey(r.requestNonce)]);
+    const receipt = await bed.write(account(7), bed.contract, ABI, "capture", [escrowKey(bed.payee, r.requestNonce)]);
     expect(await reconcile()).toContain("escrow.reconcile");
     const { db } = await expectChainMatches(r.requestNonce);
     expect({ status: db.status, tx: db.capture_tx }).toEqual({ status: "captured", tx: receipt.transactionHash });
@@ -44,7 +44,10 @@ describe("reconcile", () => {
     // As the dispute route claims it, then the operator's call lands and the process dies before recording it.
     await t.db.sql`update escrow_reservations set pending_action = 'dispute', pending_since = ${sentAt},
       dispute_reason = 'Never arrived', disputed_via = 'embed_token' where id = ${r.id}`;
-    const receipt = await bed.write(bed.operatorAccount, bed.contract, ABI, "dispute", [escrowKey(r.requestNonce), `0x${"00".repeat(32)}`]);
+    const receipt = await bed.write(bed.operatorAccount, bed.contract, ABI, "dispute", [
+      escrowKey(bed.payee, r.requestNonce),
+      `0x${"00".repeat(32)}`,
+    ]);
     await reconcile();
     const { db } = await expectChainMatches(r.requestNonce);
     expect({ status: db.status, tx: db.dispute_tx, reason: db.dispute_reason, via: db.disputed_via }).toEqual({
@@ -84,6 +87,7 @@ describe("reconcile", () => {
       amount: consent.amount.toString(),
       window_ends_at: new Date(consent.windowEnd * 1000).toISOString(),
       consent_deadline: new Date(consent.deadline * 1000).toISOString(),
+      delivery_provider: null,
       consent_signature: body.signature,
       created_at: created.toISOString(),
     });
@@ -99,7 +103,7 @@ describe("reconcile", () => {
 
 test("a dispute the payer made on the contract itself is taken over by the capture job, which captures nothing", async () => {
   const r = await reserved({ windowEnd: (await bed.now()) + 60 });
-  await bed.write(bed.payer, bed.contract, ABI, "dispute", [escrowKey(r.requestNonce), `0x${"00".repeat(32)}`]);
+  await bed.write(bed.payer, bed.contract, ABI, "dispute", [escrowKey(bed.payee, r.requestNonce), `0x${"00".repeat(32)}`]);
   await e.elapse(61);
   const before = await bed.balances();
   await enqueueJob(t.db.sql, "escrow.capture_due", {});
@@ -115,6 +119,8 @@ test("two capture jobs running at once capture each reservation once", async () 
   for (let i = 0; i < 4; i++) made.push(await reserved({ windowEnd }));
   await e.elapse(61);
   const before = await bed.balances();
+  const operatorNonce = () => bed.anvil.client.getTransactionCount({ address: bed.operatorAccount.address });
+  const sent = await operatorNonce();
   await enqueueJob(t.db.sql, "escrow.capture_due", {});
   await enqueueJob(t.db.sql, "escrow.capture_due", {});
   await drainJobs(t, {}, { concurrency: 2 });
@@ -125,12 +131,14 @@ test("two capture jobs running at once capture each reservation once", async () 
       address: bed.contract,
       abi: ESCROW_ABI,
       eventName: "Captured",
-      args: { key: escrowKey(r.requestNonce) },
+      args: { key: escrowKey(bed.payee, r.requestNonce) },
       fromBlock: 0n,
     });
     expect(captured.length).toBe(1);
   }
   expect((await bed.balances()).payee).toBe(before.payee + 4n * AMOUNT);
+  // One capture transaction per reservation: a double claim would have sent a second one that reverts (gas spent).
+  expect(await operatorNonce()).toBe(sent + made.length);
 });
 
 test("a smart account's consent (ERC-1271) is verified through the chain and reserves from the account", async () => {
