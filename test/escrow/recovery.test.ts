@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { encodeFunctionData, erc20Abi, getAddress, type Abi } from "viem";
-import { escrowKey } from "../../src/chains/evm/escrow-consent";
+import { escrowKey, type EscrowConsent } from "../../src/chains/evm/escrow-consent";
 import { ESCROW_ABI } from "../../src/chains/evm/escrow-contract";
 import { enqueueJob } from "../../src/jobs/enqueue";
 import { insertReservation } from "../../src/modules/escrow/repo";
@@ -19,6 +19,27 @@ const { bed, t, team, reserved, expectChainMatches } = e;
 const AMOUNT = 5_000_000n;
 const ABI = ESCROW_ABI as Abi;
 const THREE_MINUTES = 3 * 60_000;
+
+/** The pending row of a reserve whose answer was lost (sent at `created`). */
+const lostReserve = (id: string, consent: EscrowConsent, signature: string, created: Date) => ({
+  id,
+  team_id: team.teamId,
+  environment: "development",
+  company_id: null,
+  network: "anvil",
+  contract: bed.contract.toLowerCase(),
+  request_nonce: consent.requestNonce,
+  payer: consent.payer.toLowerCase(),
+  payee: consent.payee.toLowerCase(),
+  token: consent.token.toLowerCase(),
+  token_symbol: "USDC",
+  amount: consent.amount.toString(),
+  window_ends_at: new Date(consent.windowEnd * 1000).toISOString(),
+  consent_deadline: new Date(consent.deadline * 1000).toISOString(),
+  delivery_provider: null,
+  consent_signature: signature,
+  created_at: created.toISOString(),
+});
 
 const reconcile = async () => {
   await enqueueJob(t.db.sql, "escrow.reconcile", {});
@@ -98,6 +119,32 @@ describe("reconcile", () => {
     // The client's retry of the same consent now finds the nonce taken by an authorized reservation: nothing more moves.
     expect((await e.create(body)).status).toBe(409);
     expect((await bed.balances()).escrow).toBe(before.escrow + AMOUNT);
+  });
+
+  test("a pending reserve is judged by the chain's clock: the server's clock past the deadline drops nothing", async () => {
+    const { consent, body } = await e.reservationBody(bed.payer, {}, null);
+    const created = new Date(t.clock.now() - THREE_MINUTES);
+    await insertReservation(t.db.sql, lostReserve("esc_lostreserve0000000000002", consent, body.signature, created));
+    // Our clock runs 20 minutes ahead of the chain's: past the consent's deadline here, not on the chain.
+    t.clock.set(t.clock.now() + 20 * 60_000);
+    const before = await bed.balances();
+    await reconcile();
+    await e.syncClock();
+    const { db } = await expectChainMatches(consent.requestNonce);
+    expect(db.status).toBe("authorized");
+    expect(await bed.balances()).toEqual({ payer: before.payer - AMOUNT, payee: before.payee, escrow: before.escrow + AMOUNT });
+  });
+
+  test("a pending reserve whose consent expired on the chain (past the margin) is dropped, nothing sent", async () => {
+    const { consent, body } = await e.reservationBody(bed.payer, {}, null);
+    await insertReservation(t.db.sql, lostReserve("esc_lostreserve0000000000003", consent, body.signature, new Date(t.clock.now())));
+    await e.elapse(600 + 301);
+    const sent = await bed.anvil.client.getTransactionCount({ address: bed.operatorAccount.address });
+    const before = await bed.balances();
+    await reconcile();
+    expect(await e.row(consent.requestNonce)).toBeUndefined();
+    expect(await bed.balances()).toEqual(before);
+    expect(await bed.anvil.client.getTransactionCount({ address: bed.operatorAccount.address })).toBe(sent);
   });
 });
 
