@@ -7,7 +7,7 @@ import type { EscrowReservationRow, EscrowStatus } from "./rows";
 
 /**
  * A request nonce: 1 to 128 printable ASCII characters without spaces. Wallets show it as text in the consent, and
- * the contract keys the reservation by keccak256 of its bytes: one spelling, no Unicode look-alikes.
+ * the contract keys the reservation by the payee and keccak256 of its bytes: one spelling, no Unicode look-alikes.
  */
 export const REQUEST_NONCE_PATTERN = "^[\\x21-\\x7E]{1,128}$";
 

@@ -7,7 +7,7 @@ import { REQUEST_NONCE_PATTERN } from "./compute";
 const ADDRESS = "^0x[0-9a-fA-F]{40}$";
 const ESCROW_STATUSES = ["pending", "authorized", "captured", "disputed", "refunded"] as const;
 const NONCE_DESCRIPTION =
-  "The request's nonce: 1 to 128 printable ASCII characters, no spaces. The consent names it as text; the contract keys the reservation by keccak256 of it. Unique per payee (your settlement wallet) on a network's escrow contract.";
+  "The request's nonce: 1 to 128 printable ASCII characters, no spaces. The consent names it as text; the contract keys the reservation by your payee and keccak256 of it. Unique per payee (your settlement wallet) on a network's escrow contract.";
 /** 9999-12-31T23:59:59Z: the last second a date of the API (and of PostgreSQL's timestamptz as we show it) holds. */
 export const MAX_UNIX_SECONDS = 253_402_300_799;
 const Nullable = <S extends ReturnType<typeof t.String>>(s: S) => t.Union([s, t.Null()]);
