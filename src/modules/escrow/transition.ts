@@ -8,6 +8,7 @@
  *     reconcile job (jobs.ts), which completes it from the chain.
  */
 import { ESCROW_OUTCOME_UNKNOWN, type EscrowAction, type EscrowReadResult, type EscrowRefusal } from "../../chains/escrow-types";
+import type { NetworkConfig } from "../../chains/types";
 import { apiError, type ApiError } from "../../lib/errors";
 import { tenantOf } from "../../lib/tenant";
 import { recordAudit } from "../audit/repo";
@@ -18,10 +19,9 @@ import type { EscrowStep } from "./context";
 import { presentReservation } from "./present";
 import { deletePending, findReservation, recordChange, releaseClaim, type RecordedChange } from "./repo";
 import type { EscrowReservationRow, EscrowStatus } from "./rows";
-import type { NetworkConfig } from "../../chains/types";
 
 /** The chain request of a row: its own contract, payee and nonce (never the registry's current contract). */
-export const requestOf = (network: NetworkConfig, row: EscrowReservationRow) => ({
+const requestOf = (network: NetworkConfig, row: EscrowReservationRow) => ({
   network,
   contract: row.contract,
   payee: row.payee,
