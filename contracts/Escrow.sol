@@ -14,10 +14,13 @@ import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol
 /// ends and until when the consent may be used. The service's operator reserves with that consent: the amount moves
 /// from the payer into this contract, held under the nonce. Then:
 ///  - after the window anyone may `capture` (the payee is paid); within it the operator may `captureEarly` on a
-///    proof of delivery it verified off chain;
+///    proof of delivery it verified off chain, only when the payer's consent named what counts as delivery
+///    (`deliveryProvider`, keccak256 of the zkTLS provider's name; zero: no early capture, only the window);
 ///  - within the window the operator (after checking that the payer asks) or the payer itself may `dispute`;
 ///  - a disputed reservation is `resolve`d by the operator: refunded to the payer or captured for the payee.
-/// A nonce holds one reservation forever, so a consent (which names its nonce) moves money at most once.
+/// A reservation is keyed by its payee and nonce (`keyOf`): each payee (one tenant's settlement wallet) has its own nonce
+/// namespace, so no one can take a nonce another payee's payer signed. A key holds one reservation forever, so a
+/// consent (which names its payee and nonce) moves money at most once.
 contract Escrow is Ownable, EIP712, ReentrancyGuard {
     using SafeERC20 for IERC20;
 
@@ -30,7 +33,7 @@ contract Escrow is Ownable, EIP712, ReentrancyGuard {
     }
 
     /// `changedAt`: the block of the last change of status, so the service finds that transition's event (and its
-    /// transaction) in one block instead of scanning the logs. Ordered to fill four storage slots, not five (payer,
+    /// transaction) in one block instead of scanning the logs. Ordered to fill five storage slots, not six (payer,
     /// window end and status share one; payee and changedAt another): a reserve writes one slot less.
     struct Reservation {
         address payer;
@@ -40,11 +43,13 @@ contract Escrow is Ownable, EIP712, ReentrancyGuard {
         uint64 changedAt;
         address token;
         uint256 amount;
+        bytes32 deliveryProvider;
     }
 
     /// What the payer signs for one reservation. `requestNonce` is the service's (and the payer's) name of the request,
     /// shown as text by wallets; the reservation is keyed by its keccak256. `windowEnd`: unix seconds at which the
-    /// challenge window ends; `deadline`: the last second at which the consent may be used.
+    /// challenge window ends; `deadline`: the last second at which the consent may be used; `deliveryProvider`:
+    /// keccak256 of the zkTLS provider whose proof may capture early (zero: none may).
     struct Consent {
         address payer;
         address payee;
@@ -53,10 +58,11 @@ contract Escrow is Ownable, EIP712, ReentrancyGuard {
         string requestNonce;
         uint64 windowEnd;
         uint64 deadline;
+        bytes32 deliveryProvider;
     }
 
     bytes32 public constant CONSENT_TYPEHASH = keccak256(
-        "Consent(address payer,address payee,address token,uint256 amount,string requestNonce,uint64 windowEnd,uint64 deadline)"
+        "Consent(address payer,address payee,address token,uint256 amount,string requestNonce,uint64 windowEnd,uint64 deadline,bytes32 deliveryProvider)"
     );
 
     address public operator;
@@ -81,6 +87,7 @@ contract Escrow is Ownable, EIP712, ReentrancyGuard {
     error NotDisputed(bytes32 key, Status status);
     error WindowOpen(uint64 windowEnd);
     error WindowClosed(uint64 windowEnd);
+    error NoEarlyCapture(bytes32 key);
 
     modifier onlyOperator() {
         if (msg.sender != operator) revert NotOperator(msg.sender);
@@ -95,9 +102,9 @@ contract Escrow is Ownable, EIP712, ReentrancyGuard {
         _setOperator(newOperator);
     }
 
-    /// @notice The key a request nonce's reservation is stored under.
-    function keyOf(string calldata requestNonce) public pure returns (bytes32) {
-        return keccak256(bytes(requestNonce));
+    /// @notice The key the reservation of a payee's request nonce is stored under.
+    function keyOf(address payee, string calldata requestNonce) public pure returns (bytes32) {
+        return keccak256(abi.encode(payee, keccak256(bytes(requestNonce))));
     }
 
     /// @notice The EIP-712 digest a payer signs for `consent`.
@@ -112,7 +119,8 @@ contract Escrow is Ownable, EIP712, ReentrancyGuard {
                     consent.amount,
                     keccak256(bytes(consent.requestNonce)),
                     consent.windowEnd,
-                    consent.deadline
+                    consent.deadline,
+                    consent.deliveryProvider
                 )
             )
         );
@@ -121,7 +129,7 @@ contract Escrow is Ownable, EIP712, ReentrancyGuard {
     /// @notice Locks `consent.amount` of the payer's tokens under the consent's nonce, from the payer's signature of
     /// this very consent. The consent is spent with it: its nonce never holds another reservation.
     function reserve(Consent calldata consent, bytes calldata signature) external onlyOperator nonReentrant returns (bytes32 key) {
-        key = keyOf(consent.requestNonce);
+        key = keyOf(consent.payee, consent.requestNonce);
         if (reservations[key].status != Status.None) revert ReservationExists(key);
         if (block.timestamp > consent.deadline) revert ConsentExpired(consent.deadline);
         if (
@@ -130,7 +138,14 @@ contract Escrow is Ownable, EIP712, ReentrancyGuard {
         ) revert InvalidConsent();
         if (!SignatureChecker.isValidSignatureNow(consent.payer, consentDigest(consent), signature)) revert InvalidSignature();
         reservations[key] = Reservation(
-            consent.payer, consent.windowEnd, Status.Authorized, consent.payee, uint64(block.number), consent.token, consent.amount
+            consent.payer,
+            consent.windowEnd,
+            Status.Authorized,
+            consent.payee,
+            uint64(block.number),
+            consent.token,
+            consent.amount,
+            consent.deliveryProvider
         );
         emit Reserved(key, consent.payer, consent.payee, consent.token, consent.amount, consent.windowEnd);
         IERC20(consent.token).safeTransferFrom(consent.payer, address(this), consent.amount);
@@ -143,9 +158,12 @@ contract Escrow is Ownable, EIP712, ReentrancyGuard {
         _capture(key, r, false, bytes32(0));
     }
 
-    /// @notice Pays the payee within the window, by the operator, on a proof of delivery it verified (`proof` names it).
+    /// @notice Pays the payee within the window, by the operator, on a proof of delivery it verified (`proof` names it),
+    /// from the provider the payer's consent named; a consent that named none is captured only after its window.
     function captureEarly(bytes32 key, bytes32 proof) external onlyOperator nonReentrant {
-        _capture(key, _authorized(key), true, proof);
+        Reservation storage r = _authorized(key);
+        if (r.deliveryProvider == bytes32(0)) revert NoEarlyCapture(key);
+        _capture(key, r, true, proof);
     }
 
     /// @notice Holds the funds for the operator's resolution; within the window, by the operator or the payer.

@@ -102,7 +102,7 @@ export const TASKS: { [N in TaskName]: TaskHandler<TaskPayloads[N]> } = {
   },
   async "escrow.capture_on_proof"(payload, { subscriptions, clock, logger }) {
     const { teamId, environment, ...proof } = payload;
-    const row = await captureOnProof(subscriptions, { ...proof, tenant: { teamId, environment } }, new Date(clock.now()));
+    const row = await captureOnProof({ ...subscriptions, logger }, { ...proof, tenant: { teamId, environment } }, new Date(clock.now()));
     if (row) logger.info("escrow reservation captured on a proof", { reservationId: row.id, proofId: proof.proofId, status: row.status });
   },
   async "escrow.reconcile"(_payload, { subscriptions, clock, logger }) {

@@ -1,5 +1,6 @@
 -- Escrow reservations (docs/escrow.md): the service's record of each reservation on a network's escrow contract
--- (contracts/Escrow.sol), which keys it by keccak256(request_nonce). The chain is the truth for the money; a row
+-- (contracts/Escrow.sol), which keys it by its payee and request nonce: keccak256(abi.encode(payee,
+-- keccak256(request_nonce))). The payee is the team's settlement wallet, so each tenant has its own nonces. The chain is the truth for the money; a row
 -- follows it. `pending` is the row of a reservation being sent (the chain may not have it yet); `pending_action`
 -- marks an operator call sent and not yet recorded, claimed in its own commit before the chain is asked, so two
 -- workers never send one twice, and completed from the chain by the reconcile job when its answer was lost.
@@ -22,6 +23,8 @@ create table escrow_reservations (
   amount            numeric(78, 0) not null check (amount > 0),
   window_ends_at    timestamptz not null,
   consent_deadline  timestamptz not null,
+  -- the Reclaim provider name whose verified proof may capture early (the consent signs its keccak256); null: none may
+  delivery_provider text check (char_length(delivery_provider) between 1 and 200),
   -- the payer's EIP-712 signature of the consent, kept so a reservation whose answer was lost can be sent again
   consent_signature text not null,
   status            text not null check (status in ('pending', 'authorized', 'captured', 'disputed', 'refunded')),
@@ -44,7 +47,7 @@ create table escrow_reservations (
   disputed_at       timestamptz,
   refunded_at       timestamptz,
   seq               bigint generated always as identity,
-  unique (network, contract, request_nonce),
+  unique (network, contract, payee, request_nonce),
   check ((pending_action is null) = (pending_since is null))
 );
 

@@ -1,7 +1,8 @@
 /**
  * Escrow on chain (contracts/Escrow.sol; docs/escrow.md#on-chain): what the service asks of a network's escrow
- * contract and what it answers. A reservation is named by its request nonce (the contract keys it by the nonce's
- * keccak256). Every action has one target status, so an action whose outcome was lost is completed by reading the
+ * contract and what it answers. A reservation is named by its payee and request nonce (the contract's key,
+ * escrow-consent.ts escrowKey), on the contract the request names: a row's own contract, never the registry's
+ * current one, so a network whose contract was replaced still settles the reservations of the old one. Every action has one target status, so an action whose outcome was lost is completed by reading the
  * reservation: already at the target, it landed (its transaction found through the block of the change); never
  * sent twice blindly. Like subscription-types.ts, all of it crosses the worker boundary: plain data only.
  */
@@ -23,6 +24,8 @@ export interface ChainReservation {
   status: EscrowChainStatus;
   /** the block of its last change of status (0 when none) */
   changedAt: bigint;
+  /** bytes32: keccak256 of the provider whose proof may capture early; zero: none may */
+  deliveryProvider: string;
 }
 
 /** What the operator sends. */
@@ -38,6 +41,10 @@ export type EscrowAction =
 
 export interface EscrowRequest {
   network: NetworkConfig;
+  /** the escrow contract holding (or to hold) the reservation */
+  contract: string;
+  /** with the nonce, the reservation's key on the contract */
+  payee: string;
   requestNonce: string;
 }
 
@@ -71,7 +78,7 @@ export interface EscrowLanded {
 /**
  * Why an action did not happen. The payer's side: `consent_invalid`, `consent_expired`, `nonce_used`,
  * `insufficient_balance`, `insufficient_allowance`; the reservation's state: `window_open`, `window_closed`,
- * `wrong_status`; ours: `not_configured`; unknown outcome (read the reservation before trying again):
+ * `wrong_status`, `no_early_capture` (the consent named no delivery provider); ours: `not_configured`; unknown outcome (read the reservation before trying again):
  * `rpc_unavailable`, `timeout`, `worker_crashed`.
  */
 export type EscrowFailure =
@@ -83,6 +90,7 @@ export type EscrowFailure =
   | "window_open"
   | "window_closed"
   | "wrong_status"
+  | "no_early_capture"
   | "not_configured"
   | "reverted"
   | "rpc_unavailable"
@@ -100,7 +108,8 @@ export interface EscrowRefusal {
 
 export type EscrowResult = EscrowLanded | EscrowRefusal;
 /** `txHash`: the transaction of the reservation's last change of status (null when none or not found). */
-export type EscrowReadResult = { ok: true; reservation: ChainReservation; txHash: string | null } | EscrowRefusal;
+/** `chainNow`: the latest block's timestamp (unix seconds), the clock the contract's deadlines are checked against. */
+export type EscrowReadResult = { ok: true; reservation: ChainReservation; txHash: string | null; chainNow: number } | EscrowRefusal;
 /** Whether the payer's account accepts the consent's signature (ERC-1271 accounts answer for themselves). */
 export type EscrowConsentCheck = { ok: true; valid: boolean } | EscrowRefusal;
 

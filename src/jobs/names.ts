@@ -61,6 +61,8 @@ export interface TaskPayloads {
     identifier: string;
     companyId: string | null;
     requestNonce: string;
+    /** the claim's Reclaim provider: it captures only a reservation whose consent named it as the delivery provider */
+    provider: string;
   };
   /** completes escrow calls whose answer was lost, from the chain (src/modules/escrow/jobs.ts) */
   "escrow.reconcile": CronPayload;

@@ -9,3 +9,9 @@ export interface Tenant {
   teamId: string;
   environment: Environment;
 }
+
+/** The tenant a row belongs to, from its `team_id` and `environment` columns. */
+export const tenantOf = (row: { team_id: string; environment: string }): Tenant => ({
+  teamId: row.team_id,
+  environment: row.environment as Environment,
+});

@@ -1,8 +1,9 @@
 /**
  * contracts/Escrow.sol itself, on anvil, called directly with viem (the service's flows are in test/escrow/): the
  * checked-in artifact is a reproducible build, and the rules the payer relies on hold whoever calls: funds move in only
- * with the payer's signature of that very reservation (EOA or ERC-1271), each nonce once; the payee is paid only after
- * the window or early by the operator; a dispute only within the window and by the payer or the operator; only the
+ * with the payer's signature of that very reservation (EOA or ERC-1271), each payee's nonce once (another payee's
+ * namespace is its own); the payee is paid only after the window, or early by the operator when the consent named a
+ * delivery provider; a dispute only within the window and by the payer or the operator; only the
  * operator resolves a dispute. Every refusal leaves balances and the reservation as they were.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
@@ -19,7 +20,7 @@ import {
 } from "viem";
 import type { HDAccount } from "viem/accounts";
 import { compileEscrow } from "../../contracts/build";
-import { escrowConsentTypedData, escrowKey } from "../../src/chains/evm/escrow-consent";
+import { deliveryProviderHash, escrowConsentTypedData, escrowKey } from "../../src/chains/evm/escrow-consent";
 import { ESCROW_ABI, ESCROW_BYTECODE } from "../../src/chains/evm/escrow-contract";
 import { account, compileFixture, deploy } from "../helpers/chains/anvil";
 import { anvilEscrowBed, type EscrowBed } from "../helpers/chains/anvil-escrow";
@@ -28,6 +29,8 @@ let bed: EscrowBed;
 const ABI = ESCROW_ABI as Abi;
 const NO_PROOF = `0x${"00".repeat(32)}` as const;
 const PROOF = `0x${"ab".repeat(32)}` as const;
+const PROVIDER = "http";
+const key = (nonce: string, payee: Address = bed.payee) => escrowKey(payee, nonce);
 
 beforeAll(async () => {
   bed = await anvilEscrowBed();
@@ -94,8 +97,9 @@ test("the contract's consent digest is the one viem signs (the shared typed data
   const { struct, consent } = await bed.consent(bed.payer);
   const onChain = await bed.anvil.client.readContract({ address: bed.contract, abi: ESCROW_ABI, functionName: "consentDigest", args: [struct] });
   expect(onChain).toBe(hashTypedData(escrowConsentTypedData({ chainId: 31337, contract: bed.contract }, consent)));
-  expect(await bed.anvil.client.readContract({ address: bed.contract, abi: ESCROW_ABI, functionName: "keyOf", args: [consent.requestNonce] })).toBe(
-    escrowKey(consent.requestNonce),
+  const args = [bed.payee, consent.requestNonce] as const;
+  expect(await bed.anvil.client.readContract({ address: bed.contract, abi: ESCROW_ABI, functionName: "keyOf", args })).toBe(
+    escrowKey(bed.payee, consent.requestNonce),
   );
 });
 
@@ -118,11 +122,16 @@ test("reserve refuses: not the operator, another signer, altered terms, a used n
     { payee: bed.owner.address },
     { requestNonce: "another" },
     { windowEnd: good.struct.windowEnd + 1n },
+    { deliveryProvider: deliveryProviderHash(PROVIDER) },
   ])
     expect(await refused(op, "reserve", [{ ...good.struct, ...change }, good.signature])).toBe("InvalidSignature");
   const nonce = await reserved();
   const again = await bed.consent(bed.payer, { requestNonce: nonce });
   expect(await refused(op, "reserve", [again.struct, again.signature], nonce)).toBe("ReservationExists");
+  // Another payee's namespace is its own: the same nonce reserves there (nobody squats a nonce another payee's payer signed).
+  const elsewhere = await bed.consent(bed.payer, { requestNonce: nonce, payee: bed.owner.address });
+  expect((await call(bed.operatorAccount, "reserve", [elsewhere.struct, elsewhere.signature])).status).toBe("success");
+  expect((await bed.reservation(nonce, { payee: bed.owner.address })).status).toBe("authorized");
   const at = await bed.now();
   const expired = await bed.consent(bed.payer, { deadline: at - 1 });
   expect(await refused(op, "reserve", [expired.struct, expired.signature])).toBe("ConsentExpired");
@@ -144,53 +153,58 @@ test("a smart account (ERC-1271) consents through its owner's signature", async 
 
 test("capture: only after the window, then by anyone; the payee gets the amount once", async () => {
   const nonce = await reserved({ windowEnd: (await bed.now()) + 100 });
-  const key = escrowKey(nonce);
-  expect(await refused(account(7).address, "capture", [key], nonce)).toBe("WindowOpen");
+  const k = key(nonce);
+  expect(await refused(account(7).address, "capture", [k], nonce)).toBe("WindowOpen");
   await bed.elapse(101);
   const before = await bed.balances();
-  expect((await call(account(7), "capture", [key])).status).toBe("success");
+  expect((await call(account(7), "capture", [k])).status).toBe("success");
   expect(await bed.balances()).toEqual({ payer: before.payer, payee: before.payee + 5_000_000n, escrow: before.escrow - 5_000_000n });
   expect((await bed.reservation(nonce)).status).toBe("captured");
-  expect(await refused(account(7).address, "capture", [key], nonce)).toBe("NotAuthorized");
+  expect(await refused(account(7).address, "capture", [k], nonce)).toBe("NotAuthorized");
 });
 
-test("captureEarly: only the operator, within the window", async () => {
-  const nonce = await reserved();
-  const key = escrowKey(nonce);
-  expect(await refused(bed.payer.address, "captureEarly", [key, PROOF], nonce)).toBe("NotOperator");
+test("captureEarly: only the operator, within the window, and only when the consent named a delivery provider", async () => {
+  // No provider named (zero): the window is the payer's only protection; nobody captures early, not even the operator.
+  const plain = await reserved();
+  expect(await refused(bed.operatorAccount.address, "captureEarly", [key(plain), PROOF], plain)).toBe("NoEarlyCapture");
+  expect((await bed.reservation(plain)).deliveryProvider).toBe(NO_PROOF);
+  const nonce = await reserved({ deliveryProvider: PROVIDER });
+  expect((await bed.reservation(nonce)).deliveryProvider).toBe(deliveryProviderHash(PROVIDER));
+  const k = key(nonce);
+  expect(await refused(bed.payer.address, "captureEarly", [k, PROOF], nonce)).toBe("NotOperator");
   const before = await bed.balances();
-  expect((await call(bed.operatorAccount, "captureEarly", [key, PROOF])).status).toBe("success");
+  expect((await call(bed.operatorAccount, "captureEarly", [k, PROOF])).status).toBe("success");
   expect(await bed.balances()).toEqual({ payer: before.payer, payee: before.payee + 5_000_000n, escrow: before.escrow - 5_000_000n });
-  expect(await refused(bed.operatorAccount.address, "captureEarly", [key, PROOF], nonce)).toBe("NotAuthorized");
+  expect(await refused(bed.operatorAccount.address, "captureEarly", [k, PROOF], nonce)).toBe("NotAuthorized");
 });
 
 test("dispute: the payer or the operator, within the window, once; then only the operator resolves", async () => {
   const nonce = await reserved({ windowEnd: (await bed.now()) + 100 });
-  const key = escrowKey(nonce);
-  expect(await refused(account(7).address, "dispute", [key, PROOF], nonce)).toBe("NotPayerOrOperator");
-  expect((await call(bed.payer, "dispute", [key, PROOF])).status).toBe("success");
+  const k = key(nonce);
+  expect(await refused(account(7).address, "dispute", [k, PROOF], nonce)).toBe("NotPayerOrOperator");
+  expect((await call(bed.payer, "dispute", [k, PROOF])).status).toBe("success");
   expect((await bed.reservation(nonce)).status).toBe("disputed");
-  expect(await refused(bed.operatorAccount.address, "dispute", [key, PROOF], nonce)).toBe("NotAuthorized");
+  expect(await refused(bed.operatorAccount.address, "dispute", [k, PROOF], nonce)).toBe("NotAuthorized");
   await bed.elapse(101);
   // A disputed reservation is not captured by the window's end.
-  expect(await refused(account(7).address, "capture", [key], nonce)).toBe("NotAuthorized");
-  expect(await refused(bed.payer.address, "resolve", [key, true], nonce)).toBe("NotOperator");
+  expect(await refused(account(7).address, "capture", [k], nonce)).toBe("NotAuthorized");
+  expect(await refused(bed.payer.address, "resolve", [k, true], nonce)).toBe("NotOperator");
   const before = await bed.balances();
-  expect((await call(bed.operatorAccount, "resolve", [key, true])).status).toBe("success");
+  expect((await call(bed.operatorAccount, "resolve", [k, true])).status).toBe("success");
   expect(await bed.balances()).toEqual({ payer: before.payer + 5_000_000n, payee: before.payee, escrow: before.escrow - 5_000_000n });
   expect((await bed.reservation(nonce)).status).toBe("refunded");
-  expect(await refused(bed.operatorAccount.address, "resolve", [key, false], nonce)).toBe("NotDisputed");
+  expect(await refused(bed.operatorAccount.address, "resolve", [k, false], nonce)).toBe("NotDisputed");
 });
 
 test("a dispute after the window is refused; a disputed reservation resolved for the payee is captured", async () => {
   const late = await reserved({ windowEnd: (await bed.now()) + 50 });
   await bed.elapse(51);
-  expect(await refused(bed.operatorAccount.address, "dispute", [escrowKey(late), PROOF], late)).toBe("WindowClosed");
+  expect(await refused(bed.operatorAccount.address, "dispute", [key(late), PROOF], late)).toBe("WindowClosed");
   const nonce = await reserved();
-  const key = escrowKey(nonce);
-  expect((await call(bed.operatorAccount, "dispute", [key, NO_PROOF])).status).toBe("success");
+  const k = key(nonce);
+  expect((await call(bed.operatorAccount, "dispute", [k, NO_PROOF])).status).toBe("success");
   const before = await bed.balances();
-  expect((await call(bed.operatorAccount, "resolve", [key, false])).status).toBe("success");
+  expect((await call(bed.operatorAccount, "resolve", [k, false])).status).toBe("success");
   expect(await bed.balances()).toEqual({ payer: before.payer, payee: before.payee + 5_000_000n, escrow: before.escrow - 5_000_000n });
   expect((await bed.reservation(nonce)).status).toBe("captured");
 });

@@ -8,7 +8,6 @@
  */
 import { describe, expect, test } from "bun:test";
 import type { HDAccount } from "viem/accounts";
-import { disputeText } from "../../src/modules/escrow/compute";
 import { escrowApp } from "../helpers/escrow";
 import { createTeamFixture } from "../helpers/fixtures";
 import { drainJobs } from "../helpers/jobs";
@@ -17,7 +16,7 @@ import { canonicalJson } from "../../src/modules/proofs/compute";
 import { enqueueJob } from "../../src/jobs/enqueue";
 
 const e = await escrowApp();
-const { bed, t, team, reserved, expectChainMatches } = e;
+const { bed, t, team, reserved, expectChainMatches, disputeBody } = e;
 const AMOUNT = 5_000_000n;
 
 // Every escrow event goes to one endpoint, so the outbox shows what each change sent.
@@ -38,8 +37,6 @@ const embedToken = async (key: string, company: string) => {
   expect(res.status).toBe(201);
   return res.body.token as string;
 };
-const signDispute = (signer: HDAccount, nonce: string, reason: string, network = "anvil") =>
-  signer.signMessage({ message: disputeText({ network, requestNonce: nonce, failureReason: reason }) });
 const dispute = (body: Record<string, unknown>, token?: string) => t.call("POST", "/public/escrow/dispute", { body, ...(token ? { token } : {}) });
 const resolve = (id: string, outcome: string, token = team.dashboardAdmin) =>
   t.call("POST", `/escrow/reservations/${id}/resolve`, { token, body: { outcome } });
@@ -88,7 +85,7 @@ async function drainJobsWithCapture(): Promise<string[]> {
 
 describe("early capture on a proof of delivery", () => {
   test("a verified proof whose context names the nonce captures within the window; one naming another tenant's does not", async () => {
-    const r = await reserved();
+    const r = await reserved({ deliveryProvider: "http" });
     const before = await bed.balances();
     const proof = await signedProof(t.clock.now(), undefined, { context: canonicalJson({ requestNonce: r.requestNonce, companyId: "acme" }) });
     // Another team submits a proof naming this nonce: its job finds no reservation of its own.
@@ -113,10 +110,11 @@ describe("early capture on a proof of delivery", () => {
   });
 
   test("the proof's job is queued in the proof's transaction: a replayed proof queues nothing", async () => {
-    const r = await reserved();
+    const r = await reserved({ deliveryProvider: "http" });
     const proof = await signedProof(t.clock.now(), undefined, { context: canonicalJson({ requestNonce: r.requestNonce }) });
-    expect((await t.call("POST", "/proofs/zktls", { token: team.keys.secret, body: { proof } })).status).toBe(201);
-    expect((await t.call("POST", "/proofs/zktls", { token: team.keys.secret, body: { proof } })).status).toBe(409);
+    const body = { company: { id: "acme" }, proof };
+    expect((await t.call("POST", "/proofs/zktls", { token: team.keys.secret, body })).status).toBe(201);
+    expect((await t.call("POST", "/proofs/zktls", { token: team.keys.secret, body })).status).toBe(409);
     const jobs = await t.db.sql`select count(*)::int as n from graphile_worker._private_jobs j join graphile_worker._private_tasks k
       on k.id = j.task_id where k.identifier = 'escrow.capture_on_proof' and j.payload->>'requestNonce' = ${r.requestNonce}`;
     expect(jobs[0]!.n).toBe(1);
@@ -130,12 +128,7 @@ describe("disputes and their resolution", () => {
     const r = await reserved();
     const reason = "The report was empty";
     const before = await bed.balances();
-    const res = await dispute({
-      requestNonce: r.requestNonce,
-      failureReason: reason,
-      network: "anvil",
-      signature: await signDispute(bed.payer, r.requestNonce, reason),
-    });
+    const res = await dispute(await disputeBody(bed.payer, r.requestNonce, reason));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ok: true, receipt: { requestNonce: r.requestNonce, status: "disputed" } });
     // Public, so limited per client address: the window's headers, as on the rate-limited routes.
@@ -197,12 +190,7 @@ describe("disputes and their resolution", () => {
   test("refusals change nothing: twice, after the window, not the payer, another company's or team's token", async () => {
     const r = await reserved({ windowEnd: (await bed.now()) + 300 });
     const reason = "Broken";
-    const body = async (signer: HDAccount) => ({
-      requestNonce: r.requestNonce,
-      failureReason: reason,
-      network: "anvil",
-      signature: await signDispute(signer, r.requestNonce, reason),
-    });
+    const body = (signer: HDAccount) => disputeBody(signer, r.requestNonce, reason);
     await unchanged(r.requestNonce, async () => {
       // Someone else's wallet: the same answer as a nonce nobody reserved.
       const stranger = await dispute(await body(bed.otherPayer));
@@ -222,14 +210,17 @@ describe("disputes and their resolution", () => {
       const theirs = await dispute({ requestNonce: r.requestNonce, failureReason: reason }, await embedToken(otherTeam.keys.secret, "acme"));
       expect(theirs.status).toBe(403);
       expect(theirs.body).toEqual(stranger.body);
-      // A server key is not the payer's proof.
+      // A server key is not the payer's proof, and the answer tells nobody whether it is a valid key: the same 401.
       const server = await dispute({ requestNonce: r.requestNonce, failureReason: reason }, team.keys.secret);
-      expect(server.status).toBe(403);
+      const forged = await dispute({ requestNonce: r.requestNonce, failureReason: reason }, `${team.keys.secret.slice(0, -4)}zzzz`);
+      expect({ status: server.status, body: server.body }).toEqual({ status: 401, body: forged.body });
       // Malformed bodies: 400 first.
       for (const bad of [
         { requestNonce: r.requestNonce },
         { requestNonce: "has space", failureReason: reason, network: "anvil", signature: (await body(bed.payer)).signature },
         { ...(await body(bed.payer)), failureReason: "" },
+        await disputeBody(bed.payer, r.requestNonce, "   "),
+        { ...(await body(bed.payer)), payee: undefined },
         { ...(await body(bed.payer)), signature: "0x12" },
         { ...(await body(bed.payer)), network: undefined },
         { requestNonce: r.requestNonce, failureReason: reason },
@@ -251,12 +242,7 @@ describe("disputes and their resolution", () => {
     const late = await reserved({ windowEnd: (await bed.now()) + 60 });
     await e.elapse(61);
     await unchanged(late.requestNonce, async () => {
-      const res = await dispute({
-        requestNonce: late.requestNonce,
-        failureReason: reason,
-        network: "anvil",
-        signature: await signDispute(bed.payer, late.requestNonce, reason),
-      });
+      const res = await dispute(await disputeBody(bed.payer, late.requestNonce, reason));
       expect(res.status).toBe(409);
       expect(res.body.details).toMatchObject({ reason: "window_closed" });
     });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { encodeFunctionData, erc20Abi, getAddress, type Abi } from "viem";
-import { escrowKey } from "../../src/chains/evm/escrow-consent";
+import { escrowKey, type EscrowConsent } from "../../src/chains/evm/escrow-consent";
 import { ESCROW_ABI } from "../../src/chains/evm/escrow-contract";
 import { enqueueJob } from "../../src/jobs/enqueue";
 import { insertReservation } from "../../src/modules/escrow/repo";
@@ -20,6 +20,27 @@ const AMOUNT = 5_000_000n;
 const ABI = ESCROW_ABI as Abi;
 const THREE_MINUTES = 3 * 60_000;
 
+/** The pending row of a reserve whose answer was lost (sent at `created`). */
+const lostReserve = (id: string, consent: EscrowConsent, signature: string, created: Date) => ({
+  id,
+  team_id: team.teamId,
+  environment: "development",
+  company_id: null,
+  network: "anvil",
+  contract: bed.contract.toLowerCase(),
+  request_nonce: consent.requestNonce,
+  payer: consent.payer.toLowerCase(),
+  payee: consent.payee.toLowerCase(),
+  token: consent.token.toLowerCase(),
+  token_symbol: "USDC",
+  amount: consent.amount.toString(),
+  window_ends_at: new Date(consent.windowEnd * 1000).toISOString(),
+  consent_deadline: new Date(consent.deadline * 1000).toISOString(),
+  delivery_provider: null,
+  consent_signature: signature,
+  created_at: created.toISOString(),
+});
+
 const reconcile = async () => {
   await enqueueJob(t.db.sql, "escrow.reconcile", {});
   return (await drainJobs(t)).completed.map((j) => j.task);
@@ -32,7 +53,7 @@ describe("reconcile", () => {
     // As if our capture was sent and the process died before recording it.
     const sentAt = new Date(t.clock.now() - THREE_MINUTES);
     await t.db.sql`update escrow_reservations set pending_action = 'capture', pending_since = ${sentAt} where id = ${r.id}`;
-    const receipt = await bed.write(account(7), bed.contract, ABI, "capture", [escrowKey(r.requestNonce)]);
+    const receipt = await bed.write(account(7), bed.contract, ABI, "capture", [escrowKey(bed.payee, r.requestNonce)]);
     expect(await reconcile()).toContain("escrow.reconcile");
     const { db } = await expectChainMatches(r.requestNonce);
     expect({ status: db.status, tx: db.capture_tx }).toEqual({ status: "captured", tx: receipt.transactionHash });
@@ -44,7 +65,10 @@ describe("reconcile", () => {
     // As the dispute route claims it, then the operator's call lands and the process dies before recording it.
     await t.db.sql`update escrow_reservations set pending_action = 'dispute', pending_since = ${sentAt},
       dispute_reason = 'Never arrived', disputed_via = 'embed_token' where id = ${r.id}`;
-    const receipt = await bed.write(bed.operatorAccount, bed.contract, ABI, "dispute", [escrowKey(r.requestNonce), `0x${"00".repeat(32)}`]);
+    const receipt = await bed.write(bed.operatorAccount, bed.contract, ABI, "dispute", [
+      escrowKey(bed.payee, r.requestNonce),
+      `0x${"00".repeat(32)}`,
+    ]);
     await reconcile();
     const { db } = await expectChainMatches(r.requestNonce);
     expect({ status: db.status, tx: db.dispute_tx, reason: db.dispute_reason, via: db.disputed_via }).toEqual({
@@ -84,6 +108,7 @@ describe("reconcile", () => {
       amount: consent.amount.toString(),
       window_ends_at: new Date(consent.windowEnd * 1000).toISOString(),
       consent_deadline: new Date(consent.deadline * 1000).toISOString(),
+      delivery_provider: null,
       consent_signature: body.signature,
       created_at: created.toISOString(),
     });
@@ -95,11 +120,37 @@ describe("reconcile", () => {
     expect((await e.create(body)).status).toBe(409);
     expect((await bed.balances()).escrow).toBe(before.escrow + AMOUNT);
   });
+
+  test("a pending reserve is judged by the chain's clock: the server's clock past the deadline drops nothing", async () => {
+    const { consent, body } = await e.reservationBody(bed.payer, {}, null);
+    const created = new Date(t.clock.now() - THREE_MINUTES);
+    await insertReservation(t.db.sql, lostReserve("esc_lostreserve0000000000002", consent, body.signature, created));
+    // Our clock runs 20 minutes ahead of the chain's: past the consent's deadline here, not on the chain.
+    t.clock.set(t.clock.now() + 20 * 60_000);
+    const before = await bed.balances();
+    await reconcile();
+    await e.syncClock();
+    const { db } = await expectChainMatches(consent.requestNonce);
+    expect(db.status).toBe("authorized");
+    expect(await bed.balances()).toEqual({ payer: before.payer - AMOUNT, payee: before.payee, escrow: before.escrow + AMOUNT });
+  });
+
+  test("a pending reserve whose consent expired on the chain (past the margin) is dropped, nothing sent", async () => {
+    const { consent, body } = await e.reservationBody(bed.payer, {}, null);
+    await insertReservation(t.db.sql, lostReserve("esc_lostreserve0000000000003", consent, body.signature, new Date(t.clock.now())));
+    await e.elapse(600 + 301);
+    const sent = await bed.anvil.client.getTransactionCount({ address: bed.operatorAccount.address });
+    const before = await bed.balances();
+    await reconcile();
+    expect(await e.row(consent.requestNonce)).toBeUndefined();
+    expect(await bed.balances()).toEqual(before);
+    expect(await bed.anvil.client.getTransactionCount({ address: bed.operatorAccount.address })).toBe(sent);
+  });
 });
 
 test("a dispute the payer made on the contract itself is taken over by the capture job, which captures nothing", async () => {
   const r = await reserved({ windowEnd: (await bed.now()) + 60 });
-  await bed.write(bed.payer, bed.contract, ABI, "dispute", [escrowKey(r.requestNonce), `0x${"00".repeat(32)}`]);
+  await bed.write(bed.payer, bed.contract, ABI, "dispute", [escrowKey(bed.payee, r.requestNonce), `0x${"00".repeat(32)}`]);
   await e.elapse(61);
   const before = await bed.balances();
   await enqueueJob(t.db.sql, "escrow.capture_due", {});
@@ -115,6 +166,8 @@ test("two capture jobs running at once capture each reservation once", async () 
   for (let i = 0; i < 4; i++) made.push(await reserved({ windowEnd }));
   await e.elapse(61);
   const before = await bed.balances();
+  const operatorNonce = () => bed.anvil.client.getTransactionCount({ address: bed.operatorAccount.address });
+  const sent = await operatorNonce();
   await enqueueJob(t.db.sql, "escrow.capture_due", {});
   await enqueueJob(t.db.sql, "escrow.capture_due", {});
   await drainJobs(t, {}, { concurrency: 2 });
@@ -125,12 +178,14 @@ test("two capture jobs running at once capture each reservation once", async () 
       address: bed.contract,
       abi: ESCROW_ABI,
       eventName: "Captured",
-      args: { key: escrowKey(r.requestNonce) },
+      args: { key: escrowKey(bed.payee, r.requestNonce) },
       fromBlock: 0n,
     });
     expect(captured.length).toBe(1);
   }
   expect((await bed.balances()).payee).toBe(before.payee + 4n * AMOUNT);
+  // One capture transaction per reservation: a double claim would have sent a second one that reverts (gas spent).
+  expect(await operatorNonce()).toBe(sent + made.length);
 });
 
 test("a smart account's consent (ERC-1271) is verified through the chain and reserves from the account", async () => {

@@ -5,13 +5,17 @@
  * were and writes nothing. Responses are held to the served OpenAPI document (t.call).
  */
 import { describe, expect, test } from "bun:test";
-import type { Abi } from "viem";
+import type { Abi, Address } from "viem";
 import { ESCROW_ABI } from "../../src/chains/evm/escrow-contract";
+import { setSettlementWallet } from "../../src/modules/invoices/settings/manage";
+import { account } from "../helpers/chains/anvil";
 import { createTeamFixture } from "../helpers/fixtures";
 import { escrowApp } from "../helpers/escrow";
 
 const e = await escrowApp();
 const { bed, t, team, create, reservationBody } = e;
+/** Transactions the escrow operator has sent so far: one per reservation, never a second (reverting) twin. */
+const operatorNonce = () => bed.anvil.client.getTransactionCount({ address: bed.operatorAccount.address });
 const rows = async () => Number((await t.db.sql`select count(*)::int as n from escrow_reservations`)[0]!.n);
 
 /** Runs `act` and checks it changed nothing: balances, the nonce's reservation on chain, the table. */
@@ -83,11 +87,72 @@ describe("POST /escrow/reservations", () => {
       const res = await create(body);
       expect(res.status).toBe(409);
       expect(res.body).toMatchObject({ details: { reason: "nonce_used" } });
-      // From another team too: the nonce is the contract's, and the answer tells nothing of the first team.
-      const other = await createTeamFixture(t, "Replayer");
-      const again = await create(body, other.keys.secret);
-      expect(again.status).toBe(409);
     });
+  });
+
+  test("nonces are per payee: another team reserves the same nonce for its own wallet; neither can take the other's", async () => {
+    const { body } = await reservationBody(bed.payer);
+    expect((await create(body)).status).toBe(201);
+    // Team B, its own settlement wallet on anvil; the same payer signed the same nonce for B.
+    const other = await createTeamFixture(t, "Namespace neighbour");
+    const walletB = account(3).address as Address;
+    const tenantB = { teamId: other.teamId, environment: "development" as const };
+    await setSettlementWallet(
+      { sql: t.db.sql, registry: t.config.chains },
+      { tenant: tenantB, actor: { kind: "test", id: "t", requestId: null }, now: new Date(t.clock.now()) },
+      "anvil",
+      { wallet: walletB },
+    );
+    const forB = (await reservationBody(bed.payer, { requestNonce: body.requestNonce, payee: walletB }, null)).body;
+    const before = await bed.balances();
+    const mine = await bed.reservation(body.requestNonce);
+    const res = await create(forB, other.keys.secret);
+    expect(res.status).toBe(201);
+    expect(res.body.reservation).toMatchObject({ requestNonce: body.requestNonce, payee: walletB.toLowerCase(), status: "authorized" });
+    expect((await bed.reservation(body.requestNonce, { payee: walletB })).status).toBe("authorized");
+    expect(await bed.reservation(body.requestNonce)).toEqual(mine);
+    expect((await bed.balances()).payer).toBe(before.payer - 5_000_000n);
+    // Team B replaying A's consent cannot take A's nonce: A's consent names A's wallet, which is not B's payee.
+    await unchanged(body.requestNonce, async () => {
+      const { company: _acme, ...withoutCompany } = body;
+      const replay = await create(withoutCompany, other.keys.secret);
+      expect({ status: replay.status, reason: replay.body.details?.reason }).toEqual({ status: 400, reason: "bad_signature" });
+    });
+  });
+
+  test("a network the environment does not settle on is 400 on body.network, before anything", async () => {
+    const { body } = await reservationBody(bed.payer);
+    await unchanged(body.requestNonce, async () => {
+      const res = await create({ ...body, network: "base" });
+      expect(res.status).toBe(400);
+      expect(res.body.details["body.network"]).toBe("Test credentials settle only on test networks");
+    });
+  });
+
+  test("an unknown company is 404 before the signature is checked", async () => {
+    // Signed by someone else: the signature check would answer 400 bad_signature, but the company is looked at first.
+    const { body } = await reservationBody(bed.otherPayer, { payer: bed.payer.address }, "no-such-company");
+    await unchanged(body.requestNonce, async () => {
+      const res = await create(body);
+      expect(res.status).toBe(404);
+    });
+  });
+
+  test("windowEnd and deadline: 9999-12-31T23:59:59Z is the last accepted second; one more is 400", async () => {
+    const MAX = 253_402_300_799;
+    const last = (await reservationBody(bed.payer, { windowEnd: MAX, deadline: MAX })).body;
+    const res = await create(last);
+    expect(res.status).toBe(201);
+    expect(res.body.reservation).toMatchObject({ windowEndsAt: "9999-12-31T23:59:59.000Z", consentDeadline: "9999-12-31T23:59:59.000Z" });
+    await e.expectChainMatches(last.requestNonce);
+    for (const terms of [{ windowEnd: MAX + 1 }, { deadline: MAX + 1 }, { windowEnd: 10_000_000_000_000 }, { deadline: 18_446_744_073_709 }]) {
+      const { body } = await reservationBody(bed.payer, terms);
+      await unchanged(body.requestNonce, async () => {
+        const bad = await create(body);
+        expect(bad.status).toBe(400);
+        expect(Object.keys(bad.body.details)).toEqual([Object.keys(terms)[0] === "windowEnd" ? "body.windowEnd" : "body.deadline"]);
+      });
+    }
   });
 
   test("a nonce the contract already holds for other terms (reserved elsewhere) is 409 and records nothing", async () => {
@@ -152,7 +217,7 @@ describe("POST /escrow/reservations", () => {
 
   test("a network without an escrow contract or settlement wallet: 409 escrow_not_configured", async () => {
     const { body } = await reservationBody(bed.payer);
-    const res = await create({ ...body, network: "base" });
+    const res = await create({ ...body, network: "base-sepolia" });
     expect(res.status).toBe(409);
     expect(res.body.details.reason).toBe("no_escrow_contract");
   });
@@ -171,6 +236,7 @@ describe("POST /escrow/reservations", () => {
 test("twin requests of one consent at once (no Idempotency-Key) reserve once: the second resumes it or is told the nonce is used", async () => {
   const { body } = await reservationBody(bed.payer);
   const before = await bed.balances();
+  const sent = await operatorNonce();
   const answers = await Promise.all([create(body), create(body)]);
   // The second finds the first's row pending (and completes the same reservation) or already authorized (409).
   const ok = answers.filter((r) => r.status === 201);
@@ -180,6 +246,8 @@ test("twin requests of one consent at once (no Idempotency-Key) reserve once: th
     expect({ status: r.status, reason: r.body.details?.reason }).toEqual({ status: 409, reason: "nonce_used" });
   expect(await bed.balances()).toEqual({ payer: before.payer - 5_000_000n, payee: before.payee, escrow: before.escrow + 5_000_000n });
   await e.expectChainMatches(body.requestNonce);
+  // One reserve transaction: the twin never sent a second one (which would have reverted, costing gas).
+  expect(await operatorNonce()).toBe(sent + 1);
 });
 
 describe("GET /escrow/reservations", () => {

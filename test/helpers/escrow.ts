@@ -6,6 +6,7 @@
  */
 import { afterAll, expect } from "bun:test";
 import type { HDAccount } from "viem/accounts";
+import { disputeText, type DisputeTerms } from "../../src/modules/escrow/compute";
 import { setSettlementWallet } from "../../src/modules/invoices/settings/manage";
 import { createTestApp } from "./app";
 import { anvilEscrowBed, type ConsentTerms } from "./chains/anvil-escrow";
@@ -52,6 +53,7 @@ export async function escrowApp() {
         windowEnd: consent.windowEnd,
         deadline: consent.deadline,
         signature,
+        ...(terms.deliveryProvider ? { deliveryProvider: terms.deliveryProvider } : {}),
         ...(company ? { company: { id: company } } : {}),
       },
     };
@@ -95,5 +97,18 @@ export async function escrowApp() {
     await bed.elapse(seconds);
     await syncClock();
   }
-  return { bed, t, team, tenant, syncClock, reservationBody, create, reserved, row, expectChainMatches, elapse };
+  /** `signer`'s signature of the dispute text; by default it names the bed's network, chain, contract and payee. */
+  const signDispute = (signer: HDAccount, requestNonce: string, failureReason: string, at: Partial<DisputeTerms> = {}) =>
+    signer.signMessage({
+      message: disputeText({ network: "anvil", chainId: 31337, contract: bed.contract, payee: bed.payee, requestNonce, failureReason, ...at }),
+    });
+  /** A signed dispute body as the payer's client sends it. */
+  const disputeBody = async (signer: HDAccount, requestNonce: string, failureReason: string, at: Partial<DisputeTerms> = {}) => ({
+    requestNonce,
+    failureReason,
+    network: at.network ?? "anvil",
+    payee: at.payee ?? bed.payee,
+    signature: await signDispute(signer, requestNonce, failureReason, at),
+  });
+  return { bed, t, team, tenant, syncClock, reservationBody, create, reserved, row, expectChainMatches, elapse, signDispute, disputeBody };
 }

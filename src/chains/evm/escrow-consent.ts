@@ -3,7 +3,7 @@
  * `Consent`): domain {name "Escrow", version "1", chainId, verifyingContract}. One definition, used by the service to
  * verify a consent before anything is written and by the chain code to send it to `reserve`. docs/escrow.md#the-payers-consent
  */
-import { getAddress, keccak256, stringToBytes, type Hex } from "viem";
+import { encodeAbiParameters, getAddress, keccak256, stringToBytes, zeroHash, type Hex } from "viem";
 
 export const ESCROW_CONSENT_TYPES = {
   Consent: [
@@ -14,6 +14,7 @@ export const ESCROW_CONSENT_TYPES = {
     { name: "requestNonce", type: "string" },
     { name: "windowEnd", type: "uint64" },
     { name: "deadline", type: "uint64" },
+    { name: "deliveryProvider", type: "bytes32" },
   ],
 } as const;
 
@@ -29,6 +30,8 @@ export interface EscrowConsent {
   windowEnd: number;
   /** unix seconds: the last second the consent may be used */
   deadline: number;
+  /** bytes32: keccak256 of the zkTLS provider whose proof may capture early; zero: none may (deliveryProviderHash) */
+  deliveryProvider: string;
 }
 
 /** Where a consent is valid: the chain and the escrow contract. */
@@ -37,8 +40,12 @@ export interface EscrowDomain {
   contract: string;
 }
 
-/** The contract's key of a request nonce's reservation: keccak256 of the nonce's UTF-8 bytes. */
-export const escrowKey = (requestNonce: string): Hex => keccak256(stringToBytes(requestNonce));
+/** The contract's key of a payee's request nonce: keccak256(abi.encode(payee, keccak256(nonce's UTF-8 bytes))). */
+export const escrowKey = (payee: string, requestNonce: string): Hex =>
+  keccak256(encodeAbiParameters([{ type: "address" }, { type: "bytes32" }], [getAddress(payee), keccak256(stringToBytes(requestNonce))]));
+
+/** The consent's `deliveryProvider` for a Reclaim provider name: its keccak256, or zero when none (no early capture). */
+export const deliveryProviderHash = (provider: string | null): Hex => (provider ? keccak256(stringToBytes(provider)) : zeroHash);
 
 /** The contract's `Consent` struct, as viem encodes it for `reserve`. */
 export const escrowConsentStruct = (c: EscrowConsent) => ({
@@ -49,6 +56,7 @@ export const escrowConsentStruct = (c: EscrowConsent) => ({
   requestNonce: c.requestNonce,
   windowEnd: BigInt(c.windowEnd),
   deadline: BigInt(c.deadline),
+  deliveryProvider: c.deliveryProvider as Hex,
 });
 
 export const escrowConsentTypedData = (d: EscrowDomain, c: EscrowConsent) =>

@@ -18,6 +18,7 @@ export const ESCROW_ABI = [
   { inputs: [], name: "InvalidConsent", type: "error" },
   { inputs: [], name: "InvalidShortString", type: "error" },
   { inputs: [], name: "InvalidSignature", type: "error" },
+  { inputs: [{ internalType: "bytes32", name: "key", type: "bytes32" }], name: "NoEarlyCapture", type: "error" },
   {
     inputs: [
       { internalType: "bytes32", name: "key", type: "bytes32" },
@@ -143,6 +144,7 @@ export const ESCROW_ABI = [
           { internalType: "string", name: "requestNonce", type: "string" },
           { internalType: "uint64", name: "windowEnd", type: "uint64" },
           { internalType: "uint64", name: "deadline", type: "uint64" },
+          { internalType: "bytes32", name: "deliveryProvider", type: "bytes32" },
         ],
         internalType: "struct Escrow.Consent",
         name: "consent",
@@ -180,7 +182,10 @@ export const ESCROW_ABI = [
     type: "function",
   },
   {
-    inputs: [{ internalType: "string", name: "requestNonce", type: "string" }],
+    inputs: [
+      { internalType: "address", name: "payee", type: "address" },
+      { internalType: "string", name: "requestNonce", type: "string" },
+    ],
     name: "keyOf",
     outputs: [{ internalType: "bytes32", name: "", type: "bytes32" }],
     stateMutability: "pure",
@@ -200,6 +205,7 @@ export const ESCROW_ABI = [
       { internalType: "uint64", name: "changedAt", type: "uint64" },
       { internalType: "address", name: "token", type: "address" },
       { internalType: "uint256", name: "amount", type: "uint256" },
+      { internalType: "bytes32", name: "deliveryProvider", type: "bytes32" },
     ],
     stateMutability: "view",
     type: "function",
@@ -215,6 +221,7 @@ export const ESCROW_ABI = [
           { internalType: "string", name: "requestNonce", type: "string" },
           { internalType: "uint64", name: "windowEnd", type: "uint64" },
           { internalType: "uint64", name: "deadline", type: "uint64" },
+          { internalType: "bytes32", name: "deliveryProvider", type: "bytes32" },
         ],
         internalType: "struct Escrow.Consent",
         name: "consent",

@@ -10,13 +10,14 @@ import { ESCROW_ABI } from "./escrow-contract";
 const EVENT = { authorized: "Reserved", captured: "Captured", disputed: "Disputed", refunded: "Refunded" } as const;
 
 export async function readReservation(client: PublicClient, contract: Hex, key: Hex): Promise<ChainReservation> {
-  const [payer, windowEnd, status, payee, changedAt, token, amount] = await client.readContract({
+  const [payer, windowEnd, status, payee, changedAt, token, amount, deliveryProvider] = await client.readContract({
     address: contract,
     abi: ESCROW_ABI,
     functionName: "reservations",
     args: [key],
   });
-  return { payer, payee, token, amount, windowEnd: Number(windowEnd), status: ESCROW_CHAIN_STATUSES[status] ?? "none", changedAt };
+  const known = ESCROW_CHAIN_STATUSES[status] ?? "none";
+  return { payer, payee, token, amount, windowEnd: Number(windowEnd), status: known, changedAt, deliveryProvider };
 }
 
 /** The transaction that moved the reservation of `key` into its current status; null when not found. */

@@ -37,11 +37,12 @@ const CONTRACT_ERRORS: Record<string, [EscrowFailure, string]> = {
   InvalidSignature: ["consent_invalid", "The payer's account does not accept the consent's signature"],
   InvalidConsent: ["consent_invalid", "The consent cannot be reserved (no amount, payee or token, or its window already ended)"],
   ConsentExpired: ["consent_expired", "The consent's deadline has passed"],
-  ReservationExists: ["nonce_used", "The request nonce already holds a reservation"],
-  NotAuthorized: ["wrong_status", "The reservation is not authorized (already captured, disputed or refunded)"],
+  ReservationExists: ["nonce_used", "The request nonce already holds a reservation for this payee"],
+  NotAuthorized: ["wrong_status", "The reservation is not authorized (none under this nonce, or already captured, disputed or refunded)"],
   NotDisputed: ["wrong_status", "The reservation is not disputed"],
   WindowOpen: ["window_open", "The reservation's challenge window has not ended"],
   WindowClosed: ["window_closed", "The reservation's challenge window has ended"],
+  NoEarlyCapture: ["no_early_capture", "The payer's consent named no delivery provider: the reservation is captured after its window only"],
   NotOperator: ["not_configured", "The configured operator key is not the escrow contract's operator"],
   NotPayerOrOperator: ["not_configured", "The configured operator key is not the escrow contract's operator"],
   ERC20InsufficientBalance: ["insufficient_balance", "The payer's token balance does not cover the amount"],
@@ -72,13 +73,28 @@ function call(key: Hex, a: EscrowAction): { functionName: string; args: readonly
   }
 }
 
+/** Why an action cannot start from a status, in our words (the chain's status names stay out of the answer). */
+function wrongStart(a: EscrowAction, status: ChainReservation["status"]): EscrowResult {
+  if (a.action === "reserve") return refuseEscrow("nonce_used", "The request nonce already holds a reservation for this payee");
+  if (status === "none") return refuseEscrow("wrong_status", "The escrow contract holds no reservation under this nonce");
+  if (a.action === "resolve") return refuseEscrow("wrong_status", "The reservation is not disputed");
+  return refuseEscrow("wrong_status", "The reservation is no longer authorized (already captured, disputed or refunded)");
+}
+
 /** A reservation already in the action's target: the action landed. A reserve must also match the consent's terms. */
 function landed(a: EscrowAction, r: ChainReservation): boolean {
   if (r.status !== TARGET_STATUS(a)) return false;
   if (a.action !== "reserve") return true;
   const c = a.consent;
   const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-  return same(r.payer, c.payer) && same(r.payee, c.payee) && same(r.token, c.token) && r.amount === c.amount && r.windowEnd === c.windowEnd;
+  return (
+    same(r.payer, c.payer) &&
+    same(r.payee, c.payee) &&
+    same(r.token, c.token) &&
+    r.amount === c.amount &&
+    r.windowEnd === c.windowEnd &&
+    same(r.deliveryProvider, c.deliveryProvider)
+  );
 }
 
 async function readBack(ready: EscrowReady, key: Hex): Promise<{ reservation: ChainReservation; txHash: Hex | null }> {
@@ -108,8 +124,7 @@ async function refusal(ready: EscrowReady, a: EscrowAction, error: unknown): Pro
 export async function sendEscrow(ready: EscrowReady, key: Hex, a: EscrowAction): Promise<EscrowResult> {
   const before = await readReservation(ready.client, ready.contract, key);
   if (landed(a, before)) return { ok: true, ...(await readBack(ready, key)) };
-  if (before.status !== STARTS_FROM[a.action])
-    return refuseEscrow(a.action === "reserve" ? "nonce_used" : "wrong_status", `The reservation is ${before.status}`);
+  if (before.status !== STARTS_FROM[a.action]) return wrongStart(a, before.status);
   const { client, operator } = ready;
   const contractCall = { address: ready.contract, abi: DECODING_ABI, ...call(key, a), account: operator } as const;
   let gas: bigint;

@@ -11,10 +11,10 @@ import { encodeFunctionData, erc20Abi, getAddress, isAddress, parseAbiItem, type
 import { MULTICALL3_ADDRESS } from "../../lib/networks";
 import { refuseOperation, type SubscriptionRefusal } from "../subscription-types";
 import type { BalancesRequest, TopupAdapter, TopupSend } from "../topup-types";
-import type { NetworkConfig, TokenConfig } from "../types";
-import { clientFor, wrongChain } from "./client";
+import type { TokenConfig } from "../types";
 import { balanceOfData, type Call3, decodeAggregate3, encodeAggregate3, GET_BLOCK_NUMBER, isHexAddress } from "./multicall";
 import { operatorAccount, sendAsOperator } from "./operator";
+import { guarded } from "./rpc-guard";
 import { waitForReceipt } from "./receipt";
 import { classifyTokenRefusal, operatorCannotPayGas, readRevert } from "./subscription-errors";
 
@@ -26,18 +26,8 @@ const LOOKBACK_BLOCKS = 7_200n;
 
 const tokenAddress = (token: TokenConfig): Hex | null => (token.contract && isAddress(token.contract) ? getAddress(token.contract) : null);
 
-/** Runs `body` against the network; anything thrown past the verdicts is the endpoint failing us. */
-async function guarded<T>(network: NetworkConfig, body: (client: PublicClient) => Promise<T>): Promise<T | SubscriptionRefusal> {
-  try {
-    const client = clientFor(network);
-    const otherChain = await wrongChain(client, network);
-    if (otherChain) return refuseOperation("rpc_unavailable", otherChain);
-    return await body(client);
-  } catch (error) {
-    const name = error instanceof Error ? error.name : "Error";
-    return refuseOperation("rpc_unavailable", `The network's RPC endpoint did not answer usably (${name}); look the reference up before retrying`);
-  }
-}
+/** What a caller does before retrying a send whose answer was lost. */
+const BEFORE_RETRY = "look the reference up before retrying";
 
 async function readBalances(client: PublicClient, request: BalancesRequest, token: Hex) {
   const multicall = getAddress(request.network.multicall3 ?? MULTICALL3_ADDRESS);
@@ -86,7 +76,7 @@ export const evmTopups: TopupAdapter = {
   balances(request) {
     const token = tokenAddress(request.token);
     if (!token) return Promise.resolve(refuseOperation("not_configured", "Top-ups read ERC-20 balances, not the native coin"));
-    return guarded(request.network, (client) => readBalances(client, request, token));
+    return guarded(request.network, BEFORE_RETRY, (client) => readBalances(client, request, token));
   },
 
   readFunding({ network, token, funder }) {
@@ -96,7 +86,7 @@ export const evmTopups: TopupAdapter = {
     if (!operator) return Promise.resolve(refuseOperation("not_configured", "No operator key is configured for EVM networks"));
     if (!isAddress(funder, { strict: false }))
       return Promise.resolve(refuseOperation("autopay_not_installed", "The funding wallet is not an EVM address"));
-    return guarded(network, async (client) => {
+    return guarded(network, BEFORE_RETRY, async (client) => {
       const owner = getAddress(funder);
       const [allowance, balance] = await Promise.all([
         client.readContract({ address, abi: erc20Abi, functionName: "allowance", args: [owner, operator.address] }),
@@ -109,7 +99,7 @@ export const evmTopups: TopupAdapter = {
   send(request) {
     const ready = prepareSend(request);
     if ("ok" in ready) return Promise.resolve(ready);
-    return guarded(request.network, async (client) => {
+    return guarded(request.network, BEFORE_RETRY, async (client) => {
       const { call, operator, token } = ready;
       let gas: bigint;
       try {
@@ -143,7 +133,7 @@ export const evmTopups: TopupAdapter = {
   lookup(request) {
     const ready = prepareSend(request);
     if ("ok" in ready) return Promise.resolve(ready);
-    return guarded(request.network, async (client) => {
+    return guarded(request.network, BEFORE_RETRY, async (client) => {
       const latest = await client.getBlockNumber();
       const fromBlock = request.fromBlock ?? (latest > LOOKBACK_BLOCKS ? latest - LOOKBACK_BLOCKS : 0n);
       const [from, to] = ready.call.args;

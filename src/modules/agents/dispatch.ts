@@ -15,7 +15,7 @@ import type { TopupSendResult } from "../../chains/topup-types";
 import type { ChainPool } from "../../chains/pool";
 import type { NetworkConfig, TokenConfig } from "../../lib/networks";
 import { newId } from "../../lib/ids";
-import type { Tenant } from "../../lib/tenant";
+import { tenantOf } from "../../lib/tenant";
 import { emitEvent } from "../webhooks/emit";
 import { dispatchReference, nextUtcDay, refuseDraw, utcDayStart } from "./compute";
 import type { AgentDeps } from "./configure";
@@ -35,11 +35,6 @@ export interface Crossing {
 }
 
 export type DispatchOutcome = "claimed_elsewhere" | "refused" | "confirmed" | "failed" | "pending";
-
-const tenantOf = (row: { team_id: string; environment: string }): Tenant => ({
-  teamId: row.team_id,
-  environment: row.environment as Tenant["environment"],
-});
 
 /** Step 1: the dispatch claimed and recorded, or null when another instance claimed this crossing first. */
 async function claim(deps: DispatchDeps, crossing: Crossing): Promise<{ row: DispatchRow; refused: boolean } | null> {

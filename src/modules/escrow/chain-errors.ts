@@ -17,6 +17,8 @@ export function escrowChainError(r: EscrowRefusal, stateReason = "wrong_status")
     case "window_open":
     case "window_closed":
       return apiError("escrow_refused", r.detail, { reason: r.reason });
+    case "no_early_capture":
+      return apiError("escrow_refused", r.detail, { reason: r.reason });
     case "wrong_status":
       return apiError("escrow_refused", r.detail, { reason: stateReason });
     case "not_configured":

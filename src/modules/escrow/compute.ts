@@ -7,16 +7,38 @@ import type { EscrowReservationRow, EscrowStatus } from "./rows";
 
 /**
  * A request nonce: 1 to 128 printable ASCII characters without spaces. Wallets show it as text in the consent, and
- * the contract keys the reservation by keccak256 of its bytes: one spelling, no Unicode look-alikes.
+ * the contract keys the reservation by the payee and keccak256 of its bytes: one spelling, no Unicode look-alikes.
  */
 export const REQUEST_NONCE_PATTERN = "^[\\x21-\\x7E]{1,128}$";
 
+/** What a dispute text names: the reservation (network, chain, contract, payee, nonce) and the reason. */
+export interface DisputeTerms {
+  network: string;
+  chainId: number;
+  /** the escrow contract, checksummed (EIP-55) */
+  contract: string;
+  /** the reservation's payee, checksummed (EIP-55) */
+  payee: string;
+  requestNonce: string;
+  failureReason: string;
+}
+
 /**
  * The text the payer's wallet signs (EIP-191 personal_sign) to dispute a reservation without an embed token. It names
- * the network, the nonce and the reason, so a signature disputes this reservation with this reason only.
+ * the network, its chain id, the escrow contract, the payee and the nonce (the reservation's key on that contract) and
+ * the reason, so a signature disputes this reservation with this reason only: never one of another deployment, another
+ * contract or another payee's namespace.
  */
-export const disputeText = (d: { network: string; requestNonce: string; failureReason: string }) =>
-  ["Dispute escrow reservation", `Network: ${d.network}`, `Request nonce: ${d.requestNonce}`, `Reason: ${d.failureReason}`].join("\n");
+export const disputeText = (d: DisputeTerms) =>
+  [
+    "Dispute escrow reservation",
+    `Network: ${d.network}`,
+    `Chain id: ${d.chainId}`,
+    `Escrow contract: ${d.contract}`,
+    `Payee: ${d.payee}`,
+    `Request nonce: ${d.requestNonce}`,
+    `Reason: ${d.failureReason}`,
+  ].join("\n");
 
 /** Why a reservation cannot be disputed now (a details.reason), or null when it can. */
 export function disputeRefusal(row: EscrowReservationRow, now: Date): "not_disputable" | "window_closed" | "operation_in_progress" | null {

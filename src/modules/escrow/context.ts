@@ -4,6 +4,7 @@
  */
 import type { ChainPool } from "../../chains/pool";
 import type { Sql } from "../../db/client";
+import type { Logger } from "../../lib/logger";
 import type { ChainRegistry } from "../../lib/networks";
 import type { Actor } from "../audit/repo";
 
@@ -11,6 +12,8 @@ export interface EscrowDeps {
   sql: Sql;
   chains: ChainRegistry;
   pool: ChainPool;
+  /** where a chain answer the service will not record (it contradicts a settled row) is reported */
+  logger?: Logger;
 }
 
 /** One escrow operation: the services, by whom, at which instant. */

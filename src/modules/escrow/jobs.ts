@@ -3,29 +3,34 @@
  *  - escrow.capture_due (each minute): claims authorized reservations whose window ended, a batch at a time (claims
  *    skip rows another worker holds: one capture per reservation), and captures each on chain;
  *  - escrow.capture_on_proof (queued with a verified zkTLS proof that names a request nonce): captures that
- *    reservation of the proof's tenant early, within its window;
+ *    reservation of the proof's tenant early, within its window, when the payer's consent named the proof's provider;
  *  - escrow.reconcile (each minute): completes calls whose answer was lost, from the chain (a reserve that never
- *    landed is sent again while its consent holds, and dropped after).
+ *    landed is sent again while its consent holds by the chain's clock, and dropped after).
  */
 import { getAddress } from "viem";
-import type { EscrowConsent } from "../../chains/evm/escrow-consent";
+import { deliveryProviderHash, type EscrowConsent } from "../../chains/evm/escrow-consent";
 import type { Logger } from "../../lib/logger";
 import type { Tenant } from "../../lib/tenant";
 import { statusOfChain } from "./compute";
 import type { EscrowDeps, EscrowStep } from "./context";
 import { claimDue, claimReservation, claimStale, deletePending, findForProof, releaseClaim } from "./repo";
 import type { EscrowReservationRow } from "./rows";
-import { recordChain, sendAndRecord } from "./transition";
+import { contradicts, readChain, recordChain, sendAndRecord } from "./transition";
 
 const CAPTURE_BATCH = 50;
 /** A call unrecorded this long lost its answer: the chain job's deadline is far shorter. */
 const STALE_AFTER_MS = 2 * 60_000;
+/**
+ * A pending reserve is dropped only once the chain's latest block is this far past the consent's deadline: a node a
+ * little behind (or a reorg) could still show a reserve mined before the deadline; the server's clock never decides.
+ */
+const DEADLINE_MARGIN_S = 300;
 const SYSTEM = (id: string) => ({ kind: "system", id, requestId: null });
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Captures every authorized reservation whose window ended by `now`; resolves to how many were captured. */
 export async function captureDue(deps: EscrowDeps, now: Date, logger: Logger): Promise<{ captured: number; failed: number }> {
-  const step: EscrowStep = { deps, actor: SYSTEM("escrow.capture_due"), now };
+  const step: EscrowStep = { deps: { ...deps, logger }, actor: SYSTEM("escrow.capture_due"), now };
   const counts = { captured: 0, failed: 0 };
   for (;;) {
     const due = await claimDue(deps.sql, now, CAPTURE_BATCH);
@@ -44,16 +49,18 @@ export async function captureDue(deps: EscrowDeps, now: Date, logger: Logger): P
 }
 
 /**
- * Captures the reservation a verified proof names, early. Only the proof's own tenant's reservation, and when both
- * name a company, the same one; a reservation not authorized (pending, settled, disputed) is left alone.
+ * Captures the reservation a verified proof names, early. Only the proof's own tenant's reservation whose payer named
+ * the proof's provider as what counts as delivery (docs/escrow.md#early-capture-on-a-proof-of-delivery), and for a
+ * reservation made for a company, only a proof naming that company; a reservation not authorized (pending, settled,
+ * disputed) is left alone.
  */
 export async function captureOnProof(
   deps: EscrowDeps,
-  proof: { tenant: Tenant; proofId: string; identifier: string; companyId: string | null; requestNonce: string },
+  proof: { tenant: Tenant; proofId: string; identifier: string; companyId: string | null; requestNonce: string; provider: string },
   now: Date,
 ): Promise<EscrowReservationRow | null> {
-  const row = await findForProof(deps.sql, proof.tenant, proof.requestNonce);
-  if (!row || (row.company_id && proof.companyId && row.company_id !== proof.companyId)) return null;
+  const row = await findForProof(deps.sql, proof.tenant, proof);
+  if (!row) return null;
   const notes = { capture_proof_id: proof.proofId };
   const claimed = await claimReservation(deps.sql, row.id, { action: "capture_early", from: "authorized", now, notes });
   if (!claimed) return null;
@@ -77,20 +84,20 @@ const consentOfRow = (row: EscrowReservationRow): EscrowConsent => ({
   requestNonce: row.request_nonce,
   windowEnd: row.window_ends_at.getTime() / 1000,
   deadline: row.consent_deadline.getTime() / 1000,
+  deliveryProvider: deliveryProviderHash(row.delivery_provider),
 });
 
 /** Completes calls whose answer was lost: the chain's status is recorded, or the call released (sent again for a reserve). */
 export async function reconcileEscrow(deps: EscrowDeps, now: Date, logger: Logger): Promise<{ recorded: number; released: number }> {
-  const step: EscrowStep = { deps, actor: SYSTEM("escrow.reconcile"), now };
+  const step: EscrowStep = { deps: { ...deps, logger }, actor: SYSTEM("escrow.reconcile"), now };
   const counts = { recorded: 0, released: 0 };
   for (const row of await claimStale(deps.sql, new Date(now.getTime() - STALE_AFTER_MS), now, 100)) {
-    const network = deps.chains.get(row.network);
-    if (!network) continue;
-    const read = await deps.pool.escrow({ op: "read", request: { network, requestNonce: row.request_nonce } });
-    if (!read.ok) continue; // the chain is still out of reach: next tick
+    const read = await readChain(step, row);
+    if (!read?.ok) continue; // the network left the registry, or the chain is still out of reach: next tick
     const status = statusOfChain(read.reservation.status);
     if (row.status === "pending") {
-      if (status === "pending" && row.consent_deadline <= now) {
+      const expired = row.consent_deadline.getTime() / 1000 + DEADLINE_MARGIN_S < read.chainNow;
+      if (status === "pending" && expired) {
         await deletePending(deps.sql, row.id); // never landed, and its consent can no longer be used
         counts.released++;
         continue;
@@ -103,7 +110,7 @@ export async function reconcileEscrow(deps: EscrowDeps, now: Date, logger: Logge
       } catch (error) {
         logger.warn("escrow reserve not completed", { reservationId: row.id, error: message(error) });
       }
-    } else if (status !== row.status) {
+    } else if (status !== row.status && !contradicts(step, row, status)) {
       await recordChain(step, row, { status, txHash: read.txHash }, { change: lostCallChange(row, status) });
       counts.recorded++;
     } else {

@@ -18,6 +18,7 @@ export const presentReservation = (r: EscrowReservationRow): EscrowReservation =
   amount: r.amount,
   windowEndsAt: r.window_ends_at.toISOString(),
   consentDeadline: r.consent_deadline.toISOString(),
+  deliveryProvider: r.delivery_provider,
   capturedEarly: r.captured_early,
   captureProofId: r.capture_proof_id,
   disputeReason: r.dispute_reason,

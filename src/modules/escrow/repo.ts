@@ -36,6 +36,7 @@ export interface NewReservation {
   amount: string;
   window_ends_at: string;
   consent_deadline: string;
+  delivery_provider: string | null;
   consent_signature: string;
   created_at: string;
 }
@@ -58,20 +59,37 @@ export const insertReservation = (db: Db, r: NewReservation) =>
 export const findReservation = (db: Db, t: Tenant, id: string) =>
   runOne<EscrowReservationRow>(db, Q.escrow_reservation_find, [t.teamId, t.environment, id]);
 
-export const findReservationByNonce = (db: Db, at: { network: string; contract: string }, nonce: string) =>
-  runOne<EscrowReservationRow>(db, Q.escrow_reservation_find_by_nonce, [at.network, at.contract, nonce]);
+export const findReservationByNonce = (db: Db, at: { network: string; contract: string; payee: string }, nonce: string) =>
+  runOne<EscrowReservationRow>(db, Q.escrow_reservation_find_by_nonce, [at.network, at.contract, at.payee, nonce]);
 
-/** The reservations a dispute may name (at most two: more than one is ambiguous). */
-export const findForDispute = (db: Db, nonce: string, scope: { network: string | null; tenant: Tenant | null }) =>
+/**
+ * The reservations a company's embed token may dispute under a nonce, on the current contracts (`contracts`: network id
+ * to its escrow contract, lowercase); at most two: more than one is ambiguous.
+ */
+export const findForDispute = (
+  db: Db,
+  nonce: string,
+  scope: { network: string | null; payee: string | null; tenant: Tenant; companyId: string; contracts: Map<string, string> },
+) =>
   run<EscrowReservationRow>(db, Q.escrow_reservation_find_for_dispute, [
     nonce,
     scope.network,
-    scope.tenant?.teamId ?? null,
-    scope.tenant?.environment ?? null,
+    scope.tenant.teamId,
+    scope.tenant.environment,
+    [...scope.contracts].map(([network, contract]) => `${network}:${contract}`),
+    scope.companyId,
+    scope.payee,
   ]);
 
-export const findForProof = (db: Db, t: Tenant, nonce: string) =>
-  runOne<EscrowReservationRow>(db, Q.escrow_reservation_find_for_proof, [t.teamId, t.environment, nonce]);
+/** The reservation a proof may capture early: its provider is the consent's delivery provider, its company the same. */
+export const findForProof = (db: Db, t: Tenant, proof: { requestNonce: string; provider: string; companyId: string | null }) =>
+  runOne<EscrowReservationRow>(db, Q.escrow_reservation_find_for_proof, [
+    t.teamId,
+    t.environment,
+    proof.requestNonce,
+    proof.provider,
+    proof.companyId,
+  ]);
 
 export const listReservationPage = (db: Db, t: Tenant, page: PageWindow, filters: { status: string | null; companyId: string | null }) =>
   run<EscrowReservationRow>(db, Q.escrow_reservation_list_page, [

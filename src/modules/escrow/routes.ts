@@ -6,7 +6,8 @@
 import { Elysia } from "elysia";
 import type { ChainPool } from "../../chains/pool";
 import type { Sql } from "../../db/client";
-import { resolvePrincipal } from "../../auth/resolve";
+import { EMBED_TOKEN_PREFIX } from "../../auth/key-format";
+import { presentedCredential, resolvePrincipal } from "../../auth/resolve";
 import { authPlugin, type AuthDeps } from "../../http/auth";
 import { clientAddress } from "../../http/client-address";
 import { errorResponses } from "../../http/error-schemas";
@@ -14,6 +15,7 @@ import { assertJsonBody } from "../../http/json-body";
 import { filteredList, Page, pageRequest, pageResponse } from "../../http/pagination";
 import { requestState } from "../../http/request-context";
 import { apiError } from "../../lib/errors";
+import type { Logger } from "../../lib/logger";
 import type { ChainRegistry } from "../../lib/networks";
 import { rateLimitHeaders } from "../../ratelimit/headers";
 import { actorOf } from "../audit/repo";
@@ -39,12 +41,13 @@ export type EscrowRouteDeps = AuthDeps & {
   sql: Sql;
   config: { tokenSigningSecret: string; chains: ChainRegistry; trustProxy: boolean };
   subscriptions: { pool: ChainPool };
+  logger?: Logger;
 };
 
 const TAGS = ["Escrow"];
 
 export function escrowRoutes(deps: EscrowRouteDeps) {
-  const escrow = { sql: deps.sql, chains: deps.config.chains, pool: deps.subscriptions.pool };
+  const escrow = { sql: deps.sql, chains: deps.config.chains, pool: deps.subscriptions.pool, logger: deps.logger };
   const step = (actor: EscrowStep["actor"]): EscrowStep => ({ deps: escrow, actor, now: new Date(deps.clock.now()) });
   const secret = deps.config.tokenSigningSecret;
   return new Elysia()
@@ -144,8 +147,6 @@ export function escrowRoutes(deps: EscrowRouteDeps) {
           ...errorResponses(
             "validation_failed",
             "invalid_credentials",
-            "expired_credentials",
-            "wrong_credential_kind",
             "escrow_not_payer",
             "escrow_refused",
             "escrow_not_configured",
@@ -182,7 +183,13 @@ async function payerProof(deps: EscrowRouteDeps, request: Request, signature: st
       "body.signature":
         "Required: the payer wallet's signature of the dispute text, or an Authorization: Bearer embed token of the reservation's company",
     });
-  const principal = await resolvePrincipal(deps, request.headers, "POST");
-  if (principal.kind !== "embed") throw apiError("wrong_credential_kind", "Only an embed token proves the payer here; server keys may not dispute");
+  // Anything but a usable embed token answers the same 401, valid server key or not, expired token or forged: this
+  // public route is no oracle of which keys exist. Only embed-token-shaped credentials are looked at at all.
+  const notEmbed = () =>
+    apiError("invalid_credentials", "Invalid credentials: only an embed token of the reservation's company proves the payer here");
+  const raw = presentedCredential(request.headers)?.raw ?? "";
+  if (!raw.startsWith(EMBED_TOKEN_PREFIX) && !raw.startsWith("eyJ")) throw notEmbed();
+  const principal = await Promise.resolve(resolvePrincipal(deps, request.headers, "POST")).catch(() => null);
+  if (principal?.kind !== "embed") throw notEmbed();
   return { kind: "embed_token", principal };
 }

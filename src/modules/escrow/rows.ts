@@ -20,6 +20,8 @@ export interface EscrowReservationRow {
   amount: string;
   window_ends_at: Date;
   consent_deadline: Date;
+  /** the Reclaim provider name whose proof may capture early; null: none may */
+  delivery_provider: string | null;
   consent_signature: string;
   status: EscrowStatus;
   pending_action: PendingAction | null;

@@ -7,7 +7,9 @@ import { REQUEST_NONCE_PATTERN } from "./compute";
 const ADDRESS = "^0x[0-9a-fA-F]{40}$";
 const ESCROW_STATUSES = ["pending", "authorized", "captured", "disputed", "refunded"] as const;
 const NONCE_DESCRIPTION =
-  "The request's nonce: 1 to 128 printable ASCII characters, no spaces. The consent names it as text; the contract keys the reservation by keccak256 of it. Unique per network's escrow contract.";
+  "The request's nonce: 1 to 128 printable ASCII characters, no spaces. The consent names it as text; the contract keys the reservation by your payee and keccak256 of it. Unique per payee (your settlement wallet) on a network's escrow contract.";
+/** 9999-12-31T23:59:59Z: the last second a date of the API (and of PostgreSQL's timestamptz as we show it) holds. */
+export const MAX_UNIX_SECONDS = 253_402_300_799;
 const Nullable = <S extends ReturnType<typeof t.String>>(s: S) => t.Union([s, t.Null()]);
 
 export const ReservationCreate = t.Object(
@@ -19,14 +21,23 @@ export const ReservationCreate = t.Object(
     requestNonce: t.String({ pattern: REQUEST_NONCE_PATTERN, description: NONCE_DESCRIPTION }),
     windowEnd: t.Integer({
       minimum: 1,
-      maximum: 18_446_744_073_709,
-      description: "Unix seconds at which the challenge window ends, as signed (uint64)",
+      maximum: MAX_UNIX_SECONDS,
+      description: "Unix seconds at which the challenge window ends, as signed (uint64); at most 253402300799 (9999-12-31T23:59:59Z)",
     }),
     deadline: t.Integer({
       minimum: 1,
-      maximum: 18_446_744_073_709,
-      description: "Unix seconds until which the consent may be used, as signed (uint64)",
+      maximum: MAX_UNIX_SECONDS,
+      description: "Unix seconds until which the consent may be used, as signed (uint64); at most 253402300799 (9999-12-31T23:59:59Z)",
     }),
+    deliveryProvider: t.Optional(
+      t.String({
+        minLength: 1,
+        maxLength: 200,
+        pattern: "\\S",
+        description:
+          "The Reclaim provider whose verified proof of delivery may capture before the window ends; the consent signs keccak256 of it as `deliveryProvider`. Absent: the consent signs zero and the reservation is captured only after its window.",
+      }),
+    ),
     signature: t.String({ pattern: "^0x([0-9a-fA-F]{2}){1,2048}$", description: "The payer's EIP-712 signature of the consent (docs/escrow.md)" }),
     company: t.Optional(
       t.Object(
@@ -45,6 +56,7 @@ export const ReservationCreate = t.Object(
         requestNonce: "req_7f3a9c",
         windowEnd: 1803992400,
         deadline: 1803989400,
+        deliveryProvider: "http",
         signature: `0x${"ab".repeat(65)}`,
         company: { id: "acme" },
       },
@@ -75,6 +87,7 @@ export const EscrowReservation = t.Object(
     amount: t.String({ description: "Token units, an integer string" }),
     windowEndsAt: t.String({ format: "date-time" }),
     consentDeadline: t.String({ format: "date-time" }),
+    deliveryProvider: Nullable(t.String({ description: "The Reclaim provider whose proof may capture early; null: only the window ends it" })),
     capturedEarly: t.Boolean({ description: "Captured within the window on a verified zkTLS proof" }),
     captureProofId: Nullable(t.String({ description: "The zkp_ id of that proof" })),
     disputeReason: Nullable(t.String()),
@@ -117,10 +130,17 @@ export const Resolution = t.Object(
 export const DisputeRequest = t.Object(
   {
     requestNonce: t.String({ pattern: REQUEST_NONCE_PATTERN, description: NONCE_DESCRIPTION }),
-    failureReason: t.String({ minLength: 1, maxLength: 1000, description: "Why the deliverable failed (kept with the reservation)" }),
+    failureReason: t.String({
+      minLength: 1,
+      maxLength: 1000,
+      pattern: "\\S",
+      "x-expected": "Expected a string of 1 to 1000 characters, not all whitespace",
+      description: "Why the deliverable failed (kept with the reservation)",
+    }),
     network: t.Optional(
       t.String({ minLength: 1, maxLength: 64, description: "The reservation's network: required with `signature` (the signed text names it)" }),
     ),
+    payee: t.Optional(t.String({ pattern: ADDRESS, description: "The reservation's payee: required with `signature` (the signed text names it)" })),
     signature: t.Optional(
       t.String({
         pattern: "^0x[0-9a-fA-F]{130}$",
@@ -128,7 +148,17 @@ export const DisputeRequest = t.Object(
       }),
     ),
   },
-  { examples: [{ requestNonce: "req_7f3a9c", failureReason: "The report was empty", network: "base", signature: `0x${"ab".repeat(65)}` }] },
+  {
+    examples: [
+      {
+        requestNonce: "req_7f3a9c",
+        failureReason: "The report was empty",
+        network: "base",
+        payee: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+        signature: `0x${"ab".repeat(65)}`,
+      },
+    ],
+  },
 );
 export type DisputeRequest = Static<typeof DisputeRequest>;
 

@@ -7,9 +7,10 @@
  *     chain never took), after taking over whatever the chain says now; an unknown outcome keeps the claim for the
  *     reconcile job (jobs.ts), which completes it from the chain.
  */
-import { ESCROW_OUTCOME_UNKNOWN, type EscrowAction, type EscrowRefusal } from "../../chains/escrow-types";
+import { ESCROW_OUTCOME_UNKNOWN, type EscrowAction, type EscrowReadResult, type EscrowRefusal } from "../../chains/escrow-types";
+import type { NetworkConfig } from "../../chains/types";
 import { apiError, type ApiError } from "../../lib/errors";
-import type { Tenant } from "../../lib/tenant";
+import { tenantOf } from "../../lib/tenant";
 import { recordAudit } from "../audit/repo";
 import { emitEvent } from "../webhooks/emit";
 import { escrowChainError } from "./chain-errors";
@@ -17,9 +18,37 @@ import { eventOf, statusOfChain } from "./compute";
 import type { EscrowStep } from "./context";
 import { presentReservation } from "./present";
 import { deletePending, findReservation, recordChange, releaseClaim, type RecordedChange } from "./repo";
-import type { EscrowReservationRow } from "./rows";
+import type { EscrowReservationRow, EscrowStatus } from "./rows";
 
-const tenantOf = (row: EscrowReservationRow): Tenant => ({ teamId: row.team_id, environment: row.environment });
+/** The chain request of a row: its own contract, payee and nonce (never the registry's current contract). */
+const requestOf = (network: NetworkConfig, row: EscrowReservationRow) => ({
+  network,
+  contract: row.contract,
+  payee: row.payee,
+  requestNonce: row.request_nonce,
+});
+
+/** Reads the row's reservation on its own contract; null when its network left the registry. */
+export async function readChain(step: EscrowStep, row: EscrowReservationRow): Promise<EscrowReadResult | null> {
+  const network = step.deps.chains.get(row.network);
+  return network ? step.deps.pool.escrow({ op: "read", request: requestOf(network, row) }) : null;
+}
+
+/**
+ * A row past `pending` is a reservation the chain took: a chain that now says it holds none under the key (a wrong
+ * endpoint, a reset test chain, a contract address changed under the row) is never written over it. Reported; the
+ * row is kept.
+ */
+export function contradicts(step: EscrowStep, row: EscrowReservationRow, status: EscrowStatus): boolean {
+  if (status !== "pending" || row.status === "pending") return false;
+  step.deps.logger?.error("escrow chain holds no reservation for a recorded one; row kept", {
+    reservationId: row.id,
+    network: row.network,
+    contract: row.contract,
+    status: row.status,
+  });
+  return true;
+}
 
 /** What the transition records besides the status, and the operator's audit entry if it is one. */
 interface TransitionExtras {
@@ -64,10 +93,9 @@ async function afterRefusal(step: EscrowStep, row: EscrowReservationRow): Promis
     await deletePending(step.deps.sql, row.id);
     return;
   }
-  const network = step.deps.chains.get(row.network);
-  const read = network ? await step.deps.pool.escrow({ op: "read", request: { network, requestNonce: row.request_nonce } }) : null;
-  if (read?.ok && statusOfChain(read.reservation.status) !== row.status) {
-    const status = statusOfChain(read.reservation.status);
+  const read = await readChain(step, row);
+  const status = read?.ok ? statusOfChain(read.reservation.status) : row.status;
+  if (read?.ok && status !== row.status && !contradicts(step, row, status)) {
     await recordChain(step, row, { status, txHash: read.txHash }, status === "disputed" ? { change: { disputed_via: "chain" } } : {});
     return;
   }
@@ -89,7 +117,7 @@ export async function sendAndRecord(
     await afterRefusal(step, row);
     throw apiError("escrow_not_configured", "Escrow is not available on this network", { reason: "unknown_network", "body.network": row.network });
   }
-  const result = await step.deps.pool.escrow({ op: "send", request: { network, requestNonce: row.request_nonce, ...action } });
+  const result = await step.deps.pool.escrow({ op: "send", request: { ...requestOf(network, row), ...action } });
   if (!result.ok) throw await refused(step, row, result, extras.stateReason);
   const recorded = await recordChain(step, row, { status: statusOfChain(result.reservation.status), txHash: result.txHash }, extras);
   // Recorded meanwhile by another path (the reconcile job read the chain first): the row as it is now.

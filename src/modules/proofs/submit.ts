@@ -1,7 +1,7 @@
 /**
  * Submitting a zkTLS proof: verified against the configured attestors first, stored only when it verifies, once. A
  * proof whose claim context names a `requestNonce` queues, in the transaction that stores it, the early capture of
- * the tenant's escrow reservation of that nonce (docs/escrow.md#early-capture-on-a-proof-of-delivery).
+ * the tenant's escrow reservation of that nonce whose consent named the proof's provider (docs/escrow.md#early-capture-on-a-proof-of-delivery).
  */
 import { apiError } from "../../lib/errors";
 import { newId } from "../../lib/ids";
@@ -56,6 +56,7 @@ export async function submitProof(ctx: SubmitContext, body: ZktlsProofSubmission
         identifier: stored.identifier,
         companyId,
         requestNonce,
+        provider: body.proof.claimData.provider,
       });
     return stored;
   });

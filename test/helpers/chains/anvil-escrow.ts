@@ -9,7 +9,7 @@ import { erc20Abi, getAddress, hashTypedData, toHex, type Abi, type Address, typ
 import type { HDAccount } from "viem/accounts";
 import { foundry } from "viem/chains";
 import { ESCROW_ABI, ESCROW_BYTECODE } from "../../../src/chains/evm/escrow-contract";
-import { escrowConsentTypedData, escrowKey, type EscrowConsent } from "../../../src/chains/evm/escrow-consent";
+import { deliveryProviderHash, escrowConsentTypedData, escrowKey, type EscrowConsent } from "../../../src/chains/evm/escrow-consent";
 import type { NetworkConfig, TokenConfig } from "../../../src/chains/types";
 import { ESCROW_CHAIN_STATUSES } from "../../../src/chains/escrow-types";
 import { account, deploy, startAnvil, testContracts, type Anvil } from "./anvil";
@@ -23,6 +23,8 @@ export interface ConsentTerms {
   deadline: number;
   payee: Address;
   token: Address;
+  /** the Reclaim provider name whose proof may capture early; null (default): none may */
+  deliveryProvider: string | null;
 }
 
 export async function anvilEscrowBed() {
@@ -55,15 +57,23 @@ export async function anvilEscrowBed() {
   }
   const now = async () => Number((await anvil.client.getBlock()).timestamp);
   const balanceOf = (holder: Address) => anvil.client.readContract({ address: usdc, abi: erc20Abi, functionName: "balanceOf", args: [holder] });
-  /** The reservation of `requestNonce` on the contract, status by name. */
-  async function reservation(requestNonce: string) {
-    const [payerOf, windowEnd, status, payeeOf, , tokenOf, amount] = (await anvil.client.readContract({
-      address: contract,
+  /** The reservation of the payee's (default: the bed's) `requestNonce` on the contract (default: the bed's), status by name. */
+  async function reservation(requestNonce: string, at: { payee?: Address; contract?: Address } = {}) {
+    const [payerOf, windowEnd, status, payeeOf, , tokenOf, amount, provider] = (await anvil.client.readContract({
+      address: at.contract ?? contract,
       abi: ESCROW_ABI,
       functionName: "reservations",
-      args: [escrowKey(requestNonce)],
-    })) as readonly [Address, bigint, number, Address, bigint, Address, bigint];
-    return { payer: payerOf, payee: payeeOf, token: tokenOf, amount, windowEnd: Number(windowEnd), status: ESCROW_CHAIN_STATUSES[status]! };
+      args: [escrowKey(at.payee ?? payee, requestNonce)],
+    })) as readonly [Address, bigint, number, Address, bigint, Address, bigint, Hex];
+    return {
+      payer: payerOf,
+      payee: payeeOf,
+      token: tokenOf,
+      amount,
+      windowEnd: Number(windowEnd),
+      status: ESCROW_CHAIN_STATUSES[status]!,
+      deliveryProvider: provider,
+    };
   }
   /** Balances of the payer, the payee and the contract, for before/after comparisons. */
   const balances = async (p: Address = payer.address) => ({
@@ -82,6 +92,7 @@ export async function anvilEscrowBed() {
       requestNonce: terms.requestNonce ?? `req-${crypto.randomUUID()}`,
       windowEnd: terms.windowEnd ?? at + 3600,
       deadline: terms.deadline ?? at + 600,
+      deliveryProvider: deliveryProviderHash(terms.deliveryProvider ?? null),
     };
     const typed = escrowConsentTypedData({ chainId: 31337, contract }, c);
     const signature: Hex = await signer.sign({ hash: hashTypedData(typed) });
