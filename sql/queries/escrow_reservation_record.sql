@@ -2,7 +2,7 @@
 -- pending call. Only moves a row still in `$3` status (the caller's read), so a concurrent record never goes back.
 -- Returns the row, or none when it moved meanwhile.
 -- $1 id, $2 the change (jsonb: status, tx, at, captured_early, capture_proof_id, dispute_reason, disputed_via),
--- $3 expected status
+-- $3 expected status, $4 team_id, $5 environment
 update escrow_reservations e
 set status = c.status,
   pending_action = null,
@@ -23,5 +23,5 @@ set status = c.status,
 from jsonb_to_record($2::jsonb) as c(
   status text, tx text, at timestamptz, captured_early boolean, capture_proof_id text, dispute_reason text, disputed_via text
 )
-where e.id = $1 and e.status = $3
+where e.id = $1 and e.team_id = $4 and e.environment = $5 and e.status = $3
 returning e.*

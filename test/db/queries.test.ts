@@ -62,6 +62,13 @@ const CROSS_TENANT = new Set([
   "subscription_list_incomplete.sql",
   "subscription_charge_list_stale.sql",
   "mandate_list_expiring.sql",
+  // Escrow: the capture and reconcile jobs claim due rows of every tenant (each row carries its own; every change
+  // by id then names the row's tenant). A reservation's key on chain is (contract, payee, nonce) and a payee is one
+  // team's settlement wallet, so the look-up by that key spans teams: it is how the public dispute route, which
+  // has no tenant, finds the payer's reservation.
+  "escrow_reservation_claim_due.sql",
+  "escrow_reservation_claim_stale.sql",
+  "escrow_reservation_find_by_nonce.sql",
 ]);
 
 // Team-level statements: memberships, invitations and sign-in links belong to a team, across both of its

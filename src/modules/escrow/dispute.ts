@@ -88,7 +88,7 @@ export async function disputeReservation(step: EscrowStep, body: DisputeRequest,
   const refusal = disputeRefusal(row, step.now);
   if (refusal) throw apiError("escrow_refused", `The reservation cannot be disputed (${refusal})`, { reason: refusal, status: row.status });
   const notes = { dispute_reason: body.failureReason, disputed_via: proof.kind };
-  const claimed = await claimReservation(step.deps.sql, row.id, { action: "dispute", from: "authorized", now: step.now, notes });
+  const claimed = await claimReservation(step.deps.sql, row, { action: "dispute", from: "authorized", now: step.now, notes });
   if (!claimed)
     throw apiError("escrow_refused", "The reservation cannot be disputed (operation_in_progress)", {
       reason: "operation_in_progress",

@@ -62,7 +62,7 @@ export async function captureOnProof(
   const row = await findForProof(deps.sql, proof.tenant, proof);
   if (!row) return null;
   const notes = { capture_proof_id: proof.proofId };
-  const claimed = await claimReservation(deps.sql, row.id, { action: "capture_early", from: "authorized", now, notes });
+  const claimed = await claimReservation(deps.sql, row, { action: "capture_early", from: "authorized", now, notes });
   if (!claimed) return null;
   const step: EscrowStep = { deps, actor: SYSTEM("escrow.capture_on_proof"), now };
   return sendAndRecord(step, claimed, { action: "captureEarly", proof: proof.identifier }, { change: { captured_early: now < row.window_ends_at } });
@@ -98,7 +98,7 @@ export async function reconcileEscrow(deps: EscrowDeps, now: Date, logger: Logge
     if (row.status === "pending") {
       const expired = row.consent_deadline.getTime() / 1000 + DEADLINE_MARGIN_S < read.chainNow;
       if (status === "pending" && expired) {
-        await deletePending(deps.sql, row.id); // never landed, and its consent can no longer be used
+        await deletePending(deps.sql, row); // never landed, and its consent can no longer be used
         counts.released++;
         continue;
       }
@@ -114,7 +114,7 @@ export async function reconcileEscrow(deps: EscrowDeps, now: Date, logger: Logge
       await recordChain(step, row, { status, txHash: read.txHash }, { change: lostCallChange(row, status) });
       counts.recorded++;
     } else {
-      await releaseClaim(deps.sql, row.id, now);
+      await releaseClaim(deps.sql, row, now);
       counts.released++;
     }
   }

@@ -101,12 +101,23 @@ export const listReservationPage = (db: Db, t: Tenant, page: PageWindow, filters
     filters.companyId,
   ]);
 
+/** A reservation named by its id and tenant: every change by id also names the tenant the row was read under. */
+type RowKey = Pick<EscrowReservationRow, "id" | "team_id" | "environment">;
+
 /** What a call notes with its claim, recorded with the status it reaches (and cleared if it never does). */
 type ClaimNotes = Pick<RecordedChange, "dispute_reason" | "disputed_via" | "capture_proof_id">;
 
 /** Claims the reservation for one operator call; null when another call holds it or it left `from`. */
-export const claimReservation = (db: Db, id: string, claim: { action: PendingAction; from: EscrowStatus; now: Date; notes?: ClaimNotes }) =>
-  runOne<EscrowReservationRow>(db, Q.escrow_reservation_claim, [id, claim.action, claim.from, claim.now, { ...claim.notes }]);
+export const claimReservation = (db: Db, row: RowKey, claim: { action: PendingAction; from: EscrowStatus; now: Date; notes?: ClaimNotes }) =>
+  runOne<EscrowReservationRow>(db, Q.escrow_reservation_claim, [
+    row.id,
+    claim.action,
+    claim.from,
+    claim.now,
+    { ...claim.notes },
+    row.team_id,
+    row.environment,
+  ]);
 
 export const claimDue = (db: Db, now: Date, limit: number) => run<EscrowReservationRow>(db, Q.escrow_reservation_claim_due, [now, limit]);
 
@@ -114,12 +125,18 @@ export const claimStale = (db: Db, sentBefore: Date, now: Date, limit: number) =
   run<EscrowReservationRow>(db, Q.escrow_reservation_claim_stale, [sentBefore, now, limit]);
 
 /** Records the chain's word; null when the row left `from` meanwhile. */
-export const recordChange = (db: Db, id: string, from: EscrowStatus, change: RecordedChange) =>
-  runOne<EscrowReservationRow>(db, Q.escrow_reservation_record, [id, { ...change, at: change.at.toISOString() }, from]);
+export const recordChange = (db: Db, row: RowKey, from: EscrowStatus, change: RecordedChange) =>
+  runOne<EscrowReservationRow>(db, Q.escrow_reservation_record, [
+    row.id,
+    { ...change, at: change.at.toISOString() },
+    from,
+    row.team_id,
+    row.environment,
+  ]);
 
-export const releaseClaim = (db: Db, id: string, now: Date) => run(db, Q.escrow_reservation_release, [id, now]);
+export const releaseClaim = (db: Db, row: RowKey, now: Date) => run(db, Q.escrow_reservation_release, [row.id, now, row.team_id, row.environment]);
 
-export const deletePending = (db: Db, id: string) => run(db, Q.escrow_reservation_delete_pending, [id]);
+export const deletePending = (db: Db, row: RowKey) => run(db, Q.escrow_reservation_delete_pending, [row.id, row.team_id, row.environment]);
 
 /** Our comp_ id of the tenant's company named by our id or the integrator's; null when there is none. */
 export const findCompanyId = async (db: Db, t: Tenant, ref: string): Promise<string | null> =>

@@ -23,7 +23,7 @@ export async function resolveDispute(
       status: row.status,
     });
   const refund = request.outcome === "refunded";
-  const claimed = await claimReservation(step.deps.sql, row.id, {
+  const claimed = await claimReservation(step.deps.sql, row, {
     action: refund ? "resolve_refund" : "resolve_capture",
     from: "disputed",
     now: step.now,

@@ -65,7 +65,7 @@ export async function recordChain(
 ): Promise<EscrowReservationRow | null> {
   const tenant = tenantOf(row);
   return step.deps.sql.begin(async (tx) => {
-    const updated = await recordChange(tx, row.id, row.status, { ...extras.change, status: chain.status, tx: chain.txHash, at: step.now });
+    const updated = await recordChange(tx, row, row.status, { ...extras.change, status: chain.status, tx: chain.txHash, at: step.now });
     if (!updated) return null;
     const type = updated.status !== row.status ? eventOf(updated.status) : null;
     if (type) await emitEvent({ tx, tenant }, type, presentReservation(updated), { at: step.now });
@@ -90,7 +90,7 @@ async function afterRefusal(step: EscrowStep, row: EscrowReservationRow): Promis
   // A refused reserve never took over a reservation the chain holds under the nonce: the chain checked its terms,
   // and one that matched would have been an answer, not a refusal. What the nonce holds there is not this row's.
   if (row.status === "pending") {
-    await deletePending(step.deps.sql, row.id);
+    await deletePending(step.deps.sql, row);
     return;
   }
   const read = await readChain(step, row);
@@ -99,7 +99,7 @@ async function afterRefusal(step: EscrowStep, row: EscrowReservationRow): Promis
     await recordChain(step, row, { status, txHash: read.txHash }, status === "disputed" ? { change: { disputed_via: "chain" } } : {});
     return;
   }
-  await releaseClaim(step.deps.sql, row.id, step.now);
+  await releaseClaim(step.deps.sql, row, step.now);
 }
 
 /**
