@@ -64,7 +64,7 @@ describe("POST /agent/dispatch", () => {
       topupAmount: "7",
       minBalanceThreshold: "3",
     });
-    expect(second.status).toBe(201);
+    expect(second.status).toBe(200);
     expect(second.body.data).toMatchObject({
       id: first.id,
       topupAmount: "7",
@@ -75,6 +75,25 @@ describe("POST /agent/dispatch", () => {
     });
     expect(second.body.data.updatedAt).not.toBe(first.updatedAt);
     expect((await stored()).filter((r) => r.id === first.id)).toHaveLength(1);
+  });
+
+  test("an identical second call (an integrator ensuring its configuration) answers 200 and leaves a disarmed configuration disarmed; changed terms re-arm it", async () => {
+    const wallet = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
+    const created = await configure({ ...good, targetWallet: wallet });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    // What a dispatch leaves: disarmed until the balance is seen back at or above the threshold.
+    await t.db.sql`update agent_topup_configs set armed = false where id = ${id}`;
+    for (let call = 0; call < 2; call++) {
+      const again = await configure({ ...good, targetWallet: wallet });
+      expect([again.status, again.body.data.id, again.body.data.armed]).toEqual([200, id, false]);
+    }
+    const changed = await configure({ ...good, targetWallet: wallet, topupAmount: "30000000" });
+    expect([changed.status, changed.body.data.armed]).toEqual([200, true]);
+    await t.db.sql`update agent_topup_configs set armed = false where id = ${id}`;
+    await t.call("POST", `/dashboard/agent-dispatch/${id}/disable`, { token: alpha.dashboardAdmin });
+    const enabled = await configure({ ...good, targetWallet: wallet, topupAmount: "30000000" });
+    expect([enabled.status, enabled.body.data.enabled, enabled.body.data.armed]).toEqual([200, true, true]);
   });
 
   test("the same wallet on another network is another configuration; chainId and network may be given together when they agree", async () => {

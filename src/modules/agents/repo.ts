@@ -36,7 +36,7 @@ export interface ConfigInput {
 }
 
 export const upsertConfig = async (db: Db, t: Tenant, c: ConfigInput, now: Date) =>
-  (await runOne<TopupConfigRow>(db, Q.agent_topup_config_upsert, [
+  (await runOne<TopupConfigRow & { created: boolean }>(db, Q.agent_topup_config_upsert, [
     c.id,
     t.teamId,
     t.environment,
