@@ -1,7 +1,7 @@
 /** The messages between the pool (request side) and a chain worker. Both must survive structuredClone. */
 import type { AutopayResult, ConsentCheck, LookupResult, OperationResult, SubscriptionAdapter, SubscriptionOperation } from "./subscription-types";
 import type { EscrowAdapter, EscrowConsentCheck, EscrowOperation, EscrowReadResult, EscrowResult } from "./escrow-types";
-import type { BalancesResult, FundingResult, TopupAdapter, TopupLookup, TopupOperation, TopupSendResult } from "./topup-types";
+import type { BalancesResult, FundingResult, TopupAdapter, TopupLookup, TopupOperation, TopupSendResult, TopupSigned } from "./topup-types";
 import type { ChainAdapter, ChainFamily, PaymentExpectation, PaymentVerdict } from "./types";
 
 export type JobRequest =
@@ -23,7 +23,9 @@ export type JobAnswer =
   | BalancesResult
   | FundingResult
   | TopupSendResult
-  | TopupLookup;
+  | TopupLookup
+  | TopupSigned
+  | { ok: true };
 
 export interface JobResponse {
   id: number;

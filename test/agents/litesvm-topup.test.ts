@@ -9,6 +9,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { Keypair, LAMPORTS_PER_SOL } from "@solana/web3.js";
 import { rm } from "node:fs/promises";
 import { ChainPool } from "../../src/chains/pool";
+import type { TopupOperation, TopupSend } from "../../src/chains/topup-types";
 import { createSql } from "../../src/db/client";
 import { dispatchTopup } from "../../src/modules/agents/dispatch";
 import { tickNetwork, type MonitorDeps } from "../../src/modules/agents/monitor";
@@ -154,6 +155,40 @@ describe("auto-topup on Solana", () => {
     expect((await dispatches(configA.id)).at(-1)).toMatchObject({ status: "failed", reason: "not_sent" });
     expect(await remaining()).toBe(String(usdc(91)));
     expect(every()).toEqual(before);
+  });
+
+  test("a send not landed yet whose blockhash is still valid stays pending; sent late with its recorded blockhash, recovery confirms it", async () => {
+    t.clock.advance(86_400_000); // a new UTC day: the cap has room again
+    const f = wallet();
+    const config = await configure(f, usdc(1), usdc(2));
+    const [monitored] = await t.db.sql`select id, team_id, environment, token_symbol, target_wallet, min_balance_threshold::text,
+      topup_amount::text, armed from agent_topup_configs where id = ${config.id}`;
+    const crossing = { network: chain.network, token: chain.token, config: monitored as never, balance: 0n, fromBlock: null };
+    const pool = t.deps.subscriptions.pool;
+    let held: TopupSend | undefined;
+    // The send's answer is lost before the transaction reached the node: a node may still get it while its blockhash lives.
+    const losing = {
+      topup: async (operation: TopupOperation) => {
+        if (operation.op !== "send") return pool.topup(operation as never);
+        held = operation.request;
+        return { ok: false, reason: "timeout", detail: "the answer was lost" };
+      },
+    } as unknown as ChainPool;
+    const before = every();
+    const remainingBefore = BigInt(await remaining());
+    expect(await dispatchTopup(deps({ pool: losing }), crossing)).toBe("pending");
+    const [row] = await t.db.sql`select last_valid_height::text from agent_topup_dispatches where config_id = ${config.id}`;
+    expect(Number(row!.last_valid_height)).toBe(held!.signed!.lastValidBlockHeight!);
+    t.clock.advance(t.config.agentTopup.recoverAfterMs + 1);
+    expect(await recoverDispatches(deps(), t.config.agentTopup.recoverAfterMs)).toEqual({ confirmed: 0, failed: 0, unknown: 1 });
+    expect(await remaining()).toBe(String(remainingBefore - usdc(2))); // not made whole while it may land
+    expect(every()).toEqual(before);
+
+    expect(await pool.topup({ op: "send", request: held! })).toMatchObject({ ok: true }); // it lands after all
+    expect(await recoverDispatches(deps(), t.config.agentTopup.recoverAfterMs)).toEqual({ confirmed: 1, failed: 0, unknown: 0 });
+    expect(await dispatches(config.id)).toMatchObject([{ status: "confirmed" }]);
+    expect(chain.balance(f.publicKey)).toBe(usdc(2));
+    expect(await remaining()).toBe(String(remainingBefore - usdc(2)));
   });
 
   test("balances of many wallets: one getMultipleAccounts per 100", async () => {

@@ -5,7 +5,7 @@ export const CONFIGURE_DESCRIPTION = `Configures threshold-based auto-topup of o
 
 **The token.** \`token\` names one of the network's tokens (symbol, contract or mint); default: its first non-native token (USDC in the built-in registry). The native coin is refused: a top-up draws on the funding wallet's token approval, which a native coin does not have.
 
-**Amounts.** Token units (the token's smallest unit) as integer strings above 0, at most 38 digits (Solana: at most 2^64 - 1). `chainId` is an integer; like every integer field of the API's JSON bodies it may also be written as a string of decimal digits (`\"11155111\"`), nothing else (`\"0x1\"` is a 400).
+**Amounts.** Token units (the token's smallest unit) as integer strings above 0, at most 38 digits (Solana: at most 2^64 - 1). \`chainId\` is an integer; like every integer field of the API's JSON bodies it may also be written as a string of decimal digits (\`"11155111"\`), nothing else (\`"0x1"\` is a 400).
 
 **One configuration per team, environment, wallet and network.** A second call for the same wallet and network updates it (200; 201 when the call created it): its amounts and token are replaced and it is enabled. It is armed again only when it was disabled or its terms (threshold, amount, token) changed, so an integrator that sends its configuration on every start gets no extra top-up. Listed, disabled and deleted on the dashboard (GET /dashboard/agent-dispatch) and with the CLI (\`agent-dispatch …\`).
 

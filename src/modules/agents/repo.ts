@@ -24,6 +24,7 @@ const Q = queries([
   "agent_topup_dispatch_settle",
   "agent_topup_dispatch_list_page",
   "agent_topup_dispatch_list_stale",
+  "agent_topup_dispatch_signed",
 ]);
 
 export interface ConfigInput {
@@ -156,3 +157,11 @@ export const listDispatchPage = (db: Db, t: Tenant, page: PageWindow, configId: 
   run<DispatchRow>(db, Q.agent_topup_dispatch_list_page, [t.teamId, t.environment, page.beforeSeq, page.fetch, configId]);
 
 export const listStaleDispatches = (db: Db, cutoff: Date, limit: number) => run<DispatchRow>(db, Q.agent_topup_dispatch_list_stale, [cutoff, limit]);
+
+/** What the send was fixed as, recorded before it is broadcast; false when the dispatch is no longer pending. */
+export const recordSigned = async (
+  db: Db,
+  id: string,
+  s: { txHash: string | null; nonce: number | null; lastValidBlockHeight: number | null },
+  now: Date,
+) => Boolean(await runOne(db, Q.agent_topup_dispatch_signed, [id, s.txHash, s.nonce, s.lastValidBlockHeight, now]));
