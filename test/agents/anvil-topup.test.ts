@@ -11,6 +11,7 @@ import { ChainPool } from "../../src/chains/pool";
 import type { TopupOperation } from "../../src/chains/topup-types";
 import { createSql } from "../../src/db/client";
 import { enqueueJob } from "../../src/jobs/enqueue";
+import { fundingConsentMessage } from "../../src/modules/agents/consent";
 import { dispatchTopup } from "../../src/modules/agents/dispatch";
 import { tickNetwork, type MonitorDeps } from "../../src/modules/agents/monitor";
 import { recoverDispatches } from "../../src/modules/agents/recover";
@@ -97,6 +98,7 @@ describe("funding mandate", () => {
     const cases: [unknown, string][] = [
       [await signed({ signer: e }), "body.consent.signature"], // signed by another wallet
       [{ ...forAlpha, dailyCap: String(500n * USDC) }, "body.consent.signature"], // another cap than consented to
+      [{ ...forAlpha, total: String(10n ** 16n) }, "body.consent.signature"], // another total than consented to
       [await signed({ issuedAt: new Date(t.clock.now() - 11 * 60_000) }), "body.consent.issuedAt"],
       [{ ...forAlpha, consent: { ...forAlpha.consent, nonce: "short" } }, "body.consent.nonce"],
     ];
@@ -125,6 +127,23 @@ describe("funding mandate", () => {
     expect(res.status).toBe(400);
     expect(res.body.details["body.fundingWallet"]).toContain(bed.operator.address);
     expect((await t.call("GET", "/dashboard/agent-funding", { token: team.dashboardAdmin })).body.data).toEqual([]);
+  });
+
+  test("the consent names a lifetime total, with whole tokens beside the units; the mandate authorizes no more than it, whatever the allowance", async () => {
+    const body = await signed({ total: 30n * USDC });
+    const text = fundingConsentMessage(
+      { tenant, network: bed.network, token: bed.token, wallet: bed.funder.address, dailyCap: 50n * USDC, total: 30n * USDC },
+      body.consent.issuedAt,
+      body.consent.nonce,
+    );
+    expect(text).toContain("\nTotal: 30000000 (30 USDC at 6 decimals)\n");
+    expect(text).toContain("\nDaily cap: 50000000 (50 USDC at 6 decimals)\n");
+    const allowance = await bed.allowance();
+    expect(allowance).toBe(100n * USDC);
+    const res = await t.call("PUT", "/dashboard/agent-funding/anvil", { token: team.dashboardAdmin, body });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ authorizedAmount: String(30n * USDC), remainingAmount: String(30n * USDC) });
+    expect(await bed.allowance()).toBe(allowance); // a read, nothing sent
   });
 
   test("registering reads the on-chain approval: authorized and remaining are what the chain allows", async () => {

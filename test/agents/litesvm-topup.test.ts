@@ -11,12 +11,14 @@ import { rm } from "node:fs/promises";
 import { ChainPool } from "../../src/chains/pool";
 import type { TopupOperation, TopupSend } from "../../src/chains/topup-types";
 import { createSql } from "../../src/db/client";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { dispatchTopup } from "../../src/modules/agents/dispatch";
 import { tickNetwork, type MonitorDeps } from "../../src/modules/agents/monitor";
 import { recoverDispatches } from "../../src/modules/agents/recover";
 import { createTestApp } from "../helpers/app";
 import { startSolanaSubscriptionChain, usdc } from "../helpers/chains/solana-subscriptions";
 import { fundingBody } from "../helpers/agent-funding";
+import { insertDueSubscriptions } from "../helpers/due-subscriptions";
 import { createTeamFixture } from "../helpers/fixtures";
 
 const chain = startSolanaSubscriptionChain({ balance: usdc(1_000), approved: usdc(100) });
@@ -28,6 +30,7 @@ const t = await createTestApp({ CHAIN_REGISTRY_FILE: registryFile, ...(chain.ope
 const team = await createTeamFixture(t);
 const funder = chain.payer;
 const NETWORK = chain.network.id;
+const actor = { kind: "test", id: "test", requestId: null };
 
 const deps = (over: Partial<MonitorDeps> = {}): MonitorDeps => ({
   ...t.deps.subscriptions,
@@ -64,6 +67,34 @@ const every = () => [funder, a, b, c, e].map((k) => chain.balance(k.publicKey));
 let configA: { id: string };
 
 describe("auto-topup on Solana", () => {
+  test("a funding wallet whose token account backs a live subscription (any team's) is refused with 409: it has one delegate and one amount", async () => {
+    const tenant = { teamId: team.teamId, environment: "development" as const };
+    const other = { teamId: (await createTeamFixture(t, "Subscriber's merchant")).teamId, environment: "development" as const };
+    const plan = await createPlanRecord({ sql: t.db.sql, chains: t.config.chains, now: () => new Date(t.clock.now()) }, other, actor, {
+      name: "Pro",
+      prices: [{ billingPeriod: "monthly", amount: "10", currency: "USDC" }],
+    });
+    const [sub] = await insertDueSubscriptions(
+      t.db.sql,
+      [{ tenant: other, planId: plan.id, payee: chain.payee.publicKey.toBase58(), network: NETWORK }],
+      1,
+      {
+        anchor: new Date(t.clock.now()),
+      },
+    );
+    await t.db.sql`update subscriptions set payment_account = ${funder.publicKey.toBase58()} where id = ${sub!.id}`;
+    const body = () =>
+      fundingBody({ chains: t.config.chains, tenant, network: NETWORK, wallet: funder, dailyCap: usdc(50), issuedAt: new Date(t.clock.now()) });
+    const delegation = delegated();
+    const refused = await t.call("PUT", `/dashboard/agent-funding/${NETWORK}`, { token: team.dashboardAdmin, body: await body() });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toContain("backs a live subscription");
+    expect((await t.db.sql`select count(*)::int as n from agent_funding_mandates`)[0]!.n).toBe(0);
+    expect(delegated()).toBe(delegation); // the chain unchanged
+    // Once the subscription is canceled, the account is free to fund top-ups (the next test registers it).
+    await t.db.sql`update subscriptions set status = 'CANCELED', canceled_at = now(), next_attempt_at = null where id = ${sub!.id}`;
+  });
+
   test("the funding mandate is the delegation read from the chain, with the wallet's signed consent; the answer leaves chainId out", async () => {
     const tenant = { teamId: team.teamId, environment: "development" as const };
     const at = new Date(t.clock.now());

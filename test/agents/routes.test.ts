@@ -192,14 +192,17 @@ describe("dashboard funding mandate routes", () => {
 
   test("bad input is a 400 naming the field, checked before any chain read; nothing is recorded", async () => {
     const cases: [string, unknown, string][] = [
-      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "0", consent }, "body.dailyCap"],
-      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: 5, consent }, "body.dailyCap"],
-      ["sepolia", { fundingWallet: "0x12", dailyCap: "5", consent }, "body.fundingWallet"],
-      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "5", token: "ETH", consent }, "body.token"],
-      ["ethereum", { fundingWallet: EVM_WALLET, dailyCap: "5", consent }, "path.network"],
-      ["stellar-testnet", { fundingWallet: EVM_WALLET, dailyCap: "5", consent }, "path.network"],
-      ["nowhere", { fundingWallet: EVM_WALLET, dailyCap: "5", consent }, "path.network"],
-      ["solana-devnet", { fundingWallet: SOLANA_WALLET, dailyCap: "18446744073709551616", consent }, "body.dailyCap"],
+      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "0", total: "5", consent }, "body.dailyCap"],
+      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: 5, total: "5", consent }, "body.dailyCap"],
+      ["sepolia", { fundingWallet: "0x12", dailyCap: "5", total: "5", consent }, "body.fundingWallet"],
+      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "5", total: "5", token: "ETH", consent }, "body.token"],
+      ["ethereum", { fundingWallet: EVM_WALLET, dailyCap: "5", total: "5", consent }, "path.network"],
+      ["stellar-testnet", { fundingWallet: EVM_WALLET, dailyCap: "5", total: "5", consent }, "path.network"],
+      ["nowhere", { fundingWallet: EVM_WALLET, dailyCap: "5", total: "5", consent }, "path.network"],
+      ["solana-devnet", { fundingWallet: SOLANA_WALLET, dailyCap: "18446744073709551616", total: "5", consent }, "body.dailyCap"],
+      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "5", consent }, "body.total"],
+      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "5", total: "0", consent }, "body.total"],
+      ["solana-devnet", { fundingWallet: SOLANA_WALLET, dailyCap: "5", total: "18446744073709551616", consent }, "body.total"],
     ];
     for (const [network, body, field] of cases) {
       const res = await put(network, body);

@@ -25,6 +25,7 @@ const Q = queries([
   "agent_topup_dispatch_list_page",
   "agent_topup_dispatch_list_stale",
   "agent_topup_dispatch_signed",
+  "agent_funding_wallet_subscribed",
 ]);
 
 export interface ConfigInput {
@@ -85,8 +86,8 @@ export interface FundingInput {
   operator: string;
   authorized: bigint;
   dailyCap: bigint;
-  /** the funding wallet's signed consent, kept as given */
-  consent: { issuedAt: string; nonce: string; signature: string };
+  /** the funding wallet's signed consent, kept as given, with the total it names */
+  consent: { issuedAt: string; nonce: string; signature: string; total: string };
 }
 
 export const upsertFundingMandate = async (db: Db, t: Tenant, f: FundingInput, now: Date) =>
@@ -165,3 +166,10 @@ export const recordSigned = async (
   s: { txHash: string | null; nonce: number | null; lastValidBlockHeight: number | null },
   now: Date,
 ) => Boolean(await runOne(db, Q.agent_topup_dispatch_signed, [id, s.txHash, s.nonce, s.lastValidBlockHeight, now]));
+
+/**
+ * Whether a live subscription of any team pays from this owner's token account on the network and token (Solana:
+ * an account has one delegate and one delegated amount, which the subscription's mandate relies on).
+ */
+export const walletBacksSubscription = async (db: Db, network: string, token: string, wallet: string) =>
+  Boolean(await runOne(db, Q.agent_funding_wallet_subscribed, [network, token, wallet]));

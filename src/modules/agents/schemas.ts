@@ -95,6 +95,9 @@ export const FundingMandatePut = t.Object(
       description: "The wallet top-ups are drawn from; it must have approved the service's operator",
     }),
     dailyCap: amount("The most this network's top-ups may send per UTC day, pending and confirmed dispatches counted."),
+    total: amount(
+      "The most all top-ups drawn through this mandate may ever send, as the signed consent names it. The mandate authorizes the lesser of this and the operator's allowance on chain (which every team and, on Solana, subscriptions share).",
+    ),
     token: t.Optional(t.String({ minLength: 1, maxLength: 64, description: "Default: the network's first non-native token (USDC)" })),
     consent: t.Object(
       {
@@ -139,7 +142,9 @@ export const AgentFundingMandate = t.Object(
     token: t.String(),
     fundingWallet: t.String(),
     operator: t.String({ description: "The service's operator address the funding wallet approved (EVM spender, Solana SPL delegate)" }),
-    authorizedAmount: t.String({ description: "What the approval allowed when registered, token units" }),
+    authorizedAmount: t.String({
+      description: "The lesser of the signed consent's total and what the approval on chain allowed when registered, token units",
+    }),
     remainingAmount: t.String({ description: "What is left of it: every dispatch lowers it when claimed, a failed one gives it back" }),
     dailyCap: t.String({ description: "Token units per UTC day" }),
     status: t.Union([t.Literal("ACTIVE"), t.Literal("REVOKED")]),
