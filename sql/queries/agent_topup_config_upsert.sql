@@ -18,6 +18,9 @@ on conflict (team_id, environment, network, target_wallet) do update
       rearm_at = case when c.enabled and (c.token_symbol, c.min_balance_threshold, c.topup_amount)
                            = (excluded.token_symbol, excluded.min_balance_threshold, excluded.topup_amount)
                       then c.rearm_at end,
+      refusals = case when c.enabled and (c.token_symbol, c.min_balance_threshold, c.topup_amount)
+                           = (excluded.token_symbol, excluded.min_balance_threshold, excluded.topup_amount)
+                      then c.refusals else 0 end,
       updated_at = excluded.updated_at
 returning id, team_id, environment, network, token_symbol, target_wallet, min_balance_threshold::text, topup_amount::text, enabled, armed,
   crossing, created_at, updated_at, seq, (xmax = 0) as created

@@ -447,4 +447,35 @@ describe("the chain's own refusal", () => {
     const failed = (await events("agent.topup.failed")).filter((d: { reason: string }) => d.reason === "insufficient_allowance");
     expect(failed).toMatchObject([{ configId: configB.id, status: "failed", txHash: null }]);
   });
+  test("a refusal other than the daily cap is tried again after a backoff that doubles, chain unchanged each time, until the cause is fixed", async () => {
+    const retry = async () =>
+      (await t.db.sql`select rearm_at, refusals from agent_topup_configs where id = ${configB.id}`)[0] as { rearm_at: Date; refusals: number };
+    const now = () => t.clock.now();
+    expect(await retry()).toMatchObject({ refusals: 1 });
+    expect((await retry()).rearm_at.getTime()).toBe(now() + 5 * 60_000);
+    const before = await bed.balances();
+    const nonce = await bed.anvil.client.getTransactionCount({ address: bed.operator.address });
+    expect((await tick()).outcomes).toEqual({}); // not before its time
+    t.clock.advance(5 * 60_000);
+    // Still short of allowance: refused again, in simulation. (Another configuration's earlier refusal, retried
+    // after its own backoff, is refused again by the mandate: nothing sent either.)
+    expect((await tick()).outcomes).toEqual({ failed: 1, refused: 1 });
+    expect(await bed.balances()).toEqual(before);
+    expect(await bed.anvil.client.getTransactionCount({ address: bed.operator.address })).toBe(nonce);
+    expect(await retry()).toMatchObject({ refusals: 2 });
+    expect((await retry()).rearm_at.getTime()).toBe(now() + 10 * 60_000);
+    t.clock.advance(5 * 60_000);
+    expect((await tick()).outcomes).toEqual({});
+
+    await bed.approve(50n * USDC); // the funder fixes it on chain
+    t.clock.advance(5 * 60_000);
+    expect((await tick()).outcomes).toMatchObject({ confirmed: 1 });
+    expect(await bed.balanceOf(b.address)).toBe(2n * USDC);
+    expect(await retry()).toMatchObject({ refusals: 0 });
+    expect((await dispatches(configB.id)).slice(-3).map((r) => [r.status, r.reason])).toEqual([
+      ["failed", "insufficient_allowance"],
+      ["failed", "insufficient_allowance"],
+      ["confirmed", null],
+    ]);
+  });
 });

@@ -3,13 +3,14 @@
  *  1. claim, in one transaction: the configuration is disarmed and its crossing counted (a second instance finds it
  *     disarmed and stops), the team's funding mandate on the network is locked, and the dispatch recorded: `failed`
  *     with the reason and `agent.topup.failed` when the mandate's remaining amount or the UTC day's cap cannot cover
- *     it (nothing is sent; a daily cap refusal is tried again from the next UTC midnight), else `pending`, with the
- *     mandate's remaining amount lowered;
+ *     it (nothing is sent; it is tried again later: a daily cap refusal from the next UTC midnight, any other after a
+ *     backoff, compute.ts retryAt), else `pending`, with the mandate's remaining amount lowered;
  *  2. sign through the chain workers (nothing broadcast: EVM the operator transaction with its nonce, Solana the
  *     blockhash it will carry), record that on the dispatch, and only then send, under the dispatch's reference (the
  *     one chain-side name of this top-up);
  *  3. settle, in one transaction: `confirmed` with the tx hash and `agent.topup.dispatched`; a refusal that moved
- *     nothing is `failed` with `agent.topup.failed` and gives the mandate its amount back; an unknown outcome stays
+ *     nothing is `failed` with `agent.topup.failed`, gives the mandate its amount back and is tried again after a
+ *     backoff; an unknown outcome stays
  *     `pending` for recovery (recover.ts), which looks the reference up on chain instead of sending again.
  */
 import { OUTCOME_UNKNOWN } from "../../chains/subscription-types";
@@ -19,7 +20,7 @@ import type { NetworkConfig, TokenConfig } from "../../lib/networks";
 import { newId } from "../../lib/ids";
 import type { Tenant } from "../../lib/tenant";
 import { emitEvent } from "../webhooks/emit";
-import { dispatchReference, nextUtcDay, refuseDraw, utcDayStart } from "./compute";
+import { dispatchReference, refuseDraw, retryAt, utcDayStart } from "./compute";
 import type { AgentDeps } from "./configure";
 import { presentDispatch } from "./present";
 import {
@@ -29,6 +30,8 @@ import {
   lockFundingMandate,
   rearmConfigAt,
   recordSigned,
+  refusalsInARow,
+  resetRefusals,
   settleDispatch,
   spentToday,
 } from "./repo";
@@ -85,8 +88,8 @@ async function claim(deps: DispatchDeps, crossing: Crossing): Promise<{ row: Dis
       created_at: now.toISOString(),
     });
     if (refusal) {
-      // The cap counts afresh at midnight UTC: the crossing is tried again then, if the balance is still low.
-      if (refusal.reason === "daily_cap_exceeded") await rearmConfigAt(tx, claimed.id, nextUtcDay(now));
+      // Tried again later if the balance is still low: the daily cap at midnight UTC, anything else after a backoff.
+      await rearmConfigAt(tx, claimed.id, retryAt(now, refusal.reason, await refusalsInARow(tx, claimed.id)));
       await emitEvent({ tx, tenant }, "agent.topup.failed", { dispatch: presentDispatch(deps.chains, row) }, { at: now });
     } else await drawFundingMandate(tx, mandate!.id, amount, now);
     return { row, refused: refusal !== null };
@@ -103,6 +106,8 @@ export async function settle(deps: DispatchDeps, row: DispatchRow, result: Topup
       : await settleDispatch(tx, row.id, { status: "failed", txHash: null, reason: result.reason, detail: result.detail }, now);
     if (!settled) return null;
     if (!result.ok && row.funding_mandate_id) await drawFundingMandate(tx, row.funding_mandate_id, -BigInt(row.amount), now);
+    if (result.ok) await resetRefusals(tx, row.config_id);
+    else await rearmConfigAt(tx, row.config_id, retryAt(now, result.reason, await refusalsInARow(tx, row.config_id)));
     await emitEvent(
       { tx, tenant },
       result.ok ? "agent.topup.dispatched" : "agent.topup.failed",

@@ -26,6 +26,8 @@ const Q = queries([
   "agent_topup_dispatch_list_stale",
   "agent_topup_dispatch_signed",
   "agent_funding_wallet_subscribed",
+  "agent_topup_config_refusals",
+  "agent_topup_config_refusals_reset",
 ]);
 
 export interface ConfigInput {
@@ -75,8 +77,14 @@ export const rearmConfigs = (db: Db, ids: readonly string[]) => runCount(db, Q.a
 
 export const disarmConfig = (db: Db, id: string, now: Date) => runOne<ClaimedConfig>(db, Q.agent_topup_config_disarm, [id, now]);
 
-/** A crossing refused for the daily cap is tried again from `at`. */
+/** A refused crossing is tried again from `at`; the refusal is counted in the configuration's run. */
 export const rearmConfigAt = (db: Db, id: string, at: Date) => runCount(db, Q.agent_topup_config_rearm_at, [id, at]);
+
+/** The configuration's refusals in a row so far (0 when it is gone). */
+export const refusalsInARow = async (db: Db, id: string) =>
+  (await runOne<{ refusals: number }>(db, Q.agent_topup_config_refusals, [id]))?.refusals ?? 0;
+
+export const resetRefusals = (db: Db, id: string) => runCount(db, Q.agent_topup_config_refusals_reset, [id]);
 
 export interface FundingInput {
   id: string;

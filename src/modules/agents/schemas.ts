@@ -57,7 +57,7 @@ export const AgentDispatchConfig = t.Object(
     enabled: t.Boolean({ description: "false once disabled on the dashboard; POST /agent/dispatch enables it again" }),
     armed: t.Boolean({
       description:
-        "Whether the next tick below the threshold sends a top-up: false from a dispatch until a tick sees the balance at or above the threshold (a crossing refused for the daily cap is tried again from the next UTC midnight)",
+        "Whether the next tick below the threshold sends a top-up: false from a dispatch until a tick sees the balance at or above the threshold (a refused crossing is tried again by itself: for the daily cap from the next UTC midnight, for any other reason after a backoff of 5 minutes doubling with each refusal in a row, up to 6 hours)",
     }),
     createdAt: t.String({ format: "date-time" }),
     updatedAt: t.String({ format: "date-time" }),
