@@ -102,6 +102,18 @@ describe("POST /agent/dispatch", () => {
     expect(res.body.data).toMatchObject({ network: "base-sepolia", chainId: 84532 });
   });
 
+  test("chainId written as a string of digits is read as that integer, as every integer field of a JSON body is; any other spelling is a 400", async () => {
+    const wallet = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955";
+    const res = await configure({ ...good, targetWallet: wallet, chainId: String(SEPOLIA) });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ chainId: SEPOLIA, network: "sepolia" });
+    for (const chainId of ["0xaa36a7", "1.1155111e7", " 11155111", "+11155111"]) {
+      const refused = await configure({ ...good, targetWallet: wallet, chainId });
+      expect({ chainId, status: refused.status }).toEqual({ chainId, status: 400 });
+      expect(Object.keys(refused.body.details)).toContain("body.chainId");
+    }
+  });
+
   test("bad input is a 400 naming each field, and nothing is written", async () => {
     const before = await stored();
     const cases: [unknown, string][] = [
