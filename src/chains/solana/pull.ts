@@ -58,7 +58,8 @@ export async function pull(chain: SolanaChain, request: Pull, plan: PullPlan): P
     (await refuseFunds(chain, funds ?? null, creates));
   if (refusal) return refusal;
 
-  const settled = await sendAndSettle(connection, await plan.instructions(marker), [operator.keypair, marker], chain.timing, request.recent);
+  const timing = { ...chain.timing, recent: request.recent };
+  const settled = await sendAndSettle(connection, await plan.instructions(marker), [operator.keypair, marker], timing);
   switch (settled.kind) {
     case "finalized": {
       const operation = await readOperation(connection, settled.signature, {

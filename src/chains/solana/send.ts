@@ -31,15 +31,14 @@ export interface RecentBlockhash {
   lastValidBlockHeight: number;
 }
 
-/** `recent`: the blockhash to sign with, fixed (and recorded) by the caller beforehand; absent, the latest one. */
+/** `timing.recent`: the blockhash to sign with, fixed (and recorded) by the caller beforehand; absent, the latest one. */
 export async function sendAndSettle(
   connection: Connection,
   instructions: TransactionInstruction[],
   signers: Keypair[],
-  timing: Timing,
-  recent?: RecentBlockhash,
+  timing: Timing & { recent?: RecentBlockhash },
 ): Promise<Settled> {
-  const { blockhash, lastValidBlockHeight } = recent ?? (await connection.getLatestBlockhash(READ));
+  const { blockhash, lastValidBlockHeight } = timing.recent ?? (await connection.getLatestBlockhash(READ));
   const tx = new Transaction({ feePayer: signers[0]!.publicKey, blockhash, lastValidBlockHeight }).add(...instructions);
   tx.sign(...signers);
   const signature = encodeBase58(tx.signature!);

@@ -126,6 +126,7 @@ export const FundingMandatePut = t.Object(
     examples: [
       {
         fundingWallet: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+        total: "1000000000",
         dailyCap: "100000000",
         consent: { issuedAt: "2027-03-01T12:00:00.000Z", nonce: "kU2x9bQmZr4TfW7yHc1pLs", signature: `0x${"1b".repeat(65)}` },
       },
