@@ -88,6 +88,7 @@ describe("auto-topup on Solana", () => {
     const delegation = delegated();
     const refused = await t.call("PUT", `/dashboard/agent-funding/${NETWORK}`, { token: team.dashboardAdmin, body: await body() });
     expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe("payment_account_in_use");
     expect(refused.body.error).toContain("backs a live subscription");
     expect((await t.db.sql`select count(*)::int as n from agent_funding_mandates`)[0]!.n).toBe(0);
     expect(delegated()).toBe(delegation); // the chain unchanged

@@ -46,7 +46,7 @@ export async function registerFunding(
   // (each draw would eat the subscription's allowance, and the subscription's the mandate's).
   if (network.family === "solana" && (await walletBacksSubscription(deps.sql, network.id, token.symbol, wallet)))
     throw apiError(
-      "conflict",
+      "payment_account_in_use",
       `The funding wallet's ${token.symbol} token account backs a live subscription: its one SPL delegation to the service's operator is that subscription's allowance. Fund top-ups from another wallet`,
     );
 

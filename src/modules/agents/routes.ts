@@ -153,7 +153,10 @@ export function agentRoutes(deps: AgentRouteDeps) {
         access: true,
         params: NetworkParams,
         body: FundingMandatePut,
-        response: { 200: data(AgentFundingMandate), ...errorResponses("validation_failed", "conflict", "chain_unavailable") },
+        response: {
+          200: data(AgentFundingMandate),
+          ...errorResponses("validation_failed", "conflict", "payment_account_in_use", "chain_unavailable"),
+        },
         detail: { tags: TAGS, summary: "Register the funding mandate of a network", description: FUNDING_DESCRIPTION },
       },
     )

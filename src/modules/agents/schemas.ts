@@ -173,7 +173,10 @@ export const AgentTopupDispatch = t.Object(
         "failed: mandate_missing, mandate_revoked, mandate_exhausted, daily_cap_exceeded, token_mismatch, insufficient_allowance, insufficient_balance, autopay_not_installed, not_configured, reverted, not_sent",
     }),
     detail: t.Union([t.String(), t.Null()]),
-    txHash: t.Union([t.String(), t.Null()], { description: "The transaction once confirmed" }),
+    txHash: t.Union([t.String(), t.Null()], {
+      description:
+        "The transaction once confirmed; on EVM also while pending, once signed (the hash is fixed before the broadcast). Null when failed",
+    }),
     createdAt: t.String({ format: "date-time" }),
     updatedAt: t.String({ format: "date-time" }),
   },
