@@ -479,3 +479,17 @@ describe("the chain's own refusal", () => {
     ]);
   });
 });
+
+describe("the operator key used from elsewhere", () => {
+  test("a transaction sent with the key by another process between two top-ups: the next one is signed with the node's count and lands", async () => {
+    await bed.mint(b.address, 5n * USDC);
+    await tick(); // armed again
+    await bed.spend(b, await bed.balanceOf(b.address));
+    const before = await bed.anvil.client.getTransactionCount({ address: bed.operator.address });
+    const elsewhere = await bed.anvil.client.sendTransaction({ account: bed.operator, to: bed.operator.address, value: 0n, chain: null });
+    await bed.anvil.client.waitForTransactionReceipt({ hash: elsewhere });
+    expect((await tick()).outcomes).toEqual({ confirmed: 1 });
+    expect(await bed.balanceOf(b.address)).toBe(2n * USDC);
+    expect(await bed.anvil.client.getTransactionCount({ address: bed.operator.address })).toBe(before + 2);
+  });
+});

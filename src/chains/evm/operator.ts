@@ -87,12 +87,19 @@ export interface SignedTransaction {
 export function signAsOperator(endpoint: OperatorEndpoint, account: PrivateKeyAccount, tx: OperatorTransaction): Promise<SignedTransaction> {
   const sender = senderOf(endpoint, account);
   return queued(sender, async () => {
-    const nonce = await nextNonce(endpoint.client, sender);
+    // A signed transaction is not retried with another nonce (its hash is recorded), so the count is checked against
+    // the node's each time: a key used from elsewhere (another instance) moves it on, and the signature holds.
+    const fromNode = await endpoint.client.getTransactionCount({ address: account.address, blockTag: "pending" });
+    const nonce = Math.max(sender.next ?? 0, fromNode);
     const serialized = await sign(endpoint.chainId, sender, tx, nonce);
     sender.next = nonce + 1;
     return { hash: keccak256(serialized), nonce, serialized };
   });
 }
+
+/** Whether a node refused a transaction because its nonce is already used: then it can never land. */
+export const nonceTooLow = (error: unknown): boolean =>
+  error instanceof BaseError ? Boolean(error.walk((e) => /nonce too low/i.test((e as Error).message))) : /nonce too low/i.test(String(error));
 
 /** Broadcasts a transaction signAsOperator signed; a failure makes the node's count the truth again. */
 export function broadcastAsOperator(endpoint: OperatorEndpoint, account: PrivateKeyAccount, serialized: Hex): Promise<Hex> {

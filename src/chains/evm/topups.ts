@@ -9,14 +9,23 @@
  * `sign` simulates and signs (taking the nonce) without broadcasting, so the service records the hash and nonce
  * before `send` broadcasts them; a lookup declares a send lost only once the mined nonce has passed the recorded one.
  */
-import { encodeFunctionData, erc20Abi, getAddress, isAddress, parseAbiItem, type Hex, type PublicClient } from "viem";
+import {
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  isAddress,
+  parseAbiItem,
+  TransactionReceiptNotFoundError,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import { MULTICALL3_ADDRESS } from "../../lib/networks";
 import { refuseOperation, type SubscriptionRefusal } from "../subscription-types";
 import type { BalancesRequest, TopupAdapter, TopupSend } from "../topup-types";
 import type { NetworkConfig, TokenConfig } from "../types";
 import { clientFor, wrongChain } from "./client";
 import { balanceOfData, type Call3, decodeAggregate3, encodeAggregate3, GET_BLOCK_NUMBER, isHexAddress } from "./multicall";
-import { broadcastAsOperator, operatorAccount, releaseNonce, signAsOperator } from "./operator";
+import { broadcastAsOperator, nonceTooLow, operatorAccount, releaseNonce, signAsOperator } from "./operator";
 import { landReceipt, throwUnlessUnfunded } from "./receipt";
 import { classifyTokenRefusal, readRevert } from "./subscription-errors";
 
@@ -149,7 +158,16 @@ export const evmTopups: TopupAdapter = {
     const envelope = request.signed?.envelope;
     if (!envelope) return Promise.resolve(refuseOperation("reverted", "A top-up is broadcast only once signed and recorded; nothing was sent"));
     return guarded(request.network, async (client) => {
-      const receipt = await landReceipt(client, () => broadcastAsOperator(endpointOf(client, ready), ready.operator, envelope as Hex));
+      const receipt = await landReceipt(client, () =>
+        broadcastAsOperator(endpointOf(client, ready), ready.operator, envelope as Hex).catch((error: unknown) => {
+          if (nonceTooLow(error)) throw new NonceUsed();
+          throw error;
+        }),
+      ).catch((error: unknown) => {
+        if (error instanceof NonceUsed)
+          return refuseOperation("reverted", "The operator's nonce was used by another transaction first; nothing moved");
+        throw error;
+      });
       if ("ok" in receipt) return receipt;
       if (receipt.status !== "success") return refuseOperation("reverted", "The transfer reverted on chain; nothing moved");
       return { ok: true as const, txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
@@ -174,6 +192,14 @@ export const evmTopups: TopupAdapter = {
       }
       // Never signed and recorded: never broadcast (the send broadcasts only a recorded transaction).
       if (!signed || signed.nonce === null) return { ok: true as const, landed: null, inFlight: false };
+      // The recorded hash itself, should the log search have missed it (an endpoint that bounds getLogs' range).
+      const receipt = signed.txHash ? await receiptOf(client, signed.txHash as Hex) : null;
+      if (receipt?.status === "success")
+        return {
+          ok: true as const,
+          landed: { ok: true as const, txHash: receipt.transactionHash, blockNumber: receipt.blockNumber },
+          inFlight: false,
+        };
       // The recorded transaction can land only with its nonce: once the operator's mined count has passed it without
       // that transaction succeeding, it never will. Until then (a node that has not seen it yet) it may.
       return { ok: true as const, landed: null, inFlight: mined <= signed.nonce };
@@ -193,3 +219,16 @@ export const evmTopups: TopupAdapter = {
 
 /** The operator's endpoint: nonces are counted per RPC URL and key, shared with the subscription sends (operator.ts). */
 const endpointOf = (client: PublicClient, ready: { chainId: number; rpcUrl: string }) => ({ client, rpcUrl: ready.rpcUrl, chainId: ready.chainId });
+
+/** The receipt of `hash`, or null when the chain holds none; any other failure is the endpoint's. */
+async function receiptOf(client: PublicClient, hash: Hex) {
+  try {
+    return await client.getTransactionReceipt({ hash });
+  } catch (error) {
+    if (error instanceof TransactionReceiptNotFoundError) return null;
+    throw error;
+  }
+}
+
+/** A broadcast refused because the transaction's nonce was used meanwhile: it can never land. */
+class NonceUsed extends Error {}
