@@ -44,8 +44,11 @@ create table agent_topup_configs (
   armed                  boolean not null,
   -- crossings dispatched so far: a dispatch is unique per (configuration, crossing)
   crossing               bigint not null default 0,
-  -- a crossing refused for the daily cap is tried again from here (the next UTC midnight), as if armed
+  -- a refused crossing is tried again from here, as if armed: the daily cap at the next UTC midnight, any other
+  -- refusal after a backoff that doubles with each refusal in a row (docs/agents.md#retries)
   rearm_at               timestamptz,
+  -- refusals in a row since the last confirmed top-up or balance seen back above the threshold: the backoff's step
+  refusals               integer not null default 0,
   created_at             timestamptz not null,
   updated_at             timestamptz not null,
   seq                    bigint generated always as identity,
@@ -80,6 +83,11 @@ create table agent_topup_dispatches (
   reference           text not null check (reference ~ '^[0-9a-f]{64}$'),
   -- EVM: the block of the balance read; a lost send is looked for from there
   from_block          numeric(78, 0),
+  -- recorded before the send is broadcast (docs/agents.md#recovery): EVM the signed transaction's hash (tx_hash) and
+  -- the operator nonce it uses; Solana the last block height of the blockhash it carries. Recovery declares a send
+  -- lost only once the chain is past these.
+  operator_nonce      bigint,
+  last_valid_height   bigint,
   created_at          timestamptz not null,
   updated_at          timestamptz not null,
   seq                 bigint generated always as identity,

@@ -1,7 +1,7 @@
 /** The messages between the pool (request side) and a chain worker. Both must survive structuredClone. */
 import type { AutopayResult, ConsentCheck, LookupResult, OperationResult, SubscriptionAdapter, SubscriptionOperation } from "./subscription-types";
 import type { EscrowAdapter, EscrowConsentCheck, EscrowOperation, EscrowReadResult, EscrowResult } from "./escrow-types";
-import type { BalancesResult, FundingResult, TopupAdapter, TopupLookup, TopupOperation, TopupSendResult } from "./topup-types";
+import type { BalancesResult, FundingResult, TopupAdapter, TopupLookup, TopupOperation, TopupSendResult, TopupSigned } from "./topup-types";
 import type { ChainAdapter, ChainFamily, PaymentExpectation, PaymentVerdict } from "./types";
 import type { X402Adapter, X402Check, X402Landing, X402Operation, X402Settlement } from "./x402-types";
 
@@ -26,6 +26,8 @@ export type JobAnswer =
   | FundingResult
   | TopupSendResult
   | TopupLookup
+  | TopupSigned
+  | { ok: true }
   | X402Check
   | X402Settlement
   | X402Landing;

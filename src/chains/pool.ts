@@ -15,8 +15,9 @@ import {
   type LookupResult,
   type OperationResult,
   type SubscriptionOperation,
+  type SubscriptionRefusal,
 } from "./subscription-types";
-import type { BalancesResult, FundingResult, TopupLookup, TopupOperation, TopupSendResult } from "./topup-types";
+import type { BalancesResult, FundingResult, TopupLookup, TopupOperation, TopupSendResult, TopupSigned } from "./topup-types";
 import { refuse, type ChainFamily, type PaymentExpectation, type PaymentVerdict } from "./types";
 import { refuseEscrow, type EscrowConsentCheck, type EscrowOperation, type EscrowReadResult, type EscrowResult } from "./escrow-types";
 import { refuseX402, type X402Check, type X402Landing, type X402Operation, type X402Settlement } from "./x402-types";
@@ -87,9 +88,11 @@ export class ChainPool {
   topup(operation: Extract<TopupOperation, { op: "readFunding" }>): Promise<FundingResult>;
   topup(operation: Extract<TopupOperation, { op: "send" }>): Promise<TopupSendResult>;
   topup(operation: Extract<TopupOperation, { op: "lookup" }>): Promise<TopupLookup>;
-  topup(operation: TopupOperation): Promise<BalancesResult | FundingResult | TopupSendResult | TopupLookup> {
+  topup(operation: Extract<TopupOperation, { op: "sign" }>): Promise<TopupSigned>;
+  topup(operation: Extract<TopupOperation, { op: "release" }>): Promise<{ ok: true } | SubscriptionRefusal>;
+  topup(operation: TopupOperation): Promise<BalancesResult | FundingResult | TopupSendResult | TopupLookup | TopupSigned | { ok: true }> {
     const family = operation.request.network.family;
-    return this.run({ kind: "topup", family, operation }, refuseOperation) as Promise<BalancesResult | FundingResult | TopupSendResult | TopupLookup>;
+    return this.run({ kind: "topup", family, operation }, refuseOperation) as Promise<BalancesResult>;
   }
 
   /** An x402 check or settlement (src/chains/x402-types.ts): EVM, in the worker that holds the EVM operator key's nonces. */

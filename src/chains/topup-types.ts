@@ -54,7 +54,28 @@ export interface TopupSend {
   reference: string;
   /** EVM: where a lookup starts searching (the block of the balance read that triggered it) */
   fromBlock?: bigint;
+  /** what `sign` answered and the service recorded on the dispatch before the send: the send uses exactly this */
+  signed?: SignedSend;
 }
+
+/**
+ * A send fixed before it is broadcast, so that the dispatch records how to tell, later, that it can no longer land
+ * (docs/agents.md#recovery). EVM: the operator transaction signed with its nonce (its hash is final); once the
+ * operator's mined nonce passes it without that hash landing, it never will. Solana: the recent blockhash the
+ * transaction will carry; past `lastValidBlockHeight` a transaction with it can no longer land.
+ */
+export interface SignedSend {
+  /** EVM: the signed transaction's hash; null on Solana */
+  txHash: string | null;
+  /** EVM: the operator nonce it uses; null on Solana */
+  nonce: number | null;
+  /** Solana: the last block height at which the blockhash is valid; null on EVM */
+  lastValidBlockHeight: number | null;
+  /** EVM: the serialized signed transaction; Solana: the recent blockhash. Empty in a lookup (not kept) */
+  envelope: string;
+}
+
+export type TopupSigned = ({ ok: true } & SignedSend) | SubscriptionRefusal;
 
 export interface TopupLanded {
   ok: true;
@@ -62,7 +83,7 @@ export interface TopupLanded {
   blockNumber: bigint;
 }
 
-/** A lookup's answer: the landed send, or none; `inFlight`: none yet, but the operator has transactions pending. */
+/** A lookup's answer: the landed send, or none; `inFlight`: none yet, but it may still land (keep it pending). */
 export type TopupLookup = { ok: true; landed: TopupLanded | null; inFlight: boolean } | SubscriptionRefusal;
 
 export type BalancesResult = Balances | SubscriptionRefusal;
@@ -72,12 +93,19 @@ export type TopupSendResult = TopupLanded | SubscriptionRefusal;
 export interface TopupAdapter {
   balances(request: BalancesRequest): Promise<BalancesResult>;
   readFunding(request: FundingRequest): Promise<FundingResult>;
+  /** checks the send (simulation, payer side) and fixes it without broadcasting anything */
+  sign(request: TopupSend): Promise<TopupSigned>;
+  /** broadcasts what `sign` fixed (`request.signed`) and waits for it */
   send(request: TopupSend): Promise<TopupSendResult>;
   lookup(request: TopupSend): Promise<TopupLookup>;
+  /** a signed send that will not be broadcast gives its operator nonce back (EVM; no-op elsewhere) */
+  release(request: TopupSend): Promise<{ ok: true } | SubscriptionRefusal>;
 }
 
 export type TopupOperation =
   | { op: "balances"; request: BalancesRequest }
   | { op: "readFunding"; request: FundingRequest }
+  | { op: "sign"; request: TopupSend }
   | { op: "send"; request: TopupSend }
-  | { op: "lookup"; request: TopupSend };
+  | { op: "lookup"; request: TopupSend }
+  | { op: "release"; request: TopupSend };

@@ -87,6 +87,10 @@ async function topup(family: ChainFamily, operation: TopupOperation): Promise<Jo
       return adapter.send(operation.request);
     case "lookup":
       return adapter.lookup(operation.request);
+    case "sign":
+      return adapter.sign(operation.request);
+    case "release":
+      return adapter.release(operation.request);
   }
 }
 

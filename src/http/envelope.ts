@@ -5,4 +5,5 @@
  */
 import { t, type TSchema } from "elysia";
 
-export const data = <S extends TSchema>(schema: S) => t.Object({ data: schema });
+/** `description`, when given, is the response's description in the OpenAPI document (a route with two success statuses). */
+export const data = <S extends TSchema>(schema: S, description?: string) => t.Object({ data: schema }, description ? { description } : {});

@@ -228,7 +228,7 @@ export const ERRORS = {
     status: 409,
     shape: "code",
     description:
-      "Subscription activation (Solana, Stellar): the payment account's token account already pays a live subscription through the service; one account pays one subscription per network and token",
+      "Subscription activation (Solana, Stellar): the payment account's token account already pays a live subscription through the service; one account pays one subscription per network and token. Also registering an auto-topup funding wallet on Solana whose token account pays a live subscription (one SPL delegate and amount per account)",
   },
   plan_not_subscribable: {
     status: 409,

@@ -11,6 +11,7 @@ import { ChainPool } from "../../src/chains/pool";
 import type { TopupOperation } from "../../src/chains/topup-types";
 import { createSql } from "../../src/db/client";
 import { enqueueJob } from "../../src/jobs/enqueue";
+import { fundingConsentMessage } from "../../src/modules/agents/consent";
 import { dispatchTopup } from "../../src/modules/agents/dispatch";
 import { tickNetwork, type MonitorDeps } from "../../src/modules/agents/monitor";
 import { recoverDispatches } from "../../src/modules/agents/recover";
@@ -97,6 +98,7 @@ describe("funding mandate", () => {
     const cases: [unknown, string][] = [
       [await signed({ signer: e }), "body.consent.signature"], // signed by another wallet
       [{ ...forAlpha, dailyCap: String(500n * USDC) }, "body.consent.signature"], // another cap than consented to
+      [{ ...forAlpha, total: String(10n ** 16n) }, "body.consent.signature"], // another total than consented to
       [await signed({ issuedAt: new Date(t.clock.now() - 11 * 60_000) }), "body.consent.issuedAt"],
       [{ ...forAlpha, consent: { ...forAlpha.consent, nonce: "short" } }, "body.consent.nonce"],
     ];
@@ -125,6 +127,23 @@ describe("funding mandate", () => {
     expect(res.status).toBe(400);
     expect(res.body.details["body.fundingWallet"]).toContain(bed.operator.address);
     expect((await t.call("GET", "/dashboard/agent-funding", { token: team.dashboardAdmin })).body.data).toEqual([]);
+  });
+
+  test("the consent names a lifetime total, with whole tokens beside the units; the mandate authorizes no more than it, whatever the allowance", async () => {
+    const body = await signed({ total: 30n * USDC });
+    const text = fundingConsentMessage(
+      { tenant, network: bed.network, token: bed.token, wallet: bed.funder.address, dailyCap: 50n * USDC, total: 30n * USDC },
+      body.consent.issuedAt,
+      body.consent.nonce,
+    );
+    expect(text).toContain("\nTotal: 30000000 (30 USDC at 6 decimals)\n");
+    expect(text).toContain("\nDaily cap: 50000000 (50 USDC at 6 decimals)\n");
+    const allowance = await bed.allowance();
+    expect(allowance).toBe(100n * USDC);
+    const res = await t.call("PUT", "/dashboard/agent-funding/anvil", { token: team.dashboardAdmin, body });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ authorizedAmount: String(30n * USDC), remainingAmount: String(30n * USDC) });
+    expect(await bed.allowance()).toBe(allowance); // a read, nothing sent
   });
 
   test("registering reads the on-chain approval: authorized and remaining are what the chain allows", async () => {
@@ -262,17 +281,32 @@ describe("the monitor on anvil", () => {
 });
 
 describe("recovery of a send whose outcome was lost", () => {
-  /** The service's pool, except that a send's answer is lost (`send: true`: after it went out; false: before). */
-  const losing = (send: boolean) => {
+  /**
+   * The service's pool, except that a send's answer is lost. "sent": after the transaction went out; "unseen": it
+   * never reached the node the service asked (a load-balanced endpoint's other node may still have it), and the
+   * signed transaction is kept here; "dropped": it never went out and its nonce was given back (what a worker that
+   * is replaced does: the new one counts from the node).
+   */
+  const held: `0x${string}`[] = [];
+  const losing = (how: "sent" | "unseen" | "dropped") => {
     const pool = t.deps.subscriptions.pool;
     return {
       topup: async (operation: TopupOperation) => {
         if (operation.op !== "send") return pool.topup(operation as never);
-        if (send) await pool.topup(operation);
+        if (how === "sent") await pool.topup(operation);
+        if (how === "unseen") held.push(operation.request.signed!.envelope as `0x${string}`);
+        if (how === "dropped") await pool.topup({ op: "release", request: operation.request });
         return { ok: false, reason: "timeout", detail: "the answer was lost" };
       },
     } as unknown as ChainPool;
   };
+  const recorded = async (configId: string) =>
+    (
+      await t.db.sql<{ tx_hash: string | null; operator_nonce: string | null }[]>`
+        select tx_hash, operator_nonce::text from agent_topup_dispatches where config_id = ${configId} order by crossing desc limit 1`
+    )[0]!;
+  const recover = () => recoverDispatches(deps(), t.config.agentTopup.recoverAfterMs);
+  const operatorNonce = () => bed.anvil.client.getTransactionCount({ address: bed.operator.address });
 
   test("sent but unanswered: pending until recovery finds its transaction by the reference; never sent twice", async () => {
     t.clock.advance(86_400_000); // a new UTC day: the cap has room again
@@ -280,32 +314,68 @@ describe("recovery of a send whose outcome was lost", () => {
     await tick(); // at or above: armed again
     await bed.spend(a, (await bed.balanceOf(a.address)) - 1n);
     const aBefore = await bed.balanceOf(a.address);
-    expect((await tick({ pool: losing(true) })).outcomes).toEqual({ pending: 1 });
+    const nonce = await operatorNonce();
+    expect((await tick({ pool: losing("sent") })).outcomes).toEqual({ pending: 1 });
     expect(await bed.balanceOf(a.address)).toBe(aBefore + 4n * USDC);
-    expect((await dispatches(configA.id)).at(-1)).toMatchObject({ status: "pending", tx_hash: null });
+    // The hash and nonce were recorded before the broadcast.
+    const before = await recorded(configA.id);
+    expect(before.operator_nonce).toBe(String(nonce));
+    expect((await dispatches(configA.id)).at(-1)).toMatchObject({ status: "pending", tx_hash: before.tx_hash });
     expect((await mandate()).remainingAmount).toBe(String(41n * USDC));
 
-    expect(await recoverDispatches(deps(), t.config.agentTopup.recoverAfterMs)).toEqual({ confirmed: 0, failed: 0, unknown: 0 }); // not stale yet
+    expect(await recover()).toEqual({ confirmed: 0, failed: 0, unknown: 0 }); // not stale yet
     t.clock.advance(t.config.agentTopup.recoverAfterMs + 1);
-    expect(await recoverDispatches(deps(), t.config.agentTopup.recoverAfterMs)).toEqual({ confirmed: 1, failed: 0, unknown: 0 });
+    expect(await recover()).toEqual({ confirmed: 1, failed: 0, unknown: 0 });
     const last = (await dispatches(configA.id)).at(-1)!;
-    expect(last.status).toBe("confirmed");
+    expect(last).toMatchObject({ status: "confirmed", tx_hash: before.tx_hash });
     const receipt = await bed.anvil.client.getTransactionReceipt({ hash: last.tx_hash as `0x${string}` });
     expect(receipt.status).toBe("success");
     expect(await bed.balanceOf(a.address)).toBe(aBefore + 4n * USDC); // once
     expect((await mandate()).remainingAmount).toBe(String(41n * USDC));
   });
 
-  test("never sent: recovery finds nothing on chain, fails it (not_sent) and gives the mandate its amount back", async () => {
+  test("signed and recorded but unseen by the node asked: pending while the operator's mined nonce has not passed it, confirmed when it lands late", async () => {
     await bed.spend(b, await bed.balanceOf(b.address)); // 0, below its threshold of 1
     const before = await bed.balances();
-    expect((await tick({ pool: losing(false) })).outcomes).toEqual({ pending: 1 });
+    expect((await tick({ pool: losing("unseen") })).outcomes).toEqual({ pending: 1 });
     expect((await mandate()).remainingAmount).toBe(String(39n * USDC));
     t.clock.advance(t.config.agentTopup.recoverAfterMs + 1);
-    expect(await recoverDispatches(deps(), t.config.agentTopup.recoverAfterMs)).toEqual({ confirmed: 0, failed: 1, unknown: 0 });
-    expect(await dispatches(configB.id)).toMatchObject([{ status: "failed", reason: "not_sent", tx_hash: null }]);
-    expect((await mandate()).remainingAmount).toBe(String(41n * USDC));
+    // Nothing on chain yet and no pending transaction the node knows of: still not proof that it never went out.
+    expect(await recover()).toEqual({ confirmed: 0, failed: 0, unknown: 1 });
+    expect(await dispatches(configB.id)).toMatchObject([{ status: "pending" }]);
+    expect((await mandate()).remainingAmount).toBe(String(39n * USDC)); // not made whole
     expect(await bed.balances()).toEqual(before);
+
+    const hash = await bed.anvil.client.sendRawTransaction({ serializedTransaction: held.pop()! }); // it lands after all
+    expect((await bed.anvil.client.waitForTransactionReceipt({ hash })).status).toBe("success");
+    expect(await recover()).toEqual({ confirmed: 1, failed: 0, unknown: 0 });
+    expect(await dispatches(configB.id)).toMatchObject([{ status: "confirmed", tx_hash: hash }]);
+    expect(await bed.balanceOf(b.address)).toBe(2n * USDC);
+    expect((await mandate()).remainingAmount).toBe(String(39n * USDC)); // DB and chain agree
+  });
+
+  test("never sent: once the operator's mined nonce passed the recorded one without it, recovery fails it (not_sent) and gives the mandate its amount back", async () => {
+    await tick(); // b at 2: armed again
+    await bed.spend(b, await bed.balanceOf(b.address));
+    const nonce = await operatorNonce();
+    expect((await tick({ pool: losing("dropped") })).outcomes).toEqual({ pending: 1 });
+    expect((await recorded(configB.id)).operator_nonce).toBe(String(nonce));
+    expect((await mandate()).remainingAmount).toBe(String(37n * USDC));
+    t.clock.advance(t.config.agentTopup.recoverAfterMs + 1);
+    expect(await recover()).toEqual({ confirmed: 0, failed: 0, unknown: 1 }); // its nonce is not used yet
+    const bBefore = await bed.balanceOf(b.address);
+
+    // Another top-up takes the nonce: now the recorded transaction can never land.
+    await bed.mint(a.address, 10n * USDC);
+    await tick();
+    await bed.spend(a, 8n * USDC);
+    expect((await tick()).outcomes).toEqual({ confirmed: 1 });
+    expect(await operatorNonce()).toBe(nonce + 1);
+    expect((await mandate()).remainingAmount).toBe(String(33n * USDC));
+    expect(await recover()).toEqual({ confirmed: 0, failed: 1, unknown: 0 });
+    expect((await dispatches(configB.id)).at(-1)).toMatchObject({ status: "failed", reason: "not_sent", tx_hash: null });
+    expect((await mandate()).remainingAmount).toBe(String(35n * USDC));
+    expect(await bed.balanceOf(b.address)).toBe(bBefore);
   });
 });
 
@@ -376,5 +446,50 @@ describe("the chain's own refusal", () => {
     expect((await mandate()).remainingAmount).toBe(String(50n * USDC));
     const failed = (await events("agent.topup.failed")).filter((d: { reason: string }) => d.reason === "insufficient_allowance");
     expect(failed).toMatchObject([{ configId: configB.id, status: "failed", txHash: null }]);
+  });
+  test("a refusal other than the daily cap is tried again after a backoff that doubles, chain unchanged each time, until the cause is fixed", async () => {
+    const retry = async () =>
+      (await t.db.sql`select rearm_at, refusals from agent_topup_configs where id = ${configB.id}`)[0] as { rearm_at: Date; refusals: number };
+    const now = () => t.clock.now();
+    expect(await retry()).toMatchObject({ refusals: 1 });
+    expect((await retry()).rearm_at.getTime()).toBe(now() + 5 * 60_000);
+    const before = await bed.balances();
+    const nonce = await bed.anvil.client.getTransactionCount({ address: bed.operator.address });
+    expect((await tick()).outcomes).toEqual({}); // not before its time
+    t.clock.advance(5 * 60_000);
+    // Still short of allowance: refused again, in simulation. (Another configuration's earlier refusal, retried
+    // after its own backoff, is refused again by the mandate: nothing sent either.)
+    expect((await tick()).outcomes).toEqual({ failed: 1, refused: 1 });
+    expect(await bed.balances()).toEqual(before);
+    expect(await bed.anvil.client.getTransactionCount({ address: bed.operator.address })).toBe(nonce);
+    expect(await retry()).toMatchObject({ refusals: 2 });
+    expect((await retry()).rearm_at.getTime()).toBe(now() + 10 * 60_000);
+    t.clock.advance(5 * 60_000);
+    expect((await tick()).outcomes).toEqual({});
+
+    await bed.approve(50n * USDC); // the funder fixes it on chain
+    t.clock.advance(5 * 60_000);
+    expect((await tick()).outcomes).toMatchObject({ confirmed: 1 });
+    expect(await bed.balanceOf(b.address)).toBe(2n * USDC);
+    expect(await retry()).toMatchObject({ refusals: 0 });
+    expect((await dispatches(configB.id)).slice(-3).map((r) => [r.status, r.reason])).toEqual([
+      ["failed", "insufficient_allowance"],
+      ["failed", "insufficient_allowance"],
+      ["confirmed", null],
+    ]);
+  });
+});
+
+describe("the operator key used from elsewhere", () => {
+  test("a transaction sent with the key by another process between two top-ups: the next one is signed with the node's count and lands", async () => {
+    await bed.mint(b.address, 5n * USDC);
+    await tick(); // armed again
+    await bed.spend(b, await bed.balanceOf(b.address));
+    const before = await bed.anvil.client.getTransactionCount({ address: bed.operator.address });
+    const elsewhere = await bed.anvil.client.sendTransaction({ account: bed.operator, to: bed.operator.address, value: 0n, chain: null });
+    await bed.anvil.client.waitForTransactionReceipt({ hash: elsewhere });
+    expect((await tick()).outcomes).toEqual({ confirmed: 1 });
+    expect(await bed.balanceOf(b.address)).toBe(2n * USDC);
+    expect(await bed.anvil.client.getTransactionCount({ address: bed.operator.address })).toBe(before + 2);
   });
 });

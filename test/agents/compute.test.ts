@@ -1,6 +1,6 @@
 /** The auto-topup rules (src/modules/agents/compute.ts): the crossing rule, the funding checks, the UTC day. */
 import { expect, test } from "bun:test";
-import { crossingAction, dispatchReference, nextUtcDay, refuseDraw, utcDayStart } from "../../src/modules/agents/compute";
+import { crossingAction, dispatchReference, nextUtcDay, refuseDraw, retryAt, utcDayStart } from "../../src/modules/agents/compute";
 import type { FundingMandateRow } from "../../src/modules/agents/rows";
 
 const mandate = (over: Partial<FundingMandateRow> = {}): FundingMandateRow => ({
@@ -50,4 +50,15 @@ test("a dispatch's reference is 32 bytes of hex derived from its id alone", () =
   expect(dispatchReference("atd_a")).toMatch(/^[0-9a-f]{64}$/);
   expect(dispatchReference("atd_a")).toBe(dispatchReference("atd_a"));
   expect(dispatchReference("atd_a")).not.toBe(dispatchReference("atd_b"));
+});
+
+test("a refused crossing is retried: the daily cap at the next UTC midnight, anything else after a doubling backoff up to six hours", () => {
+  const now = new Date("2027-03-01T12:00:00.000Z");
+  const after = (reason: string, earlier: number) => (retryAt(now, reason, earlier).getTime() - now.getTime()) / 60_000;
+  expect(retryAt(now, "daily_cap_exceeded", 3).toISOString()).toBe("2027-03-02T00:00:00.000Z");
+  expect([0, 1, 2, 3].map((n) => after("not_sent", n))).toEqual([5, 10, 20, 40]);
+  expect(after("insufficient_allowance", 0)).toBe(5);
+  expect(after("mandate_missing", 6)).toBe(320);
+  expect(after("mandate_missing", 7)).toBe(360);
+  expect(after("mandate_missing", 1_000)).toBe(360);
 });

@@ -9,13 +9,16 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { Keypair, LAMPORTS_PER_SOL } from "@solana/web3.js";
 import { rm } from "node:fs/promises";
 import { ChainPool } from "../../src/chains/pool";
+import type { TopupOperation, TopupSend } from "../../src/chains/topup-types";
 import { createSql } from "../../src/db/client";
+import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { dispatchTopup } from "../../src/modules/agents/dispatch";
 import { tickNetwork, type MonitorDeps } from "../../src/modules/agents/monitor";
 import { recoverDispatches } from "../../src/modules/agents/recover";
 import { createTestApp } from "../helpers/app";
 import { startSolanaSubscriptionChain, usdc } from "../helpers/chains/solana-subscriptions";
 import { fundingBody } from "../helpers/agent-funding";
+import { insertDueSubscriptions } from "../helpers/due-subscriptions";
 import { createTeamFixture } from "../helpers/fixtures";
 
 const chain = startSolanaSubscriptionChain({ balance: usdc(1_000), approved: usdc(100) });
@@ -27,6 +30,7 @@ const t = await createTestApp({ CHAIN_REGISTRY_FILE: registryFile, ...(chain.ope
 const team = await createTeamFixture(t);
 const funder = chain.payer;
 const NETWORK = chain.network.id;
+const actor = { kind: "test", id: "test", requestId: null };
 
 const deps = (over: Partial<MonitorDeps> = {}): MonitorDeps => ({
   ...t.deps.subscriptions,
@@ -63,6 +67,35 @@ const every = () => [funder, a, b, c, e].map((k) => chain.balance(k.publicKey));
 let configA: { id: string };
 
 describe("auto-topup on Solana", () => {
+  test("a funding wallet whose token account backs a live subscription (any team's) is refused with 409: it has one delegate and one amount", async () => {
+    const tenant = { teamId: team.teamId, environment: "development" as const };
+    const other = { teamId: (await createTeamFixture(t, "Subscriber's merchant")).teamId, environment: "development" as const };
+    const plan = await createPlanRecord({ sql: t.db.sql, chains: t.config.chains, now: () => new Date(t.clock.now()) }, other, actor, {
+      name: "Pro",
+      prices: [{ billingPeriod: "monthly", amount: "10", currency: "USDC" }],
+    });
+    const [sub] = await insertDueSubscriptions(
+      t.db.sql,
+      [{ tenant: other, planId: plan.id, payee: chain.payee.publicKey.toBase58(), network: NETWORK }],
+      1,
+      {
+        anchor: new Date(t.clock.now()),
+      },
+    );
+    await t.db.sql`update subscriptions set payment_account = ${funder.publicKey.toBase58()} where id = ${sub!.id}`;
+    const body = () =>
+      fundingBody({ chains: t.config.chains, tenant, network: NETWORK, wallet: funder, dailyCap: usdc(50), issuedAt: new Date(t.clock.now()) });
+    const delegation = delegated();
+    const refused = await t.call("PUT", `/dashboard/agent-funding/${NETWORK}`, { token: team.dashboardAdmin, body: await body() });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe("payment_account_in_use");
+    expect(refused.body.error).toContain("backs a live subscription");
+    expect((await t.db.sql`select count(*)::int as n from agent_funding_mandates`)[0]!.n).toBe(0);
+    expect(delegated()).toBe(delegation); // the chain unchanged
+    // Once the subscription is canceled, the account is free to fund top-ups (the next test registers it).
+    await t.db.sql`update subscriptions set status = 'CANCELED', canceled_at = now(), next_attempt_at = null where id = ${sub!.id}`;
+  });
+
   test("the funding mandate is the delegation read from the chain, with the wallet's signed consent; the answer leaves chainId out", async () => {
     const tenant = { teamId: team.teamId, environment: "development" as const };
     const at = new Date(t.clock.now());
@@ -154,6 +187,40 @@ describe("auto-topup on Solana", () => {
     expect((await dispatches(configA.id)).at(-1)).toMatchObject({ status: "failed", reason: "not_sent" });
     expect(await remaining()).toBe(String(usdc(91)));
     expect(every()).toEqual(before);
+  });
+
+  test("a send not landed yet whose blockhash is still valid stays pending; sent late with its recorded blockhash, recovery confirms it", async () => {
+    t.clock.advance(86_400_000); // a new UTC day: the cap has room again
+    const f = wallet();
+    const config = await configure(f, usdc(1), usdc(2));
+    const [monitored] = await t.db.sql`select id, team_id, environment, token_symbol, target_wallet, min_balance_threshold::text,
+      topup_amount::text, armed from agent_topup_configs where id = ${config.id}`;
+    const crossing = { network: chain.network, token: chain.token, config: monitored as never, balance: 0n, fromBlock: null };
+    const pool = t.deps.subscriptions.pool;
+    let held: TopupSend | undefined;
+    // The send's answer is lost before the transaction reached the node: a node may still get it while its blockhash lives.
+    const losing = {
+      topup: async (operation: TopupOperation) => {
+        if (operation.op !== "send") return pool.topup(operation as never);
+        held = operation.request;
+        return { ok: false, reason: "timeout", detail: "the answer was lost" };
+      },
+    } as unknown as ChainPool;
+    const before = every();
+    const remainingBefore = BigInt(await remaining());
+    expect(await dispatchTopup(deps({ pool: losing }), crossing)).toBe("pending");
+    const [row] = await t.db.sql`select last_valid_height::text from agent_topup_dispatches where config_id = ${config.id}`;
+    expect(Number(row!.last_valid_height)).toBe(held!.signed!.lastValidBlockHeight!);
+    t.clock.advance(t.config.agentTopup.recoverAfterMs + 1);
+    expect(await recoverDispatches(deps(), t.config.agentTopup.recoverAfterMs)).toEqual({ confirmed: 0, failed: 0, unknown: 1 });
+    expect(await remaining()).toBe(String(remainingBefore - usdc(2))); // not made whole while it may land
+    expect(every()).toEqual(before);
+
+    expect(await pool.topup({ op: "send", request: held! })).toMatchObject({ ok: true }); // it lands after all
+    expect(await recoverDispatches(deps(), t.config.agentTopup.recoverAfterMs)).toEqual({ confirmed: 1, failed: 0, unknown: 0 });
+    expect(await dispatches(config.id)).toMatchObject([{ status: "confirmed" }]);
+    expect(chain.balance(f.publicKey)).toBe(usdc(2));
+    expect(await remaining()).toBe(String(remainingBefore - usdc(2)));
   });
 
   test("balances of many wallets: one getMultipleAccounts per 100", async () => {

@@ -64,7 +64,7 @@ describe("POST /agent/dispatch", () => {
       topupAmount: "7",
       minBalanceThreshold: "3",
     });
-    expect(second.status).toBe(201);
+    expect(second.status).toBe(200);
     expect(second.body.data).toMatchObject({
       id: first.id,
       topupAmount: "7",
@@ -77,10 +77,41 @@ describe("POST /agent/dispatch", () => {
     expect((await stored()).filter((r) => r.id === first.id)).toHaveLength(1);
   });
 
+  test("an identical second call (an integrator ensuring its configuration) answers 200 and leaves a disarmed configuration disarmed; changed terms re-arm it", async () => {
+    const wallet = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
+    const created = await configure({ ...good, targetWallet: wallet });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id;
+    // What a dispatch leaves: disarmed until the balance is seen back at or above the threshold.
+    await t.db.sql`update agent_topup_configs set armed = false where id = ${id}`;
+    for (let call = 0; call < 2; call++) {
+      const again = await configure({ ...good, targetWallet: wallet });
+      expect([again.status, again.body.data.id, again.body.data.armed]).toEqual([200, id, false]);
+    }
+    const changed = await configure({ ...good, targetWallet: wallet, topupAmount: "30000000" });
+    expect([changed.status, changed.body.data.armed]).toEqual([200, true]);
+    await t.db.sql`update agent_topup_configs set armed = false where id = ${id}`;
+    await t.call("POST", `/dashboard/agent-dispatch/${id}/disable`, { token: alpha.dashboardAdmin });
+    const enabled = await configure({ ...good, targetWallet: wallet, topupAmount: "30000000" });
+    expect([enabled.status, enabled.body.data.enabled, enabled.body.data.armed]).toEqual([200, true, true]);
+  });
+
   test("the same wallet on another network is another configuration; chainId and network may be given together when they agree", async () => {
     const res = await configure({ ...good, chainId: 84532, network: "base-sepolia" });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ network: "base-sepolia", chainId: 84532 });
+  });
+
+  test("chainId written as a string of digits is read as that integer, as every integer field of a JSON body is; any other spelling is a 400", async () => {
+    const wallet = "0x14dC79964da2C08b23698B3D3cc7Ca32193d9955";
+    const res = await configure({ ...good, targetWallet: wallet, chainId: String(SEPOLIA) });
+    expect(res.status).toBe(201);
+    expect(res.body.data).toMatchObject({ chainId: SEPOLIA, network: "sepolia" });
+    for (const chainId of ["0xaa36a7", "1.1155111e7", " 11155111", "+11155111"]) {
+      const refused = await configure({ ...good, targetWallet: wallet, chainId });
+      expect({ chainId, status: refused.status }).toEqual({ chainId, status: 400 });
+      expect(Object.keys(refused.body.details)).toContain("body.chainId");
+    }
   });
 
   test("bad input is a 400 naming each field, and nothing is written", async () => {
@@ -173,14 +204,17 @@ describe("dashboard funding mandate routes", () => {
 
   test("bad input is a 400 naming the field, checked before any chain read; nothing is recorded", async () => {
     const cases: [string, unknown, string][] = [
-      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "0", consent }, "body.dailyCap"],
-      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: 5, consent }, "body.dailyCap"],
-      ["sepolia", { fundingWallet: "0x12", dailyCap: "5", consent }, "body.fundingWallet"],
-      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "5", token: "ETH", consent }, "body.token"],
-      ["ethereum", { fundingWallet: EVM_WALLET, dailyCap: "5", consent }, "path.network"],
-      ["stellar-testnet", { fundingWallet: EVM_WALLET, dailyCap: "5", consent }, "path.network"],
-      ["nowhere", { fundingWallet: EVM_WALLET, dailyCap: "5", consent }, "path.network"],
-      ["solana-devnet", { fundingWallet: SOLANA_WALLET, dailyCap: "18446744073709551616", consent }, "body.dailyCap"],
+      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "0", total: "5", consent }, "body.dailyCap"],
+      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: 5, total: "5", consent }, "body.dailyCap"],
+      ["sepolia", { fundingWallet: "0x12", dailyCap: "5", total: "5", consent }, "body.fundingWallet"],
+      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "5", total: "5", token: "ETH", consent }, "body.token"],
+      ["ethereum", { fundingWallet: EVM_WALLET, dailyCap: "5", total: "5", consent }, "path.network"],
+      ["stellar-testnet", { fundingWallet: EVM_WALLET, dailyCap: "5", total: "5", consent }, "path.network"],
+      ["nowhere", { fundingWallet: EVM_WALLET, dailyCap: "5", total: "5", consent }, "path.network"],
+      ["solana-devnet", { fundingWallet: SOLANA_WALLET, dailyCap: "18446744073709551616", total: "5", consent }, "body.dailyCap"],
+      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "5", consent }, "body.total"],
+      ["sepolia", { fundingWallet: EVM_WALLET, dailyCap: "5", total: "0", consent }, "body.total"],
+      ["solana-devnet", { fundingWallet: SOLANA_WALLET, dailyCap: "5", total: "18446744073709551616", consent }, "body.total"],
     ];
     for (const [network, body, field] of cases) {
       const res = await put(network, body);

@@ -17,6 +17,8 @@ export interface FundingRequest {
   /** an anvil account (EVM) or a Solana keypair: the funding wallet, which signs */
   wallet: HDAccount | Keypair;
   dailyCap: bigint;
+  /** the lifetime total the consent names; default: far above any test's approval */
+  total?: bigint;
   token?: string;
   /** default: now at the caller's clock */
   issuedAt: Date;
@@ -34,11 +36,18 @@ export async function fundingBody(r: FundingRequest) {
   const wallet = addressOf(r.wallet);
   const issuedAt = r.issuedAt.toISOString();
   const nonce = newNonce();
-  const message = fundingConsentMessage({ tenant: r.tenant, network, token, wallet, dailyCap: r.dailyCap }, issuedAt, nonce);
+  const total = r.total ?? 10n ** 15n;
+  const message = fundingConsentMessage({ tenant: r.tenant, network, token, wallet, dailyCap: r.dailyCap, total }, issuedAt, nonce);
   const signer = r.signer ?? r.wallet;
   const signature =
     "signMessage" in signer && !("publicKey" in signer && typeof signer.publicKey !== "string")
       ? await (signer as HDAccount).signMessage({ message })
       : Buffer.from(await solanaSigner(signer as Keypair).signMessage(message)).toString("base64");
-  return { fundingWallet: wallet, dailyCap: String(r.dailyCap), ...(r.token ? { token: r.token } : {}), consent: { issuedAt, nonce, signature } };
+  return {
+    fundingWallet: wallet,
+    dailyCap: String(r.dailyCap),
+    total: String(total),
+    ...(r.token ? { token: r.token } : {}),
+    consent: { issuedAt, nonce, signature },
+  };
 }

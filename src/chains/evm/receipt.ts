@@ -6,6 +6,8 @@
  * second: fast chains answer within a few polls and slow ones see one request a second, as before.
  */
 import { TransactionReceiptNotFoundError, WaitForTransactionReceiptTimeoutError, type Hex, type PublicClient, type TransactionReceipt } from "viem";
+import type { SubscriptionRefusal } from "../subscription-types";
+import { operatorCannotPayGas } from "./subscription-errors";
 
 const FIRST_POLL_MS = 25;
 const LONGEST_POLL_MS = 1_000;
@@ -30,4 +32,26 @@ export async function waitForReceipt(client: PublicClient, hash: Hex, timeoutMs 
     await Bun.sleep(delay);
   }
   throw new Error("unreachable: the poll delays never end");
+}
+
+/**
+ * The receipt of the operator transaction `send` puts on the network. A node refusing it because the operator cannot
+ * pay the gas is `not_configured` (ours to fix; nothing was sent); any other failure is the endpoint's, thrown for
+ * the adapter's catch-all (the outcome is then unknown).
+ */
+export async function landReceipt(client: PublicClient, send: () => Promise<Hex>): Promise<TransactionReceipt | SubscriptionRefusal> {
+  let hash: Hex;
+  try {
+    hash = await send();
+  } catch (error) {
+    return throwUnlessUnfunded(error);
+  }
+  return waitForReceipt(client, hash);
+}
+
+/** An operator without gas money is `not_configured`; any other failure is the endpoint's, for the adapter's catch-all. */
+export function throwUnlessUnfunded(error: unknown): SubscriptionRefusal {
+  const unfunded = operatorCannotPayGas(error);
+  if (unfunded) return unfunded;
+  throw error;
 }

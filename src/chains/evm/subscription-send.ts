@@ -9,12 +9,12 @@
  */
 import { encodeFunctionData, parseEventLogs, type Hex, type PublicClient, type TransactionReceipt } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
-import { refuseOperation, type ChainOperation, type OperationResult, type SubscriptionRefusal } from "../subscription-types";
+import { refuseOperation, type ChainOperation, type OperationResult } from "../subscription-types";
 import type { consentStruct } from "./consent";
 import { sendAsOperator } from "./operator";
-import { waitForReceipt } from "./receipt";
+import { landReceipt, throwUnlessUnfunded } from "./receipt";
 import { SUBSCRIPTIONS_ABI } from "./subscription-contract";
-import { classifyTokenRefusal, DECODING_ABI, operatorCannotPayGas, readRevert } from "./subscription-errors";
+import { classifyTokenRefusal, DECODING_ABI, readRevert } from "./subscription-errors";
 import { findOperation, KIND, type Parties } from "./subscription-reads";
 
 export interface Ready {
@@ -62,13 +62,6 @@ async function refusal(ready: Ready, ref: Hex, call: Call, error: unknown): Prom
   }
 }
 
-/** An operator without gas money is `not_configured`; any other failure is the endpoint's, for the adapter's catch-all. */
-function throwUnlessUnfunded(error: unknown): SubscriptionRefusal {
-  const unfunded = operatorCannotPayGas(error);
-  if (unfunded) return unfunded;
-  throw error;
-}
-
 function fromReceipt(ready: Ready, ref: Hex, call: Call, receipt: TransactionReceipt): ChainOperation {
   const logs = parseEventLogs({ abi: SUBSCRIPTIONS_ABI, eventName: EVENT[call.functionName], logs: receipt.logs }).filter(
     (log) => log.address.toLowerCase() === ready.parties.contract.toLowerCase() && (log.args as { ref: Hex }).ref === ref,
@@ -93,19 +86,16 @@ export async function operate(ready: Ready, ref: Hex, call: Call): Promise<Opera
   }
   const fees = await client.estimateFeesPerGas();
   const data = encodeFunctionData(contractCall as Parameters<typeof encodeFunctionData>[0]);
-  let hash: Hex;
-  try {
-    hash = await sendAsOperator(ready, operator, {
+  const receipt = await landReceipt(client, () =>
+    sendAsOperator(ready, operator, {
       to: ready.parties.contract,
       data,
       gas: GAS_HEADROOM(gas),
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-    });
-  } catch (error) {
-    return throwUnlessUnfunded(error);
-  }
-  const receipt = await waitForReceipt(client, hash);
+    }),
+  );
+  if ("ok" in receipt) return receipt;
   if (receipt.status === "success") return fromReceipt(ready, ref, call, receipt);
   return (await landedBefore(ready, ref, call)) ?? refuseOperation("reverted", "The transaction reverted on chain");
 }

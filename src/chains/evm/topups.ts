@@ -6,17 +6,28 @@
  * under the ERC-20 allowance the funding wallet gave it, with the dispatch's 32-byte reference appended to the
  * calldata: the token's ABI decoder ignores trailing bytes, and the reference then names the transaction on chain,
  * so a send whose answer was lost is found again from the token's Transfer logs (lookup) instead of sent twice.
+ * `sign` simulates and signs (taking the nonce) without broadcasting, so the service records the hash and nonce
+ * before `send` broadcasts them; a lookup declares a send lost only once the mined nonce has passed the recorded one.
  */
-import { encodeFunctionData, erc20Abi, getAddress, isAddress, parseAbiItem, type Hex, type PublicClient } from "viem";
+import {
+  encodeFunctionData,
+  erc20Abi,
+  getAddress,
+  isAddress,
+  parseAbiItem,
+  TransactionReceiptNotFoundError,
+  type Hex,
+  type PublicClient,
+} from "viem";
 import { MULTICALL3_ADDRESS } from "../../lib/networks";
 import { refuseOperation, type SubscriptionRefusal } from "../subscription-types";
 import type { BalancesRequest, TopupAdapter, TopupSend } from "../topup-types";
 import type { TokenConfig } from "../types";
 import { balanceOfData, type Call3, decodeAggregate3, encodeAggregate3, GET_BLOCK_NUMBER, isHexAddress } from "./multicall";
-import { operatorAccount, sendAsOperator } from "./operator";
+import { broadcastAsOperator, nonceTooLow, operatorAccount, releaseNonce, signAsOperator } from "./operator";
+import { landReceipt, throwUnlessUnfunded } from "./receipt";
 import { guarded } from "./rpc-guard";
-import { waitForReceipt } from "./receipt";
-import { classifyTokenRefusal, operatorCannotPayGas, readRevert } from "./subscription-errors";
+import { classifyTokenRefusal, readRevert } from "./subscription-errors";
 
 // An estimate is exact for the state it ran on; a little headroom covers a storage slot changing first.
 const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
@@ -69,7 +80,15 @@ function prepareSend(request: TopupSend) {
     functionName: "transferFrom",
     args: [getAddress(request.funder), getAddress(request.target), request.amount],
   } as const;
-  return { token, operator, ref, call, data: `${encodeFunctionData(call)}${ref}` as Hex, chainId: request.network.chainId };
+  return {
+    token,
+    operator,
+    ref,
+    call,
+    data: `${encodeFunctionData(call)}${ref}` as Hex,
+    chainId: request.network.chainId,
+    rpcUrl: request.network.rpcUrl,
+  };
 }
 
 export const evmTopups: TopupAdapter = {
@@ -96,7 +115,7 @@ export const evmTopups: TopupAdapter = {
     });
   },
 
-  send(request) {
+  sign(request) {
     const ready = prepareSend(request);
     if ("ok" in ready) return Promise.resolve(ready);
     return guarded(request.network, BEFORE_RETRY, async (client) => {
@@ -112,19 +131,34 @@ export const evmTopups: TopupAdapter = {
         return classifyTokenRefusal(client, { token, payer: call.args[0], spender: operator.address, amount: request.amount });
       }
       const fees = await client.estimateFeesPerGas();
-      let hash: Hex;
-      try {
-        hash = await sendAsOperator({ client, rpcUrl: request.network.rpcUrl, chainId: ready.chainId }, operator, {
-          to: token,
-          data: ready.data,
-          gas: GAS_HEADROOM(gas),
-          maxFeePerGas: fees.maxFeePerGas,
-          maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
-        });
-      } catch (error) {
-        return throwUnlessUnfunded(error);
-      }
-      const receipt = await waitForReceipt(client, hash);
+      const signed = await signAsOperator(endpointOf(client, ready), operator, {
+        to: token,
+        data: ready.data,
+        gas: GAS_HEADROOM(gas),
+        maxFeePerGas: fees.maxFeePerGas,
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
+      });
+      return { ok: true as const, txHash: signed.hash, nonce: signed.nonce, lastValidBlockHeight: null, envelope: signed.serialized };
+    });
+  },
+
+  send(request) {
+    const ready = prepareSend(request);
+    if ("ok" in ready) return Promise.resolve(ready);
+    const envelope = request.signed?.envelope;
+    if (!envelope) return Promise.resolve(refuseOperation("reverted", "A top-up is broadcast only once signed and recorded; nothing was sent"));
+    return guarded(request.network, BEFORE_RETRY, async (client) => {
+      const receipt = await landReceipt(client, () =>
+        broadcastAsOperator(endpointOf(client, ready), ready.operator, envelope as Hex).catch((error: unknown) => {
+          if (nonceTooLow(error)) throw new NonceUsed();
+          throw error;
+        }),
+      ).catch((error: unknown) => {
+        if (error instanceof NonceUsed)
+          return refuseOperation("reverted", "The operator's nonce was used by another transaction first; nothing moved");
+        throw error;
+      });
+      if ("ok" in receipt) return receipt;
       if (receipt.status !== "success") return refuseOperation("reverted", "The transfer reverted on chain; nothing moved");
       return { ok: true as const, txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
     });
@@ -134,7 +168,10 @@ export const evmTopups: TopupAdapter = {
     const ready = prepareSend(request);
     if ("ok" in ready) return Promise.resolve(ready);
     return guarded(request.network, BEFORE_RETRY, async (client) => {
-      const latest = await client.getBlockNumber();
+      const signed = request.signed;
+      // Read first: whatever used a nonce below this count was mined before the searches below run.
+      const mined = await client.getTransactionCount({ address: ready.operator.address, blockTag: "latest" });
+      const latest = await client.getBlockNumber({ cacheTime: 0 }); // viem caches it for seconds: a send just mined would be missed
       const fromBlock = request.fromBlock ?? (latest > LOOKBACK_BLOCKS ? latest - LOOKBACK_BLOCKS : 0n);
       const [from, to] = ready.call.args;
       const logs = await client.getLogs({ address: ready.token, event: TRANSFER, args: { from, to }, fromBlock, toBlock: latest });
@@ -143,18 +180,45 @@ export const evmTopups: TopupAdapter = {
         if (tx.input.toLowerCase().endsWith(ready.ref))
           return { ok: true as const, landed: { ok: true as const, txHash: log.transactionHash, blockNumber: log.blockNumber }, inFlight: false };
       }
-      const [mined, pending] = await Promise.all([
-        client.getTransactionCount({ address: ready.operator.address, blockTag: "latest" }),
-        client.getTransactionCount({ address: ready.operator.address, blockTag: "pending" }),
-      ]);
-      return { ok: true as const, landed: null, inFlight: pending > mined };
+      // Never signed and recorded: never broadcast (the send broadcasts only a recorded transaction).
+      if (!signed || signed.nonce === null) return { ok: true as const, landed: null, inFlight: false };
+      // The recorded hash itself, should the log search have missed it (an endpoint that bounds getLogs' range).
+      const receipt = signed.txHash ? await receiptOf(client, signed.txHash as Hex) : null;
+      if (receipt?.status === "success")
+        return {
+          ok: true as const,
+          landed: { ok: true as const, txHash: receipt.transactionHash, blockNumber: receipt.blockNumber },
+          inFlight: false,
+        };
+      // The recorded transaction can land only with its nonce: once the operator's mined count has passed it without
+      // that transaction succeeding, it never will. Until then (a node that has not seen it yet) it may.
+      return { ok: true as const, landed: null, inFlight: mined <= signed.nonce };
+    });
+  },
+
+  release(request) {
+    const ready = prepareSend(request);
+    const nonce = request.signed?.nonce;
+    if ("ok" in ready || nonce === null || nonce === undefined) return Promise.resolve({ ok: true as const });
+    return guarded(request.network, BEFORE_RETRY, async (client) => {
+      await releaseNonce(endpointOf(client, ready), ready.operator, nonce);
+      return { ok: true as const };
     });
   },
 };
 
-/** An operator without gas money is `not_configured` (nothing was sent); any other failure is the endpoint's. */
-function throwUnlessUnfunded(error: unknown): SubscriptionRefusal {
-  const unfunded = operatorCannotPayGas(error);
-  if (unfunded) return unfunded;
-  throw error;
+/** The operator's endpoint: nonces are counted per RPC URL and key, shared with the subscription sends (operator.ts). */
+const endpointOf = (client: PublicClient, ready: { chainId: number; rpcUrl: string }) => ({ client, rpcUrl: ready.rpcUrl, chainId: ready.chainId });
+
+/** The receipt of `hash`, or null when the chain holds none; any other failure is the endpoint's. */
+async function receiptOf(client: PublicClient, hash: Hex) {
+  try {
+    return await client.getTransactionReceipt({ hash });
+  } catch (error) {
+    if (error instanceof TransactionReceiptNotFoundError) return null;
+    throw error;
+  }
 }
+
+/** A broadcast refused because the transaction's nonce was used meanwhile: it can never land. */
+class NonceUsed extends Error {}

@@ -11,7 +11,7 @@ import { refuseOperation, type OperationResult, type SubscriptionRefusal } from 
 import { refusePull, type Parties } from "./autopay";
 import { findOperation, readOperation } from "./landed";
 import { operationKeypair, type Operator } from "./operator";
-import { READ, sendAndSettle, type Timing } from "./send";
+import { READ, sendAndSettle, type RecentBlockhash, type Timing } from "./send";
 import { decodeTokenAccount, TOKEN_ACCOUNT_SIZE } from "./spl";
 
 /** The chain side of one operation: the endpoint, the operator, the waits, rent by account size. */
@@ -27,6 +27,8 @@ export interface Pull {
   amount: bigint;
   reference: string;
   parties: Parties;
+  /** the blockhash the transaction must carry, when the caller recorded it before the send */
+  recent?: RecentBlockhash;
 }
 
 /** How an operation differs: what else it reads and checks, what it creates, what it sends. */
@@ -56,7 +58,8 @@ export async function pull(chain: SolanaChain, request: Pull, plan: PullPlan): P
     (await refuseFunds(chain, funds ?? null, creates));
   if (refusal) return refusal;
 
-  const settled = await sendAndSettle(connection, await plan.instructions(marker), [operator.keypair, marker], chain.timing);
+  const timing = { ...chain.timing, recent: request.recent };
+  const settled = await sendAndSettle(connection, await plan.instructions(marker), [operator.keypair, marker], timing);
   switch (settled.kind) {
     case "finalized": {
       const operation = await readOperation(connection, settled.signature, {

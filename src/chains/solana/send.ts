@@ -25,13 +25,20 @@ export interface Timing {
  */
 export type Settled = { kind: "finalized"; signature: string } | { kind: "failed"; error: string } | { kind: "rejected" | "expired" | "pending" };
 
+/** A recent blockhash and the last block height at which a transaction carrying it can land. */
+export interface RecentBlockhash {
+  blockhash: string;
+  lastValidBlockHeight: number;
+}
+
+/** `timing.recent`: the blockhash to sign with, fixed (and recorded) by the caller beforehand; absent, the latest one. */
 export async function sendAndSettle(
   connection: Connection,
   instructions: TransactionInstruction[],
   signers: Keypair[],
-  timing: Timing,
+  timing: Timing & { recent?: RecentBlockhash },
 ): Promise<Settled> {
-  const { blockhash, lastValidBlockHeight } = await connection.getLatestBlockhash(READ);
+  const { blockhash, lastValidBlockHeight } = timing.recent ?? (await connection.getLatestBlockhash(READ));
   const tx = new Transaction({ feePayer: signers[0]!.publicKey, blockhash, lastValidBlockHeight }).add(...instructions);
   tx.sign(...signers);
   const signature = encodeBase58(tx.signature!);

@@ -6,39 +6,28 @@
  * one reference moves money once however often it is sent, and a lost answer is found again from the chain
  * (landed.ts). Balances: the targets' associated token accounts, one `getMultipleAccounts` per 100 (the RPC's limit).
  */
-import { SystemProgram, type PublicKey } from "@solana/web3.js";
+import type { PublicKey } from "@solana/web3.js";
 import { operatorKey } from "../../lib/operator-keys";
 import { refuseOperation, type OperationResult, type SubscriptionRefusal } from "../subscription-types";
 import type { TopupAdapter, TopupLanded, TopupSend } from "../topup-types";
 import { resolveParties, solanaKey, type Parties } from "./autopay";
-import { firstPull } from "./activation";
+import { markedPull } from "./charge";
 import { solanaChains } from "./chain";
 import { findOperation, operationMemo } from "./landed";
 import { canonicalReference, operationKeypair } from "./operator";
 import { pull, type PullPlan, type SolanaChain } from "./pull";
 import { READ, type Timing } from "./send";
-import { associatedTokenAddress, decodeTokenAccount, memo } from "./spl";
+import { associatedTokenAddress, decodeTokenAccount } from "./spl";
 
 /** getMultipleAccounts takes at most 100 keys. */
 export const ACCOUNTS_PER_REQUEST = 100;
 
 function topupPlan(chain: SolanaChain, parties: Parties, amount: bigint, reference: string): PullPlan {
-  const operator = chain.operator.keypair.publicKey;
   return {
     extra: [],
     check: async () => null,
     creates: [0],
-    instructions: async (marker) => [
-      ...firstPull(operator, parties, amount),
-      SystemProgram.createAccount({
-        fromPubkey: operator,
-        newAccountPubkey: marker.publicKey,
-        lamports: await chain.rent(0),
-        space: 0,
-        programId: SystemProgram.programId,
-      }),
-      memo(operationMemo("topup", reference, parties.payee.toBase58())),
-    ],
+    instructions: (marker) => markedPull(chain, { amount, parties }, marker, operationMemo("topup", reference, parties.payee.toBase58())),
   };
 }
 
@@ -102,25 +91,42 @@ export function createSolanaTopups(
       return { ok: true, operator: operator.toBase58(), allowance: delegated ? account.delegatedAmount : 0n, balance: mine ? account.amount : 0n };
     },
 
+    // Nothing is signed ahead on Solana (the transaction is built at the send, after its reads): what is fixed and
+    // recorded first is the blockhash it will carry, whose expiry says when it can no longer land.
+    async sign(request) {
+      const ready = await prepare(request);
+      if ("ok" in ready) return ready;
+      const { blockhash, lastValidBlockHeight } = await ready.chain.connection.getLatestBlockhash(READ);
+      return { ok: true, txHash: null, nonce: null, lastValidBlockHeight, envelope: blockhash };
+    },
+
     async send(request) {
       const ready = await prepare(request);
       if ("ok" in ready) return ready;
       const { chain, parties, reference } = ready;
-      return landed(await pull(chain, { amount: request.amount, reference, parties }, topupPlan(chain, parties, request.amount, reference)));
+      const signed = request.signed;
+      if (!signed?.envelope || signed.lastValidBlockHeight === null)
+        return refuseOperation("reverted", "A top-up is sent only with a blockhash recorded first; nothing was sent.");
+      const recent = { blockhash: signed.envelope, lastValidBlockHeight: signed.lastValidBlockHeight };
+      return landed(await pull(chain, { amount: request.amount, reference, parties, recent }, topupPlan(chain, parties, request.amount, reference)));
     },
 
     async lookup(request) {
       const ready = await prepare(request);
       if ("ok" in ready) return ready;
       const { chain, parties, reference } = ready;
+      // Read first: a transaction not landed by this height (past its blockhash's life) never will.
+      const height = await chain.connection.getBlockHeight(READ);
       const marker = (await operationKeypair(chain.operator, reference)).publicKey;
       const found = await findOperation(chain.connection, marker, { parties, operator: chain.operator.keypair.publicKey, reference }, chain.timing);
       if (found.kind === "found") return { ok: true, landed: landed(found.operation) as TopupLanded, inFlight: false };
       if (found.kind === "pending") return refuseOperation("timeout", "The top-up is on chain but not final yet; look it up again shortly.");
-      // Not on chain: a Solana transaction can land only until its blockhash expires (about a minute), so once the
-      // caller waited past that, nothing sent under this reference ever will.
-      return { ok: true, landed: null, inFlight: false };
+      // Never given a blockhash: never sent. Otherwise it may land until the chain passes its last valid height.
+      const validUntil = request.signed?.lastValidBlockHeight ?? null;
+      return { ok: true, landed: null, inFlight: validUntil !== null && height <= validUntil };
     },
+
+    release: async () => ({ ok: true }),
   };
 
   const unknown = () =>
@@ -128,8 +134,10 @@ export function createSolanaTopups(
   return {
     balances: (r) => adapter.balances(r).catch(unknown),
     readFunding: (r) => adapter.readFunding(r).catch(unknown),
+    sign: (r) => adapter.sign(r).catch(unknown),
     send: (r) => adapter.send(r).catch(unknown),
     lookup: (r) => adapter.lookup(r).catch(unknown),
+    release: adapter.release,
   };
 }
 

@@ -42,3 +42,20 @@ export const nextUtcDay = (now: Date): Date => new Date(utcDayStart(now).getTime
 
 /** The 32-byte reference naming a dispatch on chain (hex, no 0x): derived from its id, so recovery can recompute it. */
 export const dispatchReference = (dispatchId: string): string => sha256Hex(`agent-topup:${dispatchId}`);
+
+/** The first retry of a refused crossing (other than the daily cap's) comes this long after it; each refusal in a row doubles it. */
+export const RETRY_FIRST_MS = 5 * 60_000;
+/** ... up to this: a stuck configuration is still tried a few times a day. */
+export const RETRY_LONGEST_MS = 6 * 60 * 60_000;
+
+/**
+ * When a refused crossing is tried again: the daily cap counts afresh at the next UTC midnight; any other refusal
+ * (no mandate, nothing left, the chain's allowance or a send that never went out) after a backoff doubling with each
+ * refusal in a row (`earlier`: those before this one), so an agent stuck below its threshold is topped up once the
+ * cause is fixed, without a refusal and its webhook every minute.
+ */
+export function retryAt(now: Date, reason: string, earlier: number): Date {
+  if (reason === "daily_cap_exceeded") return nextUtcDay(now);
+  const delay = Math.min(RETRY_FIRST_MS * 2 ** Math.min(earlier, 20), RETRY_LONGEST_MS);
+  return new Date(now.getTime() + delay);
+}

@@ -2,7 +2,7 @@
  * POST /agent/dispatch: creates or updates the tenant's top-up configuration of one wallet on one network. Every
  * field is checked first (one 400 naming each bad one, nothing written); then the configuration is written and
  * audited in one transaction. A second call for the same wallet and network replaces its amounts and token and
- * enables and arms it again (docs/agents.md#configuration).
+ * enables it; it re-arms only when the configuration was disabled or its terms changed (docs/agents.md#configuration).
  */
 import type { Sql } from "../../db/client";
 import { apiError } from "../../lib/errors";
@@ -21,7 +21,11 @@ export interface AgentDeps {
   chains: ChainRegistry;
 }
 
-export async function configureTopup(deps: AgentDeps, c: Omit<OperationContext, "tx">, body: DispatchConfigBody): Promise<TopupConfigRow> {
+export async function configureTopup(
+  deps: AgentDeps,
+  c: Omit<OperationContext, "tx">,
+  body: DispatchConfigBody,
+): Promise<TopupConfigRow & { created: boolean }> {
   checkBody(DispatchConfigBody, body as Record<string, unknown>); // the route's schema again, for callers that skip the route
   const details: Record<string, string> = {};
   const network = topupNetwork(deps.chains, c.tenant, { chainId: body.chainId, network: body.network, field: "body.network" }, details);

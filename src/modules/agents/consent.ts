@@ -3,9 +3,10 @@
  * ERC-20 allowance, an SPL delegation) names only the service's operator, which every team shares: without more,
  * any team could register a wallet that approved the operator for another and send its money to its own targets.
  * So registering a funding mandate also takes the wallet's signature of a text naming the team, the environment,
- * the network, the token and the daily cap: EIP-191 `personal_sign` on EVM, ed25519 over the text's bytes on Solana
+ * the network, the token, the lifetime total (the mandate's cap, whatever allowance the chain shows) and the daily
+ * cap, amounts in token units with whole tokens beside them: EIP-191 `personal_sign` on EVM, ed25519 over the text's bytes on Solana
  * (what wallets' `signMessage` signs). The service rebuilds the text from what it registers, so a consent given to
- * another team, network, token or cap does not verify; `issuedAt` must be recent.
+ * another team, network, token, total or cap does not verify; `issuedAt` must be recent.
  */
 import { SOLANA_MESSAGE_SIGNING, verifyEvmSignedMessage, verifySignedMessage } from "../../chains/message-signatures";
 import { apiError } from "../../lib/errors";
@@ -26,6 +27,8 @@ export interface FundingTerms {
   token: TokenConfig;
   wallet: string;
   dailyCap: bigint;
+  /** the most all top-ups drawn through the mandate may ever send */
+  total: bigint;
 }
 
 const BASE64_SIGNATURE = /^[A-Za-z0-9+/]{86}==$/;
@@ -42,10 +45,22 @@ export function fundingConsentMessage(terms: FundingTerms, issuedAt: string, non
     `Network: ${terms.network.id}`,
     `Token: ${terms.token.symbol} ${tokenLocator(terms.token)}`,
     `Funding wallet: ${terms.wallet}`,
-    `Daily cap: ${terms.dailyCap}`,
+    `Total: ${readable(terms.total, terms.token)}`,
+    `Daily cap: ${readable(terms.dailyCap, terms.token)}`,
     `Nonce: ${nonce}`,
     `Issued At: ${issuedAt}`,
   ].join("\n");
+}
+
+/**
+ * Token units with what they are in whole tokens beside them, so a funder reads what it signs:
+ * "100000000 (100 USDC at 6 decimals)". Exact: the decimal point is placed in the digits, no float.
+ */
+export function readable(units: bigint, token: Pick<TokenConfig, "symbol" | "decimals">): string {
+  const digits = units.toString().padStart(token.decimals + 1, "0");
+  const whole = digits.slice(0, digits.length - token.decimals);
+  const fraction = digits.slice(digits.length - token.decimals).replace(/0+$/, "");
+  return `${units} (${whole}${fraction ? `.${fraction}` : ""} ${token.symbol} at ${token.decimals} decimals)`;
 }
 
 const invalid = (field: string, message: string) => apiError("validation_failed", "Validation failed", { [field]: message });

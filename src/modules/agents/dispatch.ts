@@ -3,24 +3,38 @@
  *  1. claim, in one transaction: the configuration is disarmed and its crossing counted (a second instance finds it
  *     disarmed and stops), the team's funding mandate on the network is locked, and the dispatch recorded: `failed`
  *     with the reason and `agent.topup.failed` when the mandate's remaining amount or the UTC day's cap cannot cover
- *     it (nothing is sent; a daily cap refusal is tried again from the next UTC midnight), else `pending`, with the
- *     mandate's remaining amount lowered;
- *  2. send through the chain workers, under the dispatch's reference (the one chain-side name of this top-up);
+ *     it (nothing is sent; it is tried again later: a daily cap refusal from the next UTC midnight, any other after a
+ *     backoff, compute.ts retryAt), else `pending`, with the mandate's remaining amount lowered;
+ *  2. sign through the chain workers (nothing broadcast: EVM the operator transaction with its nonce, Solana the
+ *     blockhash it will carry), record that on the dispatch, and only then send, under the dispatch's reference (the
+ *     one chain-side name of this top-up);
  *  3. settle, in one transaction: `confirmed` with the tx hash and `agent.topup.dispatched`; a refusal that moved
- *     nothing is `failed` with `agent.topup.failed` and gives the mandate its amount back; an unknown outcome stays
+ *     nothing is `failed` with `agent.topup.failed`, gives the mandate its amount back and is tried again after a
+ *     backoff; an unknown outcome stays
  *     `pending` for recovery (recover.ts), which looks the reference up on chain instead of sending again.
  */
 import { OUTCOME_UNKNOWN } from "../../chains/subscription-types";
-import type { TopupSendResult } from "../../chains/topup-types";
+import type { SignedSend, TopupSendResult } from "../../chains/topup-types";
 import type { ChainPool } from "../../chains/pool";
 import type { NetworkConfig, TokenConfig } from "../../lib/networks";
 import { newId } from "../../lib/ids";
 import { tenantOf } from "../../lib/tenant";
 import { emitEvent } from "../webhooks/emit";
-import { dispatchReference, nextUtcDay, refuseDraw, utcDayStart } from "./compute";
+import { dispatchReference, refuseDraw, retryAt, utcDayStart } from "./compute";
 import type { AgentDeps } from "./configure";
 import { presentDispatch } from "./present";
-import { disarmConfig, drawFundingMandate, insertDispatch, lockFundingMandate, rearmConfigAt, settleDispatch, spentToday } from "./repo";
+import {
+  disarmConfig,
+  drawFundingMandate,
+  insertDispatch,
+  lockFundingMandate,
+  rearmConfigAt,
+  recordSigned,
+  refusalsInARow,
+  resetRefusals,
+  settleDispatch,
+  spentToday,
+} from "./repo";
 import type { DispatchRow, MonitoredConfig } from "./rows";
 
 export type DispatchDeps = AgentDeps & { pool: ChainPool; now: () => Date };
@@ -69,8 +83,8 @@ async function claim(deps: DispatchDeps, crossing: Crossing): Promise<{ row: Dis
       created_at: now.toISOString(),
     });
     if (refusal) {
-      // The cap counts afresh at midnight UTC: the crossing is tried again then, if the balance is still low.
-      if (refusal.reason === "daily_cap_exceeded") await rearmConfigAt(tx, claimed.id, nextUtcDay(now));
+      // Tried again later if the balance is still low: the daily cap at midnight UTC, anything else after a backoff.
+      await rearmConfigAt(tx, claimed.id, retryAt(now, refusal.reason, await refusalsInARow(tx, claimed.id)));
       await emitEvent({ tx, tenant }, "agent.topup.failed", { dispatch: presentDispatch(deps.chains, row) }, { at: now });
     } else await drawFundingMandate(tx, mandate!.id, amount, now);
     return { row, refused: refusal !== null };
@@ -87,6 +101,8 @@ export async function settle(deps: DispatchDeps, row: DispatchRow, result: Topup
       : await settleDispatch(tx, row.id, { status: "failed", txHash: null, reason: result.reason, detail: result.detail }, now);
     if (!settled) return null;
     if (!result.ok && row.funding_mandate_id) await drawFundingMandate(tx, row.funding_mandate_id, -BigInt(row.amount), now);
+    if (result.ok) await resetRefusals(tx, row.config_id);
+    else await rearmConfigAt(tx, row.config_id, retryAt(now, result.reason, await refusalsInARow(tx, row.config_id)));
     await emitEvent(
       { tx, tenant },
       result.ok ? "agent.topup.dispatched" : "agent.topup.failed",
@@ -106,15 +122,44 @@ export const sendRequest = (crossing: Pick<Crossing, "network" | "token">, row: 
   amount: BigInt(row.amount),
   reference: row.reference,
   fromBlock: row.from_block === null ? undefined : BigInt(row.from_block),
+  signed: signedOf(row),
 });
 
-/** One crossing, claimed, sent and settled. */
+/** What was recorded before the broadcast, as a lookup takes it; undefined when nothing was (nothing was broadcast). */
+function signedOf(row: DispatchRow): SignedSend | undefined {
+  const nonce = row.operator_nonce ?? null;
+  const height = row.last_valid_height ?? null;
+  if (nonce === null && height === null) return undefined;
+  return {
+    txHash: row.tx_hash,
+    nonce: nonce === null ? null : Number(nonce),
+    lastValidBlockHeight: height === null ? null : Number(height),
+    envelope: "",
+  };
+}
+
+/** One crossing, claimed, signed and recorded, sent and settled. */
 export async function dispatchTopup(deps: DispatchDeps, crossing: Crossing): Promise<DispatchOutcome> {
   const claimed = await claim(deps, crossing);
   if (!claimed) return "claimed_elsewhere";
   if (claimed.refused) return "refused";
-  const result = await deps.pool.topup({ op: "send", request: sendRequest(crossing, claimed.row) });
+  const request = sendRequest(crossing, claimed.row);
+  const signed = await deps.pool.topup({ op: "sign", request });
+  if (!signed.ok) {
+    // Signing broadcasts nothing: whatever it answered (a timeout too), nothing of this dispatch can land.
+    const result = OUTCOME_UNKNOWN.has(signed.reason) ? { ok: false as const, reason: "not_sent" as const, detail: signed.detail } : signed;
+    return outcomeOf(await settle(deps, claimed.row, result));
+  }
+  // What tells recovery whether the send can still land is recorded before it can exist on chain.
+  const recorded = await recordSigned(deps.sql, claimed.row.id, signed, deps.now()).catch(() => false);
+  if (!recorded) {
+    // Not recorded (the database failed, or recovery settled the dispatch meanwhile): never broadcast it.
+    await deps.pool.topup({ op: "release", request: { ...request, signed } });
+    return "pending";
+  }
+  const result = await deps.pool.topup({ op: "send", request: { ...request, signed } });
   if (!result.ok && OUTCOME_UNKNOWN.has(result.reason)) return "pending"; // recovery looks the reference up
-  const settled = await settle(deps, claimed.row, result);
-  return settled?.status === "confirmed" ? "confirmed" : settled ? "failed" : "pending";
+  return outcomeOf(await settle(deps, claimed.row, result));
 }
+
+const outcomeOf = (settled: DispatchRow | null): DispatchOutcome => (settled?.status === "confirmed" ? "confirmed" : settled ? "failed" : "pending");

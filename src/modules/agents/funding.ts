@@ -2,7 +2,7 @@
  * Funding mandates (docs/agents.md#funding-mandate): the wallet a team's top-ups on a network are drawn from. The
  * funder consents on chain first (EVM: ERC-20 `approve(operator, amount)`; Solana: SPL `approve` delegating to the
  * operator for an amount); registering reads that consent back through the chain workers and records it as the
- * mandate's authorized and remaining amount, with the team's daily cap. Nothing is recorded without the funding
+ * mandate's authorized and remaining amount (never above the total the funder signed for), with the team's daily cap. Nothing is recorded without the funding
  * wallet's signed consent to this team's top-ups (consent.ts: the approval names only the operator every team
  * shares) and an approval on chain: a top-up never draws more than the funder allowed, and the chain enforces it
  * again on every send.
@@ -17,7 +17,7 @@ import { recordAudit } from "../audit/repo";
 import type { OperationContext } from "../operation-context";
 import type { AgentDeps } from "./configure";
 import { assertFundingConsent } from "./consent";
-import { listFundingMandates, revokeFundingMandate, upsertFundingMandate } from "./repo";
+import { listFundingMandates, revokeFundingMandate, upsertFundingMandate, walletBacksSubscription } from "./repo";
 import type { FundingMandateRow } from "./rows";
 import { FundingMandatePut } from "./schemas";
 import { canonicalWallet, checkAmountRange, topupNetwork, topupToken } from "./targets";
@@ -37,10 +37,18 @@ export async function registerFunding(
   const network = topupNetwork(deps.chains, c.tenant, { network: networkId, field: "path.network" }, details);
   const token = network && topupToken(network, body.token, details);
   const wallet = network && canonicalWallet(network, body.fundingWallet, "body.fundingWallet", details);
-  if (network) checkAmountRange(network, { "body.dailyCap": body.dailyCap }, details);
+  if (network) checkAmountRange(network, { "body.dailyCap": body.dailyCap, "body.total": body.total }, details);
   if (!network || !token || !wallet || Object.keys(details).length) throw apiError("validation_failed", "Validation failed", details);
   const dailyCap = BigInt(body.dailyCap);
-  await assertFundingConsent({ tenant: c.tenant, network, token, wallet, dailyCap }, body.consent, c.now);
+  const total = BigInt(body.total);
+  await assertFundingConsent({ tenant: c.tenant, network, token, wallet, dailyCap, total }, body.consent, c.now);
+  // A token account has one delegate and one delegated amount: one that backs a subscription cannot fund top-ups
+  // (each draw would eat the subscription's allowance, and the subscription's the mandate's).
+  if (network.family === "solana" && (await walletBacksSubscription(deps.sql, network.id, token.symbol, wallet)))
+    throw apiError(
+      "payment_account_in_use",
+      `The funding wallet's ${token.symbol} token account backs a live subscription: its one SPL delegation to the service's operator is that subscription's allowance. Fund top-ups from another wallet`,
+    );
 
   const funding = await deps.pool.topup({ op: "readFunding", request: { network, token, funder: wallet } });
   if (!funding.ok) {
@@ -61,9 +69,10 @@ export async function registerFunding(
         token: token.symbol,
         wallet,
         operator: funding.operator,
-        authorized: funding.allowance,
+        // The signed total caps the mandate whatever the chain allows the operator, which every team shares.
+        authorized: funding.allowance < total ? funding.allowance : total,
         dailyCap,
-        consent: body.consent,
+        consent: { ...body.consent, total: total.toString() },
       },
       c.now,
     );

@@ -1,10 +1,12 @@
 /**
  * Recovery of dispatches whose send outcome is unknown (a timeout, a worker that died, an instance that stopped
  * between claim and settle): once a dispatch has been pending longer than any send can take, its reference is
- * looked up on chain. Found: `confirmed` with that transaction. Not found and nothing of the operator's in flight:
- * it never went out (a Solana transaction's blockhash has expired by then), so `failed` with `not_sent` and the
- * mandate gets its amount back. A send is never repeated: the configuration stays disarmed until a tick sees the
- * balance at or above its threshold again (docs/agents.md#recovery).
+ * looked up on chain. Found: `confirmed` with that transaction. Not found: `failed` with `not_sent` (the mandate
+ * gets its amount back) only once the chain shows the send can no longer land: nothing was recorded before a
+ * broadcast (so nothing was broadcast), or the operator's mined nonce has passed the recorded one (EVM), or the chain
+ * has passed the recorded blockhash's last valid height (Solana). Until then it stays pending: a node behind a load
+ * balancer may hold a transaction the one asked has not seen. A send is never repeated: the configuration stays
+ * disarmed until a tick sees the balance at or above its threshold again (docs/agents.md#recovery).
  */
 import { findToken } from "../../lib/networks";
 import { settle, sendRequest, type DispatchDeps } from "./dispatch";

@@ -24,6 +24,10 @@ const Q = queries([
   "agent_topup_dispatch_settle",
   "agent_topup_dispatch_list_page",
   "agent_topup_dispatch_list_stale",
+  "agent_topup_dispatch_signed",
+  "agent_funding_wallet_subscribed",
+  "agent_topup_config_refusals",
+  "agent_topup_config_refusals_reset",
 ]);
 
 export interface ConfigInput {
@@ -36,7 +40,7 @@ export interface ConfigInput {
 }
 
 export const upsertConfig = async (db: Db, t: Tenant, c: ConfigInput, now: Date) =>
-  (await runOne<TopupConfigRow>(db, Q.agent_topup_config_upsert, [
+  (await runOne<TopupConfigRow & { created: boolean }>(db, Q.agent_topup_config_upsert, [
     c.id,
     t.teamId,
     t.environment,
@@ -73,8 +77,14 @@ export const rearmConfigs = (db: Db, ids: readonly string[]) => runCount(db, Q.a
 
 export const disarmConfig = (db: Db, id: string, now: Date) => runOne<ClaimedConfig>(db, Q.agent_topup_config_disarm, [id, now]);
 
-/** A crossing refused for the daily cap is tried again from `at`. */
+/** A refused crossing is tried again from `at`; the refusal is counted in the configuration's run. */
 export const rearmConfigAt = (db: Db, id: string, at: Date) => runCount(db, Q.agent_topup_config_rearm_at, [id, at]);
+
+/** The configuration's refusals in a row so far (0 when it is gone). */
+export const refusalsInARow = async (db: Db, id: string) =>
+  (await runOne<{ refusals: number }>(db, Q.agent_topup_config_refusals, [id]))?.refusals ?? 0;
+
+export const resetRefusals = (db: Db, id: string) => runCount(db, Q.agent_topup_config_refusals_reset, [id]);
 
 export interface FundingInput {
   id: string;
@@ -84,8 +94,8 @@ export interface FundingInput {
   operator: string;
   authorized: bigint;
   dailyCap: bigint;
-  /** the funding wallet's signed consent, kept as given */
-  consent: { issuedAt: string; nonce: string; signature: string };
+  /** the funding wallet's signed consent, kept as given, with the total it names */
+  consent: { issuedAt: string; nonce: string; signature: string; total: string };
 }
 
 export const upsertFundingMandate = async (db: Db, t: Tenant, f: FundingInput, now: Date) =>
@@ -156,3 +166,18 @@ export const listDispatchPage = (db: Db, t: Tenant, page: PageWindow, configId: 
   run<DispatchRow>(db, Q.agent_topup_dispatch_list_page, [t.teamId, t.environment, page.beforeSeq, page.fetch, configId]);
 
 export const listStaleDispatches = (db: Db, cutoff: Date, limit: number) => run<DispatchRow>(db, Q.agent_topup_dispatch_list_stale, [cutoff, limit]);
+
+/** What the send was fixed as, recorded before it is broadcast; false when the dispatch is no longer pending. */
+export const recordSigned = async (
+  db: Db,
+  id: string,
+  s: { txHash: string | null; nonce: number | null; lastValidBlockHeight: number | null },
+  now: Date,
+) => Boolean(await runOne(db, Q.agent_topup_dispatch_signed, [id, s.txHash, s.nonce, s.lastValidBlockHeight, now]));
+
+/**
+ * Whether a live subscription of any team pays from this owner's token account on the network and token (Solana:
+ * an account has one delegate and one delegated amount, which the subscription's mandate relies on).
+ */
+export const walletBacksSubscription = async (db: Db, network: string, token: string, wallet: string) =>
+  Boolean(await runOne(db, Q.agent_funding_wallet_subscribed, [network, token, wallet]));

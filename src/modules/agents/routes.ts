@@ -54,13 +54,17 @@ export function agentRoutes(deps: AgentRouteDeps) {
       "/agent/dispatch",
       async ({ principal, body, request, set }) => {
         const row = await configureTopup(agentDeps, context(principal, request), body);
-        set.status = 201;
+        set.status = row.created ? 201 : 200;
         return { data: presentConfig(chains, row) };
       },
       {
         access: true,
         body: DispatchConfigBody,
-        response: { 201: data(AgentDispatchConfig), ...errorResponses("validation_failed") },
+        response: {
+          200: data(AgentDispatchConfig, "The configuration existed (same team, environment, wallet and network) and was updated"),
+          201: data(AgentDispatchConfig, "The configuration was created"),
+          ...errorResponses("validation_failed"),
+        },
         detail: { tags: ["Agents"], summary: "Configure auto-topup of an agent wallet", description: CONFIGURE_DESCRIPTION },
       },
     )
@@ -149,7 +153,10 @@ export function agentRoutes(deps: AgentRouteDeps) {
         access: true,
         params: NetworkParams,
         body: FundingMandatePut,
-        response: { 200: data(AgentFundingMandate), ...errorResponses("validation_failed", "conflict", "chain_unavailable") },
+        response: {
+          200: data(AgentFundingMandate),
+          ...errorResponses("validation_failed", "conflict", "payment_account_in_use", "chain_unavailable"),
+        },
         detail: { tags: TAGS, summary: "Register the funding mandate of a network", description: FUNDING_DESCRIPTION },
       },
     )

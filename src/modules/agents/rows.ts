@@ -66,6 +66,9 @@ export interface DispatchRow {
   tx_hash: string | null;
   reference: string;
   from_block: string | null;
+  /** recovery's read only: what was recorded before the broadcast (see the migration) */
+  operator_nonce?: string | null;
+  last_valid_height?: string | null;
   created_at: Date;
   updated_at: Date;
   seq: bigint;

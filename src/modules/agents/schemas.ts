@@ -57,7 +57,7 @@ export const AgentDispatchConfig = t.Object(
     enabled: t.Boolean({ description: "false once disabled on the dashboard; POST /agent/dispatch enables it again" }),
     armed: t.Boolean({
       description:
-        "Whether the next tick below the threshold sends a top-up: false from a dispatch until a tick sees the balance at or above the threshold (a crossing refused for the daily cap is tried again from the next UTC midnight)",
+        "Whether the next tick below the threshold sends a top-up: false from a dispatch until a tick sees the balance at or above the threshold (a refused crossing is tried again by itself: for the daily cap from the next UTC midnight, for any other reason after a backoff of 5 minutes doubling with each refusal in a row, up to 6 hours)",
     }),
     createdAt: t.String({ format: "date-time" }),
     updatedAt: t.String({ format: "date-time" }),
@@ -95,6 +95,9 @@ export const FundingMandatePut = t.Object(
       description: "The wallet top-ups are drawn from; it must have approved the service's operator",
     }),
     dailyCap: amount("The most this network's top-ups may send per UTC day, pending and confirmed dispatches counted."),
+    total: amount(
+      "The most all top-ups drawn through this mandate may ever send, as the signed consent names it. The mandate authorizes the lesser of this and the operator's allowance on chain (which every team and, on Solana, subscriptions share).",
+    ),
     token: t.Optional(t.String({ minLength: 1, maxLength: 64, description: "Default: the network's first non-native token (USDC)" })),
     consent: t.Object(
       {
@@ -123,6 +126,7 @@ export const FundingMandatePut = t.Object(
     examples: [
       {
         fundingWallet: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+        total: "1000000000",
         dailyCap: "100000000",
         consent: { issuedAt: "2027-03-01T12:00:00.000Z", nonce: "kU2x9bQmZr4TfW7yHc1pLs", signature: `0x${"1b".repeat(65)}` },
       },
@@ -139,7 +143,9 @@ export const AgentFundingMandate = t.Object(
     token: t.String(),
     fundingWallet: t.String(),
     operator: t.String({ description: "The service's operator address the funding wallet approved (EVM spender, Solana SPL delegate)" }),
-    authorizedAmount: t.String({ description: "What the approval allowed when registered, token units" }),
+    authorizedAmount: t.String({
+      description: "The lesser of the signed consent's total and what the approval on chain allowed when registered, token units",
+    }),
     remainingAmount: t.String({ description: "What is left of it: every dispatch lowers it when claimed, a failed one gives it back" }),
     dailyCap: t.String({ description: "Token units per UTC day" }),
     status: t.Union([t.Literal("ACTIVE"), t.Literal("REVOKED")]),
@@ -167,7 +173,10 @@ export const AgentTopupDispatch = t.Object(
         "failed: mandate_missing, mandate_revoked, mandate_exhausted, daily_cap_exceeded, token_mismatch, insufficient_allowance, insufficient_balance, autopay_not_installed, not_configured, reverted, not_sent",
     }),
     detail: t.Union([t.String(), t.Null()]),
-    txHash: t.Union([t.String(), t.Null()], { description: "The transaction once confirmed" }),
+    txHash: t.Union([t.String(), t.Null()], {
+      description:
+        "The transaction once confirmed; on EVM also while pending, once signed (the hash is fixed before the broadcast). Null when failed",
+    }),
     createdAt: t.String({ format: "date-time" }),
     updatedAt: t.String({ format: "date-time" }),
   },
