@@ -69,6 +69,15 @@ const CROSS_TENANT = new Set([
   "escrow_reservation_claim_due.sql",
   "escrow_reservation_claim_stale.sql",
   "escrow_reservation_find_by_nonce.sql",
+  // Auto-topup: the monitor reads every tenant's enabled configurations of a network, re-arms those it saw back at
+  // their threshold in one statement, and recovery lists every tenant's stale dispatches (each row carries its own
+  // tenant; every change by id then names it). A Solana token account has one delegate, so a funding wallet is
+  // refused while a live subscription of any team pays from it.
+  "agent_topup_config_list_enabled.sql",
+  "agent_topup_config_networks.sql",
+  "agent_topup_config_rearm.sql",
+  "agent_topup_dispatch_list_stale.sql",
+  "agent_funding_wallet_subscribed.sql",
 ]);
 
 // Team-level statements: memberships, invitations and sign-in links belong to a team, across both of its

@@ -54,7 +54,7 @@ export type DispatchOutcome = "claimed_elsewhere" | "refused" | "confirmed" | "f
 async function claim(deps: DispatchDeps, crossing: Crossing): Promise<{ row: DispatchRow; refused: boolean } | null> {
   const now = deps.now();
   return deps.sql.begin(async (tx) => {
-    const claimed = await disarmConfig(tx, crossing.config.id, now);
+    const claimed = await disarmConfig(tx, { ...tenantOf(crossing.config), id: crossing.config.id }, now);
     if (!claimed) return null;
     const tenant = tenantOf(claimed);
     const mandate = await lockFundingMandate(tx, tenant, claimed.network);
@@ -84,9 +84,10 @@ async function claim(deps: DispatchDeps, crossing: Crossing): Promise<{ row: Dis
     });
     if (refusal) {
       // Tried again later if the balance is still low: the daily cap at midnight UTC, anything else after a backoff.
-      await rearmConfigAt(tx, claimed.id, retryAt(now, refusal.reason, await refusalsInARow(tx, claimed.id)));
+      const config = { ...tenant, id: claimed.id };
+      await rearmConfigAt(tx, config, retryAt(now, refusal.reason, await refusalsInARow(tx, config)));
       await emitEvent({ tx, tenant }, "agent.topup.failed", { dispatch: presentDispatch(deps.chains, row) }, { at: now });
-    } else await drawFundingMandate(tx, mandate!.id, amount, now);
+    } else await drawFundingMandate(tx, { ...tenant, id: mandate!.id }, amount, now);
     return { row, refused: refusal !== null };
   });
 }
@@ -97,12 +98,13 @@ export async function settle(deps: DispatchDeps, row: DispatchRow, result: Topup
   return deps.sql.begin(async (tx) => {
     const tenant = tenantOf(row);
     const settled = result.ok
-      ? await settleDispatch(tx, row.id, { status: "confirmed", txHash: result.txHash, reason: null, detail: null }, now)
-      : await settleDispatch(tx, row.id, { status: "failed", txHash: null, reason: result.reason, detail: result.detail }, now);
+      ? await settleDispatch(tx, { ...tenant, id: row.id }, { status: "confirmed", txHash: result.txHash, reason: null, detail: null }, now)
+      : await settleDispatch(tx, { ...tenant, id: row.id }, { status: "failed", txHash: null, reason: result.reason, detail: result.detail }, now);
     if (!settled) return null;
-    if (!result.ok && row.funding_mandate_id) await drawFundingMandate(tx, row.funding_mandate_id, -BigInt(row.amount), now);
-    if (result.ok) await resetRefusals(tx, row.config_id);
-    else await rearmConfigAt(tx, row.config_id, retryAt(now, result.reason, await refusalsInARow(tx, row.config_id)));
+    if (!result.ok && row.funding_mandate_id) await drawFundingMandate(tx, { ...tenant, id: row.funding_mandate_id }, -BigInt(row.amount), now);
+    const config = { ...tenant, id: row.config_id };
+    if (result.ok) await resetRefusals(tx, config);
+    else await rearmConfigAt(tx, config, retryAt(now, result.reason, await refusalsInARow(tx, config)));
     await emitEvent(
       { tx, tenant },
       result.ok ? "agent.topup.dispatched" : "agent.topup.failed",
@@ -151,7 +153,7 @@ export async function dispatchTopup(deps: DispatchDeps, crossing: Crossing): Pro
     return outcomeOf(await settle(deps, claimed.row, result));
   }
   // What tells recovery whether the send can still land is recorded before it can exist on chain.
-  const recorded = await recordSigned(deps.sql, claimed.row.id, signed, deps.now()).catch(() => false);
+  const recorded = await recordSigned(deps.sql, { ...tenantOf(claimed.row), id: claimed.row.id }, signed, deps.now()).catch(() => false);
   if (!recorded) {
     // Not recorded (the database failed, or recovery settled the dispatch meanwhile): never broadcast it.
     await deps.pool.topup({ op: "release", request: { ...request, signed } });

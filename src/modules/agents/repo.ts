@@ -75,16 +75,21 @@ export const listMonitoredNetworks = async (db: Db) => (await run<{ network: str
 
 export const rearmConfigs = (db: Db, ids: readonly string[]) => runCount(db, Q.agent_topup_config_rearm, [ids]);
 
-export const disarmConfig = (db: Db, id: string, now: Date) => runOne<ClaimedConfig>(db, Q.agent_topup_config_disarm, [id, now]);
+/** A row named by its id and its tenant: every change by id also names the tenant the row was read under. */
+export type RowKey = Tenant & { id: string };
+
+export const disarmConfig = (db: Db, key: RowKey, now: Date) =>
+  runOne<ClaimedConfig>(db, Q.agent_topup_config_disarm, [key.id, now, key.teamId, key.environment]);
 
 /** A refused crossing is tried again from `at`; the refusal is counted in the configuration's run. */
-export const rearmConfigAt = (db: Db, id: string, at: Date) => runCount(db, Q.agent_topup_config_rearm_at, [id, at]);
+export const rearmConfigAt = (db: Db, key: RowKey, at: Date) =>
+  runCount(db, Q.agent_topup_config_rearm_at, [key.id, at, key.teamId, key.environment]);
 
 /** The configuration's refusals in a row so far (0 when it is gone). */
-export const refusalsInARow = async (db: Db, id: string) =>
-  (await runOne<{ refusals: number }>(db, Q.agent_topup_config_refusals, [id]))?.refusals ?? 0;
+export const refusalsInARow = async (db: Db, key: RowKey) =>
+  (await runOne<{ refusals: number }>(db, Q.agent_topup_config_refusals, [key.id, key.teamId, key.environment]))?.refusals ?? 0;
 
-export const resetRefusals = (db: Db, id: string) => runCount(db, Q.agent_topup_config_refusals_reset, [id]);
+export const resetRefusals = (db: Db, key: RowKey) => runCount(db, Q.agent_topup_config_refusals_reset, [key.id, key.teamId, key.environment]);
 
 export interface FundingInput {
   id: string;
@@ -122,8 +127,8 @@ export const lockFundingMandate = (db: Db, t: Tenant, network: string) =>
   runOne<FundingMandateRow>(db, Q.agent_funding_mandate_lock, [t.teamId, t.environment, network]);
 
 /** Lowers a mandate's remaining amount by `amount` (a negative amount gives it back). */
-export const drawFundingMandate = (db: Db, id: string, amount: bigint, now: Date) =>
-  runCount(db, Q.agent_funding_mandate_draw, [id, amount.toString(), now]);
+export const drawFundingMandate = (db: Db, key: RowKey, amount: bigint, now: Date) =>
+  runCount(db, Q.agent_funding_mandate_draw, [key.id, amount.toString(), now, key.teamId, key.environment]);
 
 export const spentToday = async (db: Db, t: Tenant, network: string, dayStart: Date) =>
   BigInt((await runOne<{ spent: string }>(db, Q.agent_topup_dispatch_spent_today, [t.teamId, t.environment, network, dayStart]))!.spent);
@@ -159,8 +164,8 @@ export interface Settlement {
   detail: string | null;
 }
 
-export const settleDispatch = (db: Db, id: string, s: Settlement, now: Date) =>
-  runOne<DispatchRow>(db, Q.agent_topup_dispatch_settle, [id, s.status, s.txHash, s.reason, s.detail, now]);
+export const settleDispatch = (db: Db, key: RowKey, s: Settlement, now: Date) =>
+  runOne<DispatchRow>(db, Q.agent_topup_dispatch_settle, [key.id, s.status, s.txHash, s.reason, s.detail, now, key.teamId, key.environment]);
 
 export const listDispatchPage = (db: Db, t: Tenant, page: PageWindow, configId: string | null) =>
   run<DispatchRow>(db, Q.agent_topup_dispatch_list_page, [t.teamId, t.environment, page.beforeSeq, page.fetch, configId]);
@@ -170,10 +175,10 @@ export const listStaleDispatches = (db: Db, cutoff: Date, limit: number) => run<
 /** What the send was fixed as, recorded before it is broadcast; false when the dispatch is no longer pending. */
 export const recordSigned = async (
   db: Db,
-  id: string,
+  key: RowKey,
   s: { txHash: string | null; nonce: number | null; lastValidBlockHeight: number | null },
   now: Date,
-) => Boolean(await runOne(db, Q.agent_topup_dispatch_signed, [id, s.txHash, s.nonce, s.lastValidBlockHeight, now]));
+) => Boolean(await runOne(db, Q.agent_topup_dispatch_signed, [key.id, s.txHash, s.nonce, s.lastValidBlockHeight, now, key.teamId, key.environment]));
 
 /**
  * Whether a live subscription of any team pays from this owner's token account on the network and token (Solana:
