@@ -5,7 +5,7 @@
 import { Value } from "@sinclair/typebox/value";
 import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { decodePaymentSignatureHeader } from "@x402/core/http";
-import { isAddress, isAddressEqual } from "viem";
+import { isAddress, isAddressEqual, maxUint256 } from "viem";
 import { findToken, networkAllowedIn, type ChainRegistry, type NetworkConfig, type TokenConfig } from "../../lib/networks";
 import type { Environment } from "../../lib/tenant";
 import type { Eip3009Authorization } from "../../chains/x402-types";
@@ -115,6 +115,10 @@ export interface ReadPayment {
 export type Read<T> = { ok: true; value: T } | { ok: false; reason: X402Reason };
 export const refused = <T>(reason: X402Reason): Read<T> => ({ ok: false, reason });
 
+/** The payload's integers are uint256 (78 digits can exceed it): one that is not is a malformed payload, not a chain error. */
+const fitsUint256 = (amount: string, a: { value: string; validAfter: string; validBefore: string }) =>
+  [amount, a.value, a.validAfter, a.validBefore].every((n) => BigInt(n) <= maxUint256);
+
 /** Decodes a PAYMENT-SIGNATURE (v2) or X-PAYMENT (v1) header; anything not of the expected shape is invalid_payload. */
 export function readPaymentHeader(header: string, version: 1 | 2): Read<ReadPayment> {
   if (header.length > MAX_HEADER_LENGTH) return refused("invalid_payload");
@@ -127,12 +131,13 @@ export function readPaymentHeader(header: string, version: 1 | 2): Read<ReadPaym
   const claimed = (decoded as { x402Version?: unknown } | null)?.x402Version;
   if (claimed !== version) return refused(typeof claimed === "number" ? "invalid_x402_version" : "invalid_payload");
   if (version === 2) {
-    if (!Value.Check(PaymentPayloadV2, decoded)) return refused("invalid_payload");
+    if (!Value.Check(PaymentPayloadV2, decoded) || !fitsUint256(decoded.accepted.amount, decoded.payload.authorization))
+      return refused("invalid_payload");
     const { accepted, payload } = decoded;
     const requirement = { ...accepted, extra: accepted.extra ?? {} } as PaymentRequirements;
     return { ok: true, value: { version, scheme: accepted.scheme, network: accepted.network, accepted: requirement, ...payload } };
   }
-  if (!Value.Check(PaymentPayloadV1, decoded)) return refused("invalid_payload");
+  if (!Value.Check(PaymentPayloadV1, decoded) || !fitsUint256("0", decoded.payload.authorization)) return refused("invalid_payload");
   return { ok: true, value: { version, scheme: decoded.scheme, network: decoded.network, accepted: null, ...decoded.payload } };
 }
 
