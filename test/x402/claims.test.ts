@@ -127,13 +127,13 @@ describe("after the lease", () => {
 
 describe("x402.reconcile", () => {
   test("a claim nobody retries: the job waits out the lease, grants the landed Transfer to the claim's company, once", async () => {
-    await sql`update x402_payments set status = 'failed', failure_reason = 'invalid_transaction_state' where status = 'claimed'`;
+    // The body's idempotencyKey: the refused attempt's stored refusal must not answer the late retry.
+    const body = { company: "agent-co", feature: "ai-tokens", idempotencyKey: "nobody-retries" };
+    const use = (b: object) => fetchService(url("/usage/consume"), post(main.team.keys.secret, b));
+    for (let i = 0; (await use({ company: "agent-co", feature: "ai-tokens" })).status === 200; i++) expect(i).toBeLessThan(50); // spend what earlier tests bought
+    expect((await use(body)).status).toBe(402);
     const credits = await main.credits();
-    const send = (header: string) =>
-      fetchService(
-        url("/usage/consume"),
-        post(main.team.keys.secret, { company: "agent-co", feature: "ai-tokens" }, { "payment-signature": header }),
-      );
+    const send = (header: string) => fetchService(url("/usage/consume"), post(main.team.keys.secret, body, { "payment-signature": header }));
     const { nonce, header } = await lostSettlement(send, true);
     expect(await reconcile()).toContain("x402.reconcile");
     expect(await rowOf(nonce)).toMatchObject({ status: "claimed" }); // its request's lease still holds
@@ -144,9 +144,10 @@ describe("x402.reconcile", () => {
     expect(await main.credits()).toBe(credits + PACK_CREDITS);
     await reconcile();
     expect(await main.credits()).toBe(credits + PACK_CREDITS);
-    // The client's late retry is answered from the record.
+    // The client's late retry is answered from the record, and its use is decided again (not the stored refusal).
     const retry = await send(header);
     expect(retry.status).toBe(200);
+    expect(await main.credits()).toBe(credits + PACK_CREDITS - 2n);
     expect(decodePaymentResponseHeader(retry.headers.get("payment-response")!).transaction).toBe(row.tx_hash);
   });
 

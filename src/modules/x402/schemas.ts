@@ -64,7 +64,7 @@ export const X402Payment = t.Object(
     payer: t.String({ description: "The authorization's `from` (lowercase)" }),
     payTo: t.String({ description: "The team's settlement wallet it paid" }),
     amount: t.String({ description: "Token units (integer string)" }),
-    txHash: t.Union([t.String(), t.Null()]),
+    txHash: t.Union([t.String(), t.Null()], { description: "The transaction holding the Transfer that paid it" }),
     creditGrantId: t.Union([t.String(), t.Null()]),
     failureReason: t.Union([t.String(), t.Null()], { description: "The x402 error code a failed payment ended with" }),
     x402Version: t.Integer(),

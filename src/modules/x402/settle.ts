@@ -133,7 +133,12 @@ export async function answerFromClaim(deps: SettleDeps, row: X402PaymentRow, ctx
     BigInt(auth.value) === BigInt(row.amount) &&
     BigInt(auth.validBefore) === BigInt(row.valid_before);
   if (!sameRequest) return refused("invalid_exact_evm_nonce_already_used");
-  if (row.status === "settled") return responseOf(deps.registry, row, payment);
+  if (row.status === "settled") {
+    // Granted without this request (x402.reconcile holds no idempotency key): the refusal stored under its key must
+    // not answer the use the payment bought. After the request's own grant, it only has the use decided again.
+    if (ctx.usageKey) await forgetCreditRefusal(deps.sql, tenant, { ...ctx.usageKey, companyId: row.company_id });
+    return responseOf(deps.registry, row, payment);
+  }
   if (row.status === "failed") return refused((row.failure_reason as X402Reason) ?? "invalid_transaction_state");
   const cutoff = new Date(now.getTime() - deps.leaseMs);
   if (row.claimed_at > cutoff || !(await reletClaim(deps.sql, tenant, { id: row.id, cutoff, now }))) return PENDING;
