@@ -195,7 +195,7 @@ try {
     x402: async (op: X402Operation): Promise<X402Check | X402Settlement> =>
       op.op === "check"
         ? { ok: true, signatureValid: true, nonceUsed: false, balance: 10n ** 30n }
-        : { ok: true, txHash: `0x${(block++).toString(16).padStart(64, "0")}`, blockNumber: block },
+        : { ok: true, txHash: `0x${(block++).toString(16).padStart(64, "0")}`, blockNumber: block, logIndex: 1 },
   } as unknown as ChainPool;
   const ownDeps = { ...deps };
   ownDeps.paymentGate = (paid, next) =>

@@ -18,6 +18,7 @@ import { Mailer } from "./modules/invoices/deliveries/mailer";
 import { invoiceCheckoutSession } from "./modules/invoices/payments/checkout";
 import type { PaymentGate } from "./modules/entitlements/gate";
 import { withX402 } from "./modules/x402/pay";
+import { claimLeaseMs } from "./modules/x402/compute";
 
 export interface AppDeps {
   sql: Sql;
@@ -80,8 +81,7 @@ export async function startAppDeps(sql: Sql, config: Config, clock: Clock, logge
     embedTokens,
     settlement,
     mailer,
-    // A claim outlives its request's settle job (at most one chain job deadline) before a retry may complete it.
-    paymentGate: (paid, run) => withX402({ sql, clock, settlement, leaseMs: 2 * config.chainJobTimeoutMs, origin: config }, paid, run),
+    paymentGate: (paid, run) => withX402({ sql, clock, settlement, leaseMs: claimLeaseMs(config.chainJobTimeoutMs), origin: config }, paid, run),
     subscriptions: {
       sql,
       chains: config.chains,

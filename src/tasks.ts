@@ -28,6 +28,8 @@ import { captureDue, captureOnProof, reconcileEscrow } from "./modules/escrow/jo
 import { queueTopupTicks } from "./modules/agents/jobs";
 import { tickNetwork } from "./modules/agents/monitor";
 import { recoverDispatches } from "./modules/agents/recover";
+import { claimLeaseMs } from "./modules/x402/compute";
+import { reconcilePayments } from "./modules/x402/jobs";
 
 /** What a handler gets: the app's dependencies (the same ones the routes use) and the job it runs. */
 export type TaskContext = Pick<AppDeps, "sql" | "clock" | "logger" | "config" | "settlement" | "mailer" | "subscriptions"> & { job: JobInfo };
@@ -109,6 +111,11 @@ export const TASKS: { [N in TaskName]: TaskHandler<TaskPayloads[N]> } = {
     const counts = await reconcileEscrow(subscriptions, new Date(clock.now()), logger);
     if (counts.recorded || counts.released) logger.info("escrow calls reconciled", counts);
   },
+  // x402: the same pool and EVM operator key; a claim is the job's once its request's lease ended.
+  async "x402.reconcile"(_payload, { subscriptions, clock, config, logger }) {
+    const counts = await reconcilePayments(subscriptions, { now: new Date(clock.now()), leaseMs: claimLeaseMs(config.chainJobTimeoutMs) });
+    if (counts.settled || counts.failed) logger.info("x402 payments reconciled", counts);
+  },
   // Auto-topup: one tick per network, each its own job; the chain workers and claims do the rest.
   async "agents.topup_monitor"(_payload, { sql }) {
     await queueTopupTicks(sql);
@@ -142,6 +149,8 @@ export function schedules(config: AppDeps["config"]): Schedule[] {
     // Escrow: reservations captured within a minute of their window's end; lost chain answers looked up each minute.
     { task: "escrow.capture_due", cron: "* * * * *" },
     { task: "escrow.reconcile", cron: "* * * * *" },
+    // x402: settlements whose outcome was lost completed (or failed) from the chain each minute.
+    { task: "x402.reconcile", cron: "* * * * *" },
     // Auto-topup: target balances read each minute, lost sends looked up each minute.
     { task: "agents.topup_monitor", cron: "* * * * *" },
     { task: "agents.topup_recover", cron: "* * * * *" },

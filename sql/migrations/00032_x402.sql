@@ -38,19 +38,26 @@ create table x402_payments (
   nonce                text not null check (nonce ~ '^0x[0-9a-f]{64}$'),
   pay_to               text not null,
   amount               numeric(78, 0) not null check (amount > 0),
+  -- the authorization's validBefore (unix seconds): past it, one never spent on chain can no longer be (x402.reconcile)
+  valid_before         numeric(78, 0) not null,
   credits              bigint not null check (credits > 0),
-  -- sha-256 of the tenant, method, path and body of the request that carried the payment (docs/x402.md#idempotency)
+  -- sha-256 of the tenant, company, method, path and body of the request that carried the payment (docs/x402.md#idempotency)
   request_fingerprint  text not null,
   x402_version         integer not null check (x402_version in (1, 2)),
   status               text not null check (status in ('claimed', 'settled', 'failed')),
   failure_reason       text,
   tx_hash              text,
+  -- the position in tx_hash's receipt of the token's Transfer this authorization made: one Transfer pays one payment
+  log_index            integer,
   credit_grant_id      text,
   claimed_at           timestamptz not null,
   settled_at           timestamptz,
   seq                  bigint generated always as identity,
-  unique (network, asset, payer, nonce),
-  check ((status = 'settled') = (tx_hash is not null and credit_grant_id is not null and settled_at is not null)),
+  -- payer and nonce first: a retry is matched to its claim by the signed authorization alone, whatever is offered now
+  unique (payer, nonce, network, asset),
+  check ((status = 'settled') = (tx_hash is not null and log_index is not null and credit_grant_id is not null and settled_at is not null)),
   check ((status = 'failed') = (failure_reason is not null))
 );
 create index x402_payments_page on x402_payments (team_id, environment, seq desc);
+create unique index x402_payments_transfer on x402_payments (network, tx_hash, log_index) where tx_hash is not null;
+create index x402_payments_claimed on x402_payments (claimed_at) where status = 'claimed';

@@ -47,15 +47,22 @@ export interface X402Refusal {
 /** What the chain says now: whether the signature verifies (EOA or ERC-1271), the nonce is spent, and the payer's balance. */
 export type X402Check = { ok: true; signatureValid: boolean; nonceUsed: boolean; balance: bigint } | X402Refusal;
 
-/** A landed transferWithAuthorization: its hash and block. */
-export type X402Settlement = { ok: true; txHash: string; blockNumber: bigint } | X402Refusal;
+/** Where an authorization's Transfer landed: the transaction, its block, and the Transfer log's index in it. */
+export interface X402Landed {
+  txHash: string;
+  blockNumber: bigint;
+  logIndex: number;
+}
+
+/** A landed transferWithAuthorization. */
+export type X402Settlement = ({ ok: true } & X402Landed) | X402Refusal;
 
 /**
  * Where an authorization stands on chain, for a settlement whose outcome we did not learn: the transaction that
- * used it, found by the token's EIP-3009 `AuthorizationUsed` log and holding the authorized `Transfer` (null: none
- * found), and whether its nonce is spent at all.
+ * used it, found by the token's EIP-3009 `AuthorizationUsed` log followed by that authorization's own `Transfer` of
+ * the authorized value to the payee (null: none found), and whether its nonce is spent at all.
  */
-export type X402Landing = { ok: true; landed: { txHash: string; blockNumber: bigint } | null; nonceUsed: boolean } | X402Refusal;
+export type X402Landing = { ok: true; landed: X402Landed | null; nonceUsed: boolean } | X402Refusal;
 
 export type X402Operation = { op: "check"; request: X402Transfer } | { op: "settle"; request: X402Transfer } | { op: "find"; request: X402Transfer };
 

@@ -52,7 +52,7 @@ const json = (value: unknown) => JSON.stringify(value);
 
 /**
  * `shared` where the route documents nothing for the status; else the route's response, joined with it:
- * the route's schema where it already allows the shared shape, else either of them.
+ * the route's schema where it already allows the shared shape, else either of them; the headers of both.
  */
 function joined(own: Reply | undefined, shared: Reply): Reply {
   if (!own) return shared;
@@ -63,7 +63,9 @@ function joined(own: Reply | undefined, shared: Reply): Reply {
   const schema = ownSchema === undefined ? sharedSchema : allows ? ownSchema : { anyOf: [ownSchema, sharedSchema] };
   // The generator's placeholder ("Response for status 422") says nothing worth keeping.
   const description = /^Response for status \d+$/.test(own.description) ? shared.description : `${own.description}. Or: ${shared.description}`;
-  return { ...shared, description, content: { "application/json": { schema: schema as TSchema } } };
+  // The route's own headers (an x402 settlement on a 429) stay beside the shared ones (the rate limit's).
+  const headers = own.headers || shared.headers ? { headers: { ...own.headers, ...shared.headers } } : {};
+  return { ...shared, ...headers, description, content: { "application/json": { schema: schema as TSchema } } };
 }
 
 /** The generator may hand over the same document object again; it is completed once. */

@@ -66,6 +66,9 @@ export interface TaskPayloads {
   };
   /** completes escrow calls whose answer was lost, from the chain (src/modules/escrow/jobs.ts) */
   "escrow.reconcile": CronPayload;
+  // x402
+  /** completes x402 settlements whose outcome was lost and no retry completed, from the chain (src/modules/x402/jobs.ts) */
+  "x402.reconcile": CronPayload;
   // Auto-topup
   /** queues one monitor tick per network with enabled configurations (src/modules/agents/jobs.ts) */
   "agents.topup_monitor": CronPayload;

@@ -44,6 +44,30 @@ test("a media type the document does not list for the status is a mismatch, and 
   expect(errorsOf("GET", "/health", 200, broken)).toEqual(["the body is not JSON"]);
 });
 
+test("an x402 header (PAYMENT-*, X-PAYMENT-*) the status does not document is a mismatch; other headers are not checked", () => {
+  const withHeaders = (extra: Record<string, string>) => ({
+    ...json({ status: "ok", database: "ok" }),
+    headers: new Headers({ "content-type": "application/json", ...extra }),
+  });
+  expect(errorsOf("GET", "/health", 200, withHeaders({ "payment-response": "e30=" }))).toEqual([
+    expect.stringContaining("/health 200 does not document the payment-response header"),
+  ]);
+  expect(errorsOf("GET", "/health", 200, withHeaders({ "x-payment-response": "e30=", "x-request-id": "r" }))).toEqual([
+    expect.stringContaining("x-payment-response"),
+  ]);
+  // POST /usage/consume documents the settlement on every status and the terms on its 402.
+  const refused = {
+    headers: new Headers({ "content-type": "application/json", "payment-response": "e30=", "payment-required": "e30=" }),
+    text: JSON.stringify({ error: "Insufficient credits", code: "insufficient_credits" }),
+  };
+  expect(errorsOf("POST", "/usage/consume", 402, refused)).toEqual([]);
+  const notFound = {
+    headers: new Headers({ "content-type": "application/json", "x-payment-response": "e30=" }),
+    text: JSON.stringify({ error: "Feature not found" }),
+  };
+  expect(errorsOf("POST", "/usage/consume", 404, notFound)).toEqual([]);
+});
+
 test("the wrapped handler throws on a mismatch, naming method, path, status and what is wrong", async () => {
   // The real server behind a handler that changes one answer: a 200 turned into an undocumented 418.
   const handle = contractChecked(async (request) => {

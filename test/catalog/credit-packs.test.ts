@@ -99,7 +99,12 @@ describe("create, read, list, archive", () => {
       "body.prices[3].token": expect.stringContaining("EIP-3009"),
       "body.prices[5]": "USDC on base-sepolia is priced twice",
     });
-    expect(await packCount()).toBe(before);
+    // 78 digits pass the pattern, but one past 2^256 - 1 is no amount a token can move.
+    const tooBig = await dash("POST", "", { key: "too-big", credits: "10", prices: [price({ amount: (2n ** 256n).toString() })] });
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.body.details).toEqual({ "body.prices[0].amount": "Expected a positive integer string of at most 2^256 - 1" });
+    expect((await dash("POST", "", { key: "max", credits: "10", prices: [price({ amount: (2n ** 256n - 1n).toString() })] })).status).toBe(201);
+    expect(await packCount()).toBe(before + 1);
   });
 
   test("409: a key taken in any case; a second live offered pack (archiving the first frees it)", async () => {

@@ -78,6 +78,10 @@ const CROSS_TENANT = new Set([
   "agent_topup_config_rearm.sql",
   "agent_topup_dispatch_list_stale.sql",
   "agent_funding_wallet_subscribed.sql",
+  // x402: one EIP-3009 authorization pays once anywhere, so its claims are found by payer and nonce across every
+  // team (the caller then matches tenant and request); the reconcile job takes over every tenant's stale claims.
+  "x402_payment_find.sql",
+  "x402_payment_claim_stale.sql",
 ]);
 
 // Team-level statements: memberships, invitations and sign-in links belong to a team, across both of its

@@ -8,7 +8,7 @@
  * - The document is read once per process, from the first server a checked handler reaches
  *   (`/api/v1/openapi.json` on the same origin); every app the suite builds serves the same one.
  * - A status the operation does not list is a mismatch; so is a media type it does not list for that
- *   status. JSON bodies are checked against the schema (test/helpers/openapi.ts `schemaErrors`, which
+ *   status, and an x402 header (PAYMENT-*, X-PAYMENT-*) it does not list for that status. JSON bodies are checked against the schema (test/helpers/openapi.ts `schemaErrors`, which
  *   refuses to judge a keyword it does not know); other bodies (PDF, XML, HTML) by media type only.
  * - A request no operation matches (an unknown path or method) must be the generic 404 `Error`, or a
  *   status every request can get (400 for a malformed path, as a `ValidationError`; 413, 500, 503): the
@@ -36,7 +36,7 @@ interface Operation {
   template: string;
   /** one entry per path segment: the literal, or null for a `{parameter}` */
   segments: (string | null)[];
-  responses: Record<string, { content?: Record<string, { schema?: Json }> }>;
+  responses: Record<string, { content?: Record<string, { schema?: Json }>; headers?: Record<string, unknown> }>;
 }
 
 export interface Contract {
@@ -104,10 +104,33 @@ export function contractErrors(contract: Contract, method: string, url: string, 
   const response = operation.responses[String(status)];
   const name = `${operation.method} ${operation.template}`;
   if (!response) return [`${name} does not document status ${status} (it lists ${Object.keys(operation.responses).join(", ")})`];
+  return [
+    ...paymentHeaderErrors(`${name} ${status}`, response.headers ?? {}, headers),
+    ...bodyErrors(contract, `${name} ${status}`, response, { media, text, parse }),
+  ];
+}
+
+/** x402's response headers (PAYMENT-*, X-PAYMENT-*) must be documented for the status that carries them. */
+function paymentHeaderErrors(where: string, documented: Record<string, unknown>, headers: Headers): string[] {
+  const names = new Set(Object.keys(documented).map((h) => h.toLowerCase()));
+  const errors: string[] = [];
+  headers.forEach((_, header) => {
+    if (/^(x-)?payment-/i.test(header) && !names.has(header.toLowerCase())) errors.push(`${where} does not document the ${header} header`);
+  });
+  return errors;
+}
+
+function bodyErrors(
+  contract: Contract,
+  where: string,
+  response: Operation["responses"][string],
+  reply: { media: string; text: string; parse: () => { value: unknown } | undefined },
+): string[] {
+  const { media, text, parse } = reply;
   const content = response.content ?? {};
-  if (!Object.keys(content).length) return text === "" ? [] : [`${name} ${status} documents no body, got ${JSON.stringify(text.slice(0, 200))}`];
+  if (!Object.keys(content).length) return text === "" ? [] : [`${where} documents no body, got ${JSON.stringify(text.slice(0, 200))}`];
   const documented = content[media];
-  if (!documented) return [`${name} ${status} documents ${Object.keys(content).join(", ")}, got content-type ${JSON.stringify(media)}`];
+  if (!documented) return [`${where} documents ${Object.keys(content).join(", ")}, got content-type ${JSON.stringify(media)}`];
   if (media !== "application/json" || !documented.schema) return [];
   return jsonErrors(contract, documented.schema, media, parse);
 }

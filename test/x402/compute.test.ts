@@ -116,8 +116,10 @@ describe("the OpenAPI document", () => {
     const doc = (await t.call("GET", "/openapi.json")).body;
     for (const path of ["/api/v1/events", "/api/v1/usage/consume"]) {
       const operation = doc.paths[path].post;
-      expect(Object.keys(operation.responses["402"].headers)).toEqual(["PAYMENT-REQUIRED"]);
-      expect(Object.keys(operation.responses["200"].headers)).toEqual(["PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE"]);
+      expect(Object.keys(operation.responses["402"].headers)).toEqual(["PAYMENT-REQUIRED", "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE"]);
+      // A paid request's settlement accompanies whatever the request then answers.
+      for (const [status, response] of Object.entries(operation.responses as Record<string, { headers?: object }>))
+        expect([status, ...Object.keys(response.headers ?? {})]).toEqual(expect.arrayContaining([status, "PAYMENT-RESPONSE", "X-PAYMENT-RESPONSE"]));
       const names = operation.parameters.map((p: { name?: string; $ref?: string }) => p.name ?? p.$ref);
       expect(names).toEqual(expect.arrayContaining(["PAYMENT-SIGNATURE", "X-PAYMENT"]));
       expect(operation.description).toContain("PAYMENT-REQUIRED");

@@ -26,7 +26,8 @@ type Signed = { authorization: Eip3009Authorization; signature: string };
 
 /** Sends `header` as PAYMENT-SIGNATURE (or X-PAYMENT) and checks the refusal changed nothing anywhere. */
 async function expectRefused(reason: string, header: string, signed?: Signed, headerName = "payment-signature") {
-  const before = { balances: await bed.balances(), credits: await main.credits() };
+  const payments = async () => (await sql`select count(*)::int as n from x402_payments`)[0]!.n as number;
+  const before = { balances: await bed.balances(), credits: await main.credits(), payments: await payments() };
   const res = await fetchService(
     url("/usage/consume"),
     post(main.team.keys.secret, { company: "agent-co", feature: "ai-tokens" }, { [headerName]: header }),
@@ -39,7 +40,7 @@ async function expectRefused(reason: string, header: string, signed?: Signed, he
   expect(res.headers.get("payment-response")).toBeNull();
   expect(await bed.balances()).toEqual(before.balances);
   expect(await main.credits()).toBe(before.credits);
-  expect(await sql`select id from x402_payments where status = 'settled' and team_id = ${main.team.teamId}`).toHaveLength(0);
+  expect(await payments()).toBe(before.payments); // no payment of any status recorded
   if (signed) expect(await bed.nonceUsed(signed.authorization.from as Hex, signed.authorization.nonce as Hex)).toBe(false);
 }
 
@@ -97,6 +98,20 @@ describe("refused before the chain is asked", () => {
       signed,
     );
     await expectRefused("invalid_payload", "x".repeat(10_000), undefined, "x-payment");
+  });
+
+  test("malformed numbers and signatures are invalid_payload, not a chain error: past uint256, odd or short hex", async () => {
+    const signed = await bed.authorize({ to: bed.payee, value: price });
+    const pastUint256 = (2n ** 256n).toString(); // 78 digits
+    const withAuth = (a: Partial<Eip3009Authorization>) => ({ ...signed, authorization: { ...signed.authorization, ...a } });
+    await expectRefused("invalid_payload", v2(withAuth({ validBefore: pastUint256 })), signed);
+    await expectRefused("invalid_payload", v2(withAuth({ validAfter: "9".repeat(78) })), signed);
+    await expectRefused("invalid_payload", v2(signed, { ...offered, amount: pastUint256 }), signed);
+    await expectRefused("invalid_payload", v2({ ...signed, signature: `${signed.signature}0` }), signed);
+    await expectRefused("invalid_payload", v2({ ...signed, signature: signed.signature.slice(0, -2) }), signed); // 64 bytes
+    await expectRefused("invalid_payload", v2({ ...signed, signature: "0x123" }), signed);
+    const v1 = { x402Version: 1, scheme: "exact", network: "anvil", payload: withAuth({ validBefore: pastUint256 }) };
+    await expectRefused("invalid_payload", Buffer.from(JSON.stringify(v1)).toString("base64"), signed, "x-payment");
   });
 });
 

@@ -20,7 +20,7 @@ import {
   type PublicClient,
 } from "viem";
 import { MULTICALL3_ADDRESS } from "../../lib/networks";
-import { refuseOperation, type SubscriptionRefusal } from "../subscription-types";
+import { refuseOperation } from "../subscription-types";
 import type { BalancesRequest, TopupAdapter, TopupSend } from "../topup-types";
 import type { TokenConfig } from "../types";
 import { balanceOfData, type Call3, decodeAggregate3, encodeAggregate3, GET_BLOCK_NUMBER, isHexAddress } from "./multicall";

@@ -128,8 +128,9 @@ export const evmX402: X402Adapter = {
       }
       const receipt = await waitForReceipt(client, hash);
       if (receipt.status !== "success") return refuseX402("reverted", "The transferWithAuthorization transaction reverted on chain");
-      if (!movedAsAuthorized(receipt.logs, contract, m)) return refuseX402("reverted", "The transaction carries no Transfer of the authorized value");
-      return { ok: true as const, txHash: receipt.transactionHash, blockNumber: receipt.blockNumber };
+      const logIndex = authorizedTransfer(receipt.logs, contract, m);
+      if (logIndex === null) return refuseX402("reverted", "The transaction carries no Transfer of the authorized value");
+      return { ok: true as const, txHash: receipt.transactionHash, blockNumber: receipt.blockNumber, logIndex };
     }),
 
   find: (request) =>
@@ -152,9 +153,10 @@ export const evmX402: X402Adapter = {
       });
       for (const log of logs) {
         const receipt = await client.getTransactionReceipt({ hash: log.transactionHash! });
-        // Whoever sent it, the authorization names payer, payee and value: its Transfer is the payment.
-        if (receipt.status === "success" && movedAsAuthorized(receipt.logs, contract, m))
-          return { ok: true as const, landed: { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber }, nonceUsed };
+        // Whoever sent it, the authorization names payer, payee and value: its own Transfer is the payment.
+        const logIndex = receipt.status === "success" ? authorizedTransfer(receipt.logs, contract, m) : null;
+        if (logIndex !== null)
+          return { ok: true as const, landed: { txHash: receipt.transactionHash, blockNumber: receipt.blockNumber, logIndex }, nonceUsed };
       }
       return { ok: true as const, landed: null, nonceUsed };
     }),
@@ -165,13 +167,21 @@ const AUTHORIZATION_USED = EIP3009_ABI.find((item) => item.type === "event" && i
   { name: "AuthorizationUsed" }
 >;
 
-/** The token's own Transfer log is the proof that the money moved as authorized, not just that the call returned. */
-function movedAsAuthorized(logs: Log[], contract: Hex, m: { from: Hex; to: Hex; value: bigint }): boolean {
-  return parseEventLogs({ abi: EIP3009_ABI, eventName: "Transfer", logs }).some(
-    (log) =>
-      isAddressEqual(log.address, contract) &&
-      isAddressEqual(log.args.from, m.from) &&
-      isAddressEqual(log.args.to, m.to) &&
-      log.args.value === m.value,
+/**
+ * The index of the Transfer this very authorization made, or null. An EIP-3009 token (USDC's FiatTokenV2 and ours)
+ * emits AuthorizationUsed(from, nonce) and then, as the next log, the authorization's Transfer: only that adjacent
+ * log proves the money moved as authorized. Any other Transfer in the transaction (one contract may use several
+ * authorizations in one call) is not this payment's, and a transaction where the two are not adjacent is left to
+ * an operator rather than granted.
+ */
+function authorizedTransfer(logs: Log[], contract: Hex, m: { from: Hex; to: Hex; value: bigint; nonce: Hex }): number | null {
+  const ours = logs.filter((log) => isAddressEqual(log.address, contract)).sort((a, b) => Number(a.logIndex) - Number(b.logIndex));
+  const used = parseEventLogs({ abi: EIP3009_ABI, eventName: "AuthorizationUsed", logs: ours, strict: true }).find(
+    (log) => isAddressEqual(log.args.authorizer, m.from) && log.args.nonce.toLowerCase() === m.nonce.toLowerCase(),
   );
+  if (!used) return null;
+  const next = ours.find((log) => log.logIndex === used.logIndex + 1);
+  const [transfer] = next ? parseEventLogs({ abi: EIP3009_ABI, eventName: "Transfer", logs: [next], strict: true }) : [];
+  const paid = transfer && isAddressEqual(transfer.args.from, m.from) && isAddressEqual(transfer.args.to, m.to) && transfer.args.value === m.value;
+  return paid ? transfer.logIndex : null;
 }

@@ -5,6 +5,7 @@
 import { Value } from "@sinclair/typebox/value";
 import type { PaymentRequired, PaymentRequirements, SettleResponse } from "@x402/core/types";
 import { decodePaymentSignatureHeader } from "@x402/core/http";
+import { isAddress, isAddressEqual, maxUint256 } from "viem";
 import { findToken, networkAllowedIn, type ChainRegistry, type NetworkConfig, type TokenConfig } from "../../lib/networks";
 import type { Environment } from "../../lib/tenant";
 import type { Eip3009Authorization } from "../../chains/x402-types";
@@ -18,6 +19,11 @@ export const MAX_TIMEOUT_SECONDS = 300;
  * or the token refuses it (the same margin as x402's reference facilitator).
  */
 export const SETTLE_MARGIN_SECONDS = 6;
+/**
+ * How long a claim belongs to the request that made it (docs/x402.md#idempotency): by twice the chain job deadline,
+ * that request's settle job has ended, so a retry or x402.reconcile may complete the claim without racing it.
+ */
+export const claimLeaseMs = (chainJobTimeoutMs: number) => 2 * chainJobTimeoutMs;
 /** A payment header longer than this is refused unread (an EIP-3009 payload is well under 2 KB). */
 const MAX_HEADER_LENGTH = 8192;
 
@@ -107,7 +113,11 @@ export interface ReadPayment {
 }
 
 export type Read<T> = { ok: true; value: T } | { ok: false; reason: X402Reason };
-const refused = <T>(reason: X402Reason): Read<T> => ({ ok: false, reason });
+export const refused = <T>(reason: X402Reason): Read<T> => ({ ok: false, reason });
+
+/** The payload's integers are uint256 (78 digits can exceed it): one that is not is a malformed payload, not a chain error. */
+const fitsUint256 = (amount: string, a: { value: string; validAfter: string; validBefore: string }) =>
+  [amount, a.value, a.validAfter, a.validBefore].every((n) => BigInt(n) <= maxUint256);
 
 /** Decodes a PAYMENT-SIGNATURE (v2) or X-PAYMENT (v1) header; anything not of the expected shape is invalid_payload. */
 export function readPaymentHeader(header: string, version: 1 | 2): Read<ReadPayment> {
@@ -121,16 +131,18 @@ export function readPaymentHeader(header: string, version: 1 | 2): Read<ReadPaym
   const claimed = (decoded as { x402Version?: unknown } | null)?.x402Version;
   if (claimed !== version) return refused(typeof claimed === "number" ? "invalid_x402_version" : "invalid_payload");
   if (version === 2) {
-    if (!Value.Check(PaymentPayloadV2, decoded)) return refused("invalid_payload");
+    if (!Value.Check(PaymentPayloadV2, decoded) || !fitsUint256(decoded.accepted.amount, decoded.payload.authorization))
+      return refused("invalid_payload");
     const { accepted, payload } = decoded;
     const requirement = { ...accepted, extra: accepted.extra ?? {} } as PaymentRequirements;
     return { ok: true, value: { version, scheme: accepted.scheme, network: accepted.network, accepted: requirement, ...payload } };
   }
-  if (!Value.Check(PaymentPayloadV1, decoded)) return refused("invalid_payload");
+  if (!Value.Check(PaymentPayloadV1, decoded) || !fitsUint256("0", decoded.payload.authorization)) return refused("invalid_payload");
   return { ok: true, value: { version, scheme: decoded.scheme, network: decoded.network, accepted: null, ...decoded.payload } };
 }
 
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+/** Two addresses equal in any case; a string that is no address (a payload's `asset` is any string) equals nothing. */
+export const sameAddress = (a: string, b: string) => isAddress(a, { strict: false }) && isAddress(b, { strict: false }) && isAddressEqual(a, b);
 
 /**
  * The offer the payment pays, or why none: v2 names the requirement it accepted, which must be one we offer
@@ -143,12 +155,12 @@ export function matchOffer(payment: ReadPayment, offers: readonly Offer[]): Read
   const onNetwork = offers.filter((o) => o.requirement.network === payment.network || o.network.id === payment.network);
   if (onNetwork.length === 0) return refused("invalid_network");
   const a = payment.accepted;
-  const offer = a ? onNetwork.find((o) => same(o.requirement.asset, a.asset)) : onNetwork[0];
+  const offer = a ? onNetwork.find((o) => sameAddress(o.requirement.asset, a.asset)) : onNetwork[0];
   if (!offer) return refused("invalid_payment_requirements");
   const wanted = offer.requirement;
-  if (a && !same(a.payTo, wanted.payTo)) return refused("invalid_exact_evm_payload_recipient_mismatch");
+  if (a && !sameAddress(a.payTo, wanted.payTo)) return refused("invalid_exact_evm_payload_recipient_mismatch");
   if (a && a.amount !== wanted.amount) return refused("invalid_exact_evm_payload_authorization_value_mismatch");
-  if (!same(payment.authorization.to, wanted.payTo)) return refused("invalid_exact_evm_payload_recipient_mismatch");
+  if (!sameAddress(payment.authorization.to, wanted.payTo)) return refused("invalid_exact_evm_payload_recipient_mismatch");
   if (BigInt(payment.authorization.value) !== BigInt(wanted.amount)) return refused("invalid_exact_evm_payload_authorization_value_mismatch");
   return { ok: true, value: offer };
 }

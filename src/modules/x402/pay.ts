@@ -6,6 +6,7 @@
  * not run.
  */
 import { encodePaymentResponseHeader } from "@x402/core/http";
+import type { SettleResponse } from "@x402/core/types";
 import type { ChainPool } from "../../chains/pool";
 import type { Sql } from "../../db/client";
 import type { Clock } from "../../lib/clock";
@@ -18,7 +19,7 @@ import { actorOf } from "../audit/repo";
 import { linkOrigin } from "../invoices/documents/links";
 import type { PaidRequest } from "../entitlements/gate";
 import { matchOffer, readPaymentHeader, type Read } from "./compute";
-import { settlePayment } from "./settle";
+import { answerFromClaim, findClaim, settlePayment, type PaymentContext, type SettleDeps } from "./settle";
 import { offeredPack, paymentRequiredError, type OfferedPack } from "./terms";
 
 /** What x402 needs from the service; src/app-deps.ts provides it (`settlement`). */
@@ -56,10 +57,12 @@ export function withX402<T>(deps: X402Deps, paid: PaidRequest, run: () => Promis
 
 async function paidRequest<T>(deps: X402Deps, paid: PaidRequest, run: () => Promise<T>, p: { header: string; version: 1 | 2 }): Promise<T> {
   const offered = await offeredPack(deps.sql, deps.settlement.registry, paid.principal);
-  const companyId = offered && (await paid.companyId());
-  // No terms to pay, or nobody to credit: nothing is taken, and the request answers as it would without the header.
-  if (!offered || !companyId) return run();
+  const companyId = await paid.companyId();
+  // Nobody to credit: nothing is taken, and the request answers as it would without the header.
+  if (!companyId) return run();
   const settled = await pay(deps, paid, { offered, companyId, ...p });
+  // No terms to pay and no claim of this payment: nothing is taken either.
+  if (settled === null) return run();
   if (!settled.ok) throw paymentRequiredError(offered, resourceUrl(deps, paid.request), { error: settled.reason });
   const responseHeader = { [p.version === 2 ? "payment-response" : "x-payment-response"]: encodePaymentResponseHeader(settled.value) };
   Object.assign(paid.headers, responseHeader);
@@ -71,30 +74,42 @@ async function paidRequest<T>(deps: X402Deps, paid: PaidRequest, run: () => Prom
   }
 }
 
-async function pay(deps: X402Deps, paid: PaidRequest, p: { offered: OfferedPack; companyId: string; header: string; version: 1 | 2 }) {
+/**
+ * The payment's outcome; null when it is not taken (no payable terms, and no claim of it to answer from). A claim of
+ * the same authorization is answered first, against the claim: a settlement still pending must complete even when
+ * the pack was archived or repriced since.
+ */
+async function pay(
+  deps: X402Deps,
+  paid: PaidRequest,
+  p: { offered: OfferedPack | null; companyId: string; header: string; version: 1 | 2 },
+): Promise<Read<SettleResponse> | null> {
   const payment = readPaymentHeader(p.header, p.version);
-  if (!payment.ok) return payment;
-  const offer = matchOffer(payment.value, p.offered.offers);
-  if (!offer.ok) return offer as Read<never>;
+  if (!payment.ok) return p.offered ? payment : null;
   const { principal, request } = paid;
   const tenant: Tenant = { teamId: principal.teamId, environment: principal.environment };
-  const fingerprint = sha256Hex(
-    JSON.stringify([tenant.teamId, tenant.environment, request.method, new URL(request.url).pathname, paid.body ?? null]),
-  );
-  const result = await settlePayment(
-    { sql: deps.sql, pool: deps.settlement.pool, leaseMs: deps.leaseMs },
-    {
-      tenant,
-      actor: actorOf(principal, requestState(request).requestId),
-      now: new Date(deps.clock.now()),
-      companyId: p.companyId,
-      pack: p.offered.pack,
-      offer: offer.value,
-      payment: payment.value,
-      fingerprint,
-      usageKey: paid.usageKey,
-    },
-  );
+  const settleDeps: SettleDeps = { sql: deps.sql, pool: deps.settlement.pool, registry: deps.settlement.registry, leaseMs: deps.leaseMs };
+  const ctx: PaymentContext = {
+    tenant,
+    actor: actorOf(principal, requestState(request).requestId),
+    now: new Date(deps.clock.now()),
+    companyId: p.companyId,
+    payment: payment.value,
+    // The company is part of the request: the same body from another company's embed token is another request.
+    fingerprint: sha256Hex(
+      JSON.stringify([tenant.teamId, tenant.environment, p.companyId, request.method, new URL(request.url).pathname, paid.body ?? null]),
+    ),
+    usageKey: paid.usageKey,
+  };
+  const claim = await findClaim(settleDeps, payment.value);
+  let result: Read<SettleResponse>;
+  if (claim) result = await answerFromClaim(settleDeps, claim, ctx);
+  else if (!p.offered) return null;
+  else {
+    const offer = matchOffer(payment.value, p.offered.offers);
+    if (!offer.ok) return offer as Read<never>;
+    result = await settlePayment(settleDeps, { ...ctx, pack: p.offered.pack, offer: offer.value });
+  }
   // The grant committed: this instance's cache of the company drops it now, not at the change notice.
   if (result.ok) deps.settlement.companyChanged(tenant, p.companyId);
   return result;

@@ -11,6 +11,7 @@ const Q = queries([
   "x402_payment_relet",
   "x402_payment_list_page",
   "x402_payment_release",
+  "x402_payment_claim_stale",
 ]);
 
 /** An authorization's key across every team: network id, token contract, payer and nonce (lowercase hex). */
@@ -26,6 +27,7 @@ export interface ClaimFields extends AuthorizationKey {
   packId: string;
   payTo: string;
   amount: string;
+  validBefore: string;
   credits: bigint;
   requestFingerprint: string;
   version: 1 | 2;
@@ -47,16 +49,18 @@ export const claimPayment = (db: Db, t: Tenant, c: { id: string; fields: ClaimFi
       nonce: c.fields.nonce,
       pay_to: c.fields.payTo,
       amount: c.fields.amount,
+      valid_before: c.fields.validBefore,
       credits: c.fields.credits.toString(),
       request_fingerprint: c.fields.requestFingerprint,
       x402_version: c.fields.version,
     },
   ]);
 
-export const findPayment = (db: Db, k: AuthorizationKey) => runOne<X402PaymentRow>(db, Q.x402_payment_find, [k.network, k.asset, k.payer, k.nonce]);
+/** Every claim of the authorization `from` signed with `nonce` (lowercase hex), on any network and token, by any team. */
+export const findPayments = (db: Db, a: { payer: string; nonce: string }) => run<X402PaymentRow>(db, Q.x402_payment_find, [a.payer, a.nonce]);
 
-export const markSettled = (db: Db, t: Tenant, s: { id: string; txHash: string; creditGrantId: string; now: Date }) =>
-  runOne<X402PaymentRow>(db, Q.x402_payment_settle, [t.teamId, t.environment, s.id, s.txHash, s.creditGrantId, s.now]);
+export const markSettled = (db: Db, t: Tenant, s: { id: string; txHash: string; logIndex: number; creditGrantId: string; now: Date }) =>
+  runOne<X402PaymentRow>(db, Q.x402_payment_settle, [t.teamId, t.environment, s.id, s.txHash, s.creditGrantId, s.now, s.logIndex]);
 
 export const markFailed = (db: Db, t: Tenant, id: string, reason: string) => runOne(db, Q.x402_payment_fail, [t.teamId, t.environment, id, reason]);
 
@@ -70,3 +74,7 @@ export const listPaymentRows = (db: Db, t: Tenant, page: { beforeSeq: bigint | n
 
 /** Drops a claim whose settlement sent nothing for a reason of ours, so the payer may present it again. */
 export const releaseClaim = (db: Db, t: Tenant, id: string) => runOne(db, Q.x402_payment_release, [t.teamId, t.environment, id]);
+
+/** Claims unfinished at `cutoff`, re-leased to `now` for the reconciliation job (oldest first, at most `limit`). */
+export const claimStalePayments = (db: Db, s: { cutoff: Date; now: Date; limit: number }) =>
+  run<X402PaymentRow>(db, Q.x402_payment_claim_stale, [s.cutoff, s.now, s.limit]);

@@ -11,7 +11,7 @@ import { X402Payment, X402PaymentListQuery } from "./schemas";
 /** What these routes need; the service's wiring (src/app-deps.ts) provides it. */
 export type X402RouteDeps = AuthDeps & { sql: Db; config: { tokenSigningSecret: string } };
 
-const LIST_DESCRIPTION = `Every x402 payment a 402 of POST /events or POST /usage/consume was paid with (docs/x402.md), newest first: \`settled\` (the transaction landed and the pack's credits were granted), \`failed\` (the chain refused it; \`failureReason\` is the x402 error code the payer was answered with) or \`claimed\` (being settled, or its outcome not known yet: the same request's retry completes it after the claim's lease; one still claimed long after that needs an operator's look at \`txHash\` and the chain). Refusals before a claim (a bad signature, an expired authorization) leave no payment here. Filter with \`status\`.`;
+const LIST_DESCRIPTION = `Every x402 payment a 402 of POST /events or POST /usage/consume was paid with (docs/x402.md), newest first: \`settled\` (the transaction landed and the pack's credits were granted), \`failed\` (the chain refused it; \`failureReason\` is the x402 error code the payer was answered with) or \`claimed\` (being settled, or its outcome not known yet: after the claim's lease the same request's retry or the x402.reconcile job, each minute, completes it from the chain; one still claimed long after that was spent on chain without a Transfer the service could tie to it, and needs an operator's look at the chain). Refusals before a claim (a bad signature, an expired authorization) leave no payment here. Filter with \`status\`.`;
 
 export function x402Routes(deps: X402RouteDeps) {
   const secret = deps.config.tokenSigningSecret;

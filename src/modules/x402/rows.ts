@@ -14,12 +14,15 @@ export interface X402PaymentRow {
   nonce: string;
   pay_to: string;
   amount: string;
+  /** the authorization's validBefore, unix seconds */
+  valid_before: string;
   credits: bigint | string;
   request_fingerprint: string;
   x402_version: number;
   status: X402PaymentStatus;
   failure_reason: string | null;
   tx_hash: string | null;
+  log_index: number | null;
   credit_grant_id: string | null;
   claimed_at: Date;
   settled_at: Date | null;

@@ -6,10 +6,12 @@ import { t, type Static } from "elysia";
 import { PageQuery } from "../../http/pagination";
 
 const Address = t.String({ pattern: "^0x[0-9a-fA-F]{40}$" });
+/** A uint256 as a decimal string: up to 78 digits here, and at most 2^256 - 1 (compute.ts checks the bound). */
 const UInt = t.String({ pattern: "^[0-9]{1,78}$" });
 
 export const ExactEvmPayload = t.Object({
-  signature: t.String({ pattern: "^0x[0-9a-fA-F]{2,4096}$" }),
+  // Whole bytes, at least r, s and v (65): an EOA's signature, or a longer one a contract wallet (ERC-1271) accepts.
+  signature: t.String({ pattern: "^0x(?:[0-9a-fA-F]{2}){65,2048}$" }),
   authorization: t.Object({
     from: Address,
     to: Address,
@@ -62,7 +64,7 @@ export const X402Payment = t.Object(
     payer: t.String({ description: "The authorization's `from` (lowercase)" }),
     payTo: t.String({ description: "The team's settlement wallet it paid" }),
     amount: t.String({ description: "Token units (integer string)" }),
-    txHash: t.Union([t.String(), t.Null()]),
+    txHash: t.Union([t.String(), t.Null()], { description: "The transaction holding the Transfer that paid it" }),
     creditGrantId: t.Union([t.String(), t.Null()]),
     failureReason: t.Union([t.String(), t.Null()], { description: "The x402 error code a failed payment ended with" }),
     x402Version: t.Integer(),

@@ -29,12 +29,17 @@ export async function offeredPack(db: Db, registry: ChainRegistry, tenant: Tenan
   return { pack, offers, description: `${pack.name}: ${String(pack.credits)} credits` };
 }
 
-/** The spec's 402 body, with the PAYMENT-REQUIRED header (and any other headers given, e.g. a PAYMENT-RESPONSE). */
+/**
+ * The spec's 402 body, with the PAYMENT-REQUIRED header (and any other headers given, e.g. a PAYMENT-RESPONSE).
+ * `settlement_pending` offers nothing to pay (empty `accepts`): the payment already made will be settled, and a
+ * client that paid again would buy the pack twice (docs/x402.md#idempotency). So does a refusal with no pack offered.
+ */
 export function paymentRequiredError(
-  offered: OfferedPack,
+  offered: OfferedPack | null,
   resourceUrl: string,
   extra: { error?: string; headers?: Record<string, string> } = {},
 ): ApiError {
-  const terms = paymentRequired(offered.offers, { url: resourceUrl, description: offered.description }, extra.error);
+  const offers = offered && extra.error !== "settlement_pending" ? offered.offers : [];
+  const terms = paymentRequired(offers, { url: resourceUrl, description: offered?.description ?? "Credits" }, extra.error);
   return apiError("insufficient_credits", "Insufficient credits", {}, { ...extra.headers, "payment-required": encodePaymentRequiredHeader(terms) });
 }

@@ -3,6 +3,7 @@
  * that offered them may still be paid (docs/x402.md#credit-packs), so a new price is a new pack. Archiving is
  * the only change; it stops the pack being offered, and payments already taken stand.
  */
+import { maxUint256 } from "viem";
 import { apiError } from "../../../lib/errors";
 import { newId } from "../../../lib/ids";
 import { findToken, networkAllowedIn } from "../../../lib/networks";
@@ -32,7 +33,9 @@ function checkPrices(p: Problems, deps: CatalogDeps, tenant: Tenant, prices: Cre
       p.add(`prices[${i}].token`, `A token of ${network.id} that takes EIP-3009 authorizations; one of: ${eip3009.join(", ") || "none"}`);
       continue;
     }
-    if (typeof price.amount !== "string" || !TOKEN_AMOUNT.test(price.amount)) p.add(`prices[${i}].amount`, "Expected a positive integer string");
+    // 78 digits can exceed a uint256, the most a token moves (and what an EIP-3009 authorization signs).
+    if (typeof price.amount !== "string" || !TOKEN_AMOUNT.test(price.amount) || BigInt(price.amount) > maxUint256)
+      p.add(`prices[${i}].amount`, "Expected a positive integer string of at most 2^256 - 1");
     const pair = `${network.id}|${token.symbol}`;
     if (seen.has(pair)) p.add(`prices[${i}]`, `${token.symbol} on ${network.id} is priced twice`);
     seen.add(pair);

@@ -6,7 +6,7 @@ import { t, type Static } from "elysia";
 import { NonBlankText } from "../../../http/non-blank-text";
 
 export const PACK_KEY = /^[A-Za-z0-9_-]{1,64}$/;
-/** A token amount: a positive integer of at most 78 digits (uint256). */
+/** A token amount: a positive integer of at most 78 digits (edit.ts also bounds it to a uint256, 2^256 - 1). */
 export const TOKEN_AMOUNT = /^[1-9][0-9]{0,77}$/;
 /** Credits: a positive integer that fits the credit grants' bigint. */
 export const CREDITS = /^[1-9][0-9]{0,17}$/;
@@ -18,7 +18,11 @@ const PriceInput = t.Object({
     maxLength: 64,
     description: "The token's symbol or contract address; it must take EIP-3009 authorizations (its EIP-712 domain is in the registry)",
   }),
-  amount: t.String({ pattern: TOKEN_AMOUNT.source, description: "The price in the token's smallest units (integer string)", examples: ["1000000"] }),
+  amount: t.String({
+    pattern: TOKEN_AMOUNT.source,
+    description: "The price in the token's smallest units (integer string, at most 2^256 - 1)",
+    examples: ["1000000"],
+  }),
 });
 
 export const CreditPackCreate = t.Object(
