@@ -139,7 +139,7 @@ export const serverFetch = (deps: AppDeps, app: App) => {
       withRequestId((request) => app.handle(request)),
     ),
   );
-  const pages = dashboardPages(api);
+  const pages = dashboardPages(api, deps.logger);
   return withEveryAnswer(
     deps.logger,
     withWellFormedPath(

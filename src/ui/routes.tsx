@@ -10,7 +10,9 @@ import { ApiKeysPage, RevokePage, type ApiKeyView } from "./pages/api-keys";
 import { FeaturesPage } from "./pages/features";
 import { SignInPage } from "./pages/sign-in";
 import { page, redirect, safeReturn, sameOrigin } from "./response";
-import { readSession, type PageSession } from "./session";
+import { ApiRefusal, readSession, type PageSession } from "./session";
+import type { Logger } from "../lib/logger";
+import { loggedError } from "../http/logged-error";
 import { ErrorPage } from "./pages/error";
 
 type Form = Record<string, string | undefined>;
@@ -22,7 +24,7 @@ const given = (value: string | undefined) => (value === undefined || value.trim(
 
 const SIGN_IN = "/dashboard/sign-in";
 
-export function dashboardPages(apiFetch: ApiFetch) {
+export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
   /** The API for this browser, and its session; null: the page sends it to sign in. */
   const context = async (request: Request): Promise<{ api: Api; session: PageSession | null }> => {
     const api = apiFor(apiFetch, request);
@@ -45,6 +47,13 @@ export function dashboardPages(apiFetch: ApiFetch) {
 
   return (
     new Elysia({ name: "dashboard-pages" })
+      // A page never shows an exception's text: a refusal of the API as the API put it, anything else logged.
+      .onError(({ code, error, request }) => {
+        if (code === "NOT_FOUND") return refused(404, "There is no such page.");
+        if (error instanceof ApiRefusal) return refused(error.status, error.message);
+        logger.error("dashboard page failed", { path: new URL(request.url).pathname, error: loggedError(error).message });
+        return refused(500, "Something went wrong; it has been logged.");
+      })
       // Every post comes from one of our own pages (./response.ts sameOrigin), before anything else is read.
       .onBeforeHandle(({ request }) => {
         if (request.method === "POST" && !sameOrigin(request)) return refused(403, "This form was posted from another site.");

@@ -1,16 +1,20 @@
 /** Signing in and the API keys page, in Chromium: the raw key shown once, the list with last use, revoke after a confirmation. */
 import { expect, test } from "bun:test";
+import { OPERATOR } from "../../src/modules/teams/roles";
+import { createSignInLink } from "../../src/modules/teams/sign-in";
+import { CONTENT_SECURITY_POLICY } from "../../src/ui/response";
 import { PASSWORD, newTeamWithOwner } from "../helpers/dashboard";
 import { screenshot, seriousViolations, signInThroughPage, startDashboard } from "../helpers/dashboard-browser";
 
 const bed = await startDashboard();
 const { t } = bed;
-const { owner } = await newTeamWithOwner(t);
+const { teamId, owner } = await newTeamWithOwner(t);
 
 test("sign-in page: a wrong password is refused with the API's message and the email kept; the right one opens the keys page", async () => {
   const page = await bed.newPage();
-  await page.goto("/dashboard");
+  const answer = (await page.goto("/dashboard"))!;
   expect(page.url()).toEndWith("/dashboard/sign-in");
+  expect(answer.headers()["content-security-policy"]).toBe(CONTENT_SECURITY_POLICY);
   expect(await seriousViolations(page)).toEqual([]);
   await screenshot(page, "sign-in");
   await page.getByLabel("Email").fill(owner.email);
@@ -27,12 +31,15 @@ test("sign-in page: a wrong password is refused with the API's message and the e
 
 test("create a key: the raw value is shown once with a copy button, and is gone on reload; revoke asks first, then the key stops working", async () => {
   const page = await bed.newPage();
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
   await signInThroughPage(page, owner.email, PASSWORD);
   await page.getByLabel("Name").fill("Server key");
   await page.getByRole("button", { name: "Create key" }).click();
   const raw = (await page.locator("#raw-key").textContent())!;
   expect(raw).toMatch(/^sk_test_/);
-  expect(await page.getByRole("button", { name: "Copy" }).isVisible()).toBe(true);
+  await page.getByRole("button", { name: "Copy" }).click();
+  await page.getByText("Copied").waitFor();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(raw);
   expect(await seriousViolations(page)).toEqual([]);
   await screenshot(page, "api-keys-created");
   // The key works against the API.
@@ -70,5 +77,37 @@ test("sign out: the session ends, and the pages send the browser back to sign in
   await page.waitForURL("**/dashboard/sign-in");
   await page.goto("/dashboard/api-keys");
   expect(page.url()).toEndWith("/dashboard/sign-in");
+  await page.context().close();
+});
+
+test("a one-time link from the CLI signs in once: the page takes the token from the fragment, the button spends it", async () => {
+  const link = await createSignInLink(
+    t.db.sql,
+    { email: owner.email, teamId },
+    { now: t.clock.now(), actor: OPERATOR, dashboardUrl: `${bed.base}/dashboard` },
+  );
+  const page = await bed.newPage();
+  await page.goto(link.url);
+  expect(await page.getByLabel("Link token").inputValue()).toBe(link.token);
+  expect(page.url()).toBe(`${bed.base}/dashboard/sign-in`); // the token has left the address bar
+  await page.getByRole("button", { name: "Sign in with the link" }).click();
+  await page.waitForURL("**/dashboard/api-keys");
+  expect(await page.locator(".team").textContent()).toContain("Dashboard team");
+
+  const again = await bed.newPage();
+  await again.goto(link.url);
+  await again.getByRole("button", { name: "Sign in with the link" }).click();
+  expect(await again.getByRole("alert").textContent()).toBeTruthy();
+  expect(again.url()).toEndWith("/dashboard/sign-in/link");
+  await page.context().close();
+  await again.context().close();
+});
+
+test("an unknown page is a 404 page, under the same policy", async () => {
+  const page = await bed.newPage();
+  const answer = (await page.goto("/dashboard/no-such-page"))!;
+  expect(answer.status()).toBe(404);
+  expect(answer.headers()["content-security-policy"]).toBe(CONTENT_SECURITY_POLICY);
+  expect(await page.getByRole("alert").textContent()).toBe("There is no such page.");
   await page.context().close();
 });
