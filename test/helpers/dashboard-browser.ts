@@ -22,6 +22,8 @@ const FLAGS = [
   "--disable-component-update",
   "--disable-sync",
 ];
+/** A browser test's time limit when run alone (`bun test` allows 5 s; `npm test` gives every test 30 s): a loaded machine is slow. */
+export const BROWSER_TEST_MS = 30_000;
 export const SCREENSHOTS = `${import.meta.dir}/../../docs/screenshots`;
 
 export function chromiumPath(): string {
@@ -41,6 +43,8 @@ export interface DashboardBed {
   browser: Browser;
   /** a fresh browser profile (no cookies) on a page of its own */
   newPage(options?: { width?: number; height?: number }): Promise<Page>;
+  /** what the pages' Content-Security-Policy blocked, on every page of this file (an inline script or style, another origin) */
+  blocked: string[];
 }
 
 /** Our own Chromium processes still alive (children of this process), by pid. */
@@ -79,14 +83,20 @@ export async function startDashboard(): Promise<DashboardBed> {
   });
   mkdirSync(SCREENSHOTS, { recursive: true });
   const base = `http://127.0.0.1:${server.port}`;
+  const blocked: string[] = [];
   return {
     t,
     base,
     browser,
+    blocked,
     newPage: async ({ width = 1280, height = 800 } = {}) => {
       // A context per page: its own cookies, and what @axe-core/playwright needs (it refuses browser.newPage()).
       const context = await browser.newContext({ viewport: { width, height }, baseURL: base });
-      return context.newPage();
+      const page = await context.newPage();
+      page.on("console", (message) => {
+        if (message.text().includes("Content Security Policy")) blocked.push(`${page.url()}: ${message.text()}`);
+      });
+      return page;
     },
   };
 }
