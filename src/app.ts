@@ -35,7 +35,7 @@ import { proofsPlugin } from "./modules/proofs";
 import { escrowPlugin } from "./modules/escrow";
 import { agentsPlugin } from "./modules/agents";
 import { x402Plugin } from "./modules/x402";
-import { dashboardPages, isPageRequest } from "./ui";
+import { isPageRequest, pagesHandler } from "./ui";
 
 const API_DESCRIPTION = `Subscription billing and entitlements with on-chain settlement.
 
@@ -139,11 +139,11 @@ export const serverFetch = (deps: AppDeps, app: App) => {
       withRequestId((request) => app.handle(request)),
     ),
   );
-  const pages = dashboardPages(api, deps.logger);
+  const pages = pagesHandler(api, deps.logger);
   return withEveryAnswer(
     deps.logger,
     withWellFormedPath(
-      withBodyLimit(deps.config.bodyLimitBytes, deps.logger, (request) => (isPageRequest(request.url) ? pages.handle(request) : api(request))),
+      withBodyLimit(deps.config.bodyLimitBytes, deps.logger, (request) => (isPageRequest(request.url) ? pages(request) : api(request))),
     ),
   );
 };

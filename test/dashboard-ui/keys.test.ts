@@ -127,6 +127,10 @@ test(
     expect(answer.status()).toBe(404);
     expect(answer.headers()["content-security-policy"]).toBe(CONTENT_SECURITY_POLICY);
     expect(await page.getByRole("alert").textContent()).toBe("There is no such page.");
+    // Logged as the API's requests are, under the id the answer carries.
+    t.logger.flush();
+    const logged = t.logs.map((l) => JSON.parse(l)).find((l) => l.msg === "request" && l.path === "/dashboard/no-such-page");
+    expect(logged).toMatchObject({ method: "GET", status: 404, requestId: answer.headers()["x-request-id"] });
     await page.context().close();
   },
   BROWSER_TEST_MS,
