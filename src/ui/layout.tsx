@@ -51,7 +51,7 @@ export function Shell({ title, session, path, children }: ShellProps) {
           </a>
           <p class="team">
             Team <strong safe>{session.team.name}</strong>{" "}
-            <a href="/dashboard/sign-in?switch=team" class="small">
+            <a href="/dashboard/sign-in" class="small">
               Switch team
             </a>
           </p>

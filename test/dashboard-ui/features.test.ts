@@ -121,3 +121,30 @@ test(
   },
   BROWSER_TEST_MS,
 );
+
+test(
+  "a long list pages with the API's cursor: the first page, then the next from its link",
+  async () => {
+    const { owner: other } = await newTeamWithOwner(t);
+    const api = await sessionOf(t, other.email);
+    for (let i = 0; i < 51; i++) {
+      const res = await api.write("POST", "/dashboard/features", {
+        name: `F ${i}`,
+        featureKey: `f-${String(i).padStart(2, "0")}`,
+        featureType: "boolean",
+      });
+      expect(res.status).toBe(201);
+    }
+    const page = await bed.newPage();
+    await signInThroughPage(page, other.email, PASSWORD);
+    await page.goto("/dashboard/features");
+    expect(await page.locator("tbody tr").count()).toBe(50);
+    const first = await page.locator("tbody code").allTextContents();
+    await page.getByRole("link", { name: "Next page" }).click();
+    const rest = await page.locator("tbody code").allTextContents();
+    expect([...first, ...rest].sort()).toEqual(Array.from({ length: 51 }, (_, i) => `f-${String(i).padStart(2, "0")}`));
+    expect(await page.getByRole("link", { name: "Next page" }).count()).toBe(0);
+    await page.context().close();
+  },
+  BROWSER_TEST_MS,
+);
