@@ -25,4 +25,6 @@ test("sameOrigin: a post naming another origin or site is not ours; one naming n
   expect(at({ origin: "http://h:3000", "sec-fetch-site": "cross-site" })).toBe(false);
   expect(at({ "sec-fetch-site": "same-site" })).toBe(false);
   expect(at({ origin: "null" })).toBe(false);
+  // Behind a proxy that rewrites Host, the browser's Sec-Fetch-Site decides.
+  expect(at({ origin: "https://billing.example", "sec-fetch-site": "same-origin" })).toBe(true);
 });
