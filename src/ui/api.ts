@@ -22,6 +22,8 @@ export interface ApiCall {
   body?: unknown;
   /** the form's CSRF token, sent as X-CSRF-Token (the API refuses a cookie-authenticated write without it) */
   csrf?: string;
+  /** the form's Idempotency-Key: a form sent twice (a double click, a retried post) acts once */
+  idempotencyKey?: string;
 }
 
 export type Api = (call: ApiCall) => Promise<ApiAnswer>;
@@ -30,13 +32,14 @@ export type Api = (call: ApiCall) => Promise<ApiAnswer>;
 const FORWARDED = ["cookie", "x-forwarded-for", "user-agent"];
 
 export function apiFor(api: ApiFetch, browser: Request): Api {
-  return async ({ method, path, body, csrf }) => {
+  return async ({ method, path, body, csrf, idempotencyKey }) => {
     const headers = new Headers({ accept: "application/json" });
     for (const name of FORWARDED) {
       const value = browser.headers.get(name);
       if (value !== null) headers.set(name, value);
     }
     if (csrf !== undefined) headers.set("x-csrf-token", csrf);
+    if (idempotencyKey !== undefined) headers.set("idempotency-key", idempotencyKey);
     if (body !== undefined) headers.set("content-type", "application/json");
     const url = new URL(`/api/v1${path}`, browser.url);
     const inner = onBehalfOf(new Request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }), browser);

@@ -99,6 +99,14 @@ export function Shell({ title, session, path, children }: ShellProps) {
   );
 }
 
+/**
+ * A create form's Idempotency-Key, new with each rendering: the same form posted twice (a double click, a
+ * reload that posts again) creates once, and the second answer is the first one replayed by the API.
+ */
+export function OnceKey() {
+  return <input type="hidden" name="idempotencyKey" value={crypto.randomUUID()} />;
+}
+
 /** The API's refusal of a whole form (a 403, a 409), announced to screen readers. */
 export function FormError({ message }: { message: string | null }) {
   if (!message) return "";

@@ -106,7 +106,13 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
         const { api, session } = await context(request);
         if (!session) return redirect(SIGN_IN);
         const input = { name: form.name ?? "", type: form.type ?? "", description: given(form.description) };
-        const answer = await api({ method: "POST", path: "/dashboard/api-keys", body: input, csrf: form.csrf ?? "" });
+        const answer = await api({
+          method: "POST",
+          path: "/dashboard/api-keys",
+          body: input,
+          csrf: form.csrf ?? "",
+          idempotencyKey: given(form.idempotencyKey),
+        });
         if (answer.status === 201) return keysPage(api, session, { created: answer.body.data }, 201);
         if (answer.status === 403) return refused(403, answer.body?.error ?? "Refused", session);
         const { form: error, fields } = fieldErrors(answer);
@@ -142,7 +148,13 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
           eventKey: given(form.eventKey),
           description: given(form.description),
         };
-        const answer = await api({ method: "POST", path: "/dashboard/features", body: input, csrf: form.csrf ?? "" });
+        const answer = await api({
+          method: "POST",
+          path: "/dashboard/features",
+          body: input,
+          csrf: form.csrf ?? "",
+          idempotencyKey: given(form.idempotencyKey),
+        });
         if (answer.status === 201) return featuresPage(api, session, undefined, { created: answer.body.data.name }, 201);
         if (answer.status === 403) return refused(403, answer.body?.error ?? "Refused", session);
         const { form: error, fields } = fieldErrors(answer);

@@ -79,6 +79,39 @@ test(
 );
 
 test(
+  "the create form posted twice (a double click, a retried post) creates one key: the second answer is the first, replayed",
+  async () => {
+    const page = await bed.newPage();
+    await signInThroughPage(page, owner.email, PASSWORD);
+    const count = async () => (await t.db.sql`select count(*)::int as n from api_keys where team_id = ${teamId}`)[0]!.n as number;
+    const before = await count();
+    const form = await page
+      .locator("form.stack")
+      .evaluate((f) =>
+        Object.fromEntries(
+          Array.from((f as HTMLFormElement).querySelectorAll<HTMLInputElement | HTMLSelectElement>("input, select"), (i) => [i.name, i.value]),
+        ),
+      );
+    expect(form.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    const send = () =>
+      page.evaluate(async (fields) => {
+        const res = await fetch("/dashboard/api-keys", { method: "POST", body: new URLSearchParams({ ...fields, name: "Twice" }) });
+        return { status: res.status, key: /id="raw-key">([^<]+)</.exec(await res.text())?.[1] };
+      }, form);
+    const first = await send();
+    const second = await send();
+    expect(first.status).toBe(201);
+    expect(second).toEqual(first);
+    expect(await count()).toBe(before + 1);
+    // A new rendering of the form is a new key: another create.
+    await page.reload();
+    expect(await page.locator('input[name="idempotencyKey"]').inputValue()).not.toBe(form.idempotencyKey);
+    await page.context().close();
+  },
+  BROWSER_TEST_MS,
+);
+
+test(
   "sign out: the session ends, and the pages send the browser back to sign in",
   async () => {
     const page = await bed.newPage();
@@ -120,7 +153,7 @@ test(
 );
 
 test(
-  "an unknown page is a 404 page, under the same policy",
+  "an unknown page is a 404 page, under the same policy, and logged with its request id",
   async () => {
     const page = await bed.newPage();
     const answer = (await page.goto("/dashboard/no-such-page"))!;

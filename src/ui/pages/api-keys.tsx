@@ -1,5 +1,5 @@
 /** API keys of the session's environment: the list with last use, create (the raw key shown once), revoke. */
-import { Choice, Field, FormError, Shell, when } from "../layout";
+import { Choice, Field, FormError, OnceKey, Shell, when } from "../layout";
 import type { PageSession } from "../session";
 
 export interface ApiKeyView {
@@ -102,6 +102,7 @@ export function ApiKeysPage({ session, keys, created, form }: ApiKeysProps) {
           <FormError message={form?.error ?? null} />
           <form method="post" action={PATH} class="stack">
             <input type="hidden" name="csrf" value={session.csrfToken} />
+            <OnceKey />
             <Field name="name" label="Name" value={form?.values.name} error={form?.fields.name} required />
             <Choice name="type" label="Type" options={KEY_TYPES} value={form?.values.type ?? "secret"} error={form?.fields.type} />
             <Field name="description" label="Description (optional)" value={form?.values.description} error={form?.fields.description} />

@@ -1,5 +1,5 @@
 /** The catalog's features: the list (newest first, a page at a time) and the create form. */
-import { Choice, Field, FormError, Shell } from "../layout";
+import { Choice, Field, FormError, OnceKey, Shell } from "../layout";
 import type { PageSession } from "../session";
 
 export interface FeatureView {
@@ -82,6 +82,7 @@ export function FeaturesPage({ session, features, nextCursor, form, created }: F
           <FormError message={form?.error ?? null} />
           <form method="post" action={PATH} class="stack">
             <input type="hidden" name="csrf" value={session.csrfToken} />
+            <OnceKey />
             <Field name="name" label="Name" value={form?.values.name} error={form?.fields.name} required />
             <Field
               name="featureKey"
