@@ -26,11 +26,11 @@ const FLAGS = [
 export const BROWSER_TEST_MS = 30_000;
 export const SCREENSHOTS = `${import.meta.dir}/../../docs/screenshots`;
 
-export function chromiumPath(): string {
-  const found = CHROMIUM.find((p) => existsSync(p));
+export function chromiumPath(candidates: readonly string[] = CHROMIUM): string {
+  const found = candidates.find((p) => existsSync(p));
   if (!found)
     throw new Error(
-      `The dashboard's browser tests need Debian's Chromium (looked for ${CHROMIUM.join(", ")}). Install it: ` +
+      `The dashboard's browser tests need Debian's Chromium (looked for ${candidates.join(", ")}). Install it: ` +
         "apt-get update && apt-get install -y --no-install-recommends chromium",
     );
   return found;
@@ -61,26 +61,34 @@ function chromiumChildren(): number[] {
   return pids;
 }
 
-export async function startDashboard(): Promise<DashboardBed> {
-  const t = await createTestApp({ DASHBOARD_COOKIE_SECURE: "false" });
-  const server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: serverFetch(t.deps, t.app) });
-  const executablePath = chromiumPath();
-  const browser = await chromium.launch({ executablePath, args: FLAGS, timeout: 15_000 });
-  // Registered after createTestApp's own hook, so it runs first (bun runs afterAll hooks in order): the browser
-  // goes, then the server, then the database.
-  afterAll(async () => {
-    await Promise.race([browser.close(), Bun.sleep(5_000)]);
-    for (const pid of chromiumChildren()) {
+/** Kills what is left of our Chromium (its process group: the renderers and helpers with it). */
+function killChromium() {
+  for (const pid of chromiumChildren()) {
+    try {
+      process.kill(-pid, "SIGKILL");
+    } catch {
       try {
-        process.kill(-pid, "SIGKILL");
-      } catch {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {}
-      }
+        process.kill(pid, "SIGKILL");
+      } catch {}
     }
-    server.stop(true);
+  }
+}
+
+export async function startDashboard(): Promise<DashboardBed> {
+  const executablePath = chromiumPath();
+  // The browser starts while the database is cloned. Its cleanup is registered before anything can fail, and
+  // the process's exit kills what is left even when a file dies before its hooks run.
+  const launching = chromium.launch({ executablePath, args: FLAGS, timeout: 15_000 });
+  process.once("exit", killChromium);
+  let server: ReturnType<typeof Bun.serve> | undefined;
+  afterAll(async () => {
+    const browser = await launching.catch(() => null);
+    if (browser) await Promise.race([browser.close(), Bun.sleep(5_000)]);
+    killChromium();
+    server?.stop(true);
   });
+  const [t, browser] = await Promise.all([createTestApp({ DASHBOARD_COOKIE_SECURE: "false" }), launching]);
+  server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: serverFetch(t.deps, t.app) });
   mkdirSync(SCREENSHOTS, { recursive: true });
   const base = `http://127.0.0.1:${server.port}`;
   const blocked: string[] = [];
