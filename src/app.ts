@@ -35,6 +35,7 @@ import { proofsPlugin } from "./modules/proofs";
 import { escrowPlugin } from "./modules/escrow";
 import { agentsPlugin } from "./modules/agents";
 import { x402Plugin } from "./modules/x402";
+import { isPageRequest, pagesHandler } from "./ui";
 
 const API_DESCRIPTION = `Subscription billing and entitlements with on-chain settlement.
 
@@ -129,20 +130,20 @@ export type App = ReturnType<typeof createApp>;
  * what every answer carries (headers, failures outside the app), malformed paths refused before anything
  * resolves them, the body limit, JSON media types in the case Elysia reads, the Idempotency-Key store's body
  * hash and record of the final response, the request id on the app's every answer, then the app.
+ * The dashboard's pages (/dashboard) are a client of that same API, called in process (docs/dashboard.md).
  */
-export const serverFetch = (deps: AppDeps, app: App) =>
-  withEveryAnswer(
-    deps.logger,
-    withWellFormedPath(
-      withBodyLimit(
-        deps.config.bodyLimitBytes,
-        deps.logger,
-        withJsonMediaType(
-          withIdempotency(
-            deps,
-            withRequestId((request) => app.handle(request)),
-          ),
-        ),
-      ),
+export const serverFetch = (deps: AppDeps, app: App) => {
+  const api = withJsonMediaType(
+    withIdempotency(
+      deps,
+      withRequestId((request) => app.handle(request)),
     ),
   );
+  const pages = pagesHandler(api, deps.logger);
+  return withEveryAnswer(
+    deps.logger,
+    withWellFormedPath(
+      withBodyLimit(deps.config.bodyLimitBytes, deps.logger, (request) => (isPageRequest(request.url) ? pages(request) : api(request))),
+    ),
+  );
+};

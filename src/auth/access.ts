@@ -369,14 +369,27 @@ export function assertRoutesMatchTable(
 export const permissionsOf = (policy: AccessPolicy): readonly Permission[] =>
   policy.permission === undefined ? [] : typeof policy.permission === "string" ? [policy.permission] : policy.permission;
 
+/** Whether a dashboard member with these roles holds `role` (none needed: yes); `owner` and `admin` hold every role. */
+export const holdsRole = (roles: readonly string[], role: DashboardRole | undefined): boolean =>
+  role === undefined || roles.includes("owner") || roles.includes("admin") || roles.includes(role);
+
+/**
+ * Whether a dashboard session with these roles may call a route ("POST", "/dashboard/api-keys"), read off the
+ * route's row: the dashboard's pages show a write control only where the API would accept the write.
+ */
+export function sessionMayCall(roles: readonly string[], method: string, path: string): boolean {
+  const policy = (ACCESS as Record<string, AccessPolicy | undefined>)[`${method} ${path}`];
+  if (!policy) throw new Error(`No access row for ${method} ${path} in ROUTES (src/auth/access.ts)`);
+  return policy.kinds.includes("dashboard") && holdsRole(roles, policy.role);
+}
+
 /** The spec's 403 when a verified principal may not use the route; null when it may. */
 export function denial(policy: AccessPolicy, principal: Principal): ApiError | null {
   if (!policy.kinds.includes(principal.kind)) {
     return apiError("wrong_credential_kind", `This endpoint does not accept ${principal.kind} credentials`);
   }
   if (principal.kind === "dashboard") {
-    const holdsAll = principal.roles.includes("owner") || principal.roles.includes("admin");
-    if (policy.role && !holdsAll && !principal.roles.includes(policy.role)) {
+    if (!holdsRole(principal.roles, policy.role)) {
       return apiError("missing_permission", `Dashboard role '${policy.role}' is required`);
     }
     return null;

@@ -16,7 +16,17 @@ export function setPeerAddressLookup(lookup: ((request: Request) => string | und
   peerOf = lookup;
 }
 
-export function clientAddress(config: { trustProxy: boolean }, request: Request): string {
+/** Requests the service makes to itself for a client (the dashboard's pages calling the API), by the client's request. */
+const madeFor = new WeakMap<Request, Request>();
+
+/** Marks `inner` as made for `client`, so the sign-in throttle counts the client's address, not the service's own. */
+export function onBehalfOf(inner: Request, client: Request): Request {
+  madeFor.set(inner, madeFor.get(client) ?? client);
+  return inner;
+}
+
+export function clientAddress(config: { trustProxy: boolean }, made: Request): string {
+  const request = madeFor.get(made) ?? made;
   if (config.trustProxy) {
     const forwarded = request.headers.get("x-forwarded-for");
     const last = forwarded?.split(",").at(-1)?.trim();

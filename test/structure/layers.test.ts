@@ -62,6 +62,15 @@ test("db imports only lib", () => {
   ).toEqual([]);
 });
 
+test("ui (the dashboard's pages) imports no domain, database or chain: a page is a client of the API, with no rule of its own", () => {
+  expect(
+    breaks(
+      (p) => inside(p, "ui"),
+      (to) => inside(to, "modules") || inside(to, "db") || inside(to, "chains") || inside(to, "jobs"),
+    ),
+  ).toEqual([]);
+});
+
 test("no import circle between files anywhere in src (type-only imports included)", () => {
   const next = new Map(sources.map((f) => [f.path, [...new Set(f.imports.flatMap((i) => (i.file?.startsWith("src/") ? [i.file] : [])))]]));
   // Tarjan's strongly connected components: every component with two files or more is a circle.

@@ -33,8 +33,8 @@ const BARE_OR_DYNAMIC_IMPORT = /^\s*import\s+["']([^"']+)["']|\bimport\(\s*["'](
 
 async function resolveFile(from: string, spec: string): Promise<string> {
   const base = resolve(dirname(from), spec);
-  for (const candidate of [base, `${base}.ts`, `${base}/index.ts`]) {
-    if (/\.(ts|json)$/.test(candidate) && (await Bun.file(candidate).exists())) return relative(ROOT, candidate);
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, `${base}/index.ts`]) {
+    if (/\.(tsx?|json)$/.test(candidate) && (await Bun.file(candidate).exists())) return relative(ROOT, candidate);
   }
   return relative(ROOT, base);
 }
@@ -51,7 +51,7 @@ function importedNames(clause: string): string[] {
 
 export async function readSources(): Promise<SourceFile[]> {
   const files: SourceFile[] = [];
-  for await (const path of new Glob("**/*.ts").scan(SRC)) {
+  for await (const path of new Glob("**/*.{ts,tsx}").scan(SRC)) {
     const absolute = `${SRC}/${path}`;
     const text = await Bun.file(absolute).text();
     const imports: Import[] = [];

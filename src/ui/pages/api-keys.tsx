@@ -1,0 +1,139 @@
+/** API keys of the session's environment: the list with last use, create (the raw key shown once), revoke. */
+import { Choice, Field, FormError, OnceKey, Shell, when } from "../layout";
+import type { PageSession } from "../session";
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  prefix: string;
+  type: string;
+  permissions: string[];
+  description: string | null;
+  lastUsedAt: string | null;
+  expiresAt: string | null;
+  revokedAt: string | null;
+  createdAt?: string;
+}
+
+export interface ApiKeysProps {
+  session: PageSession;
+  keys: ApiKeyView[];
+  /** the key just created, with its raw value: printed in this one answer only */
+  created?: ApiKeyView & { key: string };
+  form?: { values: Record<string, string>; error: string | null; fields: Record<string, string> };
+}
+
+export const KEY_TYPES = ["secret", "restricted", "publishable", "legacy"] as const;
+const PATH = "/dashboard/api-keys";
+
+export function ApiKeysPage({ session, keys, created, form }: ApiKeysProps) {
+  const canWrite = session.may("POST", PATH);
+  return (
+    <Shell title="API keys" session={session} path={PATH}>
+      {created ? (
+        <section class="notice" aria-labelledby="created-title">
+          <h2 id="created-title">
+            Key <span safe>{created.name}</span> created
+          </h2>
+          <p>Copy it now: this is the only time it is shown. Only its first characters are kept.</p>
+          <p class="secret">
+            <code id="raw-key" safe>
+              {created.key}
+            </code>{" "}
+            <button type="button" data-copy="raw-key">
+              Copy
+            </button>
+            <span class="copied" aria-live="polite"></span>
+          </p>
+        </section>
+      ) : (
+        ""
+      )}
+      <section aria-labelledby="list-title">
+        <h2 id="list-title">Keys in {session.environment}</h2>
+        {keys.length === 0 ? (
+          <p>No keys yet.</p>
+        ) : (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Status</th>
+                  {canWrite ? <th scope="col">Action</th> : ""}
+                </tr>
+              </thead>
+              <tbody>
+                {keys.map((k) => (
+                  <tr>
+                    <td safe>{k.name}</td>
+                    <td>
+                      <code safe>{`${k.prefix}…`}</code>
+                    </td>
+                    <td safe>{k.type.toLowerCase()}</td>
+                    <td safe>{when(k.lastUsedAt)}</td>
+                    <td>{k.revokedAt ? `Revoked ${when(k.revokedAt)}` : "Active"}</td>
+                    {canWrite ? (
+                      <td>
+                        {k.revokedAt ? (
+                          ""
+                        ) : (
+                          <a href={`${PATH}/${encodeURIComponent(k.id)}/revoke`} class="danger-link">
+                            Revoke<span class="visually-hidden" safe>{` ${k.name}`}</span>
+                          </a>
+                        )}
+                      </td>
+                    ) : (
+                      ""
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+      {canWrite ? (
+        <section aria-labelledby="create-title">
+          <h2 id="create-title">Create a key</h2>
+          <FormError message={form?.error ?? null} />
+          <form method="post" action={PATH} class="stack">
+            <input type="hidden" name="csrf" value={session.csrfToken} />
+            <OnceKey />
+            <Field name="name" label="Name" value={form?.values.name} error={form?.fields.name} required />
+            <Choice name="type" label="Type" options={KEY_TYPES} value={form?.values.type ?? "secret"} error={form?.fields.type} />
+            <Field name="description" label="Description (optional)" value={form?.values.description} error={form?.fields.description} />
+            <button type="submit" class="primary">
+              Create key
+            </button>
+          </form>
+        </section>
+      ) : (
+        <p class="hint">Your role lets you read keys, not create or revoke them.</p>
+      )}
+    </Shell>
+  );
+}
+
+/** The confirmation step before a revoke: what goes, and that it cannot be undone. */
+export function RevokePage({ session, apiKey, error }: { session: PageSession; apiKey: ApiKeyView; error?: string | null }) {
+  return (
+    <Shell title="Revoke API key" session={session} path={PATH}>
+      <FormError message={error ?? null} />
+      <p>
+        Revoke <strong safe>{apiKey.name}</strong> (<code safe>{`${apiKey.prefix}…`}</code>)? Every call made with it fails from now on, on every
+        instance. This cannot be undone.
+      </p>
+      <form method="post" action={`${PATH}/${encodeURIComponent(apiKey.id)}/revoke`} class="actions">
+        <input type="hidden" name="csrf" value={session.csrfToken} />
+        <button type="submit" class="danger">
+          Revoke key
+        </button>
+        <a href={PATH}>Cancel</a>
+      </form>
+    </Shell>
+  );
+}

@@ -1,0 +1,114 @@
+/** The catalog's features: the list (newest first, a page at a time) and the create form. */
+import { Choice, Field, FormError, OnceKey, Shell } from "../layout";
+import type { PageSession } from "../session";
+
+export interface FeatureView {
+  id: string;
+  name: string;
+  featureKey: string;
+  featureType: string;
+  eventKey: string;
+  description: string;
+  linkedPlans: { id: string; name: string }[];
+}
+
+export interface FeaturesProps {
+  session: PageSession;
+  features: FeatureView[];
+  nextCursor: string | null;
+  form?: { values: Record<string, string>; error: string | null; fields: Record<string, string> };
+  created?: string;
+}
+
+export const FEATURE_TYPES = ["boolean", "event", "trait"] as const;
+const PATH = "/dashboard/features";
+
+export function FeaturesPage({ session, features, nextCursor, form, created }: FeaturesProps) {
+  const canWrite = session.may("POST", PATH);
+  return (
+    <Shell title="Features" session={session} path={PATH}>
+      {created ? (
+        <p class="notice" role="status">
+          Feature <strong safe>{created}</strong> created.
+        </p>
+      ) : (
+        ""
+      )}
+      <section aria-labelledby="list-title">
+        <h2 id="list-title">Features in {session.environment}</h2>
+        {features.length === 0 ? (
+          <p>No features yet.</p>
+        ) : (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Event key</th>
+                  <th scope="col">Plans</th>
+                  <th scope="col">Description</th>
+                </tr>
+              </thead>
+              <tbody>
+                {features.map((f) => (
+                  <tr>
+                    <td safe>{f.name}</td>
+                    <td>
+                      <code safe>{f.featureKey}</code>
+                    </td>
+                    <td safe>{f.featureType}</td>
+                    <td safe>{f.eventKey || "—"}</td>
+                    <td safe>{f.linkedPlans.map((p) => p.name).join(", ") || "—"}</td>
+                    <td safe>{f.description}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        {nextCursor ? (
+          <p>
+            <a href={`${PATH}?cursor=${encodeURIComponent(nextCursor)}`}>Next page</a>
+          </p>
+        ) : (
+          ""
+        )}
+      </section>
+      {canWrite ? (
+        <section aria-labelledby="create-title">
+          <h2 id="create-title">Create a feature</h2>
+          <FormError message={form?.error ?? null} />
+          <form method="post" action={PATH} class="stack">
+            <input type="hidden" name="csrf" value={session.csrfToken} />
+            <OnceKey />
+            <Field name="name" label="Name" value={form?.values.name} error={form?.fields.name} required />
+            <Field
+              name="featureKey"
+              label="Feature key"
+              value={form?.values.featureKey}
+              error={form?.fields.featureKey}
+              hint="Lowercase letters, digits and _ . : - ; never changes. A track event of this name meters the feature."
+              required
+            />
+            <Choice
+              name="featureType"
+              label="Type"
+              options={FEATURE_TYPES}
+              value={form?.values.featureType ?? "boolean"}
+              error={form?.fields.featureType}
+            />
+            <Field name="eventKey" label="Event key (optional)" value={form?.values.eventKey} error={form?.fields.eventKey} />
+            <Field name="description" label="Description (optional)" value={form?.values.description} error={form?.fields.description} />
+            <button type="submit" class="primary">
+              Create feature
+            </button>
+          </form>
+        </section>
+      ) : (
+        <p class="hint">Your role lets you read the catalog, not change it.</p>
+      )}
+    </Shell>
+  );
+}
