@@ -18,6 +18,7 @@ import { availableParallelism } from "node:os";
 import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { watchParent } from "../src/lib/parent-watch";
 import { prepareTestServer, setupFailure, type TestServer } from "./helpers/test-server";
+import { ensureChromium } from "./helpers/chromium";
 
 const TIMEOUT_MS = "30000";
 /** Files that start the service on test/helpers/service.ts's ports: never two at once. */
@@ -183,6 +184,7 @@ async function main(): Promise<number> {
     return 1;
   }
   mkdirSync(".data/test", { recursive: true });
+  if (files.some((f) => f.startsWith("test/dashboard-ui/"))) await ensureChromium((line) => process.stdout.write(line));
   const shards = split(files, jobs).map((f, i) => start(f, options, server.url, i));
 
   let interrupted: NodeJS.Signals | undefined;

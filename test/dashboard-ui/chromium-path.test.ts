@@ -1,6 +1,6 @@
 /** The browser tests find Debian's Chromium, or fail saying how to install it: never a silent skip. */
 import { expect, test } from "bun:test";
-import { chromiumPath } from "../helpers/dashboard-browser";
+import { chromiumPath } from "../helpers/chromium";
 
 test("a missing Chromium fails with the command that installs it", () => {
   expect(() => chromiumPath(["/nonexistent/chromium"])).toThrow(

@@ -5,13 +5,13 @@
  * Every Chromium this file starts is closed after the file's tests, whether they passed or not.
  */
 import { afterAll } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { serverFetch } from "../../src/app";
 import { createTestApp, type TestApp } from "./app";
+import { chromiumPath } from "./chromium";
 
-const CHROMIUM = ["/usr/bin/chromium", "/usr/lib/chromium/chromium"];
 /** Headless, and nothing that phones home (a closed network refuses it, many connections at a time). */
 const FLAGS = [
   "--no-sandbox",
@@ -24,17 +24,11 @@ const FLAGS = [
 ];
 /** A browser test's time limit when run alone (`bun test` allows 5 s; `npm test` gives every test 30 s): a loaded machine is slow. */
 export const BROWSER_TEST_MS = 30_000;
-export const SCREENSHOTS = `${import.meta.dir}/../../docs/screenshots`;
-
-export function chromiumPath(candidates: readonly string[] = CHROMIUM): string {
-  const found = candidates.find((p) => existsSync(p));
-  if (!found)
-    throw new Error(
-      `The dashboard's browser tests need Debian's Chromium (looked for ${candidates.join(", ")}). Install it: ` +
-        "apt-get update && apt-get install -y --no-install-recommends chromium",
-    );
-  return found;
-}
+/**
+ * Where the screenshots go: .data/test/screenshots (not in git) on every run, so a test run leaves the checkout as
+ * it was; `SCREENSHOTS_DIR=docs/screenshots` refreshes the committed set (docs/dashboard.md#screenshots).
+ */
+export const SCREENSHOTS = `${import.meta.dir}/../../${process.env.SCREENSHOTS_DIR ?? ".data/test/screenshots"}`;
 
 export interface DashboardBed {
   t: TestApp;
@@ -117,7 +111,7 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join("; ")})`);
 }
 
-/** A full-page screenshot into docs/screenshots/<name>.png (docs/dashboard.md#screenshots). */
+/** A full-page screenshot into SCREENSHOTS/<name>.png (docs/dashboard.md#screenshots). */
 export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
 }
