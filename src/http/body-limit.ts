@@ -7,6 +7,7 @@
  */
 import type { Logger } from "../lib/logger";
 import { apiError } from "../lib/errors";
+import { onBehalfOf } from "./client-address";
 import { errorResponse } from "./errors";
 import { logRequest, requestState } from "./request-context";
 
@@ -48,6 +49,7 @@ export function withBodyLimit(limitBytes: number, logger: Logger, handle: Handle
     const headers = new Headers(request.headers);
     headers.delete("transfer-encoding");
     headers.set("content-length", String(size));
-    return handle(new Request(request, { body: Bun.concatArrayBuffers(chunks), headers }));
+    // The copy keeps its client: Bun knows the peer address of the request it received, not of a copy.
+    return handle(onBehalfOf(new Request(request, { body: Bun.concatArrayBuffers(chunks), headers }), request));
   }
 }

@@ -23,6 +23,7 @@ import { Elysia } from "elysia";
 import { apiError } from "../lib/errors";
 import { roundedNumberIn } from "../lib/exact-json";
 import { MAX_NESTING, nestedDeeperThan } from "../lib/storable-input";
+import { onBehalfOf } from "./client-address";
 import { malformedJson } from "./errors";
 import { requestState } from "./request-context";
 
@@ -45,7 +46,7 @@ export function withJsonMediaType(handle: Handler): Handler {
     const headers = new Headers(request.headers);
     const parameters = type.indexOf(";") === -1 ? "" : type.slice(type.indexOf(";"));
     headers.set("content-type", JSON_TYPE + parameters);
-    return handle(new Request(request, { headers }));
+    return handle(onBehalfOf(new Request(request, { headers }), request));
   };
 }
 

@@ -50,6 +50,8 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
       // A page never shows an exception's text: a refusal of the API as the API put it, anything else logged.
       .onError(({ code, error, request }) => {
         if (code === "NOT_FOUND") return refused(404, "There is no such page.");
+        // A body the framework cannot parse is the sender's mistake, not ours: a 400, and no error in the log.
+        if (code === "PARSE") return refused(400, "This form could not be read.");
         if (error instanceof ApiRefusal) return refused(error.status, error.message);
         logger.error("dashboard page failed", { path: new URL(request.url).pathname, error: loggedError(error).message });
         return refused(500, "Something went wrong; it has been logged.");

@@ -88,3 +88,16 @@ test(
   },
   BROWSER_TEST_MS,
 );
+
+test("a page post whose body cannot be read is the sender's mistake: 400, and no error in the log", async () => {
+  const before = t.logs.length;
+  const res = await fetch(`${bed.base}/dashboard/sign-in`, {
+    method: "POST",
+    headers: { origin: bed.base, "content-type": "application/json" },
+    body: "{",
+    redirect: "manual",
+  });
+  expect(res.status).toBe(400);
+  expect(await res.text()).toContain("This form could not be read.");
+  expect(t.logs.slice(before).filter((line) => line.includes("dashboard page failed"))).toEqual([]);
+});

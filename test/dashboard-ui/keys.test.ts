@@ -2,9 +2,12 @@
 import { expect, test } from "bun:test";
 import { OPERATOR } from "../../src/modules/teams/roles";
 import { createSignInLink } from "../../src/modules/teams/sign-in";
-import { CONTENT_SECURITY_POLICY } from "../../src/ui/response";
 import { PASSWORD, newTeamWithOwner } from "../helpers/dashboard";
 import { BROWSER_TEST_MS, screenshot, seriousViolations, signInThroughPage, startDashboard } from "../helpers/dashboard-browser";
+
+// The policy docs/dashboard.md states, written out: a weakened constant in src/ui/response.ts fails here.
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'";
 
 const bed = await startDashboard();
 const { t } = bed;
@@ -16,7 +19,7 @@ test(
     const page = await bed.newPage();
     const answer = (await page.goto("/dashboard"))!;
     expect(page.url()).toEndWith("/dashboard/sign-in");
-    expect(answer.headers()["content-security-policy"]).toBe(CONTENT_SECURITY_POLICY);
+    expect(answer.headers()["content-security-policy"]).toBe(CSP);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, "sign-in");
     await page.getByLabel("Email").fill(owner.email);
@@ -158,7 +161,7 @@ test(
     const page = await bed.newPage();
     const answer = (await page.goto("/dashboard/no-such-page"))!;
     expect(answer.status()).toBe(404);
-    expect(answer.headers()["content-security-policy"]).toBe(CONTENT_SECURITY_POLICY);
+    expect(answer.headers()["content-security-policy"]).toBe(CSP);
     expect(await page.getByRole("alert").textContent()).toBe("There is no such page.");
     // Logged as the API's requests are, under the id the answer carries.
     t.logger.flush();

@@ -35,7 +35,7 @@ export function FeaturesPage({ session, features, nextCursor, form, created }: F
         ""
       )}
       <section aria-labelledby="list-title">
-        <h2 id="list-title">Features in {session.environment}</h2>
+        <h2 id="list-title" safe>{`Features in ${session.environment}`}</h2>
         {features.length === 0 ? (
           <p>No features yet.</p>
         ) : (
