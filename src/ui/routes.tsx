@@ -30,6 +30,12 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
     const api = apiFor(apiFetch, request);
     return { api, session: await readSession(api) };
   };
+  // Signing in again ends the session this browser held (SameSite=Strict makes every link from elsewhere arrive signed
+  // out): left alone, each would stay valid until it expires.
+  const endPreviousSession = async (request: Request) => {
+    const { api, session } = await context(request);
+    if (session) await api({ method: "POST", path: "/dashboard/sign-out", csrf: session.csrfToken });
+  };
   const refused = (status: number, message: string, session: PageSession | null = null) =>
     page(<ErrorPage status={status} message={message} session={session} />, status);
 
@@ -68,7 +74,10 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
         const api = apiFor(apiFetch, request);
         const input = { email: form.email ?? "", password: form.password ?? "", teamId: given(form.teamId) };
         const answer = await api({ method: "POST", path: "/dashboard/sign-in", body: input });
-        if (answer.status === 200) return redirect("/dashboard/api-keys", answer.setCookie);
+        if (answer.status === 200) {
+          await endPreviousSession(request);
+          return redirect("/dashboard/api-keys", answer.setCookie);
+        }
         const { form: error, fields } = fieldErrors(answer);
         return page(<SignInPage email={form.email} teamId={form.teamId} error={error} fields={fields} />, answer.status);
       })
@@ -77,7 +86,10 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
           apiFetch,
           request,
         )({ method: "POST", path: "/dashboard/sign-in/link", body: { token: formOf(body).token ?? "" } });
-        if (answer.status === 200) return redirect("/dashboard/api-keys", answer.setCookie);
+        if (answer.status === 200) {
+          await endPreviousSession(request);
+          return redirect("/dashboard/api-keys", answer.setCookie);
+        }
         const { form: error, fields } = fieldErrors(answer);
         return page(<SignInPage linkError={error ?? fields.token ?? null} />, answer.status);
       })

@@ -101,3 +101,23 @@ test("a page post whose body cannot be read is the sender's mistake: 400, and no
   expect(await res.text()).toContain("This form could not be read.");
   expect(t.logs.slice(before).filter((line) => line.includes("dashboard page failed"))).toEqual([]);
 });
+
+test("signing in again through the page ends the session the browser held", async () => {
+  const signIn = async (cookie?: string) => {
+    const res = await fetch(`${bed.base}/dashboard/sign-in`, {
+      method: "POST",
+      headers: { origin: bed.base, "content-type": "application/x-www-form-urlencoded", ...(cookie ? { cookie } : {}) },
+      body: new URLSearchParams({ email: owner.email, password: PASSWORD }),
+      redirect: "manual",
+    });
+    expect(res.status).toBe(303);
+    return (res.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+  };
+  const keysWith = async (cookie: string) => (await fetch(`${bed.base}/api/v1/dashboard/api-keys`, { headers: { cookie } })).status;
+  const first = await signIn();
+  expect(await keysWith(first)).toBe(200);
+  const second = await signIn(first);
+  expect(second).not.toBe(first);
+  expect(await keysWith(second)).toBe(200);
+  expect(await keysWith(first)).toBe(401);
+});
