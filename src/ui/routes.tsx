@@ -12,6 +12,7 @@ import { SignInPage } from "./pages/sign-in";
 import { page, redirect, safeReturn, sameOrigin } from "./response";
 import { ApiRefusal, readSession, type PageSession } from "./session";
 import type { Logger } from "../lib/logger";
+import { presentedCredential } from "../auth/resolve";
 import { loggedError } from "../http/logged-error";
 import { ErrorPage } from "./pages/error";
 
@@ -33,6 +34,7 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
   // Signing in again ends the session this browser held (SameSite=Strict makes every link from elsewhere arrive signed
   // out): left alone, each would stay valid until it expires.
   const endPreviousSession = async (request: Request) => {
+    if (!presentedCredential(request.headers)) return; // no cookie: nothing to end, no session to read
     const { api, session } = await context(request);
     if (session) await api({ method: "POST", path: "/dashboard/sign-out", csrf: session.csrfToken });
   };
