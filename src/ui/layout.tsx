@@ -198,3 +198,46 @@ export function Choice({ name, label, options, value, error }: ChoiceProps) {
 
 /** A date-time from the API as people read it (UTC, to the minute), or a dash. */
 export const when = (iso: string | null): string => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "—");
+
+interface ListTableProps {
+  /** the section's heading, e.g. "Keys in development" */
+  title: string;
+  /** what the page says when there are no rows */
+  empty: string;
+  /** the column headings */
+  columns: readonly string[];
+  /** the rows: `<tr>` elements, their values printed with `safe` */
+  rows: JSX.Element[];
+  /** what follows the table in the section (the next page's link) */
+  children?: Children;
+}
+
+/** A page's list: its heading, and a scrollable table of the rows, or the empty text. */
+export function ListTable({ title, empty, columns, rows, children }: ListTableProps) {
+  return (
+    <section aria-labelledby="list-title">
+      <h2 id="list-title" safe>
+        {title}
+      </h2>
+      {rows.length === 0 ? (
+        <p safe>{empty}</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                {columns.map((column) => (
+                  <th scope="col" safe>
+                    {column}
+                  </th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+          </table>
+        </div>
+      )}
+      {children}
+    </section>
+  );
+}

@@ -1,5 +1,5 @@
 /** API keys of the session's environment: the list with last use, create (the raw key shown once), revoke. */
-import { Choice, Field, FormError, OnceKey, Shell, when } from "../layout";
+import { Choice, Field, FormError, ListTable, OnceKey, Shell, when } from "../layout";
 import type { PageSession } from "../session";
 
 export interface ApiKeyView {
@@ -53,53 +53,35 @@ export function ApiKeysPage({ session, keys, created, form }: ApiKeysProps) {
       ) : (
         ""
       )}
-      <section aria-labelledby="list-title">
-        <h2 id="list-title" safe>{`Keys in ${session.environment}`}</h2>
-        {keys.length === 0 ? (
-          <p>No keys yet.</p>
-        ) : (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Status</th>
-                  {canRevoke ? <th scope="col">Action</th> : ""}
-                </tr>
-              </thead>
-              <tbody>
-                {keys.map((k) => (
-                  <tr>
-                    <td safe>{k.name}</td>
-                    <td>
-                      <code safe>{`${k.prefix}…`}</code>
-                    </td>
-                    <td safe>{k.type.toLowerCase()}</td>
-                    <td safe>{when(k.lastUsedAt)}</td>
-                    <td safe>{keyStatus(k)}</td>
-                    {canRevoke ? (
-                      <td>
-                        {k.revokedAt ? (
-                          ""
-                        ) : (
-                          <a href={`${PATH}/${encodeURIComponent(k.id)}/revoke`} class="danger-link">
-                            Revoke<span class="visually-hidden" safe>{` ${k.name}`}</span>
-                          </a>
-                        )}
-                      </td>
-                    ) : (
-                      ""
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
-      </section>
+      <ListTable
+        title={`Keys in ${session.environment}`}
+        empty="No keys yet."
+        columns={["Name", "Key", "Type", "Last used", "Status", ...(canRevoke ? ["Action"] : [])]}
+        rows={keys.map((k) => (
+          <tr>
+            <td safe>{k.name}</td>
+            <td>
+              <code safe>{`${k.prefix}…`}</code>
+            </td>
+            <td safe>{k.type.toLowerCase()}</td>
+            <td safe>{when(k.lastUsedAt)}</td>
+            <td safe>{keyStatus(k)}</td>
+            {canRevoke ? (
+              <td>
+                {k.revokedAt ? (
+                  ""
+                ) : (
+                  <a href={`${PATH}/${encodeURIComponent(k.id)}/revoke`} class="danger-link">
+                    Revoke<span class="visually-hidden" safe>{` ${k.name}`}</span>
+                  </a>
+                )}
+              </td>
+            ) : (
+              ""
+            )}
+          </tr>
+        ))}
+      />
       {canWrite ? (
         <section aria-labelledby="create-title">
           <h2 id="create-title">Create a key</h2>

@@ -1,5 +1,5 @@
 /** The catalog's features: the list (newest first, a page at a time) and the create form. */
-import { Choice, Field, FormError, OnceKey, Shell } from "../layout";
+import { Choice, Field, FormError, ListTable, OnceKey, Shell } from "../layout";
 import type { PageSession } from "../session";
 
 export interface FeatureView {
@@ -34,40 +34,23 @@ export function FeaturesPage({ session, features, nextCursor, form, created }: F
       ) : (
         ""
       )}
-      <section aria-labelledby="list-title">
-        <h2 id="list-title" safe>{`Features in ${session.environment}`}</h2>
-        {features.length === 0 ? (
-          <p>No features yet.</p>
-        ) : (
-          <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Key</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Event key</th>
-                  <th scope="col">Plans</th>
-                  <th scope="col">Description</th>
-                </tr>
-              </thead>
-              <tbody>
-                {features.map((f) => (
-                  <tr>
-                    <td safe>{f.name}</td>
-                    <td>
-                      <code safe>{f.featureKey}</code>
-                    </td>
-                    <td safe>{f.featureType}</td>
-                    <td safe>{f.eventKey || "—"}</td>
-                    <td safe>{f.linkedPlans.map((p) => p.name).join(", ") || "—"}</td>
-                    <td safe>{f.description}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+      <ListTable
+        title={`Features in ${session.environment}`}
+        empty="No features yet."
+        columns={["Name", "Key", "Type", "Event key", "Plans", "Description"]}
+        rows={features.map((f) => (
+          <tr>
+            <td safe>{f.name}</td>
+            <td>
+              <code safe>{f.featureKey}</code>
+            </td>
+            <td safe>{f.featureType}</td>
+            <td safe>{f.eventKey || "—"}</td>
+            <td safe>{f.linkedPlans.map((p) => p.name).join(", ") || "—"}</td>
+            <td safe>{f.description}</td>
+          </tr>
+        ))}
+      >
         {nextCursor ? (
           <p>
             <a href={`${PATH}?cursor=${encodeURIComponent(nextCursor)}`}>Next page</a>
@@ -75,7 +58,7 @@ export function FeaturesPage({ session, features, nextCursor, form, created }: F
         ) : (
           ""
         )}
-      </section>
+      </ListTable>
       {canWrite ? (
         <section aria-labelledby="create-title">
           <h2 id="create-title">Create a feature</h2>
