@@ -13,9 +13,22 @@ export interface ShellProps {
   children?: Children;
 }
 
+/** The sections, in the order an operator meets them; each is a folder of src/ui/pages. */
 const NAV = [
-  { href: "/dashboard/api-keys", label: "API keys" },
+  { href: "/dashboard/overview", label: "Overview" },
+  { href: "/dashboard/customers", label: "Customers" },
+  { href: "/dashboard/subscriptions", label: "Subscriptions" },
+  { href: "/dashboard/invoices", label: "Invoices" },
+  { href: "/dashboard/plans", label: "Plans" },
   { href: "/dashboard/features", label: "Features" },
+  { href: "/dashboard/flags", label: "Flags" },
+  { href: "/dashboard/coupons", label: "Coupons" },
+  { href: "/dashboard/webhooks", label: "Webhooks" },
+  { href: "/dashboard/agents", label: "Agents" },
+  { href: "/dashboard/escrow", label: "Escrow" },
+  { href: "/dashboard/api-keys", label: "API keys" },
+  { href: "/dashboard/members", label: "Members" },
+  { href: "/dashboard/audit-log", label: "Audit log" },
 ];
 
 export function Document({ title, production, children }: { title: string; production?: boolean; children?: Children }) {
@@ -194,6 +207,21 @@ export function Choice({ name, label, options, value, error }: ChoiceProps) {
       )}
     </div>
   );
+}
+
+/**
+ * An address from data (a webhook endpoint's URL, an explorer link) fit for an `href`: only `https:` (and
+ * `http:` for a local address, as a development endpoint is). The library escapes attributes but lets a
+ * `javascript:` URL through; anything else prints as text, not as a link (undefined).
+ */
+export function linkable(url: string | null | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const parsed = new URL(url);
+    if (parsed.protocol === "https:") return parsed.href;
+    if (parsed.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(parsed.hostname)) return parsed.href;
+  } catch {}
+  return undefined;
 }
 
 /** A date-time from the API as people read it (UTC, to the minute), or a dash. */

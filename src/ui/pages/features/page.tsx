@@ -1,6 +1,6 @@
 /** The catalog's features: the list (newest first, a page at a time) and the create form. */
-import { Choice, Field, FormError, ListTable, OnceKey, Shell } from "../layout";
-import type { PageSession } from "../session";
+import { Choice, Field, FormError, ListTable, OnceKey, Shell } from "../../layout";
+import type { PageSession } from "../../session";
 
 export interface FeatureView {
   id: string;

@@ -1,6 +1,6 @@
 /** API keys of the session's environment: the list with last use, create (the raw key shown once), revoke. */
-import { Choice, Field, FormError, ListTable, OnceKey, Shell, when } from "../layout";
-import type { PageSession } from "../session";
+import { Choice, Field, FormError, ListTable, OnceKey, Shell, when } from "../../layout";
+import type { PageSession } from "../../session";
 
 export interface ApiKeyView {
   id: string;

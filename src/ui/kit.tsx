@@ -1,0 +1,63 @@
+/**
+ * What every section of the dashboard uses to answer (docs/dashboard.md#how-a-page-works): the API for this
+ * browser with its session, a refusal page, a form's fields, and one way to send a form's write to the API.
+ * A section is a folder of src/ui/pages with its components (page.tsx) and its routes (routes.tsx), which
+ * take this kit and add their routes to the one Elysia instance of src/ui/routes.tsx (so its error mapping and
+ * same-origin check hold for them too).
+ */
+import type { Elysia } from "elysia";
+import { apiFor, type Api, type ApiAnswer, type ApiCall, type ApiFetch } from "./api";
+import { page, redirect } from "./response";
+import { readSession, type PageSession } from "./session";
+import { ErrorPage } from "./pages/error";
+
+export type Form = Record<string, string | undefined>;
+
+/** The form's fields as strings (Elysia parses urlencoded bodies; anything else arrives as nothing). */
+export const formOf = (body: unknown): Form => (body && typeof body === "object" ? (body as Form) : {});
+/** Optional text fields: empty means "not given" to the API. */
+export const given = (value: string | undefined) => (value === undefined || value.trim() === "" ? undefined : value);
+
+export const SIGN_IN = "/dashboard/sign-in";
+
+export interface PageKit {
+  /** the API for this browser, and its session; null: the page sends it to sign in */
+  context(request: Request): Promise<{ api: Api; session: PageSession | null }>;
+  /** the API for this browser without reading its session (sign-in, sign-out) */
+  apiOf(request: Request): Api;
+  /** an error page with the status and message (the API's, as it put them) */
+  refused(status: number, message: string, session?: PageSession | null): Promise<Response>;
+  /** a page for a signed-in browser: `render` with its API and session, or a redirect to sign in */
+  signedIn(request: Request, render: (api: Api, session: PageSession) => Response | Promise<Response>): Promise<Response>;
+  /**
+   * A form's write to the API: the call made with the form's CSRF token (and its Idempotency-Key, when the
+   * form carries one). The caller decides what the answer shows.
+   */
+  send(api: Api, form: Form, call: Omit<ApiCall, "csrf" | "idempotencyKey">): Promise<ApiAnswer>;
+  /** the refusal page for an answer that is not what the page expected, with the API's message */
+  refusedBy(answer: ApiAnswer, fallback: string, session?: PageSession | null): Promise<Response>;
+}
+
+/** A section's routes, added to the dashboard's one Elysia instance. */
+export type Section = (kit: PageKit) => (app: Elysia<any, any, any, any, any, any, any>) => Elysia<any, any, any, any, any, any, any>;
+
+export function pageKit(apiFetch: ApiFetch): PageKit {
+  const refused = (status: number, message: string, session: PageSession | null = null) =>
+    page(<ErrorPage status={status} message={message} session={session} />, status);
+  const context = async (request: Request) => {
+    const api = apiFor(apiFetch, request);
+    return { api, session: await readSession(api) };
+  };
+  return {
+    context,
+    apiOf: (request) => apiFor(apiFetch, request),
+    refused,
+    signedIn: async (request, render) => {
+      const { api, session } = await context(request);
+      return session ? render(api, session) : redirect(SIGN_IN);
+    },
+    send: (api, form, call) => api({ ...call, csrf: form.csrf ?? "", idempotencyKey: given(form.idempotencyKey) }),
+    refusedBy: (answer, fallback, session = null) =>
+      refused(answer.status, typeof answer.body?.error === "string" ? answer.body.error : fallback, session),
+  };
+}
