@@ -28,8 +28,12 @@ export interface ApiCall {
 
 export type Api = (call: ApiCall) => Promise<ApiAnswer>;
 
-/** The client's headers the API reads: its session cookie, and the address a trusted proxy appended. */
-const FORWARDED = ["cookie", "x-forwarded-for", "user-agent"];
+/**
+ * The client's headers the API reads: its session cookie, and what a trusted proxy added (the client's address;
+ * the public scheme and host, from which the API builds the links it answers, e.g. an invoice's download links,
+ * when no PUBLIC_BASE_URL is set). The API honours the proxy's headers only under TRUST_PROXY, as for any client.
+ */
+const FORWARDED = ["cookie", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "user-agent"];
 
 export function apiFor(api: ApiFetch, browser: Request): Api {
   return async ({ method, path, body, csrf, idempotencyKey }) => {
@@ -55,13 +59,24 @@ export function apiFor(api: ApiFetch, browser: Request): Api {
   };
 }
 
-/** A field's message from a 400's `details` (`body.featureKey` -> `featureKey`), or the whole error for the form. */
-export function fieldErrors(answer: ApiAnswer): { form: string | null; fields: Record<string, string> } {
+/**
+ * A refusal as a form shows it: each entry of a 400's `details` (`body.featureKey` -> `featureKey`) beside the
+ * field the form posted under that name, and the API's error above the form for anything else. Given the posted
+ * fields, a detail naming none of them (`body.prices[0].amount` when the form posts `amount`) is printed above
+ * the form with its path, never dropped: the operator always sees every message of the API.
+ */
+export function fieldErrors(answer: ApiAnswer, posted?: Record<string, string | undefined>): { form: string | null; fields: Record<string, string> } {
   const fields: Record<string, string> = {};
+  const elsewhere: string[] = [];
   const details = answer.body?.details;
   if (details && typeof details === "object") {
-    for (const [path, message] of Object.entries(details)) fields[path.replace(/^body\./, "")] = String(message);
+    for (const [path, message] of Object.entries(details)) {
+      const name = path.replace(/^body\./, "");
+      if (posted && !Object.hasOwn(posted, name)) elsewhere.push(`${name}: ${String(message)}`);
+      else fields[name] = String(message);
+    }
   }
   const error = typeof answer.body?.error === "string" ? answer.body.error : `The service answered ${answer.status}`;
+  if (elsewhere.length) return { form: `${error}. ${elsewhere.join("; ")}`, fields };
   return { form: Object.keys(fields).length ? null : error, fields };
 }

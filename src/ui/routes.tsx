@@ -55,16 +55,17 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
           await endPreviousSession(kit, request);
           return redirect(HOME, answer.setCookie);
         }
-        const { form: error, fields } = fieldErrors(answer);
+        const { form: error, fields } = fieldErrors(answer, form);
         return page(<SignInPage email={form.email} teamId={form.teamId} error={error} fields={fields} />, answer.status);
       })
       .post(`${SIGN_IN}/link`, async ({ request, body }) => {
-        const answer = await kit.apiOf(request)({ method: "POST", path: "/dashboard/sign-in/link", body: { token: formOf(body).token ?? "" } });
+        const form = formOf(body);
+        const answer = await kit.apiOf(request)({ method: "POST", path: "/dashboard/sign-in/link", body: { token: form.token ?? "" } });
         if (answer.status === 200) {
           await endPreviousSession(kit, request);
           return redirect(HOME, answer.setCookie);
         }
-        const { form: error, fields } = fieldErrors(answer);
+        const { form: error, fields } = fieldErrors(answer, form);
         return page(<SignInPage linkError={error ?? fields.token ?? null} />, answer.status);
       })
       .post("/dashboard/sign-out", async ({ request, body }) => {

@@ -20,7 +20,7 @@ export const apiKeyPages: Section = (kit) => (app) => {
         const answer = await kit.send(api, form, { method: "POST", path: "/dashboard/api-keys", body: input });
         if (answer.status === 201) return keysPage(api, session, { created: answer.body.data }, 201);
         if (answer.status === 403) return kit.refusedBy(answer, "Refused", session);
-        const { form: error, fields } = fieldErrors(answer);
+        const { form: error, fields } = fieldErrors(answer, form);
         return keysPage(api, session, { form: { values: form as Record<string, string>, error, fields } }, answer.status);
       }),
     )

@@ -27,7 +27,7 @@ export const featurePages: Section = (kit) => (app) => {
         const answer = await kit.send(api, form, { method: "POST", path: "/dashboard/features", body: input });
         if (answer.status === 201) return featuresPage(api, session, undefined, { created: answer.body.data.name }, 201);
         if (answer.status === 403) return kit.refusedBy(answer, "Refused", session);
-        const { form: error, fields } = fieldErrors(answer);
+        const { form: error, fields } = fieldErrors(answer, form);
         return featuresPage(api, session, undefined, { form: { values: form as Record<string, string>, error, fields } }, answer.status);
       }),
     );
