@@ -47,7 +47,10 @@ test("apiFor hands the API the browser's cookie and a proxy's headers, the form'
   const answer = await api({ method: "POST", path: "/dashboard/features", body: { name: "A" }, csrf: "form-token", idempotencyKey: "k1" });
   expect(answer).toEqual({ status: 201, body: { data: { ok: true } }, setCookie: "be_session=x" });
   expect(seen!.url).toBe("http://10.0.0.5:3000/api/v1/dashboard/features");
-  const headers = Object.fromEntries(seen!.headers);
+  const headers: Record<string, string> = {};
+  seen!.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
   expect(headers).toMatchObject({
     cookie: "be_session=abc",
     "x-forwarded-for": "203.0.113.7",
