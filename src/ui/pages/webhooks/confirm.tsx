@@ -56,6 +56,7 @@ export function SecretPage({
   rotated: boolean;
 }) {
   const title: string = rotated ? "New signing secret" : "Signing secret";
+  const heading: string = rotated ? "The new secret" : "The current secret";
   const lead: string = rotated
     ? "The secret was rotated: the new one signs every delivery from now on. Copy it now and give it to your receiver."
     : "Copy it into your receiver's configuration. This page is not kept: reload or come back and it is gone.";
@@ -67,7 +68,7 @@ export function SecretPage({
       <Which endpoint={endpoint} />
       <section class="notice" aria-labelledby="secret-title">
         <h2 id="secret-title" safe>
-          {title}
+          {heading}
         </h2>
         <p safe>{lead}</p>
         <p class="secret">

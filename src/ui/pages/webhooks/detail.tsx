@@ -154,7 +154,9 @@ export function EndpointPage({ session, endpoint: e, eventTypes, deliveries, nex
         rows={deliveries.map((d) => (
           <tr>
             <td>
-              <code safe>{d.eventType}</code>
+              <code class="event" safe>
+                {d.eventType}
+              </code>
             </td>
             <td safe>{d.status}</td>
             <td safe>{code(d.lastStatusCode)}</td>
