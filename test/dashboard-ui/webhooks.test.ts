@@ -206,6 +206,18 @@ test(
     await page.waitForURL(/\?done=updated$/);
     expect(await endpointOf(id)).toMatchObject({ enabled: true, disabledReason: null, description: "Back again", eventTypes: ["invoice.paid"] });
 
+    // Replay of a message by its id: an unknown one refused with the API's message, the id kept; the real one queued.
+    await page.getByLabel("Message id").fill("msg_unknown");
+    await page.getByRole("button", { name: "Replay message" }).click();
+    await page.waitForLoadState();
+    expect(await page.locator("section[aria-labelledby=replay-title] .form-error").textContent()).toBe("No webhook message msg_unknown");
+    expect(await page.getByLabel("Message id").inputValue()).toBe("msg_unknown");
+    const messageId = (await ownerApi.read(`/dashboard/webhooks/endpoints/${id}/deliveries`)).body.data[0].messageId;
+    await page.getByLabel("Message id").fill(messageId);
+    await page.getByRole("button", { name: "Replay message" }).click();
+    await page.waitForURL(/\?done=replayed$/);
+    expect((await ownerApi.read(`/dashboard/webhooks/endpoints/${id}/deliveries`)).body.count).toBe(2);
+
     await page.getByRole("link", { name: "Delete endpoint" }).click();
     expect((await ownerApi.read(`/dashboard/webhooks/endpoints/${id}`)).status).toBe(200);
     await page.getByRole("button", { name: "Delete endpoint" }).click();
