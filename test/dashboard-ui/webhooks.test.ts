@@ -135,6 +135,10 @@ test(
       expect((await row.locator("td").allTextContents()).slice(0, 3)).toEqual(["webhook.test", "delivered", "200"]);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, "webhooks-endpoint");
+    // The log's status filter is the API's: nothing failed here.
+    await page.getByRole("link", { name: "failed", exact: true }).click();
+    await page.waitForURL(/\?status=failed$/);
+    expect(await page.locator("main").textContent()).toContain("No failed deliveries.");
     await page.context().close();
   },
   BROWSER_TEST_MS,

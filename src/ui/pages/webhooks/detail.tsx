@@ -64,9 +64,26 @@ export interface EndpointProps {
   /** a refusal of a button without fields (the test event of a disabled endpoint: 409) */
   error?: string | null;
   done?: string;
+  /** the delivery log's status filter, as the API takes it (`?status=`) */
+  status?: string;
 }
 
-export function EndpointPage({ session, endpoint: e, eventTypes, deliveries, nextCursor, edit, replay, error, done }: EndpointProps) {
+/** The delivery statuses the log filters on (GET …/deliveries `status`). */
+const FILTERS: { status: string | undefined; label: string }[] = [
+  { status: undefined, label: "all" },
+  ...["pending", "delivered", "failed", "skipped"].map((status) => ({ status, label: status })),
+];
+
+/** An endpoint page's address with the log's filter and page. */
+const logPath = (here: string, status: string | undefined, cursor?: string) => {
+  const query = new URLSearchParams();
+  if (status) query.set("status", status);
+  if (cursor) query.set("cursor", cursor);
+  const text = query.toString();
+  return text ? `${here}?${text}` : here;
+};
+
+export function EndpointPage({ session, endpoint: e, eventTypes, deliveries, nextCursor, edit, replay, error, done, status }: EndpointProps) {
   const api = `${API}/{id}`;
   const canEdit = session.may("PATCH", api);
   const canDelete = session.may("DELETE", api);
@@ -147,9 +164,17 @@ export function EndpointPage({ session, endpoint: e, eventTypes, deliveries, nex
           ""
         )}
       </section>
+      <p class="filters">
+        Show deliveries:{" "}
+        {FILTERS.map((f) => (
+          <a href={logPath(here, f.status)} aria-current={f.status === status ? "page" : undefined} safe>
+            {f.label}
+          </a>
+        ))}
+      </p>
       <ListTable
-        title="Deliveries"
-        empty="No deliveries yet."
+        title={status ? `Deliveries (${status})` : "Deliveries"}
+        empty={status ? `No ${status} deliveries.` : "No deliveries yet."}
         columns={["Event type", "Status", "Response code", "Attempts", "Created", "Next attempt", "Details"]}
         rows={deliveries.map((d) => (
           <tr>
@@ -173,7 +198,7 @@ export function EndpointPage({ session, endpoint: e, eventTypes, deliveries, nex
       >
         {nextCursor ? (
           <p>
-            <a href={`${here}?cursor=${encodeURIComponent(nextCursor)}`}>Next page</a>
+            <a href={logPath(here, status, nextCursor)}>Next page</a>
           </p>
         ) : (
           ""

@@ -63,7 +63,10 @@ export const webhookPages: Section = (kit) => (app) => {
   ) => {
     const endpoint = await readEndpoint(api, id);
     if (endpoint.status !== 200) return kit.refusedBy(endpoint, "The endpoint could not be read", session);
-    const deliveries = await api({ method: "GET", path: `${apiEndpoint(id)}/deliveries${cursorQuery(cursor)}` });
+    const query = new URLSearchParams();
+    if (extra.status) query.set("status", extra.status);
+    if (cursor) query.set("cursor", cursor);
+    const deliveries = await api({ method: "GET", path: `${apiEndpoint(id)}/deliveries${query.size ? `?${query}` : ""}` });
     if (deliveries.status !== 200) return kit.refusedBy(deliveries, "The deliveries could not be read", session);
     const props = {
       session,
@@ -123,7 +126,9 @@ export const webhookPages: Section = (kit) => (app) => {
         }),
       )
       .get(`${PATH}/:id`, ({ request, params, query }) =>
-        kit.signedIn(request, (api, session) => endpointPage(api, session, params.id, query.cursor, { done: query.done })),
+        kit.signedIn(request, (api, session) =>
+          endpointPage(api, session, params.id, query.cursor, { done: query.done, status: given(query.status) }),
+        ),
       )
       // The edit form: what it shows is what it sends (an empty description clears it; no box checked: every type).
       .post(`${PATH}/:id`, ({ request, params, body }) =>
