@@ -9,11 +9,9 @@ import { PASSWORD, browser as sessionOf, newOperator, newTeamWithOwner } from ".
 import { BROWSER_TEST_MS, screenshot, seriousViolations, signInThroughPage, startDashboard } from "../helpers/dashboard-browser";
 import { drainJobs } from "../helpers/jobs";
 
-const bed = await startDashboard();
+const bed = await startDashboard({ WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_PRIVATE_ADDRESSES: "true" });
 const { t } = bed;
 // Receivers on 127.0.0.1 over http, as test/webhooks/delivery.test.ts allows them, on this app's config.
-t.config.webhookAllowHttp = true;
-t.config.webhookAllowPrivateAddresses = true;
 const { teamId, owner } = await newTeamWithOwner(t);
 const reader = await newOperator(t, teamId, ["webhooks:read"]);
 const ownerApi = await sessionOf(t, owner.email);

@@ -11,12 +11,9 @@ import { BROWSER_TEST_MS, screenshot, seriousViolations, signInThroughPage, star
 import { drainJobs } from "../helpers/jobs";
 import { startReceiver } from "../webhooks/receiver";
 
-const bed = await startDashboard();
+// The receiver is this test's own server on 127.0.0.1 over http, allowed as test/webhooks/delivery.test.ts allows it.
+const bed = await startDashboard({ WEBHOOK_ALLOW_HTTP: "true", WEBHOOK_ALLOW_PRIVATE_ADDRESSES: "true" });
 const { t } = bed;
-// The receiver is this test's own server on 127.0.0.1 over http: allowed here as test/webhooks/delivery.test.ts
-// allows it (WEBHOOK_ALLOW_HTTP, WEBHOOK_ALLOW_PRIVATE_ADDRESSES), on this app's config, read at each call.
-t.config.webhookAllowHttp = true;
-t.config.webhookAllowPrivateAddresses = true;
 const { owner } = await newTeamWithOwner(t);
 const ownerApi = await sessionOf(t, owner.email);
 const receiver = startReceiver();
