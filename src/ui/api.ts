@@ -55,6 +55,21 @@ export function apiFor(api: ApiFetch, browser: Request): Api {
   };
 }
 
+/**
+ * A document the API answers (a PDF, an XML export) as it came, for a page to hand to the browser: a GET under
+ * /api/v1 with the browser's cookie, as `apiFor` makes it, whose answer is not JSON.
+ */
+export function apiDocumentFor(api: ApiFetch, browser: Request): (path: string) => Promise<Response> {
+  return async (path) => {
+    const headers = new Headers();
+    for (const name of FORWARDED) {
+      const value = browser.headers.get(name);
+      if (value !== null) headers.set(name, value);
+    }
+    return api(onBehalfOf(new Request(new URL(`/api/v1${path}`, browser.url), { method: "GET", headers }), browser));
+  };
+}
+
 /** A field's message from a 400's `details` (`body.featureKey` -> `featureKey`), or the whole error for the form. */
 export function fieldErrors(answer: ApiAnswer): { form: string | null; fields: Record<string, string> } {
   const fields: Record<string, string> = {};
