@@ -138,13 +138,14 @@ interface ActionFormProps {
 function InvoiceLine({ invoice }: { invoice: InvoiceView }) {
   const outstanding = money(invoice.amountOutstanding, invoice.currency);
   const paid = money(invoice.amountPaid, invoice.currency);
+  const customer = invoice.customerName ?? invoice.customerEmail ?? "no customer";
   return (
     <p>
       Invoice{" "}
       <a href={invoicePath(invoice.id)} safe>
         {invoice.number}
-      </a>
-      : <span safe>{invoice.status}</span>, outstanding <span safe>{outstanding}</span>, paid <span safe>{paid}</span>.
+      </a>{" "}
+      (<span safe>{customer}</span>): <span safe>{invoice.status}</span>, outstanding <span safe>{outstanding}</span>, paid <span safe>{paid}</span>.
     </p>
   );
 }

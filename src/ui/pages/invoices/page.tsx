@@ -80,8 +80,12 @@ export function InvoiceListPage({ session, invoices, nextCursor, filters, error 
             <td class="amount" safe>
               {money(i.amountOutstanding, i.currency)}
             </td>
-            <td safe>{when(i.issuedAt ?? null)}</td>
-            <td safe>{when(i.dueAt)}</td>
+            <td class="date" safe>
+              {when(i.issuedAt ?? null)}
+            </td>
+            <td class="date" safe>
+              {when(i.dueAt)}
+            </td>
           </tr>
         ))}
       >
