@@ -202,6 +202,15 @@ test(
     expect(notes).toHaveLength(1);
     expect(await page.locator("#credit-notes-title + div tbody").textContent()).toContain(notes[0].number);
     expect(await page.locator(".totals").textContent()).toContain("100.000000 USDC");
+
+    // A payment proof the API cannot read: its message beside the field, the hash kept, nothing paid.
+    await page.getByRole("link", { name: "Record a payment proof" }).click();
+    await page.getByLabel("Transaction hash").fill("0xnot-a-hash");
+    await page.getByLabel("Network (optional)").fill("base-sepolia");
+    await page.getByRole("button", { name: "Submit payment proof" }).click();
+    expect((await page.locator("#txHash-error").textContent())!.length).toBeGreaterThan(0);
+    expect(await page.getByLabel("Transaction hash").inputValue()).toBe("0xnot-a-hash");
+    expect((await ownerApi.read(`/dashboard/invoices/${toCredit.id}`)).body.data.payments).toEqual([]);
     await page.context().close();
   },
   BROWSER_TEST_MS,

@@ -6,7 +6,7 @@
 import type { Children } from "@kitajs/html";
 import { Choice, Field, FormError, linkable, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
-import { PATH, invoicePath, money, type FormState, type InvoiceDetailView } from "./views";
+import { PATH, invoicePath, money, type FormState, type InvoiceDetailView } from "./records";
 
 export interface InvoiceDetailProps {
   session: PageSession;
@@ -100,7 +100,7 @@ export function InvoiceDetailPage({ session, invoice: i, done, send, error }: In
   const canIssue = draft && may("POST", "/issue");
   const canVoid = (draft || open) && may("POST", "/void");
   const canCredit = (open || i.status === "PAID") && may("POST", "/credit-notes");
-  const canPay = (draft || open) && may("POST", "/payments");
+  const canPay = open && may("POST", "/payments");
   const canRefund = i.amountPaid !== "0.000000" && session.may("POST", "/invoices/{id}/refunds");
   const canSend = (open || i.status === "PAID") && may("POST", "/send");
   const anyAction = canEdit || canIssue || canVoid || canCredit || canPay || canRefund;

@@ -4,7 +4,7 @@
  */
 import { Field, FormError, OnceKey, Shell } from "../../layout";
 import type { PageSession } from "../../session";
-import { PATH, invoicePath, money, type FormState, type InvoiceView } from "./views";
+import { PATH, invoicePath, money, type FormState, type InvoiceView } from "./records";
 
 /** Rows of lines a draft form offers: its lines and two empty ones, at least three, at most 50. */
 export const MAX_LINE_ROWS = 50;

@@ -1,7 +1,7 @@
 /** The invoices of the session's environment: filters (status, search), a page at a time, newest first. */
 import { Choice, Field, FormError, ListTable, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
-import { INVOICE_STATUSES, PATH, invoicePath, money, type InvoiceView } from "./views";
+import { INVOICE_STATUSES, PATH, invoicePath, money, type InvoiceView } from "./records";
 
 export interface InvoiceListProps {
   session: PageSession;

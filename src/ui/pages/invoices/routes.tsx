@@ -10,7 +10,7 @@ import type { PageSession } from "../../session";
 import { InvoiceDetailPage, type InvoiceDetailProps } from "./detail";
 import { CreditNotePage, DraftFormPage, MAX_LINE_ROWS, PaymentProofPage, RefundPage, VoidPage, draftValues, lineRows } from "./forms";
 import { InvoiceListPage, statusFilter } from "./page";
-import { PATH, invoicePath, type FormState, type InvoiceDetailView } from "./views";
+import { PATH, invoicePath, type FormState, type InvoiceDetailView } from "./records";
 
 /** The form's fields as strings (a field posted twice arrives as a list: its last value). */
 const text = (form: Form, name: string): string => {
