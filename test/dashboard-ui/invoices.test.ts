@@ -154,6 +154,13 @@ test(
     expect(issued.number).toMatch(/^INV-\d{6}$/);
     expect(await page.locator("h1").textContent()).toContain(issued.number);
     expect(await page.getByRole("button", { name: "Issue invoice" }).count()).toBe(0);
+
+    // Sending again: this service has no SMTP, and the API says so above the send form; the address typed stays.
+    await page.getByLabel("To (optional, email only)").fill("accounts@umbrella.test");
+    await page.getByRole("button", { name: "Send invoice" }).click();
+    expect(await page.locator("form[action$='/send'] .form-error").textContent()).toContain("SMTP_URL");
+    expect(await page.getByLabel("To (optional, email only)").inputValue()).toBe("accounts@umbrella.test");
+    expect((await ownerApi.read(`/dashboard/invoices/${id}`)).body.data.deliveries).toEqual([]);
     await page.context().close();
   },
   BROWSER_TEST_MS,

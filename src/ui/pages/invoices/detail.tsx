@@ -4,7 +4,7 @@
  * deliveries, the document downloads, and the actions the session's role allows.
  */
 import type { Children } from "@kitajs/html";
-import { Choice, Field, FormError, linkable, Shell, when } from "../../layout";
+import { Choice, Field, FormError, linkable, OnceKey, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
 import { PATH, invoicePath, money, type FormState, type InvoiceDetailView } from "./records";
 
@@ -369,6 +369,7 @@ export function InvoiceDetailPage({ session, invoice: i, done, send, error }: In
             <h3 id="send-title">Send again</h3>
             <FormError message={send?.error ?? null} />
             <input type="hidden" name="csrf" value={session.csrfToken} />
+            <OnceKey />
             <Choice
               name="channel"
               label="Channel"
