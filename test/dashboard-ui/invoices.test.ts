@@ -222,3 +222,26 @@ test(
   },
   BROWSER_TEST_MS,
 );
+
+test(
+  "a refund the API refuses before any chain is asked: its message beside the amount, everything typed kept, nothing recorded",
+  async () => {
+    const paid = await invoice({ customerName: "Vandelay", network: "base-sepolia" });
+    await payInvoice(t.db.sql, t.config.chains, dev, new Date(t.clock.now()), paid.id, 120_000_000n, "base-sepolia");
+    const page = await signedIn();
+    await page.goto(`/dashboard/invoices/${paid.id}`);
+    expect(await page.locator(".status").first().textContent()).toBe("PAID");
+    await page.getByRole("link", { name: "Record a refund" }).click();
+    await page.getByLabel("Amount (USDC)").fill("ten");
+    await page.getByLabel("Reason").fill("Duplicate charge");
+    await page.getByLabel("Refund transaction hash").fill(`0x${"cd".repeat(32)}`);
+    await page.getByLabel("Recipient wallet").fill(`0x${"ab".repeat(20)}`);
+    await page.getByRole("button", { name: "Record refund" }).click();
+    expect((await page.locator("#amount-error").textContent())!.length).toBeGreaterThan(0);
+    expect(await page.getByLabel("Amount (USDC)").inputValue()).toBe("ten");
+    expect(await page.getByLabel("Recipient wallet").inputValue()).toBe(`0x${"ab".repeat(20)}`);
+    expect((await ownerApi.read(`/dashboard/invoices/${paid.id}`)).body.data.refunds).toEqual([]);
+    await page.context().close();
+  },
+  BROWSER_TEST_MS,
+);
