@@ -163,6 +163,13 @@ test(
     expect(bed.blocked).toEqual([]);
     await screenshot(page, "invoices-hostile");
     await page.context().close();
+
+    // On a phone's width the detail fits: no sideways scroll outside the tables.
+    const phone = await bed.newPage({ width: 375, height: 740 });
+    await signInThroughPage(phone, owner.email, PASSWORD);
+    await phone.goto(`/dashboard/invoices/${hostile.id}`);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+    await phone.context().close();
   },
   BROWSER_TEST_MS,
 );
