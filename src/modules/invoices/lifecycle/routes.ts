@@ -26,7 +26,10 @@ import type { InvoiceDetailView } from "../schemas";
 
 export type DashboardInvoiceDeps = InvoiceRouteDeps & { config: { chains: ChainRegistry; smtpUrl: string | undefined } };
 
-/** Every single-invoice answer: the detail of GET /invoices/{id}, with its links beside its fields. */
+/**
+ * Every single-invoice answer: the detail of GET /invoices/{id}, each payment's and refund's transaction with its
+ * explorer page (`explorerUrl`), and its links beside its fields.
+ */
 const DashboardInvoice = t.Composite([DashboardInvoiceDetail, t.Object(InvoiceWithLinks)], {
   examples: [{ ...DASHBOARD_INVOICE_DETAIL_EXAMPLE, ...LINKS_EXAMPLE }],
 });
