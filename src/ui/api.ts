@@ -35,19 +35,24 @@ export type Api = (call: ApiCall) => Promise<ApiAnswer>;
  */
 const FORWARDED = ["cookie", "x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", "user-agent"];
 
+/** The API's request for this browser: its cookie and a proxy's headers (FORWARDED), on its behalf. */
+function apiRequest(browser: Request, call: ApiCall): Request {
+  const headers = new Headers({ accept: "application/json" });
+  for (const name of FORWARDED) {
+    const value = browser.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  if (call.csrf !== undefined) headers.set("x-csrf-token", call.csrf);
+  if (call.idempotencyKey !== undefined) headers.set("idempotency-key", call.idempotencyKey);
+  if (call.body !== undefined) headers.set("content-type", "application/json");
+  const url = new URL(`/api/v1${call.path}`, browser.url);
+  const body = call.body === undefined ? undefined : JSON.stringify(call.body);
+  return onBehalfOf(new Request(url, { method: call.method, headers, body }), browser);
+}
+
 export function apiFor(api: ApiFetch, browser: Request): Api {
-  return async ({ method, path, body, csrf, idempotencyKey }) => {
-    const headers = new Headers({ accept: "application/json" });
-    for (const name of FORWARDED) {
-      const value = browser.headers.get(name);
-      if (value !== null) headers.set(name, value);
-    }
-    if (csrf !== undefined) headers.set("x-csrf-token", csrf);
-    if (idempotencyKey !== undefined) headers.set("idempotency-key", idempotencyKey);
-    if (body !== undefined) headers.set("content-type", "application/json");
-    const url = new URL(`/api/v1${path}`, browser.url);
-    const inner = onBehalfOf(new Request(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }), browser);
-    const response = await api(inner);
+  return async (call) => {
+    const response = await api(apiRequest(browser, call));
     const text = await response.text();
     let parsed: unknown = null;
     try {
@@ -57,6 +62,14 @@ export function apiFor(api: ApiFetch, browser: Request): Api {
     }
     return { status: response.status, body: parsed, setCookie: response.headers.get("set-cookie") };
   };
+}
+
+/**
+ * A document the API answers (a PDF, an XML export) as it came, for a page to hand to the browser: a GET under
+ * /api/v1 made as `apiFor` makes it, whose answer is not read as JSON.
+ */
+export function apiDocumentFor(api: ApiFetch, browser: Request): (path: string) => Promise<Response> {
+  return async (path) => api(apiRequest(browser, { method: "GET", path }));
 }
 
 /**

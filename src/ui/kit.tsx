@@ -6,7 +6,7 @@
  * same-origin check hold for them too).
  */
 import type { Elysia } from "elysia";
-import { apiFor, type Api, type ApiAnswer, type ApiCall, type ApiFetch } from "./api";
+import { apiDocumentFor, apiFor, type Api, type ApiAnswer, type ApiCall, type ApiFetch } from "./api";
 import { page, redirect } from "./response";
 import { readSession, type PageSession } from "./session";
 import { ErrorPage } from "./pages/error";
@@ -36,6 +36,8 @@ export interface PageKit {
   send(api: Api, form: Form, call: Omit<ApiCall, "csrf" | "idempotencyKey">): Promise<ApiAnswer>;
   /** the refusal page for an answer that is not what the page expected, with the API's message */
   refusedBy(answer: ApiAnswer, fallback: string, session?: PageSession | null): Promise<Response>;
+  /** a document the API answers (`path` under /api/v1: a PDF, an XML export) as it came, not read as JSON */
+  document(request: Request, path: string): Promise<Response>;
 }
 
 /** A section's routes, added to the dashboard's one Elysia instance. */
@@ -59,5 +61,6 @@ export function pageKit(apiFetch: ApiFetch): PageKit {
     send: (api, form, call) => api({ ...call, csrf: form.csrf ?? "", idempotencyKey: given(form.idempotencyKey) }),
     refusedBy: (answer, fallback, session = null) =>
       refused(answer.status, typeof answer.body?.error === "string" ? answer.body.error : fallback, session),
+    document: (request, path) => apiDocumentFor(apiFetch, request)(path),
   };
 }

@@ -11,6 +11,7 @@ import { SignInPage } from "./pages/sign-in";
 import { apiKeyPages } from "./pages/api-keys/routes";
 import { featurePages } from "./pages/features/routes";
 import { webhookPages } from "./pages/webhooks/routes";
+import { invoicePages } from "./pages/invoices/routes";
 import { page, redirect, safeReturn, sameOrigin } from "./response";
 import { ApiRefusal } from "./session";
 import type { Logger } from "../lib/logger";
@@ -90,5 +91,6 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
       .use(apiKeyPages(kit))
       .use(featurePages(kit))
       .use(webhookPages(kit))
+      .use(invoicePages(kit))
   );
 }

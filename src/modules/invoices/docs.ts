@@ -29,8 +29,10 @@ ${CREDENTIALS}`,
 ${CREDENTIALS}`,
 } as const;
 
+const EXPLORER = `Each payment and refund carries \`explorerUrl\`: its transaction's page on the network's block explorer, from the chain registry's \`explorerTxUrl\` (built in for every built-in network; a \`CHAIN_REGISTRY_FILE\` entry may name one), null when the registry names none.`;
+
 export const DASHBOARD_INVOICE_DOCS = {
-  get: DETAIL,
+  get: `${DETAIL}\n\n${EXPLORER}`,
   write: `A draft invoice: \`currency\` (a settlement token's symbol this environment settles, such as USDC) and \`lineItems\` (at most 200; an empty draft is allowed, but cannot be issued). Each line: \`description\` (1 to 500 characters), \`quantity\` (an integer from 1 to 1,000,000,000), \`unitAmount\` (a decimal string with at most 6 fractional digits, or a JSON number of at most 15 significant digits; negative for a discount line; an item may be negative too, a discount may not be positive) and \`taxRate\` (a percentage with at most 4 fractional digits from 0 to ${MAX_TAX_PERCENT}, as a string or number), optional \`kind\` (\`item\`, or \`discount\`, the default for a negative unit amount). The total may not be negative.
 
 Optional: \`companyId\` (our \`comp_…\` id or yours; its name, email and wallet fill the customer fields left out), \`customerName\`, \`customerEmail\`, \`customerWallet\`, \`network\` (a network this environment settles the currency on), \`planId\` (a plan or add-on of this team and environment), \`description\`, \`metadata\` (an object of at most 50 keys of 1 to 40 characters, at most 16 KiB as JSON), \`paymentTermsDays\` (0 to 365; default the team's invoice settings, else 30) and \`issue\` (true: issue at once, taking the next number).

@@ -127,3 +127,9 @@ export const LINKS_EXAMPLE = {
   downloadUrl: "https://billing.example.com/api/v1/invoice-documents/EXAMPLE-signed-token-pdf",
   iso20022DownloadUrl: "https://billing.example.com/api/v1/invoice-documents/EXAMPLE-signed-token-pain013",
 };
+
+/** The dashboard's detail: payments and refunds with their explorer pages. */
+export const DASHBOARD_INVOICE_DETAIL_EXAMPLE = {
+  ...INVOICE_DETAIL_EXAMPLE,
+  payments: [{ ...PAYMENT_EXAMPLE, explorerUrl: `https://basescan.org/tx/${PAYMENT_EXAMPLE.txHash}` }],
+};

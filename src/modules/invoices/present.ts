@@ -5,7 +5,16 @@ import type { Tenant } from "../../lib/tenant";
 import type { CreditNoteLineRow, CreditNoteRow, InvoiceDeliveryRow, InvoiceLineRow, InvoicePaymentRow, InvoiceRow, RefundRow } from "./rows";
 import { creditNoteLinesOf, listCreditNotes } from "./credit-notes/repo";
 import { linesOf, listDeliveries, listInvoicePayments, listRefunds } from "./repo";
-import type { CreditNoteView, InvoiceDeliveryView, InvoiceDetailView, InvoicePaymentView, InvoiceView, RefundView } from "./schemas";
+import { explorerTxUrl, type ChainRegistry } from "../../lib/networks";
+import type {
+  CreditNoteView,
+  DashboardInvoiceDetailView,
+  InvoiceDeliveryView,
+  InvoiceDetailView,
+  InvoicePaymentView,
+  InvoiceView,
+  RefundView,
+} from "./schemas";
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
@@ -134,3 +143,10 @@ export async function invoiceDetail(db: Db, t: Tenant, invoice: InvoiceRow): Pro
     deliveries: deliveries.map(presentDelivery),
   };
 }
+
+/** The dashboard's detail: each payment's and refund's transaction with its explorer page (the chain registry's). */
+export const withExplorerLinks = (detail: InvoiceDetailView, chains: ChainRegistry): DashboardInvoiceDetailView => ({
+  ...detail,
+  payments: detail.payments.map((p) => ({ ...p, explorerUrl: explorerTxUrl(chains, p.network, p.txHash) })),
+  refunds: detail.refunds.map((r) => ({ ...r, explorerUrl: explorerTxUrl(chains, r.network, r.txHash) })),
+});

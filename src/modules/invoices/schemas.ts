@@ -171,7 +171,27 @@ export const InvoiceDetail = t.Composite(
   { examples: [INVOICE_DETAIL_EXAMPLE] },
 );
 
+const ExplorerUrl = t.Union([t.String(), t.Null()], {
+  description:
+    "The transaction's page on the network's block explorer (the chain registry's `explorerTxUrl`); null when the registry names no explorer for the network",
+});
+
+/**
+ * The dashboard's single-invoice answer: GET /invoices/{id}'s detail with each payment's and refund's
+ * transaction linked to its network's explorer (`explorerUrl`), for the dashboard's page to link.
+ */
+export const DashboardInvoiceDetail = t.Composite([
+  Invoice,
+  t.Object({
+    payments: t.Array(t.Composite([InvoicePayment, t.Object({ explorerUrl: ExplorerUrl })])),
+    creditNotes: t.Array(CreditNote),
+    refunds: t.Array(t.Composite([Refund, t.Object({ explorerUrl: ExplorerUrl })])),
+    deliveries: t.Array(InvoiceDelivery),
+  }),
+]);
+
 export type InvoiceView = Static<typeof Invoice>;
+export type DashboardInvoiceDetailView = Static<typeof DashboardInvoiceDetail>;
 export type InvoiceDetailView = Static<typeof InvoiceDetail>;
 export type CreditNoteView = Static<typeof CreditNote>;
 export type RefundView = Static<typeof Refund>;

@@ -14,20 +14,24 @@ import type { Principal } from "../../../auth/kinds";
 import type { ChainRegistry } from "../../../lib/networks";
 import { actorOf } from "../../audit/repo";
 import { DASHBOARD_INVOICE_DOCS as DOCS } from "../docs";
-import { INVOICE_DETAIL_EXAMPLE, LINKS_EXAMPLE } from "../examples";
+import { DASHBOARD_INVOICE_DETAIL_EXAMPLE, LINKS_EXAMPLE } from "../examples";
 import { CreditNoteWrite, InvoiceWrite } from "./input";
 import { documentLinks, linkOrigin, NO_STORE } from "../documents/links";
 import { readInvoiceDetail, readInvoicePage } from "../read";
 import { createDraft, creditInvoice, issueDraftNow, replaceDraft, voidUnpaid, type ManageDeps } from "./manage";
 import type { InvoiceRouteDeps } from "../routes";
-import { CreditNote, Invoice, InvoiceDetail, InvoiceListQuery, InvoiceParams, InvoiceWithLinks } from "../schemas";
+import { CreditNote, DashboardInvoiceDetail, Invoice, InvoiceListQuery, InvoiceParams, InvoiceWithLinks } from "../schemas";
+import { withExplorerLinks } from "../present";
 import type { InvoiceDetailView } from "../schemas";
 
 export type DashboardInvoiceDeps = InvoiceRouteDeps & { config: { chains: ChainRegistry; smtpUrl: string | undefined } };
 
-/** Every single-invoice answer: the detail of GET /invoices/{id}, with its links beside its fields. */
-const DashboardInvoice = t.Composite([InvoiceDetail, t.Object(InvoiceWithLinks)], {
-  examples: [{ ...INVOICE_DETAIL_EXAMPLE, ...LINKS_EXAMPLE }],
+/**
+ * Every single-invoice answer: the detail of GET /invoices/{id}, each payment's and refund's transaction with its
+ * explorer page (`explorerUrl`), and its links beside its fields.
+ */
+const DashboardInvoice = t.Composite([DashboardInvoiceDetail, t.Object(InvoiceWithLinks)], {
+  examples: [{ ...DASHBOARD_INVOICE_DETAIL_EXAMPLE, ...LINKS_EXAMPLE }],
 });
 const TAGS = ["Dashboard: invoices"];
 const Conflict = CodedErrorBody;
@@ -46,7 +50,7 @@ export function dashboardInvoiceRoutes(deps: DashboardInvoiceDeps) {
     Object.assign(set.headers, NO_STORE);
     return {
       data: {
-        ...invoice,
+        ...withExplorerLinks(invoice, deps.config.chains),
         ...documentLinks(deps.config, linkOrigin(deps.config, request), { tenant: principal, invoiceId: invoice.id }, manage.now()),
       },
     };

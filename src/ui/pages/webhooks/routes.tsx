@@ -17,7 +17,7 @@ const apiEndpoint = (id: string) => `${API}/${encodeURIComponent(id)}`;
 /** The form as the operator sent it (checkboxes of one name arrive as a list), kept to print it back. */
 const sentValues = (form: Form) => form as unknown as FormState["values"];
 const stateOf = (form: Form, answer: ApiAnswer): FormState => {
-  const { form: error, fields } = fieldErrors(answer);
+  const { form: error, fields } = fieldErrors(answer, form);
   return { values: sentValues(form), error, fields };
 };
 /** A number the operator typed, as a number; anything else as typed, for the API to refuse with its message. */
