@@ -3,7 +3,7 @@ import type { Api, ApiAnswer } from "../../api";
 import { formOf, given, type Section } from "../../kit";
 import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
-import { integer, many, refusal } from "../plans/shared";
+import { integer, many, READ_ONLY, refusal } from "../plans/shared";
 import {
   ArchiveCouponPage,
   CouponPage,
@@ -119,6 +119,7 @@ export const couponPages: Section = (kit) => (app) => {
     )
     .get(`${PATH}/:id/archive`, ({ request, params }) =>
       kit.signedIn(request, async (api, session) => {
+        if (!session.may("DELETE", "/dashboard/coupons/{id}")) return kit.refused(403, READ_ONLY, session);
         const answer = await readCoupon(api, params.id);
         if (answer.status !== 200) return kit.refusedBy(answer, "The coupon could not be read", session);
         return page(<ArchiveCouponPage session={session} coupon={answer.body.data} />);

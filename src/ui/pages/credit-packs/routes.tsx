@@ -3,7 +3,7 @@ import type { Api } from "../../api";
 import { formOf, given, type Section } from "../../kit";
 import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
-import { refusal } from "../plans/shared";
+import { READ_ONLY, refusal } from "../plans/shared";
 import { ArchivePackPage, CreditPacksPage, type CreditPacksProps, PATH } from "./page";
 
 const enc = encodeURIComponent;
@@ -65,6 +65,7 @@ export const creditPackPages: Section = (kit) => (app) => {
     )
     .get(`${PATH}/:id/archive`, ({ request, params }) =>
       kit.signedIn(request, async (api, session) => {
+        if (!session.may("DELETE", "/dashboard/credit-packs/{id}")) return kit.refused(403, READ_ONLY, session);
         const answer = await api({ method: "GET", path: `${PATH}/${enc(params.id)}` });
         if (answer.status !== 200) return kit.refusedBy(answer, "The credit pack could not be read", session);
         return page(<ArchivePackPage session={session} pack={answer.body.data} />);

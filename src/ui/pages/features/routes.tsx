@@ -6,7 +6,7 @@ import { fieldErrors, type Api } from "../../api";
 import { formOf, given, type Section } from "../../kit";
 import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
-import { refusal, type FormState } from "../plans/shared";
+import { type FormState, READ_ONLY, refusal } from "../plans/shared";
 import { FeaturePage, featureValues, RemoveFeaturePage } from "./detail";
 import { FeaturesPage, type FeaturesProps, type FeatureView, PATH } from "./page";
 
@@ -95,6 +95,7 @@ export const featurePages: Section = (kit) => (app) => {
     )
     .get(`${PATH}/:feature/remove`, ({ request, params }) =>
       kit.signedIn(request, async (api, session) => {
+        if (!session.may("DELETE", "/dashboard/features/{feature}")) return kit.refused(403, READ_ONLY, session);
         const answer = await readFeature(api, params.feature);
         if (answer.status !== 200) return kit.refusedBy(answer, "The feature could not be read", session);
         return page(<RemoveFeaturePage session={session} feature={answer.body.data} />);

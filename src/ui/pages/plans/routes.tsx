@@ -9,7 +9,7 @@ import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
 import { type FeatureChoice, type PlanForm, PlanDetailPage, RemoveEntitlementPage, RemovePlanPage, RemovePricePage } from "./detail";
 import { PATH, type PlanFilter, PlansPage, type PlansProps, type PlanView } from "./page";
-import { integer, refusal } from "./shared";
+import { integer, READ_ONLY, refusal } from "./shared";
 
 const enc = encodeURIComponent;
 /** The API's names for the create form's price fields. */
@@ -175,6 +175,7 @@ export const planPages: Section = (kit: PageKit) => (app) => {
     )
     .get(`${PATH}/:id/remove`, ({ request, params }) =>
       kit.signedIn(request, async (api, session) => {
+        if (!session.may("DELETE", "/dashboard/plans/{id}")) return kit.refused(403, READ_ONLY, session);
         const answer = await readPlan(api, params.id);
         if (answer.status !== 200) return kit.refusedBy(answer, "The plan could not be read", session);
         return page(<RemovePlanPage session={session} plan={answer.body.data} />);
@@ -191,6 +192,7 @@ export const planPages: Section = (kit: PageKit) => (app) => {
     )
     .get(`${PATH}/:id/prices/:period/remove`, ({ request, params }) =>
       kit.signedIn(request, async (api, session) => {
+        if (!session.may("DELETE", "/dashboard/plans/{id}/prices/{period}")) return kit.refused(403, READ_ONLY, session);
         const answer = await readPlan(api, params.id);
         if (answer.status !== 200) return kit.refusedBy(answer, "The plan could not be read", session);
         const plan = answer.body.data as PlanView;
@@ -209,6 +211,7 @@ export const planPages: Section = (kit: PageKit) => (app) => {
     )
     .get(`${PATH}/:id/entitlements/:feature/remove`, ({ request, params }) =>
       kit.signedIn(request, async (api, session) => {
+        if (!session.may("DELETE", "/dashboard/plans/{id}/entitlements/{feature}")) return kit.refused(403, READ_ONLY, session);
         const answer = await readPlan(api, params.id);
         if (answer.status !== 200) return kit.refusedBy(answer, "The plan could not be read", session);
         const plan = answer.body.data as PlanView;

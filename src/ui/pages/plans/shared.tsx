@@ -224,3 +224,6 @@ export function ReadOnly({ what }: { what: string }) {
 
 /** A yes/no as people read it. */
 export const yesNo = (b: boolean): string => (b ? "Yes" : "No");
+
+/** The refusal of a confirmation page to a member whose role may not do what it confirms (the API would refuse it too). */
+export const READ_ONLY = "Your role lets you read the catalog, not change it.";
