@@ -46,7 +46,15 @@ test(
     expect(await page.getByRole("status").textContent()).toContain("Coupon created.");
     expect(await page.locator(".facts").textContent()).toContain("25.00% off");
     const [coupon] = await coupons();
-    expect(coupon).toMatchObject({ code: "LAUNCH25", name: "Launch", percentOff: "25.00", duration: "repeating", durationPeriods: 3, maxRedemptions: 100, planIds: [pro] });
+    expect(coupon).toMatchObject({
+      code: "LAUNCH25",
+      name: "Launch",
+      percentOff: "25.00",
+      duration: "repeating",
+      durationPeriods: 3,
+      maxRedemptions: 100,
+      planIds: [pro],
+    });
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, "coupons-detail");
 
