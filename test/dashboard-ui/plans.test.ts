@@ -42,6 +42,7 @@ test(
     await page.getByLabel("Name").fill("Pro");
     await page.getByLabel("Plan kind").selectOption("plan");
     await page.getByLabel("Trial days (optional)").fill("14");
+    await page.getByLabel("On-chain plan ids (optional)").fill("sepolia=pro-7");
     await page.getByLabel("Billing period").selectOption("monthly");
     await page.getByLabel("Amount").fill("29.00");
     await page.getByLabel("Currency").fill("usdc");
@@ -102,9 +103,13 @@ test(
     await page.getByLabel("Name").fill("Broken");
     await page.getByLabel("Amount").fill("1.1234567");
     await page.getByLabel("Currency").fill("USDC");
+    await page.getByLabel("On-chain plan ids (optional)").fill("nowhere=1");
     await page.getByRole("button", { name: "Create plan" }).click();
     const amountField = page.locator(".field", { has: page.locator("#priceAmount") });
     expect((await amountField.locator(".field-error").textContent())!.length).toBeGreaterThan(0);
+    const idsField = page.locator(".field", { has: page.locator("#onchainPlanIds") });
+    expect((await idsField.locator(".field-error").textContent())!.length).toBeGreaterThan(0);
+    expect(await page.getByLabel("On-chain plan ids (optional)").inputValue()).toBe("nowhere=1");
     expect(await page.getByLabel("Name").inputValue()).toBe("Broken");
     expect(await page.getByLabel("Amount").inputValue()).toBe("1.1234567");
     expect((await ownerApi.read("/dashboard/plans")).body.data.map((p: { name: string }) => p.name)).toEqual(["Pro"]);
@@ -169,9 +174,16 @@ test(
     // Edit (PATCH): the trial changes, the rest stays.
     await page.goto(`/dashboard/plans/${proId}`);
     await page.getByLabel("Trial days", { exact: true }).fill("30");
+    expect(await page.getByLabel("On-chain plan ids", { exact: true }).inputValue()).toBe("sepolia=pro-7");
+    await page.getByLabel("On-chain plan ids", { exact: true }).fill("");
     await page.getByRole("button", { name: "Save changes" }).click();
     await page.waitForURL("**?done=updated");
-    expect((await ownerApi.read(`/dashboard/plans/${proId}`)).body.data).toMatchObject({ trialDays: 30, name: "Pro", kind: "plan" });
+    expect((await ownerApi.read(`/dashboard/plans/${proId}`)).body.data).toMatchObject({
+      trialDays: 30,
+      name: "Pro",
+      kind: "plan",
+      onchainPlanIds: {},
+    });
 
     // Pro has a company on it: archived, and the page says so.
     await page.getByRole("link", { name: "Archive or delete this plan" }).click();

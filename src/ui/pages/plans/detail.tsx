@@ -5,7 +5,7 @@
 import { Field, FormError, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
 import { type EntitlementView, KIND_OPTIONS, kindLabel, PATH, PERIOD_OPTIONS, type PlanView, type PriceView, statusText } from "./page";
-import { Check, ConfirmPage, type FormState, Notice, type Option, ReadOnly, Select, Table, yesNo } from "./shared";
+import { Check, ConfirmPage, type FormState, Notice, onchainText, type Option, ReadOnly, Select, Table, yesNo } from "./shared";
 
 export interface FeatureChoice {
   featureKey: string;
@@ -72,9 +72,7 @@ export function PlanDetailPage({ session, plan, features, form, done }: PlanDeta
   const nv = ent?.values;
   const entitlements = plan.entitlements ?? [];
   const status = plan.archivedAt ? `Archived ${when(plan.archivedAt)}` : statusText(null);
-  const onchain = Object.entries(plan.onchainPlanIds)
-    .map(([network, id]) => `${network}: ${id}`)
-    .join(", ");
+  const onchain = onchainText(plan.onchainPlanIds);
   return (
     <Shell title={`${kindLabel(plan.kind)}: ${plan.name}`} session={session} path={PATH}>
       <Notice notices={NOTICES} done={done} />
@@ -247,6 +245,13 @@ export function PlanDetailPage({ session, plan, features, form, done }: PlanDeta
             <Select name="planKind" label="Plan kind" options={KIND_OPTIONS} value={ev ? ev.planKind : plan.kind} error={edit?.fields.planKind} />
             <Field name="tier" label="Tier" value={ev ? ev.tier : plan.tier} error={edit?.fields.tier} />
             <Field name="description" label="Description" value={ev ? ev.description : (plan.description ?? "")} error={edit?.fields.description} />
+            <Field
+              name="onchainPlanIds"
+              label="On-chain plan ids"
+              value={ev ? ev.onchainPlanIds : onchainText(plan.onchainPlanIds)}
+              error={edit?.fields.onchainPlanIds}
+              hint="network=id, comma-separated; a network left out loses its id."
+            />
             <Field
               name="trialDays"
               label="Trial days"

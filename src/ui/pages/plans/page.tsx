@@ -134,6 +134,13 @@ export function PlansPage({ session, plans, nextCursor, filter, form, done }: Pl
             <Field name="tier" label="Tier (optional)" value={v.tier} error={f.tier} hint="Default: standard." />
             <Field name="description" label="Description (optional)" value={v.description} error={f.description} />
             <Field name="trialDays" label="Trial days (optional)" value={v.trialDays} error={f.trialDays} hint="0 to 365; default 0." />
+            <Field
+              name="onchainPlanIds"
+              label="On-chain plan ids (optional)"
+              value={v.onchainPlanIds}
+              error={f.onchainPlanIds}
+              hint="network=id, comma-separated (sepolia=7): the plan's id on each chain it is activated on."
+            />
             <fieldset>
               <legend>First price (optional; more on the plan's page)</legend>
               <Select

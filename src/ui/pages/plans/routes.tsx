@@ -9,7 +9,7 @@ import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
 import { type FeatureChoice, type PlanForm, PlanDetailPage, RemoveEntitlementPage, RemovePlanPage, RemovePricePage } from "./detail";
 import { PATH, type PlanFilter, PlansPage, type PlansProps, type PlanView } from "./page";
-import { integer, READ_ONLY, refusal } from "./shared";
+import { integer, onchainIds, READ_ONLY, refusal } from "./shared";
 
 const enc = encodeURIComponent;
 /** The API's names for the create form's price fields. */
@@ -22,7 +22,9 @@ const CREATE_FIELDS = {
   "prices[0].currency": "priceCurrency",
   prices: "priceAmount",
   kind: "planKind",
+  onchainPlanIds: "onchainPlanIds",
 };
+
 const PRICE_FIELDS = { amount: "priceAmount", currency: "priceCurrency", "params.period": "priceBillingPeriod", period: "priceBillingPeriod" };
 const ENTITLEMENT_FIELDS = {
   kind: "entKind",
@@ -104,6 +106,7 @@ export const planPages: Section = (kit: PageKit) => (app) => {
           description: given(form.description),
           trialDays: integer(form.trialDays),
           prices: amount ? [{ billingPeriod: form.priceBillingPeriod ?? "monthly", amount, currency: form.priceCurrency ?? "" }] : undefined,
+          onchainPlanIds: given(form.onchainPlanIds) ? onchainIds(form.onchainPlanIds) : undefined,
         };
         const answer = await kit.send(api, form, { method: "POST", path: PATH, body: input });
         if (answer.status === 201) return redirect(`${PATH}/${enc(answer.body.data.id)}?done=created`);
@@ -128,8 +131,14 @@ export const planPages: Section = (kit: PageKit) => (app) => {
         const description = given(form.description) ?? null;
         if (description !== plan.description) patch.description = description;
         if ((form.trialDays ?? "") !== String(plan.trialDays)) patch.trialDays = integer(form.trialDays) ?? "";
+        // Per network: a new or changed id, or null for one no longer listed.
+        const ids = onchainIds(form.onchainPlanIds);
+        const idChanges: Record<string, string | null> = {};
+        for (const [network, id] of Object.entries(ids)) if (plan.onchainPlanIds[network] !== id) idChanges[network] = id;
+        for (const network of Object.keys(plan.onchainPlanIds)) if (!(network in ids)) idChanges[network] = null;
+        if (Object.keys(idChanges).length) patch.onchainPlanIds = idChanges;
         const answer = await kit.send(api, form, { method: "PATCH", path: `/dashboard/plans/${enc(params.id)}`, body: patch });
-        return afterWrite(api, session, params.id, answer, form, "edit", "updated", { kind: "planKind" });
+        return afterWrite(api, session, params.id, answer, form, "edit", "updated", { kind: "planKind", onchainPlanIds: "onchainPlanIds" });
       }),
     )
     .post(`${PATH}/:id/restore`, ({ request, params, body }) =>

@@ -25,7 +25,8 @@ export function refusal(answer: ApiAnswer, form: Form, rename: Record<string, st
   const { form: error, fields } = fieldErrors(answer);
   const renamed: Record<string, string> = {};
   for (const [path, message] of Object.entries(fields)) {
-    const name = rename[path] ?? rename[path.replace(/\[\d+\]$/, "")] ?? path;
+    // The API's name as it is, without an index (`prices[0]`), or its first part (`onchainPlanIds.sepolia`).
+    const name = rename[path] ?? rename[path.replace(/\[\d+\]$/, "")] ?? rename[path.split(/[.[]/)[0] ?? path] ?? path;
     renamed[name] = renamed[name] ? `${renamed[name]}; ${message}` : message;
   }
   // The whole refusal's words too, when they say more than "Validation failed" (an entitlement's "Quota needs
@@ -227,3 +228,23 @@ export const yesNo = (b: boolean): string => (b ? "Yes" : "No");
 
 /** The refusal of a confirmation page to a member whose role may not do what it confirms (the API would refuse it too). */
 export const READ_ONLY = "Your role lets you read the catalog, not change it.";
+
+/**
+ * On-chain plan ids as typed ("sepolia=7, base=8"), as the API takes them; a piece without "=" goes as a network
+ * with no id, for the API to refuse beside the field.
+ */
+export function onchainIds(text: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const piece of (text ?? "").split(/[,\n]/)) {
+    if (!piece.trim()) continue;
+    const [network = "", ...rest] = piece.split("=");
+    out[network.trim()] = rest.join("=").trim();
+  }
+  return out;
+}
+
+/** The same ids as the form shows them. */
+export const onchainText = (ids: Record<string, string>): string =>
+  Object.entries(ids)
+    .map(([network, id]) => `${network}=${id}`)
+    .join(", ");
