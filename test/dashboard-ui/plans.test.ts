@@ -79,6 +79,15 @@ test(
     await page.getByRole("button", { name: "Set entitlement" }).click();
     await page.waitForURL("**?done=entitlement-set");
     expect(await check("api-calls")).toMatchObject({ access: true, kind: "quota", limit: 100, remaining: 100, period: "month" });
+    // Changed from its row: the form starts from the entitlement as it is.
+    await page.getByRole("link", { name: "Change api-calls" }).click();
+    expect(await page.getByLabel("Entitlement kind").inputValue()).toBe("quota");
+    expect(await page.getByLabel("Period (quota)").inputValue()).toBe("month");
+    expect(await page.getByLabel("Limit (quota)").inputValue()).toBe("100");
+    await page.getByLabel("Limit (quota)").fill("200");
+    await page.getByRole("button", { name: "Set entitlement" }).click();
+    await page.waitForURL("**?done=entitlement-set");
+    expect(await check("api-calls")).toMatchObject({ kind: "quota", limit: 200, period: "month" });
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, "plans-detail");
 
@@ -148,7 +157,7 @@ test(
 
     const plan = (await ownerApi.read(`/dashboard/plans/${proId}`)).body.data;
     expect(plan.prices).toEqual([{ billingPeriod: "monthly", amount: "29.000000", currency: "USDC" }]);
-    expect(plan.entitlements.map((e: { featureKey: string; limit: string }) => [e.featureKey, e.limit])).toEqual([["api-calls", "100"]]);
+    expect(plan.entitlements.map((e: { featureKey: string; limit: string }) => [e.featureKey, e.limit])).toEqual([["api-calls", "200"]]);
     await page.context().close();
   },
   BROWSER_TEST_MS,

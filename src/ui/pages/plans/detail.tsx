@@ -22,7 +22,22 @@ export interface PlanDetailProps {
   features: FeatureChoice[];
   form?: PlanForm;
   done?: string;
+  /** the feature whose entitlement the form starts from (the row's "Change" link) */
+  change?: string;
 }
+
+/** An entitlement as the set form's values, to change it. */
+const entitlementValues = (e: EntitlementView): Record<string, string> => ({
+  entFeature: e.featureKey,
+  entKind: e.kind,
+  entEnabled: e.enabled ? "on" : "",
+  entLimit: e.limit ?? "",
+  entPeriod: e.period ?? "",
+  entCreditsPerUse: e.creditsPerUse ?? "",
+  entTraitKey: e.traitKey ?? "",
+  entTraitOperator: e.traitOperator ?? "",
+  entTraitValue: e.traitValue ?? "",
+});
 
 const NOTICES = {
   created: "Plan created.",
@@ -55,7 +70,7 @@ export function terms(e: EntitlementView): string {
 const planPath = (plan: { id: string }) => `${PATH}/${encodeURIComponent(plan.id)}`;
 const entitlementNote = (e: EntitlementView): string => (e.featureArchived ? "Feature archived: grants nothing" : "");
 
-export function PlanDetailPage({ session, plan, features, form, done }: PlanDetailProps) {
+export function PlanDetailPage({ session, plan, features, form, done, change }: PlanDetailProps) {
   const here = planPath(plan);
   const canEdit = session.may("PATCH", `${PATH}/{id}`);
   const canPrice = session.may("PUT", `${PATH}/{id}/prices/{period}`);
@@ -69,7 +84,8 @@ export function PlanDetailPage({ session, plan, features, form, done }: PlanDeta
   const ent = of("entitlement");
   const ev = edit?.values;
   const pv = price?.values ?? {};
-  const nv = ent?.values;
+  const changing = (plan.entitlements ?? []).find((e) => e.featureKey === change);
+  const nv = ent?.values ?? (changing ? entitlementValues(changing) : undefined);
   const entitlements = plan.entitlements ?? [];
   const status = plan.archivedAt ? `Archived ${when(plan.archivedAt)}` : statusText(null);
   const onchain = onchainText(plan.onchainPlanIds);
@@ -164,7 +180,7 @@ export function PlanDetailPage({ session, plan, features, form, done }: PlanDeta
         id="entitlements"
         title="Entitlements"
         empty="No entitlements: the plan grants no feature yet."
-        columns={["Feature", "Kind", "Enabled", "Grants", "Note", ...(mayRemoveEntitlement ? ["Action"] : [])]}
+        columns={["Feature", "Kind", "Enabled", "Grants", "Note", ...(mayRemoveEntitlement ? ["Actions"] : [])]}
         rows={entitlements.map((e) => (
           <tr>
             <td>
@@ -176,6 +192,15 @@ export function PlanDetailPage({ session, plan, features, form, done }: PlanDeta
             <td safe>{entitlementNote(e)}</td>
             {mayRemoveEntitlement ? (
               <td>
+                {canEntitle ? (
+                  <>
+                    <a href={`${here}?change=${encodeURIComponent(e.featureKey)}#entitlement-title`}>
+                      Change<span class="visually-hidden" safe>{` ${e.featureKey}`}</span>
+                    </a>{" "}
+                  </>
+                ) : (
+                  ""
+                )}
                 <a href={`${here}/entitlements/${encodeURIComponent(e.featureKey)}/remove`} class="danger-link">
                   Remove<span class="visually-hidden" safe>{` ${e.featureKey}`}</span>
                 </a>

@@ -69,7 +69,13 @@ export const planPages: Section = (kit: PageKit) => (app) => {
     return page(<PlansPage session={session} plans={list.body.data} nextCursor={list.body.nextCursor ?? null} filter={filter} {...extra} />, status);
   };
   const readPlan = (api: Api, id: string) => api({ method: "GET", path: `/dashboard/plans/${enc(id)}` });
-  const detailPage = async (api: Api, session: PageSession, id: string, extra: { form?: PlanForm; done?: string } = {}, status = 200) => {
+  const detailPage = async (
+    api: Api,
+    session: PageSession,
+    id: string,
+    extra: { form?: PlanForm; done?: string; change?: string } = {},
+    status = 200,
+  ) => {
     const answer = await readPlan(api, id);
     if (answer.status !== 200) return kit.refusedBy(answer, "The plan could not be read", session);
     const features = session.may("PUT", "/dashboard/plans/{id}/entitlements/{feature}") ? await featureChoices(api) : [];
@@ -115,7 +121,7 @@ export const planPages: Section = (kit: PageKit) => (app) => {
       }),
     )
     .get(`${PATH}/:id`, ({ request, params, query }) =>
-      kit.signedIn(request, (api, session) => detailPage(api, session, params.id, { done: query.done })),
+      kit.signedIn(request, (api, session) => detailPage(api, session, params.id, { done: query.done, change: query.change })),
     )
     .post(`${PATH}/:id/edit`, ({ request, params, body }) =>
       kit.signedIn(request, async (api, session) => {
