@@ -12,6 +12,9 @@ import { apiKeyPages } from "./pages/api-keys/routes";
 import { featurePages } from "./pages/features/routes";
 import { webhookPages } from "./pages/webhooks/routes";
 import { invoicePages } from "./pages/invoices/routes";
+import { planPages } from "./pages/plans/routes";
+import { couponPages } from "./pages/coupons/routes";
+import { creditPackPages } from "./pages/credit-packs/routes";
 import { page, redirect, safeReturn, sameOrigin } from "./response";
 import { ApiRefusal } from "./session";
 import type { Logger } from "../lib/logger";
@@ -92,5 +95,8 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
       .use(featurePages(kit))
       .use(webhookPages(kit))
       .use(invoicePages(kit))
+      .use(planPages(kit))
+      .use(couponPages(kit))
+      .use(creditPackPages(kit))
   );
 }

@@ -1,6 +1,7 @@
 /** The catalog's features: the list (newest first, a page at a time) and the create form. */
 import { Choice, Field, FormError, ListTable, OnceKey, Shell } from "../../layout";
 import type { PageSession } from "../../session";
+import { Notice } from "../plans/shared";
 
 export interface FeatureView {
   id: string;
@@ -10,6 +11,9 @@ export interface FeatureView {
   eventKey: string;
   description: string;
   linkedPlans: { id: string; name: string }[];
+  icon?: string;
+  archived?: boolean;
+  archivedAt?: string | null;
 }
 
 export interface FeaturesProps {
@@ -18,13 +22,22 @@ export interface FeaturesProps {
   nextCursor: string | null;
   form?: { values: Record<string, string>; error: string | null; fields: Record<string, string> };
   created?: string;
+  /** what just happened (a fixed notice of this page, never text from the address) */
+  done?: string;
+  includeArchived?: boolean;
 }
 
 export const FEATURE_TYPES = ["boolean", "event", "trait"] as const;
-const PATH = "/dashboard/features";
+export const PATH = "/dashboard/features";
+export const NOTICES = { deleted: "The feature was deleted: no plan used it and it had no usage history." };
+export const featurePath = (f: { featureKey: string }) => `${PATH}/${encodeURIComponent(f.featureKey)}`;
+export const featureStatus = (f: { archivedAt?: string | null }): string => (f.archivedAt ? "Archived" : "Active");
 
-export function FeaturesPage({ session, features, nextCursor, form, created }: FeaturesProps) {
+export function FeaturesPage({ session, features, nextCursor, form, created, done, includeArchived }: FeaturesProps) {
   const canWrite = session.may("POST", PATH);
+  const archivedQuery = includeArchived ? "&includeArchived=true" : "";
+  const toggle = includeArchived ? PATH : `${PATH}?includeArchived=true`;
+  const toggleText = includeArchived ? "Hide archived features" : "Show archived features";
   return (
     <Shell title="Features" session={session} path={PATH}>
       {created ? (
@@ -34,13 +47,21 @@ export function FeaturesPage({ session, features, nextCursor, form, created }: F
       ) : (
         ""
       )}
+      <Notice notices={NOTICES} done={done} />
+      <p>
+        <a href={toggle}>{toggleText}</a>
+      </p>
       <ListTable
         title={`Features in ${session.environment}`}
         empty="No features yet."
-        columns={["Name", "Key", "Type", "Event key", "Plans", "Description"]}
+        columns={["Name", "Key", "Type", "Event key", "Plans", "Description", "Status"]}
         rows={features.map((f) => (
           <tr>
-            <td safe>{f.name}</td>
+            <td>
+              <a href={featurePath(f)} safe>
+                {f.name}
+              </a>
+            </td>
             <td>
               <code safe>{f.featureKey}</code>
             </td>
@@ -48,12 +69,13 @@ export function FeaturesPage({ session, features, nextCursor, form, created }: F
             <td safe>{f.eventKey || "—"}</td>
             <td safe>{f.linkedPlans.map((p) => p.name).join(", ") || "—"}</td>
             <td safe>{f.description}</td>
+            <td safe>{featureStatus(f)}</td>
           </tr>
         ))}
       >
         {nextCursor ? (
           <p>
-            <a href={`${PATH}?cursor=${encodeURIComponent(nextCursor)}`}>Next page</a>
+            <a href={`${PATH}?cursor=${encodeURIComponent(nextCursor)}${archivedQuery}`}>Next page</a>
           </p>
         ) : (
           ""
