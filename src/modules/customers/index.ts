@@ -1,4 +1,7 @@
-/** GET /companies and GET /users: paginated, searchable customer lists (customers.read); PATCH /companies/{id}. */
+/**
+ * GET /companies and GET /users: paginated, searchable customer lists (customers.read); PATCH /companies/{id};
+ * the dashboard's company entitlements and overrides (./entitlements/routes.ts).
+ */
 import { Elysia, t } from "elysia";
 import { ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
 import { authPlugin } from "../../http/auth";
@@ -14,6 +17,8 @@ import { presentCompany, presentUser } from "./present";
 import { companyIdFilter, listCompanyPage, listUserPage } from "./repo";
 import { updateCompany } from "./update";
 import { actorOf } from "../audit/repo";
+import type { EntitlementLookups } from "../entitlements/runtime";
+import { companyEntitlementRoutes } from "./entitlements/routes";
 
 const PATCH_DESCRIPTION = `Partial update: omitted fields keep their value, and an empty body changes nothing (it returns the company).
 The path \`id\` is our \`comp_…\` id or your own id for the company (\`externalId\`).
@@ -37,13 +42,14 @@ type RouteDeps = AuthDeps & {
   sql: Sql;
   clock: Clock;
   config: { tokenSigningSecret: string };
-  entitlements: { companyChanged(tenant: Tenant, companyId: string): void };
+  entitlements: EntitlementLookups & { companyChanged(tenant: Tenant, companyId: string): void };
 };
 
 export function customerRoutes(deps: RouteDeps) {
   const secret = deps.config.tokenSigningSecret;
   return new Elysia()
     .use(authPlugin(deps))
+    .use(companyEntitlementRoutes(deps))
     .get(
       "/companies",
       async ({ principal, query }) => {
