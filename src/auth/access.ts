@@ -187,6 +187,7 @@ export const ROUTES = {
   "POST /companies/plan/preview": { operationId: "previewOwnPlanChange", kinds: ["embed"] },
   // A company's entitlements as /check answers them, and its overrides (docs/customers.md#entitlements-and-overrides):
   // reading a customer's record takes customers:read, changing what it gets customers:write.
+  "GET /dashboard/companies/{id}": { operationId: "dashboardGetCompany", kinds: ["dashboard"], role: "customers:read" },
   "GET /dashboard/companies/{id}/entitlements": { operationId: "dashboardGetCompanyEntitlements", kinds: ["dashboard"], role: "customers:read" },
   "GET /dashboard/companies/{id}/check": { operationId: "dashboardCheckCompanyFeature", kinds: ["dashboard"], role: "customers:read" },
   "PUT /dashboard/companies/{id}/overrides/{feature}": { operationId: "dashboardSetCompanyOverride", kinds: ["dashboard"], role: "customers:write" },

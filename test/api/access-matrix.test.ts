@@ -389,6 +389,7 @@ const freshOverridePath = async () => {
   return "/dashboard/companies/matrix-co/overrides/matrix-flag";
 };
 const COMPANY_DASHBOARD_ROUTES: Record<string, RouteCase> = {
+  "GET /dashboard/companies/{id}": { method: "GET", path: "/dashboard/companies/matrix-co", ok: 200 },
   "GET /dashboard/companies/{id}/entitlements": { method: "GET", path: "/dashboard/companies/matrix-co/entitlements", ok: 200 },
   "GET /dashboard/companies/{id}/check": { method: "GET", path: "/dashboard/companies/matrix-co/check?feature=matrix-flag", ok: 200 },
   "PUT /dashboard/companies/{id}/overrides/{feature}": {

@@ -1,5 +1,5 @@
 /**
- * GET /dashboard/companies/{id}/entitlements and .../check answer what GET /entitlements and GET /check answer for
+ * GET /dashboard/companies/{id} is the company as GET /companies lists it; .../entitlements and .../check answer what GET /entitlements and GET /check answer for
  * the company; PUT and DELETE .../overrides/{feature} change it, validated as plan entitlements are, audited, and
  * seen by /check at once.
  */
@@ -21,6 +21,14 @@ await t.call("POST", "/usage/consume", { token: sk, body: { company: "acme", fea
 const dash = (method: string, path: string, body?: unknown, token = admin) => t.call(method, path, { token, body });
 
 describe("reading what a company gets", () => {
+  test("the company: as GET /companies lists it, by our id or the integrator's; 404 for none or another team's", async () => {
+    const listed = (await t.call("GET", "/companies?search=acme", { token: sk })).body.data[0];
+    expect((await dash("GET", `/dashboard/companies/${companyId}`)).body.data).toEqual(listed);
+    expect((await dash("GET", "/dashboard/companies/acme")).body.data).toEqual(listed);
+    expect((await dash("GET", "/dashboard/companies/nobody")).status).toBe(404);
+    expect((await dash("GET", `/dashboard/companies/${companyId}`, undefined, other.dashboardAdmin)).status).toBe(404);
+  });
+
   test("entitlements: the features are exactly GET /entitlements' answer, by our id or the integrator's; no overrides yet", async () => {
     const api = await t.call("GET", "/entitlements?company=acme", { token: sk });
     for (const ref of [companyId, "acme"]) {

@@ -18,3 +18,6 @@ Recorded in the audit log as \`override.set\`. 404 for an unknown company or fea
 
 export const REMOVE_OVERRIDE = `Removes the company's override of one feature: what its plan and add-ons grant applies again. Answers what was
 removed; 404 when the company has no override of the feature. Recorded in the audit log as \`override.remove\`.`;
+
+export const COMPANY = `One company as GET /companies lists it: its ids, name, email, wallet, traits, plan and add-ons and billing anchor. The path
+\`id\` is our \`comp_…\` id or your id for the company; 404 \`{error}\` for an unknown one or one of another team or environment.`;

@@ -1,5 +1,5 @@
 /**
- * The dashboard's view of one company's entitlements and its overrides (docs/customers.md#entitlements-and-overrides):
+ * The dashboard's view of one company (GET /dashboard/companies/{id}, as GET /companies lists it), its entitlements and its overrides (docs/customers.md#entitlements-and-overrides):
  * GET /dashboard/companies/{id}/entitlements and .../check answer what GET /entitlements and GET /check answer for
  * the company (the same service, not a copy of its rules); PUT and DELETE .../overrides/{feature} set and remove
  * an override, as the CLI's `override set` and `override remove` do (the same service and checks).
@@ -22,8 +22,10 @@ import { resolveFeatureId } from "../../catalog/features/read";
 import type { EntitlementLookups } from "../../entitlements/runtime";
 import { checkFeature, listEntitlements } from "../../entitlements/service";
 import { removeOverride, setOverride } from "../plan";
-import { findCompanyIdByKeys } from "../repo";
-import { CHECK, ENTITLEMENTS, REMOVE_OVERRIDE, SET_OVERRIDE } from "./docs";
+import { findCompanyByRef, findCompanyIdByKeys } from "../repo";
+import { presentCompany } from "../present";
+import { Company } from "../schemas";
+import { CHECK, COMPANY, ENTITLEMENTS, REMOVE_OVERRIDE, SET_OVERRIDE } from "./docs";
 import { presentOverrides } from "./present";
 import { CheckResult, CompanyCheckQuery, CompanyEntitlements, CompanyParams, OverrideParams, OverrideRecord, RemovedOverride } from "./schemas";
 
@@ -51,6 +53,20 @@ export function companyEntitlementRoutes(deps: RouteDeps) {
   const actor = (principal: Principal, request: Request) => actorOf(principal, requestState(request).requestId);
   return new Elysia()
     .use(authPlugin(deps))
+    .get(
+      "/dashboard/companies/:id",
+      async ({ principal, params }) => {
+        const row = await findCompanyByRef(deps.sql, principal, params.id);
+        if (!row) throw apiError("not_found", `No company ${params.id}`);
+        return { data: presentCompany(row) };
+      },
+      {
+        access: true,
+        params: CompanyParams,
+        response: { 200: data(Company), 404: ErrorBody },
+        detail: { tags, summary: "One company: its details, traits, plan and add-ons", description: COMPANY },
+      },
+    )
     .get(
       "/dashboard/companies/:id/entitlements",
       async ({ principal, params }) => {
