@@ -1,7 +1,4 @@
-/**
- * GET /companies and GET /users: paginated, searchable customer lists (customers.read); PATCH /companies/{id};
- * the dashboard's company entitlements and overrides (./entitlements/routes.ts).
- */
+/** GET /companies and GET /users: paginated, searchable customer lists (customers.read); PATCH /companies/{id}. */
 import { Elysia, t } from "elysia";
 import { ErrorBody, ValidationErrorBody } from "../../http/error-schemas";
 import { authPlugin } from "../../http/auth";
@@ -17,8 +14,6 @@ import { presentCompany, presentUser } from "./present";
 import { companyIdFilter, listCompanyPage, listUserPage } from "./repo";
 import { updateCompany } from "./update";
 import { actorOf } from "../audit/repo";
-import type { EntitlementLookups } from "../entitlements/runtime";
-import { companyEntitlementRoutes } from "./entitlements/routes";
 
 const PATCH_DESCRIPTION = `Partial update: omitted fields keep their value, and an empty body changes nothing (it returns the company).
 The path \`id\` is our \`comp_…\` id or your own id for the company (\`externalId\`).
@@ -42,14 +37,13 @@ type RouteDeps = AuthDeps & {
   sql: Sql;
   clock: Clock;
   config: { tokenSigningSecret: string };
-  entitlements: EntitlementLookups & { companyChanged(tenant: Tenant, companyId: string): void };
+  entitlements: { companyChanged(tenant: Tenant, companyId: string): void };
 };
 
 export function customerRoutes(deps: RouteDeps) {
   const secret = deps.config.tokenSigningSecret;
   return new Elysia()
     .use(authPlugin(deps))
-    .use(companyEntitlementRoutes(deps))
     .get(
       "/companies",
       async ({ principal, query }) => {

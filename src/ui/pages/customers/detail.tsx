@@ -92,7 +92,8 @@ export interface CompanyDetailProps {
   users: UserView[] | null;
 }
 
-const NOT_READABLE = "Your role does not let you read this.";
+const NOT_READABLE: string = "Your role does not let you read this.";
+const propertiesText = (e: EventView): string => (Object.keys(e.traits).length ? JSON.stringify(e.traits) : "—");
 
 /** How a feature's use stands: a quota's use against its limit, a credit balance, or the check's reason. */
 export function usageText(f: CheckView): string {
@@ -104,7 +105,7 @@ export function usageText(f: CheckView): string {
   return "—";
 }
 
-export const accessText = (f: CheckView) => (f.access ? "Yes" : "No");
+export const accessText = (f: CheckView): string => (f.access ? "Yes" : "No");
 export const sourceText = (f: CheckView, planNames: Map<string, string>) =>
   f.source === "override"
     ? "Company override"
@@ -165,7 +166,7 @@ export function CompanyDetailPage({ session, company, planNames, entitlements, s
           columns={["Subscription", "Status", "Plan", "Price", "Current period", "At period end"]}
           rows={subscriptions.map((s) => {
             const period = `${when(s.currentPeriodStart)} – ${when(s.currentPeriodEnd)}`;
-            const end = s.cancelAtPeriodEnd ? "Cancels" : "Renews";
+            const end: string = s.cancelAtPeriodEnd ? "Cancels" : "Renews";
             return (
               <tr>
                 <td>
@@ -245,7 +246,7 @@ export function CompanyDetailPage({ session, company, planNames, entitlements, s
                 <code safe>{e.name}</code>
               </td>
               <td safe>{e.userId ?? "—"}</td>
-              <td safe>{Object.keys(e.traits).length ? JSON.stringify(e.traits) : "—"}</td>
+              <td safe>{propertiesText(e)}</td>
             </tr>
           ))}
         />

@@ -59,7 +59,7 @@ function Controls({
 }) {
   const base = `${companyFlagsHref(company.id)}/overrides/${encodeURIComponent(feature.featureKey)}`;
   const to = feature.access ? "off" : "on";
-  const button = feature.access ? "Turn off for this company" : "Turn on for this company";
+  const button: string = feature.access ? "Turn off for this company" : "Turn on for this company";
   return (
     <td class="controls">
       {feature.featureType === "boolean" ? (

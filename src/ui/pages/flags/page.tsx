@@ -50,10 +50,10 @@ export const ruleText = (g: { traitKey: string | null; traitOperator: string | n
 function Cell({ session, plan, feature }: { session: PageSession; plan: FlagPlan; feature: FlagFeature }) {
   const grant = plan.entitlements.find((e) => e.featureId === feature.id);
   const on = grant?.enabled === true;
-  const state = on ? "On" : grant ? "Off (switched off)" : "Not in plan";
+  const state: string = on ? "On" : grant ? "Off (switched off)" : "Not in plan";
   const canWrite = session.may("PUT", ENTITLEMENT_ROUTE) && session.may("DELETE", ENTITLEMENT_ROUTE);
   const action = `${PATH}/plans/${encodeURIComponent(plan.id)}/${encodeURIComponent(feature.featureKey)}`;
-  const button = on ? "Turn off" : "Turn on";
+  const button: string = on ? "Turn off" : "Turn on";
   const label = `${button}: ${feature.featureKey} on ${plan.name}`;
   return (
     <td class={on ? "flag-on" : "flag-off"}>
@@ -159,7 +159,7 @@ export function FlagsPage({ session, features, plans, companySearch, companies, 
         empty="No plan grants a feature by a trait rule."
         columns={["Plan", "Feature", "Rule on the company's traits", "State"]}
         rows={rules.map(({ plan, grant, feature }) => {
-          const state = grant.enabled ? "On" : "Switched off";
+          const state: string = grant.enabled ? "On" : "Switched off";
           return (
             <tr>
               <td safe>{plan.name}</td>

@@ -1,6 +1,6 @@
 /** Shapes of the dashboard's view of one company's entitlements and of its overrides (docs/customers.md#entitlements-and-overrides). */
 import { t, type Static } from "elysia";
-import { CheckQuery, CheckResult, EntitlementsData } from "../../entitlements/schemas";
+import { CheckQuery, CheckResult, EntitlementsData } from "../schemas";
 
 const Nullable = <S extends Parameters<typeof t.Union>[0][number]>(s: S) => t.Union([s, t.Null()]);
 

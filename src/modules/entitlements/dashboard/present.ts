@@ -1,6 +1,6 @@
 /** A company's overrides, from the entitlement engine's state of the company (what /check applies). */
-import type { CatalogSnapshot } from "../../entitlements/catalog";
-import type { CompanyState } from "../../entitlements/company-state";
+import type { CatalogSnapshot } from "../catalog";
+import type { CompanyState } from "../company-state";
 import type { CompanyOverride } from "./schemas";
 
 export function presentOverrides(catalog: CatalogSnapshot, company: CompanyState): CompanyOverride[] {
