@@ -33,6 +33,9 @@ const evil = await identify({
   user: { id: "u-evil", name: SCRIPT, email: "mallory@evil.test" },
 });
 const evilId = evil.body.data.companyId as string;
+// A hostile feature and plan name, for the flags matrix.
+expect((await ownerApi.write("POST", "/dashboard/features", { name: IMG, featureKey: "hostile", featureType: "boolean" })).status).toBe(201);
+expect((await ownerApi.write("POST", "/dashboard/plans", { name: SCRIPT })).status).toBe(201);
 expect((await t.call("POST", "/usage/consume", { token: legacy, body: { company: "acme", feature: "api-calls", quantity: 2 } })).status).toBe(200);
 
 /** Nothing ran, nothing was made from a value, and each value is there as text. */
@@ -88,6 +91,7 @@ test(
     await page.getByLabel("Search users (name, email or wallet)").fill("ada@");
     await page.getByRole("button", { name: "Search" }).click();
     expect(await page.locator("tbody tr").allTextContents()).toEqual([expect.stringContaining("Ada")]);
+    expect(await seriousViolations(page)).toEqual([]);
     await page.getByRole("link", { name: acmeId }).click();
     await page.waitForURL(`**/dashboard/customers/${acmeId}`);
     await page.context().close();
@@ -96,7 +100,7 @@ test(
 );
 
 test(
-  "hostile company names, traits and user names print as text on the lists, the company's page and its flags",
+  "hostile company names, traits, user names, feature and plan names print as text on the lists, the company's page and the flags pages",
   async () => {
     const page = await bed.newPage();
     await signInThroughPage(page, owner.email, PASSWORD);
@@ -110,7 +114,7 @@ test(
     await page.goto(`/dashboard/flags/companies/${evilId}`);
     await expectInert(page, [`Flags for ${IMG}`]);
     await page.goto(`/dashboard/flags?company=${encodeURIComponent("evil@")}`);
-    await expectInert(page, [IMG]);
+    await expectInert(page, [`${IMG} hostile`, SCRIPT]);
     expect(bed.blocked).toEqual([]);
     await page.context().close();
   },

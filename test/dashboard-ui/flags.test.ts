@@ -64,6 +64,7 @@ test(
     await row.getByRole("link", { name: "Remove the override of sso" }).click();
     expect(await page.locator("main").textContent()).toContain("What its plan and add-ons grant applies again");
     expect(await check("sso")).toMatchObject({ access: false }); // nothing happens before the confirmation
+    expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, "flags-remove-override");
     await page.getByRole("button", { name: "Remove override" }).click();
     expect(await notice(page)).toBe("Override removed: sso follows the plan of acme again.");
