@@ -185,6 +185,17 @@ export const ROUTES = {
   // Plan change: the spec shows no credentials; the embed token changes its own company's plan, operators use the dashboard's twin.
   "POST /companies/plan": { operationId: "changeCompanyPlan", kinds: ["embed"] },
   "POST /companies/plan/preview": { operationId: "previewOwnPlanChange", kinds: ["embed"] },
+  // A company's entitlements as /check answers them, and its overrides (docs/customers.md#entitlements-and-overrides):
+  // reading a customer's record takes customers:read, changing what it gets customers:write.
+  "GET /dashboard/companies/{id}": { operationId: "dashboardGetCompany", kinds: ["dashboard"], role: "customers:read" },
+  "GET /dashboard/companies/{id}/entitlements": { operationId: "dashboardGetCompanyEntitlements", kinds: ["dashboard"], role: "customers:read" },
+  "GET /dashboard/companies/{id}/check": { operationId: "dashboardCheckCompanyFeature", kinds: ["dashboard"], role: "customers:read" },
+  "PUT /dashboard/companies/{id}/overrides/{feature}": { operationId: "dashboardSetCompanyOverride", kinds: ["dashboard"], role: "customers:write" },
+  "DELETE /dashboard/companies/{id}/overrides/{feature}": {
+    operationId: "dashboardRemoveCompanyOverride",
+    kinds: ["dashboard"],
+    role: "customers:write",
+  },
   "POST /dashboard/companies/{id}/plan": { operationId: "changeCompanyPlanAsOperator", kinds: ["dashboard"], role: "billing:write" },
   "POST /dashboard/companies/{id}/plan/preview": { operationId: "previewCompanyPlanChange", kinds: ["dashboard"], role: "billing:read" },
   "POST /mandates/revoke": {

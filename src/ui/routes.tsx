@@ -15,6 +15,8 @@ import { invoicePages } from "./pages/invoices/routes";
 import { planPages } from "./pages/plans/routes";
 import { couponPages } from "./pages/coupons/routes";
 import { creditPackPages } from "./pages/credit-packs/routes";
+import { customerPages } from "./pages/customers/routes";
+import { flagPages } from "./pages/flags/routes";
 import { page, redirect, safeReturn, sameOrigin } from "./response";
 import { ApiRefusal } from "./session";
 import type { Logger } from "../lib/logger";
@@ -98,5 +100,7 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
       .use(planPages(kit))
       .use(couponPages(kit))
       .use(creditPackPages(kit))
+      .use(customerPages(kit))
+      .use(flagPages(kit))
   );
 }

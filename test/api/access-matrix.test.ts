@@ -9,6 +9,7 @@ import { createDashboardSession } from "../../src/modules/teams/automation-sessi
 import { createPlan } from "../../src/modules/catalog/plans/edit";
 import { createFeature } from "../../src/modules/catalog/features/edit";
 import { setEntitlement } from "../../src/modules/catalog/entitlements/edit";
+import { setOverride } from "../../src/modules/customers/plan";
 import { createPlanRecord } from "../../src/modules/catalog/plans/edit";
 import { createCoupon } from "../../src/modules/catalog/coupons/edit";
 import { createCreditPack } from "../../src/modules/catalog/credit-packs/edit";
@@ -381,7 +382,27 @@ const AGENT_ROUTES: Record<string, RouteCase> = {
   "DELETE /dashboard/agent-funding/{network}": { method: "DELETE", path: "/dashboard/agent-funding/matrix-chain", ok: 404 },
 };
 
+// A company's entitlements and overrides in the dashboard: customers:read to read, customers:write to change.
+const freshOverridePath = async () => {
+  const flag = (await t.db.sql`select id from features where team_id = ${team.teamId} and feature_key = 'matrix-flag'`)[0]!.id as string;
+  await setOverride(t.db.sql, { teamId: team.teamId, environment: "development" }, { company: "matrix-co", featureId: flag, kind: "boolean" });
+  return "/dashboard/companies/matrix-co/overrides/matrix-flag";
+};
+const COMPANY_DASHBOARD_ROUTES: Record<string, RouteCase> = {
+  "GET /dashboard/companies/{id}": { method: "GET", path: "/dashboard/companies/matrix-co", ok: 200 },
+  "GET /dashboard/companies/{id}/entitlements": { method: "GET", path: "/dashboard/companies/matrix-co/entitlements", ok: 200 },
+  "GET /dashboard/companies/{id}/check": { method: "GET", path: "/dashboard/companies/matrix-co/check?feature=matrix-flag", ok: 200 },
+  "PUT /dashboard/companies/{id}/overrides/{feature}": {
+    method: "PUT",
+    path: "/dashboard/companies/matrix-co/overrides/matrix-flag",
+    body: { kind: "boolean", enabled: true },
+    ok: 200,
+  },
+  "DELETE /dashboard/companies/{id}/overrides/{feature}": { method: "DELETE", path: freshOverridePath, ok: 200 },
+};
+
 const ROUTES: Record<string, RouteCase> = {
+  ...COMPANY_DASHBOARD_ROUTES,
   ...BILLING_ROUTES,
   ...ESCROW_ROUTES,
   ...AGENT_ROUTES,
@@ -524,7 +545,12 @@ const escrowRows = {
   "GET /escrow/reservations/{id}": ESCROW_READ,
   "POST /escrow/reservations/{id}/resolve": { ...DASHBOARD_ONLY, dashboardCatalog: 403 as const },
 };
+// Company entitlements and overrides: customers roles (admin holds them; the catalog session does not).
+const companyDashboardRows = Object.fromEntries(
+  Object.keys(COMPANY_DASHBOARD_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]),
+);
 const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
+  ...companyDashboardRows,
   ...billingRows,
   ...escrowRows,
   ...subscriptionDashboardRows,

@@ -9,6 +9,8 @@ import { systemClock } from "../../lib/clock";
 import { apiError } from "../../lib/errors";
 import type { Tenant } from "../../lib/tenant";
 import { publishCompanyChanged } from "../changes/publish";
+import type { Actor } from "../audit/repo";
+import { OPERATOR } from "../teams/roles";
 import { audited } from "../catalog/write";
 import { checkEntitlement, grantFields, lockFeatureFor, type OverrideInput } from "../catalog/entitlements/edit";
 import { deleteOverride, upsertOverride } from "../catalog/entitlements/repo";
@@ -16,13 +18,13 @@ import { findCompanyByKeys, setCompanyPlan } from "./repo";
 import { planChoiceProblems } from "../catalog/plans/choice";
 
 /** Sets a company's override of one feature; it replaces whatever the company's plans grant. */
-export async function setOverride(sql: Sql, tenant: Tenant, o: OverrideInput) {
+export async function setOverride(sql: Sql, tenant: Tenant, o: OverrideInput, actor: Actor = OPERATOR) {
   checkEntitlement(o);
   const company = await requireCompany(sql, tenant, o.company);
   return audited(
     sql,
     tenant,
-    { action: "override.set", resourceType: "company_override", publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
+    { action: "override.set", resourceType: "company_override", actor, publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
     async (tx) => {
       await lockFeatureFor(tx, tenant, o);
       return (await upsertOverride(tx, tenant, { id: newId("ent"), companyId: company.id, featureId: o.featureId, grant: grantFields(o) }))!;
@@ -31,12 +33,12 @@ export async function setOverride(sql: Sql, tenant: Tenant, o: OverrideInput) {
 }
 
 /** Removes a company's override of one feature: its plans' entitlements apply again. */
-export async function removeOverride(sql: Sql, tenant: Tenant, input: { company: string; featureId: string }) {
+export async function removeOverride(sql: Sql, tenant: Tenant, input: { company: string; featureId: string }, actor: Actor = OPERATOR) {
   const company = await requireCompany(sql, tenant, input.company);
   return audited(
     sql,
     tenant,
-    { action: "override.remove", resourceType: "company_override", publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
+    { action: "override.remove", resourceType: "company_override", actor, publish: (tx) => publishCompanyChanged(tx, tenant, company.id) },
     async (tx) => {
       const removed = await deleteOverride(tx, tenant, company.id, input.featureId);
       if (!removed) throw apiError("not_found", `No override of feature ${input.featureId} for company ${input.company}`);

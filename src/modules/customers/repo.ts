@@ -8,6 +8,7 @@ const Q = queries([
   "company_find_by_keys",
   "company_id_find_by_keys",
   "company_id_find_by_ref",
+  "company_find_by_ref",
   "company_insert",
   "company_merge",
   "company_list_page",
@@ -46,6 +47,9 @@ export const findCompanyByKeys = (db: Db, t: Tenant, keys: CompanyKeys) =>
 export const findCompanyIdByKeys = async (db: Db, t: Tenant, keys: CompanyKeys) =>
   (await runOne<{ id: string }>(db, Q.company_id_find_by_keys, [t.teamId, t.environment, keys.id ?? null, keys.wallet ?? null, keys.email ?? null]))
     ?.id ?? null;
+
+/** A company named by our comp_ id or the integrator's id, without a lock (a read). */
+export const findCompanyByRef = (db: Db, t: Tenant, ref: string) => runOne<CompanyRow>(db, Q.company_find_by_ref, [t.teamId, t.environment, ref]);
 
 /**
  * A list's `companyId` filter: our comp_ id of the company named by our id or the integrator's, as

@@ -1,4 +1,7 @@
-/** GET /check, GET /flags/check, GET /entitlements, POST /usage/consume: the client-safe hot path. */
+/**
+ * GET /check, GET /flags/check, GET /entitlements, POST /usage/consume: the client-safe hot path; and the
+ * dashboard's view of one company's entitlements and overrides (./dashboard/routes.ts).
+ */
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../http/auth";
 import { documentedResponses } from "../../http/openapi";
@@ -9,6 +12,8 @@ import { CodedErrorBody, ErrorBody, ValidationErrorBody } from "../../http/error
 import { withX402Headers, X402_DESCRIPTION, X402_REQUEST_HEADERS } from "./docs";
 import { companyRefFor } from "./service";
 import { usageKey, type PaymentGateDeps } from "./gate";
+import type { Sql } from "../../db/client";
+import { companyEntitlementRoutes } from "./dashboard/routes";
 
 const tags = ["Entitlements"];
 
@@ -23,11 +28,12 @@ Quotas reset on the company's billing anchor (day, week, month by the anchor's d
 Credits are spendable until they expire; they burn soonest-expiring first, never-expiring last, then oldest first.`;
 
 /** What these routes need; the service's wiring (src/app-deps.ts) provides it. */
-type RouteDeps = AuthDeps & EntitlementDeps & PaymentGateDeps;
+type RouteDeps = AuthDeps & EntitlementDeps & PaymentGateDeps & { sql: Sql };
 
 export function entitlementRoutes(deps: RouteDeps) {
   return new Elysia()
     .use(authPlugin(deps))
+    .use(companyEntitlementRoutes(deps))
     .get("/check", async ({ principal, query }) => ({ data: await checkFeature(deps, principal, query) }), {
       access: true,
       query: CheckQuery,

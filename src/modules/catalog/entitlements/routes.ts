@@ -55,9 +55,8 @@ function quantity(field: string, value: string | number | undefined): bigint | u
   return n;
 }
 
-const toGrant = (planId: string, featureId: string, b: Static<typeof EntitlementSet>): EntitlementInput => ({
-  planId,
-  featureId,
+/** A grant's body (a plan entitlement's, a company override's) as the services take it, quantities as bigint. */
+export const grantOf = (b: Static<typeof EntitlementSet>): Omit<EntitlementInput, "planId" | "featureId"> => ({
   kind: b.kind,
   enabled: b.enabled,
   limit: quantity("limit", b.limit),
@@ -67,6 +66,8 @@ const toGrant = (planId: string, featureId: string, b: Static<typeof Entitlement
   traitOperator: b.traitOperator,
   traitValue: b.traitValue,
 });
+
+const toGrant = (planId: string, featureId: string, b: Static<typeof EntitlementSet>): EntitlementInput => ({ planId, featureId, ...grantOf(b) });
 
 const Params = t.Object({
   id: t.String({ minLength: 1, maxLength: 200, description: "plan_…" }),
