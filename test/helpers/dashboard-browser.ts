@@ -68,7 +68,8 @@ function killChromium() {
   }
 }
 
-export async function startDashboard(): Promise<DashboardBed> {
+/** `env`: more of the service's configuration (a chain registry and operator key, for pages over chain state). */
+export async function startDashboard(env: Record<string, string> = {}): Promise<DashboardBed> {
   const executablePath = chromiumPath();
   // The browser starts while the database is cloned. Its cleanup is registered before anything can fail, and
   // the process's exit kills what is left even when a file dies before its hooks run.
@@ -81,7 +82,7 @@ export async function startDashboard(): Promise<DashboardBed> {
     killChromium();
     server?.stop(true);
   });
-  const [t, browser] = await Promise.all([createTestApp({ DASHBOARD_COOKIE_SECURE: "false" }), launching]);
+  const [t, browser] = await Promise.all([createTestApp({ DASHBOARD_COOKIE_SECURE: "false", ...env }), launching]);
   server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: serverFetch(t.deps, t.app) });
   mkdirSync(SCREENSHOTS, { recursive: true });
   const base = `http://127.0.0.1:${server.port}`;
