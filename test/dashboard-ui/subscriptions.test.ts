@@ -17,7 +17,6 @@ const HOSTILE_COMPANY = "<img src=x onerror=window.__x=1> Acme";
 const HOSTILE_PLAN = '"><script>window.__x=1</script> Basic';
 
 // Room in the payer's window for the first period and an upgrade's proration on top of it.
-
 const chain = await anvilSubscriptionBed({ terms: { periodAllowance: 100_000_000n, cap: 1_000_000_000n } });
 afterAll(() => chain.stop());
 const bed = await startDashboard({ CHAIN_REGISTRY_FILE: chain.registryFile, SUBSCRIPTION_EVM_OPERATOR_KEY: chain.operatorKey });

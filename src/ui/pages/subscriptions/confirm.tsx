@@ -4,7 +4,7 @@
  */
 import { Field, FormError, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
-import { companyLabel, detailPath, PATH, planLabel, type FormState, type SubscriptionView } from "./views";
+import { companyLabel, detailPath, PATH, planLabel, type FormState, type SubscriptionView } from "./answers";
 
 interface ConfirmProps {
   session: PageSession;

@@ -15,7 +15,7 @@ import {
   type OperationView,
   type SubscriptionDetailView,
   type SubscriptionView,
-} from "./views";
+} from "./answers";
 
 export interface SubscriptionsProps {
   session: PageSession;

@@ -6,7 +6,7 @@
  */
 import { Field, FormError, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
-import { companyLabel, detailPath, PATH, planLabel, type FormState, type PlanOption, type QuoteView, type SubscriptionView } from "./views";
+import { companyLabel, detailPath, PATH, planLabel, type FormState, type PlanOption, type QuoteView, type SubscriptionView } from "./answers";
 
 const PERIODS = ["monthly", "yearly"] as const;
 const EFFECTIVE = [

@@ -9,7 +9,7 @@ import type { PageSession } from "../../session";
 import { CancelPage, ResumePage, RevokeMandatePage } from "./confirm";
 import { SubscriptionDetailPage, SubscriptionsPage } from "./page";
 import { CHANGE_FIELDS, ChoosePlanPage, QuotePage } from "./plan-change";
-import { detailPath, PATH, type FormState, type MandateView, type PlanOption, type SubscriptionDetailView } from "./views";
+import { detailPath, PATH, type FormState, type MandateView, type PlanOption, type SubscriptionDetailView } from "./answers";
 
 const apiPath = (id: string) => `/dashboard/subscriptions/${encodeURIComponent(id)}`;
 const companyPlanPath = (s: SubscriptionDetailView) => `/dashboard/companies/${encodeURIComponent(s.companyId)}/plan`;

@@ -4,7 +4,7 @@
  * mandate and chain amounts in integer token units).
  */
 
-export const SUBSCRIPTION_STATUSES = ["INCOMPLETE", "INCOMPLETE_EXPIRED", "TRIALING", "ACTIVE", "PAST_DUE", "CANCELED"] as const;
+export const SUBSCRIPTION_STATUSES: readonly string[] = ["INCOMPLETE", "INCOMPLETE_EXPIRED", "TRIALING", "ACTIVE", "PAST_DUE", "CANCELED"];
 export const PATH = "/dashboard/subscriptions";
 
 export interface SubscriptionView {
