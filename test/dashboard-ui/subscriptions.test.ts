@@ -92,7 +92,12 @@ test(
     await page.getByRole("button", { name: "Filter" }).click();
     expect(await page.locator("main").textContent()).toContain("No subscriptions here.");
     await page.getByLabel("Status").selectOption("ACTIVE");
+    await page.getByLabel("Company id").fill("nobody");
     await page.getByRole("button", { name: "Filter" }).click();
+    expect(await page.locator("main").textContent()).toContain("No subscriptions here.");
+    await page.getByLabel("Company id").fill("acme");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.waitForURL("**/dashboard/subscriptions?status=ACTIVE&companyId=acme");
     await page.getByRole("link", { name: HOSTILE_COMPANY }).click();
     await page.waitForURL(`**${detailPath}`);
     const facts = await page.locator("#state-title + dl").textContent();
@@ -215,6 +220,16 @@ test(
     const proration = s.operations.find((o: { kind: string }) => o.kind === "proration");
     expect(proration).toMatchObject({ status: "succeeded", amount: String(BigInt(preview.invoice.total.replace(".", ""))) });
     expect(await page.getByRole("link", { name: proration.invoiceId }).count()).toBe(1);
+
+    // The same quote applied again (a second tab, a replayed form): the API refuses it, and the page says why.
+    const csrf = (await page.locator('input[name="csrf"]').first().getAttribute("value"))!;
+    const again = await post(page, `${detailPath}/plan`, { quoteId, planId: pro.id, billingPeriod: "monthly", effective: "now", csrf });
+    expect(again.status).toBe(409);
+    const refused = await api.write("POST", "/dashboard/companies/acme/plan", { quoteId, planId: pro.id });
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe("quote_used");
+    expect(again.text).toContain(Bun.escapeHTML(refused.body.error));
+    expect((await subscription()).operations.filter((o: { kind: string }) => o.kind === "proration")).toHaveLength(1);
   },
   BROWSER_TEST_MS,
 );
@@ -233,6 +248,13 @@ test(
     expect((await api.read(`/mandates/${mandateId}/status`)).body).toMatchObject({ status: "REVOKED", revokeReason: "Payer asked" });
     expect(await page.locator("#mandate-title + dl").textContent()).toContain("REVOKED");
     expect(await page.getByRole("link", { name: "Revoke mandate" }).count()).toBe(0);
+    // Revoked already (the confirmation page from before): the API's 409 message, above the form.
+    await page.goto(`${detailPath}/revoke-mandate`);
+    await page.getByRole("button", { name: "Revoke mandate" }).click();
+    const twice = await api.write("POST", "/mandates/revoke", { mandateId });
+    expect(twice.status).toBe(409);
+    expect(await page.getByRole("alert").textContent()).toBe(twice.body.error);
+    await page.goto(detailPath);
 
     await page.getByRole("link", { name: "Cancel subscription" }).click();
     await page.getByLabel(/^Now/).check();

@@ -22,6 +22,8 @@ export interface SubscriptionsProps {
   subscriptions: SubscriptionView[];
   nextCursor: string | null;
   status: string | undefined;
+  /** the company filter as typed (our comp_ id or the integrator's) */
+  companyId: string | undefined;
 }
 
 // Values of their own, printed with `safe`: the XSS scan does not see into a conditional expression.
@@ -33,8 +35,8 @@ const nextRenewal = (s: SubscriptionView): string => {
 };
 const dunning = (s: SubscriptionView): string => (s.dunningAttempts > 0 ? `${s.dunningAttempts} failed; next try ${when(s.nextAttemptAt)}` : "None");
 
-export function SubscriptionsPage({ session, subscriptions, nextCursor, status }: SubscriptionsProps) {
-  const filter = status ? `&status=${encodeURIComponent(status)}` : "";
+export function SubscriptionsPage({ session, subscriptions, nextCursor, status, companyId }: SubscriptionsProps) {
+  const filter = [status ? `&status=${encodeURIComponent(status)}` : "", companyId ? `&companyId=${encodeURIComponent(companyId)}` : ""].join("");
   const title = status ? `${status} subscriptions in ${session.environment}` : `Subscriptions in ${session.environment}`;
   return (
     <Shell title="Subscriptions" session={session} path={PATH}>
@@ -50,6 +52,8 @@ export function SubscriptionsPage({ session, subscriptions, nextCursor, status }
             </option>
           ))}
         </select>
+        <label for="companyId">Company id</label>
+        <input id="companyId" name="companyId" type="search" value={companyId ?? ""} placeholder="yours or comp_…" />
         <button type="submit">Filter</button>
       </form>
       <ListTable

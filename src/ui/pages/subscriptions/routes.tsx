@@ -13,10 +13,17 @@ import { detailPath, PATH, type FormState, type MandateView, type PlanOption, ty
 
 const apiPath = (id: string) => `/dashboard/subscriptions/${encodeURIComponent(id)}`;
 const companyPlanPath = (s: SubscriptionDetailView) => `/dashboard/companies/${encodeURIComponent(s.companyId)}/plan`;
-const stateOf = (form: Form, answer: ApiAnswer): FormState => ({ values: form as Record<string, string>, ...fieldErrorsAsState(answer) });
-const fieldErrorsAsState = (answer: ApiAnswer) => {
+/**
+ * A refused form as it comes back: the API's `details` beside the fields the form has (`shown`), and its message
+ * above the form whenever a detail names something else (a 409's `details.status`), so no refusal goes unsaid.
+ */
+const stateOf = (form: Form, answer: ApiAnswer, shown: readonly string[]): FormState => {
   const { form: error, fields } = fieldErrors(answer);
-  return { error, fields };
+  const beside = Object.fromEntries(Object.entries(fields).filter(([name]) => shown.includes(name)));
+  const elsewhere = Object.keys(fields).length > Object.keys(beside).length;
+  const message =
+    error ?? (elsewhere ? (typeof answer.body?.error === "string" ? answer.body.error : `The service answered ${answer.status}`) : null);
+  return { values: form as Record<string, string>, error: message, fields: beside };
 };
 
 /** The plan change's terms as the form gave them: empty means "the API's default". */
@@ -59,10 +66,20 @@ export const subscriptionPages: Section = (kit) => (app) => {
         const status = given(query.status);
         const params = new URLSearchParams();
         if (status) params.set("status", status);
+        const companyId = given(query.companyId);
+        if (companyId) params.set("companyId", companyId);
         if (given(query.cursor)) params.set("cursor", query.cursor!);
         const list = await api({ method: "GET", path: `/dashboard/subscriptions${params.size ? `?${params}` : ""}` });
         if (list.status !== 200) return kit.refusedBy(list, "The subscriptions could not be read", session);
-        return page(<SubscriptionsPage session={session} subscriptions={list.body.data} nextCursor={list.body.nextCursor ?? null} status={status} />);
+        return page(
+          <SubscriptionsPage
+            session={session}
+            subscriptions={list.body.data}
+            nextCursor={list.body.nextCursor ?? null}
+            status={status}
+            companyId={companyId}
+          />,
+        );
       }),
     )
     .get(`${PATH}/:id`, ({ request, params, query }) =>
@@ -89,7 +106,7 @@ export const subscriptionPages: Section = (kit) => (app) => {
           body: { atPeriodEnd, reason: given(form.reason) },
         });
         if (answer.status === 200) return redirect(`${detailPath(s.id)}?done=${atPeriodEnd ? "canceled-at-period-end" : "canceled"}`);
-        return page(<CancelPage session={session} subscription={s} form={stateOf(form, answer)} />, answer.status);
+        return page(<CancelPage session={session} subscription={s} form={stateOf(form, answer, ["reason"])} />, answer.status);
       }),
     )
     .get(`${PATH}/:id/resume`, ({ request, params }) =>
@@ -100,7 +117,7 @@ export const subscriptionPages: Section = (kit) => (app) => {
         const form = formOf(body);
         const answer = await kit.send(api, form, { method: "POST", path: `${apiPath(s.id)}/resume` });
         if (answer.status === 200) return redirect(`${detailPath(s.id)}?done=resumed`);
-        return page(<ResumePage session={session} subscription={s} form={stateOf(form, answer)} />, answer.status);
+        return page(<ResumePage session={session} subscription={s} form={stateOf(form, answer, [])} />, answer.status);
       }),
     )
     .get(`${PATH}/:id/revoke-mandate`, ({ request, params }) =>
@@ -117,7 +134,7 @@ export const subscriptionPages: Section = (kit) => (app) => {
         const input = { mandateId: s.mandateId, reason: given(form.reason) };
         const answer = await kit.send(api, form, { method: "POST", path: "/mandates/revoke", body: input });
         if (answer.status === 200) return redirect(`${detailPath(s.id)}?done=mandate-revoked`);
-        return page(<RevokeMandatePage session={session} subscription={s} form={stateOf(form, answer)} />, answer.status);
+        return page(<RevokeMandatePage session={session} subscription={s} form={stateOf(form, answer, ["reason"])} />, answer.status);
       }),
     )
     .get(`${PATH}/:id/plan`, ({ request, params }) =>
@@ -132,7 +149,10 @@ export const subscriptionPages: Section = (kit) => (app) => {
         const answer = await kit.send(api, form, { method: "POST", path: `${companyPlanPath(s)}/preview`, body: asked });
         const catalog = await plans(api, session);
         if (answer.status !== 200)
-          return page(<ChoosePlanPage session={session} subscription={s} plans={catalog} form={stateOf(form, answer)} />, answer.status);
+          return page(
+            <ChoosePlanPage session={session} subscription={s} plans={catalog} form={stateOf(form, answer, CHANGE_FIELDS)} />,
+            answer.status,
+          );
         const quote = answer.body.data;
         const planName = catalog?.find((p) => p.id === quote.planId)?.name ?? null;
         return page(<QuotePage session={session} subscription={s} quote={quote} asked={asked} planName={planName} />);
@@ -147,7 +167,7 @@ export const subscriptionPages: Section = (kit) => (app) => {
         if (answer.status === 200)
           return redirect(`${detailPath(s.id)}?done=${answer.body.data.effective === "period_end" ? "plan-scheduled" : "plan-changed"}`);
         const catalog = await plans(api, session);
-        return page(<ChoosePlanPage session={session} subscription={s} plans={catalog} form={stateOf(form, answer)} />, answer.status);
+        return page(<ChoosePlanPage session={session} subscription={s} plans={catalog} form={stateOf(form, answer, CHANGE_FIELDS)} />, answer.status);
       }),
     );
 };
