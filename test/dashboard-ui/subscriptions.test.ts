@@ -183,6 +183,8 @@ test(
     await page.goto(detailPath);
     await page.getByRole("link", { name: "Change plan" }).click();
     await page.waitForURL(`**${detailPath}/plan`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "subscriptions-plan");
     await page.getByLabel("New plan").selectOption(pro.id);
     await page.getByRole("button", { name: "Preview the change" }).click();
 
