@@ -17,6 +17,7 @@ import { couponPages } from "./pages/coupons/routes";
 import { creditPackPages } from "./pages/credit-packs/routes";
 import { customerPages } from "./pages/customers/routes";
 import { flagPages } from "./pages/flags/routes";
+import { subscriptionPages } from "./pages/subscriptions/routes";
 import { page, redirect, safeReturn, sameOrigin } from "./response";
 import { ApiRefusal } from "./session";
 import type { Logger } from "../lib/logger";
@@ -102,5 +103,6 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
       .use(creditPackPages(kit))
       .use(customerPages(kit))
       .use(flagPages(kit))
+      .use(subscriptionPages(kit))
   );
 }

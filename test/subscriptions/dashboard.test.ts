@@ -48,6 +48,14 @@ describe("GET /dashboard/subscriptions", () => {
     expect(all.body).toMatchObject({ count: 5, nextCursor: null });
     expect(all.body.data.map((s: { id: string }) => s.id)).toEqual(made.map((m) => m.subscription.id).reverse());
     expect(all.body.data[4]).toMatchObject({ status: "ACTIVE", price: "10.000000", mandateId: made[0]!.mandate!.id, cancelAtPeriodEnd: false });
+    // The names an operator reads a subscription by: the company's (and the integrator's id for it) and the plan's.
+    expect(all.body.data[4]).toMatchObject({
+      companyId: made[0]!.company.id,
+      companyName: made[0]!.company.name,
+      companyExternalId: made[0]!.company.external_id,
+      planId: plan.id,
+      planName: "Pro",
+    });
     expect(all.body.data[0]).toMatchObject({ status: "INCOMPLETE", mandateId: null });
 
     const active = await dash("GET", "/subscriptions?status=ACTIVE", undefined, as);
@@ -99,6 +107,7 @@ describe("GET /dashboard/subscriptions/{id}", () => {
       id: subscription.id,
       status: "ACTIVE",
       planId: pro.id,
+      planName: "Pro",
       mandateId: mandate!.id,
       recipientWallet: subscription.payee_wallet,
     });

@@ -45,6 +45,7 @@ const Q = queries([
   "subscription_list_page_by_status",
   "subscription_list_page_by_company",
   "mandate_list_by_subscriptions",
+  "subscription_names",
   "subscription_charge_list_recent",
   "payer_consent_insert",
 ]);
@@ -345,6 +346,19 @@ export async function mandatesOf(db: Db, t: Tenant, subscriptionIds: string[]): 
   if (subscriptionIds.length === 0) return new Map();
   const rows = await run<MandateRow>(db, Q.mandate_list_by_subscriptions, [...tp(t), subscriptionIds]);
   return new Map(rows.map((m) => [m.subscription_id, m]));
+}
+
+/** What an operator reads subscriptions by: each one's company name, the integrator's id for it, and its plan's name. */
+export interface SubscriptionNames {
+  company_name: string | null;
+  company_external_id: string | null;
+  plan_name: string | null;
+}
+
+export async function namesOf(db: Db, t: Tenant, subscriptionIds: string[]): Promise<Map<string, SubscriptionNames>> {
+  if (subscriptionIds.length === 0) return new Map();
+  const rows = await run<SubscriptionNames & { id: string }>(db, Q.subscription_names, [...tp(t), subscriptionIds]);
+  return new Map(rows.map(({ id, ...names }) => [id, names]));
 }
 
 /** The subscription's `limit` most recent chain operations. */
