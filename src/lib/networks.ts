@@ -60,6 +60,11 @@ export interface NetworkConfig {
   sorobanRpcUrl?: string;
   /** EVM: the Multicall3 contract batched balance reads go through; absent: MULTICALL3_ADDRESS, where it is deployed on nearly every chain */
   multicall3?: string;
+  /**
+   * A transaction's page on a public block explorer, `{hash}` standing for the hash (https only): what the API
+   * presents as a transaction's `explorerUrl`. Absent: no link (a local chain has no explorer).
+   */
+  explorerTxUrl?: string;
 }
 
 /** Multicall3's address on nearly every EVM chain (the same deployer and nonce everywhere). */
@@ -89,6 +94,7 @@ const Network = T.Object({
   escrowContract: T.Optional(T.String({ pattern: "^0x[0-9a-fA-F]{40}$" })),
   sorobanRpcUrl: T.Optional(T.String({ pattern: "^https?://" })),
   multicall3: T.Optional(T.String({ pattern: "^0x[0-9a-fA-F]{40}$" })),
+  explorerTxUrl: T.Optional(T.String({ pattern: "^https://[^\\s]*\\{hash\\}", maxLength: 500 })),
 });
 
 export const RegistryFile = T.Array(Network);
@@ -106,6 +112,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkConfig[] = [
     chainId: 1,
     rpcUrl: "https://ethereum-rpc.publicnode.com",
     confirmations: 12,
+    explorerTxUrl: "https://etherscan.io/tx/{hash}",
     tokens: [
       { ...USDC, contract: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", eip712: { name: "USD Coin", version: "2" } },
       { symbol: "ETH", decimals: 18, native: true },
@@ -118,6 +125,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkConfig[] = [
     chainId: 8453,
     rpcUrl: "https://mainnet.base.org",
     confirmations: 10,
+    explorerTxUrl: "https://basescan.org/tx/{hash}",
     tokens: [
       { ...USDC, contract: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", eip712: { name: "USD Coin", version: "2" } },
       { symbol: "ETH", decimals: 18, native: true },
@@ -130,6 +138,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkConfig[] = [
     chainId: 11155111,
     rpcUrl: "https://ethereum-sepolia-rpc.publicnode.com",
     confirmations: 3,
+    explorerTxUrl: "https://sepolia.etherscan.io/tx/{hash}",
     tokens: [
       { ...USDC, contract: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238", eip712: { name: "USDC", version: "2" } },
       { symbol: "ETH", decimals: 18, native: true },
@@ -142,6 +151,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkConfig[] = [
     chainId: 84532,
     rpcUrl: "https://sepolia.base.org",
     confirmations: 3,
+    explorerTxUrl: "https://sepolia.basescan.org/tx/{hash}",
     tokens: [
       { ...USDC, contract: "0x036CbD53842c5426634e7929541eC2318f3dCF7e", eip712: { name: "USDC", version: "2" } },
       { symbol: "ETH", decimals: 18, native: true },
@@ -155,6 +165,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkConfig[] = [
     rpcUrl: "https://horizon.stellar.org",
     networkPassphrase: PUBNET,
     confirmations: 0,
+    explorerTxUrl: "https://stellar.expert/explorer/public/tx/{hash}",
     tokens: [
       { ...STELLAR_USDC, assetIssuer: "GA5ZSEJYB37JRC5AVCIA5MOP4RHTM335X2KGX3IHOJAPP5RE34K4KZVN" },
       { symbol: "XLM", decimals: 7, native: true },
@@ -168,6 +179,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkConfig[] = [
     rpcUrl: "https://horizon-testnet.stellar.org",
     networkPassphrase: TESTNET,
     confirmations: 0,
+    explorerTxUrl: "https://stellar.expert/explorer/testnet/tx/{hash}",
     tokens: [
       { ...STELLAR_USDC, assetIssuer: "GBBD47IF6LWK7P7MDEVSCWR7DPUWV3NY3DTQEVFL4NAT4AQH3ZLLFLA5" },
       { symbol: "XLM", decimals: 7, native: true },
@@ -180,6 +192,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkConfig[] = [
     chainId: null,
     rpcUrl: "https://api.mainnet-beta.solana.com",
     confirmations: 0,
+    explorerTxUrl: "https://explorer.solana.com/tx/{hash}",
     tokens: [
       { ...USDC, mint: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" },
       { symbol: "SOL", decimals: 9, native: true },
@@ -192,6 +205,7 @@ export const BUILT_IN_NETWORKS: readonly NetworkConfig[] = [
     chainId: null,
     rpcUrl: "https://api.devnet.solana.com",
     confirmations: 0,
+    explorerTxUrl: "https://explorer.solana.com/tx/{hash}?cluster=devnet",
     tokens: [
       { ...USDC, mint: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU" },
       { symbol: "SOL", decimals: 9, native: true },
@@ -277,6 +291,12 @@ export const tokenLocator = (token: TokenConfig): string =>
 export function findToken(network: NetworkConfig, ref: string): TokenConfig | undefined {
   const wanted = ref.toLowerCase();
   return network.tokens.find((t) => t.symbol.toLowerCase() === wanted || t.contract?.toLowerCase() === wanted || tokenLocator(t) === ref);
+}
+
+/** A transaction's page on the network's explorer (the registry's `explorerTxUrl`), or null: no hash, no explorer. */
+export function explorerTxUrl(network: NetworkConfig | undefined, hash: string | null): string | null {
+  if (!hash || !network?.explorerTxUrl) return null;
+  return network.explorerTxUrl.replace("{hash}", encodeURIComponent(hash));
 }
 
 /** Test credentials settle only on test networks and live ones only on main networks. */
