@@ -10,6 +10,8 @@ import { formOf, given, pageKit, SIGN_IN, type PageKit } from "./kit";
 import { SignInPage } from "./pages/sign-in";
 import { apiKeyPages } from "./pages/api-keys/routes";
 import { featurePages } from "./pages/features/routes";
+import { agentPages } from "./pages/agents/routes";
+import { escrowPages } from "./pages/escrow/routes";
 import { page, redirect, safeReturn, sameOrigin } from "./response";
 import { ApiRefusal } from "./session";
 import type { Logger } from "../lib/logger";
@@ -87,5 +89,7 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
       // The sections, one line each (src/ui/pages/<section>/routes.tsx).
       .use(apiKeyPages(kit))
       .use(featurePages(kit))
+      .use(agentPages(kit))
+      .use(escrowPages(kit))
   );
 }
