@@ -68,7 +68,8 @@ function killChromium() {
   }
 }
 
-export async function startDashboard(): Promise<DashboardBed> {
+/** `app`: a test app made by a bed of its own (a chain's, say: test/helpers/escrow.ts), created with DASHBOARD_COOKIE_SECURE=false. */
+export async function startDashboard(options: { app?: TestApp } = {}): Promise<DashboardBed> {
   const executablePath = chromiumPath();
   // The browser starts while the database is cloned. Its cleanup is registered before anything can fail, and
   // the process's exit kills what is left even when a file dies before its hooks run.
@@ -81,7 +82,7 @@ export async function startDashboard(): Promise<DashboardBed> {
     killChromium();
     server?.stop(true);
   });
-  const [t, browser] = await Promise.all([createTestApp({ DASHBOARD_COOKIE_SECURE: "false" }), launching]);
+  const [t, browser] = await Promise.all([options.app ?? createTestApp({ DASHBOARD_COOKIE_SECURE: "false" }), launching]);
   server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: serverFetch(t.deps, t.app) });
   mkdirSync(SCREENSHOTS, { recursive: true });
   const base = `http://127.0.0.1:${server.port}`;

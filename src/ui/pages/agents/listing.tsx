@@ -54,13 +54,15 @@ export function TxHash({ hash, url }: { hash: string | null; url?: string | null
   const short = shortHash(hash);
   if (!href)
     return (
-      <code title={hash} safe>
+      <code title={hash} class="tx-hash" safe>
         {short}
       </code>
     );
   return (
     <a href={href} title={hash} class="tx-link" rel="noopener noreferrer">
-      <code safe>{short}</code>
+      <code class="tx-hash" safe>
+        {short}
+      </code>
     </a>
   );
 }

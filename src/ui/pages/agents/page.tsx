@@ -208,8 +208,9 @@ export function AgentsPage(p: AgentsProps) {
         ))}
       >
         <p class="hint">
-          Registering a funding mandate takes the funding wallet's signature of the consent text, which a browser page here cannot make: register it
-          with <code>PUT /api/v1/dashboard/agent-funding/:network</code> or the CLI (docs/agents.md, Funding mandate).
+          Registering a funding mandate takes the funding wallet's signature of the consent text, which this page cannot make: the wallet's owner
+          signs it, and the signature is registered through the API, <code>PUT /api/v1/dashboard/agent-funding/:network</code> with a dashboard
+          session (docs/agents.md, Funding mandate).
         </p>
       </Listing>
       <Listing

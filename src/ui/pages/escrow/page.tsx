@@ -272,15 +272,12 @@ export function ProofsPage({ session, proofs, nextCursor }: { session: PageSessi
         id="proofs-title"
         title={`Verified proofs in ${session.environment}`}
         empty="No zkTLS proofs yet."
-        columns={["Received", "Company", "Provider", "Owner", "Attested", "Verified by", "Parameters", "Context"]}
+        columns={["Received", "Company", "Provider", "Attested", "Verified by", "Parameters", "Context"]}
         rows={proofs.map((p) => (
           <tr>
             <td safe>{when(p.createdAt)}</td>
             <td safe>{orDash(p.companyId)}</td>
             <td safe>{p.provider}</td>
-            <td>
-              <code safe>{p.owner}</code>
-            </td>
             <td safe>{when(p.timestamp)}</td>
             <td safe>{`${p.signers.length} attestor${p.signers.length === 1 ? "" : "s"}`}</td>
             <td class="wrap">

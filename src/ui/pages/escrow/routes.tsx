@@ -60,6 +60,8 @@ export const escrowPages: Section = (kit: PageKit) => (app) => {
     )
     .get(`${PATH}/:id/resolve`, ({ request, params, query }) =>
       kit.signedIn(request, async (api, session) => {
+        // The confirmation only for a session the API would let resolve (the POST is refused by the API all the same).
+        if (!session.may("POST", "/escrow/reservations/{id}/resolve")) return kit.refused(403, "Your role may not resolve disputes.", session);
         if (!isOutcome(query.outcome)) return kit.refused(400, "Choose refunded or captured.", session);
         const { r, refusal } = await reservation(api, session, params.id);
         if (!r) return refusal;
