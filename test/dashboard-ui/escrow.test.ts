@@ -94,6 +94,16 @@ test(
     expect((await e.expectChainMatches(toRefund.requestNonce)).chain.status).toBe("refunded");
     expect(await page.locator("dl").textContent()).toContain(after.transactions.refund.slice(0, 8));
     expect(await page.getByRole("link", { name: "Refund the payer" }).count()).toBe(0);
+
+    // Resolved already: the confirmation posted again (a second tab, say) comes back with the API's refusal.
+    await page.goto(`/dashboard/escrow/${toRefund.id}/resolve?outcome=captured`);
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.request().method() === "POST"),
+      page.getByRole("button", { name: "Capture to the payee" }).click(),
+    ]);
+    expect(answer.status()).toBe(409);
+    expect(await page.getByRole("alert").textContent()).toContain("Only a disputed reservation is resolved; this one is refunded");
+    expect((await reservation(toRefund.id)).status).toBe("refunded");
     await page.context().close();
   },
   BROWSER_TEST_MS,
