@@ -3,4 +3,4 @@
 update agent_funding_mandates set status = 'REVOKED', updated_at = $4
 where team_id = $1 and environment = $2 and network = $3
 returning id, team_id, environment, network, token_symbol, funding_wallet, operator, authorized_amount::text, remaining_amount::text,
-  daily_cap::text, status, created_at, updated_at, seq
+  daily_cap::text, consent->>'total' as signed_total, status, created_at, updated_at, seq

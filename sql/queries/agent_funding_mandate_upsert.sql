@@ -16,4 +16,4 @@ on conflict (team_id, environment, network) do update
       status = 'ACTIVE',
       updated_at = excluded.updated_at
 returning id, team_id, environment, network, token_symbol, funding_wallet, operator, authorized_amount::text, remaining_amount::text,
-  daily_cap::text, status, created_at, updated_at, seq
+  daily_cap::text, consent->>'total' as signed_total, status, created_at, updated_at, seq

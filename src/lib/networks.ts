@@ -297,7 +297,7 @@ export const networkAllowedIn = (network: NetworkConfig, environment: Environmen
  * A transaction's page on the network's block explorer (the registry's `explorerTxUrl`), or null when the
  * network is not in the registry or names no explorer.
  */
-export function explorerTxUrl(registry: ChainRegistry, networkId: string, txHash: string): string | null {
-  const template = registry.get(networkId)?.explorerTxUrl;
-  return template ? template.replace("{txHash}", encodeURIComponent(txHash)) : null;
+export function explorerTxUrl(network: NetworkConfig | undefined, txHash: string | null): string | null {
+  if (!txHash || !network?.explorerTxUrl) return null;
+  return network.explorerTxUrl.replace("{txHash}", encodeURIComponent(txHash));
 }

@@ -18,6 +18,8 @@ import { creditPackPages } from "./pages/credit-packs/routes";
 import { customerPages } from "./pages/customers/routes";
 import { flagPages } from "./pages/flags/routes";
 import { subscriptionPages } from "./pages/subscriptions/routes";
+import { agentPages } from "./pages/agents/routes";
+import { escrowPages } from "./pages/escrow/routes";
 import { page, redirect, safeReturn, sameOrigin } from "./response";
 import { ApiRefusal } from "./session";
 import type { Logger } from "../lib/logger";
@@ -104,5 +106,7 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
       .use(customerPages(kit))
       .use(flagPages(kit))
       .use(subscriptionPages(kit))
+      .use(agentPages(kit))
+      .use(escrowPages(kit))
   );
 }

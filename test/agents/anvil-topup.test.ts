@@ -142,7 +142,7 @@ describe("funding mandate", () => {
     expect(allowance).toBe(100n * USDC);
     const res = await t.call("PUT", "/dashboard/agent-funding/anvil", { token: team.dashboardAdmin, body });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ authorizedAmount: String(30n * USDC), remainingAmount: String(30n * USDC) });
+    expect(res.body.data).toMatchObject({ authorizedAmount: String(30n * USDC), remainingAmount: String(30n * USDC), signedTotal: body.total });
     expect(await bed.allowance()).toBe(allowance); // a read, nothing sent
   });
 

@@ -14,6 +14,7 @@ const mandate = (over: Partial<FundingMandateRow> = {}): FundingMandateRow => ({
   authorized_amount: "100",
   remaining_amount: "100",
   daily_cap: "50",
+  signed_total: "100",
   status: "ACTIVE",
   created_at: new Date(0),
   updated_at: new Date(0),

@@ -68,8 +68,12 @@ function killChromium() {
   }
 }
 
-/** `settings`: environment settings of the service under test beside the bed's own (`WEBHOOK_ALLOW_HTTP: "true"`). */
-export async function startDashboard(settings: Record<string, string> = {}): Promise<DashboardBed> {
+/**
+ * `settings`: environment settings of the service under test beside the bed's own (`WEBHOOK_ALLOW_HTTP: "true"`);
+ * `app`: a test app made by a bed of its own instead (a chain's, say: test/helpers/escrow.ts), created with
+ * DASHBOARD_COOKIE_SECURE=false.
+ */
+export async function startDashboard(settings: Record<string, string> = {}, app?: TestApp): Promise<DashboardBed> {
   const executablePath = chromiumPath();
   // The browser starts while the database is cloned. Its cleanup is registered before anything can fail, and
   // the process's exit kills what is left even when a file dies before its hooks run.
@@ -82,7 +86,7 @@ export async function startDashboard(settings: Record<string, string> = {}): Pro
     killChromium();
     server?.stop(true);
   });
-  const [t, browser] = await Promise.all([createTestApp({ ...settings, DASHBOARD_COOKIE_SECURE: "false" }), launching]);
+  const [t, browser] = await Promise.all([app ?? createTestApp({ ...settings, DASHBOARD_COOKIE_SECURE: "false" }), launching]);
   server = Bun.serve({ port: 0, hostname: "127.0.0.1", fetch: serverFetch(t.deps, t.app) });
   mkdirSync(SCREENSHOTS, { recursive: true });
   const base = `http://127.0.0.1:${server.port}`;

@@ -13,13 +13,15 @@ import { anvilEscrowBed, type ConsentTerms } from "./chains/anvil-escrow";
 import { createTeamFixture } from "./fixtures";
 import { TEST_ATTESTORS } from "./zktls";
 
-export async function escrowApp() {
+/** `env`: more of the test app's environment (the dashboard's browser tests turn the cookie's Secure off). */
+export async function escrowApp(env: Record<string, string> = {}) {
   const bed = await anvilEscrowBed();
   afterAll(() => bed.stop());
   const t = await createTestApp({
     CHAIN_REGISTRY_FILE: bed.registryFile,
     SUBSCRIPTION_EVM_OPERATOR_KEY: bed.operatorKey,
     ZKTLS_ATTESTORS: TEST_ATTESTORS,
+    ...env,
   });
   const team = await createTeamFixture(t, "Escrow team");
   const tenant = { teamId: team.teamId, environment: "development" as const };

@@ -1,5 +1,5 @@
 /** The API's view of the auto-topup rows. `chainId` is left out, never null, off EVM. */
-import type { ChainRegistry } from "../../lib/networks";
+import { explorerTxUrl, type ChainRegistry } from "../../lib/networks";
 import type { DispatchRow, FundingMandateRow, TopupConfigRow } from "./rows";
 import type { AgentDispatchConfig, AgentFundingMandate, AgentTopupDispatch } from "./schemas";
 
@@ -32,6 +32,7 @@ export const presentFundingMandate = (chains: ChainRegistry, row: FundingMandate
   authorizedAmount: row.authorized_amount,
   remainingAmount: row.remaining_amount,
   dailyCap: row.daily_cap,
+  signedTotal: row.signed_total,
   status: row.status,
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
@@ -51,6 +52,7 @@ export const presentDispatch = (chains: ChainRegistry, row: DispatchRow): AgentT
   reason: row.reason,
   detail: row.detail,
   txHash: row.tx_hash,
+  explorerUrl: explorerTxUrl(chains.get(row.network), row.tx_hash),
   createdAt: row.created_at.toISOString(),
   updatedAt: row.updated_at.toISOString(),
 });

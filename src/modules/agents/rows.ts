@@ -39,6 +39,8 @@ export interface FundingMandateRow {
   authorized_amount: string;
   remaining_amount: string;
   daily_cap: string;
+  /** the total the funder's consent signed for (consent.total); null for a consent recorded without it */
+  signed_total: string | null;
   status: "ACTIVE" | "REVOKED";
   created_at: Date;
   updated_at: Date;

@@ -148,6 +148,9 @@ export const AgentFundingMandate = t.Object(
     }),
     remainingAmount: t.String({ description: "What is left of it: every dispatch lowers it when claimed, a failed one gives it back" }),
     dailyCap: t.String({ description: "Token units per UTC day" }),
+    signedTotal: t.Union([t.String(), t.Null()], {
+      description: "The lifetime total the funding wallet's consent signed for (`total` of the registration), token units",
+    }),
     status: t.Union([t.Literal("ACTIVE"), t.Literal("REVOKED")]),
     createdAt: t.String({ format: "date-time" }),
     updatedAt: t.String({ format: "date-time" }),
@@ -176,6 +179,9 @@ export const AgentTopupDispatch = t.Object(
     txHash: t.Union([t.String(), t.Null()], {
       description:
         "The transaction once confirmed; on EVM also while pending, once signed (the hash is fixed before the broadcast). Null when failed",
+    }),
+    explorerUrl: t.Union([t.String({ format: "uri" }), t.Null()], {
+      description: "`txHash` on the network's block explorer (the chain registry's `explorerTxUrl`); null without a hash or an explorer",
     }),
     createdAt: t.String({ format: "date-time" }),
     updatedAt: t.String({ format: "date-time" }),

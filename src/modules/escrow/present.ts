@@ -1,10 +1,12 @@
 /** An escrow reservation as the API shows it (and as webhooks carry it). */
+import { explorerTxUrl, type ChainRegistry } from "../../lib/networks";
 import type { EscrowReservationRow } from "./rows";
 import type { EscrowReservation } from "./schemas";
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
-export const presentReservation = (r: EscrowReservationRow): EscrowReservation => ({
+/** `chains`: the registry the transactions' explorer links come from. */
+export const presentReservation = (chains: ChainRegistry, r: EscrowReservationRow): EscrowReservation => ({
   id: r.id,
   requestNonce: r.request_nonce,
   status: r.status,
@@ -24,6 +26,7 @@ export const presentReservation = (r: EscrowReservationRow): EscrowReservation =
   disputeReason: r.dispute_reason,
   disputedVia: r.disputed_via,
   transactions: { authorize: r.authorize_tx, capture: r.capture_tx, dispute: r.dispute_tx, refund: r.refund_tx },
+  explorerUrls: explorerUrls(chains, r),
   createdAt: r.created_at.toISOString(),
   updatedAt: r.updated_at.toISOString(),
   authorizedAt: iso(r.authorized_at),
@@ -31,3 +34,13 @@ export const presentReservation = (r: EscrowReservationRow): EscrowReservation =
   disputedAt: iso(r.disputed_at),
   refundedAt: iso(r.refunded_at),
 });
+
+const explorerUrls = (chains: ChainRegistry, r: EscrowReservationRow) => {
+  const network = chains.get(r.network);
+  return {
+    authorize: explorerTxUrl(network, r.authorize_tx),
+    capture: explorerTxUrl(network, r.capture_tx),
+    dispute: explorerTxUrl(network, r.dispute_tx),
+    refund: explorerTxUrl(network, r.refund_tx),
+  };
+};

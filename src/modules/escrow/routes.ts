@@ -57,7 +57,7 @@ export function escrowRoutes(deps: EscrowRouteDeps) {
       async ({ principal, body, request, set }) => {
         const row = await createReservation(step(actorOf(principal, requestState(request).requestId)), principal, body);
         set.status = 201;
-        return { reservation: presentReservation(row) };
+        return { reservation: presentReservation(deps.config.chains, row) };
       },
       {
         access: true,
@@ -85,7 +85,7 @@ export function escrowRoutes(deps: EscrowRouteDeps) {
         // An unknown company lists nothing: its reference is kept as the filter, which no row holds.
         const companyId = query.companyId === undefined ? null : ((await findCompanyId(deps.sql, principal, query.companyId)) ?? query.companyId);
         const rows = await listReservationPage(deps.sql, principal, page, { status: query.status ?? null, companyId });
-        return pageResponse(page, rows, presentReservation);
+        return pageResponse(page, rows, (row) => presentReservation(deps.config.chains, row));
       },
       {
         access: true,
@@ -99,7 +99,7 @@ export function escrowRoutes(deps: EscrowRouteDeps) {
       async ({ principal, params }) => {
         const row = await findReservation(deps.sql, principal, params.id);
         if (!row) throw apiError("not_found", `No escrow reservation ${params.id}`);
-        return { reservation: presentReservation(row) };
+        return { reservation: presentReservation(deps.config.chains, row) };
       },
       {
         access: true,
@@ -115,7 +115,7 @@ export function escrowRoutes(deps: EscrowRouteDeps) {
           id: params.id,
           outcome: body.outcome,
         });
-        return { reservation: presentReservation(row) };
+        return { reservation: presentReservation(deps.config.chains, row) };
       },
       {
         access: true,

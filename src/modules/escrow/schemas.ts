@@ -66,6 +66,7 @@ export const ReservationCreate = t.Object(
 export type ReservationCreate = Static<typeof ReservationCreate>;
 
 const Tx = Nullable(t.String({ description: "Transaction hash" }));
+const ExplorerUrl = Nullable(t.String({ format: "uri", description: "The transaction's page on the block explorer" }));
 
 export const EscrowReservation = t.Object(
   {
@@ -95,6 +96,13 @@ export const EscrowReservation = t.Object(
       description: "How the payer proved itself: its wallet's signature, its embed token, or on the contract itself",
     }),
     transactions: t.Object({ authorize: Tx, capture: Tx, dispute: Tx, refund: Tx }),
+    explorerUrls: t.Object(
+      { authorize: ExplorerUrl, capture: ExplorerUrl, dispute: ExplorerUrl, refund: ExplorerUrl },
+      {
+        description:
+          "Each of `transactions` on the network's block explorer (the chain registry's `explorerTxUrl`); null without a hash or an explorer",
+      },
+    ),
     createdAt: t.String({ format: "date-time" }),
     updatedAt: t.String({ format: "date-time" }),
     authorizedAt: Nullable(t.String({ format: "date-time" })),

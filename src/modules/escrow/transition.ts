@@ -68,7 +68,7 @@ export async function recordChain(
     const updated = await recordChange(tx, row, row.status, { ...extras.change, status: chain.status, tx: chain.txHash, at: step.now });
     if (!updated) return null;
     const type = updated.status !== row.status ? eventOf(updated.status) : null;
-    if (type) await emitEvent({ tx, tenant }, type, presentReservation(updated), { at: step.now });
+    if (type) await emitEvent({ tx, tenant }, type, presentReservation(step.deps.chains, updated), { at: step.now });
     if (extras.audit)
       await recordAudit(tx, {
         ...tenant,

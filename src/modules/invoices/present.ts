@@ -147,6 +147,6 @@ export async function invoiceDetail(db: Db, t: Tenant, invoice: InvoiceRow): Pro
 /** The dashboard's detail: each payment's and refund's transaction with its explorer page (the chain registry's). */
 export const withExplorerLinks = (detail: InvoiceDetailView, chains: ChainRegistry): DashboardInvoiceDetailView => ({
   ...detail,
-  payments: detail.payments.map((p) => ({ ...p, explorerUrl: explorerTxUrl(chains, p.network, p.txHash) })),
-  refunds: detail.refunds.map((r) => ({ ...r, explorerUrl: explorerTxUrl(chains, r.network, r.txHash) })),
+  payments: detail.payments.map((p) => ({ ...p, explorerUrl: explorerTxUrl(chains.get(p.network), p.txHash) })),
+  refunds: detail.refunds.map((r) => ({ ...r, explorerUrl: explorerTxUrl(chains.get(r.network), r.txHash) })),
 });
