@@ -36,10 +36,10 @@ describe("explorerTxUrl", () => {
     expect(explorerTxUrl(chains.get("base"), "a/b?c")).toBe("https://basescan.org/tx/a%2Fb%3Fc");
   });
 
-  test("a registry file may name one, https only and with {hash}", () => {
-    const named = ChainRegistry.fromFile([{ ...anvil, explorerTxUrl: "https://explorer.example/tx/{hash}" }]);
+  test("a registry file may name one, https only and with {txHash}", () => {
+    const named = ChainRegistry.fromFile([{ ...anvil, explorerTxUrl: "https://explorer.example/tx/{txHash}" }]);
     expect(explorerTxUrl(named.get("anvil"), HASH)).toBe(`https://explorer.example/tx/${HASH}`);
-    expect(() => ChainRegistry.fromFile([{ ...anvil, explorerTxUrl: "javascript:alert({hash})" }])).toThrow("Invalid chain registry file");
+    expect(() => ChainRegistry.fromFile([{ ...anvil, explorerTxUrl: "javascript:alert({txHash})" }])).toThrow("Invalid chain registry file");
     expect(() => ChainRegistry.fromFile([{ ...anvil, explorerTxUrl: "https://explorer.example/tx/" }])).toThrow("Invalid chain registry file");
   });
 });

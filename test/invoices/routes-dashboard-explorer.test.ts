@@ -6,7 +6,6 @@ import { expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { issuedInvoice, line, payInvoice } from "../helpers/invoices";
-import { BUILT_IN_NETWORKS, ChainRegistry, explorerTxUrl } from "../../src/lib/networks";
 
 const t = await createTestApp();
 const team = await createTeamFixture(t, "Explorer links");
@@ -23,15 +22,4 @@ test("a payment on base-sepolia carries its basescan page in the dashboard's ans
   const open = await t.call("GET", `/invoices/${invoice.id}`, { token: team.dashboardAdmin });
   expect(open.status).toBe(200);
   expect(open.body.invoice.payments[0].explorerUrl).toBeUndefined();
-});
-
-test("every built-in network names an https explorer; a registry entry without one gives null; the hash is URL-encoded", () => {
-  for (const n of BUILT_IN_NETWORKS) expect(n.explorerTxUrl).toMatch(/^https:\/\/[^{]+\{txHash\}/);
-  const registry = ChainRegistry.fromFile([{ ...BUILT_IN_NETWORKS.find((n) => n.id === "base-sepolia")!, explorerTxUrl: undefined }]);
-  expect(explorerTxUrl(registry, "base-sepolia", "0xab")).toBeNull();
-  expect(explorerTxUrl(registry, "nowhere", "0xab")).toBeNull();
-  expect(explorerTxUrl(new ChainRegistry(BUILT_IN_NETWORKS), "solana-devnet", "a/b?c")).toBe(
-    "https://explorer.solana.com/tx/a%2Fb%3Fc?cluster=devnet",
-  );
-  expect(() => ChainRegistry.fromFile([{ ...BUILT_IN_NETWORKS[0]!, explorerTxUrl: "javascript:alert(1)//{txHash}" }])).toThrow(/explorerTxUrl/);
 });
