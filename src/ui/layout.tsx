@@ -120,6 +120,16 @@ export function OnceKey() {
   return <input type="hidden" name="idempotencyKey" value={crypto.randomUUID()} />;
 }
 
+/** What a write just did, announced (the page's own words, never text taken from the address). */
+export function Notice({ text }: { text: string | null | undefined }) {
+  if (!text) return "";
+  return (
+    <p class="notice" role="status" safe>
+      {text}
+    </p>
+  );
+}
+
 /** The API's refusal of a whole form (a 403, a 409), announced to screen readers. */
 export function FormError({ message }: { message: string | null }) {
   if (!message) return "";
@@ -228,6 +238,8 @@ export function linkable(url: string | null | undefined): string | undefined {
 export const when = (iso: string | null): string => (iso ? `${iso.slice(0, 16).replace("T", " ")} UTC` : "—");
 
 interface ListTableProps {
+  /** the heading's id, unique on the page (a page with several lists names each) */
+  id?: string;
   /** the section's heading, e.g. "Keys in development" */
   title: string;
   /** what the page says when there are no rows */
@@ -236,17 +248,20 @@ interface ListTableProps {
   columns: readonly string[];
   /** the rows: `<tr>` elements, their values printed with `safe` */
   rows: JSX.Element[];
+  /** what comes before the table (a filter, a note) */
+  lead?: Children;
   /** what follows the table in the section (the next page's link) */
   children?: Children;
 }
 
 /** A page's list: its heading, and a scrollable table of the rows, or the empty text. */
-export function ListTable({ title, empty, columns, rows, children }: ListTableProps) {
+export function ListTable({ id = "list-title", title, empty, columns, rows, lead, children }: ListTableProps) {
   return (
-    <section aria-labelledby="list-title">
-      <h2 id="list-title" safe>
+    <section aria-labelledby={id}>
+      <h2 id={id} safe>
         {title}
       </h2>
+      {lead ?? ""}
       {rows.length === 0 ? (
         <p safe>{empty}</p>
       ) : (
@@ -267,5 +282,52 @@ export function ListTable({ title, empty, columns, rows, children }: ListTablePr
       )}
       {children}
     </section>
+  );
+}
+
+/** 0x1234…abcd: a hash short enough for a table cell (the whole hash is the title). */
+const shortHash = (hash: string): string => (hash.length > 14 ? `${hash.slice(0, 8)}…${hash.slice(-6)}` : hash);
+
+/**
+ * A transaction hash: a link to the explorer page the API named (through `linkable`: https only), else the hash as
+ * text; a dash for none. `full` prints the whole hash (a record's page), otherwise it is shortened (a table cell).
+ */
+export function TxHash({ hash, url, full }: { hash: string | null; url?: string | null; full?: boolean }) {
+  if (!hash) return "—";
+  const href = linkable(url);
+  const shown = full ? hash : shortHash(hash);
+  const code = (
+    <code title={hash} class={full ? "hash" : "tx-hash"} safe>
+      {shown}
+    </code>
+  );
+  if (!href) return code;
+  return (
+    <a href={href} class="tx-link" rel="noopener noreferrer">
+      {code}
+      <span class="visually-hidden"> (on the block explorer)</span>
+    </a>
+  );
+}
+
+/** The link to the next page of a list: this path with the list's cursor parameter. */
+export function NextPage({
+  path,
+  param = "cursor",
+  cursor,
+  label = "Next page",
+}: {
+  path: string;
+  param?: string;
+  cursor: string | null;
+  label?: string;
+}) {
+  if (!cursor) return "";
+  return (
+    <p>
+      <a href={`${path}?${param}=${encodeURIComponent(cursor)}`} safe>
+        {label}
+      </a>
+    </p>
   );
 }

@@ -3,9 +3,8 @@
  * confirmation; the dispatches (transactions linked to the explorer the API names); the funding mandates, removed
  * after a confirmation (registering one takes the funding wallet's signature: the API or the CLI); x402 payments.
  */
-import { FormError, Shell, when } from "../../layout";
+import { FormError, ListTable, NextPage, Notice, Shell, TxHash, when } from "../../layout";
 import type { PageSession } from "../../session";
-import { Done, Listing, NextPage, TxHash } from "./listing";
 
 export interface ConfigView {
   id: string;
@@ -94,12 +93,12 @@ export function AgentsPage(p: AgentsProps) {
   const actions = canDisable || canDelete;
   return (
     <Shell title="Agents" session={session} path={PATH}>
-      <Done message={p.done} />
+      <Notice text={p.done} />
       <p class="hint">
         An agent's wallet is topped up from the team's funding mandate when a tick reads its balance below the threshold. Configurations are made with{" "}
         <code>POST /agent/dispatch</code> from your server (or the CLI); here they are watched, disabled and deleted.
       </p>
-      <Listing
+      <ListTable
         id="configs-title"
         title={`Auto-topup configurations in ${session.environment}`}
         empty="No auto-topup configurations yet."
@@ -139,9 +138,9 @@ export function AgentsPage(p: AgentsProps) {
         ))}
       >
         <NextPage path={PATH} param="cursor" cursor={p.configsNext} label="Next page of configurations" />
-      </Listing>
+      </ListTable>
       {actions ? "" : <p class="hint">Your role lets you read auto-topups, not disable or delete them.</p>}
-      <Listing
+      <ListTable
         id="dispatches-title"
         title="Top-up dispatches"
         empty="No top-ups dispatched yet."
@@ -163,8 +162,8 @@ export function AgentsPage(p: AgentsProps) {
         ))}
       >
         <NextPage path={PATH} param="topups" cursor={p.dispatchesNext} label="Next page of dispatches" />
-      </Listing>
-      <Listing
+      </ListTable>
+      <ListTable
         id="funding-title"
         title="Funding mandates"
         empty="No funding mandate registered: top-ups are refused (mandate_missing) until one is."
@@ -212,8 +211,8 @@ export function AgentsPage(p: AgentsProps) {
           signs it, and the signature is registered through the API, <code>PUT /api/v1/dashboard/agent-funding/:network</code> with a dashboard
           session (docs/agents.md, Funding mandate).
         </p>
-      </Listing>
-      <Listing
+      </ListTable>
+      <ListTable
         id="payments-title"
         title="x402 payments"
         empty="No x402 payments yet."
@@ -237,7 +236,7 @@ export function AgentsPage(p: AgentsProps) {
         ))}
       >
         <NextPage path={PATH} param="payments" cursor={p.paymentsNext} label="Next page of x402 payments" />
-      </Listing>
+      </ListTable>
     </Shell>
   );
 }

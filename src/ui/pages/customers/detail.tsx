@@ -3,10 +3,10 @@
  * answer of GET /entitlements for it), invoices, recent events and users. Each part is what the API answered; a part
  * the member's roles cannot read says so instead.
  */
-import { Shell, when } from "../../layout";
+import { ListTable, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
 import type { CompanyView, UserView } from "./page";
-import { companyFlagsHref, Facts, Table, traitText } from "./parts";
+import { companyFlagsHref, Facts, traitText } from "./parts";
 
 /** A feature as GET /check answers it. */
 export interface CheckView {
@@ -142,7 +142,7 @@ export function CompanyDetailPage({ session, company, planNames, entitlements, s
           ]}
         />
       </section>
-      <Table
+      <ListTable
         id="traits-title"
         title="Traits"
         empty="No traits."
@@ -159,7 +159,7 @@ export function CompanyDetailPage({ session, company, planNames, entitlements, s
       {subscriptions === null ? (
         <Unreadable id="subscription-title" title="Subscription" />
       ) : (
-        <Table
+        <ListTable
           id="subscription-title"
           title="Subscription"
           empty="No subscription."
@@ -187,7 +187,7 @@ export function CompanyDetailPage({ session, company, planNames, entitlements, s
       {entitlements === null ? (
         <Unreadable id="usage-title" title="Usage and credits" />
       ) : (
-        <Table
+        <ListTable
           id="usage-title"
           title="Usage and credits"
           empty="No metered feature: nothing the company uses counts against a limit or credits."
@@ -206,12 +206,12 @@ export function CompanyDetailPage({ session, company, planNames, entitlements, s
           <p>
             <a href={companyFlagsHref(company.id)}>Every feature as GET /check answers it, and this company's overrides</a>
           </p>
-        </Table>
+        </ListTable>
       )}
       {invoices === null ? (
         <Unreadable id="invoices-title" title="Invoices" />
       ) : (
-        <Table
+        <ListTable
           id="invoices-title"
           title="Invoices"
           empty={company.email ? "No invoices." : "No invoices found: the invoice list searches by the customer's email, and this company has none."}
@@ -234,7 +234,7 @@ export function CompanyDetailPage({ session, company, planNames, entitlements, s
       {events === null ? (
         <Unreadable id="events-title" title="Recent events" />
       ) : (
-        <Table
+        <ListTable
           id="events-title"
           title="Recent events"
           empty="No events."
@@ -254,7 +254,7 @@ export function CompanyDetailPage({ session, company, planNames, entitlements, s
       {users === null ? (
         <Unreadable id="users-title" title="Users" />
       ) : (
-        <Table
+        <ListTable
           id="users-title"
           title="Users"
           empty="No users."

@@ -1,7 +1,7 @@
 /** The customers section's lists: companies and users, each with the API's search and its cursor pages. */
-import { Shell, when } from "../../layout";
+import { ListTable, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
-import { companyHref, nextHref, Table } from "./parts";
+import { companyHref, nextHref } from "./parts";
 
 export interface CompanyView {
   id: string;
@@ -73,7 +73,7 @@ export function CompaniesPage({ session, search, companies, nextCursor, planName
     <Shell title="Customers" session={session} path={PATH}>
       <Tabs current="companies" />
       <SearchForm action={PATH} label="Search companies (name, email or wallet)" search={search} />
-      <Table
+      <ListTable
         id="companies-title"
         title={title}
         empty={empty}
@@ -103,7 +103,7 @@ export function CompaniesPage({ session, search, companies, nextCursor, planName
         ) : (
           ""
         )}
-      </Table>
+      </ListTable>
     </Shell>
   );
 }
@@ -122,7 +122,7 @@ export function UsersPage({ session, search, users, nextCursor }: UsersProps) {
     <Shell title="Customers" session={session} path={USERS_PATH}>
       <Tabs current="users" />
       <SearchForm action={USERS_PATH} label="Search users (name, email or wallet)" search={search} />
-      <Table
+      <ListTable
         id="users-title"
         title={title}
         empty={empty}
@@ -150,7 +150,7 @@ export function UsersPage({ session, search, users, nextCursor }: UsersProps) {
         ) : (
           ""
         )}
-      </Table>
+      </ListTable>
     </Shell>
   );
 }

@@ -1,49 +1,4 @@
-/** What the customers and flags pages share: a titled table (its own heading id, several to a page), facts, the notice. */
-import type { Children } from "@kitajs/html";
-
-interface TableProps {
-  /** the heading's id, unique on the page (the section is labelled by it) */
-  id: string;
-  title: string;
-  empty: string;
-  columns: readonly string[];
-  rows: JSX.Element[];
-  /** what comes before the table (a filter, a note) */
-  lead?: Children;
-  /** what follows the table (the next page's link) */
-  children?: Children;
-}
-
-/** A section with its heading and a scrollable table of the rows, or the empty text. */
-export function Table({ id, title, empty, columns, rows, lead, children }: TableProps) {
-  return (
-    <section aria-labelledby={id}>
-      <h2 id={id} safe>
-        {title}
-      </h2>
-      {lead ?? ""}
-      {rows.length === 0 ? (
-        <p safe>{empty}</p>
-      ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                {columns.map((column) => (
-                  <th scope="col" safe>
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>{rows}</tbody>
-          </table>
-        </div>
-      )}
-      {children ?? ""}
-    </section>
-  );
-}
+/** What the customers and flags pages share: facts, links to a company's pages. */
 
 /** Label and value pairs, each value printed as text. */
 export function Facts({ items }: { items: [string, string][] }) {
@@ -56,16 +11,6 @@ export function Facts({ items }: { items: [string, string][] }) {
         </div>
       ))}
     </dl>
-  );
-}
-
-/** What a write just did, announced. */
-export function Notice({ text }: { text: string | null | undefined }) {
-  if (!text) return "";
-  return (
-    <p class="notice" role="status" safe>
-      {text}
-    </p>
   );
 }
 

@@ -3,9 +3,8 @@
  * detail, the resolution (refund to the payer or capture to the payee) after a confirmation that says where the
  * money goes, and the verified zkTLS proofs.
  */
-import { FormError, Shell, when } from "../../layout";
+import { FormError, ListTable, NextPage, Notice, Shell, TxHash, when } from "../../layout";
 import type { PageSession } from "../../session";
-import { Done, Listing, NextPage, TxHash } from "../agents/listing";
 
 type Tx = string | null;
 export interface ReservationView {
@@ -89,12 +88,12 @@ export function EscrowPage({ session, status, reservations, nextCursor, disputes
   const filterQuery = status ? `status=${encodeURIComponent(status)}&` : "";
   return (
     <Shell title="Escrow" session={session} path={PATH}>
-      <Done message={done} />
+      <Notice text={done} />
       <p>
         <a href={`${PATH}/proofs`}>zkTLS proofs of delivery</a>
       </p>
       {disputes ? (
-        <Listing
+        <ListTable
           id="disputes-title"
           title="Disputes awaiting resolution"
           empty="No disputed reservation."
@@ -138,7 +137,7 @@ export function EscrowPage({ session, status, reservations, nextCursor, disputes
         </select>
         <button type="submit">Filter</button>
       </form>
-      <Listing
+      <ListTable
         id="reservations-title"
         title={status ? `Reservations ${status} in ${session.environment}` : `Reservations in ${session.environment}`}
         empty="No reservations."
@@ -165,7 +164,7 @@ export function EscrowPage({ session, status, reservations, nextCursor, disputes
         ))}
       >
         <NextPage path={PATH} param={`${filterQuery}cursor`} cursor={nextCursor} />
-      </Listing>
+      </ListTable>
     </Shell>
   );
 }
@@ -175,7 +174,7 @@ export function ReservationPage({ session, r, done }: { session: PageSession; r:
   const early = r.capturedEarly ? `yes, on proof ${r.captureProofId ?? ""}` : "no";
   return (
     <Shell title={`Reservation ${r.requestNonce}`} session={session} path={PATH}>
-      <Done message={done} />
+      <Notice text={done} />
       <p>
         <a href={PATH}>All reservations</a>
       </p>
@@ -268,7 +267,7 @@ export function ProofsPage({ session, proofs, nextCursor }: { session: PageSessi
         <a href={PATH}>Escrow reservations</a>
       </p>
       <p class="hint">Every proof listed here was verified when submitted: its signatures recovered to configured attestors.</p>
-      <Listing
+      <ListTable
         id="proofs-title"
         title={`Verified proofs in ${session.environment}`}
         empty="No zkTLS proofs yet."
@@ -290,7 +289,7 @@ export function ProofsPage({ session, proofs, nextCursor }: { session: PageSessi
         ))}
       >
         <NextPage path={`${PATH}/proofs`} param="cursor" cursor={nextCursor} />
-      </Listing>
+      </ListTable>
     </Shell>
   );
 }

@@ -3,11 +3,11 @@
  * route), its overrides, and the controls that change them: a flag on or off for this company, a trait rule, the
  * override removed after a confirmation (its plans apply again).
  */
-import { Choice, Field, FormError, Shell } from "../../layout";
+import { Choice, Field, FormError, ListTable, Notice, Shell } from "../../layout";
 import type { PageSession } from "../../session";
 import { accessText, sourceText, usageText, type CheckView, type EntitlementsView, type OverrideView } from "../customers/detail";
 import type { CompanyView } from "../customers/page";
-import { companyFlagsHref, companyHref, Notice, Table } from "../customers/parts";
+import { companyFlagsHref, companyHref } from "../customers/parts";
 import { ruleText } from "./page";
 
 export const OVERRIDE_ROUTE = "/dashboard/companies/{id}/overrides/{feature}";
@@ -99,7 +99,7 @@ export function CompanyFlagsPage({ session, company, entitlements, planNames, no
       </p>
       <Notice text={notice} />
       <FormError message={error ?? null} />
-      <Table
+      <ListTable
         id="answer-title"
         title={`What ${name} gets now (as GET /check answers)`}
         empty="The catalog has no features yet."
@@ -131,7 +131,7 @@ export function CompanyFlagsPage({ session, company, entitlements, planNames, no
           );
         })}
       />
-      <Table
+      <ListTable
         id="overrides-title"
         title="This company's overrides"
         empty="None: the company gets what its plan and add-ons grant."

@@ -2,10 +2,10 @@
  * Feature flags: the boolean features of the catalog per plan (a matrix, each cell switchable through the plan's
  * entitlement routes), the trait rules of the plans, and the way to one company's answer (./company.tsx).
  */
-import { Shell } from "../../layout";
+import { ListTable, Notice, Shell } from "../../layout";
 import type { PageSession } from "../../session";
 import type { CompanyView } from "../customers/page";
-import { companyFlagsHref, Notice, Table } from "../customers/parts";
+import { companyFlagsHref } from "../customers/parts";
 
 export interface FlagFeature {
   id: string;
@@ -93,7 +93,7 @@ export function FlagsPage({ session, features, plans, companySearch, companies, 
         {companies === null ? (
           ""
         ) : (
-          <Table
+          <ListTable
             id="found-title"
             title={found}
             empty="No company matches."
@@ -153,7 +153,7 @@ export function FlagsPage({ session, features, plans, companySearch, companies, 
         )}
         {canWrite ? "" : <p class="hint">Your role lets you read the catalog, not change it.</p>}
       </section>
-      <Table
+      <ListTable
         id="rules-title"
         title="Trait rules"
         empty="No plan grants a feature by a trait rule."
