@@ -10,6 +10,10 @@ import { formOf, given, pageKit, SIGN_IN, type PageKit } from "./kit";
 import { SignInPage } from "./pages/sign-in";
 import { apiKeyPages } from "./pages/api-keys/routes";
 import { featurePages } from "./pages/features/routes";
+import { memberPages } from "./pages/members/routes";
+import { invitationPages } from "./pages/invitations/routes";
+import { auditLogPages } from "./pages/audit-log/routes";
+import { teamPages } from "./pages/teams/routes";
 import { page, redirect, safeReturn, sameOrigin } from "./response";
 import { ApiRefusal } from "./session";
 import type { Logger } from "../lib/logger";
@@ -87,5 +91,9 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
       // The sections, one line each (src/ui/pages/<section>/routes.tsx).
       .use(apiKeyPages(kit))
       .use(featurePages(kit))
+      .use(memberPages(kit))
+      .use(invitationPages(kit))
+      .use(auditLogPages(kit))
+      .use(teamPages(kit))
   );
 }
