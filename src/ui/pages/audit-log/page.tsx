@@ -96,7 +96,7 @@ export function AuditLogPage({ session, entries, nextCursor, filters, verdict, v
         <form method="get" action={PATH} class="filters">
           <Field name="action" label="Action" value={filters.action} hint="e.g. member.remove" />
           <Field name="resourceType" label="Resource type" value={filters.resourceType} hint="e.g. member" />
-          <Field name="resourceId" label="Resource id" value={filters.resourceId} />
+          <Field name="resourceId" label="Resource id" value={filters.resourceId} hint="e.g. mem_…" />
           <Field name="actorId" label="Actor id" value={filters.actorId} hint="op_…, key_…, cli" />
           <div class="actions">
             <button type="submit">Filter</button>
