@@ -19,6 +19,17 @@ const changed = await newOperator(t, teamId, ["catalog:read"], "changed@example.
 await ownerApi.write("PATCH", `/dashboard/members/${changed.memberId}`, { roles: ["catalog:read", "billing:read"] });
 const removed = await newOperator(t, teamId, ["catalog:read"], "removed@example.test");
 await ownerApi.write("DELETE", `/dashboard/members/${removed.memberId}`);
+// Ids from integrators' data (a company's id is theirs to choose) print in the log: hostile ones too.
+const IMG = "<img src=x onerror=window.__x=1>";
+const SCRIPT = '"><script>window.__x=2</script>';
+await recordAudit(t.db.sql, {
+  teamId,
+  environment: "development",
+  actor: { kind: "secret", id: SCRIPT, requestId: null },
+  action: "company.update",
+  resourceType: "company",
+  resourceId: IMG,
+});
 
 const chain = async () =>
   t.db.sql`select id, chain_seq, action from audit_log where team_id = ${teamId} and environment = 'development' order by chain_seq`;
@@ -43,6 +54,12 @@ test(
       expect(await row.textContent()).toContain(`${owner.email} (${owner.id})`);
     }
     expect(await rows.filter({ hasText: "member.remove" }).textContent()).toContain(removed.memberId);
+    const hostile = rows.filter({ hasText: "company.update" });
+    expect(await hostile.textContent()).toContain(IMG);
+    expect(await hostile.textContent()).toContain(SCRIPT);
+    expect(await page.locator("img").count()).toBe(0);
+    expect(await page.locator("script").count()).toBe(1);
+    expect(await page.evaluate(() => (window as { __x?: unknown }).__x)).toBeUndefined();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, "audit-log");
 
@@ -69,6 +86,7 @@ test(
     expect(await status.getAttribute("role")).toBe("alert");
     expect(await status.textContent()).toContain(`Chain broken at entry ${victim.chain_seq} (${victim.id}): hash_mismatch.`);
     expect(await status.textContent()).toContain("it was edited after it was written");
+    expect(await page.locator("tr.chain-break-row td").first().textContent()).toBe(`${victim.chain_seq} broken here`);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, "audit-log-broken");
 

@@ -110,9 +110,13 @@ export function AuditLogPage({ session, entries, nextCursor, filters, verdict, v
         columns={["#", "When", "Actor", "Action", "Resource"]}
         rows={entries.map((e) => {
           const who = people[e.actorId] ? `${people[e.actorId]} (${e.actorId})` : e.actorId;
+          const breaks = verdict !== null && !verdict.ok && verdict.brokenAt.chainSeq === e.chainSeq;
           return (
-            <tr>
-              <td safe>{String(e.chainSeq)}</td>
+            <tr class={breaks ? "chain-break-row" : undefined}>
+              <td>
+                <span safe>{String(e.chainSeq)}</span>
+                {breaks ? <strong class="field-error"> broken here</strong> : ""}
+              </td>
               <td safe>{when(e.createdAt)}</td>
               <td>
                 <span safe>{who}</span>{" "}
