@@ -88,6 +88,30 @@ test(
 );
 
 test(
+  "an invitation the API refuses comes back with its message and what was typed: no role (beside the boxes), an existing member (above the form)",
+  async () => {
+    const page = await bed.newPage();
+    await signInThroughPage(page, owner.email, PASSWORD);
+    await page.goto("/dashboard/members");
+    await page.getByLabel("Email").fill("nobody-yet@example.test");
+    await page.getByRole("button", { name: "Invite" }).click();
+    const direct = await ownerApi.write("POST", "/dashboard/members", { email: "nobody-yet@example.test", roles: [] });
+    expect(direct.status).toBe(400);
+    expect(await page.locator("#roles-error").textContent()).toBe(direct.body.details["body.roles"]);
+    expect(await page.getByLabel("Email").inputValue()).toBe("nobody-yet@example.test");
+    await page.getByLabel("Email").fill(reader.email);
+    await page.getByLabel("billing:read").check();
+    await page.getByRole("button", { name: "Invite" }).click();
+    expect(await page.getByRole("alert").textContent()).toBe(`${reader.email} is already a member of this team`);
+    expect(await page.getByLabel("Email").inputValue()).toBe(reader.email);
+    expect(await page.getByLabel("billing:read").isChecked()).toBe(true);
+    expect((await ownerApi.read("/dashboard/invitations")).body.data.some((i: { email: string }) => i.email === reader.email)).toBe(false);
+    await page.context().close();
+  },
+  BROWSER_TEST_MS,
+);
+
+test(
   "change roles: the member loses catalog:write and the features form is gone from their page; a refusal is printed with the boxes kept",
   async () => {
     const editor = await newOperator(t, teamId, ["catalog:read", "catalog:write"], "editor@example.test");
