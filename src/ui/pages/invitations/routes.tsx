@@ -8,8 +8,8 @@ import { page, redirect } from "../../response";
 import { presentedCredential } from "../../../auth/resolve";
 import { AcceptPage, ACCEPT_PATH } from "./page";
 
-/** Where the new member lands: their team's members. */
-const LANDING = "/dashboard/members";
+/** Where the new member lands: their teams, the one joined among them with their roles (any member may read it, whatever the roles given). */
+const LANDING = "/dashboard/teams";
 
 export const invitationPages: Section = (kit) => (app) =>
   app
