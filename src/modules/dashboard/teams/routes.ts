@@ -55,7 +55,7 @@ export function teamRoutes(deps: DashboardDeps) {
           tags: TAGS,
           summary: "Switch to another of the operator's teams (dashboard session only)",
           description:
-            "Ends this session and starts one for the same operator in `teamId`, where they must be an active member (404 otherwise, whether or not the team exists), in its development environment, as a sign-in does: sets the new `be_session` cookie and returns the new session with its new `csrfToken`. No password is asked: the operator is signed in and the membership is the grant. Audited in both teams (`dashboard_session.switch_team` in the team left, `dashboard_session.sign_in` with method `team_switch` in the team joined).",
+            "Ends this session and starts one for the same operator in `teamId`, where they must be an active member (404 otherwise, whether or not the team exists), in its development environment, as a sign-in does: sets the new session cookie and returns the new session with its new `csrfToken`. No password is asked: the operator is signed in and the membership is the grant. Audited in both teams (`dashboard_session.switch_team` in the team left, `dashboard_session.sign_in` with method `team_switch` in the team joined).",
         },
       },
     );
