@@ -39,7 +39,7 @@ import { isPageRequest, pagesHandler } from "./ui";
 
 const API_DESCRIPTION = `Subscription billing and entitlements with on-chain settlement.
 
-Authenticate every call with \`Authorization: Bearer <credential>\` (dashboard sessions may use the \`be_session\` cookie).
+Authenticate every call with \`Authorization: Bearer <credential>\` (dashboard sessions may use the \`__Host-be_session\` cookie, \`be_session\` on plain-http development).
 Errors have exactly one of three shapes: \`{error}\`, \`{error, code}\` (401, 403 and billing failures) or \`{error, details}\` (400, with field paths).
 Request bodies carry only the fields their schema names: an unknown field, at any depth, is never ignored but refused with 400 \`{error: "Validation failed", details: {"body.<field>": "Unknown field: ..."}}\`, one entry per unknown field, so a typo such as \`planID\` fails loudly. Free key/value objects (\`traits\`, \`metadata\`) take any keys.
 Every error has a code in one table, \`x-error-codes\` (code, status, shape); only the \`code\` shape writes it into the body.
@@ -114,7 +114,7 @@ function apiDocument(bodyOf: BodySchemaOf) {
                 scheme: "bearer",
                 description: "sk_/rk_/pk_ live or test keys, legacy api_ keys, embed tokens (be_tok_… or JWT), or a dashboard session",
               },
-              dashboardCookie: { type: "apiKey", in: "cookie", name: "be_session" },
+              dashboardCookie: { type: "apiKey", in: "cookie", name: "__Host-be_session" },
             },
           },
           security: [{ bearer: [] }, { dashboardCookie: [] }],

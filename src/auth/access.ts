@@ -54,6 +54,7 @@ export const ROUTES = {
   },
   "GET /users": { operationId: "listUsers", kinds: [...SERVER_KEYS, "legacy", "dashboard"], permission: "customers.read", role: "customers:read" },
   "GET /audit-log": { operationId: "listAuditLog", kinds: ["dashboard"], role: "audit:read" },
+  "GET /dashboard/audit-log/verification": { operationId: "verifyAuditLog", kinds: ["dashboard"], role: "audit:read" },
   "PATCH /companies/{id}": {
     operationId: "updateCompany",
     kinds: [...SERVER_KEYS, "legacy", "dashboard"],
@@ -213,7 +214,7 @@ export const ROUTES = {
   },
   "GET /checkout-sessions/{id}": { operationId: "getCheckoutSession", kinds: ["legacy", "dashboard"], role: "billing:read" },
   // The dashboard's own routes (src/modules/dashboard): dashboard sessions only. Any member may read and
-  // end their session or switch its environment; members and keys need their roles.
+  // end their session, switch its environment, list their own teams and switch to another; members and keys need their roles.
   // Signing in makes a dashboard session: no credential yet.
   "POST /dashboard/sign-in": { operationId: "dashboardSignIn", public: true },
   "POST /dashboard/sign-in/link": { operationId: "dashboardSignInWithLink", public: true },
@@ -221,6 +222,8 @@ export const ROUTES = {
   "GET /dashboard/session": { operationId: "dashboardGetSession", kinds: ["dashboard"] },
   "POST /dashboard/sign-out": { operationId: "dashboardSignOut", kinds: ["dashboard"] },
   "POST /dashboard/session/environment": { operationId: "dashboardSwitchEnvironment", kinds: ["dashboard"] },
+  "GET /dashboard/teams": { operationId: "dashboardListTeams", kinds: ["dashboard"] },
+  "POST /dashboard/session/team": { operationId: "dashboardSwitchTeam", kinds: ["dashboard"] },
   "GET /dashboard/members": { operationId: "dashboardListMembers", kinds: ["dashboard"], role: "members:read" },
   "POST /dashboard/members": { operationId: "dashboardInviteMember", kinds: ["dashboard"], role: "members:write" },
   "GET /dashboard/invitations": { operationId: "dashboardListInvitations", kinds: ["dashboard"], role: "members:read" },

@@ -4,7 +4,7 @@
  *   api_…                          legacy keys; their environment is chosen at creation and stored
  *   be_tok_…                       embed access tokens (signed, stateless)
  *   eyJ….….…                       session JWTs from POST /access-tokens (also embed tokens)
- *   dsess_…                        dashboard sessions (normally sent as the `be_session` cookie)
+ *   dsess_…                        dashboard sessions (normally sent as the `__Host-be_session` cookie; `be_session` on plain http)
  */
 import { randomToken } from "../lib/ids";
 import type { KeyType } from "./kinds";
@@ -14,7 +14,13 @@ const TYPE_PREFIX: Record<Exclude<KeyType, "LEGACY">, string> = { SECRET: "sk", 
 export const KEY_PREFIX_LENGTH = 16;
 export const EMBED_TOKEN_PREFIX = "be_tok_";
 export const DASHBOARD_SESSION_PREFIX = "dsess_";
+/** The session cookie's name without `Secure` (DASHBOARD_COOKIE_SECURE=false, plain-http development). */
 export const DASHBOARD_COOKIE = "be_session";
+/**
+ * Its name with `Secure`: the `__Host-` prefix makes the browser refuse the cookie unless it is Secure, has Path=/
+ * and no Domain, and was set by this very host, so a sibling subdomain or a plain-http answer cannot plant one.
+ */
+export const SECURE_DASHBOARD_COOKIE = `__Host-${DASHBOARD_COOKIE}`;
 
 export function generateRawKey(type: KeyType, environment: Environment): string {
   if (type === "LEGACY") return `api_${randomToken(40)}`;

@@ -15,7 +15,7 @@ import type { Clock } from "../lib/clock";
 import { timingSafeEqual } from "../lib/timing-safe";
 import type { CredentialStore, KeyRecord } from "./credential-store";
 import type { EmbedTokens } from "./embed-tokens";
-import { DASHBOARD_COOKIE, DASHBOARD_SESSION_PREFIX, EMBED_TOKEN_PREFIX, parseRawKey, type ParsedKey } from "./key-format";
+import { DASHBOARD_COOKIE, DASHBOARD_SESSION_PREFIX, SECURE_DASHBOARD_COOKIE, EMBED_TOKEN_PREFIX, parseRawKey, type ParsedKey } from "./key-format";
 import { KIND_BY_KEY_TYPE, type Principal } from "./kinds";
 import { CSRF_HEADER, csrfTokenFor } from "./csrf";
 
@@ -38,16 +38,22 @@ export interface Presented {
   fromCookie: boolean;
 }
 
-/** The value of the be_session cookie, or null. */
+/**
+ * The session cookie's value, or null: `__Host-be_session` (set when Secure), else `be_session` (set on plain-http
+ * development, and by the service before the prefix). The prefixed one wins when both are sent, so a plain-named
+ * cookie planted by another host never replaces the session the browser signed in to.
+ */
 export function sessionCookie(headers: Headers): string | null {
   const cookie = headers.get("cookie");
+  let plain: string | null = null;
   if (cookie) {
     for (const part of cookie.split(";")) {
       const [name, ...rest] = part.trim().split("=");
-      if (name === DASHBOARD_COOKIE) return rest.join("=");
+      if (name === SECURE_DASHBOARD_COOKIE) return rest.join("=");
+      if (name === DASHBOARD_COOKIE && plain === null) plain = rest.join("=");
     }
   }
-  return null;
+  return plain;
 }
 
 export function presentedCredential(headers: Headers): Presented | null {

@@ -64,7 +64,7 @@ export function Shell({ title, session, path, children }: ShellProps) {
           </a>
           <p class="team">
             Team <strong safe>{session.team.name}</strong>{" "}
-            <a href="/dashboard/sign-in" class="small">
+            <a href="/dashboard/teams" class="small">
               Switch team
             </a>
           </p>

@@ -20,6 +20,10 @@ import { flagPages } from "./pages/flags/routes";
 import { subscriptionPages } from "./pages/subscriptions/routes";
 import { agentPages } from "./pages/agents/routes";
 import { escrowPages } from "./pages/escrow/routes";
+import { memberPages } from "./pages/members/routes";
+import { invitationPages } from "./pages/invitations/routes";
+import { auditLogPages } from "./pages/audit-log/routes";
+import { teamPages } from "./pages/teams/routes";
 import { page, redirect, safeReturn, sameOrigin } from "./response";
 import { ApiRefusal } from "./session";
 import type { Logger } from "../lib/logger";
@@ -108,5 +112,9 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
       .use(subscriptionPages(kit))
       .use(agentPages(kit))
       .use(escrowPages(kit))
+      .use(memberPages(kit))
+      .use(invitationPages(kit))
+      .use(auditLogPages(kit))
+      .use(teamPages(kit))
   );
 }

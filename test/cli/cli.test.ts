@@ -40,7 +40,7 @@ test(
     expect(seed.keys.publishable.key).toStartWith("pk_test_");
     expect(seed.keys.legacy.key).toStartWith("api_");
     expect(seed.keys.productionSecret.key).toStartWith("sk_live_");
-    expect(seed.dashboardSession.cookie).toStartWith("be_session=dsess_");
+    expect(seed.dashboardSession.cookie).toStartWith("__Host-be_session=dsess_");
     expect(seed.features.apiCalls).toMatchObject({ featureKey: "api-calls", featureType: "event", eventKey: "api.call" });
     expect(seed.features.apiCalls.id).toStartWith("cflag_");
     expect(seed.features.apiCalls.linkedPlans.map((p: { name: string }) => p.name)).toEqual(["Free", "Pro"]);

@@ -52,7 +52,7 @@ test(
 
     await page.getByLabel("Name").fill(IMG);
     await page.getByRole("button", { name: "Create key" }).click();
-    await expectInert(page, [`Key ${IMG} created`]);
+    await expectInert(page, [`New key: ${IMG}`]);
 
     await page.goto(`/dashboard/api-keys/${stored[1]!.body.data.id}/revoke`);
     await expectInert(page, [`Revoke ${SCRIPT}`]);

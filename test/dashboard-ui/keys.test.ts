@@ -44,6 +44,7 @@ test(
     await signInThroughPage(page, owner.email, PASSWORD);
     await page.getByLabel("Name").fill("Server key");
     await page.getByRole("button", { name: "Create key" }).click();
+    expect(await page.locator("#created-title").textContent()).toBe("New key: Server key");
     const raw = (await page.locator("#raw-key").textContent())!;
     expect(raw).toMatch(/^sk_test_/);
     await page.getByRole("button", { name: "Copy" }).click();

@@ -33,6 +33,7 @@ const CROSS_TENANT = new Set([
   "operator_find_by_email.sql",
   "operator_find_by_id.sql",
   "team_member_find_for_sign_in.sql",
+  "team_member_list_by_operator.sql",
   "team_invitation_accept.sql",
   "sign_in_link_use.sql",
   "sign_in_failure_count.sql",

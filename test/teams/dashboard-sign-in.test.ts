@@ -11,12 +11,12 @@ const t = await createTestApp({ TRUST_PROXY: "true" });
 const secrets: string[] = [PASSWORD];
 
 describe("POST /dashboard/sign-in", () => {
-  test("200: sets the be_session cookie (HttpOnly, SameSite=Strict, Path=/, Max-Age 12 h, Secure) and returns the session with its CSRF token", async () => {
+  test("200: sets the __Host-be_session cookie (HttpOnly, SameSite=Strict, Path=/, Max-Age 12 h, Secure) and returns the session with its CSRF token", async () => {
     const { teamId, owner } = await newTeamWithOwner(t);
     const res = await signIn(t, owner.email.toUpperCase());
     expect(res.status).toBe(200);
     const cookie = res.headers.get("set-cookie")!;
-    expect(cookie).toMatch(/^be_session=dsess_[0-9A-Za-z]{48}; /);
+    expect(cookie).toMatch(/^__Host-be_session=dsess_[0-9A-Za-z]{48}; /);
     const attributes = cookie.split("; ").slice(1).sort();
     expect(attributes).toEqual(["HttpOnly", "Max-Age=43200", "Path=/", "SameSite=Strict", "Secure"]);
     expect(res.headers.get("cache-control")).toBe("no-store");
@@ -166,7 +166,7 @@ describe("session lifetime", () => {
     const b = await browser(t, owner.email);
     const out = await b.write("POST", "/dashboard/sign-out");
     expect(out.status).toBe(200);
-    expect(out.headers.get("set-cookie")).toBe("be_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict; Secure");
+    expect(out.headers.get("set-cookie")).toBe("__Host-be_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Strict; Secure");
     const after = await b.read("/dashboard/session");
     expect(after.status).toBe(401);
     expect(after.body.code).toBe("revoked_credentials");
@@ -221,6 +221,20 @@ test("DASHBOARD_COOKIE_SECURE=false drops Secure (plain-http development); it is
   expect((await loadConfig({ DATA_DIR: `${process.cwd()}/.data/test`, DASHBOARD_COOKIE_SECURE: "false" })).dashboardCookieSecure).toBe(false);
   expect(t.config.dashboardCookieSecure).toBe(true);
   expect(sessionCookie("dsess_x", 60, false)).toBe("be_session=dsess_x; Max-Age=60; Path=/; HttpOnly; SameSite=Strict");
+  expect(sessionCookie("dsess_x", 60, true)).toBe("__Host-be_session=dsess_x; Max-Age=60; Path=/; HttpOnly; SameSite=Strict; Secure");
+});
+
+test("the session is read from __Host-be_session, or from be_session (plain http); the prefixed one wins when both are sent", async () => {
+  const { owner } = await newTeamWithOwner(t);
+  const mine = await browser(t, owner.email);
+  const other = await newTeamWithOwner(t);
+  const planted = await browser(t, other.owner.email);
+  const teamWith = async (cookie: string) => (await t.call("GET", "/dashboard/session", { cookie })).body.data?.team.id;
+  expect(await teamWith(`__Host-be_session=${mine.session}`)).toBe(mine.res.body.data.team.id);
+  expect(await teamWith(`be_session=${mine.session}`)).toBe(mine.res.body.data.team.id);
+  // A plain-named cookie planted beside the browser's own (by a sibling host, in either order) is not the one read.
+  expect(await teamWith(`be_session=${planted.session}; __Host-be_session=${mine.session}`)).toBe(mine.res.body.data.team.id);
+  expect(await teamWith(`__Host-be_session=${mine.session}; be_session=${planted.session}`)).toBe(mine.res.body.data.team.id);
 });
 
 test("no session token, CSRF token, password or link token appears in the logs", () => {

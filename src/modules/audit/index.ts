@@ -1,10 +1,11 @@
-/** GET /audit-log: every mutating call, newest first (dashboard sessions with role audit:read). */
+/** GET /audit-log: every mutating call, newest first (dashboard sessions with role audit:read); and its chain's verification. */
 import { Elysia, t } from "elysia";
 import { authPlugin } from "../../http/auth";
 import { Page, PageQuery, pageRequest, pageResponse } from "../../http/pagination";
 import { type AuthDeps } from "../../http/auth";
 import type { Sql } from "../../db/client";
 import { listAuditPage } from "./repo";
+import { auditVerificationRoutes } from "./verification/routes";
 import type { AuditRow } from "./rows";
 
 const AuditRecord = t.Object(
@@ -75,30 +76,33 @@ const present = (r: AuditRow) => ({
 type RouteDeps = AuthDeps & { sql: Sql; config: { tokenSigningSecret: string } };
 
 export function auditRoutes(deps: RouteDeps) {
-  return new Elysia().use(authPlugin(deps)).get(
-    "/audit-log",
-    async ({ principal, query }) => {
-      const page = pageRequest(deps.config.tokenSigningSecret, "audit-log", principal, query);
-      const rows = await listAuditPage(deps.sql, principal, page, query);
-      return pageResponse(page, rows, present);
-    },
-    {
-      access: true,
-      query: t.Object({
-        ...PageQuery,
-        action: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
-        resourceType: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
-        resourceId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
-        actorId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
-      }),
-      response: Page(AuditRecord),
-      detail: {
-        tags: ["Audit"],
-        summary: "List the audit log (dashboard session, role audit:read)",
-        description:
-          "Newest first. Each entry is linked into its team and environment's tamper-evident chain (chainSeq, prevHash, hash): " +
-          "editing, deleting or reordering an entry breaks the chain from that entry on, which `npm run cli -- audit verify` reports.",
+  return new Elysia()
+    .use(authPlugin(deps))
+    .use(auditVerificationRoutes(deps))
+    .get(
+      "/audit-log",
+      async ({ principal, query }) => {
+        const page = pageRequest(deps.config.tokenSigningSecret, "audit-log", principal, query);
+        const rows = await listAuditPage(deps.sql, principal, page, query);
+        return pageResponse(page, rows, present);
       },
-    },
-  );
+      {
+        access: true,
+        query: t.Object({
+          ...PageQuery,
+          action: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
+          resourceType: t.Optional(t.String({ minLength: 1, maxLength: 100 })),
+          resourceId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+          actorId: t.Optional(t.String({ minLength: 1, maxLength: 200 })),
+        }),
+        response: Page(AuditRecord),
+        detail: {
+          tags: ["Audit"],
+          summary: "List the audit log (dashboard session, role audit:read)",
+          description:
+            "Newest first. Each entry is linked into its team and environment's tamper-evident chain (chainSeq, prevHash, hash): " +
+            "editing, deleting or reordering an entry breaks the chain from that entry on, which `npm run cli -- audit verify` reports.",
+        },
+      },
+    );
 }

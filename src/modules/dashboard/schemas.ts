@@ -164,3 +164,31 @@ export const ApiKeyCreate = t.Object(
 );
 export const IdParams = t.Object({ id: t.String({ minLength: 1, maxLength: 100 }) });
 export const Ok = t.Object({ ok: t.Literal(true) });
+
+export const OperatorTeam = t.Object(
+  {
+    id: t.String(),
+    name: t.String(),
+    memberId: t.String({ description: "The operator's membership of this team" }),
+    roles: t.Array(t.String()),
+    current: t.Boolean({ description: "The team of the session that asked" }),
+    joinedAt: Time,
+  },
+  {
+    $id: "DashboardOperatorTeam",
+    examples: [
+      {
+        id: "team_01JH5Q8T0M3V9X2Y4Z6A8B0C1R",
+        name: "Acme",
+        memberId: "mem_01JH5Q8T0M3V9X2Y4Z6A8B0C1S",
+        roles: ["owner"],
+        current: true,
+        joinedAt: "2026-01-15T09:30:00.000Z",
+      },
+    ],
+  },
+);
+export const TeamSwitchRequest = t.Object(
+  { teamId: t.String({ minLength: 1, maxLength: 100, description: "A team the signed-in operator is an active member of" }) },
+  { $id: "DashboardTeamSwitch", examples: [{ teamId: "team_01JH5Q8T0M3V9X2Y4Z6A8B0C1R" }] },
+);

@@ -19,6 +19,7 @@ const Q = queries([
   "team_member_set_roles",
   "team_member_remove",
   "team_member_find_for_sign_in",
+  "team_member_list_by_operator",
   "team_invitation_insert",
   "team_invitation_accept",
   "team_invitation_list_pending",
@@ -73,6 +74,10 @@ export const removeMemberRow = (db: Db, teamId: string, memberId: string) => run
 /** The operator's membership of `teamId` (or of any team when null), for signing in. */
 export const findMembership = (db: Db, operatorId: string, teamId: string | null) =>
   runOne<MembershipRow>(db, Q.team_member_find_for_sign_in, [operatorId, teamId]);
+
+/** The operator's active memberships in every team, with the team's name (the team switch's list). */
+export const listOperatorMemberships = (db: Db, operatorId: string) =>
+  run<MembershipRow & { team_name: string; created_at: Date }>(db, Q.team_member_list_by_operator, [operatorId]);
 
 // Invitations
 

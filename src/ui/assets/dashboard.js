@@ -1,5 +1,5 @@
 // The dashboard's only script, served by the service (the pages' Content-Security-Policy allows no inline
-// script). Everything works without it; it adds the copy button and fills the one-time link's token.
+// script). Everything works without it; it adds the copy buttons and fills the token of a one-time link or an invitation.
 "use strict";
 
 document.addEventListener("click", (event) => {
@@ -19,16 +19,18 @@ document.addEventListener("click", (event) => {
 });
 
 document.addEventListener("DOMContentLoaded", () => {
-  // A one-time link: /dashboard/sign-in#token=dlink_…. The token leaves the address bar at once.
+  // A one-time link (/dashboard/sign-in#token=dlink_…) or an invitation (/dashboard/invitations/accept#token=dinv_…).
+  // The token leaves the address bar at once; focus goes to the form's first empty field, or its button.
   const match = /^#token=([\w-]+)$/.exec(window.location.hash);
   const field = document.getElementById("token");
   if (match && field) {
     field.value = match[1];
     history.replaceState(null, "", window.location.pathname);
-    const submit = document.querySelector("#link-form button");
-    if (submit) submit.focus();
+    const inputs = field.form ? Array.from(field.form.querySelectorAll("input:not([type=hidden])")) : [];
+    const next = inputs.find((input) => !input.value) || (field.form && field.form.querySelector("button"));
+    if (next) next.focus();
   }
   // The page that shows a new key's raw value answered a form post: take that post out of the history entry,
   // so a reload loads the list (without the value) instead of posting again.
-  if (document.getElementById("raw-key")) history.replaceState(null, "", window.location.pathname);
+  if (document.getElementById("raw-key") || document.getElementById("invite-link")) history.replaceState(null, "", window.location.pathname);
 });

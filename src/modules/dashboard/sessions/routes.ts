@@ -63,7 +63,7 @@ export function sessionRoutes(deps: DashboardDeps) {
         detail: {
           tags: TAGS,
           summary: "Sign in with email and password (dashboard session only; public)",
-          description: `Sets the \`be_session\` cookie (HttpOnly, SameSite=Strict, Path=/, Max-Age = the session's lifetime, 12 h by default; Secure unless DASHBOARD_COOKIE_SECURE=false) and returns the session with its \`csrfToken\` (GET /dashboard/session repeats it): send it as \`X-CSRF-Token\` on every write authenticated by the cookie. Without \`teamId\`, the operator's oldest membership; the session starts in the development environment. ${SIGN_IN_ERRORS}`,
+          description: `Sets the \`__Host-be_session\` cookie (\`be_session\` with DASHBOARD_COOKIE_SECURE=false; HttpOnly, SameSite=Strict, Path=/, Max-Age = the session's lifetime, 12 h by default; Secure unless DASHBOARD_COOKIE_SECURE=false) and returns the session with its \`csrfToken\` (GET /dashboard/session repeats it): send it as \`X-CSRF-Token\` on every write authenticated by the cookie. Without \`teamId\`, the operator's oldest membership; the session starts in the development environment. ${SIGN_IN_ERRORS}`,
         },
       },
     )

@@ -37,7 +37,7 @@ export function ApiKeysPage({ session, keys, created, form }: ApiKeysProps) {
       {created ? (
         <section class="notice" aria-labelledby="created-title">
           <h2 id="created-title">
-            Key <span safe>{created.name}</span> created
+            New key: <span safe>{created.name}</span>
           </h2>
           <p>Copy it now: this is the only time it is shown. Only its first characters are kept.</p>
           <p class="secret">
