@@ -1,0 +1,216 @@
+/**
+ * The dashboard's reports over a real database at fixed instants of the test clock: usage per feature per UTC
+ * day, revenue per month and currency (paid, refunded, credited, net), renewals, failed charges and dunning per
+ * month; the default ranges follow the service's clock; bad or too long ranges are 400 naming the field; roles.
+ */
+import { expect, test } from "bun:test";
+import { createTestApp } from "../helpers/app";
+import { createTeamFixture } from "../helpers/fixtures";
+import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
+import { issuedInvoice, line, payInvoice } from "../helpers/invoices";
+import { chainReference, subscriptionFixture, txHash } from "../helpers/subscription-rows";
+import { newId } from "../../src/lib/ids";
+import type { Tenant } from "../../src/lib/tenant";
+
+const t = await createTestApp();
+const at = (iso: string) => t.clock.set(Date.parse(iso));
+const NOW = "2026-03-15T12:00:00Z";
+// Sessions made at NOW (they expire; the clock then goes back to when things happened, and returns to NOW).
+at(NOW);
+const team = await createTeamFixture(t);
+const other = await createTeamFixture(t, "Other team");
+const dev: Tenant = { teamId: team.teamId, environment: "development" };
+const catalog = await createCatalogFixture(t, team.teamId, "development", 10_000n);
+await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "acme", catalog.planId, 1_000n);
+const otherCatalog = await createCatalogFixture(t, other.teamId, "development", 10_000n);
+await createCompanyOnPlan(t, other.keys.legacy, other.teamId, "acme", otherCatalog.planId);
+
+const admin = (path: string) => t.call("GET", path, { token: team.dashboardAdmin });
+const consume = async (key: string, feature: string, quantity: number, expected = 200) => {
+  const res = await t.call("POST", "/usage/consume", { token: key, body: { company: "acme", feature, quantity } });
+  expect(res.status).toBe(expected);
+};
+
+// Usage: 4 units on 03-10 (3 consumed, one track event), 5 at the last minute of 03-12, 2 at the first of 03-13;
+// a refusal (a disabled flag) is not usage; another team's usage is its own.
+at("2026-03-10T10:00:00Z");
+await consume(team.keys.legacy, "api-calls", 3);
+expect(
+  (await t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "track", name: "api-calls", company: { id: "acme" } } })).status,
+).toBe(200);
+await consume(team.keys.legacy, "beta", 1, 429); // feature_not_enabled
+await consume(other.keys.legacy, "api-calls", 99);
+at("2026-03-12T23:59:59Z");
+await consume(team.keys.legacy, "api-calls", 5);
+at("2026-03-13T00:00:00Z");
+await consume(team.keys.legacy, "api-calls", 2);
+await consume(team.keys.legacy, "ai-tokens", 7);
+
+// Revenue: 100 USDC paid in January, 50 in February, an invoice half paid (not revenue yet), a refund of 10 and a
+// credit note of 5 in March.
+const paidInvoice = async (iso: string, micro: bigint) => {
+  const when = new Date(iso);
+  const invoice = await issuedInvoice(t.db.sql, t.config.chains, dev, when, [line(micro)]);
+  await payInvoice(t.db.sql, t.config.chains, dev, when, invoice.id, micro);
+  return invoice.id;
+};
+const january = await paidInvoice("2026-01-20T10:00:00Z", 100_000_000n);
+await paidInvoice("2026-02-28T23:59:59Z", 50_000_000n);
+{
+  const when = new Date("2026-02-10T10:00:00Z");
+  const half = await issuedInvoice(t.db.sql, t.config.chains, dev, when, [line(40_000_000n)]);
+  await payInvoice(t.db.sql, t.config.chains, dev, when, half.id, 20_000_000n);
+}
+await t.db.sql`insert into refunds (id, team_id, environment, invoice_id, amount, token_symbol, token_amount, network, tx_hash,
+  sender_wallet, recipient_wallet, reason, block_number, created_at)
+  values (${newId("re")}, ${dev.teamId}, 'development', ${january}, 10000000, 'USDC', 10000000, 'base-sepolia', ${txHash()},
+  ${`0x${"1".repeat(40)}`}, ${`0x${"2".repeat(40)}`}, 'Returned seat', 1, '2026-03-02T10:00:00Z')`;
+await t.db.sql`insert into credit_notes (id, team_id, environment, invoice_id, number, sequence, reason, credit_amount, refund_amount, created_at)
+  values (${newId("cn")}, ${dev.teamId}, 'development', ${january}, 'CN-REPORT-1', 900001, 'Goodwill', 5000000, 0, '2026-03-03T10:00:00Z')`;
+
+// Renewals: January has two renewals that succeeded (one a dunning retry that recovered) and one that failed;
+// February a failed activation, a failed renewal and its failed retry, and a subscription canceled unpaid; a
+// pending charge counts nowhere.
+const { subscription } = await subscriptionFixture(t.db.sql, dev, {
+  company: "subscriber",
+  planId: catalog.planId,
+  now: new Date("2026-01-01T00:00:00Z"),
+});
+const charge = async (kind: string, period: string, attempt: number, status: "succeeded" | "failed" | "pending", completed: string | null) => {
+  await t.db.sql`insert into subscription_charges (id, team_id, environment, subscription_id, kind, reference, network, period_start,
+    attempt, amount, status, failure_reason, tx_hash, created_at, completed_at)
+    values (${newId("sch")}, ${dev.teamId}, 'development', ${subscription.id}, ${kind}, ${chainReference()}, 'sepolia', ${period}, ${attempt},
+    10000000, ${status}, ${status === "failed" ? "insufficient_balance" : null}, ${status === "succeeded" ? txHash() : null},
+    ${completed ?? "2026-02-27T00:00:00Z"}, ${completed})`;
+};
+await charge("renewal", "2025-12-01T00:00:00Z", 0, "succeeded", "2026-01-01T00:00:00Z");
+await charge("renewal", "2026-01-01T00:00:00Z", 0, "failed", "2026-01-10T00:00:00Z");
+await charge("renewal", "2026-01-01T00:00:00Z", 1, "succeeded", "2026-01-31T23:59:59Z");
+await charge("activation", "2026-02-01T00:00:00Z", 0, "failed", "2026-02-01T00:00:00Z");
+await charge("renewal", "2026-02-02T00:00:00Z", 0, "failed", "2026-02-02T00:00:00Z");
+await charge("renewal", "2026-02-02T00:00:00Z", 1, "failed", "2026-02-05T00:00:00Z");
+await charge("renewal", "2026-02-03T00:00:00Z", 0, "pending", null);
+{
+  const { subscription: lost } = await subscriptionFixture(t.db.sql, dev, {
+    company: "lost",
+    planId: catalog.planId,
+    now: new Date("2026-01-01T00:00:00Z"),
+  });
+  await t.db.sql`update subscriptions set status = 'CANCELED', canceled_at = '2026-02-20T00:00:00Z',
+    cancel_reason = 'payment failed: insufficient_balance' where id = ${lost.id}`;
+}
+at(NOW);
+
+const zeros = (days: string[], values: Record<string, string>) => days.map((day) => ({ day, quantity: values[day] ?? "0" }));
+
+test("usage: every day of the default range (the last 30 days of the service's clock), units per feature and UTC day", async () => {
+  const res = await admin("/dashboard/reports/usage");
+  expect(res.status).toBe(200);
+  const report = res.body.data;
+  expect(report.from).toBe("2026-02-14");
+  expect(report.to).toBe("2026-03-15");
+  expect(report.interval).toBe("day");
+  expect(report.days).toHaveLength(30);
+  expect(report.features.map((f: { featureKey: string; total: string }) => [f.featureKey, f.total])).toEqual([
+    ["ai-tokens", "7"],
+    ["api-calls", "11"],
+  ]);
+  const apiCalls = report.features.find((f: { featureKey: string }) => f.featureKey === "api-calls");
+  expect(apiCalls.points).toEqual(zeros(report.days, { "2026-03-10": "4", "2026-03-12": "5", "2026-03-13": "2" }));
+});
+
+test("usage of one feature over a chosen range; a feature without usage is a flat line; an unknown one is 404", async () => {
+  const one = await admin("/dashboard/reports/usage?feature=api-calls&from=2026-03-10&to=2026-03-13&interval=day");
+  expect(one.status).toBe(200);
+  expect(one.body.data.features).toHaveLength(1);
+  expect(one.body.data.features[0].points.map((p: { quantity: string }) => p.quantity)).toEqual(["4", "0", "5", "2"]);
+  const byId = await admin(`/dashboard/reports/usage?feature=${catalog.features.sso}&from=2026-03-13&to=2026-03-13`);
+  expect(byId.body.data.features).toEqual([
+    { id: catalog.features.sso, featureKey: "sso", name: "SSO", total: "0", points: [{ day: "2026-03-13", quantity: "0" }] },
+  ]);
+  const unknown = await admin("/dashboard/reports/usage?feature=nope");
+  expect(unknown.status).toBe(404);
+  expect(unknown.body).toEqual({ error: "Feature not found" });
+  // The other team sees its own usage only.
+  const theirs = await t.call("GET", "/dashboard/reports/usage", { token: other.dashboardAdmin });
+  expect(theirs.body.data.features.map((f: { featureKey: string; total: string }) => [f.featureKey, f.total])).toEqual([["api-calls", "99"]]);
+});
+
+test("revenue per month and currency: paid by paidAt, refunds and credit notes in their month, net = paid - refunded", async () => {
+  const res = await admin("/dashboard/reports/revenue?from=2026-01&to=2026-03");
+  expect(res.status).toBe(200);
+  const report = res.body.data;
+  expect(report).toEqual({
+    from: "2026-01",
+    to: "2026-03",
+    months: ["2026-01", "2026-02", "2026-03"],
+    currencies: [
+      {
+        currency: "USDC",
+        total: { paid: "150.000000", refunded: "10.000000", credited: "5.000000", net: "140.000000", invoicesPaid: 2 },
+        months: [
+          { month: "2026-01", paid: "100.000000", refunded: "0.000000", credited: "0.000000", net: "100.000000", invoicesPaid: 1 },
+          { month: "2026-02", paid: "50.000000", refunded: "0.000000", credited: "0.000000", net: "50.000000", invoicesPaid: 1 },
+          { month: "2026-03", paid: "0.000000", refunded: "10.000000", credited: "5.000000", net: "-10.000000", invoicesPaid: 0 },
+        ],
+      },
+    ],
+  });
+  const byDefault = await admin("/dashboard/reports/revenue");
+  expect([byDefault.body.data.from, byDefault.body.data.to, byDefault.body.data.months.length]).toEqual(["2025-04", "2026-03", 12]);
+  const february = await admin("/dashboard/reports/revenue?from=2026-02&to=2026-02");
+  expect(february.body.data.currencies[0].total.paid).toBe("50.000000");
+  const none = await t.call("GET", "/dashboard/reports/revenue", { token: other.dashboardAdmin });
+  expect(none.body.data.currencies).toEqual([]);
+});
+
+test("renewals per month: succeeded, failed, every failed charge, dunning retries, recovered, canceled unpaid", async () => {
+  const res = await admin("/dashboard/reports/renewals?from=2026-01&to=2026-03");
+  expect(res.status).toBe(200);
+  const zero = { renewalsSucceeded: 0, renewalsFailed: 0, failedCharges: 0, dunningRetries: 0, recovered: 0, canceledUnpaid: 0 };
+  expect(res.body.data).toEqual({
+    from: "2026-01",
+    to: "2026-03",
+    total: { renewalsSucceeded: 2, renewalsFailed: 3, failedCharges: 4, dunningRetries: 2, recovered: 1, canceledUnpaid: 1 },
+    months: [
+      { month: "2026-01", ...zero, renewalsSucceeded: 2, renewalsFailed: 1, failedCharges: 1, dunningRetries: 1, recovered: 1 },
+      { month: "2026-02", ...zero, renewalsFailed: 2, failedCharges: 3, dunningRetries: 1, canceledUnpaid: 1 },
+      { month: "2026-03", ...zero },
+    ],
+  });
+});
+
+test("bad dates and ranges: 400 naming the field, with what is expected", async () => {
+  const cases: [string, string, RegExp][] = [
+    ["/dashboard/reports/usage?from=2026-02-30", "query.from", /calendar day/],
+    ["/dashboard/reports/usage?to=yesterday", "query.to", /YYYY-MM-DD/],
+    ["/dashboard/reports/usage?from=2026-03-14&to=2026-03-01", "query.from", /On or before the range's end \(2026-03-01\)/],
+    ["/dashboard/reports/usage?from=2025-03-14&to=2026-03-15", "query.from", /at most 366 days; this one has 367/],
+    ["/dashboard/reports/usage?from=1969-12-31&to=1970-01-01", "query.from", /from 1970/],
+    ["/dashboard/reports/usage?interval=week", "query.interval", /day/],
+    ["/dashboard/reports/revenue?from=2026-13", "query.from", /Not a month/],
+    ["/dashboard/reports/revenue?from=2026-1", "query.from", /YYYY-MM/],
+    ["/dashboard/reports/renewals?from=2023-02&to=2026-02", "query.from", /at most 36 months; this one has 37/],
+    ["/dashboard/reports/renewals?from=2026-03&to=2026-02", "query.from", /On or before/],
+  ];
+  for (const [path, field, message] of cases) {
+    const res = await admin(path);
+    expect({ path, status: res.status }).toEqual({ path, status: 400 });
+    expect(Object.keys(res.body.details)).toEqual([field]);
+    expect(res.body.details[field]).toMatch(message);
+  }
+  // The longest ranges allowed are answered.
+  expect((await admin("/dashboard/reports/usage?from=2025-03-15&to=2026-03-15")).body.data.days).toHaveLength(366);
+  expect((await admin("/dashboard/reports/renewals?from=2023-03&to=2026-02")).body.data.months).toHaveLength(36);
+});
+
+test("roles: catalog:read reads usage, not money or renewals; keys never", async () => {
+  const catalogSession = (path: string) => t.call("GET", path, { token: team.dashboardCatalog });
+  expect((await catalogSession("/dashboard/reports/usage")).status).toBe(200);
+  for (const path of ["/dashboard/reports/revenue", "/dashboard/reports/renewals"]) {
+    const res = await catalogSession(path);
+    expect(res.status).toBe(403);
+    expect(res.body.error).toBe("Dashboard role 'billing:read' is required");
+  }
+  expect((await t.call("GET", "/dashboard/reports/usage", { token: team.keys.secret })).status).toBe(403);
+});
