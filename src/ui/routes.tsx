@@ -10,6 +10,7 @@ import { formOf, given, pageKit, SIGN_IN, type PageKit } from "./kit";
 import { SignInPage } from "./pages/sign-in";
 import { apiKeyPages } from "./pages/api-keys/routes";
 import { featurePages } from "./pages/features/routes";
+import { overviewPages } from "./pages/overview/routes";
 import { page, redirect, safeReturn, sameOrigin } from "./response";
 import { ApiRefusal } from "./session";
 import type { Logger } from "../lib/logger";
@@ -87,5 +88,6 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
       // The sections, one line each (src/ui/pages/<section>/routes.tsx).
       .use(apiKeyPages(kit))
       .use(featurePages(kit))
+      .use(overviewPages(kit))
   );
 }

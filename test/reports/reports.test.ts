@@ -7,16 +7,12 @@ import { expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
-import { issuedInvoice, line, payInvoice } from "../helpers/invoices";
-import { chainReference, subscriptionFixture, txHash } from "../helpers/subscription-rows";
-import { newId } from "../../src/lib/ids";
+import { at, NOW, seedRenewals, seedRevenue, seedUsage } from "./seed";
 import type { Tenant } from "../../src/lib/tenant";
 
 const t = await createTestApp();
-const at = (iso: string) => t.clock.set(Date.parse(iso));
-const NOW = "2026-03-15T12:00:00Z";
-// Sessions made at NOW (they expire; the clock then goes back to when things happened, and returns to NOW).
-at(NOW);
+// Sessions made at NOW (they expire; the seeds move the clock back to when things happened, and return to NOW).
+at(t, NOW);
 const team = await createTeamFixture(t);
 const other = await createTeamFixture(t, "Other team");
 const dev: Tenant = { teamId: team.teamId, environment: "development" };
@@ -24,82 +20,17 @@ const catalog = await createCatalogFixture(t, team.teamId, "development", 10_000
 await createCompanyOnPlan(t, team.keys.legacy, team.teamId, "acme", catalog.planId, 1_000n);
 const otherCatalog = await createCatalogFixture(t, other.teamId, "development", 10_000n);
 await createCompanyOnPlan(t, other.keys.legacy, other.teamId, "acme", otherCatalog.planId);
-
 const admin = (path: string) => t.call("GET", path, { token: team.dashboardAdmin });
-const consume = async (key: string, feature: string, quantity: number, expected = 200) => {
-  const res = await t.call("POST", "/usage/consume", { token: key, body: { company: "acme", feature, quantity } });
-  expect(res.status).toBe(expected);
-};
 
-// Usage: 4 units on 03-10 (3 consumed, one track event), 5 at the last minute of 03-12, 2 at the first of 03-13;
-// a refusal (a disabled flag) is not usage; another team's usage is its own.
-at("2026-03-10T10:00:00Z");
-await consume(team.keys.legacy, "api-calls", 3);
+await seedUsage(t, team.keys.legacy, "acme");
+// Another team's usage is its own.
+at(t, "2026-03-10T10:00:00Z");
 expect(
-  (await t.call("POST", "/events", { token: team.keys.legacy, body: { event_type: "track", name: "api-calls", company: { id: "acme" } } })).status,
+  (await t.call("POST", "/usage/consume", { token: other.keys.legacy, body: { company: "acme", feature: "api-calls", quantity: 99 } })).status,
 ).toBe(200);
-await consume(team.keys.legacy, "beta", 1, 429); // feature_not_enabled
-await consume(other.keys.legacy, "api-calls", 99);
-at("2026-03-12T23:59:59Z");
-await consume(team.keys.legacy, "api-calls", 5);
-at("2026-03-13T00:00:00Z");
-await consume(team.keys.legacy, "api-calls", 2);
-await consume(team.keys.legacy, "ai-tokens", 7);
-
-// Revenue: 100 USDC paid in January, 50 in February, an invoice half paid (not revenue yet), a refund of 10 and a
-// credit note of 5 in March.
-const paidInvoice = async (iso: string, micro: bigint) => {
-  const when = new Date(iso);
-  const invoice = await issuedInvoice(t.db.sql, t.config.chains, dev, when, [line(micro)]);
-  await payInvoice(t.db.sql, t.config.chains, dev, when, invoice.id, micro);
-  return invoice.id;
-};
-const january = await paidInvoice("2026-01-20T10:00:00Z", 100_000_000n);
-await paidInvoice("2026-02-28T23:59:59Z", 50_000_000n);
-{
-  const when = new Date("2026-02-10T10:00:00Z");
-  const half = await issuedInvoice(t.db.sql, t.config.chains, dev, when, [line(40_000_000n)]);
-  await payInvoice(t.db.sql, t.config.chains, dev, when, half.id, 20_000_000n);
-}
-await t.db.sql`insert into refunds (id, team_id, environment, invoice_id, amount, token_symbol, token_amount, network, tx_hash,
-  sender_wallet, recipient_wallet, reason, block_number, created_at)
-  values (${newId("re")}, ${dev.teamId}, 'development', ${january}, 10000000, 'USDC', 10000000, 'base-sepolia', ${txHash()},
-  ${`0x${"1".repeat(40)}`}, ${`0x${"2".repeat(40)}`}, 'Returned seat', 1, '2026-03-02T10:00:00Z')`;
-await t.db.sql`insert into credit_notes (id, team_id, environment, invoice_id, number, sequence, reason, credit_amount, refund_amount, created_at)
-  values (${newId("cn")}, ${dev.teamId}, 'development', ${january}, 'CN-REPORT-1', 900001, 'Goodwill', 5000000, 0, '2026-03-03T10:00:00Z')`;
-
-// Renewals: January has two renewals that succeeded (one a dunning retry that recovered) and one that failed;
-// February a failed activation, a failed renewal and its failed retry, and a subscription canceled unpaid; a
-// pending charge counts nowhere.
-const { subscription } = await subscriptionFixture(t.db.sql, dev, {
-  company: "subscriber",
-  planId: catalog.planId,
-  now: new Date("2026-01-01T00:00:00Z"),
-});
-const charge = async (kind: string, period: string, attempt: number, status: "succeeded" | "failed" | "pending", completed: string | null) => {
-  await t.db.sql`insert into subscription_charges (id, team_id, environment, subscription_id, kind, reference, network, period_start,
-    attempt, amount, status, failure_reason, tx_hash, created_at, completed_at)
-    values (${newId("sch")}, ${dev.teamId}, 'development', ${subscription.id}, ${kind}, ${chainReference()}, 'sepolia', ${period}, ${attempt},
-    10000000, ${status}, ${status === "failed" ? "insufficient_balance" : null}, ${status === "succeeded" ? txHash() : null},
-    ${completed ?? "2026-02-27T00:00:00Z"}, ${completed})`;
-};
-await charge("renewal", "2025-12-01T00:00:00Z", 0, "succeeded", "2026-01-01T00:00:00Z");
-await charge("renewal", "2026-01-01T00:00:00Z", 0, "failed", "2026-01-10T00:00:00Z");
-await charge("renewal", "2026-01-01T00:00:00Z", 1, "succeeded", "2026-01-31T23:59:59Z");
-await charge("activation", "2026-02-01T00:00:00Z", 0, "failed", "2026-02-01T00:00:00Z");
-await charge("renewal", "2026-02-02T00:00:00Z", 0, "failed", "2026-02-02T00:00:00Z");
-await charge("renewal", "2026-02-02T00:00:00Z", 1, "failed", "2026-02-05T00:00:00Z");
-await charge("renewal", "2026-02-03T00:00:00Z", 0, "pending", null);
-{
-  const { subscription: lost } = await subscriptionFixture(t.db.sql, dev, {
-    company: "lost",
-    planId: catalog.planId,
-    now: new Date("2026-01-01T00:00:00Z"),
-  });
-  await t.db.sql`update subscriptions set status = 'CANCELED', canceled_at = '2026-02-20T00:00:00Z',
-    cancel_reason = 'payment failed: insufficient_balance' where id = ${lost.id}`;
-}
-at(NOW);
+at(t, NOW);
+await seedRevenue(t, dev);
+await seedRenewals(t, dev, catalog.planId);
 
 const zeros = (days: string[], values: Record<string, string>) => days.map((day) => ({ day, quantity: values[day] ?? "0" }));
 

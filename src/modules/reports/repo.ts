@@ -6,8 +6,8 @@ import type { RenewalMonthRow, RevenueMonthRow, UsageDayRow } from "./rows";
 const Q = queries(["report_feature_find", "report_usage_daily", "report_revenue_monthly", "report_renewals_monthly"]);
 
 /** Accepted usage per feature and UTC day in [from, to), of one feature (its id) or all. */
-export const usagePerDay = (db: Db, t: Tenant, from: Date, to: Date, featureId: string | null) =>
-  run<UsageDayRow>(db, Q.report_usage_daily, [t.teamId, t.environment, from, to, featureId]);
+export const usagePerDay = (db: Db, t: Tenant, range: { start: Date; end: Date }, featureId: string | null) =>
+  run<UsageDayRow>(db, Q.report_usage_daily, [t.teamId, t.environment, range.start, range.end, featureId]);
 
 /** Paid, refunded and credited micro-units per UTC month and currency in [from, to). */
 export const revenuePerMonth = (db: Db, t: Tenant, from: Date, to: Date) =>

@@ -28,7 +28,7 @@ export function reportRoutes(deps: AuthDeps & { sql: Sql; clock: Clock }) {
         const range = dayRange(deps.clock.now(), query.from, query.to);
         const only = query.feature === undefined ? null : await findReportFeature(deps.sql, principal, query.feature);
         if (only === undefined) throw apiError("not_found", "Feature not found");
-        const rows = await usagePerDay(deps.sql, principal, range.start, range.end, only?.id ?? null);
+        const rows = await usagePerDay(deps.sql, principal, range, only?.id ?? null);
         return { data: presentUsage(range, rows, only) };
       },
       {
