@@ -222,8 +222,8 @@ function MonthForm({ asked, range, fields }: { asked: Asked; range: { from: stri
   return (
     <form method="get" action={PATH} class="range-form">
       <Carry values={{ feature: asked.feature, from: asked.from, to: asked.to }} />
-      <Field name="monthFrom" label="From (UTC month)" type="month" hint="YYYY-MM" value={asked.monthFrom ?? range?.from} error={fields.monthFrom} />
-      <Field name="monthTo" label="To (UTC month)" type="month" hint="YYYY-MM" value={asked.monthTo ?? range?.to} error={fields.monthTo} />
+      <Field name="monthFrom" label="From (UTC month, YYYY-MM)" type="month" value={asked.monthFrom ?? range?.from} error={fields.monthFrom} />
+      <Field name="monthTo" label="To (UTC month, YYYY-MM)" type="month" value={asked.monthTo ?? range?.to} error={fields.monthTo} />
       <button type="submit">Show months</button>
     </form>
   );
@@ -239,7 +239,7 @@ function RevenueSection({ revenue }: { revenue: Answer<RevenueReport> }) {
         const id = `revenue-${k}`;
         const series: Series[] = [{ name: `Paid (${c.currency})`, tone: "a", values: c.months.map((m) => micro(m.paid)) }];
         return (
-          <div class="chart-block" data-currency={c.currency}>
+          <div class="chart-block wide" data-currency={c.currency}>
             <figure>
               <BarChart
                 id={`${id}-chart`}
@@ -332,7 +332,7 @@ function RenewalsSection({ renewals }: { renewals: Answer<RenewalReport> }) {
     { name: "Failed charges", tone: "b", values: report.months.map((m) => count(m.failedCharges)) },
   ];
   return (
-    <div class="chart-block">
+    <div class="chart-block wide">
       <figure>
         <BarChart
           id="renewals-chart"
@@ -409,9 +409,9 @@ function MoneySection({ asked, revenue, renewals }: Pick<OverviewProps, "asked" 
       <h2 id="money-title">Revenue and renewals per month</h2>
       <FormError message={refused?.error ?? null} />
       <MonthForm asked={asked} range={answered} fields={fields} />
-      <h3>Revenue</h3>
+      {revenue.ok === true ? <h3>Revenue</h3> : ""}
       <RevenueSection revenue={revenue} />
-      <h3>Renewals and failed charges</h3>
+      {renewals.ok === true ? <h3>Renewals and failed charges</h3> : ""}
       <RenewalsSection renewals={renewals} />
     </section>
   );
