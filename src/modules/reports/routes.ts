@@ -1,7 +1,7 @@
 /**
  * The dashboard's reports (docs/reports.md): usage per feature per day, revenue per month, renewals and failed
  * charges per month, summed by the database over a bounded range of the service's clock. Dashboard sessions
- * only; usage needs catalog:read, money and renewals billing:read (docs/decisions.md#dashboard-reports).
+ * only; usage needs catalog:read, money and renewals billing:read (docs/reports.md#decisions).
  */
 import { Elysia } from "elysia";
 import { authPlugin, type AuthDeps } from "../../http/auth";
