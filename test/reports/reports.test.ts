@@ -8,6 +8,7 @@ import { createTestApp } from "../helpers/app";
 import { createTeamFixture } from "../helpers/fixtures";
 import { createCatalogFixture, createCompanyOnPlan } from "../helpers/catalog";
 import { at, NOW, seedRenewals, seedRevenue, seedUsage } from "./seed";
+import { issuedInvoice, line, payInvoice } from "../helpers/invoices";
 import type { Tenant } from "../../src/lib/tenant";
 
 const t = await createTestApp();
@@ -93,6 +94,22 @@ test("revenue per month and currency: paid by paidAt, refunds and credit notes i
   expect(february.body.data.currencies[0].total.paid).toBe("50.000000");
   const none = await t.call("GET", "/dashboard/reports/revenue", { token: other.dashboardAdmin });
   expect(none.body.data.currencies).toEqual([]);
+});
+
+test("revenue of two currencies: one series each, never added together", async () => {
+  const theirs: Tenant = { teamId: other.teamId, environment: "development" };
+  const when = new Date("2026-03-05T10:00:00Z");
+  for (const micro of [3_000_000n, 2_000_000n]) {
+    const invoice = await issuedInvoice(t.db.sql, t.config.chains, theirs, when, [line(micro)]);
+    await payInvoice(t.db.sql, t.config.chains, theirs, when, invoice.id, micro);
+    // Another settlement currency, as a team settling in two tokens has (written here: the test chain offers one).
+    if (micro === 2_000_000n) await t.db.sql`update invoices set currency = 'EURC' where id = ${invoice.id}`;
+  }
+  const res = await t.call("GET", "/dashboard/reports/revenue?from=2026-03&to=2026-03", { token: other.dashboardAdmin });
+  expect(res.body.data.currencies.map((c: { currency: string; total: { paid: string } }) => [c.currency, c.total.paid])).toEqual([
+    ["EURC", "2.000000"],
+    ["USDC", "3.000000"],
+  ]);
 });
 
 test("renewals per month: succeeded, failed, every failed charge, dunning retries, recovered, canceled unpaid", async () => {
