@@ -35,6 +35,7 @@ import { proofsPlugin } from "./modules/proofs";
 import { escrowPlugin } from "./modules/escrow";
 import { agentsPlugin } from "./modules/agents";
 import { x402Plugin } from "./modules/x402";
+import { reportRoutes } from "./modules/reports/routes";
 import { isPageRequest, pagesHandler } from "./ui";
 
 const API_DESCRIPTION = `Subscription billing and entitlements with on-chain settlement.
@@ -81,7 +82,8 @@ export function createApp(deps: AppDeps) {
         .use(proofsPlugin(deps))
         .use(escrowPlugin(deps))
         .use(agentsPlugin(deps))
-        .use(x402Plugin(deps)),
+        .use(x402Plugin(deps))
+        .use(reportRoutes(deps)),
     );
   routes = app.routes as never;
   // A route's identity is its row of the route table: no route without one, no row without its route.

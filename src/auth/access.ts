@@ -298,6 +298,11 @@ export const ROUTES = {
   "POST /dashboard/subscriptions/{id}/resume": { operationId: "dashboardResumeSubscription", kinds: ["dashboard"], role: "billing:write" },
   "GET /dashboard/subscription-settings": { operationId: "getSubscriptionSettings", kinds: ["dashboard"], role: "billing:read" },
   "PUT /dashboard/subscription-settings": { operationId: "updateSubscriptionSettings", kinds: ["dashboard"], role: "billing:write" },
+  // Reports (docs/reports.md): the dashboard's charts, summed by the API. Usage is the catalog's metering
+  // (catalog:read, as GET /events); money and renewals are billing records (billing:read, as the invoice reads).
+  "GET /dashboard/reports/usage": { operationId: "dashboardUsageReport", kinds: ["dashboard"], role: "catalog:read" },
+  "GET /dashboard/reports/revenue": { operationId: "dashboardRevenueReport", kinds: ["dashboard"], role: "billing:read" },
+  "GET /dashboard/reports/renewals": { operationId: "dashboardRenewalsReport", kinds: ["dashboard"], role: "billing:read" },
   // Auto-topup (docs/agents.md): configuring moves the team's money from its funding mandate, so a server key with
   // payments.write; the dashboard lists, disables and deletes configurations and registers funding mandates.
   "POST /agent/dispatch": { operationId: "configureAgentDispatch", kinds: SERVER_KEYS, permission: "payments.write" },

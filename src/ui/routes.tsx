@@ -24,6 +24,7 @@ import { memberPages } from "./pages/members/routes";
 import { invitationPages } from "./pages/invitations/routes";
 import { auditLogPages } from "./pages/audit-log/routes";
 import { teamPages } from "./pages/teams/routes";
+import { overviewPages } from "./pages/overview/routes";
 import { page, redirect, safeReturn, sameOrigin } from "./response";
 import { ApiRefusal } from "./session";
 import type { Logger } from "../lib/logger";
@@ -116,5 +117,6 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
       .use(invitationPages(kit))
       .use(auditLogPages(kit))
       .use(teamPages(kit))
+      .use(overviewPages(kit))
   );
 }

@@ -297,6 +297,12 @@ const SUBSCRIPTION_DASHBOARD_ROUTES: Record<string, RouteCase> = {
   "GET /dashboard/subscription-settings": { method: "GET", path: "/dashboard/subscription-settings", ok: 200 },
   "PUT /dashboard/subscription-settings": { method: "PUT", path: "/dashboard/subscription-settings", body: { taxRate: "1" }, ok: 200 },
 };
+// Reports: sums over the service's clock (default ranges), nothing written.
+const REPORT_ROUTES: Record<string, RouteCase> = {
+  "GET /dashboard/reports/usage": { method: "GET", path: "/dashboard/reports/usage", ok: 200 },
+  "GET /dashboard/reports/revenue": { method: "GET", path: "/dashboard/reports/revenue", ok: 200 },
+  "GET /dashboard/reports/renewals": { method: "GET", path: "/dashboard/reports/renewals", ok: 200 },
+};
 const INVOICE_ROUTES: Record<string, RouteCase> = {
   ...INVOICE_DASHBOARD_ROUTES,
   "GET /invoices": { method: "GET", path: "/invoices", ok: 200 },
@@ -412,6 +418,7 @@ const ROUTES: Record<string, RouteCase> = {
   ...INVOICE_DOCUMENT_ROUTES,
   ...INVOICE_ROUTES,
   ...SUBSCRIPTION_DASHBOARD_ROUTES,
+  ...REPORT_ROUTES,
   "POST /api-keys/tokens": { method: "POST", path: "/api-keys/tokens", body: { company: { id: "matrix-co" } }, ok: 201 },
   "POST /access-tokens": { method: "POST", path: "/access-tokens", body: { company: { id: "matrix-co" }, user: { id: "matrix-user" } }, ok: 201 },
   "GET /companies": { method: "GET", path: "/companies", ok: 200 },
@@ -554,6 +561,14 @@ const companyDashboardRows = Object.fromEntries(
 );
 const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
   ...companyDashboardRows,
+// Reports: usage is the catalog's metering (catalog:read: the catalog session reads it); money and renewals billing:read.
+const reportRows = {
+  "GET /dashboard/reports/usage": { ...DASHBOARD_ONLY, dashboardCatalog: Y },
+  "GET /dashboard/reports/revenue": { ...DASHBOARD_ONLY, dashboardCatalog: 403 },
+  "GET /dashboard/reports/renewals": { ...DASHBOARD_ONLY, dashboardCatalog: 403 },
+} as const;
+const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
+  ...reportRows,
   ...billingRows,
   ...escrowRows,
   ...subscriptionDashboardRows,
