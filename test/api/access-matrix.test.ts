@@ -559,8 +559,6 @@ const escrowRows = {
 const companyDashboardRows = Object.fromEntries(
   Object.keys(COMPANY_DASHBOARD_ROUTES).map((route) => [route, { ...DASHBOARD_ONLY, dashboardCatalog: 403 }]),
 );
-const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
-  ...companyDashboardRows,
 // Reports: usage is the catalog's metering (catalog:read: the catalog session reads it); money and renewals billing:read.
 const reportRows = {
   "GET /dashboard/reports/usage": { ...DASHBOARD_ONLY, dashboardCatalog: Y },
@@ -568,6 +566,7 @@ const reportRows = {
   "GET /dashboard/reports/renewals": { ...DASHBOARD_ONLY, dashboardCatalog: 403 },
 } as const;
 const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
+  ...companyDashboardRows,
   ...reportRows,
   ...billingRows,
   ...escrowRows,
