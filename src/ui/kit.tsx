@@ -13,10 +13,22 @@ import { ErrorPage } from "./pages/error";
 
 export type Form = Record<string, string | undefined>;
 
-/** The form's fields as strings (Elysia parses urlencoded bodies; anything else arrives as nothing). */
+/**
+ * The form's fields (Elysia parses urlencoded bodies; anything else arrives as nothing). A name posted more than
+ * once arrives as a list: the sections that post lists (checkboxes) read them as lists; any other field read as
+ * text goes through `given`/`text`, which never take a list for a string.
+ */
 export const formOf = (body: unknown): Form => (body && typeof body === "object" ? (body as Form) : {});
+/** A field as text: a list (the name posted twice) is its last value, anything else not text is empty. */
+export const text = (value: unknown): string => {
+  const last = Array.isArray(value) ? value.at(-1) : value;
+  return typeof last === "string" ? last : "";
+};
 /** Optional text fields: empty means "not given" to the API. */
-export const given = (value: string | undefined) => (value === undefined || value.trim() === "" ? undefined : value);
+export const given = (value: unknown): string | undefined => {
+  const typed = text(value);
+  return typed.trim() === "" ? undefined : typed;
+};
 
 export const SIGN_IN = "/dashboard/sign-in";
 

@@ -254,7 +254,28 @@ interface ListTableProps {
   children?: Children;
 }
 
-/** A page's list: its heading, and a scrollable table of the rows, or the empty text. */
+/** A scrollable table of the rows under their column headings, or the empty text. */
+export function Table({ columns, rows, empty }: { columns: readonly string[]; rows: JSX.Element[]; empty: string }) {
+  if (rows.length === 0) return <p safe>{empty}</p>;
+  return (
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th scope="col" safe>
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{rows}</tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A page's list: its heading, what leads into it, the table (or the empty text), and what follows. */
 export function ListTable({ id = "list-title", title, empty, columns, rows, lead, children }: ListTableProps) {
   return (
     <section aria-labelledby={id}>
@@ -262,24 +283,7 @@ export function ListTable({ id = "list-title", title, empty, columns, rows, lead
         {title}
       </h2>
       {lead ?? ""}
-      {rows.length === 0 ? (
-        <p safe>{empty}</p>
-      ) : (
-        <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                {columns.map((column) => (
-                  <th scope="col" safe>
-                    {column}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>{rows}</tbody>
-          </table>
-        </div>
-      )}
+      <Table columns={columns} rows={rows} empty={empty} />
       {children}
     </section>
   );

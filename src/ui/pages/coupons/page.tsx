@@ -1,7 +1,7 @@
 /** Coupons: the list and create form, a coupon's page with its edit form, and the confirmation before archiving. */
-import { Field, FormError, OnceKey, Shell, when } from "../../layout";
+import { Field, FormError, ListTable, OnceKey, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
-import { ConfirmPage, type FormState, Notice, type Option, ReadOnly, Select, Table } from "../plans/shared";
+import { ConfirmPage, type FormState, DoneNotice, type Option, ReadOnly, Select } from "../../forms";
 
 export interface CouponView {
   id: string;
@@ -104,12 +104,12 @@ export function CouponsPage({ session, coupons, plans, nextCursor, includeArchiv
   const toggleText = includeArchived ? "Hide archived coupons" : "Show archived coupons";
   return (
     <Shell title="Coupons" session={session} path={PATH}>
-      <Notice notices={NOTICES} done={done} />
+      <DoneNotice notices={NOTICES} done={done} />
       <p>
         <a href={toggle}>{toggleText}</a>
       </p>
-      <Table
-        id="coupons"
+      <ListTable
+        id="coupons-title"
         title={`Coupons in ${session.environment}`}
         empty="No coupons here yet."
         columns={["Code", "Name", "Discount", "Duration", "Redemptions", "Expires", "Plans", "Status"]}
@@ -137,7 +137,7 @@ export function CouponsPage({ session, coupons, plans, nextCursor, includeArchiv
         ) : (
           ""
         )}
-      </Table>
+      </ListTable>
       {canWrite ? (
         <section aria-labelledby="create-title">
           <h2 id="create-title">Create a coupon</h2>
@@ -188,7 +188,7 @@ export function CouponPage({ session, coupon, plans, form, done }: CouponProps) 
   const f = form?.fields ?? {};
   return (
     <Shell title={`Coupon ${coupon.code}`} session={session} path={PATH}>
-      <Notice notices={NOTICES} done={done} />
+      <DoneNotice notices={NOTICES} done={done} />
       <p>
         <a href={PATH}>All coupons</a>
       </p>

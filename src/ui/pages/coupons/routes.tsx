@@ -1,9 +1,10 @@
 /** The coupons section's routes: the list and create form, a coupon's page and edit form, archive after a confirmation. */
 import type { Api, ApiAnswer } from "../../api";
-import { formOf, given, type Section } from "../../kit";
+import { formOf, given, text, type Section } from "../../kit";
 import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
-import { integer, many, READ_ONLY, refusal } from "../plans/shared";
+import { integer, many, refusal } from "../../forms";
+import { READ_ONLY } from "../plans/shared";
 import {
   ArchiveCouponPage,
   CouponPage,
@@ -105,7 +106,7 @@ export const couponPages: Section = (kit) => (app) => {
         const was = couponValues(coupon);
         // Only what changed: the expiry as it was may be past now, and a redeemed coupon's terms may not change.
         const patch: Record<string, unknown> = {};
-        const changed = (name: string) => (form[name] ?? "").trim() !== was[name];
+        const changed = (name: string) => text(form[name]).trim() !== was[name];
         if (changed("name")) patch.name = form.name ?? "";
         for (const name of ["percentOff", "amountOff", "currency", "expiresAt"]) if (changed(name)) patch[name] = given(form[name]) ?? null;
         if (changed("duration")) patch.duration = form.duration ?? "";

@@ -2,9 +2,9 @@
  * Credit packs (credits sold over x402, docs/x402.md#credit-packs): the list and create form; packs are immutable,
  * so a pack is archived after a confirmation, never edited.
  */
-import { Field, FormError, OnceKey, Shell, when } from "../../layout";
+import { Field, FormError, ListTable, OnceKey, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
-import { Check, ConfirmPage, type FormState, Notice, ReadOnly, Table, yesNo } from "../plans/shared";
+import { Check, ConfirmPage, type FormState, DoneNotice, ReadOnly, yesNo } from "../../forms";
 
 export interface CreditPackView {
   id: string;
@@ -44,13 +44,13 @@ export function CreditPacksPage({ session, packs, nextCursor, includeArchived, f
   const toggleText = includeArchived ? "Hide archived packs" : "Show archived packs";
   return (
     <Shell title="Credit packs" session={session} path="/dashboard/plans">
-      <Notice notices={NOTICES} done={done} />
+      <DoneNotice notices={NOTICES} done={done} />
       <p>
         Credits sold through x402 when a company runs short (the insufficient-credit 402). A pack never changes: archive it and create another.{" "}
         <a href="/dashboard/plans">Back to plans</a> · <a href={toggle}>{toggleText}</a>
       </p>
-      <Table
-        id="packs"
+      <ListTable
+        id="packs-title"
         title={`Credit packs in ${session.environment}`}
         empty="No credit packs here yet."
         columns={["Key", "Name", "Credits", "Prices", "Offered on 402", "Status", ...(canArchive ? ["Action"] : [])]}
@@ -87,7 +87,7 @@ export function CreditPacksPage({ session, packs, nextCursor, includeArchived, f
         ) : (
           ""
         )}
-      </Table>
+      </ListTable>
       {canWrite ? (
         <section aria-labelledby="create-title">
           <h2 id="create-title">Create a credit pack</h2>

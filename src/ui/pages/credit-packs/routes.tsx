@@ -3,7 +3,8 @@ import type { Api } from "../../api";
 import { formOf, given, type Section } from "../../kit";
 import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
-import { READ_ONLY, refusal } from "../plans/shared";
+import { refusal } from "../../forms";
+import { READ_ONLY } from "../plans/shared";
 import { ArchivePackPage, CreditPacksPage, type CreditPacksProps, PATH } from "./page";
 
 const enc = encodeURIComponent;

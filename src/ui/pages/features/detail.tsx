@@ -1,7 +1,7 @@
 /** One feature: what it is, its edit form, restore when archived, and the confirmation before archive or delete. */
 import { Choice, Field, FormError, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
-import { ConfirmPage, type FormState, Notice, ReadOnly } from "../plans/shared";
+import { ConfirmPage, type FormState, DoneNotice, ReadOnly } from "../../forms";
 import { FEATURE_TYPES, type FeatureView, featurePath, PATH } from "./page";
 
 const NOTICES = {
@@ -29,7 +29,7 @@ export function FeaturePage({ session, feature, form, done }: { session: PageSes
   const status = feature.archivedAt ? `Archived ${when(feature.archivedAt)}` : "Active";
   return (
     <Shell title={`Feature ${feature.name}`} session={session} path={PATH}>
-      <Notice notices={NOTICES} done={done} />
+      <DoneNotice notices={NOTICES} done={done} />
       <p>
         <a href={PATH}>All features</a>
       </p>

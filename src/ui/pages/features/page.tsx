@@ -1,7 +1,7 @@
 /** The catalog's features: the list (newest first, a page at a time) and the create form. */
 import { Choice, Field, FormError, ListTable, OnceKey, Shell } from "../../layout";
 import type { PageSession } from "../../session";
-import { Notice } from "../plans/shared";
+import { DoneNotice } from "../../forms";
 
 export interface FeatureView {
   id: string;
@@ -47,7 +47,7 @@ export function FeaturesPage({ session, features, nextCursor, form, created, don
       ) : (
         ""
       )}
-      <Notice notices={NOTICES} done={done} />
+      <DoneNotice notices={NOTICES} done={done} />
       <p>
         <a href={toggle}>{toggleText}</a>
       </p>

@@ -6,7 +6,8 @@ import { fieldErrors, type Api } from "../../api";
 import { formOf, given, type Section } from "../../kit";
 import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
-import { type FormState, READ_ONLY, refusal } from "../plans/shared";
+import { type FormState, refusal } from "../../forms";
+import { READ_ONLY } from "../plans/shared";
 import { FeaturePage, featureValues, RemoveFeaturePage } from "./detail";
 import { FeaturesPage, type FeaturesProps, type FeatureView, PATH } from "./page";
 

@@ -4,7 +4,7 @@
  * deliveries, the document downloads, and the actions the session's role allows.
  */
 import type { Children } from "@kitajs/html";
-import { Choice, Field, FormError, linkable, OnceKey, Shell, when } from "../../layout";
+import { Choice, Field, FormError, linkable, OnceKey, Shell, Table, when } from "../../layout";
 import type { PageSession } from "../../session";
 import { PATH, invoicePath, money, type FormState, type InvoiceDetailView } from "./records";
 
@@ -68,26 +68,6 @@ function Section({ id, title, children }: { id: string; title: string; children?
       </h2>
       {children}
     </section>
-  );
-}
-
-function Table({ columns, rows, empty }: { columns: readonly string[]; rows: JSX.Element[]; empty: string }) {
-  if (rows.length === 0) return <p safe>{empty}</p>;
-  return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            {columns.map((c) => (
-              <th scope="col" safe>
-                {c}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>{rows}</tbody>
-      </table>
-    </div>
   );
 }
 

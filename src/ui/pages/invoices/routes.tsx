@@ -4,7 +4,8 @@
  * after a confirmation, credited, paid with a proof, refunded, sent again. Every call is the API's.
  */
 import { fieldErrors, type Api, type ApiAnswer } from "../../api";
-import { formOf, given, type Form, type PageKit, type Section } from "../../kit";
+import { formOf, given, text, type Form, type PageKit, type Section } from "../../kit";
+import { integer } from "../../forms";
 import { CONTENT_SECURITY_POLICY, page, redirect } from "../../response";
 import type { PageSession } from "../../session";
 import { InvoiceDetailPage, type InvoiceDetailProps } from "./detail";
@@ -12,14 +13,8 @@ import { CreditNotePage, DraftFormPage, MAX_LINE_ROWS, PaymentProofPage, RefundP
 import { InvoiceListPage, statusFilter } from "./page";
 import { PATH, invoicePath, type FormState, type InvoiceDetailView } from "./records";
 
-/** The form's fields as strings (a field posted twice arrives as a list: its last value). */
-const text = (form: Form, name: string): string => {
-  const value = form[name] as unknown;
-  return Array.isArray(value) ? String(value.at(-1) ?? "") : typeof value === "string" ? value : "";
-};
-
-/** A whole number typed as such goes as a number; anything else as typed, for the API to name beside its field. */
-const integer = (value: string) => (/^\d{1,9}$/.test(value.trim()) ? Number(value.trim()) : value);
+/** A form's field as text (a field posted twice arrives as a list: its last value). */
+const field = (form: Form, name: string): string => text(form[name]);
 
 /** A refusal's messages by field, whatever part of the request the API names (`body.`, `query.`). */
 function refusal(answer: ApiAnswer): { error: string | null; fields: Record<string, string> } {
@@ -36,25 +31,25 @@ const LINE_NAMES = ["description", "quantity", "unitAmount", "taxRate"] as const
  * the API's lines came from, so the API's message for `lineItems[1]` lands beside the row the operator typed it in.
  */
 function draftBody(form: Form) {
-  const rows = Math.min(MAX_LINE_ROWS, Math.max(1, Number.parseInt(text(form, "rows"), 10) || 3));
+  const rows = Math.min(MAX_LINE_ROWS, Math.max(1, Number.parseInt(field(form, "rows"), 10) || 3));
   const rowOf: number[] = [];
   const lineItems = [];
   for (let n = 0; n < rows; n++) {
-    const [description, quantity, unitAmount, taxRate] = LINE_NAMES.map((name) => text(form, `lineItems[${n}].${name}`));
+    const [description, quantity, unitAmount, taxRate] = LINE_NAMES.map((name) => field(form, `lineItems[${n}].${name}`));
     if (![description, quantity, unitAmount, taxRate].some((v) => v!.trim() !== "")) continue;
     rowOf.push(n);
-    lineItems.push({ description, quantity: integer(quantity!), unitAmount, taxRate });
+    lineItems.push({ description, quantity: integer(quantity), unitAmount, taxRate });
   }
-  const terms = text(form, "paymentTermsDays").trim();
+  const terms = field(form, "paymentTermsDays").trim();
   const body = {
-    currency: text(form, "currency"),
+    currency: field(form, "currency"),
     lineItems,
-    companyId: given(text(form, "companyId")),
-    customerName: given(text(form, "customerName")),
-    customerEmail: given(text(form, "customerEmail")),
-    customerWallet: given(text(form, "customerWallet")),
-    network: given(text(form, "network")),
-    description: given(text(form, "description")),
+    companyId: given(field(form, "companyId")),
+    customerName: given(field(form, "customerName")),
+    customerEmail: given(field(form, "customerEmail")),
+    customerWallet: given(field(form, "customerWallet")),
+    network: given(field(form, "network")),
+    description: given(field(form, "description")),
     ...(terms === "" ? {} : { paymentTermsDays: integer(terms) }),
   };
   return { body, rows, rowOf };
@@ -70,7 +65,7 @@ function draftErrors(answer: ApiAnswer, rowOf: number[]) {
 }
 
 /** What the form posted, to print back as typed. */
-const valuesOf = (form: Form): Record<string, string> => Object.fromEntries(Object.keys(form).map((k) => [k, text(form, k)]));
+const valuesOf = (form: Form): Record<string, string> => Object.fromEntries(Object.keys(form).map((k) => [k, field(form, k)]));
 
 /** A document's answer as a download: the API's bytes and content type, saved under the API's file name. */
 function download(answer: Response): Response {
@@ -209,7 +204,7 @@ export const invoicePages: Section = (kit) => (app) => {
       .post(`${PATH}/:id/credit-notes`, ({ request, params, body }) =>
         withInvoice(request, params.id, async (api, session, invoice) => {
           const form = formOf(body);
-          const input = { reason: text(form, "reason"), amount: text(form, "amount"), memo: given(text(form, "memo")) };
+          const input = { reason: field(form, "reason"), amount: field(form, "amount"), memo: given(field(form, "memo")) };
           const answer = await kit.send(api, form, {
             method: "POST",
             path: `/dashboard/invoices/${encodeURIComponent(invoice.id)}/credit-notes`,
@@ -226,7 +221,7 @@ export const invoicePages: Section = (kit) => (app) => {
       .post(`${PATH}/:id/payments`, ({ request, params, body }) =>
         withInvoice(request, params.id, async (api, session, invoice) => {
           const form = formOf(body);
-          const input = { txHash: text(form, "txHash").trim(), network: given(text(form, "network")) };
+          const input = { txHash: field(form, "txHash").trim(), network: given(field(form, "network")) };
           const answer = await kit.send(api, form, {
             method: "POST",
             path: `/dashboard/invoices/${encodeURIComponent(invoice.id)}/payments`,
@@ -245,9 +240,9 @@ export const invoicePages: Section = (kit) => (app) => {
         withInvoice(request, params.id, async (api, session, invoice) => {
           const form = formOf(body);
           const input = {
-            amount: text(form, "amount"),
-            reason: text(form, "reason"),
-            refundProof: { txHash: text(form, "refundProof.txHash").trim(), recipientWallet: text(form, "refundProof.recipientWallet").trim() },
+            amount: field(form, "amount"),
+            reason: field(form, "reason"),
+            refundProof: { txHash: field(form, "refundProof.txHash").trim(), recipientWallet: field(form, "refundProof.recipientWallet").trim() },
           };
           const answer = await kit.send(api, form, { method: "POST", path: `/invoices/${encodeURIComponent(invoice.id)}/refunds`, body: input });
           if (answer.status === 201) return redirect(`${invoicePath(invoice.id)}?done=refunded`);
@@ -258,7 +253,7 @@ export const invoicePages: Section = (kit) => (app) => {
       .post(`${PATH}/:id/send`, ({ request, params, body }) =>
         withInvoice(request, params.id, async (api, session, invoice) => {
           const form = formOf(body);
-          const input = { channel: given(text(form, "channel")), to: given(text(form, "to")) };
+          const input = { channel: given(field(form, "channel")), to: given(field(form, "to")) };
           const answer = await kit.send(api, form, {
             method: "POST",
             path: `/dashboard/invoices/${encodeURIComponent(invoice.id)}/send`,

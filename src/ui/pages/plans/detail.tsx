@@ -2,10 +2,11 @@
  * One plan or add-on: what it is, its prices and entitlements with their forms (set, remove after a
  * confirmation), its edit form, and the way to archive or delete it (or restore it when archived).
  */
-import { Field, FormError, Shell, when } from "../../layout";
+import { Field, FormError, ListTable, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
 import { type EntitlementView, KIND_OPTIONS, kindLabel, PATH, PERIOD_OPTIONS, type PlanView, type PriceView, statusText } from "./page";
-import { Check, ConfirmPage, type FormState, Notice, onchainText, type Option, ReadOnly, Select, Table, yesNo } from "./shared";
+import { Check, ConfirmPage, type FormState, DoneNotice, type Option, ReadOnly, Select, yesNo } from "../../forms";
+import { onchainText } from "./shared";
 
 export interface FeatureChoice {
   featureKey: string;
@@ -91,7 +92,7 @@ export function PlanDetailPage({ session, plan, features, form, done, change }: 
   const onchain = onchainText(plan.onchainPlanIds);
   return (
     <Shell title={`${kindLabel(plan.kind)}: ${plan.name}`} session={session} path={PATH}>
-      <Notice notices={NOTICES} done={done} />
+      <DoneNotice notices={NOTICES} done={done} />
       <p>
         <a href={PATH}>All plans</a>
       </p>
@@ -116,8 +117,8 @@ export function PlanDetailPage({ session, plan, features, form, done, change }: 
         <dd safe>{when(plan.createdAt)}</dd>
       </dl>
 
-      <Table
-        id="prices"
+      <ListTable
+        id="prices-title"
         title="Prices"
         empty="No price: the plan is free."
         columns={["Billing period", "Amount", "Currency", ...(mayRemovePrice ? ["Action"] : [])]}
@@ -174,10 +175,10 @@ export function PlanDetailPage({ session, plan, features, form, done, change }: 
         ) : (
           ""
         )}
-      </Table>
+      </ListTable>
 
-      <Table
-        id="entitlements"
+      <ListTable
+        id="entitlements-title"
         title="Entitlements"
         empty="No entitlements: the plan grants no feature yet."
         columns={["Feature", "Kind", "Enabled", "Grants", "Note", ...(mayRemoveEntitlement ? ["Actions"] : [])]}
@@ -258,7 +259,7 @@ export function PlanDetailPage({ session, plan, features, form, done, change }: 
         ) : (
           ""
         )}
-      </Table>
+      </ListTable>
 
       {canEdit ? (
         <section aria-labelledby="edit-title">

@@ -1,7 +1,7 @@
 /** Plans and add-ons: the list (by kind, archived ones on request, a page at a time) and the create form. */
-import { Field, FormError, OnceKey, Shell } from "../../layout";
+import { Field, FormError, ListTable, OnceKey, Shell } from "../../layout";
 import type { PageSession } from "../../session";
-import { Check, type FormState, Notice, type Option, ReadOnly, Select, Table } from "./shared";
+import { Check, type FormState, DoneNotice, type Option, ReadOnly, Select } from "../../forms";
 
 export interface PriceView {
   billingPeriod: string;
@@ -84,7 +84,7 @@ export function PlansPage({ session, plans, nextCursor, filter, form, done }: Pl
   const shown = filter.kind ? `${kindLabel(filter.kind)}s` : "Plans and add-ons";
   return (
     <Shell title="Plans" session={session} path={PATH}>
-      <Notice notices={NOTICES} done={done} />
+      <DoneNotice notices={NOTICES} done={done} />
       <p>
         An add-on is a plan of kind "add-on", held beside a company's plan. Credits sold over x402 are{" "}
         <a href="/dashboard/credit-packs">credit packs</a>.
@@ -94,8 +94,8 @@ export function PlansPage({ session, plans, nextCursor, filter, form, done }: Pl
         <Check name="includeArchived" label="Show archived" checked={filter.includeArchived} />
         <button type="submit">Filter</button>
       </form>
-      <Table
-        id="plans"
+      <ListTable
+        id="plans-title"
         title={`${shown} in ${session.environment}`}
         empty="No plans here yet."
         columns={["Name", "Kind", "Tier", "Prices", "Trial days", "Status"]}
@@ -121,7 +121,7 @@ export function PlansPage({ session, plans, nextCursor, filter, form, done }: Pl
         ) : (
           ""
         )}
-      </Table>
+      </ListTable>
       {canWrite ? (
         <section aria-labelledby="create-title">
           <h2 id="create-title">Create a plan or add-on</h2>

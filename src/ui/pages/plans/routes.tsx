@@ -9,7 +9,8 @@ import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
 import { type FeatureChoice, type PlanForm, PlanDetailPage, RemoveEntitlementPage, RemovePlanPage, RemovePricePage } from "./detail";
 import { PATH, type PlanFilter, PlansPage, type PlansProps, type PlanView } from "./page";
-import { integer, onchainIds, READ_ONLY, refusal } from "./shared";
+import { integer, refusal } from "../../forms";
+import { onchainIds, READ_ONLY } from "./shared";
 
 const enc = encodeURIComponent;
 /** The API's names for the create form's price fields. */

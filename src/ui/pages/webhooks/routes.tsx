@@ -5,6 +5,7 @@
  */
 import { fieldErrors, type Api, type ApiAnswer } from "../../api";
 import { formOf, given, type Form, type Section } from "../../kit";
+import { integer } from "../../forms";
 import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
 import { timingSafeEqual } from "../../../lib/timing-safe";
@@ -20,8 +21,6 @@ const stateOf = (form: Form, answer: ApiAnswer): FormState => {
   const { form: error, fields } = fieldErrors(answer, form);
   return { values: sentValues(form), error, fields };
 };
-/** A number the operator typed, as a number; anything else as typed, for the API to refuse with its message. */
-const numberOr = (value: string | undefined) => (value !== undefined && /^\d{1,9}$/.test(value.trim()) ? Number(value) : value);
 
 const encoder = new TextEncoder();
 /**
@@ -185,7 +184,7 @@ export const webhookPages: Section = (kit) => (app) => {
       .post(`${PATH}/:id/rotate`, ({ request, params, body }) =>
         kit.signedIn(request, async (api, session) => {
           const form = formOf(body);
-          const input = { overlapSeconds: numberOr(given(form.overlapSeconds)) };
+          const input = { overlapSeconds: integer(given(form.overlapSeconds)) };
           const answer = await kit.send(api, form, { method: "POST", path: `${apiEndpoint(params.id)}/rotate-secret`, body: input });
           if (answer.status === 200) {
             // The new secret is this answer's; the previous one, while the overlap lasts, is the reveal's.
