@@ -223,7 +223,6 @@ export const ROUTES = {
   "POST /dashboard/sign-out": { operationId: "dashboardSignOut", kinds: ["dashboard"] },
   "POST /dashboard/session/environment": { operationId: "dashboardSwitchEnvironment", kinds: ["dashboard"] },
   "GET /dashboard/teams": { operationId: "dashboardListTeams", kinds: ["dashboard"] },
-  "POST /dashboard/session/team": { operationId: "dashboardSwitchTeam", kinds: ["dashboard"] },
   "GET /dashboard/members": { operationId: "dashboardListMembers", kinds: ["dashboard"], role: "members:read" },
   "POST /dashboard/members": { operationId: "dashboardInviteMember", kinds: ["dashboard"], role: "members:write" },
   "GET /dashboard/invitations": { operationId: "dashboardListInvitations", kinds: ["dashboard"], role: "members:read" },

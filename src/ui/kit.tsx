@@ -6,6 +6,8 @@
  * same-origin check hold for them too).
  */
 import type { Elysia } from "elysia";
+import { presentedCredential } from "../auth/resolve";
+import { timingSafeEqual } from "../lib/timing-safe";
 import { apiDocumentFor, apiFor, type Api, type ApiAnswer, type ApiCall, type ApiFetch } from "./api";
 import { page, redirect } from "./response";
 import { readSession, type PageSession } from "./session";
@@ -48,12 +50,25 @@ export interface PageKit {
   send(api: Api, form: Form, call: Omit<ApiCall, "csrf" | "idempotencyKey">): Promise<ApiAnswer>;
   /** the refusal page for an answer that is not what the page expected, with the API's message */
   refusedBy(answer: ApiAnswer, fallback: string, session?: PageSession | null): Promise<Response>;
+  /**
+   * Ends the session this browser held, if any: signing in again (another team, a one-time link) would otherwise
+   * leave it valid until it expires (SameSite=Strict makes every link from elsewhere arrive signed out).
+   */
+  endSession(request: Request): Promise<void>;
   /** a document the API answers (`path` under /api/v1: a PDF, an XML export) as it came, not read as JSON */
   document(request: Request, path: string): Promise<Response>;
 }
 
 /** A section's routes, added to the dashboard's one Elysia instance. */
 export type Section = (kit: PageKit) => (app: Elysia<any, any, any, any, any, any, any>) => Elysia<any, any, any, any, any, any, any>;
+
+const encoder = new TextEncoder();
+/**
+ * Whether the form carries the session's CSRF token: for a page whose post the API does not check itself (a read
+ * shown only on a post, as a webhook's secret; a sign-in into another team), as the API would for a write.
+ */
+export const csrfMatches = (form: Form, session: PageSession): boolean =>
+  typeof form.csrf === "string" && form.csrf !== "" && timingSafeEqual(encoder.encode(form.csrf), encoder.encode(session.csrfToken));
 
 export function pageKit(apiFetch: ApiFetch): PageKit {
   const refused = (status: number, message: string, session: PageSession | null = null) =>
@@ -71,6 +86,11 @@ export function pageKit(apiFetch: ApiFetch): PageKit {
       return session ? render(api, session) : redirect(SIGN_IN);
     },
     send: (api, form, call) => api({ ...call, csrf: form.csrf ?? "", idempotencyKey: given(form.idempotencyKey) }),
+    endSession: async (request) => {
+      if (!presentedCredential(request.headers)) return; // no cookie: nothing to end, no session to read
+      const { api, session } = await context(request);
+      if (session) await api({ method: "POST", path: "/dashboard/sign-out", csrf: session.csrfToken });
+    },
     refusedBy: (answer, fallback, session = null) =>
       refused(answer.status, typeof answer.body?.error === "string" ? answer.body.error : fallback, session),
     document: (request, path) => apiDocumentFor(apiFetch, request)(path),

@@ -6,7 +6,7 @@
 import { Elysia } from "elysia";
 import { fieldErrors, type ApiFetch } from "./api";
 import { asset } from "./assets";
-import { formOf, given, pageKit, SIGN_IN, type PageKit } from "./kit";
+import { formOf, given, pageKit, SIGN_IN } from "./kit";
 import { SignInPage } from "./pages/sign-in";
 import { apiKeyPages } from "./pages/api-keys/routes";
 import { featurePages } from "./pages/features/routes";
@@ -28,19 +28,10 @@ import { overviewPages } from "./pages/overview/routes";
 import { page, redirect, safeReturn, sameOrigin } from "./response";
 import { ApiRefusal } from "./session";
 import type { Logger } from "../lib/logger";
-import { presentedCredential } from "../auth/resolve";
 import { loggedError } from "../http/logged-error";
 
 /** Where a signed-in browser lands. */
 const HOME = "/dashboard/api-keys";
-
-/** Signing in again ends the session this browser held (SameSite=Strict makes every link from elsewhere arrive
- * signed out): left alone, each would stay valid until it expires. */
-async function endPreviousSession(kit: PageKit, request: Request) {
-  if (!presentedCredential(request.headers)) return; // no cookie: nothing to end, no session to read
-  const { api, session } = await kit.context(request);
-  if (session) await api({ method: "POST", path: "/dashboard/sign-out", csrf: session.csrfToken });
-}
 
 export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
   const kit = pageKit(apiFetch);
@@ -67,7 +58,7 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
         const input = { email: form.email ?? "", password: form.password ?? "", teamId: given(form.teamId) };
         const answer = await kit.apiOf(request)({ method: "POST", path: "/dashboard/sign-in", body: input });
         if (answer.status === 200) {
-          await endPreviousSession(kit, request);
+          await kit.endSession(request);
           return redirect(HOME, answer.setCookie);
         }
         const { form: error, fields } = fieldErrors(answer, form);
@@ -77,7 +68,7 @@ export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
         const form = formOf(body);
         const answer = await kit.apiOf(request)({ method: "POST", path: "/dashboard/sign-in/link", body: { token: form.token ?? "" } });
         if (answer.status === 200) {
-          await endPreviousSession(kit, request);
+          await kit.endSession(request);
           return redirect(HOME, answer.setCookie);
         }
         const { form: error, fields } = fieldErrors(answer, form);

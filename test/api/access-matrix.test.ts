@@ -452,7 +452,6 @@ const ROUTES: Record<string, RouteCase> = {
   "POST /dashboard/sign-out": { method: "POST", path: "/dashboard/sign-out", ok: 200, fresh: true },
   "POST /dashboard/session/environment": { method: "POST", path: "/dashboard/session/environment", body: { environment: "development" }, ok: 200 },
   "GET /dashboard/teams": { method: "GET", path: "/dashboard/teams", ok: 200 },
-  "POST /dashboard/session/team": { method: "POST", path: "/dashboard/session/team", body: { teamId: team.teamId }, ok: 200, fresh: true },
   "GET /dashboard/members": { method: "GET", path: "/dashboard/members", ok: 200 },
   "POST /dashboard/members": {
     method: "POST",
@@ -1002,18 +1001,6 @@ const MATRIX: Record<string, Record<string, typeof Y | 403>> = {
     dashboardCatalog: Y,
   },
   "GET /dashboard/teams": {
-    secret: 403,
-    secretScoped: 403,
-    restricted: 403,
-    restrictedNoTokens: 403,
-    publishable: 403,
-    legacy: 403,
-    embedToken: 403,
-    sessionJwt: 403,
-    dashboardAdmin: Y,
-    dashboardCatalog: Y,
-  },
-  "POST /dashboard/session/team": {
     secret: 403,
     secretScoped: 403,
     restricted: 403,

@@ -1,7 +1,7 @@
-/** The operator's teams (GET /dashboard/teams) and the team switch (POST /dashboard/session/team). */
+/** The operator's teams (GET /dashboard/teams); switching to one is a sign-in with its teamId and the password. */
 import { expect, test } from "bun:test";
 import { createTestApp } from "../helpers/app";
-import { browser, cookieOf, newOperator, newTeamWithOwner } from "../helpers/dashboard";
+import { PASSWORD, browser, newOperator, newTeamWithOwner } from "../helpers/dashboard";
 import { createTeam } from "../../src/modules/teams/team";
 import { createDashboardSession } from "../../src/modules/teams/automation-session";
 
@@ -19,7 +19,7 @@ async function twoTeams() {
   return { teamId, otherId: other.id, owner };
 }
 
-const auditOf = async (teamId: string, action: string) => [
+const _auditOf = async (teamId: string, action: string) => [
   ...(await t.db.sql`select environment, actor_id, details from audit_log where team_id = ${teamId} and action = ${action} order by chain_seq`),
 ];
 
@@ -40,54 +40,21 @@ test("lists the signed-in operator's own teams with their roles, the session's t
   expect((await r.read("/dashboard/teams")).body.data.map((x: { id: string }) => x.id)).toEqual([teamId]);
 });
 
-test("a switch ends the session and starts one in the other team with the roles held there, audited in both teams", async () => {
-  const { teamId, otherId, owner } = await twoTeams();
-  const o = await browser(t, owner.email);
-  const res = await o.write("POST", "/dashboard/session/team", { teamId: otherId });
-  expect(res.status).toBe(200);
-  expect(res.body.data).toMatchObject({ team: { id: otherId, name: "Second team" }, roles: ["catalog:read"], environment: "development" });
-  expect(res.headers.get("set-cookie")).toContain("HttpOnly; SameSite=Strict");
-  const next = cookieOf(res);
-  expect(next).not.toBe(o.session);
-  // The old session is over; the new one acts in the other team.
-  expect((await o.read("/dashboard/session")).status).toBe(401);
-  const session = await t.call("GET", "/dashboard/session", { cookie: `be_session=${next}` });
-  expect(session.body.data.team.id).toBe(otherId);
-  expect(session.body.data.csrfToken).toBe(res.body.data.csrfToken);
-  // The new session's roles are the other team's: no members:read there.
-  expect((await t.call("GET", "/dashboard/members", { cookie: `be_session=${next}` })).status).toBe(403);
-
-  const left = await auditOf(teamId, "dashboard_session.switch_team");
-  expect(left).toEqual([{ environment: "development", actor_id: owner.id, details: { toTeamId: otherId } }]);
-  const joined = await auditOf(otherId, "dashboard_session.sign_in");
-  expect(joined.map((r) => r.details.method)).toEqual(["team_switch"]);
-});
-
-test("404 for a team the operator is not a member of (existing or not), and the session stays", async () => {
-  const { owner } = await twoTeams();
-  const stranger = await newTeamWithOwner(t);
-  const o = await browser(t, owner.email);
-  for (const teamId of [stranger.teamId, "team_does_not_exist"]) {
-    const res = await o.write("POST", "/dashboard/session/team", { teamId });
-    expect(res.status).toBe(404);
-    expect(res.body.error).toBe(`You are not a member of team ${teamId}`);
-    expect(res.headers.get("set-cookie")).toBeNull();
-  }
-  expect((await o.read("/dashboard/session")).status).toBe(200);
-  expect(await auditOf(stranger.teamId, "dashboard_session.sign_in")).toEqual([]); // nothing started there
-});
-
-test("a removed membership cannot be switched to; a bad body is a 400; the cookie write needs its CSRF token", async () => {
-  const { teamId, otherId, owner } = await twoTeams();
-  const o = await browser(t, owner.email);
-  const bad = await o.write("POST", "/dashboard/session/team", {});
-  expect(bad.status).toBe(400);
-  const noCsrf = await t.call("POST", "/dashboard/session/team", { cookie: `be_session=${o.session}`, body: { teamId: otherId } });
-  expect(noCsrf.status).toBe(403);
-  expect(noCsrf.body.code).toBe("csrf_failed");
-  // Removed from the other team by its owner: the switch is refused.
-  const otherMembers = await t.db.sql`select id from team_members where team_id = ${otherId} and status = 'active'`;
-  await t.db.sql`update team_members set status = 'removed' where id = ${otherMembers[0]!.id}`;
-  expect((await o.write("POST", "/dashboard/session/team", { teamId: otherId })).status).toBe(404);
-  expect((await o.read("/dashboard/session")).body.data.team.id).toBe(teamId);
+test("switching team is a sign-in with the password: no route makes a session in another team from this one", async () => {
+  const { otherId, owner } = await twoTeams();
+  const narrow = await createDashboardSession(
+    t.db.sql,
+    { teamId: (await createTeam(t.db.sql, "Automation team")).id, environment: "development", userEmail: owner.email, roles: ["audit:read"] },
+    t.clock.now(),
+  );
+  // A narrow session (made for automation, never proved the password) asking for the owner's other team: no such route.
+  const asked = await t.call("POST", "/dashboard/session/team", { token: narrow.session, body: { teamId: otherId } });
+  expect(asked.status).toBe(404);
+  // The password says who the operator is; the teamId picks the membership and its roles.
+  const wrong = await t.call("POST", "/dashboard/sign-in", { body: { email: owner.email, password: "not the password", teamId: otherId } });
+  expect(wrong.status).toBe(401);
+  const signedIn = await t.call("POST", "/dashboard/sign-in", { body: { email: owner.email, password: PASSWORD, teamId: otherId } });
+  expect(signedIn.status).toBe(200);
+  expect(signedIn.body.data.team.id).toBe(otherId);
+  expect(signedIn.body.data.roles).toEqual(["catalog:read"]);
 });

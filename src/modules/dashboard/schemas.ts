@@ -188,7 +188,3 @@ export const OperatorTeam = t.Object(
     ],
   },
 );
-export const TeamSwitchRequest = t.Object(
-  { teamId: t.String({ minLength: 1, maxLength: 100, description: "A team the signed-in operator is an active member of" }) },
-  { $id: "DashboardTeamSwitch", examples: [{ teamId: "team_01JH5Q8T0M3V9X2Y4Z6A8B0C1R" }] },
-);

@@ -1,5 +1,6 @@
-/** The operator's teams: each with their roles there, the current one marked, a switch button for the others. */
-import { ListTable, Shell, when } from "../../layout";
+/** The operator's teams: each with their roles there, the current one marked, and the switch (a sign-in there). */
+import { Field, FormError, ListTable, Notice, Shell, when } from "../../layout";
+import { Select } from "../../forms";
 import type { PageSession } from "../../session";
 
 export interface TeamView {
@@ -10,28 +11,25 @@ export interface TeamView {
   joinedAt: string;
 }
 
+export interface TeamsProps {
+  session: PageSession;
+  teams: TeamView[];
+  switched?: boolean;
+  /** a switch the API refused: the team chosen (kept) and its message */
+  refused?: { teamId: string; error: string | null };
+}
+
 export const PATH = "/dashboard/teams";
 
-export function TeamsPage({ session, teams, switched }: { session: PageSession; teams: TeamView[]; switched?: boolean }) {
-  const canSwitch = session.may("POST", "/dashboard/session/team");
-  const notice = `You are now signed in to ${session.team.name}, in development.`;
+export function TeamsPage({ session, teams, switched, refused }: TeamsProps) {
+  const others = teams.filter((team) => !team.current);
   return (
     <Shell title="Your teams" session={session} path={PATH}>
-      {switched ? (
-        <p class="notice" role="status" safe>
-          {notice}
-        </p>
-      ) : (
-        ""
-      )}
-      <p class="hint">
-        Switching ends this session and starts one in the other team, with the roles you hold there. No password is asked: you are signed in, and your
-        membership is the grant.
-      </p>
+      <Notice text={switched ? `You are now signed in to ${session.team.name}, in development.` : null} />
       <ListTable
         title="Teams you are a member of"
         empty="No teams."
-        columns={["Team", "Team id", "Your roles", "Joined", "Switch"]}
+        columns={["Team", "Team id", "Your roles", "Joined", "Status"]}
         rows={teams.map((team) => (
           <tr>
             <td safe>{team.name}</td>
@@ -40,24 +38,30 @@ export function TeamsPage({ session, teams, switched }: { session: PageSession; 
             </td>
             <td safe>{team.roles.join(", ")}</td>
             <td safe>{when(team.joinedAt)}</td>
-            <td>
-              {team.current ? (
-                <strong>Current team</strong>
-              ) : canSwitch ? (
-                <form method="post" action={`${PATH}/switch`}>
-                  <input type="hidden" name="csrf" value={session.csrfToken} />
-                  <input type="hidden" name="teamId" value={team.id} />
-                  <button type="submit">
-                    Switch<span class="visually-hidden" safe>{` to ${team.name}`}</span>
-                  </button>
-                </form>
-              ) : (
-                ""
-              )}
-            </td>
+            <td safe>{team.current ? "Current team" : ""}</td>
           </tr>
         ))}
       />
+      {others.length === 0 ? (
+        ""
+      ) : (
+        <section aria-labelledby="switch-title">
+          <h2 id="switch-title">Switch team</h2>
+          <p class="hint">
+            Switching signs you in to the other team with your password, with the roles you hold there, and ends this session. A one-time link from
+            the CLI's sign-in-link names the team too.
+          </p>
+          <FormError message={refused?.error ?? null} />
+          <form method="post" action={`${PATH}/switch`} class="stack">
+            <input type="hidden" name="csrf" value={session.csrfToken} />
+            <Select name="teamId" label="Team" options={others.map((team) => ({ value: team.id, label: team.name }))} value={refused?.teamId} />
+            <Field name="password" label="Your password" type="password" autocomplete="current-password" required />
+            <button type="submit" class="primary">
+              Switch team
+            </button>
+          </form>
+        </section>
+      )}
     </Shell>
   );
 }

@@ -4,11 +4,10 @@
  * its attempts and replay; the secret's reveal and rotation and the delete, each through a page of its own.
  */
 import { fieldErrors, type Api, type ApiAnswer } from "../../api";
-import { formOf, given, type Form, type Section } from "../../kit";
+import { csrfMatches, formOf, given, type Form, type Section } from "../../kit";
 import { integer } from "../../forms";
 import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
-import { timingSafeEqual } from "../../../lib/timing-safe";
 import { DeletePage, RevealPage, RotatePage, SecretPage } from "./confirm";
 import { DeliveryPage, type EndpointProps, EndpointPage } from "./detail";
 import { API, type EndpointView, endpointPath, type FormState, listOf, PATH, WebhooksPage, type WebhooksProps } from "./page";
@@ -21,14 +20,6 @@ const stateOf = (form: Form, answer: ApiAnswer): FormState => {
   const { form: error, fields } = fieldErrors(answer, form);
   return { values: sentValues(form), error, fields };
 };
-
-const encoder = new TextEncoder();
-/**
- * The reveal reads the secret with the API's GET, which asks no CSRF token (a read); the page that prints it
- * answers a post, so it checks the form's token itself, as the API would for a write.
- */
-const csrfMatches = (form: Form, session: PageSession) =>
-  typeof form.csrf === "string" && form.csrf !== "" && timingSafeEqual(encoder.encode(form.csrf), encoder.encode(session.csrfToken));
 
 export const webhookPages: Section = (kit) => (app) => {
   const eventTypes = async (api: Api) => {
@@ -171,6 +162,7 @@ export const webhookPages: Section = (kit) => (app) => {
       )
       .post(`${PATH}/:id/secret`, ({ request, params, body }) =>
         withEndpoint(request, params.id, mayReveal, async (api, session, endpoint) => {
+          // The API reveals with a GET (a read, no CSRF token); this page shows it only on a post, so it checks the token.
           if (!csrfMatches(formOf(body), session))
             return kit.refused(403, "This form's CSRF token is missing or wrong: reload the page and try again.", session);
           const answer = await api({ method: "GET", path: `${apiEndpoint(params.id)}/secret` });
