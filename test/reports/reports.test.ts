@@ -150,6 +150,13 @@ test("bad dates and ranges: 400 naming the field, with what is expected", async 
   // The longest ranges allowed are answered.
   expect((await admin("/dashboard/reports/usage?from=2025-03-15&to=2026-03-15")).body.data.days).toHaveLength(366);
   expect((await admin("/dashboard/reports/renewals?from=2023-03&to=2026-02")).body.data.months).toHaveLength(36);
+  // The last day and month there are: answered (the range's end would be in year 10000, which no date text carries).
+  for (const path of [
+    "/dashboard/reports/usage?from=9999-12-31&to=9999-12-31",
+    "/dashboard/reports/revenue?to=9999-12",
+    "/dashboard/reports/renewals?from=9999-12&to=9999-12",
+  ])
+    expect({ path, status: (await admin(path)).status }).toEqual({ path, status: 200 });
 });
 
 test("roles: catalog:read reads usage, not money or renewals; keys never", async () => {

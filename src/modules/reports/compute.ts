@@ -47,6 +47,13 @@ function parseMonth(field: "from" | "to", text: string): number {
   return Number(match[1]) * 12 + month - 1;
 }
 
+/**
+ * The last instant a range may reach: the instant after 9999-12-31 is in year 10000, which a date's ISO text (and
+ * so the database) cannot carry; the range's exclusive end stops a millisecond short instead.
+ */
+const LAST_INSTANT = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+const endAt = (ms: number) => new Date(Math.min(ms, LAST_INSTANT));
+
 /** The days from `from` to `to` (both included); `to` defaults to the clock's UTC day, `from` to 29 days before `to`. */
 export function dayRange(now: number, from?: string, to?: string): Range {
   const last = to === undefined ? Date.UTC(...utcDay(now)) : parseDay("to", to);
@@ -55,7 +62,7 @@ export function dayRange(now: number, from?: string, to?: string): Range {
   const count = (last - first) / DAY_MS + 1;
   if (count > MAX_DAYS) throw refuse("from", `A range of at most ${MAX_DAYS} days; this one has ${count}`);
   const steps = Array.from({ length: count }, (_, i) => isoDay(first + i * DAY_MS));
-  return { from: isoDay(first), to: isoDay(last), start: new Date(first), end: new Date(last + DAY_MS), steps };
+  return { from: isoDay(first), to: isoDay(last), start: new Date(first), end: endAt(last + DAY_MS), steps };
 }
 
 /** The months from `from` to `to` (both included); `to` defaults to the clock's UTC month, `from` to 11 months before `to`. */
@@ -67,7 +74,7 @@ export function monthRange(now: number, from?: string, to?: string): Range {
   const count = last - first + 1;
   if (count > MAX_MONTHS) throw refuse("from", `A range of at most ${MAX_MONTHS} months; this one has ${count}`);
   const steps = Array.from({ length: count }, (_, i) => monthName(first + i));
-  return { from: monthName(first), to: monthName(last), start: monthStart(first), end: monthStart(last + 1), steps };
+  return { from: monthName(first), to: monthName(last), start: monthStart(first), end: endAt(monthStart(last + 1).getTime()), steps };
 }
 
 function utcDay(now: number): [number, number, number] {
