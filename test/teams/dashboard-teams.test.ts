@@ -58,3 +58,15 @@ test("switching team is a sign-in with the password: no route makes a session in
   expect(signedIn.body.data.team.id).toBe(otherId);
   expect(signedIn.body.data.roles).toEqual(["catalog:read"]);
 });
+
+test("an invitation's acceptUrl is the dashboard's accept page at the address the caller reached (behind a trusted proxy), the token in the fragment", async () => {
+  const { owner } = await twoTeams();
+  const o = await browser(t, owner.email);
+  const res = await t.call("POST", "/dashboard/members", {
+    cookie: `be_session=${o.session}`,
+    headers: { "x-csrf-token": o.csrf, "x-forwarded-proto": "https", "x-forwarded-host": "billing.example" },
+    body: { email: "invited@test.dev", roles: ["catalog:read"] },
+  });
+  expect(res.status).toBe(201);
+  expect(res.body.data.acceptUrl).toBe(`https://billing.example/dashboard/invitations/accept#token=${res.body.data.token}`);
+});

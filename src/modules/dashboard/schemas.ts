@@ -113,6 +113,10 @@ export const InviteRequest = t.Object(
 export const InviteResponse = t.Object({
   invitation: Invitation,
   token: t.String({ description: "The one-time dinv_… token, shown only here; valid 7 days" }),
+  acceptUrl: t.String({
+    description:
+      "The dashboard's page that accepts it, the token in the fragment (never sent to a server): `<PUBLIC_BASE_URL or the origin the caller reached>/dashboard/invitations/accept#token=dinv_…`. A bearer link as the token is: shown only here",
+  }),
 });
 export const RolesRequest = t.Object({ roles: Roles }, { $id: "DashboardMemberRoles", examples: [{ roles: ["catalog:read", "catalog:write"] }] });
 

@@ -11,7 +11,8 @@ import type { Sql } from "../../db/client";
 import type { Clock } from "../../lib/clock";
 import { INVOICE_DOCS } from "./docs";
 
-import { documentLinks, linkOrigin, NO_STORE, type LinkConfig } from "./documents/links";
+import { documentLinks, NO_STORE, type LinkConfig } from "./documents/links";
+import { linkOrigin } from "../../http/public-origin";
 import { readCreditNotes, readInvoiceDetail, readInvoicePage } from "./read";
 import { CreditNote, Invoice, InvoiceDetail, InvoiceListQuery, InvoiceParams, InvoiceWithLinks } from "./schemas";
 

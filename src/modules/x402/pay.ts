@@ -16,7 +16,7 @@ import type { ChainRegistry } from "../../lib/networks";
 import type { Tenant } from "../../lib/tenant";
 import { requestState } from "../../http/request-context";
 import { actorOf } from "../audit/repo";
-import { linkOrigin } from "../invoices/documents/links";
+import { linkOrigin } from "../../http/public-origin";
 import type { PaidRequest } from "../entitlements/gate";
 import { matchOffer, readPaymentHeader, type Read } from "./compute";
 import { answerFromClaim, findClaim, settlePayment, type PaymentContext, type SettleDeps } from "./settle";

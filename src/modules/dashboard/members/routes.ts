@@ -5,6 +5,7 @@ import { authPlugin } from "../../../http/auth";
 import { requestState } from "../../../http/request-context";
 import { actorOf } from "../../audit/repo";
 import { inviteMember, listInvitations } from "../../teams/invitations";
+import { linkOrigin } from "../../../http/public-origin";
 import { listMembers, removeMember, setMemberRoles } from "../../teams/members";
 import type { MemberActor } from "../../teams/roles";
 import type { DashboardDeps } from "../sessions/routes";
@@ -34,7 +35,8 @@ export function memberRoutes(deps: DashboardDeps) {
       async ({ principal, body, request, set }) => {
         set.status = 201;
         set.headers["cache-control"] = "no-store";
-        return { data: await inviteMember(deps.sql, { teamId: principal.teamId, by: by(principal, request), now: deps.clock.now() }, body) };
+        const invited = await inviteMember(deps.sql, { teamId: principal.teamId, by: by(principal, request), now: deps.clock.now() }, body);
+        return { data: { ...invited, acceptUrl: `${linkOrigin(deps.config, request)}/dashboard/invitations/accept#token=${invited.token}` } };
       },
       {
         access: true,

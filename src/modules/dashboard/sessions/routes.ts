@@ -4,6 +4,7 @@
  * otherwise), so a cross-site form cannot sign a browser into someone else's account: a cross-site JSON
  * request needs a CORS preflight, which this service never grants.
  */
+import type { OriginConfig } from "../../../http/public-origin";
 import { Elysia } from "elysia";
 import type { Sql } from "../../../db/client";
 import { authPlugin, type AuthDeps } from "../../../http/auth";
@@ -25,7 +26,7 @@ import { ACCOUNT_FAILURE_LIMIT, ADDRESS_FAILURE_LIMIT, SIGN_IN_WINDOW_MS } from 
 
 export type DashboardDeps = AuthDeps & {
   sql: Sql;
-  config: { dashboardCookieSecure: boolean; dashboardSessionTtlMs: number; trustProxy: boolean; passwordHashMemoryKib: number };
+  config: OriginConfig & { dashboardCookieSecure: boolean; dashboardSessionTtlMs: number; passwordHashMemoryKib: number };
 };
 
 const TAGS = ["Dashboard"];

@@ -1,17 +1,13 @@
 /**
  * The two download links GET /invoices/{id} hands out (the PDF and the pain.013 request to pay), signed
- * afresh on every read (documents/tokens.ts: HMAC under LINK_SIGNING_SECRET, 24 h). They point at
- * PUBLIC_BASE_URL when it is set (the address customers reach, behind a proxy or a CDN). Else at the origin
- * the request came to: behind a proxy that terminates TLS (TRUST_PROXY=true, as src/http/client-address.ts
- * trusts it) that is the one X-Forwarded-Proto and X-Forwarded-Host name (their first value: the one the
- * client asked for), since the request itself arrived over plain HTTP at an inner address; without
- * TRUST_PROXY those headers are ignored. The links are handed only to the authenticated caller, so a forged
- * Host or X-Forwarded-Host header only misleads the one who sent it.
+ * afresh on every read (documents/tokens.ts: HMAC under LINK_SIGNING_SECRET, 24 h), at the origin
+ * src/http/public-origin.ts names (PUBLIC_BASE_URL, or the one a trusted proxy reports).
  *
  * The links are bearer credentials for a day: every answer carrying them is `Cache-Control: private,
  * no-store` (NO_STORE), so no browser or shared cache keeps them.
  */
 import type { Tenant } from "../../../lib/tenant";
+import type { OriginConfig } from "../../../http/public-origin";
 import { documentUrl, signDocumentToken } from "./tokens";
 
 export interface DocumentLinks {
@@ -19,34 +15,12 @@ export interface DocumentLinks {
   iso20022DownloadUrl: string;
 }
 
-export interface LinkConfig {
+export interface LinkConfig extends OriginConfig {
   linkSigningSecret: string;
-  /** scheme://host[:port] without a path; null: the request's origin */
-  publicBaseUrl: string | null;
-  /** the service is behind a proxy that sets X-Forwarded-* (TRUST_PROXY) */
-  trustProxy: boolean;
 }
 
 /** The header of answers that carry the links. */
 export const NO_STORE = { "cache-control": "private, no-store" } as const;
-
-// host[:port]: a DNS name or IPv4 address, or an IPv6 address in brackets, and an optional port.
-const HOST =
-  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
-
-const firstValue = (header: string | null) => header?.split(",")[0]?.trim() || undefined;
-
-/** Where the links point for this request (a CLI has no request: its `url` is this machine's API). */
-export function linkOrigin(config: Pick<LinkConfig, "publicBaseUrl" | "trustProxy">, request: { url: string; headers?: Headers }): string {
-  if (config.publicBaseUrl) return config.publicBaseUrl;
-  const own = new URL(request.url);
-  if (!config.trustProxy || !request.headers) return own.origin;
-  const proto = firstValue(request.headers.get("x-forwarded-proto"))?.toLowerCase();
-  const host = firstValue(request.headers.get("x-forwarded-host"));
-  const scheme = proto === "https" || proto === "http" ? proto : own.protocol.slice(0, -1);
-  const port = host ? Number(host.match(/:(\d+)$/)?.[1] ?? 0) : 0;
-  return new URL(`${scheme}://${host && HOST.test(host) && port <= 65535 ? host : own.host}`).origin;
-}
 
 /** The links of an invoice's documents (`invoice`: its tenant and id), signed at `now`. */
 export function documentLinks(config: LinkConfig, origin: string, invoice: { tenant: Tenant; invoiceId: string }, now: Date): DocumentLinks {

@@ -6,9 +6,6 @@ import type { PageSession } from "../../session";
 import { rolesOf } from "./forms";
 import { MembersPage, PATH, RemovePage, RolesPage, type MemberView, type MembersProps } from "./page";
 
-/** The invitation's link: the accept page of this dashboard, the token in the fragment (a browser never sends it to a server). */
-const inviteLink = (request: Request, token: string) => `${new URL(request.url).origin}/dashboard/invitations/accept#token=${token}`;
-
 const refusal = (answer: ApiAnswer, form: Record<string, string | undefined>, roles: string[]) => {
   const { form: error, fields } = fieldErrors(answer);
   return { values: form as Record<string, string>, roles, error, fields };
@@ -40,8 +37,8 @@ export const memberPages: Section = (kit) => (app) => {
         const roles = rolesOf(body);
         const answer = await kit.send(api, form, { method: "POST", path: PATH, body: { email: form.email ?? "", roles } });
         if (answer.status === 201) {
-          const { invitation, token } = answer.body.data;
-          return membersPage(api, session, { invited: { invitation, link: inviteLink(request, token) } }, 201);
+          const { invitation, acceptUrl } = answer.body.data;
+          return membersPage(api, session, { invited: { invitation, link: acceptUrl } }, 201);
         }
         // A refusal for a member who has no form (a forged post) is the refusal page; else the form comes back.
         if (!session.may("POST", PATH)) return kit.refusedBy(answer, "Refused", session);

@@ -21,6 +21,8 @@ export interface TeamsProps {
 
 export const PATH = "/dashboard/teams";
 
+const teamStatus = (team: TeamView): string => (team.current ? "Current team" : "");
+
 export function TeamsPage({ session, teams, switched, refused }: TeamsProps) {
   const others = teams.filter((team) => !team.current);
   return (
@@ -38,7 +40,7 @@ export function TeamsPage({ session, teams, switched, refused }: TeamsProps) {
             </td>
             <td safe>{team.roles.join(", ")}</td>
             <td safe>{when(team.joinedAt)}</td>
-            <td safe>{team.current ? "Current team" : ""}</td>
+            <td safe>{teamStatus(team)}</td>
           </tr>
         ))}
       />
