@@ -13,22 +13,25 @@ export interface ShellProps {
   children?: Children;
 }
 
-/** The sections, in the order an operator meets them; each is a folder of src/ui/pages. */
-const NAV = [
+/**
+ * The sections, in the order an operator meets them; each is a folder of src/ui/pages. `reads` is the API route
+ * the section's page reads: a member whose roles the API would refuse there is not offered the section.
+ */
+const NAV: { href: string; label: string; reads?: string }[] = [
   { href: "/dashboard/overview", label: "Overview" },
-  { href: "/dashboard/customers", label: "Customers" },
-  { href: "/dashboard/subscriptions", label: "Subscriptions" },
-  { href: "/dashboard/invoices", label: "Invoices" },
-  { href: "/dashboard/plans", label: "Plans" },
-  { href: "/dashboard/features", label: "Features" },
-  { href: "/dashboard/flags", label: "Flags" },
-  { href: "/dashboard/coupons", label: "Coupons" },
-  { href: "/dashboard/webhooks", label: "Webhooks" },
-  { href: "/dashboard/agents", label: "Agents" },
-  { href: "/dashboard/escrow", label: "Escrow" },
-  { href: "/dashboard/api-keys", label: "API keys" },
-  { href: "/dashboard/members", label: "Members" },
-  { href: "/dashboard/audit-log", label: "Audit log" },
+  { href: "/dashboard/customers", label: "Customers", reads: "/companies" },
+  { href: "/dashboard/subscriptions", label: "Subscriptions", reads: "/dashboard/subscriptions" },
+  { href: "/dashboard/invoices", label: "Invoices", reads: "/dashboard/invoices" },
+  { href: "/dashboard/plans", label: "Plans", reads: "/dashboard/plans" },
+  { href: "/dashboard/features", label: "Features", reads: "/dashboard/features" },
+  { href: "/dashboard/flags", label: "Flags", reads: "/dashboard/plans" },
+  { href: "/dashboard/coupons", label: "Coupons", reads: "/dashboard/coupons" },
+  { href: "/dashboard/webhooks", label: "Webhooks", reads: "/dashboard/webhooks/endpoints" },
+  { href: "/dashboard/agents", label: "Agents", reads: "/dashboard/agent-dispatch" },
+  { href: "/dashboard/escrow", label: "Escrow", reads: "/escrow/reservations" },
+  { href: "/dashboard/api-keys", label: "API keys", reads: "/dashboard/api-keys" },
+  { href: "/dashboard/members", label: "Members", reads: "/dashboard/members" },
+  { href: "/dashboard/audit-log", label: "Audit log", reads: "/audit-log" },
 ];
 
 export function Document({ title, production, children }: { title: string; production?: boolean; children?: Children }) {
@@ -92,7 +95,7 @@ export function Shell({ title, session, path, children }: ShellProps) {
         </div>
         <nav aria-label="Sections">
           <ul>
-            {NAV.map((item) => (
+            {NAV.filter((item) => !item.reads || session.may("GET", item.reads)).map((item) => (
               <li>
                 <a href={item.href} aria-current={path.startsWith(item.href) ? "page" : undefined} safe>
                   {item.label}

@@ -30,8 +30,8 @@ import { ApiRefusal } from "./session";
 import type { Logger } from "../lib/logger";
 import { loggedError } from "../http/logged-error";
 
-/** Where a signed-in browser lands. */
-const HOME = "/dashboard/api-keys";
+/** Where a signed-in browser lands: the overview, which shows each member what their roles let them read. */
+const HOME = "/dashboard/overview";
 
 export function dashboardPages(apiFetch: ApiFetch, logger: Logger) {
   const kit = pageKit(apiFetch);

@@ -121,3 +121,26 @@ test("signing in again through the page ends the session the browser held", asyn
   expect(await keysWith(second)).toBe(200);
   expect(await keysWith(first)).toBe(401);
 });
+
+test(
+  "a member lands on the overview whatever their roles, and the navigation offers only the sections their roles may read",
+  async () => {
+    const billing = await newOperator(t, teamId, ["billing:read"]);
+    const page = await bed.newPage();
+    await page.goto("/dashboard/sign-in");
+    await page.getByLabel("Email").fill(billing.email);
+    await page.getByLabel("Password").fill(PASSWORD);
+    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    await page.waitForURL("**/dashboard/overview");
+    expect(await page.locator("h1").textContent()).toContain("Overview");
+    const sections = await page.locator("nav[aria-label=Sections] a").allTextContents();
+    expect(sections).toEqual(["Overview", "Subscriptions", "Invoices", "Agents", "Escrow"]);
+    // Every section offered opens (no 403 page behind a link).
+    for (const href of await page.locator("nav[aria-label=Sections] a").evaluateAll((links) => links.map((a) => a.getAttribute("href")!))) {
+      const res = await page.goto(href);
+      expect({ href, status: res!.status() }).toEqual({ href, status: 200 });
+    }
+    await page.context().close();
+  },
+  BROWSER_TEST_MS,
+);

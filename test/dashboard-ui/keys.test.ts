@@ -29,8 +29,8 @@ test(
     expect(await page.getByLabel("Email").inputValue()).toBe(owner.email);
     await page.getByLabel("Password").fill(PASSWORD);
     await page.getByRole("button", { name: "Sign in", exact: true }).click();
-    await page.waitForURL("**/dashboard/api-keys");
-    expect(await page.locator("h1").textContent()).toContain("API keys");
+    await page.waitForURL("**/dashboard/overview");
+    expect(await page.locator("h1").textContent()).toContain("Overview");
     await page.context().close();
   },
   BROWSER_TEST_MS,
@@ -142,7 +142,7 @@ test(
     expect(await page.getByLabel("Link token").inputValue()).toBe(link.token);
     expect(page.url()).toBe(`${bed.base}/dashboard/sign-in`); // the token has left the address bar
     await page.getByRole("button", { name: "Sign in with the link" }).click();
-    await page.waitForURL("**/dashboard/api-keys");
+    await page.waitForURL("**/dashboard/overview");
     expect(await page.locator(".team").textContent()).toContain("Dashboard team");
 
     const again = await bed.newPage();

@@ -121,11 +121,13 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
 }
 
-/** Signs in through the sign-in page. */
+/** Signs in through the sign-in page (landing on the overview), then opens the API keys page. */
 export async function signInThroughPage(page: Page, email: string, password: string): Promise<void> {
   await page.goto("/dashboard/sign-in");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Sign in", exact: true }).click();
-  await page.waitForURL("**/dashboard/api-keys");
+  await page.waitForURL("**/dashboard/overview");
+  // The pages' tests start from the keys page (it was the landing page before the overview existed).
+  await page.goto("/dashboard/api-keys");
 }
