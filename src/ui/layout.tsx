@@ -261,7 +261,8 @@ interface ListTableProps {
 export function Table({ columns, rows, empty }: { columns: readonly string[]; rows: JSX.Element[]; empty: string }) {
   if (rows.length === 0) return <p safe>{empty}</p>;
   return (
-    <div class="table-wrap">
+    // Focusable: a table wider than the screen scrolls inside its frame, and a keyboard must reach it.
+    <div class="table-wrap" tabindex="0">
       <table>
         <thead>
           <tr>

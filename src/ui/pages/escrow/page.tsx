@@ -123,22 +123,24 @@ export function EscrowPage({ session, status, reservations, nextCursor, disputes
       ) : (
         ""
       )}
-      <form method="get" action={PATH} class="filter">
-        <label for="status">Status</label>
-        <select id="status" name="status">
-          <option value="" selected={!status}>
-            All
-          </option>
-          {STATUSES.map((s: string) => (
-            <option value={s} selected={s === status} safe>
-              {s}
-            </option>
-          ))}
-        </select>
-        <button type="submit">Filter</button>
-      </form>
       <ListTable
         id="reservations-title"
+        lead={
+          <form method="get" action={PATH} class="filter">
+            <label for="status">Status</label>
+            <select id="status" name="status">
+              <option value="" selected={!status}>
+                All
+              </option>
+              {STATUSES.map((s: string) => (
+                <option value={s} selected={s === status} safe>
+                  {s}
+                </option>
+              ))}
+            </select>
+            <button type="submit">Filter</button>
+          </form>
+        }
         title={status ? `Reservations ${status} in ${session.environment}` : `Reservations in ${session.environment}`}
         empty="No reservations."
         columns={["Request", "Created", "Payer", "Amount", "Status", "Window ends", "Delivery provider", "Transactions"]}

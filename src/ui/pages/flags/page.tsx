@@ -121,7 +121,7 @@ export function FlagsPage({ session, features, plans, companySearch, companies, 
         {booleans.length === 0 || plans.length === 0 ? (
           <p>No boolean features or no plans yet.</p>
         ) : (
-          <div class="table-wrap">
+          <div class="table-wrap" tabindex="0">
             <table class="flag-matrix">
               <thead>
                 <tr>

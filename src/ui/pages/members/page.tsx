@@ -115,7 +115,7 @@ export function MembersPage({ session, members, invitations, invited, done, form
         {invitations.length === 0 ? (
           <p>No pending invitations.</p>
         ) : (
-          <div class="table-wrap">
+          <div class="table-wrap" tabindex="0">
             <table>
               <thead>
                 <tr>

@@ -139,7 +139,7 @@ function UsageSection({ asked, usage, features }: Pick<OverviewProps, "asked" | 
       {report && shown ? <UsageChart report={report} feature={shown} /> : ""}
       {report && !shown ? <p safe>{`No metered usage from ${report.from} to ${report.to}.`}</p> : ""}
       {others.length ? (
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0">
           <table>
             <caption>Every feature with usage in the range</caption>
             <thead>

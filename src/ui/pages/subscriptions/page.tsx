@@ -139,7 +139,7 @@ function Operations({ operations }: { operations: OperationView[] }) {
       {operations.length === 0 ? (
         <p>No chain operations yet.</p>
       ) : (
-        <div class="table-wrap">
+        <div class="table-wrap" tabindex="0">
           <table>
             <thead>
               <tr>

@@ -190,7 +190,7 @@ export function QuotePage({ session, subscription: s, quote: q, asked, planName 
       {q.invoice ? (
         <section aria-labelledby="lines-title">
           <h2 id="lines-title">The invoice it issues</h2>
-          <div class="table-wrap">
+          <div class="table-wrap" tabindex="0">
             <table class="quote-lines">
               <thead>
                 <tr>

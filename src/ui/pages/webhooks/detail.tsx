@@ -308,7 +308,7 @@ export function DeliveryPage({ session, delivery: d, done }: { session: PageSess
         {attempts.length === 0 ? (
           <p>No attempt yet: the first is queued.</p>
         ) : (
-          <div class="table-wrap">
+          <div class="table-wrap" tabindex="0">
             <table>
               <thead>
                 <tr>
