@@ -164,15 +164,17 @@ export function EndpointPage({ session, endpoint: e, eventTypes, deliveries, nex
           ""
         )}
       </section>
-      <p class="filters">
-        Show deliveries:{" "}
-        {FILTERS.map((f) => (
-          <a href={logPath(here, f.status)} aria-current={f.status === status ? "page" : undefined} safe>
-            {f.label}
-          </a>
-        ))}
-      </p>
       <ListTable
+        lead={
+          <p class="filters">
+            Show deliveries:{" "}
+            {FILTERS.map((f) => (
+              <a href={logPath(here, f.status)} aria-current={f.status === status ? "page" : undefined} safe>
+                {f.label}
+              </a>
+            ))}
+          </p>
+        }
         title={status ? `Deliveries (${status})` : "Deliveries"}
         empty={status ? `No ${status} deliveries.` : "No deliveries yet."}
         columns={["Event type", "Status", "Response code", "Attempts", "Created", "Next attempt", "Details"]}
