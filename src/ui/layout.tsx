@@ -53,6 +53,9 @@ export function Shell({ title, session, path, children }: ShellProps) {
   const production = session.environment === "production";
   return (
     <Document title={`${title} · ${session.team.name} · ${production ? "Production" : "Development"}`} production={production}>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
       <header class="shell">
         {production ? (
           <p class="env-banner" role="status">
@@ -105,7 +108,7 @@ export function Shell({ title, session, path, children }: ShellProps) {
           </ul>
         </nav>
       </header>
-      <main id="main">
+      <main id="main" tabindex="-1">
         <h1>
           <span safe>{title}</span> <span class={`env-tag env-tag-${session.environment}`}>{production ? "Production" : "Development"}</span>
         </h1>

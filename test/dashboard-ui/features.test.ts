@@ -98,12 +98,12 @@ test(
 );
 
 test(
-  "keyboard: Tab reaches the header's controls in order, each with a visible focus ring; no page asked for a blocked resource",
+  "keyboard: the first stop skips to the page; Tab reaches the header's controls in order, each with a visible focus ring; no page asked for a blocked resource",
   async () => {
     const page = await bed.newPage();
     await signInThroughPage(page, owner.email, PASSWORD);
     const focused = [];
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 6; i++) {
       await page.keyboard.press("Tab");
       focused.push(
         await page.evaluate(() => {
@@ -114,9 +114,14 @@ test(
         }),
       );
     }
-    expect(focused.map((f) => f.text)).toEqual(["Billing", "Switch team", "environment", "Switch", "Sign out"]);
+    expect(focused.map((f) => f.text)).toEqual(["Skip to content", "Billing", "Switch team", "environment", "Switch", "Sign out"]);
     for (const f of focused) expect({ outline: f.outline, width: f.width }).toEqual({ outline: "solid", width: "3px" });
     expect(bed.blocked).toEqual([]);
+    // The first stop skips to the page: Enter on it moves the focus into main.
+    await page.goto("/dashboard/api-keys");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("main");
     await page.context().close();
   },
   BROWSER_TEST_MS,
