@@ -93,3 +93,24 @@ export function fieldErrors(answer: ApiAnswer, posted?: Record<string, string | 
   if (elsewhere.length) return { form: `${error}. ${elsewhere.join("; ")}`, fields };
   return { form: Object.keys(fields).length ? null : error, fields };
 }
+
+/** How many pages `readAll` follows: 200 rows a page, so the first 10,000 (a picker or a matrix, not a log). */
+const MAX_PAGES = 50;
+
+/**
+ * Every row of a list the API pages (a picker's plans, the flags matrix's features), read by following its cursor
+ * with the most rows a page the API gives: one answer whose `data` holds them all, or the first refusal as it came.
+ */
+export async function readAll(api: Api, path: string): Promise<ApiAnswer> {
+  const rows: unknown[] = [];
+  let cursor: string | null = null;
+  for (let pages = 0; pages < MAX_PAGES; pages++) {
+    const query = `limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+    const answer = await api({ method: "GET", path: `${path}${path.includes("?") ? "&" : "?"}${query}` });
+    if (answer.status !== 200) return answer;
+    rows.push(...answer.body.data);
+    cursor = answer.body.nextCursor ?? null;
+    if (!cursor) break;
+  }
+  return { status: 200, body: { data: rows }, setCookie: null };
+}

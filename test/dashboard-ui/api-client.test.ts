@@ -1,6 +1,6 @@
 /** The pages' API client: what it hands the API of the browser's request, and how a refusal reaches a form. */
 import { expect, test } from "bun:test";
-import { apiFor, fieldErrors, type ApiAnswer } from "../../src/ui/api";
+import { apiFor, fieldErrors, readAll, type ApiAnswer } from "../../src/ui/api";
 
 const refusal = (details?: Record<string, string>): ApiAnswer => ({
   status: 400,
@@ -62,4 +62,26 @@ test("apiFor hands the API the browser's cookie and a proxy's headers, the form'
   });
   expect(headers.authorization).toBeUndefined();
   expect(await seen!.json()).toEqual({ name: "A" });
+});
+
+test("readAll follows the API's cursor to the last page, and answers the first refusal as it came", async () => {
+  const asked: string[] = [];
+  const pages: Record<string, { data: number[]; nextCursor: string | null }> = {
+    "": { data: [1, 2], nextCursor: "c2" },
+    c2: { data: [3], nextCursor: "c3" },
+    c3: { data: [4], nextCursor: null },
+  };
+  const api = async ({ path }: { path: string }) => {
+    asked.push(path);
+    const cursor = new URL(path, "http://x").searchParams.get("cursor") ?? "";
+    return { status: 200, body: pages[cursor], setCookie: null };
+  };
+  expect((await readAll(api, "/dashboard/plans?kind=plan")).body.data).toEqual([1, 2, 3, 4]);
+  expect(asked).toEqual([
+    "/dashboard/plans?kind=plan&limit=200",
+    "/dashboard/plans?kind=plan&limit=200&cursor=c2",
+    "/dashboard/plans?kind=plan&limit=200&cursor=c3",
+  ]);
+  const refusing = async () => ({ status: 403, body: { error: "No" }, setCookie: null });
+  expect(await readAll(refusing, "/dashboard/features")).toEqual({ status: 403, body: { error: "No" }, setCookie: null });
 });

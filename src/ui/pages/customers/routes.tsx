@@ -1,5 +1,5 @@
 /** The customers section's routes: companies and users (search, cursor pages) and one company's page. */
-import type { Api, ApiAnswer } from "../../api";
+import { readAll, type Api, type ApiAnswer } from "../../api";
 import type { Section } from "../../kit";
 import { page } from "../../response";
 import { ApiRefusal, type PageSession } from "../../session";
@@ -17,7 +17,7 @@ const listQuery = (params: Record<string, string | undefined>) => {
 export async function planNamesOf(api: Api, session: PageSession): Promise<Map<string, string>> {
   const names = new Map<string, string>();
   if (!session.may("GET", "/dashboard/plans")) return names;
-  const answer = await api({ method: "GET", path: "/dashboard/plans?includeArchived=true&limit=200" });
+  const answer = await readAll(api, "/dashboard/plans?includeArchived=true");
   if (answer.status === 200) for (const p of answer.body.data as { id: string; name: string }[]) names.set(p.id, p.name);
   return names;
 }

@@ -1,5 +1,5 @@
 /** The escrow section's routes: reservations (status filter, cursor pages), a reservation, the resolution after a confirmation, zkTLS proofs. */
-import type { Api } from "../../api";
+import { readAll, type Api } from "../../api";
 import { formOf, type PageKit, type Section } from "../../kit";
 import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
@@ -28,7 +28,7 @@ export const escrowPages: Section = (kit: PageKit) => (app) => {
         ].filter(Boolean);
         const [list, disputes] = await Promise.all([
           api({ method: "GET", path: `/escrow/reservations${params.length ? `?${params.join("&")}` : ""}` }),
-          status || query.cursor ? null : api({ method: "GET", path: "/escrow/reservations?status=disputed&limit=200" }),
+          status || query.cursor ? null : readAll(api, "/escrow/reservations?status=disputed"),
         ]);
         if (list.status !== 200) return kit.refusedBy(list, "The reservations could not be read", session);
         if (disputes && disputes.status !== 200) return kit.refusedBy(disputes, "The disputes could not be read", session);

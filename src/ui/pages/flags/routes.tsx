@@ -3,7 +3,7 @@
  * routes), the company lookup, and one company's answer with its override controls (the company entitlement and
  * override routes). Every write answers with a redirect to the page that shows its result, with a notice.
  */
-import { fieldErrors, type Api, type ApiAnswer } from "../../api";
+import { fieldErrors, readAll, type Api, type ApiAnswer } from "../../api";
 import { formOf, type Form, type PageKit, type Section } from "../../kit";
 import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
@@ -39,10 +39,12 @@ function noticeOf(query: Record<string, string | undefined>, names: { plan?: str
 }
 
 async function plansWithEntitlements(kit: PageKit, api: Api, session: PageSession): Promise<FlagPlan[] | Response> {
-  const list = await api({ method: "GET", path: "/dashboard/plans?limit=200" });
+  const list = await readAll(api, "/dashboard/plans");
   if (list.status !== 200) return kit.refusedBy(list, "The plans could not be read", session);
   const details = await Promise.all((list.body.data as { id: string }[]).map((p) => api({ method: "GET", path: `/dashboard/plans/${enc(p.id)}` })));
-  return details.filter((d) => d.status === 200).map((d) => ({ ...d.body.data, entitlements: d.body.data.entitlements ?? [] }));
+  const refused = details.find((d) => d.status !== 200);
+  if (refused) return kit.refusedBy(refused, "A plan could not be read", session);
+  return details.map((d) => ({ ...d.body.data, entitlements: d.body.data.entitlements ?? [] }));
 }
 
 export const flagPages: Section = (kit) => (app) => {
@@ -72,7 +74,7 @@ export const flagPages: Section = (kit) => (app) => {
       kit.signedIn(request, async (api, session) => {
         const companySearch = query.company ?? "";
         const [features, plans, found] = await Promise.all([
-          api({ method: "GET", path: "/dashboard/features?limit=200" }),
+          readAll(api, "/dashboard/features"),
           plansWithEntitlements(kit, api, session),
           companySearch ? api({ method: "GET", path: `/companies?search=${enc(companySearch)}` }) : null,
         ]);

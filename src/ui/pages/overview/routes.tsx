@@ -1,5 +1,5 @@
 /** The overview's one route: the three reports of the API for the asked ranges, each read only where the roles reach. */
-import type { Api, ApiAnswer } from "../../api";
+import { readAll, type Api, type ApiAnswer } from "../../api";
 import { given, type Section } from "../../kit";
 import { page } from "../../response";
 import type { PageSession } from "../../session";
@@ -48,7 +48,7 @@ export const overviewPages: Section = (kit) => (app) => {
         read<UsageReport>(api, session, `${REPORTS}/usage`, { feature: asked.feature, from: asked.from, to: asked.to }),
         read<RevenueReport>(api, session, `${REPORTS}/revenue`, months),
         read<RenewalReport>(api, session, `${REPORTS}/renewals`, months),
-        session.may("GET", "/dashboard/features") ? api({ method: "GET", path: "/dashboard/features?limit=200" }) : null,
+        session.may("GET", "/dashboard/features") ? readAll(api, "/dashboard/features") : null,
       ]);
       for (const r of [usage, revenue, renewals]) {
         if (r.answer === null) return kit.refusedBy(r.raw!, "The reports could not be read", session);

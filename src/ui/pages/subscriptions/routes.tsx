@@ -2,7 +2,7 @@
  * The subscriptions section's routes: the list and one subscription; cancel, resume and revoke its mandate after a
  * confirmation page; a plan change previewed (the API's quote) and then applied with that quote's id.
  */
-import { fieldErrors, type Api, type ApiAnswer } from "../../api";
+import { fieldErrors, readAll, type Api, type ApiAnswer } from "../../api";
 import { formOf, given, type Form, type Section } from "../../kit";
 import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
@@ -56,7 +56,7 @@ export const subscriptionPages: Section = (kit) => (app) => {
   /** The catalog's plans to choose from, when this session may read them (else the plan id is typed). */
   const plans = async (api: Api, session: PageSession): Promise<PlanOption[] | null> => {
     if (!session.may("GET", "/dashboard/plans")) return null;
-    const answer = await api({ method: "GET", path: "/dashboard/plans?kind=plan&limit=200" });
+    const answer = await readAll(api, "/dashboard/plans?kind=plan");
     return answer.status === 200 ? (answer.body.data as PlanOption[]) : null;
   };
 
