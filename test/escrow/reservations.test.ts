@@ -233,12 +233,14 @@ describe("POST /escrow/reservations", () => {
   });
 });
 
-test("twin requests of one consent at once (no Idempotency-Key) reserve once: the second resumes it or is told the nonce is used", async () => {
+test("twin requests of one consent at once (no Idempotency-Key) reserve once: the others are told the nonce is used", async () => {
   const { body } = await reservationBody(bed.payer);
   const before = await bed.balances();
   const sent = await operatorNonce();
-  const answers = await Promise.all([create(body), create(body)]);
-  // The second finds the first's row pending (and completes the same reservation) or already authorized (409).
+  // Several twins widen the race: each one that lost the nonce's row while the first's reserve was still being sent
+  // used to send its own (reverting) reserve of the same consent.
+  const answers = await Promise.all(Array.from({ length: 6 }, () => create(body)));
+  // The first's row holds the nonce: pending (its reserve in flight) or already authorized, either way 409 to the rest.
   const ok = answers.filter((r) => r.status === 201);
   expect(ok.length).toBeGreaterThanOrEqual(1);
   expect(new Set(ok.map((r) => r.body.reservation.id)).size).toBe(1);
