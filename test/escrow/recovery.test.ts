@@ -121,6 +121,36 @@ describe("reconcile", () => {
     expect((await bed.balances()).escrow).toBe(before.escrow + AMOUNT);
   });
 
+  test("a client's retry of a consent whose reserve lost its answer resumes it once; one in flight is not sent again", async () => {
+    const operatorNonce = () => bed.anvil.client.getTransactionCount({ address: bed.operatorAccount.address });
+    // In flight: claimed a moment ago by another request, whose send is under way. The retry sends nothing.
+    const fresh = await e.reservationBody(bed.payer, {}, null);
+    await insertReservation(
+      t.db.sql,
+      lostReserve("esc_lostreserve0000000000004", fresh.consent, fresh.body.signature, new Date(t.clock.now() - 1000)),
+    );
+    let sent = await operatorNonce();
+    const early = await e.create(fresh.body);
+    expect({ status: early.status, reason: early.body.details?.reason }).toEqual({ status: 409, reason: "nonce_used" });
+    expect(await operatorNonce()).toBe(sent);
+    expect((await e.row(fresh.consent.requestNonce))?.status).toBe("pending");
+    // Lost: sent three minutes ago and never recorded. Twin retries at once: one takes it over and reserves, once.
+    const { consent, body } = await e.reservationBody(bed.payer, {}, null);
+    await insertReservation(t.db.sql, lostReserve("esc_lostreserve0000000000005", consent, body.signature, new Date(t.clock.now() - THREE_MINUTES)));
+    const before = await bed.balances();
+    sent = await operatorNonce();
+    const answers = await Promise.all([e.create(body), e.create(body), e.create(body)]);
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([201, 409, 409]);
+    expect(answers.find((r) => r.status === 201)!.body.reservation.id).toBe("esc_lostreserve0000000000005");
+    expect(await operatorNonce()).toBe(sent + 1);
+    const { db } = await expectChainMatches(consent.requestNonce);
+    expect(db.status).toBe("authorized");
+    expect(await bed.balances()).toEqual({ payer: before.payer - AMOUNT, payee: before.payee, escrow: before.escrow + AMOUNT });
+    // The in-flight one never had a sender here: gone, so the later tests' reconcile runs do not send it.
+    await t.db.sql`delete from escrow_reservations where id = 'esc_lostreserve0000000000004'`;
+  });
+
   test("a pending reserve is judged by the chain's clock: the server's clock past the deadline drops nothing", async () => {
     const { consent, body } = await e.reservationBody(bed.payer, {}, null);
     const created = new Date(t.clock.now() - THREE_MINUTES);

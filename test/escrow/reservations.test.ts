@@ -233,12 +233,22 @@ describe("POST /escrow/reservations", () => {
   });
 });
 
-test("twin requests of one consent at once (no Idempotency-Key) reserve once: the second resumes it or is told the nonce is used", async () => {
+test("twin requests of one consent at once (no Idempotency-Key) reserve once: the others are told the nonce is used", async () => {
   const { body } = await reservationBody(bed.payer);
   const before = await bed.balances();
   const sent = await operatorNonce();
-  const answers = await Promise.all([create(body), create(body)]);
-  // The second finds the first's row pending (and completes the same reservation) or already authorized (409).
+  // The race made likely: anvil stops mining for a moment, so the first's reserve is sent and not mined while its twins
+  // arrive (a loaded machine's slow block, the flake this test caught). Each twin that lost the nonce's row used to
+  // read no reservation on chain and send its own reserve of the same consent, all but one reverting.
+  const chain = bed.anvil.client;
+  await chain.setAutomine(false);
+  const mining = Bun.sleep(500).then(async () => {
+    await chain.setAutomine(true);
+    await chain.mine({ blocks: 1 });
+  });
+  const answers = await Promise.all(Array.from({ length: 4 }, () => create(body)));
+  await mining;
+  // The first's row holds the nonce: pending (its reserve in flight) or already authorized, either way 409 to the rest.
   const ok = answers.filter((r) => r.status === 201);
   expect(ok.length).toBeGreaterThanOrEqual(1);
   expect(new Set(ok.map((r) => r.body.reservation.id)).size).toBe(1);

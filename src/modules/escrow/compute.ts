@@ -11,6 +11,12 @@ import type { EscrowReservationRow, EscrowStatus } from "./rows";
  */
 export const REQUEST_NONCE_PATTERN = "^[\\x21-\\x7E]{1,128}$";
 
+/**
+ * An operator call unrecorded this long lost its answer (the chain job's deadline is far shorter): the reconcile job
+ * completes it, and a client's retry of a create may resume its reserve. A younger one is still being sent.
+ */
+export const CALL_STALE_AFTER_MS = 2 * 60_000;
+
 /** What a dispute text names: the reservation (network, chain, contract, payee, nonce) and the reason. */
 export interface DisputeTerms {
   network: string;

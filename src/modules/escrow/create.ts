@@ -4,7 +4,8 @@
  * environment settles on (test networks for development), the token is one of its ERC-20s, the team has a
  * settlement wallet there (the payee the consent must name), the consent's deadline and window are ahead, the company exists, and
  * the signature is the payer's (an EOA's recovered here, a smart account's asked through the chain). Then the pending row
- * takes the payee's nonce (a second request for it is refused), the contract reserves (pulling the amount from the payer into
+ * takes the payee's nonce (a second request for it is refused while the first's reserve is in flight: only the row's
+ * inserter sends it, or a retry that took over a reserve whose answer was lost), the contract reserves (pulling the amount from the payer into
  * escrow) and the row becomes authorized with its transaction and the escrow.authorized webhook.
  */
 import { getAddress, recoverTypedDataAddress, type Hex } from "viem";
@@ -16,7 +17,8 @@ import type { Tenant } from "../../lib/tenant";
 import { findSettlementWallet } from "../invoices/repo";
 import { escrowChainError } from "./chain-errors";
 import type { EscrowStep } from "./context";
-import { findCompanyId, findReservationByNonce, insertReservation } from "./repo";
+import { CALL_STALE_AFTER_MS } from "./compute";
+import { findCompanyId, findReservationByNonce, insertReservation, takeOverReserve } from "./repo";
 import type { EscrowReservationRow } from "./rows";
 import type { ReservationCreate } from "./schemas";
 import { sendAndRecord } from "./transition";
@@ -102,9 +104,12 @@ export async function createReservation(step: EscrowStep, tenant: Tenant, body: 
 }
 
 /**
- * The payee's nonce is taken (only this team holds the payee, its settlement wallet). The same tenant's own reservation of the same consent, still pending (its answer was lost), is
- * sent again (the chain is read first, so it never reserves twice); anything else is refused as a used nonce: no other
- * tenant's nonces share this namespace, so the answer tells nothing of theirs.
+ * The payee's nonce is taken (only this team holds the payee, its settlement wallet). The same tenant's own reservation
+ * of the same consent, still pending with its reserve sent before the stale mark (its answer was lost), is taken over
+ * and sent again (the chain is read first, so it never reserves twice): one retry takes it, never a twin, nor the
+ * reconcile job meanwhile. A younger pending one is a twin's reserve in flight, which this request must not send again
+ * (docs/escrow.md#consistency); it, and anything else, is refused as a used nonce: no other tenant's nonces share this
+ * namespace, so the answer tells nothing of theirs.
  */
 async function resumable(step: EscrowStep, tenant: Tenant, at: { network: string; contract: string; payee: string }, body: ReservationCreate) {
   const existing = await findReservationByNonce(step.deps.sql, at, body.requestNonce);
@@ -114,7 +119,8 @@ async function resumable(step: EscrowStep, tenant: Tenant, at: { network: string
     existing.environment === tenant.environment &&
     existing.status === "pending" &&
     existing.consent_signature === body.signature;
-  if (same) return existing;
+  const taken = same ? await takeOverReserve(step.deps.sql, existing, new Date(step.now.getTime() - CALL_STALE_AFTER_MS), step.now) : null;
+  if (taken) return taken;
   throw apiError("escrow_nonce_used", "The request nonce already holds a reservation", {
     reason: "nonce_used",
     "body.requestNonce": `${body.requestNonce} already holds a reservation for your settlement wallet on ${at.network}'s escrow contract; a consent is used once`,

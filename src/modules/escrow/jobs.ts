@@ -11,15 +11,13 @@ import { getAddress } from "viem";
 import { deliveryProviderHash, type EscrowConsent } from "../../chains/evm/escrow-consent";
 import type { Logger } from "../../lib/logger";
 import type { Tenant } from "../../lib/tenant";
-import { statusOfChain } from "./compute";
+import { CALL_STALE_AFTER_MS, statusOfChain } from "./compute";
 import type { EscrowDeps, EscrowStep } from "./context";
 import { claimDue, claimReservation, claimStale, deletePending, findForProof, releaseClaim } from "./repo";
 import type { EscrowReservationRow } from "./rows";
 import { contradicts, readChain, recordChain, sendAndRecord } from "./transition";
 
 const CAPTURE_BATCH = 50;
-/** A call unrecorded this long lost its answer: the chain job's deadline is far shorter. */
-const STALE_AFTER_MS = 2 * 60_000;
 /**
  * A pending reserve is dropped only once the chain's latest block is this far past the consent's deadline: a node a
  * little behind (or a reorg) could still show a reserve mined before the deadline; the server's clock never decides.
@@ -91,7 +89,7 @@ const consentOfRow = (row: EscrowReservationRow): EscrowConsent => ({
 export async function reconcileEscrow(deps: EscrowDeps, now: Date, logger: Logger): Promise<{ recorded: number; released: number }> {
   const step: EscrowStep = { deps: { ...deps, logger }, actor: SYSTEM("escrow.reconcile"), now };
   const counts = { recorded: 0, released: 0 };
-  for (const row of await claimStale(deps.sql, new Date(now.getTime() - STALE_AFTER_MS), now, 100)) {
+  for (const row of await claimStale(deps.sql, new Date(now.getTime() - CALL_STALE_AFTER_MS), now, 100)) {
     const read = await readChain(step, row);
     if (!read?.ok) continue; // the network left the registry, or the chain is still out of reach: next tick
     const status = statusOfChain(read.reservation.status);

@@ -14,6 +14,7 @@ const Q = queries([
   "escrow_reservation_claim",
   "escrow_reservation_claim_due",
   "escrow_reservation_claim_stale",
+  "escrow_reservation_take_over_reserve",
   "escrow_reservation_record",
   "escrow_reservation_release",
   "escrow_reservation_delete_pending",
@@ -123,6 +124,13 @@ export const claimDue = (db: Db, now: Date, limit: number) => run<EscrowReservat
 
 export const claimStale = (db: Db, sentBefore: Date, now: Date, limit: number) =>
   run<EscrowReservationRow>(db, Q.escrow_reservation_claim_stale, [sentBefore, now, limit]);
+
+/**
+ * Takes over a pending reserve sent before `sentBefore` whose answer was lost (a client's retry of its consent); null when
+ * it is younger (still in flight), recorded, dropped, or another retry or the reconcile job took it first.
+ */
+export const takeOverReserve = (db: Db, row: RowKey, sentBefore: Date, now: Date) =>
+  runOne<EscrowReservationRow>(db, Q.escrow_reservation_take_over_reserve, [row.id, sentBefore, now, row.team_id, row.environment]);
 
 /** Records the chain's word; null when the row left `from` meanwhile. */
 export const recordChange = (db: Db, row: RowKey, from: EscrowStatus, change: RecordedChange) =>
