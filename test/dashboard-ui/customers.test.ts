@@ -1,7 +1,8 @@
 /**
  * The customers pages in Chromium: search finds a company; its page shows usage against limits and credits as the API
  * answers them, its events and users; users are listed and searched; long lists page with the API's cursor; hostile
- * company names, traits and user names print as text; a read-only member sees no write control.
+ * company names, traits and user names print as text; a read-only member sees no write control; a company's page lists
+ * its newest invoices (the invoice list filtered by company) and links the rest.
  */
 import { expect, test } from "bun:test";
 import type { Page } from "playwright-core";
@@ -26,7 +27,7 @@ await identify({
   company: { id: "acme", name: "Acme Inc.", email: "billing@acme.test", traits: { seats: 12, region: "eu" } },
   user: { id: "u-ada", name: "Ada", email: "ada@acme.test" },
 });
-await createCompanyOnPlan(t, legacy, teamId, "globex", catalog.planId);
+const globexId = await createCompanyOnPlan(t, legacy, teamId, "globex", catalog.planId);
 await identify({ company: { id: "globex", name: "Globex", email: "ops@globex.test" } });
 const evil = await identify({
   company: { id: "evil", name: IMG, email: "evil@evil.test", traits: { note: SCRIPT, [IMG]: SCRIPT } },
@@ -37,6 +38,17 @@ const evilId = evil.body.data.companyId as string;
 expect((await ownerApi.write("POST", "/dashboard/features", { name: IMG, featureKey: "hostile", featureType: "boolean" })).status).toBe(201);
 expect((await ownerApi.write("POST", "/dashboard/plans", { name: SCRIPT })).status).toBe(201);
 expect((await t.call("POST", "/usage/consume", { token: legacy, body: { company: "acme", feature: "api-calls", quantity: 2 } })).status).toBe(200);
+
+/** A draft invoice addressed to the company (the integrator's id). */
+async function invoiceFor(company: string, description: string): Promise<string> {
+  const res = await ownerApi.write("POST", "/dashboard/invoices", {
+    currency: "USDC",
+    companyId: company,
+    lineItems: [{ description, quantity: 1, unitAmount: "5", taxRate: "0" }],
+  });
+  expect(res.status).toBe(201);
+  return res.body.data.id as string;
+}
 
 /** Nothing ran, nothing was made from a value, and each value is there as text. */
 async function expectInert(page: Page, texts: string[]) {
@@ -153,6 +165,41 @@ test(
     expect(new URL(page.url()).searchParams.get("search")).toBe("many");
     expect(await page.locator("tbody tr").count()).toBe(2);
     expect(await page.getByRole("link", { name: "Next page" }).count()).toBe(0);
+    await page.context().close();
+  },
+  BROWSER_TEST_MS,
+);
+
+test(
+  "a company's page lists its newest 20 invoices by the company filter; More invoices opens the invoice list filtered by it",
+  async () => {
+    const ids: string[] = [];
+    for (let n = 0; n < 21; n++) ids.push(await invoiceFor("globex", `Month ${n}`));
+    const elsewhere = await invoiceFor("evil", "Not Globex's");
+    const page = await bed.newPage();
+    await signInThroughPage(page, owner.email, PASSWORD);
+    await page.goto(`/dashboard/customers/${globexId}`);
+    const rows = page.locator("section[aria-labelledby=invoices-title] tbody tr");
+    expect(await rows.count()).toBe(20);
+    const shown = await page
+      .locator("section[aria-labelledby=invoices-title] tbody a")
+      .evaluateAll((links) => links.map((a) => a.getAttribute("href")));
+    expect(shown).toEqual(
+      ids
+        .slice(1)
+        .reverse()
+        .map((id) => `/dashboard/invoices/${id}`),
+    );
+    await page.getByRole("link", { name: "More invoices" }).click();
+    await page.waitForURL(`**/dashboard/invoices?companyId=${globexId}`);
+    expect(await page.getByLabel("Company").inputValue()).toBe(globexId);
+    const listed = await page.locator("tbody a").evaluateAll((links) => links.map((a) => a.getAttribute("href")));
+    expect(listed).toHaveLength(21);
+    expect(listed).not.toContain(`/dashboard/invoices/${elsewhere}`);
+    // Acme has none, and no link to more.
+    await page.goto(`/dashboard/customers/${acmeId}`);
+    expect(await page.locator("section[aria-labelledby=invoices-title]").textContent()).toContain("No invoices.");
+    expect(await page.getByRole("link", { name: "More invoices" }).count()).toBe(0);
     await page.context().close();
   },
   BROWSER_TEST_MS,

@@ -1,7 +1,7 @@
 /**
  * Reading invoices as the API shows them (the public routes, the dashboard's, the CLI). Lists: one page of
  * the tenant's invoices, newest first, filtered by status and by a case-insensitive substring of the number,
- * the customer's email or wallet, each with its lines (one statement for all lines of the page); each filter
+ * the customer's email or wallet, and (the dashboard's) by company, each with its lines (one statement for all lines of the page); each filter
  * combination has a statement of its own, so every plan uses its index (docs/invoices.md#invoices, bench/README.md).
  * One invoice: with everything recorded against it. Both in one read-only snapshot.
  */
@@ -11,6 +11,7 @@ import { filteredList, pageRequest, pageResponse } from "../../http/pagination";
 import type { Tenant } from "../../lib/tenant";
 import type { InvoiceRow } from "./rows";
 import { apiError } from "../../lib/errors";
+import { companyIdFilter } from "../customers/repo";
 import { creditNotesOf, invoiceDetail, presentInvoice } from "./present";
 import { findInvoice, linesOf, listInvoiceRows, type InvoiceFilters } from "./repo";
 import type { CreditNoteView, InvoiceDetailView, InvoiceView } from "./schemas";
@@ -27,10 +28,14 @@ export function readInvoicePage(
   { secret, list }: { secret: string; list: string },
   query: { limit?: number; cursor?: string } & InvoiceFilters,
 ): Promise<{ data: InvoiceView[]; count: number; nextCursor: string | null }> {
-  const bound = filteredList(list, { status: query.status, q: query.q });
+  // companyId named only when given: the lists without it keep the names (and the cursors) they had.
+  const company = query.companyId === undefined ? {} : { companyId: query.companyId };
+  const bound = filteredList(list, { status: query.status, q: query.q, ...company });
   const page = pageRequest(secret, bound, t, query);
   return sql.begin(SNAPSHOT, async (tx) => {
-    const rows = await listInvoiceRows(tx, t, page, query);
+    // `companyId` is our comp_ id or the integrator's; an unknown one matches nothing (as GET /dashboard/subscriptions).
+    const companyId = (await companyIdFilter(tx, t, query.companyId)) ?? undefined;
+    const rows = await listInvoiceRows(tx, t, page, { status: query.status, q: query.q, companyId });
     const shown = rows.slice(0, page.limit);
     const lines = await linesOf(
       tx,

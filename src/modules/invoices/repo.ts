@@ -19,6 +19,7 @@ const Q = queries([
   "company_find_by_ref",
   "invoice_list_page",
   "invoice_list_page_by_status",
+  "invoice_list_page_by_company",
   "invoice_search_page",
   "invoice_insert",
   "invoice_find_by_id",
@@ -197,11 +198,16 @@ export interface InvoiceFilters {
   status?: InvoiceStatus;
   /** a substring of the number, customer email or customer wallet, any case */
   q?: string;
+  /** our comp_ id of the company the invoices are addressed to (resolved by the caller) */
+  companyId?: string;
 }
 
 /** Up to `fetch` invoices below `beforeSeq` (null: from the newest), newest first. */
 export function listInvoiceRows(db: Db, t: Tenant, p: { beforeSeq: bigint | null; fetch: number }, f: InvoiceFilters): Promise<InvoiceRow[]> {
   const page = [t.teamId, t.environment, p.beforeSeq, p.fetch] as const;
+  // A company has few invoices: its index, with the status and the text as filters on them.
+  if (f.companyId !== undefined)
+    return run<InvoiceRow>(db, Q.invoice_list_page_by_company, [...page, f.companyId, f.status ?? null, f.q === undefined ? null : likePattern(f.q)]);
   // Planned per call: the pattern decides between the trigram index and the newest-first scan.
   if (f.q !== undefined) return runPlannedPerCall<InvoiceRow>(db, Q.invoice_search_page, [...page, likePattern(f.q), f.status ?? null]);
   if (f.status !== undefined) return run<InvoiceRow>(db, Q.invoice_list_page_by_status, [...page, f.status]);

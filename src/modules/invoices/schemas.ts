@@ -219,6 +219,15 @@ const InvoiceFilterQuery = {
 /** GET /invoices' query, shared with the dashboard's list and the CLI's `invoice list`. */
 export const InvoiceListQuery = t.Object({ ...PageQuery, ...InvoiceFilterQuery });
 
+/** GET /dashboard/invoices' query: GET /invoices' and the company the invoices are addressed to (as GET /dashboard/subscriptions takes it). */
+export const DashboardInvoiceListQuery = t.Object({
+  ...PageQuery,
+  ...InvoiceFilterQuery,
+  companyId: t.Optional(
+    t.String({ minLength: 1, maxLength: 200, description: "Our comp_ id or your id for the company; an unknown one matches nothing" }),
+  ),
+});
+
 export const InvoiceWithLinks = {
   downloadUrl: t.String({
     description: "The PDF: an HMAC-signed link valid for 24 hours; the signature is its only credential",

@@ -21,7 +21,7 @@ import { linkOrigin } from "../../../http/public-origin";
 import { readInvoiceDetail, readInvoicePage } from "../read";
 import { createDraft, creditInvoice, issueDraftNow, replaceDraft, voidUnpaid, type ManageDeps } from "./manage";
 import type { InvoiceRouteDeps } from "../routes";
-import { CreditNote, DashboardInvoiceDetail, Invoice, InvoiceListQuery, InvoiceParams, InvoiceWithLinks } from "../schemas";
+import { CreditNote, DashboardInvoiceDetail, DashboardInvoiceListQuery, Invoice, InvoiceParams, InvoiceWithLinks } from "../schemas";
 import { withExplorerLinks } from "../present";
 import type { InvoiceDetailView } from "../schemas";
 
@@ -61,12 +61,13 @@ export function dashboardInvoiceRoutes(deps: DashboardInvoiceDeps) {
     .use(authPlugin(deps))
     .get("/dashboard/invoices", ({ principal, query }) => readInvoicePage(deps.sql, principal, { secret, list: "dashboard-invoices" }, query), {
       access: true,
-      query: InvoiceListQuery,
+      query: DashboardInvoiceListQuery,
       response: Page(Invoice),
       detail: {
         tags: TAGS,
         summary: "List invoices, newest first",
-        description: "As GET /invoices (filters `status` and `q`, newest first), in the dashboard's `{data, count, nextCursor}`.",
+        description:
+          "As GET /invoices (filters `status` and `q`, newest first), in the dashboard's `{data, count, nextCursor}`, with one more filter: `companyId`, the company the invoices are addressed to (our comp_ id or yours; an unknown one matches nothing), combinable with `status` and `q`. A cursor is bound to the filters it was taken under: another filter with it is a 400.",
       },
     })
     .post(

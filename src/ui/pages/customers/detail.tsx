@@ -72,6 +72,15 @@ export interface InvoiceView {
   createdAt: string;
 }
 
+/** How many of its newest invoices a company's page shows; the invoice list filtered by company has the rest. */
+export const COMPANY_INVOICES = 20;
+
+/** The company's newest invoices, and whether it has more. */
+export interface CompanyInvoices {
+  data: InvoiceView[];
+  more: boolean;
+}
+
 export interface EventView {
   id: string;
   name: string;
@@ -87,7 +96,7 @@ export interface CompanyDetailProps {
   /** null: the member's roles do not let them read that part */
   entitlements: EntitlementsView | null;
   subscriptions: SubscriptionView[] | null;
-  invoices: InvoiceView[] | null;
+  invoices: CompanyInvoices | null;
   events: EventView[] | null;
   users: UserView[] | null;
 }
@@ -214,9 +223,9 @@ export function CompanyDetailPage({ session, company, planNames, entitlements, s
         <ListTable
           id="invoices-title"
           title="Invoices"
-          empty={company.email ? "No invoices." : "No invoices found: the invoice list searches by the customer's email, and this company has none."}
+          empty="No invoices."
           columns={["Number", "Status", "Total", "Outstanding", "Issued"]}
-          rows={invoices.map((i) => (
+          rows={invoices.data.map((i) => (
             <tr>
               <td>
                 <a href={`/dashboard/invoices/${encodeURIComponent(i.id)}`} safe>
@@ -229,7 +238,15 @@ export function CompanyDetailPage({ session, company, planNames, entitlements, s
               <td safe>{when(i.issuedAt ?? null)}</td>
             </tr>
           ))}
-        />
+        >
+          {invoices.more ? (
+            <p>
+              <a href={`/dashboard/invoices?companyId=${encodeURIComponent(company.id)}`}>More invoices</a>
+            </p>
+          ) : (
+            ""
+          )}
+        </ListTable>
       )}
       {events === null ? (
         <Unreadable id="events-title" title="Recent events" />

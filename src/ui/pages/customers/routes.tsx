@@ -3,7 +3,7 @@ import { readAll, type Api, type ApiAnswer } from "../../api";
 import type { Section } from "../../kit";
 import { page } from "../../response";
 import { ApiRefusal, type PageSession } from "../../session";
-import { CompanyDetailPage, type InvoiceView } from "./detail";
+import { COMPANY_INVOICES, CompanyDetailPage, type CompanyInvoices, type InvoiceView } from "./detail";
 import { CompaniesPage, PATH, USERS_PATH, UsersPage, type CompanyView } from "./page";
 
 const listQuery = (params: Record<string, string | undefined>) => {
@@ -31,13 +31,11 @@ async function part<T>(session: PageSession, route: string, call: () => Promise<
   return answer.body.data as T;
 }
 
-/** The company's invoices: the invoice list has no company filter, so it is searched by the customer's email (or wallet) and kept to this company. */
-async function invoicesOf(api: Api, company: CompanyView): Promise<InvoiceView[]> {
-  const q = company.email || company.walletAddress;
-  if (!q) return [];
-  const answer = await api({ method: "GET", path: `/dashboard/invoices${listQuery({ q, limit: "50" })}` });
+/** The company's newest invoices (the invoice list filtered by company), and whether it has more than the page shows. */
+async function invoicesOf(api: Api, company: CompanyView): Promise<CompanyInvoices> {
+  const answer = await api({ method: "GET", path: `/dashboard/invoices${listQuery({ companyId: company.id, limit: String(COMPANY_INVOICES) })}` });
   if (answer.status !== 200) throw new ApiRefusal(answer.status, answer.body?.error ?? `The service answered ${answer.status}`);
-  return (answer.body.data as InvoiceView[]).filter((i) => i.companyId === company.id);
+  return { data: answer.body.data as InvoiceView[], more: answer.body.nextCursor != null };
 }
 
 export const customerPages: Section = (kit) => (app) =>

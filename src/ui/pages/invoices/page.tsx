@@ -1,4 +1,4 @@
-/** The invoices of the session's environment: filters (status, search), a page at a time, newest first. */
+/** The invoices of the session's environment: filters (status, search, company), a page at a time, newest first. */
 import { Choice, Field, FormError, ListTable, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
 import { INVOICE_STATUSES, PATH, invoicePath, money, type InvoiceView } from "./records";
@@ -7,28 +7,43 @@ export interface InvoiceListProps {
   session: PageSession;
   invoices: InvoiceView[];
   nextCursor: string | null;
-  filters: { status?: string; q?: string };
+  filters: ListFilters;
   /** the API's refusal of the filters (a 400), by field, or as a whole */
   error?: { error: string | null; fields: Record<string, string> };
 }
 
 const ANY = "any";
 
+/** The list's filters as the API takes them (GET /dashboard/invoices). */
+export interface ListFilters {
+  status?: string;
+  q?: string;
+  /** our comp_ id or the integrator's id for the company */
+  companyId?: string;
+}
+
 /** The list's address with these filters (and the next page's cursor). */
-export const listHref = (filters: { status?: string; q?: string }, cursor?: string) => {
-  const query = new URLSearchParams();
-  if (filters.status) query.set("status", filters.status);
-  if (filters.q) query.set("q", filters.q);
+export const listHref = (filters: ListFilters, cursor?: string) => {
+  const query = listParams(filters);
   if (cursor) query.set("cursor", cursor);
   const text = query.toString();
   return text ? `${PATH}?${text}` : PATH;
 };
 
+/** The filters given, as query parameters (the page's and the API's alike). */
+export function listParams(filters: ListFilters): URLSearchParams {
+  const query = new URLSearchParams();
+  if (filters.status) query.set("status", filters.status);
+  if (filters.q) query.set("q", filters.q);
+  if (filters.companyId) query.set("companyId", filters.companyId);
+  return query;
+}
+
 const customerOf = (i: InvoiceView) => i.customerName ?? i.customerEmail ?? "—";
 
 export function InvoiceListPage({ session, invoices, nextCursor, filters, error }: InvoiceListProps) {
   const canCreate = session.may("POST", PATH);
-  const filtered = filters.status || filters.q;
+  const filtered = filters.status || filters.q || filters.companyId;
   const empty = filtered ? "No invoice matches these filters." : "No invoices yet.";
   return (
     <Shell title="Invoices" session={session} path={PATH}>
@@ -52,6 +67,13 @@ export function InvoiceListPage({ session, invoices, nextCursor, filters, error 
             value={filters.q}
             error={error?.fields.q}
             hint="Part of the invoice number, the customer's email or wallet."
+          />
+          <Field
+            name="companyId"
+            label="Company"
+            value={filters.companyId}
+            error={error?.fields.companyId}
+            hint="Our comp_ id or your id for the company."
           />
           <button type="submit">Search</button>
         </form>

@@ -1,5 +1,5 @@
 /**
- * The invoices section's routes: the list (status, search, the API's cursor), one invoice, its documents (the
+ * The invoices section's routes: the list (status, search, company, the API's cursor), one invoice, its documents (the
  * API's answer passed to the browser as a download), and the writes: a draft made or edited, issued, voided
  * after a confirmation, credited, paid with a proof, refunded, sent again. Every call is the API's.
  */
@@ -10,7 +10,7 @@ import { CONTENT_SECURITY_POLICY, page, redirect } from "../../response";
 import type { PageSession } from "../../session";
 import { InvoiceDetailPage, type InvoiceDetailProps } from "./detail";
 import { CreditNotePage, DraftFormPage, MAX_LINE_ROWS, PaymentProofPage, RefundPage, VoidPage, draftValues, lineRows } from "./forms";
-import { InvoiceListPage, statusFilter } from "./page";
+import { InvoiceListPage, listParams, statusFilter } from "./page";
 import { PATH, invoicePath, type FormState, type InvoiceDetailView } from "./records";
 
 /** A form's field as text (a field posted twice arrives as a list: its last value). */
@@ -119,10 +119,12 @@ export const invoicePages: Section = (kit) => (app) => {
     app
       .get(PATH, ({ request, query }) =>
         kit.signedIn(request, async (api, session) => {
-          const filters = { status: statusFilter(query.status), q: given(typeof query.q === "string" ? query.q : undefined) };
-          const params = new URLSearchParams();
-          if (filters.status) params.set("status", filters.status);
-          if (filters.q) params.set("q", filters.q);
+          const filters = {
+            status: statusFilter(query.status),
+            q: given(typeof query.q === "string" ? query.q : undefined),
+            companyId: given(typeof query.companyId === "string" ? query.companyId : undefined),
+          };
+          const params = listParams(filters);
           if (typeof query.cursor === "string" && query.cursor) params.set("cursor", query.cursor);
           const list = await api({ method: "GET", path: `/dashboard/invoices${params.size ? `?${params}` : ""}` });
           if (list.status === 400)
