@@ -61,62 +61,6 @@ export function DoneNotice({ notices, done }: { notices: Record<string, string>;
   return <Notice text={done ? notices[done] : undefined} />;
 }
 
-export interface Option {
-  value: string;
-  label: string;
-}
-
-interface SelectProps {
-  name: string;
-  label: string;
-  options: readonly Option[];
-  value?: string;
-  error?: string;
-  hint?: string;
-  multiple?: boolean;
-  values?: readonly string[];
-}
-
-/** A labelled select whose options read differently from their values, with the API's message below it. */
-export function Select({ name, label, options, value, error, hint, multiple, values }: SelectProps) {
-  const described = [hint ? `${name}-hint` : "", error ? `${name}-error` : ""].filter(Boolean).join(" ");
-  const chosen = (v: string) => (multiple ? (values ?? []).includes(v) : v === value);
-  return (
-    <div class={error ? "field invalid" : "field"}>
-      <label for={name} safe>
-        {label}
-      </label>
-      {hint ? (
-        <p class="hint" id={`${name}-hint`} safe>
-          {hint}
-        </p>
-      ) : (
-        ""
-      )}
-      <select
-        id={name}
-        name={name}
-        multiple={multiple ? "multiple" : undefined}
-        aria-invalid={error ? "true" : undefined}
-        aria-describedby={described || undefined}
-      >
-        {options.map((o) => (
-          <option value={o.value} selected={chosen(o.value)} safe>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      {error ? (
-        <p class="field-error" id={`${name}-error`} safe>
-          {error}
-        </p>
-      ) : (
-        ""
-      )}
-    </div>
-  );
-}
-
 /** A labelled checkbox (posted as "on" when ticked), with the API's message below it. */
 export function Check({ name, label, checked, error }: { name: string; label: string; checked: boolean; error?: string }) {
   return (

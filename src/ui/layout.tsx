@@ -193,24 +193,50 @@ export function Field({ name, label, value, error, type = "text", hint, required
   );
 }
 
-export interface ChoiceProps {
-  name: string;
+/** An option whose label reads differently from its value; a plain string is its own label. */
+export interface Option {
+  value: string;
   label: string;
-  options: readonly string[];
-  value?: string;
-  error?: string;
 }
 
-export function Choice({ name, label, options, value, error }: ChoiceProps) {
+interface SelectProps {
+  name: string;
+  label: string;
+  options: readonly (string | Option)[];
+  value?: string;
+  error?: string;
+  hint?: string;
+  multiple?: boolean;
+  values?: readonly string[];
+}
+
+/** A labelled select with the API's message for it right below, tied to it for screen readers. */
+export function Select({ name, label, options, value, error, hint, multiple, values }: SelectProps) {
+  const described = [hint ? `${name}-hint` : "", error ? `${name}-error` : ""].filter(Boolean).join(" ");
+  const chosen = (v: string) => (multiple ? (values ?? []).includes(v) : v === value);
+  const labelled = options.map((o) => (typeof o === "string" ? { value: o, label: o } : o));
   return (
     <div class={error ? "field invalid" : "field"}>
       <label for={name} safe>
         {label}
       </label>
-      <select id={name} name={name} aria-invalid={error ? "true" : undefined} aria-describedby={error ? `${name}-error` : undefined}>
-        {options.map((o) => (
-          <option value={o} selected={o === value} safe>
-            {o}
+      {hint ? (
+        <p class="hint" id={`${name}-hint`} safe>
+          {hint}
+        </p>
+      ) : (
+        ""
+      )}
+      <select
+        id={name}
+        name={name}
+        multiple={multiple ? "multiple" : undefined}
+        aria-invalid={error ? "true" : undefined}
+        aria-describedby={described || undefined}
+      >
+        {labelled.map((o) => (
+          <option value={o.value} selected={chosen(o.value)} safe>
+            {o.label}
           </option>
         ))}
       </select>
@@ -222,6 +248,24 @@ export function Choice({ name, label, options, value, error }: ChoiceProps) {
         ""
       )}
     </div>
+  );
+}
+
+/**
+ * A value shown in this one answer only (a new key, an invitation link, a webhook secret), with a copy button
+ * (src/ui/assets/dashboard.js, `data-copy`) and a live region that says whether the copy worked.
+ */
+export function ShownOnce({ id, value }: { id: string; value: string }) {
+  return (
+    <p class="secret">
+      <code id={id} safe>
+        {value}
+      </code>{" "}
+      <button type="button" data-copy={id}>
+        Copy
+      </button>
+      <span class="copied" aria-live="polite"></span>
+    </p>
   );
 }
 

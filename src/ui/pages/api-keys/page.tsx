@@ -1,5 +1,5 @@
 /** API keys of the session's environment: the list with last use, create (the raw key shown once), revoke. */
-import { Choice, Field, FormError, ListTable, OnceKey, Shell, when } from "../../layout";
+import { Field, FormError, ListTable, OnceKey, Select, Shell, ShownOnce, when } from "../../layout";
 import type { PageSession } from "../../session";
 
 export interface ApiKeyView {
@@ -40,15 +40,7 @@ export function ApiKeysPage({ session, keys, created, form }: ApiKeysProps) {
             New key: <span safe>{created.name}</span>
           </h2>
           <p>Copy it now: this is the only time it is shown. Only its first characters are kept.</p>
-          <p class="secret">
-            <code id="raw-key" safe>
-              {created.key}
-            </code>{" "}
-            <button type="button" data-copy="raw-key">
-              Copy
-            </button>
-            <span class="copied" aria-live="polite"></span>
-          </p>
+          <ShownOnce id="raw-key" value={created.key} />
         </section>
       ) : (
         ""
@@ -90,7 +82,7 @@ export function ApiKeysPage({ session, keys, created, form }: ApiKeysProps) {
             <input type="hidden" name="csrf" value={session.csrfToken} />
             <OnceKey />
             <Field name="name" label="Name" value={form?.values.name} error={form?.fields.name} required />
-            <Choice name="type" label="Type" options={KEY_TYPES} value={form?.values.type ?? "secret"} error={form?.fields.type} />
+            <Select name="type" label="Type" options={KEY_TYPES} value={form?.values.type ?? "secret"} error={form?.fields.type} />
             <Field name="description" label="Description (optional)" value={form?.values.description} error={form?.fields.description} />
             <button type="submit" class="primary">
               Create key

@@ -1,7 +1,7 @@
 /** Coupons: the list and create form, a coupon's page with its edit form, and the confirmation before archiving. */
-import { Field, FormError, ListTable, OnceKey, Shell, when } from "../../layout";
+import { Field, FormError, ListTable, OnceKey, type Option, Select, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
-import { ConfirmPage, type FormState, DoneNotice, type Option, ReadOnly, Select } from "../../forms";
+import { ConfirmPage, type FormState, DoneNotice, ReadOnly } from "../../forms";
 
 export interface CouponView {
   id: string;

@@ -1,5 +1,5 @@
 /** One feature: what it is, its edit form, restore when archived, and the confirmation before archive or delete. */
-import { Choice, Field, FormError, Shell, when } from "../../layout";
+import { Field, FormError, Select, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
 import { ConfirmPage, type FormState, DoneNotice, ReadOnly } from "../../forms";
 import { FEATURE_TYPES, type FeatureView, featurePath, PATH } from "./page";
@@ -56,7 +56,7 @@ export function FeaturePage({ session, feature, form, done }: { session: PageSes
           <form method="post" action={`${here}/edit`} class="stack">
             <input type="hidden" name="csrf" value={session.csrfToken} />
             <Field name="name" label="Name" value={v.name} error={f.name} required />
-            <Choice name="featureType" label="Type" options={FEATURE_TYPES} value={v.featureType} error={f.featureType} />
+            <Select name="featureType" label="Type" options={FEATURE_TYPES} value={v.featureType} error={f.featureType} />
             <Field
               name="eventKey"
               label="Event key"

@@ -1,5 +1,5 @@
 /** The catalog's features: the list (newest first, a page at a time) and the create form. */
-import { Choice, Field, FormError, ListTable, OnceKey, Shell } from "../../layout";
+import { Field, FormError, ListTable, OnceKey, Select, Shell } from "../../layout";
 import type { PageSession } from "../../session";
 import { DoneNotice } from "../../forms";
 
@@ -97,7 +97,7 @@ export function FeaturesPage({ session, features, nextCursor, form, created, don
               hint="Lowercase letters, digits and _ . : - ; never changes. A track event of this name meters the feature."
               required
             />
-            <Choice
+            <Select
               name="featureType"
               label="Type"
               options={FEATURE_TYPES}

@@ -3,7 +3,7 @@
  * route), its overrides, and the controls that change them: a flag on or off for this company, a trait rule, the
  * override removed after a confirmation (its plans apply again).
  */
-import { Choice, Field, FormError, ListTable, Notice, Shell } from "../../layout";
+import { Field, FormError, ListTable, Notice, Select, Shell } from "../../layout";
 import type { PageSession } from "../../session";
 import { accessText, sourceText, usageText, type CheckView, type EntitlementsView, type OverrideView } from "../customers/detail";
 import type { CompanyView } from "../customers/page";
@@ -152,9 +152,9 @@ export function CompanyFlagsPage({ session, company, entitlements, planNames, no
           <FormError message={rule?.error ?? null} />
           <form method="post" action={`${path}/rules`} class="stack">
             <input type="hidden" name="csrf" value={session.csrfToken} />
-            <Choice name="feature" label="Feature" options={traitFeatures} value={rule?.values.feature} error={rule?.fields.feature} />
+            <Select name="feature" label="Feature" options={traitFeatures} value={rule?.values.feature} error={rule?.fields.feature} />
             <Field name="traitKey" label="Trait" value={rule?.values.traitKey} error={rule?.fields.traitKey} />
-            <Choice
+            <Select
               name="traitOperator"
               label="Comparison"
               options={TRAIT_OPERATORS}

@@ -4,7 +4,7 @@
  * deliveries, the document downloads, and the actions the session's role allows.
  */
 import type { Children } from "@kitajs/html";
-import { Choice, Field, FormError, linkable, OnceKey, Shell, Table, when } from "../../layout";
+import { Field, FormError, linkable, OnceKey, Select, Shell, Table, when } from "../../layout";
 import type { PageSession } from "../../session";
 import { PATH, invoicePath, money, type FormState, type InvoiceDetailView } from "./records";
 
@@ -350,7 +350,7 @@ export function InvoiceDetailPage({ session, invoice: i, done, send, error }: In
             <FormError message={send?.error ?? null} />
             <input type="hidden" name="csrf" value={session.csrfToken} />
             <OnceKey />
-            <Choice
+            <Select
               name="channel"
               label="Channel"
               options={["email", "webhook"]}

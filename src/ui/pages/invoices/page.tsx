@@ -1,5 +1,5 @@
 /** The invoices of the session's environment: filters (status, search, company), a page at a time, newest first. */
-import { Choice, Field, FormError, ListTable, Shell, when } from "../../layout";
+import { Field, FormError, ListTable, Select, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
 import { INVOICE_STATUSES, PATH, invoicePath, money, type InvoiceView } from "./records";
 
@@ -60,7 +60,7 @@ export function InvoiceListPage({ session, invoices, nextCursor, filters, error 
         <h2 id="filter-title">Find invoices</h2>
         <FormError message={error?.error ?? null} />
         <form method="get" action={PATH} class="filters">
-          <Choice name="status" label="Status" options={[ANY, ...INVOICE_STATUSES]} value={filters.status ?? ANY} error={error?.fields.status} />
+          <Select name="status" label="Status" options={[ANY, ...INVOICE_STATUSES]} value={filters.status ?? ANY} error={error?.fields.status} />
           <Field
             name="q"
             label="Search"

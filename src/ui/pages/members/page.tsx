@@ -1,5 +1,5 @@
 /** Members and invitations: the team's members with their roles, pending invitations, invite, change roles, remove. */
-import { Field, FormError, ListTable, OnceKey, Shell, when } from "../../layout";
+import { Field, FormError, ListTable, OnceKey, Shell, ShownOnce, when } from "../../layout";
 import type { PageSession } from "../../session";
 import { RoleBoxes, type FormState } from "./forms";
 
@@ -64,15 +64,7 @@ export function MembersPage({ session, members, invitations, invited, done, form
             Send this link to them yourself (this service sends no email). It works once, until <span safe>{when(invited.invitation.expiresAt)}</span>
             , and this is the only time it is shown.
           </p>
-          <p class="secret">
-            <code id="invite-link" safe>
-              {invited.link}
-            </code>{" "}
-            <button type="button" data-copy="invite-link">
-              Copy
-            </button>
-            <span class="copied" aria-live="polite"></span>
-          </p>
+          <ShownOnce id="invite-link" value={invited.link} />
         </section>
       ) : (
         ""

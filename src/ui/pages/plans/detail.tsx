@@ -2,10 +2,10 @@
  * One plan or add-on: what it is, its prices and entitlements with their forms (set, remove after a
  * confirmation), its edit form, and the way to archive or delete it (or restore it when archived).
  */
-import { Field, FormError, ListTable, Shell, when } from "../../layout";
+import { Field, FormError, ListTable, type Option, Select, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
 import { type EntitlementView, KIND_OPTIONS, kindLabel, PATH, PERIOD_OPTIONS, type PlanView, type PriceView, statusText } from "./page";
-import { Check, ConfirmPage, type FormState, DoneNotice, type Option, ReadOnly, Select, yesNo } from "../../forms";
+import { Check, ConfirmPage, type FormState, DoneNotice, ReadOnly, yesNo } from "../../forms";
 import { onchainText } from "./shared";
 
 export interface FeatureChoice {

@@ -1,7 +1,7 @@
 /** Plans and add-ons: the list (by kind, archived ones on request, a page at a time) and the create form. */
-import { Field, FormError, ListTable, OnceKey, Shell } from "../../layout";
+import { Field, FormError, ListTable, OnceKey, type Option, Select, Shell } from "../../layout";
 import type { PageSession } from "../../session";
-import { Check, type FormState, DoneNotice, type Option, ReadOnly, Select } from "../../forms";
+import { Check, type FormState, DoneNotice, ReadOnly } from "../../forms";
 
 export interface PriceView {
   billingPeriod: string;

@@ -3,7 +3,7 @@
  * form, and the confirmation pages before a removal. Every read and write is the API's
  * (/api/v1/dashboard/plans…, docs/catalog.md).
  */
-import type { Api, ApiAnswer } from "../../api";
+import { readAll, type Api, type ApiAnswer } from "../../api";
 import { type Form, formOf, given, type PageKit, type Section } from "../../kit";
 import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
@@ -45,18 +45,10 @@ const filterOf = (query: Record<string, string | undefined>): PlanFilter => ({
   includeArchived: query.includeArchived === "true" || query.includeArchived === "on",
 });
 
-/** The features a plan's entitlement form offers (the first few pages of the catalog's, newest first). */
+/** The features a plan's entitlement form offers: the catalog's, every page (none when they cannot be read). */
 async function featureChoices(api: Api): Promise<FeatureChoice[]> {
-  const out: FeatureChoice[] = [];
-  let cursor: string | null = null;
-  for (let i = 0; i < 4; i++) {
-    const answer: ApiAnswer = await api({ method: "GET", path: `/dashboard/features${cursor ? `?cursor=${enc(cursor)}` : ""}` });
-    if (answer.status !== 200) break;
-    out.push(...(answer.body.data as FeatureChoice[]));
-    cursor = answer.body.nextCursor ?? null;
-    if (!cursor) break;
-  }
-  return out;
+  const answer = await readAll(api, "/dashboard/features");
+  return answer.status === 200 ? (answer.body.data as FeatureChoice[]) : [];
 }
 
 export const planPages: Section = (kit: PageKit) => (app) => {

@@ -1,6 +1,5 @@
 /** The operator's teams: each with their roles there, the current one marked, and the switch (a sign-in there). */
-import { Field, FormError, ListTable, Notice, Shell, when } from "../../layout";
-import { Select } from "../../forms";
+import { Field, FormError, ListTable, Notice, Select, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
 
 export interface TeamView {

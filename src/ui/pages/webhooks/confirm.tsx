@@ -2,7 +2,7 @@
  * The deliberate steps of an endpoint: reveal its signing secret (a button; the secret is printed only in the
  * answer to that post, never by a GET), rotate it (the new one shown once), delete it.
  */
-import { Field, FormError, OnceKey, Shell, when } from "../../layout";
+import { Field, FormError, OnceKey, Shell, ShownOnce, when } from "../../layout";
 import type { PageSession } from "../../session";
 import { type EndpointView, endpointPath, PATH } from "./page";
 
@@ -71,15 +71,7 @@ export function SecretPage({
           {heading}
         </h2>
         <p safe>{lead}</p>
-        <p class="secret">
-          <code id="webhook-secret" safe>
-            {secret.secret}
-          </code>{" "}
-          <button type="button" data-copy="webhook-secret">
-            Copy
-          </button>
-          <span class="copied" aria-live="polite"></span>
-        </p>
+        <ShownOnce id="webhook-secret" value={secret.secret} />
         {previous ? <p safe>{previous}</p> : ""}
         {secret.previousSecret ? (
           <p class="secret">
