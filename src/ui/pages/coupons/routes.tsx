@@ -1,5 +1,5 @@
 /** The coupons section's routes: the list and create form, a coupon's page and edit form, archive after a confirmation. */
-import type { Api, ApiAnswer } from "../../api";
+import { readAll, type Api } from "../../api";
 import { formOf, given, text, type Section } from "../../kit";
 import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
@@ -20,18 +20,10 @@ import {
 const enc = encodeURIComponent;
 const FIELDS = { planIds: "planIds" };
 
-/** The plans a coupon may be restricted to (the first pages of the catalog's). */
+/** The plans a coupon may be restricted to: the catalog's, every page (none when they cannot be read). */
 async function planChoices(api: Api): Promise<PlanChoice[]> {
-  const out: PlanChoice[] = [];
-  let cursor: string | null = null;
-  for (let i = 0; i < 4; i++) {
-    const answer: ApiAnswer = await api({ method: "GET", path: `/dashboard/plans${cursor ? `?cursor=${enc(cursor)}` : ""}` });
-    if (answer.status !== 200) break;
-    out.push(...(answer.body.data as PlanChoice[]));
-    cursor = answer.body.nextCursor ?? null;
-    if (!cursor) break;
-  }
-  return out;
+  const answer = await readAll(api, "/dashboard/plans");
+  return answer.status === 200 ? (answer.body.data as PlanChoice[]) : [];
 }
 
 export const couponPages: Section = (kit) => (app) => {
