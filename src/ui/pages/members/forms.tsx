@@ -48,10 +48,3 @@ export function RoleBoxes({ checked, error }: { checked: readonly string[]; erro
     </fieldset>
   );
 }
-
-/** The `roles` field of a posted form: one value or many (Elysia gives an array for a repeated name). */
-export const rolesOf = (body: unknown): string[] => {
-  const value = body && typeof body === "object" ? (body as Record<string, unknown>).roles : undefined;
-  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === "string");
-  return typeof value === "string" ? [value] : [];
-};

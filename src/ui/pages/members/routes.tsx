@@ -3,7 +3,7 @@ import { fieldErrors, type Api, type ApiAnswer } from "../../api";
 import { formOf, type PageKit, type Section } from "../../kit";
 import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
-import { rolesOf } from "./forms";
+import { many } from "../../forms";
 import { MembersPage, PATH, RemovePage, RolesPage, type MemberView, type MembersProps } from "./page";
 
 const refusal = (answer: ApiAnswer, form: Record<string, string | undefined>, roles: string[]) => {
@@ -34,7 +34,7 @@ export const memberPages: Section = (kit) => (app) => {
     .post(PATH, ({ request, body }) =>
       kit.signedIn(request, async (api, session) => {
         const form = formOf(body);
-        const roles = rolesOf(body);
+        const roles = many(formOf(body).roles);
         const answer = await kit.send(api, form, { method: "POST", path: PATH, body: { email: form.email ?? "", roles } });
         if (answer.status === 201) {
           const { invitation, acceptUrl } = answer.body.data;
@@ -55,7 +55,7 @@ export const memberPages: Section = (kit) => (app) => {
     .post(`${PATH}/:id/roles`, ({ request, params, body }) =>
       kit.signedIn(request, async (api, session) => {
         const form = formOf(body);
-        const roles = rolesOf(body);
+        const roles = many(formOf(body).roles);
         const answer = await kit.send(api, form, { method: "PATCH", path: `${PATH}/${encodeURIComponent(params.id)}`, body: { roles } });
         if (answer.status === 200) return redirect(`${PATH}?done=roles`);
         if (!session.may("PATCH", `${PATH}/{id}`)) return kit.refusedBy(answer, "Refused", session);

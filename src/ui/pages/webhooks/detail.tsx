@@ -15,9 +15,9 @@ import {
   endpointStatus,
   filterText,
   type FormState,
-  listOf,
   PATH,
 } from "./page";
+import { many } from "../../forms";
 
 export interface AttemptView {
   attempt: number;
@@ -240,7 +240,7 @@ export function EndpointPage({ session, endpoint: e, eventTypes, deliveries, nex
               value={valueOf(edit?.values.description) ?? e.description ?? ""}
               error={edit?.fields.description}
             />
-            <EventTypeBoxes types={eventTypes} checked={edit ? listOf(edit.values.eventTypes) : e.eventTypes} error={edit?.fields.eventTypes} />
+            <EventTypeBoxes types={eventTypes} checked={edit ? many(edit.values.eventTypes) : e.eventTypes} error={edit?.fields.eventTypes} />
             <div class={edit?.fields.enabled ? "field check invalid" : "field check"}>
               <input type="checkbox" id="enabled" name="enabled" value="on" checked={enabled} /> <label for="enabled">Enabled</label>
               <p class="hint">Enabling a disabled endpoint clears why it was disabled; replay what it missed.</p>

@@ -5,6 +5,7 @@
  */
 import { Field, FormError, ListTable, OnceKey, Shell, when } from "../../layout";
 import type { PageSession } from "../../session";
+import { many } from "../../forms";
 
 export interface EndpointView {
   id: string;
@@ -45,8 +46,6 @@ export const PATH = "/dashboard/webhooks";
 export const API = "/dashboard/webhooks/endpoints";
 export const endpointPath = (id: string) => `${PATH}/${encodeURIComponent(id)}`;
 
-/** A form field sent as one value or many (checkboxes of the same name) as a list. */
-export const listOf = (value: string | string[] | undefined): string[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 const textOf = (value: string | string[] | undefined): string | undefined => (Array.isArray(value) ? value.join(",") : value);
 
 /** The endpoint's filter as people read it: empty means every event type (docs/webhooks.md). */
@@ -196,7 +195,7 @@ export function WebhooksPage({ session, endpoints, nextCursor, notifications, ev
               required
             />
             <Field name="description" label="Description (optional)" value={textOf(form?.values.description)} error={form?.fields.description} />
-            <EventTypeBoxes types={eventTypes} checked={listOf(form?.values.eventTypes)} error={form?.fields.eventTypes} />
+            <EventTypeBoxes types={eventTypes} checked={many(form?.values.eventTypes)} error={form?.fields.eventTypes} />
             <button type="submit" class="primary">
               Add endpoint
             </button>

@@ -5,12 +5,12 @@
  */
 import { fieldErrors, type Api, type ApiAnswer } from "../../api";
 import { csrfMatches, formOf, given, type Form, type Section } from "../../kit";
-import { integer } from "../../forms";
+import { integer, many } from "../../forms";
 import { page, redirect } from "../../response";
 import type { PageSession } from "../../session";
 import { DeletePage, RevealPage, RotatePage, SecretPage } from "./confirm";
 import { DeliveryPage, type EndpointProps, EndpointPage } from "./detail";
-import { API, type EndpointView, endpointPath, type FormState, listOf, PATH, WebhooksPage, type WebhooksProps } from "./page";
+import { API, type EndpointView, endpointPath, type FormState, PATH, WebhooksPage, type WebhooksProps } from "./page";
 
 const cursorQuery = (cursor: string | undefined) => (cursor ? `?cursor=${encodeURIComponent(cursor)}` : "");
 const apiEndpoint = (id: string) => `${API}/${encodeURIComponent(id)}`;
@@ -92,7 +92,7 @@ export const webhookPages: Section = (kit) => (app) => {
       .post(PATH, ({ request, body }) =>
         kit.signedIn(request, async (api, session) => {
           const form = formOf(body);
-          const input = { url: form.url ?? "", description: given(form.description), eventTypes: listOf(form.eventTypes) };
+          const input = { url: form.url ?? "", description: given(form.description), eventTypes: many(form.eventTypes) };
           const answer = await kit.send(api, form, { method: "POST", path: API, body: input });
           if (answer.status === 201) return redirect(`${endpointPath(answer.body.data.id)}?done=created`);
           if (answer.status === 403) return kit.refusedBy(answer, "Refused", session);
@@ -127,7 +127,7 @@ export const webhookPages: Section = (kit) => (app) => {
           const patch = {
             url: form.url ?? "",
             description: form.description ?? "",
-            eventTypes: listOf(form.eventTypes),
+            eventTypes: many(form.eventTypes),
             enabled: form.enabled === "on",
           };
           const answer = await kit.send(api, form, { method: "PATCH", path: apiEndpoint(params.id), body: patch });
